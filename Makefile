@@ -1,0 +1,94 @@
+# sbxlua: build, check, install.  See README.md.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share/sbxlua
+LUA_CMOD = $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
+
+PKG = lua5.4 libseccomp libcap
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKG) libedit 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libseccomp libcap 2>/dev/null)
+LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
+EDIT_LIBS := $(shell pkg-config --libs libedit 2>/dev/null)
+
+CC ?= cc
+OPT ?= -O2
+CFLAGS ?= $(OPT) -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+	-Wformat=2 -Wno-unused-parameter -D_FORTIFY_SOURCE=2 \
+	-fstack-protector-strong -fPIC -fvisibility=hidden $(PKG_CFLAGS)
+LDFLAGS += -Wl,-z,relro,-z,now
+EXE_LDFLAGS = -pie
+
+CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
+CORE_OBJ := $(CORE_SRC:core/%.c=build/obj/%.o)
+PROG_SRC := $(wildcard tests/progs/*.c)
+PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
+HDR := $(wildcard core/*.h)
+
+.PHONY: all check test test-unit lint format asan bench install uninstall deps clean
+
+all: sbxlua build/sbx/core.so $(PROG_BIN)
+
+build/obj/%.o: core/%.c $(HDR) | build/obj
+	$(CC) $(CFLAGS) -DSBX_LUADIR='"$(DATADIR)/lua"' -c $< -o $@
+
+sbxlua: build/obj/main.o $(CORE_OBJ)
+	$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(EDIT_LIBS) $(PKG_LIBS)
+
+build/sbx/core.so: $(CORE_OBJ) | build/sbx
+	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+build/tests/%: tests/progs/%.c | build/tests
+	$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
+
+build/obj build/sbx build/tests:
+	mkdir -p $@
+
+# The README's test command is `make check`: deps, lint, every suite,
+# as root and again as an unprivileged user; ends with `N passed, N failed`.
+check: deps all lint
+	scripts/test.sh
+
+test: all
+	scripts/test.sh
+
+test-unit: all
+	SBX_TEST_USERS=self scripts/test.sh
+
+lint: all
+	luacheck -q lua profiles tests
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--inline-suppr --suppress=missingIncludeSystem -D__x86_64__ \
+		-I core core tests/progs
+	clang-format --dry-run -Werror core/*.c core/*.h tests/progs/*.c
+
+format:
+	clang-format -i core/*.c core/*.h tests/progs/*.c
+
+asan:
+	$(MAKE) clean
+	$(MAKE) all OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=address,undefined"
+	ASAN_OPTIONS=detect_leaks=0 SBX_TEST_USERS=self scripts/test.sh
+
+bench: all
+	scripts/bench-startup.sh
+
+deps:
+	scripts/deps.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua/sbx \
+		$(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(LUA_CMOD)/sbx
+	install -m 0755 sbxlua $(DESTDIR)$(BINDIR)/sbxlua
+	install -m 0644 lua/*.lua $(DESTDIR)$(DATADIR)/lua/
+	install -m 0644 lua/sbx/*.lua $(DESTDIR)$(DATADIR)/lua/sbx/
+	install -m 0644 profiles/*.lua $(DESTDIR)$(DATADIR)/profiles/
+	install -m 0644 build/sbx/core.so $(DESTDIR)$(LUA_CMOD)/sbx/core.so
+
+uninstall:
+	rm -rf $(DESTDIR)$(BINDIR)/sbxlua $(DESTDIR)$(DATADIR) $(DESTDIR)$(LUA_CMOD)/sbx
+
+clean:
+	rm -rf build sbxlua

@@ -1,0 +1,497 @@
+/*
+ * box.c: the sbx.box object.  core.box(spec) validates a spec table field by
+ * field (unknown keys raise) and compiles it into a plan held by the object;
+ * box:run() executes the plan once and returns a result table;
+ * core.run_many({box, ...}) runs several boxes at once under one event loop.
+ * Strings and arrays of the plan are anchored in the object's user value,
+ * so nothing malloc'ed is held across a call that can raise.
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BOX "sbx.box"
+#define JOBS "sbx.jobs"
+#define MAX_PARALLEL 64
+
+struct box {
+	struct sbx_plan plan;
+	struct sbx_io io;
+	const char *in_file; /* opened at each run */
+	int closed;
+	int has_filter;
+};
+
+static struct box *check_box(lua_State *L, int idx)
+{
+	struct box *b = luaL_checkudata(L, idx, BOX);
+	if (b->closed)
+		luaL_error(L, "attempt to use a closed box");
+	return b;
+}
+
+static const char *const spec_keys[] = {
+    "namespaces", "uid",      "gid",	  "host_uid",	  "host_gid",
+    "hostname",	  "root",     "read_only_root", "mounts", "net_lo",
+    "argv",	  "path",     "env",	  "cwd",	  "rlimits",
+    "filter",	  "landlock", "stdin",	  "stdin_file",	  "stdout",
+    "stderr",	  "output_limit", "wall", "new_session", "drop_caps",
+    "no_new_privs", NULL};
+
+static char *const *string_list(lua_State *L, int t, const char *k,
+				int anchor, int allow_empty)
+{
+	lua_Integer n;
+	char **v;
+	if (lua_getfield(L, t, k) != LUA_TTABLE)
+		luaL_error(L, "field '%s' must be a list of strings", k);
+	n = luaL_len(L, -1);
+	if (n < (allow_empty ? 0 : 1) || n > 65536)
+		luaL_error(L, "field '%s' must hold 1 to 65536 strings", k);
+	v = sbx_anchor(L, anchor, (size_t)(n + 1) * sizeof *v);
+	for (lua_Integer i = 1; i <= n; i++) {
+		size_t len;
+		const char *s;
+		if (lua_geti(L, -1, i) != LUA_TSTRING)
+			luaL_error(L, "%s[%I] must be a string", k, i);
+		s = lua_tolstring(L, -1, &len);
+		if (strlen(s) != len)
+			luaL_error(L, "%s[%I] contains a NUL byte", k, i);
+		v[i - 1] = (char *)sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+/* env: a map { K = "V" } or a list { "K=V" }; exactly this reaches the
+ * command, nothing of the caller's environment. */
+static char *const *env_list(lua_State *L, int t, int anchor)
+{
+	size_t n = 0, i = 0;
+	char **v;
+	int e;
+	if (lua_getfield(L, t, "env") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return sbx_anchor(L, anchor, sizeof(char *));
+	}
+	luaL_argcheck(L, lua_istable(L, -1), 1, "field 'env' must be a table");
+	e = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, e)) {
+		n++;
+		lua_pop(L, 1);
+	}
+	if (n > 65536)
+		luaL_error(L, "field 'env' has too many entries");
+	v = sbx_anchor(L, anchor, (n + 1) * sizeof *v);
+	lua_pushnil(L);
+	while (lua_next(L, e)) {
+		size_t kl, vl;
+		const char *k, *val;
+		if (lua_type(L, -2) == LUA_TNUMBER) {
+			if (lua_type(L, -1) != LUA_TSTRING)
+				luaL_error(L, "env entries must be strings");
+			val = lua_tolstring(L, -1, &vl);
+			if (!strchr(val, '=') || val[0] == '=' ||
+			    strlen(val) != vl)
+				luaL_error(L, "env entry '%s' is not K=V", val);
+			v[i++] = (char *)sbx_anchor_str(L, anchor, -1);
+		} else if (lua_type(L, -2) == LUA_TSTRING &&
+			   lua_type(L, -1) == LUA_TSTRING) {
+			k = lua_tolstring(L, -2, &kl);
+			val = lua_tolstring(L, -1, &vl);
+			if (kl == 0 || strchr(k, '=') || strlen(k) != kl ||
+			    strlen(val) != vl)
+				luaL_error(L, "env name '%s' is not valid", k);
+			lua_pushfstring(L, "%s=%s", k, val);
+			v[i++] = (char *)sbx_anchor_str(L, anchor, -1);
+			lua_pop(L, 1);
+		} else {
+			luaL_error(L, "env must map names to strings");
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+static int out_mode(lua_State *L, int t, const char *k)
+{
+	static const char *const modes[] = {"capture", "pass", "discard", NULL};
+	int m;
+	if (lua_getfield(L, t, k) == LUA_TNIL) {
+		lua_pop(L, 1);
+		return SBX_OUT_CAPTURE;
+	}
+	for (m = 0; modes[m]; m++)
+		if (lua_type(L, -1) == LUA_TSTRING &&
+		    strcmp(lua_tostring(L, -1), modes[m]) == 0)
+			break;
+	if (!modes[m])
+		luaL_error(L,
+			   "field '%s' must be 'capture', 'pass' or 'discard'",
+			   k);
+	lua_pop(L, 1);
+	return m;
+}
+
+/** core.box(spec) -> box, or nil, msg, errno when a host path of the spec
+ * cannot be resolved.  See docs/lua-api.md for the fields. */
+static int l_box(lua_State *L)
+{
+	struct box *b;
+	struct sbx_plan *p;
+	int anchor, euid = (int)geteuid();
+	const char *bad = NULL;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	sbx_check_keys(L, 1, spec_keys);
+	b = lua_newuserdatauv(L, sizeof *b, 1);
+	memset(b, 0, sizeof *b);
+	b->closed = 1; /* safe state until the plan is complete */
+	luaL_setmetatable(L, BOX);
+	lua_newtable(L);
+	anchor = lua_gettop(L);
+	lua_pushvalue(L, anchor);
+	lua_setiuservalue(L, 2, 1);
+	p = &b->plan;
+	b->io.in_fd = -1;
+
+	if (lua_getfield(L, 1, "namespaces") == LUA_TNIL)
+		p->nsflags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
+			     CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET |
+			     CLONE_NEWCGROUP;
+	else
+		p->nsflags = sbx_ns_flags(L, -1);
+	lua_pop(L, 1);
+	p->uid = (uid_t)sbx_opt_int(L, 1, "uid", 1000, 0, 0xfffffffe);
+	p->gid = (gid_t)sbx_opt_int(L, 1, "gid", 1000, 0, 0xfffffffe);
+	p->host_uid = (uid_t)sbx_opt_int(L, 1, "host_uid", euid, 0, 0xfffffffe);
+	p->host_gid =
+	    (gid_t)sbx_opt_int(L, 1, "host_gid", (int)getegid(), 0, 0xfffffffe);
+	p->caller_root = euid == 0;
+	if (euid != 0 && (p->host_uid != (uid_t)euid ||
+			  p->host_gid != getegid()))
+		luaL_error(L, "host_uid/host_gid other than the caller's need "
+			      "root");
+	if (!(p->nsflags & CLONE_NEWUSER) &&
+	    (p->uid != 1000 || p->gid != 1000))
+		luaL_error(L, "uid/gid need the user namespace");
+	p->hostname = sbx_opt_str(L, 1, "hostname", NULL);
+	if (p->hostname) {
+		if (strlen(p->hostname) == 0 || strlen(p->hostname) > 64)
+			luaL_error(L, "field 'hostname' must be 1 to 64 bytes");
+		if (!(p->nsflags & CLONE_NEWUTS))
+			luaL_error(L, "hostname needs the uts namespace");
+		lua_pushstring(L, p->hostname);
+		p->hostname = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+
+	/* the tree */
+	if (lua_getfield(L, 1, "root") == LUA_TTABLE) {
+		static const char *const rk[] = {"size", "nr_inodes", "mode",
+						 NULL};
+		char opts[128];
+		int r = lua_gettop(L);
+		sbx_check_keys(L, r, rk);
+		snprintf(opts, sizeof opts,
+			 "size=%lld,nr_inodes=%lld,mode=%llo",
+			 (long long)sbx_opt_int(L, r, "size", 16 << 20, 4096,
+						(lua_Integer)1 << 40),
+			 (long long)sbx_opt_int(L, r, "nr_inodes", 4096, 16,
+						1 << 30),
+			 (long long)sbx_opt_int(L, r, "mode", 0755, 0, 07777));
+		lua_pushstring(L, opts);
+		p->root_opts = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	} else if (!lua_isnil(L, -1)) {
+		luaL_error(L, "field 'root' must be a table");
+	}
+	lua_pop(L, 1);
+	if (p->root_opts && !(p->nsflags & CLONE_NEWNS))
+		luaL_error(L, "a root needs the mount namespace");
+	p->ro_root = sbx_opt_bool(L, 1, "read_only_root", 1);
+	if (lua_getfield(L, 1, "mounts") != LUA_TNIL) {
+		if (!p->root_opts)
+			luaL_error(L, "mounts need a root");
+		if (sbx_mounts_parse(L, -1, anchor, p, &bad) < 0) {
+			int e = errno;
+			return sbx_fail(L, "mount source", bad, e);
+		}
+	}
+	lua_pop(L, 1);
+	p->net_lo = sbx_opt_bool(L, 1, "net_lo",
+				 (p->nsflags & CLONE_NEWNET) != 0);
+	if (p->net_lo && !(p->nsflags & CLONE_NEWNET))
+		luaL_error(L, "net_lo needs the net namespace");
+
+	/* the command */
+	p->argv = string_list(L, 1, "argv", anchor, 0);
+	if (lua_getfield(L, 1, "path") != LUA_TNIL) {
+		sbx_check_boxpath(L, -1, "field 'path'");
+		p->path = sbx_anchor_str(L, anchor, -1);
+	} else {
+		lua_pushstring(L, p->argv[0]);
+		if (p->argv[0][0] != '/')
+			luaL_error(L, "argv[1] must be an absolute path when "
+				      "'path' is not given");
+		p->path = p->argv[0];
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	p->envp = env_list(L, 1, anchor);
+	if (lua_getfield(L, 1, "cwd") != LUA_TNIL) {
+		sbx_check_boxpath(L, -1, "field 'cwd'");
+		p->cwd = sbx_anchor_str(L, anchor, -1);
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "rlimits") != LUA_TNIL)
+		sbx_rlimits_parse(L, -1, p);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "filter") != LUA_TNIL) {
+		p->filter = sbx_filter_prog(L, -1);
+		sbx_anchor_str(L, anchor, -1); /* keeps the filter alive */
+		b->has_filter = 1;
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "landlock") != LUA_TNIL)
+		sbx_landlock_parse(L, -1, anchor, &p->landlock);
+	lua_pop(L, 1);
+	p->new_session = sbx_opt_bool(L, 1, "new_session", 1);
+	p->drop_caps = sbx_opt_bool(L, 1, "drop_caps", 1);
+	p->no_new_privs = sbx_opt_bool(L, 1, "no_new_privs", 1);
+	p->last_cap = sbx_last_cap();
+
+	/* stdio */
+	if (lua_getfield(L, 1, "stdin") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "field 'stdin' must be a string");
+		b->io.in_data = lua_tolstring(L, -1, &b->io.in_len);
+		sbx_anchor_str(L, anchor, -1);
+	}
+	lua_pop(L, 1);
+	b->in_file = sbx_opt_str(L, 1, "stdin_file", NULL);
+	if (b->in_file) {
+		if (b->io.in_data)
+			luaL_error(L, "give 'stdin' or 'stdin_file', not both");
+		lua_pushstring(L, b->in_file);
+		b->in_file = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	b->io.out_mode[0] = out_mode(L, 1, "stdout");
+	b->io.out_mode[1] = out_mode(L, 1, "stderr");
+	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20,
+					      1, (lua_Integer)1 << 40);
+	if (lua_getfield(L, 1, "wall") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) <= 0 ||
+		    lua_tonumber(L, -1) > 1e7)
+			luaL_error(L, "field 'wall' must be a number of seconds "
+				      "above 0");
+		b->io.wall = lua_tonumber(L, -1);
+	}
+	lua_pop(L, 1);
+	lua_settop(L, 2);
+	b->closed = 0;
+	return 1;
+}
+
+/* ---- running ---- */
+
+struct jobs {
+	size_t n;
+	struct sbx_job job[];
+};
+
+static void jobs_release(struct jobs *js)
+{
+	for (size_t i = 0; i < js->n; i++)
+		sbx_job_release(&js->job[i]);
+	js->n = 0;
+}
+
+static int jobs_gc(lua_State *L)
+{
+	jobs_release(luaL_checkudata(L, 1, JOBS));
+	return 0;
+}
+
+static void push_result(lua_State *L, struct sbx_job *j)
+{
+	static const char *const ends[] = {"none",   "exit",   "signal",
+					   "wall",   "output", "cannot",
+					   "lost"};
+	lua_createtable(L, 0, 12);
+	lua_pushstring(L, ends[j->end_kind]);
+	lua_setfield(L, -2, "outcome");
+	if (j->end_kind == SBX_END_EXIT) {
+		lua_pushinteger(L, WEXITSTATUS(j->status));
+		lua_setfield(L, -2, "code");
+	}
+	if (j->end_kind == SBX_END_SIGNAL) {
+		lua_pushinteger(L, WTERMSIG(j->status));
+		lua_setfield(L, -2, "signal");
+		lua_pushstring(L, sbx_signal_name(WTERMSIG(j->status)));
+		lua_setfield(L, -2, "signame");
+		lua_pushboolean(L, WCOREDUMP(j->status));
+		lua_setfield(L, -2, "core");
+	}
+	if (j->have_cannot) {
+		const struct sbx_plan *p = j->plan;
+		lua_createtable(L, 0, 5);
+		lua_pushstring(L, sbx_stage_name(j->cannot.stage));
+		lua_setfield(L, -2, "stage");
+		lua_pushinteger(L, j->cannot.err);
+		lua_setfield(L, -2, "errno");
+		lua_pushstring(L, sbx_errno_name(j->cannot.err));
+		lua_setfield(L, -2, "errname");
+		if (j->cannot.stage == SBX_ST_MOUNT && j->cannot.index >= 0 &&
+		    (size_t)j->cannot.index < p->nmounts) {
+			lua_pushstring(L, p->mounts[j->cannot.index].dst);
+			lua_setfield(L, -2, "path");
+		}
+		if (j->cannot.stage == SBX_ST_EXEC) {
+			lua_pushstring(L, p->path);
+			lua_setfield(L, -2, "path");
+		}
+		lua_setfield(L, -2, "cannot");
+	}
+	for (int s = 0; s < 2; s++) {
+		const char *name = s ? "stderr" : "stdout";
+		if (j->io.out_mode[s] == SBX_OUT_CAPTURE) {
+			lua_pushlstring(L, j->buf[s] ? j->buf[s] : "", j->len[s]);
+			lua_setfield(L, -2, name);
+		}
+		lua_pushinteger(L, (lua_Integer)j->total[s]);
+		lua_setfield(L, -2, s ? "stderr_bytes" : "stdout_bytes");
+	}
+	lua_pushnumber(L, j->end - j->start);
+	lua_setfield(L, -2, "elapsed");
+}
+
+/* Runs boxes (stack indices) together; pushes a list of results. */
+static int run_boxes(lua_State *L, const int *idx, size_t n)
+{
+	struct jobs *js =
+	    lua_newuserdatauv(L, sizeof *js + n * sizeof js->job[0], 0);
+	struct sbx_job *ptr[MAX_PARALLEL];
+	struct sigaction ign, old;
+
+	js->n = 0;
+	luaL_setmetatable(L, JOBS);
+	for (size_t i = 0; i < n; i++) {
+		struct box *b = check_box(L, idx[i]);
+		sbx_job_init(&js->job[i]);
+		js->job[i].io = b->io;
+		if (b->in_file) {
+			int fd = open(b->in_file, O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				int e = errno;
+				jobs_release(js);
+				return sbx_fail(L, "open", b->in_file, e);
+			}
+			js->job[i].io.in_fd = fd;
+		}
+		js->n = i + 1;
+	}
+	/* a box that closes its stdin must not kill the supervisor */
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	for (size_t i = 0; i < n; i++) {
+		struct box *b = lua_touserdata(L, idx[i]);
+		struct sbx_io io = js->job[i].io;
+		sbx_job_start(&js->job[i], &b->plan, &io);
+		ptr[i] = &js->job[i];
+	}
+	sbx_jobs_wait(ptr, n);
+	sigaction(SIGPIPE, &old, NULL);
+	lua_createtable(L, (int)n, 0);
+	for (size_t i = 0; i < n; i++) {
+		push_result(L, &js->job[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	jobs_release(js);
+	return 1;
+}
+
+/** box:run() -> result table (outcome, code|signal, stdout, stderr,
+ * cannot = {stage, errno, errname, path}, elapsed). */
+static int l_run(lua_State *L)
+{
+	int idx = 1, r;
+	check_box(L, 1);
+	lua_settop(L, 1);
+	r = run_boxes(L, &idx, 1);
+	if (r != 1)
+		return r;
+	lua_geti(L, -1, 1);
+	return 1;
+}
+
+/** core.run_many({box, ...}) -> list of results, the boxes run at once. */
+static int l_run_many(lua_State *L)
+{
+	int idx[MAX_PARALLEL];
+	lua_Integer n;
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	n = luaL_len(L, 1);
+	luaL_argcheck(L, n >= 1 && n <= MAX_PARALLEL, 1,
+		      "between 1 and 64 boxes");
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_geti(L, 1, i);
+		check_box(L, -1);
+		idx[i - 1] = lua_gettop(L);
+	}
+	return run_boxes(L, idx, (size_t)n);
+}
+
+static int l_close(lua_State *L)
+{
+	struct box *b = luaL_checkudata(L, 1, BOX);
+	b->closed = 1;
+	return 0;
+}
+
+static int l_tostring(lua_State *L)
+{
+	struct box *b = luaL_checkudata(L, 1, BOX);
+	if (b->closed)
+		lua_pushliteral(L, "sbx.box (closed)");
+	else
+		lua_pushfstring(L, "sbx.box (%s, %d mounts)", b->plan.path,
+				(int)b->plan.nmounts);
+	return 1;
+}
+
+void sbx_open_box(lua_State *L)
+{
+	static const luaL_Reg m[] = {
+	    {"run", l_run}, {"close", l_close}, {NULL, NULL}};
+	static const luaL_Reg f[] = {
+	    {"box", l_box}, {"run_many", l_run_many}, {NULL, NULL}};
+	luaL_newmetatable(L, BOX);
+	luaL_newlib(L, m);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, l_close);
+	lua_setfield(L, -2, "__close");
+	lua_pushcfunction(L, l_tostring);
+	lua_setfield(L, -2, "__tostring");
+	lua_pop(L, 1);
+	luaL_newmetatable(L, JOBS);
+	lua_pushcfunction(L, jobs_gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
+	luaL_setfuncs(L, f, 0);
+}

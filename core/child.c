@@ -1,0 +1,777 @@
+/*
+ * child.c: everything that runs between clone and execve.
+ *
+ * Trust boundary.  This code runs in the freshly cloned box init (pid 1 of
+ * the new pid namespace) and in the command's process forked from it.  It
+ * reads only the plan compiled in the supervisor before the clone and makes
+ * only raw system calls and async-signal-safe libc calls (no allocator, no
+ * stdio, no Lua, no locks): a copy of a multi-threaded host's heap may hold
+ * locks that would never be released.  Every step is checked; a failure is
+ * sent to the supervisor as (stage, errno, index) and the process exits 126.
+ * A box is never left half-built and running.
+ *
+ * Order in init: descriptors first (nothing of the host stays open), wait
+ * for the supervisor to write the id maps, take the box's ids, build the
+ * tree on a tmpfs and pivot into it, detach the host's root, make the root
+ * read-only, hostname, lo; then init becomes undumpable, drops its own
+ * capabilities and forks the command.  Order in the command's process:
+ * session, stdio, cwd, rlimits, capabilities, no_new_privs, Landlock, and the
+ * seccomp filter last (it may refuse calls the earlier steps need).
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/seccomp.h>
+#include <linux/securebits.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#define CTL 3 /* the control socket, once descriptors are in place */
+#define BASE "/tmp"
+
+static void send_msg(int type, int stage, int err, int index, int status)
+{
+	struct sbx_msg m = {type, stage, err, index, status};
+	ssize_t r;
+	do
+		r = send(CTL, &m, sizeof m, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+}
+
+static _Noreturn void die(int stage, int index)
+{
+	send_msg(SBX_MSG_CANNOT, stage, errno, index, 0);
+	_exit(126);
+}
+
+#define CHECK(expr, stage, index)                                              \
+	do {                                                                   \
+		if ((expr) < 0)                                                \
+			die(stage, index);                                     \
+	} while (0)
+
+/* ---- descriptors ---- */
+
+/* Moves the control socket to 3 and the command's stdio to 0..2, then
+ * closes every other descriptor inherited from the supervisor. */
+static void setup_fds(const struct sbx_plan *p)
+{
+	int tmp[4];
+	for (int i = 0; i < 3; i++)
+		tmp[i] = fcntl(p->stdio[i], F_DUPFD_CLOEXEC, 64);
+	tmp[3] = fcntl(p->ctl_fd, F_DUPFD_CLOEXEC, 64);
+	if (tmp[3] < 0 || dup3(tmp[3], CTL, O_CLOEXEC) < 0)
+		_exit(126); /* no channel to report on */
+	for (int i = 0; i < 3; i++)
+		if (tmp[i] < 0 || dup2(tmp[i], i) < 0)
+			die(SBX_ST_STDIO, -1);
+	if (sbx_close_range(CTL + 1, ~0U, 0) < 0)
+		die(SBX_ST_CLOSE_FDS, -1);
+}
+
+/* ---- paths: never follow a symlink the box could have planted ---- */
+
+static int open_beneath(int dirfd, const char *path, int flags)
+{
+	struct open_how how = {
+	    .flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW),
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
+		       RESOLVE_NO_MAGICLINKS,
+	};
+	return sbx_openat2(dirfd, path, &how);
+}
+
+/*
+ * Creates the parents of path below rootfd (mode 0755) and returns an
+ * O_PATH descriptor of the parent directory; *leaf points at the last
+ * component in buf.  Each component is opened with openat2 under the root
+ * without following symlinks, so a link planted in a writable bind cannot
+ * redirect the walk out of the box.
+ */
+static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
+		       const char **leaf)
+{
+	size_t len = strlen(path);
+	int dfd;
+	char *s, *slash;
+
+	if (len == 0 || len >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	while (len > 1 && buf[len - 1] == '/')
+		buf[--len] = '\0';
+	dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+	if (dfd < 0)
+		return -1;
+	s = buf;
+	while (*s == '/')
+		s++;
+	while ((slash = strchr(s, '/')) != NULL) {
+		int nfd;
+		*slash = '\0';
+		if (*s != '\0') {
+			if (mkdirat(dfd, s, 0755) < 0 && errno != EEXIST)
+				goto fail;
+			nfd = open_beneath(dfd, s, O_PATH | O_DIRECTORY);
+			if (nfd < 0)
+				goto fail;
+			close(dfd);
+			dfd = nfd;
+		}
+		s = slash + 1;
+		while (*s == '/')
+			s++;
+	}
+	*leaf = *s ? s : ".";
+	return dfd;
+fail: {
+	int e = errno;
+	close(dfd);
+	errno = e;
+	return -1;
+}
+}
+
+/* Returns an O_PATH descriptor of path below rootfd, creating it as a
+ * directory (dir = 1) or an empty file (dir = 0) when missing. */
+static int make_node(int rootfd, const char *path, int dir, unsigned mode)
+{
+	char buf[4096];
+	const char *leaf;
+	int dfd = walk_parent(rootfd, path, buf, sizeof buf, &leaf), fd, e;
+
+	if (dfd < 0)
+		return -1;
+	if (dir) {
+		if (mkdirat(dfd, leaf, mode) < 0 && errno != EEXIST)
+			goto fail;
+	} else {
+		fd = openat(dfd, leaf,
+			    O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd < 0 && errno != EISDIR && errno != EROFS &&
+		    errno != EACCES)
+			goto fail;
+		if (fd >= 0)
+			close(fd);
+	}
+	fd = open_beneath(dfd, leaf, O_PATH | (dir ? O_DIRECTORY : 0));
+	if (fd < 0)
+		goto fail;
+	close(dfd);
+	return fd;
+fail:
+	e = errno;
+	close(dfd);
+	errno = e;
+	return -1;
+}
+
+/* ---- mounts ---- */
+
+/* Applies attr to the mount tree at fd (recursively); 0 is a no-op. */
+static int set_attr(int fd, uint64_t attr, int recursive)
+{
+	struct mount_attr a = {.attr_set = attr};
+	if (!attr)
+		return 0;
+	return sbx_mount_setattr(fd, "",
+				 AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0),
+				 &a);
+}
+
+/* Creates a new filesystem with the options "k=v,k=v" and attaches it at
+ * the O_PATH descriptor target. */
+static int mount_fs(const char *type, const char *opts, uint64_t attr,
+		    int target)
+{
+	char buf[512];
+	int fsfd = sbx_fsopen(type, 1 /* FSOPEN_CLOEXEC */), mfd, r, e;
+
+	if (fsfd < 0)
+		return -1;
+	if (opts) {
+		size_t n = strlen(opts);
+		char *s = buf, *comma;
+		if (n >= sizeof buf) {
+			close(fsfd);
+			errno = E2BIG;
+			return -1;
+		}
+		memcpy(buf, opts, n + 1);
+		while (*s) {
+			char *eq;
+			comma = strchr(s, ',');
+			if (comma)
+				*comma = '\0';
+			eq = strchr(s, '=');
+			if (eq)
+				*eq = '\0';
+			r = sbx_fsconfig(fsfd,
+					 eq ? FSCONFIG_SET_STRING
+					    : FSCONFIG_SET_FLAG,
+					 s, eq ? eq + 1 : NULL, 0);
+			if (r < 0)
+				goto fail;
+			if (!comma)
+				break;
+			s = comma + 1;
+		}
+	}
+	if (sbx_fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		goto fail;
+	mfd = sbx_fsmount(fsfd, FSMOUNT_CLOEXEC, (unsigned)attr);
+	if (mfd < 0)
+		goto fail;
+	close(fsfd);
+	r = sbx_move_mount(mfd, "", target, "",
+			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	e = errno;
+	close(mfd);
+	errno = e;
+	return r;
+fail:
+	e = errno;
+	close(fsfd);
+	errno = e;
+	return -1;
+}
+
+/* Clones the tree at the O_PATH descriptor src (recursively), applies attr
+ * to every mount of the clone, then attaches it at target: a read-only bind
+ * is read-only in all its submounts, and never writable for an instant. */
+static int bind_fd(int src, uint64_t attr, int target)
+{
+	int t = sbx_open_tree(src, "",
+			      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+				  AT_RECURSIVE | AT_EMPTY_PATH),
+	    r, e;
+	if (t < 0)
+		return -1;
+	r = set_attr(t, attr, 1);
+	if (r == 0)
+		r = sbx_move_mount(t, "", target, "",
+				   MOVE_MOUNT_F_EMPTY_PATH |
+				       MOVE_MOUNT_T_EMPTY_PATH);
+	e = errno;
+	close(t);
+	errno = e;
+	return r;
+}
+
+static int is_dir(int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Binds the host path src (resolved under the host root hostfd without
+ * following symlinks) at dst below rootfd. */
+static int bind_host(int hostfd, int rootfd, const char *src, const char *dst,
+		     uint64_t attr, int optional)
+{
+	int s = open_beneath(hostfd, src, O_PATH), t, r, e;
+	if (s < 0)
+		return optional && errno == ENOENT ? 0 : -1;
+	t = make_node(rootfd, dst, is_dir(s), 0755);
+	if (t < 0) {
+		e = errno;
+		close(s);
+		errno = e;
+		return -1;
+	}
+	r = bind_fd(s, attr, t);
+	e = errno;
+	close(s);
+	close(t);
+	errno = e;
+	return r;
+}
+
+static int write_file(int rootfd, const struct sbx_mount *m)
+{
+	char buf[4096];
+	const char *leaf;
+	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), fd, e;
+	size_t off = 0;
+
+	if (dfd < 0)
+		return -1;
+	fd = openat(dfd, leaf,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    m->mode);
+	e = errno;
+	close(dfd);
+	if (fd < 0) {
+		errno = e;
+		return -1;
+	}
+	while (off < m->datalen) {
+		ssize_t w = write(fd, m->data + off, m->datalen - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			e = w < 0 ? errno : EIO;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	/* fchmod: the mode is exact, whatever the umask */
+	if (fchmod(fd, m->mode) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+static int make_symlink(int rootfd, const struct sbx_mount *m)
+{
+	char buf[4096];
+	const char *leaf;
+	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), r, e;
+	if (dfd < 0)
+		return -1;
+	r = symlinkat(m->src, dfd, leaf);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return r;
+}
+
+static const char *const dev_nodes[] = {"null", "zero", "full", "random",
+					"urandom", NULL};
+static const char *const dev_links[][2] = {
+    {"fd", "/proc/self/fd"},	     {"stdin", "/proc/self/fd/0"},
+    {"stdout", "/proc/self/fd/1"},   {"stderr", "/proc/self/fd/2"},
+    {"core", "/proc/kcore"},	     {NULL, NULL}};
+
+/* A minimal /dev: a small tmpfs with the five harmless character devices
+ * bound from the host, the fd links, and shm as a capped tmpfs. */
+static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
+{
+	char path[4096];
+	size_t n = strlen(m->dst);
+	int t = make_node(rootfd, m->dst, 1, 0755), dfd, r;
+
+	if (t < 0)
+		return -1;
+	r = mount_fs("tmpfs", "mode=0755,size=65536,nr_inodes=64",
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, t);
+	close(t);
+	if (r < 0 || n + 16 > sizeof path)
+		return -1;
+	dfd = open_beneath(rootfd, m->dst, O_PATH | O_DIRECTORY);
+	if (dfd < 0)
+		return -1;
+	for (int i = 0; dev_nodes[i]; i++) {
+		char src[32] = "/dev/";
+		strcat(src, dev_nodes[i]);
+		if (bind_host(hostfd, dfd, src, dev_nodes[i],
+			      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, 0) < 0)
+			goto fail;
+	}
+	for (int i = 0; dev_links[i][0]; i++) {
+		if (i == 4)
+			break; /* no /dev/core: it would name /proc/kcore */
+		if (symlinkat(dev_links[i][1], dfd, dev_links[i][0]) < 0)
+			goto fail;
+	}
+	if (mkdirat(dfd, "shm", 01777) < 0 || mkdirat(dfd, "pts", 0755) < 0)
+		goto fail;
+	t = open_beneath(dfd, "shm", O_PATH | O_DIRECTORY);
+	if (t < 0)
+		goto fail;
+	r = mount_fs("tmpfs", m->data,
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+		     t);
+	close(t);
+	if (r < 0)
+		goto fail;
+	close(dfd);
+	return 0;
+fail: {
+	int e = errno;
+	close(dfd);
+	errno = e;
+	return -1;
+}
+}
+
+/* Binds a path of the box onto itself and applies attr (e.g. /proc/sys
+ * read-only). */
+static int remount(int rootfd, const struct sbx_mount *m)
+{
+	int fd = open_beneath(rootfd, m->dst, O_PATH), r, e;
+	if (fd < 0)
+		return (m->flags & SBX_MOUNT_OPTIONAL) && errno == ENOENT ? 0
+									  : -1;
+	r = bind_fd(fd, m->attr, fd);
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+/* Covers a path of the box: a directory with an empty read-only tmpfs, a
+ * file with the host's /dev/null, read-only. */
+static int hide(int hostfd, int rootfd, const struct sbx_mount *m)
+{
+	int fd = open_beneath(rootfd, m->dst, O_PATH), r, e;
+	if (fd < 0)
+		return (m->flags & SBX_MOUNT_OPTIONAL) && errno == ENOENT ? 0
+									  : -1;
+	if (is_dir(fd)) {
+		r = mount_fs("tmpfs", "size=4096,nr_inodes=1,mode=0555",
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				 MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+			     fd);
+	} else {
+		int s = open_beneath(hostfd, "/dev/null", O_PATH);
+		r = s < 0 ? -1
+			  : bind_fd(s,
+				    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+					MOUNT_ATTR_NOEXEC,
+				    fd);
+		e = errno;
+		if (s >= 0)
+			close(s);
+		errno = e;
+	}
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+static int do_mount(int hostfd, int rootfd, const struct sbx_mount *m)
+{
+	int t, r, e;
+	switch (m->op) {
+	case SBX_OP_TMPFS:
+	case SBX_OP_PROC:
+		t = make_node(rootfd, m->dst, 1, 0755);
+		if (t < 0)
+			return -1;
+		/* a tmpfs stays writable until the whole tree is built; its
+		 * read-only flag is applied by finish_tree() */
+		r = mount_fs(m->op == SBX_OP_PROC ? "proc" : "tmpfs", m->data,
+			     m->attr & ~(uint64_t)MOUNT_ATTR_RDONLY, t);
+		e = errno;
+		close(t);
+		errno = e;
+		return r;
+	case SBX_OP_BIND:
+		return bind_host(hostfd, rootfd, m->src, m->dst, m->attr,
+				 m->flags & SBX_MOUNT_OPTIONAL);
+	case SBX_OP_DEV:
+		return make_dev(hostfd, rootfd, m);
+	case SBX_OP_MKDIR:
+		t = make_node(rootfd, m->dst, 1, m->mode);
+		if (t < 0)
+			return -1;
+		close(t);
+		return 0;
+	case SBX_OP_SYMLINK:
+		return make_symlink(rootfd, m);
+	case SBX_OP_FILE:
+		return write_file(rootfd, m);
+	case SBX_OP_REMOUNT:
+		return remount(rootfd, m);
+	case SBX_OP_HIDE:
+		return hide(hostfd, rootfd, m);
+	default:
+		errno = EINVAL;
+		return -1;
+	}
+}
+
+/*
+ * Builds the box's tree.  A small tmpfs is mounted over BASE of the private
+ * copy of the host's tree and pivoted to, with the host's root below it at
+ * /oldroot and the box's root tmpfs at /newroot; mounts are made from
+ * /oldroot into /newroot by descriptor; then the host's root is detached
+ * and /newroot becomes /.
+ */
+static void build_tree(const struct sbx_plan *p)
+{
+	int base, hostfd, rootfd;
+
+	/* nothing done here may propagate back to the host */
+	CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), SBX_ST_MOUNT,
+	      -1);
+	CHECK(base = open(BASE, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC),
+	      SBX_ST_MOUNT, -1);
+	CHECK(mount_fs("tmpfs", "mode=0700,size=65536,nr_inodes=16",
+		       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, base),
+	      SBX_ST_MOUNT, -1);
+	close(base);
+	CHECK(chdir(BASE), SBX_ST_MOUNT, -1);
+	CHECK(mkdir("newroot", 0755), SBX_ST_MOUNT, -1);
+	CHECK(mkdir("oldroot", 0755), SBX_ST_MOUNT, -1);
+	CHECK(base = open("newroot", O_PATH | O_DIRECTORY | O_CLOEXEC),
+	      SBX_ST_MOUNT, -1);
+	CHECK(mount_fs("tmpfs", p->root_opts,
+		       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, base),
+	      SBX_ST_MOUNT, -1);
+	close(base);
+	CHECK(sbx_pivot_root(".", "oldroot"), SBX_ST_PIVOT, -1);
+	CHECK(chdir("/"), SBX_ST_PIVOT, -1);
+	CHECK(hostfd = open("/oldroot", O_PATH | O_DIRECTORY | O_CLOEXEC),
+	      SBX_ST_PIVOT, -1);
+	CHECK(rootfd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC),
+	      SBX_ST_PIVOT, -1);
+
+	for (size_t i = 0; i < p->nmounts; i++)
+		CHECK(do_mount(hostfd, rootfd, &p->mounts[i]), SBX_ST_MOUNT,
+		      (int)i);
+
+	/* the host's root leaves the box's mount namespace for good */
+	close(hostfd);
+	CHECK(umount2("/oldroot", MNT_DETACH), SBX_ST_PIVOT, -1);
+	CHECK(fchdir(rootfd), SBX_ST_PIVOT, -1);
+	CHECK(sbx_pivot_root(".", "."), SBX_ST_PIVOT, -1);
+	CHECK(umount2(".", MNT_DETACH), SBX_ST_PIVOT, -1);
+	CHECK(chdir("/"), SBX_ST_PIVOT, -1);
+	close(rootfd);
+
+	/* read-only flags of tmpfs mounts, now that nothing more is made in
+	 * them; then the root itself */
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct sbx_mount *m = &p->mounts[i];
+		int fd;
+		if (!(m->op == SBX_OP_TMPFS || m->op == SBX_OP_PROC ||
+		      m->op == SBX_OP_DEV) ||
+		    !(m->attr & MOUNT_ATTR_RDONLY))
+			continue;
+		CHECK(fd = open_beneath(AT_FDCWD, m->dst, O_PATH), SBX_ST_MOUNT,
+		      (int)i);
+		CHECK(set_attr(fd, MOUNT_ATTR_RDONLY, 0), SBX_ST_MOUNT, (int)i);
+		close(fd);
+	}
+	if (p->ro_root) {
+		int fd;
+		CHECK(fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC),
+		      SBX_ST_REMOUNT_ROOT, -1);
+		CHECK(set_attr(fd, MOUNT_ATTR_RDONLY, 0), SBX_ST_REMOUNT_ROOT,
+		      -1);
+		close(fd);
+	}
+}
+
+static int lo_up(void)
+{
+	struct ifreq ifr;
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r;
+	if (s < 0)
+		return -1;
+	memset(&ifr, 0, sizeof ifr);
+	memcpy(ifr.ifr_name, "lo", 3);
+	r = ioctl(s, SIOCGIFFLAGS, &ifr);
+	if (r == 0) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		r = ioctl(s, SIOCSIFFLAGS, &ifr);
+	}
+	close(s);
+	return r;
+}
+
+/* Empties all five capability sets: bounding and ambient by prctl, then
+ * effective, permitted and inheritable by capset. */
+static int drop_caps(int last_cap, int bounding)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+
+	if (bounding)
+		for (int c = 0; c <= last_cap; c++)
+			if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 &&
+			    errno != EINVAL)
+				return -1;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
+	    errno != EINVAL)
+		return -1;
+	memset(d, 0, sizeof d);
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+static void reset_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &sa, NULL); /* EINVAL for 32, 33: fine */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static int apply_landlock(const struct sbx_landlock *ll)
+{
+	struct sbx_landlock_ruleset_attr ra = {ll->handled_fs, ll->handled_net,
+					       ll->scoped};
+	size_t rsize = ll->abi >= 6   ? sizeof ra
+		       : ll->abi >= 4 ? 2 * sizeof(uint64_t)
+				      : sizeof(uint64_t);
+	int fd = sbx_landlock_create_ruleset(&ra, rsize, 0), e;
+
+	if (fd < 0)
+		return -1;
+	for (size_t i = 0; i < ll->nrules; i++) {
+		struct landlock_path_beneath_attr pb;
+		int pfd = open(ll->rules[i].path, O_PATH | O_CLOEXEC);
+		if (pfd < 0) {
+			if (ll->rules[i].optional && errno == ENOENT)
+				continue;
+			goto fail;
+		}
+		pb.allowed_access = ll->rules[i].access;
+		pb.parent_fd = pfd;
+		if (!is_dir(pfd))
+			pb.allowed_access &= LANDLOCK_ACCESS_FS_EXECUTE |
+					     LANDLOCK_ACCESS_FS_WRITE_FILE |
+					     LANDLOCK_ACCESS_FS_READ_FILE |
+					     LANDLOCK_ACCESS_FS_TRUNCATE |
+					     LANDLOCK_ACCESS_FS_IOCTL_DEV;
+		e = sbx_landlock_add_rule(fd, LANDLOCK_RULE_PATH_BENEATH, &pb,
+					  0);
+		close(pfd);
+		if (e < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < ll->nports; i++) {
+		struct sbx_landlock_net_port_attr np = {ll->ports[i].access,
+							ll->ports[i].port};
+		if (sbx_landlock_add_rule(fd, LANDLOCK_RULE_NET_PORT, &np, 0) <
+		    0)
+			goto fail;
+	}
+	if (sbx_landlock_restrict_self(fd, 0) < 0)
+		goto fail;
+	close(fd);
+	return 0;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+/* The command's process: pid 2 of the box. */
+static _Noreturn void step(const struct sbx_plan *p)
+{
+	reset_signals();
+	if (p->new_session)
+		CHECK(setsid(), SBX_ST_SETSID, -1);
+	CHECK(chdir(p->cwd ? p->cwd : "/"), SBX_ST_CWD, -1);
+	for (size_t i = 0; i < p->nrlimits; i++)
+		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
+				&p->rlimits[i].lim),
+		      SBX_ST_RLIMIT, (int)i);
+	if (p->drop_caps) {
+		/* securebits back to 0 while CAP_SETPCAP is still held */
+		if (p->nsflags & CLONE_NEWUSER)
+			CHECK(prctl(PR_SET_SECUREBITS, 0, 0, 0, 0),
+			      SBX_ST_CAPS, -1);
+		CHECK(drop_caps(p->last_cap, 1), SBX_ST_CAPS, -1);
+	}
+	if (p->no_new_privs)
+		CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
+		      SBX_ST_NO_NEW_PRIVS, -1);
+	/* Landlock after no_new_privs (it requires it without CAP_SYS_ADMIN),
+	 * seccomp last: the filter may refuse what the steps above use */
+	if (p->landlock.abi > 0)
+		CHECK(apply_landlock(&p->landlock), SBX_ST_LANDLOCK, -1);
+	if (p->filter)
+		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				   p->filter_flags, p->filter),
+		      SBX_ST_SECCOMP, -1);
+	execve(p->path, p->argv, p->envp);
+	die(SBX_ST_EXEC, -1);
+}
+
+_Noreturn void sbx_child_main(const struct sbx_plan *p)
+{
+	struct sbx_msg go;
+	int status;
+	pid_t cmd, w;
+	ssize_t r;
+
+	setup_fds(p);
+	/* the supervisor writes setgroups, uid_map and gid_map, then says go */
+	do
+		r = recv(CTL, &go, sizeof go, 0);
+	while (r < 0 && errno == EINTR);
+	if (r != (ssize_t)sizeof go || go.type != SBX_MSG_GO) {
+		errno = r < 0 ? errno : EPIPE;
+		die(SBX_ST_SYNC, -1);
+	}
+	if (p->nsflags & CLONE_NEWUSER) {
+		/* a root caller's supplementary groups (host gid 0) must not
+		 * follow it into the box; an unprivileged caller's setgroups
+		 * is denied before its gid_map, as the kernel requires */
+		if (p->caller_root)
+			CHECK((int)syscall(SYS_setgroups, 0, NULL), SBX_ST_SETGROUPS,
+			      -1);
+		/* keep the namespace's capabilities across the id change */
+		CHECK(prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0),
+		      SBX_ST_SETID, -1);
+		/* raw calls: glibc's wrappers would signal the threads of
+		 * the parent's copy, which do not exist here */
+		CHECK((int)syscall(SYS_setresgid, p->gid, p->gid, p->gid),
+		      SBX_ST_SETID, -1);
+		CHECK((int)syscall(SYS_setresuid, p->uid, p->uid, p->uid),
+		      SBX_ST_SETID, -1);
+	}
+	if (p->root_opts)
+		build_tree(p);
+	if (p->hostname)
+		CHECK(sethostname(p->hostname, strlen(p->hostname)),
+		      SBX_ST_HOSTNAME, -1);
+	if (p->net_lo)
+		CHECK(lo_up(), SBX_ST_NET, -1);
+
+	/* init holds nothing of the host from here on, and cannot be read
+	 * through /proc by the command (runc /proc/self/exe class) */
+	CHECK(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), SBX_ST_DUMPABLE, -1);
+
+	cmd = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	if (cmd < 0)
+		die(SBX_ST_FORK, -1);
+	if (cmd == 0)
+		step(p);
+
+	/* init: no stdio, no capabilities; reap until the command ends */
+	close(0);
+	close(1);
+	close(2);
+	if (p->drop_caps)
+		CHECK(drop_caps(p->last_cap, 0), SBX_ST_CAPS, -1);
+	for (;;) {
+		w = waitpid(-1, &status, 0);
+		if (w == cmd) {
+			send_msg(SBX_MSG_STATUS, 0, 0, -1, status);
+			/* init's exit kills every process left in the box */
+			_exit(0);
+		}
+		if (w < 0 && errno == ECHILD)
+			_exit(0);
+	}
+}

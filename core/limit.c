@@ -1,0 +1,97 @@
+/*
+ * limit.c: resource limits (setrlimit) of a box's command, by name.
+ * Each named limit is set in the command's process before no_new_privs; a
+ * value is a non-negative integer or "unlimited".
+ */
+#include "sbx.h"
+
+#include <string.h>
+#include <sys/resource.h>
+
+static const struct {
+	const char *name;
+	int res;
+} rl[] = {
+    {"cpu", RLIMIT_CPU},	 {"fsize", RLIMIT_FSIZE},
+    {"data", RLIMIT_DATA},	 {"stack", RLIMIT_STACK},
+    {"core", RLIMIT_CORE},	 {"nproc", RLIMIT_NPROC},
+    {"nofile", RLIMIT_NOFILE},	 {"memlock", RLIMIT_MEMLOCK},
+    {"as", RLIMIT_AS},		 {"locks", RLIMIT_LOCKS},
+    {"sigpending", RLIMIT_SIGPENDING}, {"msgqueue", RLIMIT_MSGQUEUE},
+    {"nice", RLIMIT_NICE},	 {"rtprio", RLIMIT_RTPRIO},
+    {"rttime", RLIMIT_RTTIME},
+};
+#define NRL (sizeof rl / sizeof rl[0])
+
+static rlim_t value(lua_State *L, const char *name)
+{
+	lua_Integer v;
+	int isnum;
+	if (lua_type(L, -1) == LUA_TSTRING &&
+	    strcmp(lua_tostring(L, -1), "unlimited") == 0)
+		return RLIM_INFINITY;
+	v = lua_tointegerx(L, -1, &isnum);
+	if (lua_type(L, -1) != LUA_TNUMBER || !isnum || v < 0)
+		luaL_error(L,
+			   "rlimit '%s' must be a non-negative integer or "
+			   "\"unlimited\"",
+			   name);
+	return (rlim_t)v;
+}
+
+/* Parses { nofile = 256, core = 0, cpu = {soft, hard} ... } at idx. */
+void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p)
+{
+	idx = lua_absindex(L, idx);
+	luaL_checktype(L, idx, LUA_TTABLE);
+	p->nrlimits = 0;
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		const char *name;
+		size_t k;
+		struct sbx_rlimit *r;
+		if (lua_type(L, -2) != LUA_TSTRING)
+			luaL_error(L, "rlimits: keys must be names");
+		name = lua_tostring(L, -2);
+		for (k = 0; k < NRL; k++)
+			if (strcmp(rl[k].name, name) == 0)
+				break;
+		if (k == NRL)
+			luaL_error(L, "unknown rlimit '%s'", name);
+		if (p->nrlimits == SBX_MAX_RLIMITS)
+			luaL_error(L, "too many rlimits");
+		r = &p->rlimits[p->nrlimits++];
+		r->resource = rl[k].res;
+		if (lua_type(L, -1) == LUA_TTABLE) {
+			lua_geti(L, -1, 1);
+			r->lim.rlim_cur = value(L, name);
+			lua_pop(L, 1);
+			lua_geti(L, -1, 2);
+			r->lim.rlim_max = value(L, name);
+			lua_pop(L, 1);
+			if (r->lim.rlim_cur > r->lim.rlim_max)
+				luaL_error(L, "rlimit '%s': soft above hard",
+					   name);
+		} else {
+			r->lim.rlim_cur = r->lim.rlim_max = value(L, name);
+		}
+		lua_pop(L, 1);
+	}
+}
+
+/** core.rlimit_names() -> list of the rlimit names a spec takes. */
+static int l_names(lua_State *L)
+{
+	lua_createtable(L, (int)NRL, 0);
+	for (size_t k = 0; k < NRL; k++) {
+		lua_pushstring(L, rl[k].name);
+		lua_rawseti(L, -2, (lua_Integer)k + 1);
+	}
+	return 1;
+}
+
+void sbx_open_limit(lua_State *L)
+{
+	static const luaL_Reg f[] = {{"rlimit_names", l_names}, {NULL, NULL}};
+	luaL_setfuncs(L, f, 0);
+}

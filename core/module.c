@@ -1,0 +1,19 @@
+/*
+ * module.c: luaopen_sbx_core, the one exported symbol.  Each area of the
+ * core registers its functions into the module table.
+ */
+#include "sbx.h"
+
+int luaopen_sbx_core(lua_State *L)
+{
+	lua_newtable(L);
+	sbx_open_util(L);
+	sbx_open_ns(L);
+	sbx_open_mount(L);
+	sbx_open_caps(L);
+	sbx_open_limit(L);
+	sbx_open_filter(L);
+	sbx_open_landlock(L);
+	sbx_open_box(L);
+	return 1;
+}

@@ -1,0 +1,251 @@
+/*
+ * sbx.h: the internal interface shared by the files of sbx.core.
+ *
+ * The Lua-facing files (box.c, mount.c, ns.c, caps.c, limit.c, filter.c,
+ * landlock.c, ...) validate a spec and compile it into a struct sbx_plan
+ * before any clone.  child.c runs the plan between clone and execve with raw
+ * system calls only; supervise.c runs the event loop in the sbxlua process.
+ */
+#ifndef SBX_H
+#define SBX_H
+
+#include <lauxlib.h>
+#include <linux/filter.h>
+#include <lua.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#define SBX_VERSION "0.1.0"
+#define SBX_API __attribute__((visibility("default")))
+#define SBX_LOCAL __attribute__((visibility("hidden")))
+
+/* ---- the plan: everything the child needs, built before the clone ---- */
+
+enum sbx_op {
+	SBX_OP_TMPFS,	/* dst, data = mount options, attr */
+	SBX_OP_BIND,	/* src (host, resolved) -> dst, attr, recursive */
+	SBX_OP_PROC,	/* dst, attr */
+	SBX_OP_DEV,	/* dst; data = options of dev/shm tmpfs */
+	SBX_OP_MKDIR,	/* dst, mode */
+	SBX_OP_SYMLINK, /* src = link text, dst */
+	SBX_OP_FILE,	/* dst, data/datalen = contents, mode */
+	SBX_OP_REMOUNT, /* dst (inside the box): bind onto itself, set attr */
+	SBX_OP_HIDE,	/* dst (inside the box): cover with an empty ro node */
+	SBX_OP_COUNT
+};
+
+#define SBX_MOUNT_OPTIONAL 1 /* a missing source or target is skipped */
+
+struct sbx_mount {
+	int op;
+	int flags; /* SBX_MOUNT_* */
+	const char *src;
+	const char *dst;
+	const char *data;
+	size_t datalen;
+	uint64_t attr; /* MOUNT_ATTR_* applied recursively */
+	unsigned mode;
+};
+
+struct sbx_rlimit {
+	int resource;
+	struct rlimit lim;
+};
+
+#define SBX_MAX_RLIMITS 16
+#define SBX_MAX_LANDLOCK 64
+
+struct sbx_landlock_rule {
+	const char *path; /* inside the box */
+	uint64_t access;
+	int optional;
+};
+
+struct sbx_landlock {
+	int abi; /* 0: no Landlock */
+	uint64_t handled_fs;
+	uint64_t handled_net;
+	uint64_t scoped;
+	size_t nrules;
+	struct sbx_landlock_rule rules[SBX_MAX_LANDLOCK];
+	size_t nports;
+	struct {
+		uint64_t port, access;
+	} ports[16];
+};
+
+/* Stages a setup failure can be reported at: see sbx_stage_name(). */
+enum sbx_stage {
+	SBX_ST_NONE,
+	SBX_ST_CLONE,
+	SBX_ST_SYNC,
+	SBX_ST_SETGROUPS,
+	SBX_ST_SETID,
+	SBX_ST_MOUNT,
+	SBX_ST_PIVOT,
+	SBX_ST_HOSTNAME,
+	SBX_ST_NET,
+	SBX_ST_REMOUNT_ROOT,
+	SBX_ST_FORK,
+	SBX_ST_SETSID,
+	SBX_ST_STDIO,
+	SBX_ST_CLOSE_FDS,
+	SBX_ST_CWD,
+	SBX_ST_RLIMIT,
+	SBX_ST_CAPS,
+	SBX_ST_NO_NEW_PRIVS,
+	SBX_ST_LANDLOCK,
+	SBX_ST_SECCOMP,
+	SBX_ST_EXEC,
+	SBX_ST_DUMPABLE,
+	SBX_ST_COUNT
+};
+
+struct sbx_plan {
+	uint64_t nsflags; /* CLONE_NEW* */
+	uid_t uid, host_uid;
+	gid_t gid, host_gid;
+	int caller_root; /* drop supplementary groups instead of deny */
+	const char *hostname;
+	/* tree: when root_opts is set, a tmpfs root is built and pivoted to */
+	const char *root_opts;
+	int ro_root;
+	const struct sbx_mount *mounts;
+	size_t nmounts;
+	int net_lo;
+	/* the command */
+	const char *path;
+	char *const *argv;
+	char *const *envp;
+	const char *cwd;
+	struct sbx_rlimit rlimits[SBX_MAX_RLIMITS];
+	size_t nrlimits;
+	int no_new_privs; /* always 1 in a box; kept explicit for the report */
+	int drop_caps;
+	const struct sock_fprog *filter; /* NULL: no filter */
+	unsigned filter_flags;		 /* SECCOMP_FILTER_FLAG_* */
+	struct sbx_landlock landlock;
+	int new_session;
+	/* descriptors, numbered as the child sees them before it moves them */
+	int ctl_fd;
+	int stdio[3];
+	int last_cap;
+};
+
+/* Messages on the control socket (SOCK_SEQPACKET, one per datagram). */
+enum { SBX_MSG_GO = 1, SBX_MSG_CANNOT, SBX_MSG_STATUS, SBX_MSG_STARTED };
+struct sbx_msg {
+	int type;
+	int stage;
+	int err;
+	int index; /* mount or rlimit index for SBX_MSG_CANNOT, -1 if none */
+	int status; /* wait status of the command for SBX_MSG_STATUS */
+};
+
+/* ---- supervise.c: running boxes ---- */
+enum { SBX_OUT_CAPTURE, SBX_OUT_PASS, SBX_OUT_DISCARD };
+enum {
+	SBX_END_NONE,
+	SBX_END_EXIT,	/* the command exited */
+	SBX_END_SIGNAL, /* the command was killed by a signal */
+	SBX_END_WALL,	/* the wall clock ran out: the box was killed */
+	SBX_END_OUTPUT, /* an output stream passed its cap */
+	SBX_END_CANNOT, /* the box could not be set up */
+	SBX_END_LOST,	/* init ended without saying how the command did */
+};
+
+struct sbx_io {
+	const char *in_data; /* stdin from memory (in_fd < 0) */
+	size_t in_len;
+	int in_fd; /* stdin from a descriptor, relayed; -1: none */
+	int out_mode[2];
+	size_t out_limit; /* bytes per stream; 0: none */
+	double wall;	  /* seconds; 0: none */
+};
+
+struct sbx_job {
+	const struct sbx_plan *plan;
+	struct sbx_io io;
+	pid_t pid;
+	int pidfd, ctl, in, out[2];
+	size_t in_off;
+	char *buf[2];
+	size_t len[2], size[2], total[2];
+	int eof[2], exited, done;
+	double start, end;
+	int end_kind;
+	int status; /* wait status of the command (have_status) */
+	int have_status;
+	struct sbx_msg cannot; /* first setup failure (have_cannot) */
+	int have_cannot;
+	int init_status; /* wait status of init */
+	char inbuf[65536];
+	size_t inbuf_len, inbuf_off;
+	int in_eof;
+};
+
+SBX_LOCAL void sbx_job_init(struct sbx_job *j);
+/* Starts the box; returns 0, or -1 with errno (the job is then done, with
+ * end_kind SBX_END_CANNOT and cannot.stage set). */
+SBX_LOCAL int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
+			    const struct sbx_io *io);
+/* Supervises the started jobs until every one is done. */
+SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n);
+/* Kills and reaps a job still running; frees its buffers. Idempotent. */
+SBX_LOCAL void sbx_job_release(struct sbx_job *j);
+SBX_LOCAL double sbx_now(void);
+
+/* child.c: entered in the cloned child; never returns. */
+SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
+
+/* ---- shared helpers (util.c) ---- */
+SBX_LOCAL int sbx_fail(lua_State *L, const char *what, const char *operand,
+		       int err);
+SBX_LOCAL const char *sbx_errno_name(int err);
+SBX_LOCAL const char *sbx_signal_name(int sig);
+SBX_LOCAL const char *sbx_stage_name(int stage);
+SBX_LOCAL void sbx_check_keys(lua_State *L, int idx, const char *const *keys);
+SBX_LOCAL int sbx_opt_bool(lua_State *L, int idx, const char *k, int def);
+SBX_LOCAL lua_Integer sbx_opt_int(lua_State *L, int idx, const char *k,
+				  lua_Integer def, lua_Integer min,
+				  lua_Integer max);
+SBX_LOCAL const char *sbx_opt_str(lua_State *L, int idx, const char *k,
+				  const char *def);
+SBX_LOCAL void *sbx_anchor(lua_State *L, int anchor, size_t size);
+SBX_LOCAL const char *sbx_anchor_str(lua_State *L, int anchor, int idx);
+
+/* ---- per-area registration ---- */
+SBX_LOCAL void sbx_open_util(lua_State *L);
+SBX_LOCAL void sbx_open_ns(lua_State *L);
+SBX_LOCAL void sbx_open_mount(lua_State *L);
+SBX_LOCAL void sbx_open_caps(lua_State *L);
+SBX_LOCAL void sbx_open_limit(lua_State *L);
+SBX_LOCAL void sbx_open_filter(lua_State *L);
+SBX_LOCAL void sbx_open_landlock(lua_State *L);
+SBX_LOCAL void sbx_open_box(lua_State *L);
+
+/* ns.c */
+SBX_LOCAL uint64_t sbx_ns_flags(lua_State *L, int idx);
+/* mount.c: parse spec.mounts (a list) into an anchored array in p; raises
+ * on misuse; returns -1 with errno and *bad = the host path that could not
+ * be resolved */
+SBX_LOCAL int sbx_mounts_parse(lua_State *L, int idx, int anchor,
+			       struct sbx_plan *p, const char **bad);
+/* mount.c: checks that a path inside the box is absolute and clean */
+SBX_LOCAL const char *sbx_check_boxpath(lua_State *L, int idx,
+					const char *what);
+/* limit.c: parse spec.rlimits (a table name -> number) */
+SBX_LOCAL void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p);
+/* caps.c */
+SBX_LOCAL int sbx_last_cap(void);
+/* filter.c: the compiled program of an sbx.filter at idx (raises) */
+SBX_LOCAL const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx);
+/* landlock.c: parse spec.landlock into p->landlock (raises) */
+SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
+				  struct sbx_landlock *ll);
+
+SBX_API int luaopen_sbx_core(lua_State *L);
+
+#endif

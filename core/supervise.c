@@ -1,0 +1,480 @@
+/*
+ * supervise.c: the supervisor side of a box, in the sbxlua process.
+ *
+ * A job clones the box init straight into its namespaces with a pidfd,
+ * writes the id maps from outside (the box cannot map a host id it does not
+ * hold), tells the child to go, then an event loop over every running job's
+ * pidfd, control socket and stdio pipes relays stdin, captures output up to
+ * a cap, enforces the wall clock by killing init (which takes the whole pid
+ * namespace with it) and classifies how the run ended.  Nothing here calls
+ * Lua: box.c turns a finished job into a result table.
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+double sbx_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void xclose(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+void sbx_job_init(struct sbx_job *j)
+{
+	memset(j, 0, sizeof *j);
+	j->pid = -1;
+	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
+	j->io.in_fd = -1;
+}
+
+static void set_cannot(struct sbx_job *j, int stage, int err)
+{
+	if (!j->have_cannot) {
+		j->cannot.type = SBX_MSG_CANNOT;
+		j->cannot.stage = stage;
+		j->cannot.err = err;
+		j->cannot.index = -1;
+		j->have_cannot = 1;
+	}
+}
+
+static int write_file(const char *path, const char *data)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
+	ssize_t n;
+	if (fd < 0)
+		return -1;
+	n = write(fd, data, strlen(data));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(data) ? 0 : -1;
+}
+
+/*
+ * The maps are written by the supervisor: only it holds the host ids (and,
+ * for a root caller, CAP_SETUID over them).  An unprivileged caller must
+ * deny setgroups before writing gid_map; a root caller leaves it allowed so
+ * that init can drop the host's supplementary groups, then the box has no
+ * capability to add any.
+ */
+static int write_maps(const struct sbx_plan *p, pid_t pid, int *stage)
+{
+	char path[64], map[64];
+	*stage = SBX_ST_SETGROUPS;
+	if (!p->caller_root) {
+		snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
+		if (write_file(path, "deny") < 0)
+			return -1;
+	}
+	*stage = SBX_ST_SETID;
+	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)p->gid,
+		 (unsigned)p->host_gid);
+	if (write_file(path, map) < 0)
+		return -1;
+	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)p->uid,
+		 (unsigned)p->host_uid);
+	return write_file(path, map);
+}
+
+static void kill_box(struct sbx_job *j, int why)
+{
+	if (j->end_kind == SBX_END_NONE)
+		j->end_kind = why;
+	if (j->pidfd >= 0 && !j->exited)
+		sbx_pidfd_send_signal(j->pidfd, SIGKILL);
+}
+
+int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
+		  const struct sbx_io *io)
+{
+	int sv[2] = {-1, -1}, pin[2] = {-1, -1}, pout[2] = {-1, -1},
+	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e;
+	struct sbx_plan cp = *p;
+	struct clone_args ca;
+	long r;
+
+	j->plan = p;
+	j->io = *io;
+	j->start = sbx_now();
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 ||
+	    pipe2(perr, O_CLOEXEC) < 0)
+		goto fail;
+	cp.ctl_fd = sv[1];
+	cp.stdio[0] = pin[0];
+	cp.stdio[1] = pout[1];
+	cp.stdio[2] = perr[1];
+
+	memset(&ca, 0, sizeof ca);
+	ca.flags = p->nsflags | CLONE_PIDFD;
+	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
+	ca.exit_signal = SIGCHLD;
+	r = sbx_clone3(&ca);
+	if (r == 0)
+		sbx_child_main(&cp); /* the box: never returns */
+	if (r < 0)
+		goto fail;
+	j->pid = (pid_t)r;
+	close(sv[1]);
+	close(pin[0]);
+	close(pout[1]);
+	close(perr[1]);
+	sv[1] = pin[0] = pout[1] = perr[1] = -1;
+	j->ctl = sv[0];
+	j->in = pin[1];
+	j->out[0] = pout[0];
+	j->out[1] = perr[0];
+	fcntl(j->in, F_SETFL, O_NONBLOCK);
+	fcntl(j->out[0], F_SETFL, O_NONBLOCK);
+	fcntl(j->out[1], F_SETFL, O_NONBLOCK);
+	fcntl(j->ctl, F_SETFL, O_NONBLOCK);
+	if (io->in_fd < 0 && io->in_len == 0)
+		xclose(&j->in);
+
+	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
+		goto killed;
+	{
+		struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
+		stage = SBX_ST_SYNC;
+		if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
+			goto killed;
+	}
+	return 0;
+
+killed:
+	e = errno;
+	set_cannot(j, stage, e);
+	kill_box(j, SBX_END_CANNOT);
+	errno = e;
+	return -1;
+fail:
+	e = errno;
+	for (int i = 0; i < 2; i++) {
+		xclose(&sv[i]);
+		xclose(&pin[i]);
+		xclose(&pout[i]);
+		xclose(&perr[i]);
+	}
+	set_cannot(j, stage, e);
+	j->end_kind = SBX_END_CANNOT;
+	j->done = 1;
+	j->end = sbx_now();
+	errno = e;
+	return -1;
+}
+
+static void read_ctl(struct sbx_job *j)
+{
+	struct sbx_msg m;
+	ssize_t n;
+	while (j->ctl >= 0) {
+		n = recv(j->ctl, &m, sizeof m, MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+				xclose(&j->ctl);
+			return;
+		}
+		if (n != (ssize_t)sizeof m)
+			continue;
+		if (m.type == SBX_MSG_CANNOT && !j->have_cannot) {
+			j->cannot = m;
+			j->have_cannot = 1;
+		} else if (m.type == SBX_MSG_STATUS) {
+			j->status = m.status;
+			j->have_status = 1;
+		}
+	}
+}
+
+/* Reads what is available on stream s; past the cap, kills the box. */
+static void read_out(struct sbx_job *j, int s)
+{
+	char tmp[65536];
+	for (;;) {
+		ssize_t n = read(j->out[s], tmp, sizeof tmp);
+		size_t keep;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return; /* EAGAIN */
+		if (n == 0) {
+			xclose(&j->out[s]);
+			j->eof[s] = 1;
+			return;
+		}
+		keep = (size_t)n;
+		if (j->io.out_limit && j->total[s] + keep > j->io.out_limit) {
+			keep = j->io.out_limit - j->total[s];
+			kill_box(j, SBX_END_OUTPUT);
+		}
+		j->total[s] += keep;
+		if (j->io.out_mode[s] == SBX_OUT_PASS) {
+			size_t off = 0;
+			while (off < keep) {
+				ssize_t w = write(s + 1, tmp + off, keep - off);
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0)
+					break;
+				off += (size_t)w;
+			}
+		} else if (j->io.out_mode[s] == SBX_OUT_CAPTURE && keep) {
+			if (j->len[s] + keep > j->size[s]) {
+				size_t ns = j->size[s] ? j->size[s] : 65536;
+				char *nb;
+				while (ns < j->len[s] + keep)
+					ns *= 2;
+				nb = realloc(j->buf[s], ns);
+				if (!nb) {
+					kill_box(j, SBX_END_OUTPUT);
+					return;
+				}
+				j->buf[s] = nb;
+				j->size[s] = ns;
+			}
+			memcpy(j->buf[s] + j->len[s], tmp, keep);
+			j->len[s] += keep;
+		}
+		if (j->end_kind == SBX_END_OUTPUT) {
+			xclose(&j->out[s]);
+			j->eof[s] = 1;
+			return;
+		}
+	}
+}
+
+/* Writes stdin to the box from memory or from the relayed descriptor. */
+static void write_in(struct sbx_job *j)
+{
+	for (;;) {
+		const char *d;
+		size_t left;
+		ssize_t w;
+		if (j->io.in_fd >= 0) {
+			if (j->inbuf_off == j->inbuf_len) {
+				ssize_t n;
+				if (j->in_eof) {
+					xclose(&j->in);
+					return;
+				}
+				n = read(j->io.in_fd, j->inbuf, sizeof j->inbuf);
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n <= 0) {
+					xclose(&j->in);
+					return;
+				}
+				j->inbuf_len = (size_t)n;
+				j->inbuf_off = 0;
+			}
+			d = j->inbuf + j->inbuf_off;
+			left = j->inbuf_len - j->inbuf_off;
+		} else {
+			d = j->io.in_data + j->in_off;
+			left = j->io.in_len - j->in_off;
+			if (left == 0) {
+				xclose(&j->in);
+				return;
+			}
+		}
+		w = write(j->in, d, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				xclose(&j->in); /* EPIPE: the box closed it */
+			return;
+		}
+		if (j->io.in_fd >= 0)
+			j->inbuf_off += (size_t)w;
+		else
+			j->in_off += (size_t)w;
+	}
+}
+
+static void finish(struct sbx_job *j)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	while (waitid((idtype_t)P_PIDFD, (id_t)j->pidfd, &si, WEXITED) < 0 &&
+	       errno == EINTR)
+		;
+	j->init_status = si.si_status;
+	read_ctl(j);
+	xclose(&j->pidfd);
+	xclose(&j->ctl);
+	xclose(&j->in);
+	xclose(&j->out[0]);
+	xclose(&j->out[1]);
+	j->done = 1;
+	j->end = sbx_now();
+	if (j->have_cannot)
+		j->end_kind = SBX_END_CANNOT;
+	else if (j->end_kind != SBX_END_NONE)
+		return; /* the supervisor's own kill names the cause */
+	else if (j->have_status && WIFEXITED(j->status))
+		j->end_kind = SBX_END_EXIT;
+	else if (j->have_status && WIFSIGNALED(j->status))
+		j->end_kind = SBX_END_SIGNAL;
+	else
+		j->end_kind = SBX_END_LOST;
+}
+
+static int job_ready(const struct sbx_job *j)
+{
+	/* init has exited and both streams reached EOF: every process of the
+	 * box is gone (init's exit tore down its pid namespace) */
+	return j->exited && j->out[0] < 0 && j->out[1] < 0;
+}
+
+void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
+{
+	struct pollfd pfd[5 * 64];
+	struct sbx_job *who[5 * 64];
+	int what[5 * 64];
+
+	for (;;) {
+		size_t np = 0, active = 0;
+		double now = sbx_now(), next = -1;
+		int timeout;
+
+		for (size_t i = 0; i < n; i++) {
+			struct sbx_job *j = jobs[i];
+			if (j->done)
+				continue;
+			if (job_ready(j)) {
+				finish(j);
+				continue;
+			}
+			if (j->io.wall > 0 && !j->exited) {
+				double dl = j->start + j->io.wall;
+				if (now >= dl)
+					kill_box(j, SBX_END_WALL);
+				else if (next < 0 || dl < next)
+					next = dl;
+			}
+			/* a box without its own pid namespace may leave a
+			 * process holding the pipes: stop waiting 1 s after
+			 * init's exit */
+			if (j->exited && now > j->end + 1.0) {
+				finish(j);
+				continue;
+			}
+			if (j->exited && (next < 0 || j->end + 1.0 < next))
+				next = j->end + 1.0;
+			if (np + 5 > sizeof pfd / sizeof pfd[0])
+				break;
+			active++;
+			if (!j->exited) {
+				pfd[np] = (struct pollfd){j->pidfd, POLLIN, 0};
+				who[np] = j;
+				what[np++] = 0;
+			}
+			if (j->ctl >= 0) {
+				pfd[np] = (struct pollfd){j->ctl, POLLIN, 0};
+				who[np] = j;
+				what[np++] = 1;
+			}
+			if (j->in >= 0) {
+				pfd[np] = (struct pollfd){j->in, POLLOUT, 0};
+				who[np] = j;
+				what[np++] = 2;
+			}
+			for (int s = 0; s < 2; s++)
+				if (j->out[s] >= 0) {
+					pfd[np] = (struct pollfd){j->out[s],
+								  POLLIN, 0};
+					who[np] = j;
+					what[np++] = 3 + s;
+				}
+		}
+		if (active == 0) {
+			int left = 0;
+			for (size_t i = 0; i < n; i++)
+				left |= !jobs[i]->done;
+			if (!left)
+				return;
+			continue;
+		}
+		timeout = next < 0 ? -1 : (int)((next - now) * 1000.0) + 1;
+		if (poll(pfd, np, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		for (size_t k = 0; k < np; k++) {
+			struct sbx_job *j = who[k];
+			if (!pfd[k].revents)
+				continue;
+			switch (what[k]) {
+			case 0:
+				j->exited = 1;
+				j->end = sbx_now();
+				break;
+			case 1:
+				read_ctl(j);
+				break;
+			case 2:
+				if (pfd[k].revents & (POLLERR | POLLHUP))
+					xclose(&j->in);
+				else
+					write_in(j);
+				break;
+			default:
+				read_out(j, what[k] - 3);
+				break;
+			}
+		}
+	}
+}
+
+void sbx_job_release(struct sbx_job *j)
+{
+	if (j->pidfd >= 0) {
+		if (!j->exited)
+			sbx_pidfd_send_signal(j->pidfd, SIGKILL);
+		while (waitid((idtype_t)P_PIDFD, (id_t)j->pidfd, NULL,
+			      WEXITED) < 0 &&
+		       errno == EINTR)
+			;
+	}
+	xclose(&j->pidfd);
+	xclose(&j->ctl);
+	xclose(&j->in);
+	xclose(&j->out[0]);
+	xclose(&j->out[1]);
+	xclose(&j->io.in_fd);
+	free(j->buf[0]);
+	free(j->buf[1]);
+	j->buf[0] = j->buf[1] = NULL;
+	j->len[0] = j->len[1] = 0;
+}

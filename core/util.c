@@ -1,0 +1,211 @@
+/*
+ * util.c: shared helpers for the Lua-facing files: the error contract
+ * (nil, msg, errno), errno and signal names, option-table checks, and
+ * anchoring plan memory in Lua so that nothing malloc'ed is held across a
+ * call that can raise.
+ */
+#include "sbx.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#define E(x) {#x, x}
+static const struct {
+	const char *name;
+	int num;
+} errnos[] = {
+    E(EPERM),	E(ENOENT),	 E(ESRCH),	 E(EINTR),	E(EIO),
+    E(ENXIO),	E(E2BIG),	 E(ENOEXEC),	 E(EBADF),	E(ECHILD),
+    E(EAGAIN),	E(ENOMEM),	 E(EACCES),	 E(EFAULT),	E(EBUSY),
+    E(EEXIST),	E(EXDEV),	 E(ENODEV),	 E(ENOTDIR),	E(EISDIR),
+    E(EINVAL),	E(ENFILE),	 E(EMFILE),	 E(ENOTTY),	E(ETXTBSY),
+    E(EFBIG),	E(ENOSPC),	 E(ESPIPE),	 E(EROFS),	E(EMLINK),
+    E(EPIPE),	E(EDOM),	 E(ERANGE),	 E(EDEADLK),	E(ENAMETOOLONG),
+    E(ENOSYS),	E(ENOTEMPTY),	 E(ELOOP),	 E(ENODATA),	E(EOVERFLOW),
+    E(ENOTSOCK), E(EPROTONOSUPPORT), E(EOPNOTSUPP), E(EAFNOSUPPORT),
+    E(EADDRINUSE), E(EADDRNOTAVAIL), E(ENETUNREACH), E(ECONNREFUSED),
+    E(ECONNRESET), E(ETIMEDOUT), E(EHOSTUNREACH), E(EDQUOT),
+    E(ENOTSUP),	E(ECANCELED),	 E(EOWNERDEAD),
+};
+
+static const char *const signames[] = {
+    [SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",	  [SIGQUIT] = "SIGQUIT",
+    [SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP", [SIGABRT] = "SIGABRT",
+    [SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",	  [SIGKILL] = "SIGKILL",
+    [SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
+    [SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
+    [SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
+    [SIGSTOP] = "SIGSTOP", [SIGTSTP] = "SIGTSTP", [SIGTTIN] = "SIGTTIN",
+    [SIGTTOU] = "SIGTTOU", [SIGURG] = "SIGURG",	  [SIGXCPU] = "SIGXCPU",
+    [SIGXFSZ] = "SIGXFSZ", [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+    [SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",	  [SIGPWR] = "SIGPWR",
+    [SIGSYS] = "SIGSYS",
+};
+
+static const char *const stages[SBX_ST_COUNT] = {
+    [SBX_ST_NONE] = "none",
+    [SBX_ST_CLONE] = "create namespaces",
+    [SBX_ST_SYNC] = "synchronise with supervisor",
+    [SBX_ST_SETGROUPS] = "drop groups",
+    [SBX_ST_SETID] = "set user",
+    [SBX_ST_MOUNT] = "mount",
+    [SBX_ST_PIVOT] = "pivot root",
+    [SBX_ST_HOSTNAME] = "set hostname",
+    [SBX_ST_NET] = "bring up lo",
+    [SBX_ST_REMOUNT_ROOT] = "remount root read-only",
+    [SBX_ST_FORK] = "fork",
+    [SBX_ST_SETSID] = "start session",
+    [SBX_ST_STDIO] = "set up stdio",
+    [SBX_ST_CLOSE_FDS] = "close descriptors",
+    [SBX_ST_CWD] = "enter working directory",
+    [SBX_ST_RLIMIT] = "set rlimit",
+    [SBX_ST_CAPS] = "drop capabilities",
+    [SBX_ST_NO_NEW_PRIVS] = "set no_new_privs",
+    [SBX_ST_LANDLOCK] = "apply landlock",
+    [SBX_ST_SECCOMP] = "load seccomp filter",
+    [SBX_ST_EXEC] = "execute",
+    [SBX_ST_DUMPABLE] = "make init undumpable",
+};
+
+const char *sbx_errno_name(int err)
+{
+	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
+		if (errnos[i].num == err)
+			return errnos[i].name;
+	return "EUNKNOWN";
+}
+
+const char *sbx_signal_name(int sig)
+{
+	if (sig > 0 && sig < (int)(sizeof signames / sizeof signames[0]) &&
+	    signames[sig])
+		return signames[sig];
+	return "SIGUNKNOWN";
+}
+
+const char *sbx_stage_name(int stage)
+{
+	if (stage > 0 && stage < SBX_ST_COUNT && stages[stage])
+		return stages[stage];
+	return "unknown";
+}
+
+int sbx_fail(lua_State *L, const char *what, const char *operand, int err)
+{
+	luaL_checkstack(L, 3, NULL);
+	lua_pushnil(L);
+	if (operand)
+		lua_pushfstring(L, "%s %s: %s", what, operand, strerror(err));
+	else
+		lua_pushfstring(L, "%s: %s", what, strerror(err));
+	lua_pushinteger(L, err);
+	return 3;
+}
+
+/* Raises for any key of the table at idx that is not in keys (NULL-ended):
+ * in a sandbox a silently ignored typo is a hole. */
+void sbx_check_keys(lua_State *L, int idx, const char *const *keys)
+{
+	idx = lua_absindex(L, idx);
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		const char *k;
+		size_t i;
+		lua_pop(L, 1);
+		if (lua_type(L, -1) != LUA_TSTRING) {
+			luaL_error(L, "unexpected non-string key (a %s)",
+				   luaL_typename(L, -1));
+		}
+		k = lua_tostring(L, -1);
+		for (i = 0; keys[i]; i++)
+			if (strcmp(k, keys[i]) == 0)
+				break;
+		if (!keys[i])
+			luaL_error(L, "unknown key '%s'", k);
+	}
+}
+
+int sbx_opt_bool(lua_State *L, int idx, const char *k, int def)
+{
+	int t = lua_getfield(L, idx, k), v = def;
+	if (t == LUA_TBOOLEAN)
+		v = lua_toboolean(L, -1);
+	else if (t != LUA_TNIL)
+		luaL_error(L, "field '%s' must be a boolean (got %s)", k,
+			   luaL_typename(L, -1));
+	lua_pop(L, 1);
+	return v;
+}
+
+lua_Integer sbx_opt_int(lua_State *L, int idx, const char *k, lua_Integer def,
+			lua_Integer min, lua_Integer max)
+{
+	int t = lua_getfield(L, idx, k), isnum = 0;
+	lua_Integer v = def;
+	if (t != LUA_TNIL) {
+		v = lua_tointegerx(L, -1, &isnum);
+		if (t != LUA_TNUMBER || !isnum)
+			luaL_error(L, "field '%s' must be an integer (got %s)",
+				   k, luaL_typename(L, -1));
+		if (v < min || v > max)
+			luaL_error(L,
+				   "field '%s' out of range (%I not in "
+				   "%I..%I)",
+				   k, v, min, max);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+/* Returns a string field; the string stays alive while the table does. */
+const char *sbx_opt_str(lua_State *L, int idx, const char *k, const char *def)
+{
+	const char *s = def;
+	int t = lua_getfield(L, idx, k);
+	if (t == LUA_TSTRING)
+		s = lua_tostring(L, -1);
+	else if (t != LUA_TNIL)
+		luaL_error(L, "field '%s' must be a string (got %s)", k,
+			   luaL_typename(L, -1));
+	lua_pop(L, 1);
+	return s;
+}
+
+/* Allocates size bytes owned by the anchor table at index anchor: the
+ * memory lives as long as the anchor (a box's user value) does. */
+void *sbx_anchor(lua_State *L, int anchor, size_t size)
+{
+	void *p = lua_newuserdatauv(L, size ? size : 1, 0);
+	memset(p, 0, size ? size : 1);
+	lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+	return p;
+}
+
+/* Anchors the string at idx and returns it (the GC never moves it). */
+const char *sbx_anchor_str(lua_State *L, int anchor, int idx)
+{
+	const char *s = lua_tostring(L, idx);
+	lua_pushvalue(L, idx);
+	lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+	return s;
+}
+
+void sbx_open_util(lua_State *L)
+{
+	lua_createtable(L, 0, (int)(sizeof errnos / sizeof errnos[0]));
+	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++) {
+		lua_pushinteger(L, errnos[i].num);
+		lua_setfield(L, -2, errnos[i].name);
+	}
+	lua_setfield(L, -2, "errno");
+	lua_createtable(L, 0, 32);
+	for (int i = 1; i < (int)(sizeof signames / sizeof signames[0]); i++)
+		if (signames[i]) {
+			lua_pushinteger(L, i);
+			lua_setfield(L, -2, signames[i]);
+		}
+	lua_setfield(L, -2, "signal");
+	lua_pushliteral(L, SBX_VERSION);
+	lua_setfield(L, -2, "version");
+}
