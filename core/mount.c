@@ -165,6 +165,8 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 				  MOUNT_ATTR_NOEXEC;
 			break;
 		case SBX_OP_DEV:
+			/* read-only once its nodes are in place */
+			m->attr = MOUNT_ATTR_RDONLY;
 			m->data = tmpfs_opts(L, t, anchor, "shm_size",
 					     "shm_inodes", 01777);
 			break;

@@ -1,0 +1,4 @@
+std = "lua54"
+max_line_length = 100
+files["tests"] = { std = "+busted" }
+files["profiles"] = { std = "lua54" }

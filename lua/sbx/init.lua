@@ -1,0 +1,77 @@
+--- sbx: the Lua facade of sbxlua.
+-- Scripts and operators use this module; only `lua/sbx/*.lua` reach into
+-- the C core `sbx.core`.  The core has mechanism and no policy: the standard
+-- box, profiles, the report and verdicts are Lua modules beside this one.
+-- @module sbx
+local core = require "sbx.core"
+
+local M = {}
+
+M.version = core.version
+--- Errno numbers by name (`sbx.errno.EPERM`).
+M.errno = core.errno
+--- Signal numbers by name (`sbx.signal.SIGKILL`).
+M.signal = core.signal
+
+--- Compiles a box spec (see docs/lua-api.md) into a box object.
+-- @tparam table spec
+-- @return box, or nil, msg, errno when a host path cannot be resolved
+function M.box(spec)
+	return core.box(spec)
+end
+
+--- Builds a box from spec and runs it once.
+-- @tparam table spec
+-- @return result table, or nil, msg, errno
+function M.run(spec)
+	local b, msg, err = core.box(spec)
+	if not b then return nil, msg, err end
+	local r, rmsg, rerr = b:run()
+	b:close()
+	return r, rmsg, rerr
+end
+
+--- Runs several specs at once under one supervisor loop.
+-- @tparam {table,...} specs at most 64
+-- @return list of results (same order), or nil, msg, errno
+function M.run_many(specs)
+	local boxes = {}
+	for i, spec in ipairs(specs) do
+		local b, msg, err = core.box(spec)
+		if not b then return nil, ("spec %d: %s"):format(i, msg), err end
+		boxes[i] = b
+	end
+	return core.run_many(boxes)
+end
+
+--- The mount list of a minimal tree: a read-only `/usr` with the
+-- merged-usr links, `/proc`, a minimal `/dev` and a writable `/tmp`.
+-- @tparam[opt] table opts `tmp_size` (bytes, default 64 MiB)
+-- @treturn table list of mount entries for `spec.mounts`
+function M.minimal_mounts(opts)
+	opts = opts or {}
+	return {
+		{ type = "bind", src = "/usr" },
+		{ type = "symlink", target = "usr/bin", dst = "/bin" },
+		{ type = "symlink", target = "usr/sbin", dst = "/sbin" },
+		{ type = "symlink", target = "usr/lib", dst = "/lib" },
+		{ type = "symlink", target = "usr/lib64", dst = "/lib64" },
+		{ type = "proc", dst = "/proc" },
+		{ type = "dev", dst = "/dev" },
+		{ type = "tmpfs", dst = "/tmp", mode = tonumber("1777", 8),
+		  size = opts.tmp_size or 64 << 20 },
+	}
+end
+
+--- Names of the namespaces a spec can ask for.
+M.namespaces = core.namespaces
+--- The caller's (or a pid's) namespace identities, as /proc/*/ns shows them.
+M.ns_ids = core.ns_ids
+--- The caller's capability sets as text.
+M.caps = core.caps
+--- The running kernel's Landlock ABI (0: none) and its handled rights.
+M.landlock_abi = core.landlock_abi
+--- Compiles a seccomp filter (see docs/seccomp.md).
+M.filter = core.filter
+
+return M

@@ -1,0 +1,7 @@
+#!/bin/sh
+# The README's test command: installs what is missing, builds, lints, and
+# runs every suite as root and again as an unprivileged user.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+exec make check

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Runs every busted suite under tests/, as root and again as an unprivileged
+# user (uid 65534 through setpriv), or once as the caller when not root or
+# when SBX_TEST_USERS=self.  Prints each test's TAP line, then one total:
+#   N passed, N failed, N skipped
+# and exits non-zero when anything failed.
+set -u
+cd "$(dirname "$0")/.."
+top=$(pwd)
+users=${SBX_TEST_USERS:-}
+if [ -z "$users" ]; then
+	if [ "$(id -u)" -eq 0 ]; then users="root user"; else users="self"; fi
+fi
+
+tmp=$(mktemp -d /tmp/sbxlua-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+chmod 0755 "$tmp"
+passed=0 failed=0 skipped=0
+
+run_suite() { # $1 = label, then the command prefix
+	label=$1
+	shift
+	out="$tmp/$label.tap"
+	"$@" busted --lua=lua5.4 -o TAP >"$out" 2>"$tmp/$label.err"
+	rc=$?
+	sed "s/^/[$label] /" "$out"
+	[ -s "$tmp/$label.err" ] && sed "s/^/[$label] stderr: /" "$tmp/$label.err"
+	p=$(grep -c '^ok ' "$out" | tr -d ' ')
+	s=$(grep -c '^ok [0-9]* - # SKIP' "$out" | tr -d ' ')
+	f=$(grep -c '^not ok ' "$out" | tr -d ' ')
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "[$label] busted exited $rc without a failing test: counted as one failure"
+		f=1
+	fi
+	if [ "$((p + f + s))" -eq 0 ]; then
+		echo "[$label] no test ran: counted as one failure"
+		f=1
+	fi
+	echo "[$label] $p passed, $f failed, $s skipped"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+for u in $users; do
+	case $u in
+	root | self)
+		run_suite "$u" env SBX_TEST_PRIV="$u"
+		;;
+	user)
+		# a copy the unprivileged user can read, wherever the checkout is
+		copy="$tmp/tree"
+		mkdir -p "$copy"
+		tar -C "$top" --exclude=.git -cf - . | tar -C "$copy" -xf -
+		chmod -R a+rX "$copy"
+		cd "$copy" || exit 1
+		run_suite user \
+			setpriv --reuid=65534 --regid=65534 --clear-groups \
+			env HOME=/nonexistent SBX_TEST_PRIV=user
+		cd "$top" || exit 1
+		;;
+	esac
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

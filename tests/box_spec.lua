@@ -1,0 +1,240 @@
+-- Real boxes, checked from inside through the kernel's own view and from
+-- the host.  scripts/test.sh runs this file as root and as uid 65534.
+local sbx = require "sbx"
+local S = require "support"
+
+local function lines(s)
+	local t = {}
+	for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
+	return t
+end
+
+describe("box [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("drops every capability and sets no_new_privs", function()
+		local r = S.run("cat /proc/self/status")
+		assert.are.equal("exit", r.outcome)
+		for _, set in ipairs { "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb" } do
+			assert.matches("\n" .. set .. ":%s+0000000000000000\n", r.stdout)
+		end
+		assert.matches("\nNoNewPrivs:%s+1\n", r.stdout)
+	end)
+
+	it("creates every namespace, different from the host's", function()
+		local host = assert(sbx.ns_ids())
+		local r = S.run("for n in user mnt pid ipc uts net cgroup; do "
+			.. "printf '%s ' $n; readlink /proc/self/ns/$n; done")
+		assert.are.equal("exit", r.outcome)
+		local inside = {}
+		for n, id in r.stdout:gmatch("(%w+) (%S+)") do inside[n] = id end
+		local proc = { mount = "mnt" }
+		for _, name in ipairs(sbx.namespaces()) do
+			local id = inside[proc[name] or name]
+			assert.is_string(id, name)
+			assert.are_not.equal(host[name], id, name)
+			assert.matches("^" .. (proc[name] or name) .. ":%[%d+%]$", id)
+		end
+	end)
+
+	it("maps the box user as asked, and names the box", function()
+		local r = S.run("cat /proc/self/uid_map /proc/self/gid_map; id -u; id -g; hostname; "
+			.. "cat /proc/self/setgroups")
+		local l = lines(r.stdout)
+		local hu, hg = S.euid(), tonumber((S.sh("id -g")))
+		assert.are.same({ "1000", tostring(hu), "1" }, { l[1]:match("(%d+)%s+(%d+)%s+(%d+)") })
+		assert.are.same({ "1000", tostring(hg), "1" }, { l[2]:match("(%d+)%s+(%d+)%s+(%d+)") })
+		assert.are.equal("1000", l[3])
+		assert.are.equal("1000", l[4])
+		assert.are.equal("sbxtest", l[5])
+		-- an unprivileged caller must deny setgroups; root drops its groups
+		assert.are.equal(hu == 0 and "allow" or "deny", l[6])
+	end)
+
+	it("maps a root caller to an unprivileged host id on request", function()
+		if S.euid() ~= 0 then
+			assert.has_error(function()
+				sbx.box(S.spec("true", { host_uid = 12345, host_gid = 12345 }))
+			end, "host_uid/host_gid other than the caller's need root")
+			return
+		end
+		local r = S.run("cat /proc/self/uid_map; id -G; sleep 0.2 & ps -o uid= -p $! 2>/dev/null; "
+			.. "stat -c %u /proc/self", { host_uid = 65534, host_gid = 65534 })
+		assert.matches("^%s*1000%s+65534%s+1\n", r.stdout)
+		assert.matches("\n1000\n", r.stdout) -- no host group 0 left
+	end)
+
+	it("mounts exactly the plan, with its flags", function()
+		local r = S.run("cat /proc/self/mountinfo")
+		local got = {}
+		for _, l in ipairs(lines(r.stdout)) do
+			local mp, opts = l:match("^%d+ %d+ %S+ %S+ (%S+) (%S+)")
+			got[#got + 1] = mp
+			got[mp] = opts
+		end
+		assert.are.same({ "/", "/usr", "/proc", "/dev", "/dev/null", "/dev/zero",
+			"/dev/full", "/dev/random", "/dev/urandom", "/dev/shm", "/tmp" },
+			{ table.unpack(got) })
+		assert.matches("^ro,nosuid,nodev", got["/"])
+		assert.matches("^ro,nosuid,nodev", got["/usr"])
+		assert.matches("^ro,nosuid", got["/dev"])
+		assert.matches("^rw,nosuid,nodev,noexec", got["/dev/shm"])
+		assert.matches("^rw,nosuid,nodev,noexec", got["/proc"])
+		assert.matches("^rw,nosuid,nodev", got["/tmp"])
+		assert.matches("^rw,nosuid,noexec", got["/dev/null"])
+	end)
+
+	it("refuses writes outside /tmp and allows them in /tmp", function()
+		local r = S.run("echo x > /x; echo $?; echo x > /usr/x; echo $?; "
+			.. "mkdir /dev/y; echo $?; echo x > /tmp/x && cat /tmp/x")
+		local l = lines(r.stdout)
+		assert.are_not.equal("0", l[1])
+		assert.are_not.equal("0", l[2])
+		assert.are_not.equal("0", l[3])
+		assert.are.equal("x", l[4])
+		assert.matches("Read%-only file system", r.stderr)
+	end)
+
+	it("cannot read a host file outside its mounts", function()
+		local d, rm = S.tmpdir()
+		local f = assert(io.open(d .. "/secret", "w"))
+		f:write("hunter2\n")
+		f:close()
+		os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/secret")
+		local r = S.run("cat " .. d .. "/secret; cat /etc/shadow; ls /root /home")
+		rm()
+		assert.are.equal("exit", r.outcome)
+		assert.are_not.equal(0, r.code)
+		assert.not_matches("hunter2", r.stdout)
+		assert.matches("No such file", r.stderr)
+	end)
+
+	it("sees no host process and cannot signal one", function()
+		local pid = S.sh("sleep 30 >/dev/null 2>&1 & echo $!"):match("%d+")
+		local r = S.run("ls /proc | grep -c '^[0-9]'; kill -9 -1; kill -9 " .. pid .. "; echo $?")
+		local alive = select(2, S.sh("kill -0 " .. pid .. " 2>/dev/null"))
+		os.execute("kill " .. pid .. " 2>/dev/null")
+		assert.are.equal(0, alive, "host process killed from the box")
+		local l = lines(r.stdout)
+		assert.is_true(tonumber(l[1]) <= 4, "visible pids: " .. l[1])
+		assert.are_not.equal("0", l[2])
+	end)
+
+	it("never reaches a listener on the host's loopback", function()
+		local port = 20000 + math.random(0, 20000)
+		local listener = assert(io.popen("python3 -c '"
+			.. "import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1);"
+			.. "s.bind((\"127.0.0.1\", " .. port .. ")); s.listen(); s.settimeout(2)\n"
+			.. "try:\n  s.accept(); print(\"connected\")\n"
+			.. "except socket.timeout:\n  print(\"none\")'"))
+		os.execute("sleep 0.3")
+		local r = S.run("python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", "
+			.. port .. "), timeout=1)' 2>&1; ip -o link 2>/dev/null; cat /sys/class/net/lo/operstate 2>/dev/null; true")
+		local heard = listener:read("a")
+		listener:close()
+		assert.are.equal("none\n", heard)
+		assert.matches("ConnectionRefusedError", r.stdout)
+	end)
+
+	it("kills every descendant with the box", function()
+		local tag = tostring(4000 + math.random(0, 4000)) .. ".5"
+		local r = S.run("(setsid sleep " .. tag .. " &) ; (sleep " .. tag .. " &) ; exit 3")
+		assert.are.equal("exit", r.outcome)
+		assert.are.equal(3, r.code)
+		local out = S.sh("pgrep -f 'slee[p] " .. tag .. "'")
+		assert.are.equal("", out)
+	end)
+
+	it("kills a sleeping program at the wall clock", function()
+		local r = S.run("sleep 20", { wall = 0.5 })
+		assert.are.equal("wall", r.outcome)
+		assert.is_true(r.elapsed < 5, "elapsed " .. r.elapsed)
+	end)
+
+	it("stops the box when output passes its cap", function()
+		local r = S.run("yes", { output_limit = 1000, wall = 20 })
+		assert.are.equal("output", r.outcome)
+		assert.are.equal(1000, #r.stdout)
+		assert.are.equal(1000, r.stdout_bytes)
+	end)
+
+	it("passes 16 MiB of stdin intact", function()
+		local parts = {}
+		for i = 1, 16 * 1024 do parts[i] = ("%10d"):format(i) .. ("."):rep(1013) .. "\n" end
+		local data = table.concat(parts)
+		assert.are.equal(16 << 20, #data)
+		local r = S.run("cat", { stdin = data, output_limit = 32 << 20 })
+		assert.are.equal("exit", r.outcome)
+		assert.are.equal(#data, #r.stdout)
+		assert.is_true(data == r.stdout)
+	end)
+
+	it("takes stdin from a file and from nothing", function()
+		local d, rm = S.tmpdir()
+		local f = assert(io.open(d .. "/in", "w"))
+		f:write("from a file\n")
+		f:close()
+		local r = S.run("cat", { stdin_file = d .. "/in" })
+		rm()
+		assert.are.equal("from a file\n", r.stdout)
+		r = S.run("cat; echo end")
+		assert.are.equal("end\n", r.stdout)
+		assert.has_error(function() S.run("cat", { stdin = "x", stdin_file = "/etc/hostname" }) end)
+		local ok, msg, err = sbx.run(S.spec("cat", { stdin_file = "/nonexistent/in" }))
+		assert.is_nil(ok)
+		assert.matches("^open /nonexistent/in: ", msg)
+		assert.are.equal(sbx.errno.ENOENT, err)
+	end)
+
+	it("holds only descriptors 0, 1 and 2 inside", function()
+		local r = S.run("ls /proc/$$/fd; readlink -v /proc/1/exe /proc/1/cwd /proc/1/root /proc/1/fd/*; true")
+		local l = lines(r.stdout)
+		assert.are.same({ "0", "1", "2" }, { l[1], l[2], l[3] })
+		-- init is not dumpable: none of its links can be followed
+		assert.is_nil(l[4], "init's links were readable: " .. r.stdout)
+		assert.matches("readlink: /proc/1/exe: Permission denied", r.stderr)
+		assert.matches("readlink: /proc/1/fd/%d+: Permission denied", r.stderr)
+	end)
+
+	it("gives exactly the environment it was given", function()
+		local r = S.run("env | sort", { env = { B = "2", A = "1 2" } })
+		assert.are.equal("A=1 2\nB=2\nPWD=/tmp\n", r.stdout)
+		r = S.run("env", { env = { "ONLY=this" } })
+		assert.are.equal("ONLY=this\nPWD=/tmp\n", r.stdout)
+	end)
+
+	it("relays exit codes and signals", function()
+		assert.are.equal(42, S.run("exit 42").code)
+		local r = S.run("kill -SEGV $$")
+		assert.are.equal("signal", r.outcome)
+		assert.are.equal(11, r.signal)
+		assert.are.equal("SIGSEGV", r.signame)
+		r = S.run("kill -9 $$")
+		assert.are.equal(9, r.signal)
+	end)
+
+	it("reports a setup failure as cannot, never runs half-built", function()
+		local r = assert(sbx.run { root = {}, argv = { "/nonexistent" } })
+		assert.are.equal("cannot", r.outcome)
+		assert.are.equal("execute", r.cannot.stage)
+		assert.are.equal("ENOENT", r.cannot.errname)
+		assert.are.equal("/nonexistent", r.cannot.path)
+		r = assert(sbx.run(S.spec("echo ran", { mounts = { { type = "bind", src = "/usr" },
+			{ type = "remount", dst = "/usr/nonexistent" } } })))
+		assert.are.equal("cannot", r.outcome)
+		assert.are.equal("mount", r.cannot.stage)
+		assert.are.equal("/usr/nonexistent", r.cannot.path)
+		assert.are.equal("", r.stdout)
+	end)
+
+	it("runs many boxes at once, each with its own result", function()
+		local specs = {}
+		for i = 1, 16 do specs[i] = S.spec("echo $0; exit " .. i, { argv = { "/bin/sh", "-c", "echo " .. i .. "; exit " .. i } }) end
+		local rs = assert(sbx.run_many(specs))
+		for i = 1, 16 do
+			assert.are.equal("exit", rs[i].outcome)
+			assert.are.equal(i, rs[i].code)
+			assert.are.equal(i .. "\n", rs[i].stdout)
+		end
+	end)
+end)

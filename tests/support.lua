@@ -1,0 +1,72 @@
+--- Shared helpers of the busted specs: host commands, a minimal box, and
+-- the descriptor leak check.
+local sbx = require "sbx"
+
+local S = {}
+
+--- "root", "user" (uid 65534 via setpriv) or "self".
+S.priv = os.getenv("SBX_TEST_PRIV") or "self"
+
+--- Runs a host shell command; returns its stdout and its exit status.
+function S.sh(cmd)
+	local f = assert(io.popen(cmd, "r"))
+	local out = f:read("a")
+	local ok, how, code = f:close()
+	return out, ok and 0 or (how == "exit" and code or 128 + code)
+end
+
+--- The effective uid of the test process.
+function S.euid()
+	return tonumber((S.sh("id -u")))
+end
+
+--- The pid of the test process itself (not a child's).
+function S.pid()
+	local f = assert(io.open("/proc/self/stat"))
+	local pid = f:read("a"):match("^(%d+)")
+	f:close()
+	return pid
+end
+
+--- Number of descriptors open in the test process.
+function S.nfds()
+	local out = S.sh("ls /proc/" .. S.pid() .. "/fd | wc -l")
+	return tonumber(out)
+end
+
+--- A spec of the minimal box around `/bin/sh -c script`.
+function S.spec(script, extra)
+	local spec = {
+		root = {},
+		hostname = "sbxtest",
+		mounts = sbx.minimal_mounts(),
+		argv = { "/bin/sh", "-c", script },
+		env = { PATH = "/usr/bin:/bin", HOME = "/tmp" },
+		cwd = "/tmp",
+		wall = 30,
+	}
+	for k, v in pairs(extra or {}) do spec[k] = v end
+	return spec
+end
+
+--- Runs script in the minimal box; returns the result table.
+function S.run(script, extra)
+	return assert(sbx.run(S.spec(script, extra)))
+end
+
+--- Installs an after_each that fails a test leaking a descriptor (pass
+-- busted's before_each, after_each and assert: they live in the spec's
+-- environment, not in this module's).
+function S.leak_check(before_each, after_each, assert)
+	local before
+	before_each(function() before = S.nfds() end)
+	after_each(function() assert.are.equal(before, S.nfds(), "descriptor leak") end)
+end
+
+--- A fresh temporary directory on the host, and a remover.
+function S.tmpdir()
+	local d = S.sh("mktemp -d /tmp/sbxtest.XXXXXX"):gsub("%s+$", "")
+	return d, function() os.execute("rm -rf '" .. d .. "'") end
+end
+
+return S
