@@ -144,9 +144,7 @@ static int out_mode(lua_State *L, int t, const char *k)
 	return m;
 }
 
-/** core.box(spec) -> box, or nil, msg, errno when a host path of the spec
- * cannot be resolved.  See docs/lua-api.md for the fields. */
-static int l_box(lua_State *L)
+static int box_parse(lua_State *L)
 {
 	struct box *b;
 	struct sbx_plan *p;
@@ -304,6 +302,24 @@ static int l_box(lua_State *L)
 	lua_settop(L, 2);
 	b->closed = 0;
 	return 1;
+}
+
+/** core.box(spec) -> box, or nil, msg, errno when a host path of the spec
+ * cannot be resolved.  See docs/lua-api.md for the fields.  Any misuse in
+ * the spec raises "bad argument #1 to 'box' (<what is wrong>)". */
+static int l_box(lua_State *L)
+{
+	int st;
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	lua_pushcfunction(L, box_parse);
+	lua_insert(L, 1);
+	st = lua_pcall(L, 1, LUA_MULTRET, 0);
+	if (st == LUA_OK)
+		return lua_gettop(L);
+	if (st == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING)
+		return luaL_argerror(L, 1, lua_tostring(L, -1));
+	return lua_error(L);
 }
 
 /* ---- running ---- */
