@@ -44,7 +44,7 @@ static const char *const spec_keys[] = {
     "argv",	  "path",     "env",	  "cwd",	  "rlimits",
     "filter",	  "landlock", "stdin",	  "stdin_file",	  "stdout",
     "stderr",	  "output_limit", "wall", "new_session", "drop_caps",
-    "no_new_privs", NULL};
+    "no_new_privs", "probe", NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k,
 				int anchor, int allow_empty)
@@ -269,6 +269,7 @@ static int box_parse(lua_State *L)
 	p->new_session = sbx_opt_bool(L, 1, "new_session", 1);
 	p->drop_caps = sbx_opt_bool(L, 1, "drop_caps", 1);
 	p->no_new_privs = sbx_opt_bool(L, 1, "no_new_privs", 1);
+	p->probe = sbx_opt_bool(L, 1, "probe", 0);
 	p->last_cap = sbx_last_cap();
 
 	/* stdio */
@@ -390,6 +391,23 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		}
 		lua_pushinteger(L, (lua_Integer)j->total[s]);
 		lua_setfield(L, -2, s ? "stderr_bytes" : "stdout_bytes");
+	}
+	if (j->probe) {
+		/* status \0 mountinfo \0 namespace links */
+		const char *a = j->probe, *end = j->probe + j->probe_len;
+		const char *b = memchr(a, '\0', (size_t)(end - a));
+		const char *c = b ? memchr(b + 1, '\0', (size_t)(end - b - 1))
+				  : NULL;
+		lua_createtable(L, 0, 3);
+		if (b && c) {
+			lua_pushlstring(L, a, (size_t)(b - a));
+			lua_setfield(L, -2, "status");
+			lua_pushlstring(L, b + 1, (size_t)(c - b - 1));
+			lua_setfield(L, -2, "mountinfo");
+			lua_pushlstring(L, c + 1, (size_t)(end - c - 1));
+			lua_setfield(L, -2, "ns");
+		}
+		lua_setfield(L, -2, "probe");
 	}
 	lua_pushnumber(L, j->end - j->start);
 	lua_setfield(L, -2, "elapsed");

@@ -14,6 +14,7 @@ int luaopen_sbx_core(lua_State *L)
 	sbx_open_limit(L);
 	sbx_open_filter(L);
 	sbx_open_landlock(L);
+	sbx_open_fs(L);
 	sbx_open_box(L);
 	return 1;
 }

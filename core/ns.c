@@ -88,9 +88,26 @@ static int l_ns_ids(lua_State *L)
 	return 1;
 }
 
+/** core.ids() -> { uid, euid, gid, egid } of the caller. */
+static int l_ids(lua_State *L)
+{
+	lua_createtable(L, 0, 4);
+	lua_pushinteger(L, getuid());
+	lua_setfield(L, -2, "uid");
+	lua_pushinteger(L, geteuid());
+	lua_setfield(L, -2, "euid");
+	lua_pushinteger(L, getgid());
+	lua_setfield(L, -2, "gid");
+	lua_pushinteger(L, getegid());
+	lua_setfield(L, -2, "egid");
+	return 1;
+}
+
 void sbx_open_ns(lua_State *L)
 {
-	static const luaL_Reg f[] = {
-	    {"namespaces", l_namespaces}, {"ns_ids", l_ns_ids}, {NULL, NULL}};
+	static const luaL_Reg f[] = {{"namespaces", l_namespaces},
+				     {"ns_ids", l_ns_ids},
+				     {"ids", l_ids},
+				     {NULL, NULL}};
 	luaL_setfuncs(L, f, 0);
 }

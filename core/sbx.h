@@ -128,6 +128,7 @@ struct sbx_plan {
 	unsigned filter_flags;		 /* SECCOMP_FILTER_FLAG_* */
 	struct sbx_landlock landlock;
 	int new_session;
+	int probe; /* send the kernel's view of the command before exec */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
 	int stdio[3];
@@ -135,7 +136,8 @@ struct sbx_plan {
 };
 
 /* Messages on the control socket (SOCK_SEQPACKET, one per datagram). */
-enum { SBX_MSG_GO = 1, SBX_MSG_CANNOT, SBX_MSG_STATUS, SBX_MSG_STARTED };
+enum { SBX_MSG_GO = 1, SBX_MSG_CANNOT, SBX_MSG_STATUS, SBX_MSG_PROBE };
+#define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
 	int type;
 	int stage;
@@ -184,6 +186,8 @@ struct sbx_job {
 	char inbuf[65536];
 	size_t inbuf_len, inbuf_off;
 	int in_eof;
+	char *probe; /* the probe datagram's text, after the header */
+	size_t probe_len;
 };
 
 SBX_LOCAL void sbx_job_init(struct sbx_job *j);
@@ -225,6 +229,7 @@ SBX_LOCAL void sbx_open_limit(lua_State *L);
 SBX_LOCAL void sbx_open_filter(lua_State *L);
 SBX_LOCAL void sbx_open_landlock(lua_State *L);
 SBX_LOCAL void sbx_open_box(lua_State *L);
+SBX_LOCAL void sbx_open_fs(lua_State *L);
 
 /* ns.c */
 SBX_LOCAL uint64_t sbx_ns_flags(lua_State *L, int idx);

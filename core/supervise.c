@@ -190,18 +190,38 @@ fail:
 	return -1;
 }
 
+static void keep_probe(struct sbx_job *j, const char *buf, size_t n)
+{
+	size_t len = n - sizeof(struct sbx_msg);
+	if (j->probe || n <= sizeof(struct sbx_msg))
+		return;
+	j->probe = malloc(len);
+	if (!j->probe)
+		return; /* the claims stay unverified */
+	memcpy(j->probe, buf + sizeof(struct sbx_msg), len);
+	j->probe_len = len;
+}
+
 static void read_ctl(struct sbx_job *j)
 {
+	static char buf[SBX_PROBE_MAX + 64];
 	struct sbx_msg m;
 	ssize_t n;
 	while (j->ctl >= 0) {
-		n = recv(j->ctl, &m, sizeof m, MSG_DONTWAIT);
+		n = recv(j->ctl, buf, sizeof buf, MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
 				xclose(&j->ctl);
 			return;
+		}
+		if (n < (ssize_t)sizeof m)
+			continue;
+		memcpy(&m, buf, sizeof m);
+		if (m.type == SBX_MSG_PROBE) {
+			keep_probe(j, buf, (size_t)n);
+			continue;
 		}
 		if (n != (ssize_t)sizeof m)
 			continue;
@@ -475,6 +495,8 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->io.in_fd);
 	free(j->buf[0]);
 	free(j->buf[1]);
+	free(j->probe);
 	j->buf[0] = j->buf[1] = NULL;
+	j->probe = NULL;
 	j->len[0] = j->len[1] = 0;
 }

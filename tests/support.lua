@@ -69,4 +69,40 @@ function S.tmpdir()
 	return d, function() os.execute("rm -rf '" .. d .. "'") end
 end
 
+--- Quotes a string for the shell.
+function S.q(s)
+	return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+--- The sbxlua binary under test.
+S.bin = os.getenv("SBX_BIN") or "./sbxlua"
+
+--- Runs `sbxlua run.lua args...` (each argument quoted); returns stdout,
+-- stderr (the report) and the exit status.
+function S.runlua(...)
+	return S.runlua_env("", ...)
+end
+
+--- Like S.runlua, with environment assignments ("K=V K2=V2") first.
+function S.runlua_env(env, ...)
+	local args = {}
+	for i, a in ipairs { ... } do args[i] = S.q(a) end
+	local err = os.tmpname()
+	local out, code = S.sh("env " .. env .. " " .. S.bin .. " run.lua " .. table.concat(args, " ") .. " 2>" .. err .. " </dev/null")
+	local f = assert(io.open(err))
+	local e = f:read("a")
+	f:close()
+	os.remove(err)
+	return out, e, code
+end
+
+--- Reads a whole file (nil if it cannot).
+function S.read(path)
+	local f = io.open(path)
+	if not f then return nil end
+	local s = f:read("a")
+	f:close()
+	return s
+end
+
 return S

@@ -73,5 +73,11 @@ M.caps = core.caps
 M.landlock_abi = core.landlock_abi
 --- Compiles a seccomp filter (see docs/seccomp.md).
 M.filter = core.filter
+--- The caller's ids: { uid, euid, gid, egid }.
+M.ids = core.ids
+--- Host path queries (nil, msg, errno on failure).
+M.realpath = core.realpath
+M.lstat = core.lstat
+M.access = core.access
 
 return M

@@ -1,0 +1,232 @@
+-- run.lua: run one program in the standard box and print an exact report.
+--   sbxlua run.lua [options] PROG [ARGS...]
+-- Thin: parse the command line, call the facade, map the result to the
+-- report and the exit code.
+local sbx = require "sbx"
+local stdbox = require "sbx.box"
+local report = require "sbx.report"
+local limits = require "sbx.limits"
+local profile = require "sbx.profile"
+
+local USAGE = [[
+usage: sbxlua run.lua [options] PROG [ARGS...]
+
+Runs PROG in the standard box (every namespace, a private read-only root,
+read-only /usr, a synthetic /etc, private /work and /tmp, no network, no
+capabilities, no_new_privs, a seccomp filter, Landlock, limits) and writes a
+report to stderr after the box is gone.
+
+  --ro PATH[:DEST]    bind a host path read-only (at DEST, default PATH)
+  --rw PATH[:DEST]    bind a host directory writable (e.g. --rw .:/work)
+  --tmp DEST[:SIZE]   a private tmpfs at DEST
+  --env K=V           set a variable (the environment is otherwise fixed)
+  --cwd DIR           working directory inside the box (default /work)
+  --wall S            wall-clock limit in seconds (default 60)
+  --cpu S             CPU time limit (default 30)
+  --mem SIZE          memory limit (default 512M)
+  --pids N            task limit (default 128)
+  --out SIZE          output limit per stream (default 16M)
+  --net none|host     network: an empty namespace (default) or the host's
+  --stdin FILE        stdin from FILE (default: nothing)
+  --profile NAME      seccomp profile: default, none, or a file (default)
+  --report FILE       also write the report to FILE
+  --json FILE         write the structured result to FILE
+  --verbose           add the isolation report to the report
+  --help              this text
+
+Exit status: the program's own; 128+N for signal N; 124 a limit stopped it;
+125 a refusal ended it; 126 the box could not be set up.
+]]
+
+local function refuse(fmt, ...)
+	io.stderr:write("sbxlua: ", fmt:format(...), "\n")
+	os.exit(report.EXIT_CANNOT)
+end
+
+local function split_dest(s)
+	local a, b = s:match("^(.-):([^:]*)$")
+	if a and a ~= "" then return a, b end
+	return s, nil
+end
+
+local function clean_box_path(opt, typed, p)
+	if p:sub(1, 1) ~= "/" or p:find("/%.%.?/") or p:find("/%.%.?$") then
+		refuse("%s %s: DEST must be an absolute path without . or ..", opt, typed)
+	end
+	return p
+end
+
+local function home_dirs()
+	local homes = {}
+	local h = os.getenv("HOME")
+	if h and h ~= "" then homes[#homes + 1] = sbx.realpath(h) or h end
+	local uid = sbx.ids().uid
+	local f = io.open("/etc/passwd")
+	if f then
+		for l in f:lines() do
+			local u, dir = l:match("^[^:]*:[^:]*:(%d+):%d+:[^:]*:([^:]*):")
+			if tonumber(u) == uid and dir ~= "" then homes[#homes + 1] = sbx.realpath(dir) or dir end
+		end
+		f:close()
+	end
+	return homes
+end
+
+local function parse(argv)
+	local o = { ro = {}, rw = {}, tmp = {}, env = {}, limits = {}, args = {} }
+	local i = 1
+	local function value(opt)
+		i = i + 1
+		local v = argv[i]
+		if v == nil then refuse("%s needs a value", opt) end
+		return v
+	end
+	while i <= #argv do
+		local a = argv[i]
+		local opt, inline = a:match("^(%-%-[%w-]+)=(.*)$")
+		if opt then
+			a = opt
+			table.insert(argv, i + 1, inline)
+		end
+		if a == "--help" or a == "-h" then
+			io.stdout:write(USAGE)
+			os.exit(0)
+		elseif a == "--ro" or a == "--rw" then
+			local typed = value(a)
+			local src, dst = split_dest(typed)
+			local real, msg = sbx.realpath(src)
+			if not real then refuse("%s %s: %s", a, typed, msg:match(": (.*)$")) end
+			dst = clean_box_path(a, typed, dst or real)
+			if a == "--rw" then
+				if real == "/" then refuse("--rw %s: refusing to make the host's root writable", typed) end
+				for _, h in ipairs(home_dirs()) do
+					if real == h then
+						refuse("--rw %s: refusing to make the home directory writable", typed)
+					end
+				end
+				local st = sbx.lstat(real)
+				if not st or st.type ~= "dir" then refuse("--rw %s: not a directory", typed) end
+				table.insert(o.rw, { src = real, dst = dst })
+			else
+				table.insert(o.ro, { src = real, dst = dst })
+			end
+		elseif a == "--tmp" then
+			local typed = value(a)
+			local dst, size = split_dest(typed)
+			local t = { dst = clean_box_path(a, typed, dst) }
+			if size then
+				local n, msg = limits.parse_size(size)
+				if not n then refuse("--tmp %s: %s", typed, msg) end
+				t.size = n
+			end
+			table.insert(o.tmp, t)
+		elseif a == "--env" then
+			local typed = value(a)
+			local k, v = typed:match("^([^=]+)=(.*)$")
+			if not k then refuse("--env %s: expected K=V", typed) end
+			o.env[k] = v
+		elseif a == "--cwd" then
+			local typed = value(a)
+			o.cwd = clean_box_path(a, typed, typed)
+		elseif a == "--wall" or a == "--cpu" then
+			local typed = value(a)
+			local n, msg = limits.parse_duration(typed)
+			if not n then refuse("%s %s: %s", a, typed, msg) end
+			o.limits[a:sub(3)] = n
+		elseif a == "--mem" or a == "--out" then
+			local typed = value(a)
+			local n, msg = limits.parse_size(typed)
+			if not n then refuse("%s %s: %s", a, typed, msg) end
+			o.limits[a:sub(3)] = n
+		elseif a == "--pids" then
+			local typed = value(a)
+			local n = tonumber(typed)
+			if not n or n ~= math.floor(n) or n < 1 or n > 1 << 22 then
+				refuse("--pids %s: expected a positive integer", typed)
+			end
+			o.limits.pids = math.tointeger(n)
+		elseif a == "--net" then
+			local typed = value(a)
+			if typed ~= "none" and typed ~= "host" then refuse("--net %s: expected none or host", typed) end
+			o.net = typed
+		elseif a == "--stdin" then
+			local typed = value(a)
+			local f, msg = io.open(typed, "r")
+			if not f then refuse("--stdin %s: %s", typed, msg:match(": (.*)$") or msg) end
+			f:close()
+			o.stdin_file = typed
+		elseif a == "--profile" then
+			o.profile = value(a)
+		elseif a == "--report" then
+			o.report = value(a)
+		elseif a == "--json" then
+			o.json = value(a)
+		elseif a == "--verbose" or a == "-v" then
+			o.verbose = true
+		elseif a == "--" then
+			i = i + 1
+			break
+		elseif a:sub(1, 1) == "-" and a ~= "-" then
+			refuse("unknown option %s (see --help)", a)
+		else
+			break
+		end
+		i = i + 1
+	end
+	o.prog = argv[i]
+	if not o.prog then
+		io.stderr:write(USAGE)
+		refuse("missing PROG")
+	end
+	for j = i + 1, #argv do o.args[#o.args + 1] = argv[j] end
+	return o
+end
+
+local function write_file(path, data)
+	local f, msg = io.open(path, "w")
+	if not f then
+		io.stderr:write("sbxlua: ", msg, "\n")
+		return false
+	end
+	f:write(data)
+	f:close()
+	return true
+end
+
+local function main(argv)
+	local o = parse(argv)
+	local prof, msg = profile.load(o.profile or "default")
+	if prof == nil then refuse("--profile %s: %s", o.profile or "default", msg) end
+	local filter, ferr = profile.compile(prof)
+	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
+	o.filter = filter or nil
+	o.profile = o.profile or "default"
+
+	local spec, info = stdbox.build(o)
+	if not spec then refuse("%s: %s", o.prog, info) end
+	local r, rmsg = sbx.run(spec)
+	if not r then refuse("%s", rmsg) end
+
+	local events = report.events(r, info)
+	local verified = report.verify(r, info, sbx.ns_ids())
+	local lines = {}
+	if o.verbose then
+		for _, l in ipairs(report.isolation_lines(info, verified)) do lines[#lines + 1] = l end
+	end
+	for _, e in ipairs(events) do lines[#lines + 1] = report.line(e) end
+	local text = {}
+	for _, l in ipairs(lines) do text[#text + 1] = "sandbox: " .. l .. "\n" end
+	text = table.concat(text)
+	io.stderr:write(text)
+	local ok = true
+	if o.report then ok = write_file(o.report, text) and ok end
+	if o.json then
+		local cjson = require "cjson"
+		ok = write_file(o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
+	end
+	local code = report.exit_code(events)
+	if not ok and code == 0 then code = report.EXIT_CANNOT end
+	return code
+end
+
+os.exit(main({ table.unpack(arg) }))

@@ -1,0 +1,252 @@
+--- The standard box: the policy of `sbxlua run.lua`, as plain Lua data.
+-- `M.build(opts)` turns command-line level options into a spec for
+-- `sbx.core.box` and a description of every claim the report may make.
+-- Operators copy and change this module, or pass their own opts.
+-- @module sbx.box
+local core = require "sbx.core"
+
+local M = {}
+
+local MiB = 1 << 20
+
+--- Default limits of the standard box (all overridable).
+M.defaults = {
+	wall = 60, -- seconds
+	cpu = 30, -- seconds of CPU time
+	mem = 512 * MiB,
+	pids = 128,
+	out = 16 * MiB, -- per stream
+	nofile = 256,
+	fsize = 64 * MiB,
+	tmp = 64 * MiB, -- /tmp
+	work = 64 * MiB, -- /work
+	inodes = 16384, -- per tmpfs
+	shm = 16 * MiB,
+}
+
+--- The box user, inside.
+M.user = { name = "sbx", uid = 1000, gid = 1000, home = "/work" }
+
+--- Host id a root caller's box is mapped to, so that it never runs as
+-- kernel uid 0.
+M.root_host_id = 65534
+
+--- Files of the synthetic /etc (every other host file is absent).
+function M.etc_files(user)
+	return {
+		passwd = ("root:x:0:0:root:/root:/usr/sbin/nologin\n"
+			.. "%s:x:%d:%d:%s:%s:/bin/sh\n"
+			.. "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
+			:format(user.name, user.uid, user.gid, user.name, user.home),
+		group = ("root:x:0:\n%s:x:%d:\nnogroup:x:65534:\n"):format(user.name, user.gid),
+		hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n",
+		["nsswitch.conf"] = "passwd: files\ngroup: files\nshadow: files\n"
+			.. "hosts: files\nnetworks: files\nprotocols: files\nservices: files\n",
+		["resolv.conf"] = "",
+		hostname = "sbx\n",
+	}
+end
+
+--- /proc entries made read-only, and hidden, wherever the kernel has them.
+M.proc_readonly = { "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger" }
+M.proc_hidden = { "/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/kmsg",
+	"/proc/latency_stats", "/proc/sched_debug", "/proc/scsi", "/proc/timer_list",
+	"/proc/timer_stats" }
+
+--- Directories searched for a bare PROG name (the box sees them through /usr).
+M.path = { "/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin" }
+
+local function basename(p) return p:match("([^/]+)/*$") end
+
+local function under(path, dir)
+	return path == dir or path:sub(1, #dir + 1) == dir .. "/"
+end
+
+--- Finds the program on the host.  Returns the host path, or nil, msg.
+function M.find_program(prog)
+	if prog == "" then return nil, "empty program name" end
+	local candidates = {}
+	if prog:find("/", 1, true) then
+		candidates[1] = prog
+	else
+		for _, d in ipairs(M.path) do candidates[#candidates + 1] = d .. "/" .. prog end
+	end
+	for _, c in ipairs(candidates) do
+		local real = core.realpath(c)
+		local st = real and core.lstat(real)
+		if st and st.type == "file" and core.access(real, "x") then return real end
+		if st and #candidates == 1 then
+			if st.type ~= "file" then return nil, ("'%s' is not a regular file"):format(prog) end
+			return nil, ("'%s' is not executable"):format(prog)
+		end
+	end
+	return nil, ("'%s' not found"):format(prog)
+end
+
+local function dev_rights() return { "read_file", "write_file", "read_dir" } end
+
+--- Builds the standard box.
+-- @tparam table o options: `prog` (as typed), `args`, `ro`/`rw` lists of
+--  `{src=, dst=}`, `tmp` list of `{dst=, size=}`, `env` (map), `cwd`,
+--  `limits` (see `M.defaults`), `net` ("none"|"host"), `stdin`/`stdin_file`,
+--  `filter` (a compiled filter or false), `profile` (its name),
+--  `landlock` (default true)
+-- @return spec, info; or nil, msg
+function M.build(o)
+	local lim = {}
+	for k, v in pairs(M.defaults) do lim[k] = v end
+	for k, v in pairs(o.limits or {}) do
+		if M.defaults[k] == nil then return nil, ("unknown limit '%s'"):format(k) end
+		lim[k] = v
+	end
+	local host_path, err = M.find_program(o.prog)
+	if not host_path then return nil, err end
+	local euid = core.ids().euid
+	local root_caller = euid == 0
+	local host_id = root_caller and M.root_host_id or nil
+
+	local work_host
+	for _, b in ipairs(o.rw or {}) do
+		if b.dst == "/work" then work_host = b.src end
+	end
+
+	local mounts = {
+		{ type = "bind", src = "/usr" },
+	}
+	local ll = { { path = "/", access = { "read_dir" } }, { path = "/usr", access = "ro" } }
+	local ro_roots = { "/usr" }
+	for _, l in ipairs { "bin", "sbin", "lib", "lib32", "lib64", "libx32" } do
+		local st = core.lstat("/" .. l)
+		if st and st.type == "link" then
+			mounts[#mounts + 1] = { type = "symlink", target = st.link, dst = "/" .. l }
+		elseif st and st.type == "dir" then
+			mounts[#mounts + 1] = { type = "bind", src = "/" .. l }
+			ll[#ll + 1] = { path = "/" .. l, access = "ro" }
+			ro_roots[#ro_roots + 1] = "/" .. l
+		end
+	end
+	for name, data in pairs(M.etc_files(M.user)) do
+		mounts[#mounts + 1] = { type = "file", dst = "/etc/" .. name, data = data, mode = 420 }
+	end
+	table.sort(mounts, function(a, b)
+		if a.type ~= b.type then return a.type == "bind" end
+		return a.dst < b.dst
+	end)
+	mounts[#mounts + 1] = { type = "bind", src = "/etc/ld.so.cache", optional = true }
+	ll[#ll + 1] = { path = "/etc", access = "ro" }
+	mounts[#mounts + 1] = { type = "proc", dst = "/proc" }
+	for _, p in ipairs(M.proc_readonly) do
+		mounts[#mounts + 1] = { type = "remount", dst = p, optional = true }
+	end
+	for _, p in ipairs(M.proc_hidden) do
+		mounts[#mounts + 1] = { type = "hide", dst = p, optional = true }
+	end
+	ll[#ll + 1] = { path = "/proc", access = "ro" }
+	mounts[#mounts + 1] = { type = "dev", dst = "/dev", shm_size = lim.shm, shm_inodes = 1024 }
+	ll[#ll + 1] = { path = "/dev", access = dev_rights() }
+	ll[#ll + 1] = { path = "/dev/shm", access = "rw" }
+	mounts[#mounts + 1] = { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = lim.inodes,
+		mode = tonumber("1777", 8) }
+	ll[#ll + 1] = { path = "/tmp", access = "rw" }
+	if not work_host then
+		mounts[#mounts + 1] = { type = "tmpfs", dst = "/work", size = lim.work,
+			nr_inodes = lim.inodes, mode = tonumber("755", 8) }
+		ll[#ll + 1] = { path = "/work", access = "rw" }
+	end
+	for _, b in ipairs(o.rw or {}) do
+		mounts[#mounts + 1] = { type = "bind", src = b.src, dst = b.dst, rw = true }
+		ll[#ll + 1] = { path = b.dst, access = "rw" }
+	end
+	for _, b in ipairs(o.ro or {}) do
+		mounts[#mounts + 1] = { type = "bind", src = b.src, dst = b.dst }
+		ll[#ll + 1] = { path = b.dst, access = "ro" }
+		ro_roots[#ro_roots + 1] = b.dst
+	end
+	for _, t in ipairs(o.tmp or {}) do
+		mounts[#mounts + 1] = { type = "tmpfs", dst = t.dst, size = t.size or lim.tmp,
+			nr_inodes = lim.inodes, mode = tonumber("1777", 8) }
+		ll[#ll + 1] = { path = t.dst, access = "rw" }
+	end
+
+	-- the program: visible through /usr, inside the --rw /work, or bound
+	-- read-only under /work (or /prog when /work is a host directory)
+	local path
+	if under(host_path, "/usr") then
+		path = host_path
+	elseif work_host and under(host_path, work_host) then
+		path = "/work" .. host_path:sub(#work_host + 1)
+	else
+		path = (work_host and "/prog/" or "/work/") .. basename(host_path)
+		mounts[#mounts + 1] = { type = "bind", src = host_path, dst = path }
+		ll[#ll + 1] = { path = path, access = "ro" }
+		ro_roots[#ro_roots + 1] = path
+	end
+
+	local env = { PATH = "/usr/local/bin:/usr/bin:/bin", HOME = M.user.home,
+		USER = M.user.name, LOGNAME = M.user.name, LANG = "C.UTF-8" }
+	for k, v in pairs(o.env or {}) do env[k] = v end
+
+	local net_host = o.net == "host"
+	local namespaces = { "user", "mount", "pid", "ipc", "uts", "cgroup" }
+	if not net_host then table.insert(namespaces, 5, "net") end
+
+	local rlimits = {
+		cpu = { lim.cpu, lim.cpu + 1 }, -- SIGXCPU at the budget, SIGKILL 1 s later
+		nofile = lim.nofile,
+		fsize = lim.fsize,
+		core = 0,
+		data = lim.mem,
+	}
+	local host_root = (host_id or euid) == 0
+	if not host_root then rlimits.nproc = lim.pids end
+
+	local argv = { o.prog }
+	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
+
+	local landlock_abi = core.landlock_abi()
+	local use_landlock = o.landlock ~= false and landlock_abi > 0
+
+	local spec = {
+		namespaces = namespaces,
+		uid = M.user.uid, gid = M.user.gid,
+		host_uid = host_id, host_gid = host_id,
+		hostname = "sbx",
+		root = { size = 1 * MiB, nr_inodes = 1024 },
+		read_only_root = true,
+		mounts = mounts,
+		argv = argv, path = path,
+		env = env,
+		cwd = o.cwd or "/work",
+		rlimits = rlimits,
+		filter = o.filter or nil,
+		landlock = use_landlock and { rules = ll, net = false } or nil,
+		stdin = o.stdin, stdin_file = o.stdin_file,
+		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
+		output_limit = lim.out,
+		wall = lim.wall,
+		probe = true,
+	}
+	local info = {
+		namespaces = namespaces,
+		network = net_host and "host" or "none",
+		host_root = host_root,
+		seccomp = o.filter and true or false,
+		profile = o.filter and (o.profile or "default") or "none",
+		landlock = use_landlock,
+		landlock_abi = use_landlock and landlock_abi or 0,
+		limits = lim,
+		enforcement = {
+			wall = "supervisor", out = "supervisor",
+			cpu = "rlimit", nofile = "rlimit", fsize = "rlimit",
+			mem = "rlimit", -- RLIMIT_DATA per process: a backstop, not exact
+			pids = host_root and "none" or "rlimit",
+			tmp = "tmpfs", work = work_host and "none" or "tmpfs",
+		},
+		env = env,
+		ro_roots = ro_roots,
+		program = path,
+	}
+	return spec, info
+end
+
+return M

@@ -1,0 +1,257 @@
+--- The report of a run: events, the text report, the structured result,
+-- the verification of every claim against the kernel's view from inside
+-- the box, and the environment digest.
+-- The text report has one line per event, each beginning `sandbox: `, with
+-- a fixed vocabulary and no pid, time or host path: two runs of the same
+-- case give the same bytes.
+-- @module sbx.report
+local core = require "sbx.core"
+
+local M = {}
+
+--- Exit codes of run.lua.
+M.EXIT_LIMIT = 124 -- a limit stopped the program
+M.EXIT_REFUSED = 125 -- a refusal ended it
+M.EXIT_CANNOT = 126 -- the box could not be set up
+
+--- A size in the largest exact binary unit: "16 MiB", "1536 KiB", "7 B".
+function M.size(n)
+	for _, u in ipairs { { 1 << 40, "TiB" }, { 1 << 30, "GiB" }, { 1 << 20, "MiB" }, { 1 << 10, "KiB" } } do
+		if n >= u[1] and n % u[1] == 0 then return ("%d %s"):format(n // u[1], u[2]) end
+	end
+	return ("%d B"):format(n)
+end
+
+--- Seconds without a needless fraction: "60 s", "0.5 s".
+function M.seconds(s)
+	if s == math.floor(s) then return ("%d s"):format(s) end
+	return ("%g s"):format(s)
+end
+
+--- Turns a core result into the list of events of the run.
+-- @tparam table r the result of box:run()
+-- @tparam table info the claims of `sbx.box.build`
+function M.events(r, info)
+	local ev = {}
+	local lim = info.limits or {}
+	if r.outcome == "exit" then
+		ev[#ev + 1] = { kind = "exit", code = r.code }
+	elseif r.outcome == "signal" then
+		local sig = r.signal
+		if r.signame == "SIGXCPU" then
+			ev[#ev + 1] = { kind = "killed", cause = "cpu", limit = lim.cpu }
+		elseif r.signame == "SIGXFSZ" then
+			ev[#ev + 1] = { kind = "killed", cause = "fsize", limit = lim.fsize }
+		elseif r.signame == "SIGSYS" then
+			ev[#ev + 1] = { kind = "killed", cause = "refused", signal = sig, name = r.signame }
+		else
+			ev[#ev + 1] = { kind = "killed", cause = "signal", signal = sig, name = r.signame }
+		end
+	elseif r.outcome == "wall" then
+		ev[#ev + 1] = { kind = "killed", cause = "wall", limit = lim.wall }
+	elseif r.outcome == "output" then
+		ev[#ev + 1] = { kind = "killed", cause = "output", limit = lim.out }
+	elseif r.outcome == "cannot" then
+		local c = r.cannot or {}
+		ev[#ev + 1] = { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname }
+	else
+		ev[#ev + 1] = { kind = "lost" }
+	end
+	return ev
+end
+
+local causes = {
+	cpu = function(e) return ("cpu limit (%s)"):format(M.seconds(e.limit)) end,
+	fsize = function(e) return ("file size limit (%s)"):format(M.size(e.limit)) end,
+	wall = function(e) return ("wall clock (%s)"):format(M.seconds(e.limit)) end,
+	output = function(e) return ("output limit (%s)"):format(M.size(e.limit)) end,
+	memory = function(e) return ("memory limit (%s)"):format(M.size(e.limit)) end,
+	pids = function(e) return ("process limit (%d)"):format(e.limit) end,
+	refused = function(e) return ("refused system call: signal %d (%s)"):format(e.signal, e.name) end,
+	signal = function(e) return ("signal %d (%s)"):format(e.signal, e.name) end,
+}
+
+--- The report line of one event (without the `sandbox: ` prefix).
+function M.line(e)
+	if e.kind == "exit" then return ("exit %d"):format(e.code) end
+	if e.kind == "killed" then return "killed: " .. causes[e.cause](e) end
+	if e.kind == "cannot" then
+		local what = e.stage or "set up"
+		if e.path then what = what .. " " .. e.path end
+		return ("cannot %s: %s"):format(what, e.errno or "EUNKNOWN")
+	end
+	return "lost: the box ended without a status"
+end
+
+--- The exit code of run.lua for the events of a run.
+function M.exit_code(events)
+	for _, e in ipairs(events) do
+		if e.kind == "cannot" or e.kind == "lost" then return M.EXIT_CANNOT end
+		if e.kind == "killed" then
+			if e.cause == "signal" then return 128 + e.signal end
+			if e.cause == "refused" then return M.EXIT_REFUSED end
+			return M.EXIT_LIMIT
+		end
+		if e.kind == "exit" then return e.code end
+	end
+	return M.EXIT_CANNOT
+end
+
+local proc_name = { mount = "mnt" }
+
+--- Verifies the claims against the probe read inside the box just before
+-- the program started.  Every entry is true only when the kernel's view
+-- confirms it; false when it contradicts it or could not be read.
+-- @tparam table r the core result (with r.probe)
+-- @tparam table info the claims
+-- @tparam table host the host's namespace ids (sbx.core.ns_ids())
+function M.verify(r, info, host)
+	local v = { namespaces = {} }
+	local p = r.probe
+	local status, mountinfo, ns = p and p.status or "", p and p.mountinfo or "", {}
+	for name, id in (p and p.ns or ""):gmatch("(%w+):(%S+)") do ns[name] = name .. ":" .. id end
+	for _, n in ipairs(core.namespaces()) do
+		local id = ns[proc_name[n] or n]
+		v.namespaces[n] = id ~= nil and host[n] ~= nil and id ~= host[n]
+	end
+	v.no_new_privs = status:match("\nNoNewPrivs:%s*(%d+)") == "1"
+	local caps = true
+	for _, set in ipairs { "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb" } do
+		caps = caps and status:match("\n" .. set .. ":%s*(%x+)") == "0000000000000000"
+	end
+	v.capabilities_dropped = caps
+	v.seccomp = status:match("\nSeccomp:%s*(%d+)") == "2"
+	local root
+	for l in mountinfo:gmatch("[^\n]+") do
+		local mp, opts, fstype = l:match("^%d+ %d+ %S+ %S+ (%S+) (%S+).- %- (%S+)")
+		if mp == "/" then root = { opts = opts, fstype = fstype } end
+	end
+	v.private_root = root ~= nil and root.fstype == "tmpfs"
+	v.read_only_root = root ~= nil and (root.opts .. ","):match("^ro,") ~= nil
+	local uid = status:match("\nUid:%s*(%d+)")
+	v.uid = uid ~= nil and tonumber(uid) == 1000
+	-- Landlock keeps no trace in /proc: it is claimed when restrict_self
+	-- succeeded (the run fails otherwise) but cannot be read back here.
+	v.landlock = false
+	v.rlimits = false -- read back by the limits issue's probe, not yet
+	return v
+end
+
+--- The isolation report: one boolean per protection.
+function M.isolation(info)
+	local ns = {}
+	for _, n in ipairs(core.namespaces()) do ns[n] = false end
+	for _, n in ipairs(info.namespaces) do ns[n] = true end
+	return {
+		namespaces = ns,
+		private_root = true,
+		read_only_root = true,
+		no_new_privs = true,
+		capabilities_dropped = true,
+		seccomp = info.seccomp,
+		seccomp_profile = info.profile,
+		landlock = info.landlock,
+		landlock_abi = info.landlock_abi,
+		rlimits = true,
+		network = info.network,
+		host_root = info.host_root,
+	}
+end
+
+local function sorted_keys(t)
+	local k = {}
+	for key in pairs(t) do k[#k + 1] = key end
+	table.sort(k)
+	return k
+end
+
+--- The environment digest: sha256 over a versioned domain string, the
+-- sandbox kind, OS, architecture, every protection flag, the limits, the
+-- network mode, the environment and the read-only mounts.
+function M.digest(info)
+	local iso = M.isolation(info)
+	local parts = { "sbxlua-environment-v1", "kind=namespaces", "os=linux", "arch=x86_64" }
+	for _, n in ipairs(sorted_keys(iso.namespaces)) do
+		parts[#parts + 1] = ("ns.%s=%s"):format(n, tostring(iso.namespaces[n]))
+	end
+	for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
+		"capabilities_dropped", "seccomp", "seccomp_profile", "landlock", "landlock_abi",
+		"rlimits", "network", "host_root" } do
+		parts[#parts + 1] = ("%s=%s"):format(k, tostring(iso[k]))
+	end
+	for _, k in ipairs(sorted_keys(info.limits)) do
+		parts[#parts + 1] = ("limit.%s=%s"):format(k, tostring(info.limits[k]))
+	end
+	for _, k in ipairs(sorted_keys(info.env)) do
+		parts[#parts + 1] = ("env.%s=%s"):format(k, info.env[k])
+	end
+	local ro = {}
+	for _, p in ipairs(info.ro_roots) do ro[#ro + 1] = p end
+	table.sort(ro)
+	for _, p in ipairs(ro) do parts[#parts + 1] = "ro=" .. p end
+	-- lengths make the encoding unambiguous
+	local buf = {}
+	for _, s in ipairs(parts) do buf[#buf + 1] = #s .. ":" .. s end
+	return "sha256:" .. core.sha256(table.concat(buf, "\n"))
+end
+
+--- The isolation report as `sandbox:` lines (for --verbose).
+function M.isolation_lines(info, verified)
+	local iso = M.isolation(info)
+	local function tag(ok) return ok and "verified" or "not verified" end
+	local out = {}
+	local names = {}
+	for _, n in ipairs(info.namespaces) do names[#names + 1] = n end
+	local all = true
+	for _, n in ipairs(info.namespaces) do all = all and verified.namespaces[n] end
+	out[#out + 1] = ("namespaces: %s (%s)"):format(table.concat(names, " "), tag(all))
+	out[#out + 1] = ("root: private tmpfs (%s), read-only (%s)"):format(
+		tag(verified.private_root), tag(verified.read_only_root))
+	out[#out + 1] = ("no_new_privs: yes (%s)"):format(tag(verified.no_new_privs))
+	out[#out + 1] = ("capabilities: none (%s)"):format(tag(verified.capabilities_dropped))
+	if iso.seccomp then
+		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile, tag(verified.seccomp))
+	else
+		out[#out + 1] = "seccomp: none"
+	end
+	if iso.landlock then
+		out[#out + 1] = ("landlock: ABI %d (set; the kernel offers no read-back)"):format(iso.landlock_abi)
+	else
+		out[#out + 1] = "landlock: none"
+	end
+	out[#out + 1] = ("network: %s"):format(iso.network)
+	out[#out + 1] = ("host root: %s"):format(iso.host_root and "yes (the box runs as kernel uid 0)" or "no")
+	local lim, enf = info.limits, info.enforcement
+	local fmt = { wall = M.seconds, cpu = M.seconds, mem = M.size, out = M.size, fsize = M.size,
+		tmp = M.size, work = M.size }
+	for _, k in ipairs { "wall", "cpu", "mem", "pids", "out", "nofile", "fsize", "tmp", "work" } do
+		local v = fmt[k] and fmt[k](lim[k]) or tostring(lim[k])
+		out[#out + 1] = ("limit %s %s (%s)"):format(k, v, enf[k] or "none")
+	end
+	out[#out + 1] = ("digest: %s"):format(M.digest(info))
+	return out
+end
+
+--- The structured result (for --json).
+function M.result(r, info, events, verified)
+	local limits = {}
+	for k, v in pairs(info.limits) do
+		limits[k] = { value = v, enforcement = info.enforcement[k] or "none" }
+	end
+	return {
+		version = 1,
+		outcome = r.outcome,
+		exit_code = M.exit_code(events),
+		code = r.code,
+		signal = r.signal,
+		events = events,
+		limits = limits,
+		isolation = M.isolation(info),
+		verified = verified,
+		digest = M.digest(info),
+		stdout_bytes = r.stdout_bytes,
+		stderr_bytes = r.stderr_bytes,
+	}
+end
+
+return M

@@ -1,0 +1,305 @@
+-- run.lua and the standard box: real programs, isolation checked from
+-- inside and from the host, refusals, exit codes, the report.
+-- scripts/test.sh runs this file as root and as uid 65534.
+local S = require "support"
+local cjson = require "cjson"
+
+local run = S.runlua
+
+local function last_line(s) return s:match("([^\n]*)\n$") end
+
+describe("run.lua [" .. S.priv .. "]", function()
+	describe("real programs", function()
+		it("sh with pipes", function()
+			local out, err, code = run("/bin/sh", "-c", "printf 'b\\na\\nc\\n' | sort | tr a-c A-C | head -2")
+			assert.are.equal("A\nB\n", out)
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+		end)
+
+		it("python3 importing the standard library", function()
+			local out, err, code = run("python3", "-c",
+				"import json, hashlib, subprocess, sqlite3, tempfile, os; "
+				.. "print(json.dumps({'h': hashlib.sha256(b'x').hexdigest()[:8], 'cwd': os.getcwd()}))")
+			assert.are.equal('{"h": "2d711642", "cwd": "/work"}\n', out, err)
+			assert.are.equal(0, code)
+		end)
+
+		it("gcc compiles and runs a C file in /work", function()
+			local out, err, code = run("/bin/sh", "-c",
+				"printf '#include <stdio.h>\\nint main(void){puts(\"built\");return 0;}\\n' > hello.c"
+				.. " && gcc -O1 -o hello hello.c && ./hello")
+			assert.are.equal("built\n", out, err)
+			assert.are.equal(0, code)
+		end)
+
+		it("perl, ls -la / and git", function()
+			local out, _, code = run("perl", "-e", "print join(',', map { $_ * 2 } 1..3), qq(\\n)")
+			assert.are.equal("2,4,6\n", out)
+			assert.are.equal(0, code)
+			out, _, code = run("ls", "-la", "/")
+			assert.are.equal(0, code)
+			for _, d in ipairs { "bin", "dev", "etc", "proc", "tmp", "usr", "work" } do
+				assert.matches(" " .. d .. "[\n ]", out)
+			end
+			assert.not_matches(" home\n", out)
+			assert.not_matches(" root\n", out)
+			out, _, code = run("git", "--version")
+			assert.matches("^git version %d", out)
+			assert.are.equal(0, code)
+		end)
+
+		it("a program given by path is bound read-only under /work", function()
+			local d, rm = S.tmpdir()
+			local f = assert(io.open(d .. "/hello.sh", "w"))
+			f:write("#!/bin/sh\necho \"I am $0 in $(pwd)\"; echo x >> \"$0\" || echo readonly\n")
+			f:close()
+			os.execute("chmod 755 " .. d .. " " .. d .. "/hello.sh")
+			local out, _, code = run(d .. "/hello.sh")
+			rm()
+			assert.are.equal(0, code)
+			assert.matches("^I am /work/hello.sh in /work\n", out)
+			assert.matches("readonly\n$", out)
+		end)
+	end)
+
+	describe("isolation from inside", function()
+		it("every claim of the report is verified by the kernel's view", function()
+			local j = os.tmpname()
+			local _, err, code = run("--json", j, "--verbose", "/bin/true")
+			local res = cjson.decode(S.read(j))
+			os.remove(j)
+			assert.are.equal(0, code)
+			for n, v in pairs(res.isolation.namespaces) do
+				assert.is_true(v, n)
+				assert.is_true(res.verified.namespaces[n], n)
+			end
+			for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
+				"capabilities_dropped", "seccomp" } do
+				assert.is_true(res.isolation[k], k)
+				assert.is_true(res.verified[k], k)
+			end
+			assert.is_false(res.isolation.host_root)
+			assert.are.equal("none", res.isolation.network)
+			assert.matches("^sha256:%x+$", res.digest)
+			assert.are.equal(71, #res.digest)
+			assert.are.equal("exit", res.events[1].kind)
+			for _, k in ipairs { "wall", "cpu", "mem", "pids", "out", "nofile", "fsize" } do
+				assert.is_number(res.limits[k].value, k)
+				assert.matches("^[a-z]+$", res.limits[k].enforcement, k)
+			end
+			assert.matches("sandbox: namespaces: user mount pid ipc net uts cgroup %(verified%)\n", err)
+			assert.matches("sandbox: seccomp: profile default %(verified%)\n", err)
+		end)
+
+		it("has a synthetic /etc and no host secret", function()
+			local d, rm = S.tmpdir()
+			local f = assert(io.open(d .. "/secret", "w"))
+			f:write("hunter2\n")
+			f:close()
+			os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/secret")
+			local out = run("/bin/sh", "-c", "ls /etc; cat /etc/shadow " .. d .. "/secret 2>&1; id")
+			rm()
+			assert.are.equal("group\nhostname\nhosts\nld.so.cache\nnsswitch.conf\npasswd\nresolv.conf\n"
+				.. "cat: /etc/shadow: No such file or directory\n"
+				.. "cat: " .. d .. "/secret: No such file or directory\n"
+				.. "uid=1000(sbx) gid=1000(sbx) groups=1000(sbx)\n", out)
+		end)
+
+		it("cannot change a host sysctl through /proc/sys", function()
+			local before = S.read("/proc/sys/vm/overcommit_ratio")
+			local out = run("/bin/sh", "-c", "echo 77 > /proc/sys/vm/overcommit_ratio; echo $?; "
+				.. "grep -E ' /proc/(sys|bus|fs|irq|sysrq-trigger) ' /proc/self/mountinfo | cut -d' ' -f5,6")
+			assert.are.equal(before, S.read("/proc/sys/vm/overcommit_ratio"))
+			local l = {}
+			for x in out:gmatch("[^\n]+") do l[#l + 1] = x end
+			assert.are_not.equal("0", l[1])
+			-- read-only wherever the running kernel has the entry
+			local n = 1
+			for _, p in ipairs { "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger" } do
+				if os.execute("test -e " .. p) then
+					n = n + 1
+					assert.matches("^" .. p:gsub("%-", "%%-") .. " ro,", l[n] or "", 1)
+				end
+			end
+			assert.are.equal(n, #l)
+		end)
+
+		it("hides the sensitive /proc files", function()
+			local hidden = { "/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/kmsg",
+				"/proc/latency_stats", "/proc/sched_debug", "/proc/scsi", "/proc/timer_list",
+				"/proc/timer_stats" }
+			local script, want = {}, {}
+			for _, p in ipairs(hidden) do
+				if os.execute("test -e " .. p) then -- wherever the kernel has it
+					script[#script + 1] = ("echo %s $(cat %s/* %s 2>/dev/null | wc -c)"):format(p, p, p)
+					want[#want + 1] = p .. " 0\n"
+				end
+			end
+			assert.is_true(#want >= 3, "too few entries to check on this kernel")
+			local out = run("/bin/sh", "-c", table.concat(script, "; "))
+			assert.are.equal(table.concat(want), out)
+		end)
+
+		it("init leads to no host file and no process holds a host descriptor", function()
+			local out = run("/bin/sh", "-c",
+				"echo x > /proc/1/exe; echo w=$?; readlink /proc/1/exe /proc/1/root /proc/1/cwd; echo r=$?; "
+				.. "for f in /proc/[0-9]*/fd/*; do readlink $f; done 2>/dev/null | sort -u")
+			assert.matches("w=[12]\n", out)
+			assert.matches("r=1\n", out)
+			for l in out:gmatch("[^\n]+") do
+				if not l:match("^[wr]=") then
+					assert.is_truthy(l:match("^pipe:") or l:match("^/proc/%d+/fd$")
+						or l:match("^socket:") or l:match("^/dev/null$"), "descriptor leads to " .. l)
+				end
+			end
+		end)
+
+		it("runs in a new session with no terminal: TIOCSTI fails", function()
+			local probe = "import fcntl, termios, os, sys\n"
+				.. "print(os.getsid(0) == os.getpid())\n"
+				.. "try:\n  fcntl.ioctl(0, termios.TIOCSTI, b'x'); print('injected')\n"
+				.. "except OSError as e:\n  print(e.errno)"
+			-- refused by the default filter before the kernel looks (EPERM)
+			assert.are.equal("True\n1\n", (run("python3", "-c", probe)))
+			-- without a filter: stdin is a pipe, not a terminal (ENOTTY)
+			assert.are.equal("True\n25\n", (run("--profile", "none", "python3", "-c", probe)))
+		end)
+
+		it("never follows a symlink planted in a --rw tree", function()
+			local d, rm = S.tmpdir()
+			local target, rm2 = S.tmpdir()
+			os.execute("chmod 777 " .. d .. " " .. target .. "; ln -s " .. target .. " " .. d .. "/x")
+			local _, err, code = run("--rw", d .. ":/work", "--ro", "/usr/share:/work/x/share", "/bin/true")
+			local left = S.sh("ls -A " .. target)
+			rm()
+			rm2()
+			assert.are.equal("", left, "a mount followed the planted link to the host")
+			assert.are.equal(126, code)
+			assert.are.equal("sandbox: cannot mount /work/x/share: ELOOP\n", err)
+		end)
+
+		it("binds a --rw directory writable and --ro read-only", function()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. d)
+			local out, err, code = run("--rw", d .. ":/work", "--ro", "/etc/os-release:/etc/os-release",
+				"/bin/sh", "-c", "echo kept > out.txt && head -1 /etc/os-release && "
+				.. "(echo x >> /etc/os-release) 2>/dev/null || echo ro")
+			local kept = S.read(d .. "/out.txt")
+			rm()
+			assert.are.equal(0, code, err)
+			assert.are.equal("kept\n", kept)
+			assert.matches("^PRETTY_NAME=.*\nro\n$", out)
+		end)
+
+		it("--net host is an explicit opt-in that the report names", function()
+			local _, err = run("--verbose", "--net", "host", "/bin/true")
+			assert.matches("sandbox: network: host\n", err)
+			assert.matches("sandbox: namespaces: user mount pid ipc uts cgroup %(verified%)\n", err)
+		end)
+	end)
+
+	describe("the report", function()
+		it("is byte-identical across two runs", function()
+			local a, b = os.tmpname(), os.tmpname()
+			run("--verbose", "--report", a, "/bin/sh", "-c", "echo out; exit 3")
+			run("--verbose", "--report", b, "/bin/sh", "-c", "echo out; exit 3")
+			local ra, rb = S.read(a), S.read(b)
+			os.remove(a)
+			os.remove(b)
+			assert.are.equal(ra, rb)
+			assert.matches("sandbox: exit 3\n$", ra)
+			assert.not_matches("/tmp/", ra)
+		end)
+
+		it("has a digest stable across runs and changed by any input", function()
+			local function digest(...)
+				local _, err = run("--verbose", ...)
+				return err:match("sandbox: digest: (sha256:%x+)")
+			end
+			local base = digest("/bin/true")
+			assert.are.equal(base, digest("/bin/true"))
+			assert.are.equal(base, digest("/bin/false"))
+			local seen = { [base] = true }
+			for _, args in ipairs {
+				{ "--env", "A=1" }, { "--mem", "256M" }, { "--wall", "30" }, { "--pids", "64" },
+				{ "--net", "host" }, { "--ro", "/usr/share/doc:/doc" }, { "--profile", "none" },
+			} do
+				args[#args + 1] = "/bin/true"
+				local d = digest(table.unpack(args))
+				assert.is_string(d)
+				assert.is_nil(seen[d], table.concat(args, " "))
+				seen[d] = true
+			end
+		end)
+	end)
+
+	describe("exit codes", function()
+		it("relays the program's status and signals", function()
+			local _, err, code = run("/bin/sh", "-c", "exit 7")
+			assert.are.equal(7, code)
+			assert.are.equal("sandbox: exit 7\n", err)
+			_, err, code = run("/bin/sh", "-c", "kill -SEGV $$")
+			assert.are.equal(128 + 11, code)
+			assert.are.equal("sandbox: killed: signal 11 (SIGSEGV)\n", err)
+		end)
+
+		it("124 when a limit stops it", function()
+			local _, err, code = run("--wall", "1", "sleep", "10")
+			assert.are.equal(124, code)
+			assert.are.equal("sandbox: killed: wall clock (1 s)\n", err)
+			_, err, code = run("--out", "4K", "yes")
+			assert.are.equal(124, code)
+			assert.are.equal("sandbox: killed: output limit (4 KiB)\n", last_line(err) .. "\n")
+		end)
+
+		it("126 when the box cannot be set up", function()
+			local _, err, code = run("--cwd", "/nonexistent", "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("sandbox: cannot enter working directory: ENOENT\n", err)
+		end)
+	end)
+
+	describe("refusals before the box exists", function()
+		local function refused(pattern, ...)
+			local out, err, code = run(...)
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.matches("^sbxlua: " .. pattern .. "\n$", err)
+		end
+
+		it("--rw of the root, the home directory or a file", function()
+			refused("%-%-rw /: refusing to make the host's root writable", "--rw", "/", "/bin/true")
+			local home, rm = S.tmpdir()
+			local _, err, code = S.runlua_env("HOME=" .. home, "--rw", home, "/bin/true")
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: --rw " .. home .. ": refusing to make the home directory writable\n", err)
+			refused("%-%-rw /etc/hostname: not a directory", "--rw", "/etc/hostname", "/bin/true")
+			refused("%-%-rw /nonexistent: No such file or directory", "--rw", "/nonexistent", "/bin/true")
+		end)
+
+		it("a PROG that does not exist or is not executable", function()
+			refused("/nonexistent/prog: '/nonexistent/prog' not found", "/nonexistent/prog")
+			refused("no%-such%-program%-x: 'no%-such%-program%-x' not found", "no-such-program-x")
+			local d, rm = S.tmpdir()
+			os.execute("touch " .. d .. "/data; chmod 644 " .. d .. "/data")
+			refused(d:gsub("%p", "%%%0") .. "/data: '.*/data' is not executable", d .. "/data")
+			rm()
+			refused("/usr: '/usr' is not a regular file", "/usr")
+		end)
+
+		it("sizes and times that do not parse", function()
+			refused("%-%-mem lots: .+", "--mem", "lots", "/bin/true")
+			refused("%-%-out %-1: .+", "--out", "-1", "/bin/true")
+			refused("%-%-wall soon: .+", "--wall", "soon", "/bin/true")
+			refused("%-%-cpu 0: .+", "--cpu", "0", "/bin/true")
+			refused("%-%-pids many: expected a positive integer", "--pids", "many", "/bin/true")
+			refused("%-%-tmp /x:big: .+", "--tmp", "/x:big", "/bin/true")
+			refused("%-%-net wifi: expected none or host", "--net", "wifi", "/bin/true")
+			refused("unknown option %-%-bogus %(see %-%-help%)", "--bogus", "/bin/true")
+			refused("%-%-env NOEQUALS: expected K=V", "--env", "NOEQUALS", "/bin/true")
+			refused("%-%-profile nope: .+", "--profile", "nope", "/bin/true")
+		end)
+	end)
+end)
