@@ -59,7 +59,8 @@ test-unit: all
 lint: all
 	luacheck -q lua profiles tests
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
-		--inline-suppr --suppress=missingIncludeSystem -D__x86_64__ \
+		--inline-suppr --suppress=missingIncludeSystem \
+		--library=scripts/cppcheck-lua.cfg -D__x86_64__ \
 		-I core core tests/progs
 	clang-format --dry-run -Werror core/*.c core/*.h tests/progs/*.c
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define BOX "sbx.box"
@@ -39,15 +40,17 @@ static struct box *check_box(lua_State *L, int idx)
 }
 
 static const char *const spec_keys[] = {
-    "namespaces", "uid",      "gid",	  "host_uid",	  "host_gid",
-    "hostname",	  "root",     "read_only_root", "mounts", "net_lo",
-    "argv",	  "path",     "env",	  "cwd",	  "rlimits",
-    "filter",	  "landlock", "stdin",	  "stdin_file",	  "stdout",
-    "stderr",	  "output_limit", "wall", "new_session", "drop_caps",
-    "no_new_privs", "probe", NULL};
+    "namespaces", "uid",	  "gid",	"host_uid",
+    "host_gid",	  "hostname",	  "root",	"read_only_root",
+    "mounts",	  "net_lo",	  "argv",	"path",
+    "env",	  "cwd",	  "rlimits",	"filter",
+    "landlock",	  "stdin",	  "stdin_file", "stdout",
+    "stderr",	  "output_limit", "wall",	"new_session",
+    "drop_caps",  "no_new_privs", "probe",	"pty",
+    NULL};
 
-static char *const *string_list(lua_State *L, int t, const char *k,
-				int anchor, int allow_empty)
+static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
+				int allow_empty)
 {
 	lua_Integer n;
 	char **v;
@@ -137,9 +140,8 @@ static int out_mode(lua_State *L, int t, const char *k)
 		    strcmp(lua_tostring(L, -1), modes[m]) == 0)
 			break;
 	if (!modes[m])
-		luaL_error(L,
-			   "field '%s' must be 'capture', 'pass' or 'discard'",
-			   k);
+		luaL_error(
+		    L, "field '%s' must be 'capture', 'pass' or 'discard'", k);
 	lua_pop(L, 1);
 	return m;
 }
@@ -178,12 +180,11 @@ static int box_parse(lua_State *L)
 	p->host_gid =
 	    (gid_t)sbx_opt_int(L, 1, "host_gid", (int)getegid(), 0, 0xfffffffe);
 	p->caller_root = euid == 0;
-	if (euid != 0 && (p->host_uid != (uid_t)euid ||
-			  p->host_gid != getegid()))
+	if (euid != 0 &&
+	    (p->host_uid != (uid_t)euid || p->host_gid != getegid()))
 		luaL_error(L, "host_uid/host_gid other than the caller's need "
 			      "root");
-	if (!(p->nsflags & CLONE_NEWUSER) &&
-	    (p->uid != 1000 || p->gid != 1000))
+	if (!(p->nsflags & CLONE_NEWUSER) && (p->uid != 1000 || p->gid != 1000))
 		luaL_error(L, "uid/gid need the user namespace");
 	p->hostname = sbx_opt_str(L, 1, "hostname", NULL);
 	if (p->hostname) {
@@ -229,8 +230,8 @@ static int box_parse(lua_State *L)
 		}
 	}
 	lua_pop(L, 1);
-	p->net_lo = sbx_opt_bool(L, 1, "net_lo",
-				 (p->nsflags & CLONE_NEWNET) != 0);
+	p->net_lo =
+	    sbx_opt_bool(L, 1, "net_lo", (p->nsflags & CLONE_NEWNET) != 0);
 	if (p->net_lo && !(p->nsflags & CLONE_NEWNET))
 		luaL_error(L, "net_lo needs the net namespace");
 
@@ -288,15 +289,22 @@ static int box_parse(lua_State *L)
 		b->in_file = sbx_anchor_str(L, anchor, -1);
 		lua_pop(L, 1);
 	}
+	b->io.pty = sbx_opt_bool(L, 1, "pty", 0);
+	if (b->io.pty && (b->io.in_data || b->in_file))
+		luaL_error(L, "a pty relays the caller's stdin: no 'stdin' or "
+			      "'stdin_file' with it");
+	if (b->io.pty && !p->new_session)
+		luaL_error(L, "a pty needs a new session");
 	b->io.out_mode[0] = out_mode(L, 1, "stdout");
 	b->io.out_mode[1] = out_mode(L, 1, "stderr");
-	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20,
-					      1, (lua_Integer)1 << 40);
+	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20, 1,
+					      (lua_Integer)1 << 40);
 	if (lua_getfield(L, 1, "wall") != LUA_TNIL) {
-		if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) <= 0 ||
-		    lua_tonumber(L, -1) > 1e7)
-			luaL_error(L, "field 'wall' must be a number of seconds "
-				      "above 0");
+		if (lua_type(L, -1) != LUA_TNUMBER ||
+		    lua_tonumber(L, -1) <= 0 || lua_tonumber(L, -1) > 1e7)
+			luaL_error(L,
+				   "field 'wall' must be a number of seconds "
+				   "above 0");
 		b->io.wall = lua_tonumber(L, -1);
 	}
 	lua_pop(L, 1);
@@ -345,9 +353,8 @@ static int jobs_gc(lua_State *L)
 
 static void push_result(lua_State *L, struct sbx_job *j)
 {
-	static const char *const ends[] = {"none",   "exit",   "signal",
-					   "wall",   "output", "cannot",
-					   "lost"};
+	static const char *const ends[] = {"none",   "exit",   "signal", "wall",
+					   "output", "cannot", "lost"};
 	lua_createtable(L, 0, 12);
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");
@@ -386,7 +393,8 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	for (int s = 0; s < 2; s++) {
 		const char *name = s ? "stderr" : "stdout";
 		if (j->io.out_mode[s] == SBX_OUT_CAPTURE) {
-			lua_pushlstring(L, j->buf[s] ? j->buf[s] : "", j->len[s]);
+			lua_pushlstring(L, j->buf[s] ? j->buf[s] : "",
+					j->len[s]);
 			lua_setfield(L, -2, name);
 		}
 		lua_pushinteger(L, (lua_Integer)j->total[s]);
@@ -396,8 +404,8 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		/* status \0 mountinfo \0 namespace links */
 		const char *a = j->probe, *end = j->probe + j->probe_len;
 		const char *b = memchr(a, '\0', (size_t)(end - a));
-		const char *c = b ? memchr(b + 1, '\0', (size_t)(end - b - 1))
-				  : NULL;
+		const char *c =
+		    b ? memchr(b + 1, '\0', (size_t)(end - b - 1)) : NULL;
 		lua_createtable(L, 0, 3);
 		if (b && c) {
 			lua_pushlstring(L, a, (size_t)(b - a));
@@ -420,6 +428,8 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 	    lua_newuserdatauv(L, sizeof *js + n * sizeof js->job[0], 0);
 	struct sbx_job *ptr[MAX_PARALLEL];
 	struct sigaction ign, old;
+	struct termios saved, raw;
+	int pty = 0, restore = 0;
 
 	js->n = 0;
 	luaL_setmetatable(L, JOBS);
@@ -436,12 +446,29 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 			}
 			js->job[i].io.in_fd = fd;
 		}
+		if (b->io.pty) {
+			int fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
+			if (fd < 0) {
+				int e = errno;
+				jobs_release(js);
+				return sbx_fail(L, "dup", "stdin", e);
+			}
+			js->job[i].io.in_fd = fd;
+			pty = 1;
+		}
 		js->n = i + 1;
 	}
 	/* a box that closes its stdin must not kill the supervisor */
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old);
+	/* with a box pty, the caller's terminal passes keys through raw: the
+	 * box's own line discipline does the editing */
+	if (pty && tcgetattr(0, &saved) == 0) {
+		raw = saved;
+		cfmakeraw(&raw);
+		restore = tcsetattr(0, TCSANOW, &raw) == 0;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct box *b = lua_touserdata(L, idx[i]);
 		struct sbx_io io = js->job[i].io;
@@ -449,6 +476,8 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 		ptr[i] = &js->job[i];
 	}
 	sbx_jobs_wait(ptr, n);
+	if (restore)
+		tcsetattr(0, TCSANOW, &saved);
 	sigaction(SIGPIPE, &old, NULL);
 	lua_createtable(L, (int)n, 0);
 	for (size_t i = 0; i < n; i++) {

@@ -86,8 +86,8 @@ static int open_beneath(int dirfd, const char *path, int flags)
 {
 	struct open_how how = {
 	    .flags = (uint64_t)(flags | O_CLOEXEC),
-	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
-		       RESOLVE_NO_MAGICLINKS,
+	    .resolve =
+		RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	return sbx_openat2(dirfd, path, &how);
 }
@@ -137,7 +137,7 @@ static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 	}
 	*leaf = *s ? s : ".";
 	return dfd;
-fail: {
+fail : {
 	int e = errno;
 	close(dfd);
 	errno = e;
@@ -187,9 +187,8 @@ static int set_attr(int fd, uint64_t attr, int recursive)
 	struct mount_attr a = {.attr_set = attr};
 	if (!attr)
 		return 0;
-	return sbx_mount_setattr(fd, "",
-				 AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0),
-				 &a);
+	return sbx_mount_setattr(
+	    fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a);
 }
 
 /* Creates a new filesystem with the options "k=v,k=v" and attaches it at
@@ -219,10 +218,9 @@ static int mount_fs(const char *type, const char *opts, uint64_t attr,
 			eq = strchr(s, '=');
 			if (eq)
 				*eq = '\0';
-			r = sbx_fsconfig(fsfd,
-					 eq ? FSCONFIG_SET_STRING
-					    : FSCONFIG_SET_FLAG,
-					 s, eq ? eq + 1 : NULL, 0);
+			r = sbx_fsconfig(
+			    fsfd, eq ? FSCONFIG_SET_STRING : FSCONFIG_SET_FLAG,
+			    s, eq ? eq + 1 : NULL, 0);
 			if (r < 0)
 				goto fail;
 			if (!comma)
@@ -354,12 +352,12 @@ static int make_symlink(int rootfd, const struct sbx_mount *m)
 	return r;
 }
 
-static const char *const dev_nodes[] = {"null", "zero", "full", "random",
-					"urandom", NULL};
+static const char *const dev_nodes[] = {"null",	  "zero",    "full",
+					"random", "urandom", NULL};
 static const char *const dev_links[][2] = {
-    {"fd", "/proc/self/fd"},	     {"stdin", "/proc/self/fd/0"},
-    {"stdout", "/proc/self/fd/1"},   {"stderr", "/proc/self/fd/2"},
-    {"core", "/proc/kcore"},	     {NULL, NULL}};
+    {"fd", "/proc/self/fd"},	   {"stdin", "/proc/self/fd/0"},
+    {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
+    {"core", "/proc/kcore"},	   {NULL, NULL}};
 
 /* A minimal /dev: a small tmpfs with the five harmless character devices
  * bound from the host, the fd links, and shm as a capped tmpfs. */
@@ -405,7 +403,7 @@ static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 		goto fail;
 	close(dfd);
 	return 0;
-fail: {
+fail : {
 	int e = errno;
 	close(dfd);
 	errno = e;
@@ -737,6 +735,9 @@ static _Noreturn void step(const struct sbx_plan *p)
 	reset_signals();
 	if (p->new_session)
 		CHECK(setsid(), SBX_ST_SETSID, -1);
+	/* the box's own pseudo-terminal, never the caller's terminal */
+	if (p->ctty)
+		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
 	CHECK(chdir(p->cwd ? p->cwd : "/"), SBX_ST_CWD, -1);
 	for (size_t i = 0; i < p->nrlimits; i++)
 		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
@@ -745,8 +746,8 @@ static _Noreturn void step(const struct sbx_plan *p)
 	if (p->drop_caps) {
 		/* securebits back to 0 while CAP_SETPCAP is still held */
 		if (p->nsflags & CLONE_NEWUSER)
-			CHECK(prctl(PR_SET_SECUREBITS, 0, 0, 0, 0),
-			      SBX_ST_CAPS, -1);
+			CHECK(prctl(PR_SET_SECUREBITS, 0, 0, 0, 0), SBX_ST_CAPS,
+			      -1);
 		CHECK(drop_caps(p->last_cap, 1), SBX_ST_CAPS, -1);
 	}
 	if (p->no_new_privs)
@@ -787,8 +788,8 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		 * follow it into the box; an unprivileged caller's setgroups
 		 * is denied before its gid_map, as the kernel requires */
 		if (p->caller_root)
-			CHECK((int)syscall(SYS_setgroups, 0, NULL), SBX_ST_SETGROUPS,
-			      -1);
+			CHECK((int)syscall(SYS_setgroups, 0, NULL),
+			      SBX_ST_SETGROUPS, -1);
 		/* keep the namespace's capabilities across the id change */
 		CHECK(prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0),
 		      SBX_ST_SETID, -1);

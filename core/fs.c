@@ -113,12 +113,20 @@ static int l_sha256(lua_State *L)
 	return 1;
 }
 
+/** core.isatty(fd) -> whether the descriptor is a terminal. */
+static int l_isatty(lua_State *L)
+{
+	lua_Integer fd = luaL_checkinteger(L, 1);
+	luaL_argcheck(L, fd >= 0 && fd <= 0x7fffffff, 1, "invalid descriptor");
+	lua_pushboolean(L, isatty((int)fd));
+	return 1;
+}
+
 void sbx_open_fs(lua_State *L)
 {
-	static const luaL_Reg f[] = {{"lstat", l_lstat},
-				     {"realpath", l_realpath},
-				     {"access", l_access},
-				     {"sha256", l_sha256},
-				     {NULL, NULL}};
+	static const luaL_Reg f[] = {
+	    {"lstat", l_lstat},	      {"isatty", l_isatty},
+	    {"realpath", l_realpath}, {"access", l_access},
+	    {"sha256", l_sha256},     {NULL, NULL}};
 	luaL_setfuncs(L, f, 0);
 }

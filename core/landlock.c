@@ -67,8 +67,9 @@ static uint64_t access_of(lua_State *L, int idx, uint64_t handled,
 			return FS_READ & handled;
 		if (strcmp(a, "rw") == 0)
 			return handled;
-		luaL_error(L, "landlock rule '%s': access must be 'ro', 'rw' or "
-			      "a list of rights (got '%s')",
+		luaL_error(L,
+			   "landlock rule '%s': access must be 'ro', 'rw' or "
+			   "a list of rights (got '%s')",
 			   path, a);
 	}
 	if (lua_type(L, idx) == LUA_TTABLE) {
@@ -82,11 +83,13 @@ static uint64_t access_of(lua_State *L, int idx, uint64_t handled,
 				    strcmp(lua_tostring(L, -1),
 					   rights[k].name) == 0)
 					break;
-			if (k == NRIGHTS)
+			if (k == NRIGHTS) {
 				luaL_error(L,
 					   "landlock rule '%s': unknown right "
 					   "'%s'",
 					   path, luaL_tolstring(L, -1, NULL));
+				return 0; /* not reached */
+			}
 			r |= rights[k].bit;
 			lua_pop(L, 1);
 		}
@@ -120,8 +123,8 @@ void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 		ll->handled_net = LANDLOCK_ACCESS_NET_BIND_TCP |
 				  LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	if (abi >= 6 && sbx_opt_bool(L, idx, "scoped", 1))
-		ll->scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET |
-			     LANDLOCK_SCOPE_SIGNAL;
+		ll->scoped =
+		    LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL;
 	if (lua_getfield(L, idx, "rules") != LUA_TTABLE)
 		luaL_error(L, "landlock.rules must be a list");
 	n = luaL_len(L, -1);
@@ -153,8 +156,8 @@ void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 		for (lua_Integer i = 1; i <= n; i++) {
 			int t;
 			if (lua_geti(L, -1, i) != LUA_TTABLE)
-				luaL_error(L, "landlock.ports[%I] must be a table",
-					   i);
+				luaL_error(
+				    L, "landlock.ports[%I] must be a table", i);
 			t = lua_gettop(L);
 			sbx_check_keys(L, t, pk);
 			ll->ports[i - 1].port =

@@ -12,13 +12,20 @@ static const struct {
 	const char *name;
 	int res;
 } rl[] = {
-    {"cpu", RLIMIT_CPU},	 {"fsize", RLIMIT_FSIZE},
-    {"data", RLIMIT_DATA},	 {"stack", RLIMIT_STACK},
-    {"core", RLIMIT_CORE},	 {"nproc", RLIMIT_NPROC},
-    {"nofile", RLIMIT_NOFILE},	 {"memlock", RLIMIT_MEMLOCK},
-    {"as", RLIMIT_AS},		 {"locks", RLIMIT_LOCKS},
-    {"sigpending", RLIMIT_SIGPENDING}, {"msgqueue", RLIMIT_MSGQUEUE},
-    {"nice", RLIMIT_NICE},	 {"rtprio", RLIMIT_RTPRIO},
+    {"cpu", RLIMIT_CPU},
+    {"fsize", RLIMIT_FSIZE},
+    {"data", RLIMIT_DATA},
+    {"stack", RLIMIT_STACK},
+    {"core", RLIMIT_CORE},
+    {"nproc", RLIMIT_NPROC},
+    {"nofile", RLIMIT_NOFILE},
+    {"memlock", RLIMIT_MEMLOCK},
+    {"as", RLIMIT_AS},
+    {"locks", RLIMIT_LOCKS},
+    {"sigpending", RLIMIT_SIGPENDING},
+    {"msgqueue", RLIMIT_MSGQUEUE},
+    {"nice", RLIMIT_NICE},
+    {"rtprio", RLIMIT_RTPRIO},
     {"rttime", RLIMIT_RTTIME},
 };
 #define NRL (sizeof rl / sizeof rl[0])
@@ -56,8 +63,10 @@ void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p)
 		for (k = 0; k < NRL; k++)
 			if (strcmp(rl[k].name, name) == 0)
 				break;
-		if (k == NRL)
+		if (k == NRL) {
 			luaL_error(L, "unknown rlimit '%s'", name);
+			return; /* not reached */
+		}
 		if (p->nrlimits == SBX_MAX_RLIMITS)
 			luaL_error(L, "too many rlimits");
 		r = &p->rlimits[p->nrlimits++];

@@ -14,16 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const types[] = {"tmpfs",   "bind", "proc",
-				    "dev",     "mkdir", "symlink",
-				    "file",    "remount", "hide", NULL};
-static const int ops[] = {SBX_OP_TMPFS, SBX_OP_BIND,    SBX_OP_PROC,
-			  SBX_OP_DEV,	SBX_OP_MKDIR,   SBX_OP_SYMLINK,
+static const char *const types[] = {"tmpfs", "bind",	"proc", "dev",
+				    "mkdir", "symlink", "file", "remount",
+				    "hide",  NULL};
+static const int ops[] = {SBX_OP_TMPFS, SBX_OP_BIND,	SBX_OP_PROC,
+			  SBX_OP_DEV,	SBX_OP_MKDIR,	SBX_OP_SYMLINK,
 			  SBX_OP_FILE,	SBX_OP_REMOUNT, SBX_OP_HIDE};
 
 static const char *const keys[][10] = {
-    [SBX_OP_TMPFS] = {"type", "dst", "size", "nr_inodes", "mode", "ro",
-		      "dev", "noexec", NULL},
+    [SBX_OP_TMPFS] = {"type", "dst", "size", "nr_inodes", "mode", "ro", "dev",
+		      "noexec", NULL},
     [SBX_OP_BIND] = {"type", "src", "dst", "rw", "dev", "noexec", "optional",
 		     NULL},
     [SBX_OP_PROC] = {"type", "dst", NULL},
@@ -31,8 +31,7 @@ static const char *const keys[][10] = {
     [SBX_OP_MKDIR] = {"type", "dst", "mode", NULL},
     [SBX_OP_SYMLINK] = {"type", "target", "dst", NULL},
     [SBX_OP_FILE] = {"type", "dst", "data", "mode", NULL},
-    [SBX_OP_REMOUNT] = {"type", "dst", "rw", "dev", "noexec", "optional",
-			NULL},
+    [SBX_OP_REMOUNT] = {"type", "dst", "rw", "dev", "noexec", "optional", NULL},
     [SBX_OP_HIDE] = {"type", "dst", "optional", NULL},
 };
 
@@ -58,8 +57,9 @@ const char *sbx_check_boxpath(lua_State *L, int idx, const char *what)
 		n = e ? (size_t)(e - c) : strlen(c);
 		if ((n == 1 && c[0] == '.') ||
 		    (n == 2 && c[0] == '.' && c[1] == '.'))
-			luaL_error(L, "%s must not contain '.' or '..' (got "
-				      "'%s')",
+			luaL_error(L,
+				   "%s must not contain '.' or '..' (got "
+				   "'%s')",
 				   what, s);
 		c += n;
 	}
@@ -83,8 +83,8 @@ static const char *tmpfs_opts(lua_State *L, int t, int anchor,
 			      const char *size_key, const char *inodes_key,
 			      lua_Integer mode)
 {
-	lua_Integer size = sbx_opt_int(L, t, size_key, 64 << 20, 4096,
-				       (lua_Integer)1 << 50);
+	lua_Integer size =
+	    sbx_opt_int(L, t, size_key, 64 << 20, 4096, (lua_Integer)1 << 50);
 	lua_Integer inodes =
 	    sbx_opt_int(L, t, inodes_key, 65536, 1, (lua_Integer)1 << 32);
 	const char *s;
@@ -143,7 +143,8 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 		lua_pop(L, 1);
 		m->op = ops[k];
 		sbx_check_keys(L, t, keys[m->op]);
-		if (m->op == SBX_OP_BIND && lua_getfield(L, t, "dst") == LUA_TNIL) {
+		if (m->op == SBX_OP_BIND &&
+		    lua_getfield(L, t, "dst") == LUA_TNIL) {
 			lua_pop(L, 1);
 			m->dst = field_path(L, t, "src", anchor, i);
 		} else {
@@ -198,13 +199,14 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 		case SBX_OP_SYMLINK: {
 			size_t len;
 			if (lua_getfield(L, t, "target") != LUA_TSTRING)
-				luaL_error(L,
-					   "mounts[%I].target must be a string",
-					   i);
+				luaL_error(
+				    L, "mounts[%I].target must be a string", i);
 			m->src = lua_tolstring(L, -1, &len);
-			if (len == 0 || len >= PATH_MAX || strlen(m->src) != len)
-				luaL_error(L, "mounts[%I].target is not a "
-					      "valid link text",
+			if (len == 0 || len >= PATH_MAX ||
+			    strlen(m->src) != len)
+				luaL_error(L,
+					   "mounts[%I].target is not a "
+					   "valid link text",
 					   i);
 			m->src = sbx_anchor_str(L, anchor, -1);
 			lua_pop(L, 1);
@@ -212,8 +214,8 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 		}
 		case SBX_OP_FILE:
 			if (lua_getfield(L, t, "data") != LUA_TSTRING)
-				luaL_error(L, "mounts[%I].data must be a string",
-					   i);
+				luaL_error(
+				    L, "mounts[%I].data must be a string", i);
 			m->data = lua_tolstring(L, -1, &m->datalen);
 			if (m->datalen > (1u << 20))
 				luaL_error(L, "mounts[%I].data is over 1 MiB",

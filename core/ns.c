@@ -15,9 +15,9 @@ static const struct {
 	const char *proc; /* as in /proc/self/ns */
 	uint64_t flag;
 } nss[] = {
-    {"user", "user", CLONE_NEWUSER}, {"mount", "mnt", CLONE_NEWNS},
-    {"pid", "pid", CLONE_NEWPID},    {"ipc", "ipc", CLONE_NEWIPC},
-    {"uts", "uts", CLONE_NEWUTS},    {"net", "net", CLONE_NEWNET},
+    {"user", "user", CLONE_NEWUSER},	   {"mount", "mnt", CLONE_NEWNS},
+    {"pid", "pid", CLONE_NEWPID},	   {"ipc", "ipc", CLONE_NEWIPC},
+    {"uts", "uts", CLONE_NEWUTS},	   {"net", "net", CLONE_NEWNET},
     {"cgroup", "cgroup", CLONE_NEWCGROUP},
 };
 #define NNS (sizeof nss / sizeof nss[0])
@@ -40,8 +40,10 @@ uint64_t sbx_ns_flags(lua_State *L, int idx)
 		for (k = 0; k < NNS; k++)
 			if (strcmp(name, nss[k].name) == 0)
 				break;
-		if (k == NNS)
+		if (k == NNS) {
 			luaL_error(L, "unknown namespace '%s'", name);
+			return 0; /* not reached */
+		}
 		if (flags & nss[k].flag)
 			luaL_error(L, "namespace '%s' given twice", name);
 		flags |= nss[k].flag;

@@ -128,6 +128,7 @@ struct sbx_plan {
 	unsigned filter_flags;		 /* SECCOMP_FILTER_FLAG_* */
 	struct sbx_landlock landlock;
 	int new_session;
+	int ctty;  /* make stdin the controlling terminal (a box pty) */
 	int probe; /* send the kernel's view of the command before exec */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
@@ -142,7 +143,7 @@ struct sbx_msg {
 	int type;
 	int stage;
 	int err;
-	int index; /* mount or rlimit index for SBX_MSG_CANNOT, -1 if none */
+	int index;  /* mount or rlimit index for SBX_MSG_CANNOT, -1 if none */
 	int status; /* wait status of the command for SBX_MSG_STATUS */
 };
 
@@ -165,6 +166,7 @@ struct sbx_io {
 	int out_mode[2];
 	size_t out_limit; /* bytes per stream; 0: none */
 	double wall;	  /* seconds; 0: none */
+	int pty;	  /* stdio on a pseudo-terminal of the box's own */
 };
 
 struct sbx_job {

@@ -20,8 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 
 #ifndef P_PIDFD
@@ -103,6 +105,36 @@ static int write_maps(const struct sbx_plan *p, pid_t pid, int *stage)
 	return write_file(path, map);
 }
 
+/* A pseudo-terminal pair from the host's devpts, with the caller's terminal
+ * settings and size when the caller has a terminal. */
+static int open_pty(int *master, int *slave)
+{
+	char name[128];
+	struct termios t;
+	struct winsize ws;
+	int e;
+	*master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (*master < 0)
+		return -1;
+	if (grantpt(*master) < 0 || unlockpt(*master) < 0 ||
+	    ptsname_r(*master, name, sizeof name) != 0)
+		goto fail;
+	*slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (*slave < 0)
+		goto fail;
+	if (tcgetattr(0, &t) == 0)
+		tcsetattr(*slave, TCSANOW, &t);
+	if (ioctl(0, TIOCGWINSZ, &ws) == 0)
+		ioctl(*slave, TIOCSWINSZ, &ws);
+	return 0;
+fail:
+	e = errno;
+	close(*master);
+	*master = -1;
+	errno = e;
+	return -1;
+}
+
 static void kill_box(struct sbx_job *j, int why)
 {
 	if (j->end_kind == SBX_END_NONE)
@@ -123,14 +155,26 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	j->plan = p;
 	j->io = *io;
 	j->start = sbx_now();
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0 ||
-	    pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 ||
-	    pipe2(perr, O_CLOEXEC) < 0)
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		goto fail;
+	if (io->pty) {
+		/* master: stdin and stdout of the relay; the slave is all
+		 * three stdio of the box, and its controlling terminal */
+		if (open_pty(&pin[1], &pin[0]) < 0 ||
+		    (pout[0] = fcntl(pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
+		    pipe2(perr, O_CLOEXEC) < 0)
+			goto fail;
+		cp.ctty = 1;
+		cp.stdio[0] = cp.stdio[1] = cp.stdio[2] = pin[0];
+	} else {
+		if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 ||
+		    pipe2(perr, O_CLOEXEC) < 0)
+			goto fail;
+		cp.stdio[0] = pin[0];
+		cp.stdio[1] = pout[1];
+		cp.stdio[2] = perr[1];
+	}
 	cp.ctl_fd = sv[1];
-	cp.stdio[0] = pin[0];
-	cp.stdio[1] = pout[1];
-	cp.stdio[2] = perr[1];
 
 	memset(&ca, 0, sizeof ca);
 	ca.flags = p->nsflags | CLONE_PIDFD;
@@ -142,11 +186,10 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (r < 0)
 		goto fail;
 	j->pid = (pid_t)r;
-	close(sv[1]);
-	close(pin[0]);
-	close(pout[1]);
-	close(perr[1]);
-	sv[1] = pin[0] = pout[1] = perr[1] = -1;
+	xclose(&sv[1]);
+	xclose(&pin[0]);
+	xclose(&pout[1]);
+	xclose(&perr[1]);
 	j->ctl = sv[0];
 	j->in = pin[1];
 	j->out[0] = pout[0];
@@ -155,7 +198,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	fcntl(j->out[0], F_SETFL, O_NONBLOCK);
 	fcntl(j->out[1], F_SETFL, O_NONBLOCK);
 	fcntl(j->ctl, F_SETFL, O_NONBLOCK);
-	if (io->in_fd < 0 && io->in_len == 0)
+	if (io->in_fd < 0 && io->in_len == 0 && !io->pty)
 		xclose(&j->in);
 
 	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
@@ -244,9 +287,9 @@ static void read_out(struct sbx_job *j, int s)
 		size_t keep;
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n < 0 && errno != EIO)
 			return; /* EAGAIN */
-		if (n == 0) {
+		if (n <= 0) {	/* EIO: a pty whose slave side is all closed */
 			xclose(&j->out[s]);
 			j->eof[s] = 1;
 			return;
@@ -295,6 +338,7 @@ static void read_out(struct sbx_job *j, int s)
 /* Writes stdin to the box from memory or from the relayed descriptor. */
 static void write_in(struct sbx_job *j)
 {
+	int reads = 0;
 	for (;;) {
 		const char *d;
 		size_t left;
@@ -306,9 +350,16 @@ static void write_in(struct sbx_job *j)
 					xclose(&j->in);
 					return;
 				}
-				n = read(j->io.in_fd, j->inbuf, sizeof j->inbuf);
+				/* one read per wakeup: the source may be the
+				 * caller's terminal, which must not block us */
+				if (reads++)
+					return;
+				n = read(j->io.in_fd, j->inbuf,
+					 sizeof j->inbuf);
 				if (n < 0 && errno == EINTR)
 					continue;
+				if (n < 0 && errno == EAGAIN)
+					return;
 				if (n <= 0) {
 					xclose(&j->in);
 					return;
@@ -424,7 +475,15 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 				who[np] = j;
 				what[np++] = 1;
 			}
-			if (j->in >= 0) {
+			if (j->in >= 0 && j->io.in_fd >= 0 &&
+			    j->inbuf_off == j->inbuf_len) {
+				/* wait for the source, not the box */
+				pfd[np] =
+				    (struct pollfd){j->io.in_fd, POLLIN, 0};
+				who[np] = j;
+				what[np++] = 2;
+			} else if (j->in >= 0 && (j->io.in_fd >= 0 ||
+						  j->in_off < j->io.in_len)) {
 				pfd[np] = (struct pollfd){j->in, POLLOUT, 0};
 				who[np] = j;
 				what[np++] = 2;
@@ -464,7 +523,9 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 				read_ctl(j);
 				break;
 			case 2:
-				if (pfd[k].revents & (POLLERR | POLLHUP))
+				if ((pfd[k].revents & (POLLERR | POLLNVAL)) ||
+				    ((pfd[k].revents & POLLHUP) &&
+				     !(pfd[k].revents & POLLIN)))
 					xclose(&j->in);
 				else
 					write_in(j);

@@ -10,36 +10,41 @@
 #include <signal.h>
 #include <string.h>
 
-#define E(x) {#x, x}
+#define E(x)                                                                   \
+	{                                                                      \
+#x, x                                                          \
+	}
 static const struct {
 	const char *name;
 	int num;
 } errnos[] = {
-    E(EPERM),	E(ENOENT),	 E(ESRCH),	 E(EINTR),	E(EIO),
-    E(ENXIO),	E(E2BIG),	 E(ENOEXEC),	 E(EBADF),	E(ECHILD),
-    E(EAGAIN),	E(ENOMEM),	 E(EACCES),	 E(EFAULT),	E(EBUSY),
-    E(EEXIST),	E(EXDEV),	 E(ENODEV),	 E(ENOTDIR),	E(EISDIR),
-    E(EINVAL),	E(ENFILE),	 E(EMFILE),	 E(ENOTTY),	E(ETXTBSY),
-    E(EFBIG),	E(ENOSPC),	 E(ESPIPE),	 E(EROFS),	E(EMLINK),
-    E(EPIPE),	E(EDOM),	 E(ERANGE),	 E(EDEADLK),	E(ENAMETOOLONG),
-    E(ENOSYS),	E(ENOTEMPTY),	 E(ELOOP),	 E(ENODATA),	E(EOVERFLOW),
-    E(ENOTSOCK), E(EPROTONOSUPPORT), E(EOPNOTSUPP), E(EAFNOSUPPORT),
-    E(EADDRINUSE), E(EADDRNOTAVAIL), E(ENETUNREACH), E(ECONNREFUSED),
-    E(ECONNRESET), E(ETIMEDOUT), E(EHOSTUNREACH), E(EDQUOT),
-    E(ENOTSUP),	E(ECANCELED),	 E(EOWNERDEAD),
+    E(EPERM),	   E(ENOENT),	       E(ESRCH),	E(EINTR),
+    E(EIO),	   E(ENXIO),	       E(E2BIG),	E(ENOEXEC),
+    E(EBADF),	   E(ECHILD),	       E(EAGAIN),	E(ENOMEM),
+    E(EACCES),	   E(EFAULT),	       E(EBUSY),	E(EEXIST),
+    E(EXDEV),	   E(ENODEV),	       E(ENOTDIR),	E(EISDIR),
+    E(EINVAL),	   E(ENFILE),	       E(EMFILE),	E(ENOTTY),
+    E(ETXTBSY),	   E(EFBIG),	       E(ENOSPC),	E(ESPIPE),
+    E(EROFS),	   E(EMLINK),	       E(EPIPE),	E(EDOM),
+    E(ERANGE),	   E(EDEADLK),	       E(ENAMETOOLONG), E(ENOSYS),
+    E(ENOTEMPTY),  E(ELOOP),	       E(ENODATA),	E(EOVERFLOW),
+    E(ENOTSOCK),   E(EPROTONOSUPPORT), E(EOPNOTSUPP),	E(EAFNOSUPPORT),
+    E(EADDRINUSE), E(EADDRNOTAVAIL),   E(ENETUNREACH),	E(ECONNREFUSED),
+    E(ECONNRESET), E(ETIMEDOUT),       E(EHOSTUNREACH), E(EDQUOT),
+    E(ENOTSUP),	   E(ECANCELED),       E(EOWNERDEAD),
 };
 
 static const char *const signames[] = {
-    [SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",	  [SIGQUIT] = "SIGQUIT",
-    [SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP", [SIGABRT] = "SIGABRT",
-    [SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",	  [SIGKILL] = "SIGKILL",
-    [SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV", [SIGUSR2] = "SIGUSR2",
-    [SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM", [SIGTERM] = "SIGTERM",
-    [SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",
-    [SIGSTOP] = "SIGSTOP", [SIGTSTP] = "SIGTSTP", [SIGTTIN] = "SIGTTIN",
-    [SIGTTOU] = "SIGTTOU", [SIGURG] = "SIGURG",	  [SIGXCPU] = "SIGXCPU",
-    [SIGXFSZ] = "SIGXFSZ", [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
-    [SIGWINCH] = "SIGWINCH", [SIGIO] = "SIGIO",	  [SIGPWR] = "SIGPWR",
+    [SIGHUP] = "SIGHUP",       [SIGINT] = "SIGINT",	  [SIGQUIT] = "SIGQUIT",
+    [SIGILL] = "SIGILL",       [SIGTRAP] = "SIGTRAP",	  [SIGABRT] = "SIGABRT",
+    [SIGBUS] = "SIGBUS",       [SIGFPE] = "SIGFPE",	  [SIGKILL] = "SIGKILL",
+    [SIGUSR1] = "SIGUSR1",     [SIGSEGV] = "SIGSEGV",	  [SIGUSR2] = "SIGUSR2",
+    [SIGPIPE] = "SIGPIPE",     [SIGALRM] = "SIGALRM",	  [SIGTERM] = "SIGTERM",
+    [SIGSTKFLT] = "SIGSTKFLT", [SIGCHLD] = "SIGCHLD",	  [SIGCONT] = "SIGCONT",
+    [SIGSTOP] = "SIGSTOP",     [SIGTSTP] = "SIGTSTP",	  [SIGTTIN] = "SIGTTIN",
+    [SIGTTOU] = "SIGTTOU",     [SIGURG] = "SIGURG",	  [SIGXCPU] = "SIGXCPU",
+    [SIGXFSZ] = "SIGXFSZ",     [SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF",
+    [SIGWINCH] = "SIGWINCH",   [SIGIO] = "SIGIO",	  [SIGPWR] = "SIGPWR",
     [SIGSYS] = "SIGSYS",
 };
 

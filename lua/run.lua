@@ -201,6 +201,9 @@ local function main(argv)
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
 	o.filter = filter or nil
 	o.profile = o.profile or "default"
+	-- an interactive program gets a terminal of the box's own, never the
+	-- caller's (TIOCSTI into the caller's terminal must be impossible)
+	o.pty = not o.stdin_file and sbx.isatty(0)
 
 	local spec, info = stdbox.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end

@@ -166,6 +166,36 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.are.equal("True\n25\n", (run("--profile", "none", "python3", "-c", probe)))
 		end)
 
+		it("gives an interactive program a terminal of its own, never the caller's", function()
+			local prog = "import fcntl, termios, os, sys\n"
+				.. "print('tty', os.isatty(0), os.isatty(1))\n"
+				.. "try:\n  [fcntl.ioctl(0, termios.TIOCSTI, bytes([c])) for c in b'INJECTED\\n']; print('sti ok')\n"
+				.. "except OSError as e:\n  print('sti', e.errno)\n"
+				.. "print('read:', sys.stdin.readline().strip())\n"
+				.. "if len(sys.argv) > 1: print('read:', sys.stdin.readline().strip())"
+			local function on_tty(...)
+				local args = {}
+				for i, a in ipairs { ... } do args[i] = S.q(a) end
+				-- the line is typed 2 s in, after the program's own TIOCSTI
+				return S.sh("python3 tests/on_pty.py " .. S.q(S.bin .. " run.lua " .. table.concat(args, " ")
+					.. "; bash -c 'read -t 1 x; echo \"caller got:$x\"'") .. " 2")
+			end
+			-- the default filter refuses TIOCSTI outright
+			local out = on_tty("python3", "-c", prog)
+			assert.matches("tty True True\r?\n", out)
+			assert.matches("sti 1\r?\n", out)
+			assert.matches("read: typed line\r?\n", out)
+			assert.matches("sandbox: exit 0\r?\n", out)
+			assert.matches("caller got:\r?\n", out)
+			-- without a filter TIOCSTI works, but only on the box's own
+			-- terminal: the program reads it back, the caller gets nothing
+			out = on_tty("--profile", "none", "python3", "-c", prog, "twice")
+			assert.matches("sti ok\r?\n", out)
+			assert.matches("read: INJECTED\r?\nread: typed line\r?\n", out)
+			assert.matches("caller got:\r?\n", out)
+			assert.not_matches("caller got:%S", out)
+		end)
+
 		it("never follows a symlink planted in a --rw tree", function()
 			local d, rm = S.tmpdir()
 			local target, rm2 = S.tmpdir()

@@ -89,7 +89,8 @@ local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 -- @tparam table o options: `prog` (as typed), `args`, `ro`/`rw` lists of
 --  `{src=, dst=}`, `tmp` list of `{dst=, size=}`, `env` (map), `cwd`,
 --  `limits` (see `M.defaults`), `net` ("none"|"host"), `stdin`/`stdin_file`,
---  `filter` (a compiled filter or false), `profile` (its name),
+--  `filter` (a compiled filter or false), `profile` (its name), `pty`
+--  (stdio on a pseudo-terminal of the box's own, relaying the caller's),
 --  `landlock` (default true)
 -- @return spec, info; or nil, msg
 function M.build(o)
@@ -221,6 +222,7 @@ function M.build(o)
 		filter = o.filter or nil,
 		landlock = use_landlock and { rules = ll, net = false } or nil,
 		stdin = o.stdin, stdin_file = o.stdin_file,
+		pty = o.pty or nil,
 		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
 		output_limit = lim.out,
 		wall = lim.wall,

@@ -79,5 +79,7 @@ M.ids = core.ids
 M.realpath = core.realpath
 M.lstat = core.lstat
 M.access = core.access
+--- Whether a descriptor is a terminal.
+M.isatty = core.isatty
 
 return M

@@ -105,7 +105,7 @@ local proc_name = { mount = "mnt" }
 -- @tparam table r the core result (with r.probe)
 -- @tparam table info the claims
 -- @tparam table host the host's namespace ids (sbx.core.ns_ids())
-function M.verify(r, info, host)
+function M.verify(r, _info, host)
 	local v = { namespaces = {} }
 	local p = r.probe
 	local status, mountinfo, ns = p and p.status or "", p and p.mountinfo or "", {}

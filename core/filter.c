@@ -1,0 +1,798 @@
+/*
+ * filter.c: seccomp filters (sbx.filter), compiled with libseccomp.
+ *
+ * core.filter{default = ACTION, rules = {...}} validates a spec table,
+ * compiles it in the calling process into a classic-BPF program and keeps
+ * the program in the userdata, so that the box only hands a pointer to
+ * seccomp(2) between clone and execve.  The object is immutable once built.
+ * The spec language is documented in docs/seccomp.md.
+ *
+ * Memory: the libseccomp context and the scratch memfd are owned by the
+ * userdata from the moment they exist, so a Lua error (which unwinds past
+ * any C local) never leaks them; __gc releases both.
+ */
+#include <errno.h>
+#include <linux/capability.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sbx.h"
+
+#define FILTER_MT "sbx.filter"
+#define MAX_CMP 6	   /* a system call has six arguments */
+#define MAX_ERRNO_VAL 4095 /* the kernel's MAX_ERRNO */
+
+/* Uservalues of an sbx.filter. */
+enum { UV_PROG = 1, UV_SKIPPED = 2, UV_COUNT = 2 };
+
+struct filter {
+	scmp_filter_ctx ctx; /* NULL once closed (or before it is built) */
+	int fd;		     /* scratch memfd while exporting, else -1 */
+	int notify;	     /* some action is "notify" */
+	size_t nrules;	     /* rules added (optional ones skipped excluded) */
+	struct sock_fprog prog; /* .filter points into uservalue UV_PROG */
+};
+
+/* One validated rule: everything seccomp_rule_add_array needs. */
+struct frule {
+	const char *name; /* owned by the spec table, alive for the call */
+	int nr;		  /* native syscall number; -1: optional, skipped */
+	uint32_t action;
+	unsigned ncmp;
+	struct scmp_arg_cmp cmp[MAX_CMP];
+};
+
+/* ---- spec parsing: everything here may raise, nothing is acquired ---- */
+
+/* Raise "bad argument #1 to 'filter' (<where>: <message>)". */
+static int spec_error(lua_State *L, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	const char *msg;
+
+	va_start(ap, fmt);
+	msg = lua_pushvfstring(L, fmt, ap);
+	va_end(ap);
+	if (where != NULL && where[0] != '\0')
+		msg = lua_pushfstring(L, "%s: %s", where, msg);
+	return luaL_argerror(L, 1, msg);
+}
+
+/*
+ * Reject any key of the table at idx that is not in keys (NULL-terminated)
+ * and, when seq > 0, any key that is not an integer in 1..seq.  A silently
+ * ignored typo in a sandbox spec is a hole, so unknown keys always raise.
+ */
+static void check_keys(lua_State *L, int idx, const char *const *keys,
+		       lua_Integer seq, const char *where)
+{
+	idx = lua_absindex(L, idx);
+	lua_pushnil(L);
+	while (lua_next(L, idx) != 0) {
+		int ok = 0;
+
+		lua_pop(L, 1);
+		if (lua_type(L, -1) == LUA_TSTRING && keys != NULL) {
+			const char *k = lua_tostring(L, -1);
+			for (size_t i = 0; keys[i] != NULL; i++)
+				ok = ok || strcmp(keys[i], k) == 0;
+		} else if (lua_isinteger(L, -1) && seq > 0) {
+			lua_Integer k = lua_tointeger(L, -1);
+			ok = k >= 1 && k <= seq;
+		}
+		if (!ok) {
+			const char *k;
+			if (lua_type(L, -1) == LUA_TSTRING)
+				k = lua_pushfstring(L, "'%s'",
+						    lua_tostring(L, -1));
+			else
+				k = luaL_tolstring(L, -1, NULL);
+			if (where[0] == '\0')
+				spec_error(L, NULL, "unknown key %s", k);
+			else
+				spec_error(L, NULL, "unknown key %s in %s", k,
+					   where);
+		}
+	}
+}
+
+/* Push t[k] (raw: a spec's metatable never supplies a field) and its type. */
+static int raw_field(lua_State *L, int t, const char *k)
+{
+	t = lua_absindex(L, t);
+	lua_pushstring(L, k);
+	return lua_rawget(L, t);
+}
+
+/* An errno given as a name ("EPERM") or a number (0..4095). */
+static uint32_t check_errno(lua_State *L, int idx, const char *where)
+{
+	if (lua_type(L, idx) == LUA_TSTRING) {
+		const char *name = lua_tostring(L, idx);
+		for (int e = 1; e <= MAX_ERRNO_VAL; e++) {
+			const char *n = strerrorname_np(e);
+			if (n != NULL && strcmp(n, name) == 0)
+				return (uint32_t)e;
+		}
+		spec_error(L, where, "unknown errno '%s'", name);
+	} else if (lua_type(L, idx) == LUA_TNUMBER) {
+		int isint;
+		lua_Integer e = lua_tointegerx(L, idx, &isint);
+		if (!isint || e < 0 || e > MAX_ERRNO_VAL)
+			spec_error(L, where, "errno out of range 0..%d",
+				   MAX_ERRNO_VAL);
+		return (uint32_t)e;
+	}
+	spec_error(L, where, "errno must be a name or a number, got %s",
+		   luaL_typename(L, idx));
+	return 0;
+}
+
+/*
+ * An action: "allow", "kill" (the process), "kill_thread", "trap", "log",
+ * "notify" or {errno = NAME_OR_NUMBER}.
+ */
+static uint32_t check_action(lua_State *L, int idx, const char *where)
+{
+	static const char *const names[] = {
+	    "allow", "kill", "kill_thread", "trap", "log", "notify", NULL};
+	static const uint32_t acts[] = {
+	    SCMP_ACT_ALLOW, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD,
+	    SCMP_ACT_TRAP,  SCMP_ACT_LOG,	   SCMP_ACT_NOTIFY};
+	static const char *const errno_keys[] = {"errno", NULL};
+	uint32_t act;
+
+	idx = lua_absindex(L, idx);
+	switch (lua_type(L, idx)) {
+	case LUA_TSTRING: {
+		const char *s = lua_tostring(L, idx);
+		for (size_t i = 0; names[i] != NULL; i++)
+			if (strcmp(names[i], s) == 0)
+				return acts[i];
+		spec_error(L, where, "invalid action '%s'", s);
+		break;
+	}
+	case LUA_TTABLE:
+		check_keys(L, idx, errno_keys, 0, where);
+		if (raw_field(L, idx, "errno") == LUA_TNIL)
+			spec_error(L, where, "action table without 'errno'");
+		act = SCMP_ACT_ERRNO(check_errno(L, -1, where));
+		lua_pop(L, 1);
+		return act;
+	default:
+		break;
+	}
+	spec_error(L, where, "action expected, got %s", luaL_typename(L, idx));
+	return 0;
+}
+
+/* The integer t[i] of a comparison, named what in the message. */
+static lua_Integer cmp_int(lua_State *L, int t, int i, const char *what,
+			   const char *where)
+{
+	lua_Integer v;
+	int isint;
+
+	lua_rawgeti(L, t, i);
+	v = lua_tointegerx(L, -1, &isint);
+	if (lua_type(L, -1) != LUA_TNUMBER || !isint)
+		spec_error(L, where, "%s must be an integer, got %s", what,
+			   luaL_typename(L, -1));
+	lua_pop(L, 1);
+	return v;
+}
+
+/* One comparison {index, op, value[, mask]} of rules[i].args[j]. */
+static void check_cmp(lua_State *L, int idx, struct scmp_arg_cmp *c,
+		      const char *where)
+{
+	static const char *const ops[] = {
+	    "==", "!=", "<", "<=", ">", ">=", "&==", NULL};
+	static const enum scmp_compare cmps[] = {
+	    SCMP_CMP_EQ, SCMP_CMP_NE, SCMP_CMP_LT,	 SCMP_CMP_LE,
+	    SCMP_CMP_GT, SCMP_CMP_GE, SCMP_CMP_MASKED_EQ};
+	lua_Integer v[4] = {0, 0, 0, 0};
+	size_t op = 0;
+	int masked;
+
+	idx = lua_absindex(L, idx);
+	if (lua_type(L, idx) != LUA_TTABLE)
+		spec_error(L, where, "table expected, got %s",
+			   luaL_typename(L, idx));
+	if (lua_rawgeti(L, idx, 2) != LUA_TSTRING)
+		spec_error(L, where, "operator expected, got %s",
+			   luaL_typename(L, -1));
+	while (ops[op] != NULL && strcmp(ops[op], lua_tostring(L, -1)) != 0)
+		op++;
+	if (ops[op] == NULL)
+		spec_error(L, where, "invalid operator '%s'",
+			   lua_tostring(L, -1));
+	lua_pop(L, 1);
+	masked = cmps[op] == SCMP_CMP_MASKED_EQ;
+	check_keys(L, idx, NULL, masked ? 4 : 3, where);
+	v[0] = cmp_int(L, idx, 1, "argument index", where);
+	v[2] = cmp_int(L, idx, 3, "value", where);
+	if (masked)
+		v[3] = cmp_int(L, idx, 4, "mask", where);
+	if (v[0] < 0 || v[0] >= MAX_CMP)
+		spec_error(L, where, "argument index must be 0..5");
+	c->arg = (unsigned)v[0];
+	c->op = cmps[op];
+	if (c->op == SCMP_CMP_MASKED_EQ) {
+		/* libseccomp: (arg & datum_a) == datum_b */
+		c->datum_a = (scmp_datum_t)v[3];
+		c->datum_b = (scmp_datum_t)v[2];
+	} else {
+		c->datum_a = (scmp_datum_t)v[2];
+		c->datum_b = 0;
+	}
+}
+
+/* rules[i]: {call = NAME, action = ACTION, args = {...}, optional = BOOL} */
+static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
+		       struct frule *r, int skipped)
+{
+	static const char *const keys[] = {"call", "action", "args", "optional",
+					   NULL};
+	char where[32], sub[96];
+	int optional = 0;
+	lua_Integer nargs;
+
+	snprintf(where, sizeof where, "rules[%lld]", (long long)i);
+	idx = lua_absindex(L, idx);
+	if (lua_type(L, idx) != LUA_TTABLE)
+		spec_error(L, where, "table expected, got %s",
+			   luaL_typename(L, idx));
+	check_keys(L, idx, keys, 0, where);
+
+	switch (raw_field(L, idx, "optional")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TBOOLEAN:
+		optional = lua_toboolean(L, -1);
+		break;
+	default:
+		spec_error(L, where, "'optional' must be a boolean, got %s",
+			   luaL_typename(L, -1));
+	}
+	lua_pop(L, 1);
+
+	if (raw_field(L, idx, "call") != LUA_TSTRING)
+		spec_error(L, where, "'call' must be a string, got %s",
+			   luaL_typename(L, -1));
+	/* The string stays alive in the spec table, which is argument 1. */
+	r->name = lua_tostring(L, -1);
+	lua_pop(L, 1);
+	/* Names are resolved for the native ABI only; negative numbers are
+	 * libseccomp's pseudo-syscalls of other ABIs (not real calls here). */
+	r->nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, r->name);
+	if (r->nr < 0) {
+		if (!optional)
+			spec_error(L, where, "unknown system call '%s'",
+				   r->name);
+		r->nr = -1;
+		lua_pushstring(L, r->name);
+		lua_rawseti(L, skipped,
+			    (lua_Integer)lua_rawlen(L, skipped) + 1);
+	}
+
+	if (raw_field(L, idx, "action") == LUA_TNIL)
+		spec_error(L, where, "missing key 'action'");
+	snprintf(sub, sizeof sub, "%s.action", where);
+	r->action = check_action(L, -1, sub);
+	lua_pop(L, 1);
+	if (r->action == def)
+		spec_error(L, where, "action is the filter's default action");
+
+	r->ncmp = 0;
+	switch (raw_field(L, idx, "args")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TTABLE:
+		nargs = (lua_Integer)lua_rawlen(L, -1);
+		snprintf(sub, sizeof sub, "%s.args", where);
+		check_keys(L, -1, NULL, nargs, sub);
+		if (nargs > MAX_CMP)
+			spec_error(L, where, "more than %d comparisons",
+				   MAX_CMP);
+		for (lua_Integer j = 1; j <= nargs; j++) {
+			struct scmp_arg_cmp *c = &r->cmp[r->ncmp];
+			snprintf(sub, sizeof sub, "%s.args[%lld]", where,
+				 (long long)j);
+			lua_rawgeti(L, -1, j);
+			check_cmp(L, -1, c, sub);
+			lua_pop(L, 1);
+			/* libseccomp compares each argument once per rule */
+			for (unsigned k = 0; k < r->ncmp; k++)
+				if (r->cmp[k].arg == c->arg)
+					spec_error(L, sub,
+						   "argument %d compared twice",
+						   (int)c->arg);
+			r->ncmp++;
+		}
+		break;
+	default:
+		spec_error(L, where, "'args' must be a table, got %s",
+			   luaL_typename(L, -1));
+	}
+	lua_pop(L, 1);
+}
+
+static int same_cmps(const struct frule *a, const struct frule *b)
+{
+	if (a->ncmp != b->ncmp)
+		return 0;
+	for (unsigned i = 0; i < a->ncmp; i++) {
+		int found = 0;
+		for (unsigned j = 0; j < b->ncmp && !found; j++)
+			found = a->cmp[i].arg == b->cmp[j].arg &&
+				a->cmp[i].op == b->cmp[j].op &&
+				a->cmp[i].datum_a == b->cmp[j].datum_a &&
+				a->cmp[i].datum_b == b->cmp[j].datum_b;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * libseccomp lets an unconditional rule swallow every other rule of the same
+ * call, whatever their actions, and refuses two rules with the same
+ * comparisons; both are spec mistakes, raised here with the rules named.
+ */
+static void check_conflicts(lua_State *L, const struct frule *r, size_t n)
+{
+	for (size_t j = 1; j < n; j++)
+		for (size_t i = 0; i < j; i++) {
+			if (r[i].nr != r[j].nr || r[i].nr < 0 ||
+			    r[i].action == r[j].action)
+				continue;
+			if (r[i].ncmp == 0 || r[j].ncmp == 0 ||
+			    same_cmps(&r[i], &r[j]))
+				spec_error(L, NULL,
+					   "rules[%d] and rules[%d] give '%s' "
+					   "two actions",
+					   (int)i + 1, (int)j + 1, r[j].name);
+		}
+}
+
+/* ---- compiling: plain C, no Lua call; returns 0 or -errno ---- */
+
+static void filter_release(struct filter *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	if (f->ctx != NULL)
+		seccomp_release(f->ctx);
+	f->ctx = NULL;
+	f->prog.len = 0;
+	f->prog.filter = NULL;
+}
+
+/* Build the libseccomp context; on a failed rule, *bad is its index. */
+static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
+			size_t n, size_t *bad)
+{
+	int rc;
+
+	*bad = n;
+	f->ctx = seccomp_init(def);
+	if (f->ctx == NULL)
+		return -ENOMEM;
+	/*
+	 * Trust boundary: the filter is the box's last wall.  A system call
+	 * of any other ABI (the 32-bit int 0x80 ABI on x86-64) kills the
+	 * whole process: numbers mean other calls there, so every rule below
+	 * could be bypassed.  libseccomp sends x32 numbers (nr >= 0x40000000)
+	 * of an x86_64 filter to the same bad-architecture action.
+	 * no_new_privs is the box's business (set before Landlock and
+	 * seccomp), not the filter's.
+	 */
+	rc = seccomp_attr_set(f->ctx, SCMP_FLTATR_API_SYSRAWRC, 1);
+	if (rc == 0)
+		rc = seccomp_attr_set(f->ctx, SCMP_FLTATR_ACT_BADARCH,
+				      SCMP_ACT_KILL_PROCESS);
+	if (rc == 0)
+		rc = seccomp_attr_set(f->ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].nr < 0)
+			continue;
+		rc = seccomp_rule_add_array(f->ctx, r[i].action, r[i].nr,
+					    r[i].ncmp, r[i].cmp);
+		if (rc < 0) {
+			*bad = i;
+			return rc;
+		}
+		f->nrules++;
+		f->notify = f->notify || r[i].action == SCMP_ACT_NOTIFY;
+	}
+	f->notify = f->notify || def == SCMP_ACT_NOTIFY;
+	return 0;
+}
+
+/* Write the program (bpf) or its text (pfc) to a new memfd kept in f->fd;
+ * return its size or -errno. */
+static ssize_t filter_export_fd(struct filter *f, int pfc)
+{
+	struct stat st;
+	int rc;
+
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd =
+	    memfd_create(pfc ? "sbx-filter-pfc" : "sbx-filter", MFD_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	rc = pfc ? seccomp_export_pfc(f->ctx, f->fd)
+		 : seccomp_export_bpf(f->ctx, f->fd);
+	if (rc < 0)
+		return rc;
+	if (fstat(f->fd, &st) < 0)
+		return -errno;
+	return (ssize_t)st.st_size;
+}
+
+/* Read size bytes of f->fd from offset 0 into buf, then close it. */
+static int filter_read_fd(struct filter *f, void *buf, size_t size)
+{
+	size_t got = 0;
+
+	while (got < size) {
+		ssize_t k =
+		    pread(f->fd, (char *)buf + got, size - got, (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			int err = k < 0 ? errno : EIO;
+			close(f->fd);
+			f->fd = -1;
+			return -err;
+		}
+		got += (size_t)k;
+	}
+	close(f->fd);
+	f->fd = -1;
+	return 0;
+}
+
+/* ---- the Lua side ---- */
+
+static struct filter *check_filter(lua_State *L, int idx)
+{
+	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
+	if (f->ctx == NULL)
+		luaL_error(L, "attempt to use a closed filter");
+	return f;
+}
+
+/* Close f and return nil, "filter <what>: <strerror>", errno. */
+static int filter_fail(lua_State *L, struct filter *f, const char *what,
+		       int err)
+{
+	filter_release(f);
+	return sbx_fail(L, "filter", what, err);
+}
+
+/* core.filter(spec) -> sbx.filter | nil, msg, errno */
+static int l_filter(lua_State *L)
+{
+	static const char *const keys[] = {"default", "rules", NULL};
+	struct filter *f;
+	struct frule *rules = NULL;
+	struct sock_filter *insns;
+	uint32_t def;
+	lua_Integer n = 0;
+	size_t bad;
+	ssize_t size;
+	int rc;
+
+	/* 1. Validate the whole spec; raise on any misuse. */
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	check_keys(L, 1, keys, 0, "");
+	if (raw_field(L, 1, "default") == LUA_TNIL)
+		spec_error(L, NULL, "missing key 'default'");
+	def = check_action(L, -1, "default");
+	lua_pop(L, 1);
+
+	lua_newtable(L); /* 2: names of optional rules that were skipped */
+	switch (raw_field(L, 1, "rules")) { /* 3 */
+	case LUA_TNIL:
+		break;
+	case LUA_TTABLE:
+		n = (lua_Integer)lua_rawlen(L, 3);
+		check_keys(L, 3, NULL, n, "rules");
+		break;
+	default:
+		spec_error(L, NULL, "'rules' must be a table, got %s",
+			   luaL_typename(L, 3));
+	}
+	/* 4: scratch for the validated rules (Lua memory: nothing leaks) */
+	if ((size_t)n > SIZE_MAX / sizeof *rules)
+		spec_error(L, NULL, "too many rules");
+	rules = lua_newuserdatauv(L, (size_t)n * sizeof *rules + 1, 0);
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_rawgeti(L, 3, i);
+		check_rule(L, -1, i, def, &rules[i - 1], 2);
+		lua_pop(L, 1);
+	}
+	check_conflicts(L, rules, (size_t)n);
+
+	/* 2. The object, closed until built; it owns ctx and fd from now. */
+	f = lua_newuserdatauv(L, sizeof *f, UV_COUNT); /* 5 */
+	f->ctx = NULL;
+	f->fd = -1;
+	f->notify = 0;
+	f->nrules = 0;
+	f->prog.len = 0;
+	f->prog.filter = NULL;
+	luaL_setmetatable(L, FILTER_MT);
+	lua_pushvalue(L, 2);
+	lua_setiuservalue(L, 5, UV_SKIPPED);
+
+	/* 3. Compile and export; no Lua call until the size is known. */
+	rc = filter_build(f, def, rules, (size_t)n, &bad);
+	if (rc < 0) {
+		char what[96];
+		if (bad < (size_t)n)
+			snprintf(what, sizeof what, "rule %s", rules[bad].name);
+		else
+			snprintf(what, sizeof what, "init");
+		return filter_fail(L, f, what, -rc);
+	}
+	size = filter_export_fd(f, 0);
+	if (size < 0)
+		return filter_fail(L, f, "export", (int)-size);
+	if (size == 0 || size % (ssize_t)sizeof *insns != 0)
+		return filter_fail(L, f, "export", EPROTO);
+	/* The kernel refuses a longer program; say so here, not in the box. */
+	if ((size_t)size / sizeof *insns > BPF_MAXINSNS)
+		return filter_fail(L, f, "export", E2BIG);
+	insns = lua_newuserdatauv(L, (size_t)size, 0); /* 6 */
+	rc = filter_read_fd(f, insns, (size_t)size);
+	if (rc < 0)
+		return filter_fail(L, f, "export", -rc);
+	/* Checked, not assumed: the program must start with the load of the
+	 * architecture, or no rule of it can be trusted. */
+	if (insns[0].code != (BPF_LD | BPF_W | BPF_ABS) ||
+	    insns[0].k != offsetof(struct seccomp_data, arch))
+		return filter_fail(L, f, "export", EPROTO);
+	lua_setiuservalue(L, 5, UV_PROG);
+	f->prog.filter = insns;
+	f->prog.len = (unsigned short)((size_t)size / sizeof *insns);
+	return 1;
+}
+
+/* f:export() -> the BPF program as a string of 8-byte instructions */
+static int l_export(lua_State *L)
+{
+	struct filter *f = check_filter(L, 1);
+	lua_pushlstring(L, (const char *)f->prog.filter,
+			(size_t)f->prog.len * sizeof *f->prog.filter);
+	return 1;
+}
+
+/* f:dump() -> libseccomp's pseudo-filter-code text | nil, msg, errno */
+static int l_dump(lua_State *L)
+{
+	struct filter *f = check_filter(L, 1);
+	luaL_Buffer b;
+	ssize_t size;
+	char *p;
+	int rc;
+
+	lua_settop(L, 1);
+	size = filter_export_fd(f, 1);
+	if (size < 0) {
+		int err = (int)-size;
+		if (f->fd >= 0)
+			close(f->fd);
+		f->fd = -1;
+		return sbx_fail(L, "filter", "dump", err);
+	}
+	/* may raise: f->fd belongs to f, and __gc closes it */
+	p = luaL_buffinitsize(L, &b, (size_t)size);
+	rc = filter_read_fd(f, p, (size_t)size);
+	if (rc < 0)
+		return sbx_fail(L, "filter", "dump", -rc);
+	luaL_pushresultsize(&b, (size_t)size);
+	return 1;
+}
+
+/* f:info() -> {insns = N, rules = N, notify = bool, skipped = {names}} */
+static int l_info(lua_State *L)
+{
+	struct filter *f = check_filter(L, 1);
+	lua_Integer n;
+
+	lua_createtable(L, 0, 4);
+	lua_pushinteger(L, f->prog.len);
+	lua_setfield(L, -2, "insns");
+	lua_pushinteger(L, (lua_Integer)f->nrules);
+	lua_setfield(L, -2, "rules");
+	lua_pushboolean(L, f->notify);
+	lua_setfield(L, -2, "notify");
+	lua_getiuservalue(L, 1, UV_SKIPPED);
+	n = (lua_Integer)lua_rawlen(L, -1);
+	lua_createtable(L, (int)n, 0); /* a copy: the filter stays immutable */
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_rawgeti(L, -2, i);
+		lua_rawseti(L, -2, i);
+	}
+	lua_setfield(L, -3, "skipped");
+	lua_pop(L, 1);
+	return 1;
+}
+
+/* Does the caller hold CAP_SYS_ADMIN in its user namespace? */
+static int has_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	memset(d, 0, sizeof d);
+	if (syscall(SYS_capget, &h, d) != 0)
+		return 0;
+	return (d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &
+		CAP_TO_MASK(CAP_SYS_ADMIN)) != 0;
+}
+
+/* f:load([flags]) -> true | nil, msg, errno; flags: {"tsync", "log", ...} */
+static int l_load(lua_State *L)
+{
+	static const char *const names[] = {"tsync", "log", "spec_allow", NULL};
+	static const unsigned long bits[] = {
+	    SECCOMP_FILTER_FLAG_TSYNC | SECCOMP_FILTER_FLAG_TSYNC_ESRCH,
+	    SECCOMP_FILTER_FLAG_LOG, SECCOMP_FILTER_FLAG_SPEC_ALLOW};
+	struct filter *f = check_filter(L, 1);
+	unsigned long flags = 0;
+	lua_Integer n;
+
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		n = (lua_Integer)lua_rawlen(L, 2);
+		lua_pushnil(L);
+		while (lua_next(L, 2) != 0) {
+			lua_pop(L, 1);
+			if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 ||
+			    lua_tointeger(L, -1) > n)
+				luaL_argerror(L, 2, "flags must be a list");
+		}
+		for (lua_Integer i = 1; i <= n; i++) {
+			size_t k = 0;
+			if (lua_rawgeti(L, 2, i) != LUA_TSTRING)
+				luaL_argerror(
+				    L, 2,
+				    lua_pushfstring(L, "flag expected, got %s",
+						    luaL_typename(L, -1)));
+			while (names[k] != NULL &&
+			       strcmp(names[k], lua_tostring(L, -1)) != 0)
+				k++;
+			if (names[k] == NULL)
+				luaL_argerror(
+				    L, 2,
+				    lua_pushfstring(L, "invalid flag '%s'",
+						    lua_tostring(L, -1)));
+			flags |= bits[k];
+			lua_pop(L, 1);
+		}
+	}
+	/*
+	 * Trust boundary: from here on the calling process is restricted for
+	 * good, and so is every program it executes.  The kernel accepts a
+	 * filter only under no_new_privs or from a holder of CAP_SYS_ADMIN;
+	 * without that capability no_new_privs is set first, so that no
+	 * set-user-ID program can run with the filter it did not expect.
+	 */
+	if (!has_sys_admin() && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return sbx_fail(L, "filter", "no_new_privs", errno);
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &f->prog) != 0)
+		return sbx_fail(L, "filter", "load", errno);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* f:close(), __gc, __close: idempotent */
+static int l_close(lua_State *L)
+{
+	struct filter *f = luaL_checkudata(L, 1, FILTER_MT);
+	filter_release(f);
+	lua_pushnil(L);
+	lua_setiuservalue(L, 1, UV_PROG);
+	return 0;
+}
+
+static int l_tostring(lua_State *L)
+{
+	struct filter *f = luaL_checkudata(L, 1, FILTER_MT);
+	if (f->ctx == NULL)
+		lua_pushliteral(L, FILTER_MT " (closed)");
+	else
+		lua_pushfstring(L, FILTER_MT " (%d insns)", (int)f->prog.len);
+	return 1;
+}
+
+/* core.syscall_name(n) -> name | nil (native ABI) */
+static int l_syscall_name(lua_State *L)
+{
+	lua_Integer n = luaL_checkinteger(L, 1);
+	char buf[64];
+	char *name;
+
+	luaL_argcheck(L, n >= 0 && n < 0x40000000, 1, "out of range");
+	name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)n);
+	if (name == NULL) {
+		lua_pushnil(L);
+		return 1;
+	}
+	/* copy out of malloc'ed memory before any call that can raise */
+	snprintf(buf, sizeof buf, "%s", name);
+	free(name);
+	lua_pushstring(L, buf);
+	return 1;
+}
+
+/* core.syscall_number(name) -> n | nil (native ABI) */
+static int l_syscall_number(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, name);
+
+	if (nr < 0)
+		lua_pushnil(L);
+	else
+		lua_pushinteger(L, nr);
+	return 1;
+}
+
+const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx)
+{
+	struct filter *f = luaL_testudata(L, idx, FILTER_MT);
+
+	if (f == NULL) {
+		luaL_error(L, FILTER_MT " expected, got %s",
+			   luaL_typename(L, idx));
+		return NULL;
+	}
+	if (f->ctx == NULL || f->prog.filter == NULL) {
+		luaL_error(L, "attempt to use a closed filter");
+		return NULL;
+	}
+	return &f->prog;
+}
+
+void sbx_open_filter(lua_State *L)
+{
+	static const luaL_Reg methods[] = {
+	    {"export", l_export}, {"dump", l_dump},   {"info", l_info},
+	    {"load", l_load},	  {"close", l_close}, {NULL, NULL}};
+	static const luaL_Reg meta[] = {{"__gc", l_close},
+					{"__close", l_close},
+					{"__tostring", l_tostring},
+					{NULL, NULL}};
+	static const luaL_Reg funcs[] = {{"filter", l_filter},
+					 {"syscall_name", l_syscall_name},
+					 {"syscall_number", l_syscall_number},
+					 {NULL, NULL}};
+
+	luaL_newmetatable(L, FILTER_MT);
+	luaL_setfuncs(L, meta, 0);
+	luaL_newlib(L, methods);
+	lua_setfield(L, -2, "__index");
+	lua_pop(L, 1);
+	luaL_setfuncs(L, funcs, 0);
+}

@@ -1,0 +1,427 @@
+--- The named resource limits of the standard box: their defaults, the
+-- parsing of sizes and durations an operator writes, how each limit is
+-- enforced on this host, and how the end of a run is classified against
+-- them.  Everything here is pure: no system call, no `sbx.core`.
+-- See docs/limits.md.
+-- @module sbx.limits
+local M = {}
+
+local type, tonumber, tostring, pairs, ipairs, error =
+	type, tonumber, tostring, pairs, ipairs, error
+local floor, ceil, huge, mtype = math.floor, math.ceil, math.huge, math.type
+local format = string.format
+
+--- Binary units, in bytes.
+M.KiB = 1024
+M.MiB = 1024 * 1024
+M.GiB = 1024 * 1024 * 1024
+
+--- The limits by name, in report order.
+M.names = { "wall", "cpu", "memory", "tasks", "output", "open_files",
+	"file_size", "core", "tmp" }
+
+--- The kind of each limit: `"duration"` (seconds), `"size"` (bytes) or
+-- `"count"`.
+M.kinds = {
+	wall = "duration", cpu = "duration", memory = "size", tasks = "count",
+	output = "size", open_files = "count", file_size = "size", core = "size",
+	tmp = "size",
+}
+
+--- The limits of the standard box.  `output` is per stream; `tasks`
+-- counts processes and threads; `core` 0 means no core dump.
+M.defaults = {
+	wall = 60,
+	cpu = 30,
+	memory = 512 * M.MiB,
+	tasks = 128,
+	output = 16 * M.MiB,
+	open_files = 256,
+	file_size = 64 * M.MiB,
+	core = 0,
+	tmp = 64 * M.MiB,
+}
+
+--- Limits that may be 0 (all others must be positive).
+M.zero_ok = { core = true }
+
+-- ---- parsing ----
+
+local size_units = {
+	[""] = 1, b = 1,
+	k = M.KiB, kib = M.KiB,
+	m = M.MiB, mib = M.MiB,
+	g = M.GiB, gib = M.GiB,
+	t = 1024 * M.GiB, tib = 1024 * M.GiB,
+}
+
+local duration_units = {
+	[""] = 1, s = 1, ms = 0.001, m = 60, min = 60, h = 3600,
+}
+
+local MAX_SIZE = 1 << 62
+
+local function bad_type(what, v)
+	error(format("bad %s (a %s): expected a number or a string", what, type(v)), 3)
+end
+
+--- Parses a size: a number of bytes, or a string such as `"512M"`, `"1G"`,
+-- `"64KiB"`, `"1.5G"` or `"4096"`.  Units are binary (K = KiB = 1024);
+-- `KB`, `MB`... are refused as ambiguous.  Raises when `v` is neither a
+-- number nor a string.
+-- @param v number or string
+-- @tparam[opt] boolean zero_ok accept 0
+-- @treturn integer bytes
+-- @return nil, message on a bad value
+function M.parse_size(v, zero_ok)
+	local n
+	if type(v) == "number" then
+		n = v
+	elseif type(v) == "string" then
+		local num, unit = v:match("^%s*(%d+%.?%d*)%s*(%a*)%s*$")
+		if not num then
+			return nil, format("bad size '%s': expected bytes, or a number "
+				.. "followed by K, M, G or T", v)
+		end
+		local mult = size_units[unit:lower()]
+		if not mult then
+			if unit:lower():match("^[kmgt]b$") then
+				return nil, format("ambiguous unit in size '%s': write %s "
+					.. "or %siB (1024-based)", v, unit:sub(1, 1):upper(),
+					unit:sub(1, 1):upper())
+			end
+			return nil, format("bad unit '%s' in size '%s': expected K, M, "
+				.. "G or T", unit, v)
+		end
+		n = tonumber(num) * mult
+	else
+		bad_type("size", v)
+	end
+	if n ~= n or n == huge or n >= MAX_SIZE then
+		return nil, format("size '%s' is out of range", tostring(v))
+	end
+	if n ~= floor(n) then
+		return nil, format("size '%s' is not a whole number of bytes",
+			tostring(v))
+	end
+	if n < 0 or (n == 0 and not zero_ok) then
+		return nil, format("size '%s' must be %s", tostring(v),
+			zero_ok and "0 or more" or "above 0")
+	end
+	return floor(n)
+end
+
+--- Parses a duration: a number of seconds, or a string such as `"30"`,
+-- `"1.5s"`, `"500ms"`, `"2m"` or `"1h"`.  Raises when `v` is neither a
+-- number nor a string.
+-- @param v number or string
+-- @treturn number seconds, above 0
+-- @return nil, message on a bad value
+function M.parse_duration(v)
+	local n
+	if type(v) == "number" then
+		n = v
+	elseif type(v) == "string" then
+		local num, unit = v:match("^%s*(%d*%.?%d+)%s*(%a*)%s*$")
+		if not num then
+			return nil, format("bad duration '%s': expected seconds, or a "
+				.. "number followed by ms, s, m or h", v)
+		end
+		local mult = duration_units[unit:lower()]
+		if not mult then
+			return nil, format("bad unit '%s' in duration '%s': expected "
+				.. "ms, s, m or h", unit, v)
+		end
+		n = tonumber(num) * mult
+	else
+		bad_type("duration", v)
+	end
+	if n ~= n or n == huge or n > 1e7 then
+		return nil, format("duration '%s' is out of range", tostring(v))
+	end
+	if n <= 0 then
+		return nil, format("duration '%s' must be above 0", tostring(v))
+	end
+	return n
+end
+
+--- Parses a count (tasks, open files): a whole number, or a string of
+-- digits.  Raises when `v` is neither a number nor a string.
+-- @param v number or string
+-- @tparam[opt] boolean zero_ok accept 0
+-- @treturn integer
+-- @return nil, message on a bad value
+function M.parse_count(v, zero_ok)
+	local n
+	if type(v) == "number" then
+		n = v
+	elseif type(v) == "string" then
+		n = v:match("^%s*(%d+)%s*$") and tonumber(v)
+		if not n then
+			return nil, format("bad count '%s': expected a whole number", v)
+		end
+	else
+		bad_type("count", v)
+	end
+	if n ~= floor(n) or n >= 1 << 31 then
+		return nil, format("count '%s' is not a whole number in range",
+			tostring(v))
+	end
+	if n < 0 or (n == 0 and not zero_ok) then
+		return nil, format("count '%s' must be %s", tostring(v),
+			zero_ok and "0 or more" or "above 0")
+	end
+	return floor(n)
+end
+
+--- Parses the value of the named limit by its kind.
+-- @tparam string name one of `M.names`
+-- @param v number or string
+-- @return the value (seconds, bytes or a count)
+-- @return nil, message for an unknown name or a bad value
+function M.parse(name, v)
+	local kind = M.kinds[name]
+	if not kind then
+		return nil, format("unknown limit '%s'", tostring(name))
+	end
+	local r, err
+	if kind == "duration" then
+		r, err = M.parse_duration(v)
+	elseif kind == "size" then
+		r, err = M.parse_size(v, M.zero_ok[name])
+	else
+		r, err = M.parse_count(v, M.zero_ok[name])
+	end
+	if r == nil then
+		return nil, format("limit '%s': %s", name, err)
+	end
+	return r
+end
+
+--- The defaults with the given overrides parsed over them.
+-- @tparam[opt] table over name -> value (number or string)
+-- @treturn table every limit by name
+-- @return nil, message for an unknown name or a bad value
+function M.resolve(over)
+	if over ~= nil and type(over) ~= "table" then
+		error("bad limits (a " .. type(over) .. "): expected a table", 2)
+	end
+	local t = {}
+	for k, v in pairs(M.defaults) do t[k] = v end
+	for k, v in pairs(over or {}) do
+		local r, err = M.parse(k, v)
+		if r == nil then return nil, err end
+		t[k] = r
+	end
+	return t
+end
+
+-- ---- formatting ----
+
+--- A size in the largest binary unit that states it exactly:
+-- `512 MiB`, `1536 MiB`, `1 GiB`, `1000 B`.
+-- @tparam integer n bytes
+-- @treturn string
+function M.format_size(n)
+	local units = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" }
+	local i = 1
+	n = floor(n)
+	while n ~= 0 and n % 1024 == 0 and i < #units do
+		n = n // 1024
+		i = i + 1
+	end
+	return format("%d %s", n, units[i])
+end
+
+--- A duration in seconds: `60 s`, `1.5 s`.
+-- @tparam number s seconds
+-- @treturn string
+function M.format_duration(s)
+	if mtype(s) == "integer" or s == floor(s) then
+		return format("%d s", floor(s))
+	end
+	return format("%g s", s)
+end
+
+-- ---- classification ----
+
+--- A SIGKILL while the sampler saw at least this fraction of the memory
+-- limit is the memory limit.
+M.MEMORY_FRACTION = 0.9
+
+--- A SIGKILL with the CPU time used at least the budget minus this many
+-- seconds is the CPU limit: the time read back after the kill can fall
+-- short of the budget by a scheduler tick or more, since RLIMIT_CPU is
+-- checked at ticks and accounting is per tick.
+M.CPU_SLACK = 0.05
+
+--- Causes a run can be stopped for.
+M.CAUSE = {
+	MEMORY = "memory", CPU = "cpu", TASKS = "tasks", OUTPUT = "output",
+	WALL = "wall", FILE_SIZE = "file_size",
+}
+
+-- outcomes of a run that are the supervisor's own kill, by cause
+local supervisor_kill = {
+	wall = "wall", output = "output", memory = "memory", tasks = "tasks",
+	cpu = "cpu",
+}
+
+-- Linux signal numbers (the same on x86-64, arm64 and riscv64)
+local signames = { [9] = "SIGKILL", [24] = "SIGXCPU", [25] = "SIGXFSZ" }
+
+--- Which limit stopped a run, if any.  A command that exits, with any
+-- status, is never reclassified: that is its own result.
+-- @tparam table run `outcome` (`"exit"`, `"signal"`, `"wall"`, `"output"`,
+--  `"memory"`, `"tasks"`, `"cpu"`, `"cannot"`, `"lost"`), `signal` (a number)
+--  or `signame`, and what was measured: `memory_peak` (bytes, the highest
+--  sample or the cgroup's memory.peak), `cpu` (seconds used), `oom_kill`
+--  (the cgroup's count of OOM kills)
+-- @tparam[opt] table lim the limits in force (default `M.defaults`)
+-- @treturn string|nil one of `M.CAUSE`, or nil: not a limit
+function M.classify(run, lim)
+	if type(run) ~= "table" then
+		error("bad run (a " .. type(run) .. "): expected a table", 2)
+	end
+	lim = lim or M.defaults
+	local cause = supervisor_kill[run.outcome]
+	if cause then return cause end
+	if run.outcome ~= "signal" then return nil end
+	local sig = run.signame or signames[run.signal]
+	if sig == "SIGXCPU" then return M.CAUSE.CPU end
+	if sig == "SIGXFSZ" then return M.CAUSE.FILE_SIZE end
+	if sig ~= "SIGKILL" then return nil end
+	if (run.oom_kill or 0) > 0 then return M.CAUSE.MEMORY end
+	if run.memory_peak and lim.memory
+		and run.memory_peak >= M.MEMORY_FRACTION * lim.memory then
+		return M.CAUSE.MEMORY
+	end
+	if run.cpu and lim.cpu and run.cpu >= lim.cpu - M.CPU_SLACK then
+		return M.CAUSE.CPU
+	end
+	return nil
+end
+
+local lines = {
+	memory = function(l) return "memory limit (" .. M.format_size(l.memory) .. ")" end,
+	cpu = function(l) return "cpu limit (" .. M.format_duration(l.cpu) .. ")" end,
+	tasks = function(l) return format("process limit (%d)", l.tasks) end,
+	output = function(l) return "output limit (" .. M.format_size(l.output) .. ")" end,
+	wall = function(l) return "wall clock (" .. M.format_duration(l.wall) .. ")" end,
+	file_size = function(l)
+		return "file size limit (" .. M.format_size(l.file_size) .. ")"
+	end,
+}
+
+--- The report text for a cause, without the `sandbox: ` prefix the
+-- report adds: `killed: memory limit (512 MiB)`.
+-- @tparam string cause one of `M.CAUSE`
+-- @tparam[opt] table lim the limits in force (default `M.defaults`)
+-- @treturn string
+function M.report_line(cause, lim)
+	local f = lines[cause]
+	if not f then
+		error(format("bad cause '%s'", tostring(cause)), 2)
+	end
+	return "killed: " .. f(lim or M.defaults)
+end
+
+-- ---- enforcement ----
+
+--- How each limit is enforced: `"cgroup"` (the kernel, for the whole box),
+-- `"rlimit"` (the kernel, per process), `"sampled"` (the supervisor reads
+-- the box every few ms and kills it), `"supervisor"` (counted exactly by
+-- the supervisor: time, bytes of output), `"tmpfs"` (the size of /tmp) or
+-- `"none"`.
+-- @tparam[opt] table opts `cgroup` (the table of `core.cgroup_probe`),
+--  `host_root` (the box runs as host uid 0: RLIMIT_NPROC does not apply),
+--  `sampler` (false: no sampling)
+-- @treturn table name -> enforcement
+function M.enforcement(opts)
+	opts = opts or {}
+	local cg = opts.cgroup
+	local ctl = cg and cg.usable and cg.controllers or {}
+	local sampled = opts.sampler == false and "none" or "sampled"
+	local tasks
+	if ctl.pids then
+		tasks = "cgroup"
+	elseif not opts.host_root then
+		tasks = "rlimit"
+	else
+		tasks = sampled
+	end
+	return {
+		wall = "supervisor", output = "supervisor",
+		cpu = "rlimit", open_files = "rlimit", file_size = "rlimit",
+		core = "rlimit", tmp = "tmpfs",
+		memory = ctl.memory and "cgroup" or sampled,
+		tasks = tasks,
+	}
+end
+
+--- The per-process backstop for memory: RLIMIT_DATA at this factor of the
+-- limit plus `DATA_EXTRA` bytes, so that one process cannot run far past
+-- the limit between two samples.
+M.DATA_FACTOR = 1.25
+M.DATA_EXTRA = 32 * M.MiB
+
+--- The `rlimits` of a box spec (`core.box{rlimits = ...}`) for the limits.
+-- CPU gets a soft limit at the budget (SIGXCPU) and a hard one a second
+-- later (SIGKILL, for a process that ignores SIGXCPU).
+-- @tparam table lim resolved limits (see `M.resolve`)
+-- @tparam[opt] table opts `host_root` (no `nproc`: not applied to uid 0),
+--  `cgroup_memory` (no `data` backstop when a cgroup holds memory)
+-- @treturn table
+function M.rlimits(lim, opts)
+	opts = opts or {}
+	local cpu = ceil(lim.cpu)
+	local r = {
+		cpu = { cpu, cpu + 1 },
+		fsize = lim.file_size,
+		nofile = lim.open_files,
+		core = lim.core,
+	}
+	if not opts.host_root then r.nproc = lim.tasks end
+	if not opts.cgroup_memory then
+		r.data = floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
+	end
+	return r
+end
+
+--- Sampling period: 10 ms, 1 ms once the box holds half its memory limit.
+M.SAMPLE_PERIOD = 0.010
+M.SAMPLE_PERIOD_NEAR = 0.001
+
+--- The delay until the next sample.
+-- @tparam number memory bytes seen by the last sample
+-- @tparam number limit the memory limit
+-- @treturn number seconds
+function M.sample_period(memory, limit)
+	if limit and memory >= limit / 2 then return M.SAMPLE_PERIOD_NEAR end
+	return M.SAMPLE_PERIOD
+end
+
+--- The limits as report lines (`limit: memory 512 MiB (cgroup)` ...),
+-- in `M.names` order.
+-- @tparam table lim resolved limits
+-- @tparam[opt] table how the table of `M.enforcement`
+-- @treturn table list of strings
+function M.describe(lim, how)
+	local out = {}
+	for _, name in ipairs(M.names) do
+		local v, kind = lim[name], M.kinds[name]
+		local text
+		if kind == "size" then
+			text = M.format_size(v)
+		elseif kind == "duration" then
+			text = M.format_duration(v)
+		else
+			text = tostring(v)
+		end
+		out[#out + 1] = format("limit: %s %s%s", (name:gsub("_", " ")), text,
+			how and how[name] and " (" .. how[name] .. ")" or "")
+	end
+	return out
+end
+
+return M

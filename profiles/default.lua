@@ -1,0 +1,156 @@
+-- profiles/default.lua: the standard box's seccomp profile, a deny-list.
+--
+-- Data, not code: lua/sbx/profile.lua loads it in an empty environment and
+-- sbx.core.filter compiles it (the spec is in docs/seccomp.md).  Everything
+-- not named here is allowed; what is named fails with the errno given.
+-- docs/seccomp.md lists the same calls and errnos, and tests/filter_spec.lua
+-- fails when the two disagree.
+--
+-- The filter also kills the process on any call of another ABI (the 32-bit
+-- int 0x80 ABI, x32 numbers); that is not a rule here but part of every
+-- filter sbx.core.filter builds.
+
+local EPERM = { errno = "EPERM" }
+local ENOSYS = { errno = "ENOSYS" }
+local EAFNOSUPPORT = { errno = "EAFNOSUPPORT" }
+
+-- clone's and unshare's namespace flags (include/uapi/linux/sched.h)
+local CLONE_NEWNS = 0x00020000
+local CLONE_NEWCGROUP = 0x02000000
+local CLONE_NEWUTS = 0x04000000
+local CLONE_NEWIPC = 0x08000000
+local CLONE_NEWUSER = 0x10000000
+local CLONE_NEWPID = 0x20000000
+local CLONE_NEWNET = 0x40000000
+local CLONE_NEWTIME = 0x00000080 -- unshare only: in clone it is CSIGNAL
+
+-- ioctl requests that push input into a terminal (CVE-2017-5226 and kin)
+local TIOCSTI = 0x5412
+local TIOCLINUX = 0x541C
+
+local LOW32 = 0xffffffff -- the kernel reads an unsigned int argument
+
+return {
+	default = "allow",
+	rules = {
+		-- debugging and other processes' memory
+		{ call = "ptrace", action = EPERM },
+		{ call = "process_vm_readv", action = EPERM },
+		{ call = "process_vm_writev", action = EPERM },
+		{ call = "kcmp", action = EPERM },
+		{ call = "pidfd_getfd", action = EPERM },
+
+		-- the file-system namespace is final once the box is set up
+		{ call = "mount", action = EPERM },
+		{ call = "umount2", action = EPERM },
+		{ call = "pivot_root", action = EPERM },
+		{ call = "chroot", action = EPERM },
+		{ call = "move_mount", action = EPERM },
+		{ call = "open_tree", action = EPERM },
+		{ call = "fsopen", action = EPERM },
+		{ call = "fsconfig", action = EPERM },
+		{ call = "fsmount", action = EPERM },
+		{ call = "fspick", action = EPERM },
+		{ call = "mount_setattr", action = EPERM },
+
+		-- other namespaces
+		{ call = "setns", action = EPERM },
+
+		-- the machine's administration
+		{ call = "kexec_load", action = EPERM },
+		{ call = "kexec_file_load", action = EPERM },
+		{ call = "reboot", action = EPERM },
+		{ call = "init_module", action = EPERM },
+		{ call = "finit_module", action = EPERM },
+		{ call = "delete_module", action = EPERM },
+		{ call = "swapon", action = EPERM },
+		{ call = "swapoff", action = EPERM },
+		{ call = "acct", action = EPERM },
+		{ call = "quotactl", action = EPERM },
+		{ call = "settimeofday", action = EPERM },
+		{ call = "clock_settime", action = EPERM },
+		{ call = "clock_adjtime", action = EPERM },
+		{ call = "adjtimex", action = EPERM },
+		{ call = "sethostname", action = EPERM },
+		{ call = "setdomainname", action = EPERM },
+		{ call = "syslog", action = EPERM },
+		{ call = "lookup_dcookie", action = EPERM },
+
+		-- kernel keyrings are not namespaced
+		{ call = "keyctl", action = EPERM },
+		{ call = "add_key", action = EPERM },
+		{ call = "request_key", action = EPERM },
+
+		-- large interfaces with a history of kernel bugs
+		{ call = "bpf", action = EPERM },
+		{ call = "perf_event_open", action = EPERM },
+		{ call = "userfaultfd", action = EPERM },
+		{ call = "io_uring_setup", action = EPERM },
+		{ call = "io_uring_enter", action = EPERM },
+		{ call = "io_uring_register", action = EPERM },
+		{ call = "open_by_handle_at", action = EPERM },
+		{ call = "name_to_handle_at", action = EPERM },
+		{ call = "fanotify_init", action = EPERM },
+
+		-- x86-64 only
+		{ call = "iopl", action = EPERM },
+		{ call = "ioperm", action = EPERM },
+		{ call = "modify_ldt", action = EPERM },
+		{ call = "uselib", action = EPERM },
+		{ call = "sysfs", action = EPERM },
+		-- Gone from the kernel (_sysctl since Linux 5.5, nfsservctl since
+		-- 3.1), so skipping them where libseccomp cannot name them opens
+		-- nothing: such a kernel answers ENOSYS itself.
+		{ call = "_sysctl", action = EPERM, optional = true },
+		{ call = "nfsservctl", action = EPERM, optional = true },
+
+		-- clone3 keeps its flags in memory seccomp cannot read: ENOSYS
+		-- makes libc fall back to clone, whose flags are checked below
+		{ call = "clone3", action = ENOSYS },
+
+		-- no new namespaces: one rule per flag, (flags & FLAG) == FLAG
+		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWNS, CLONE_NEWNS } } },
+		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWCGROUP, CLONE_NEWCGROUP } } },
+		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWUTS, CLONE_NEWUTS } } },
+		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWIPC, CLONE_NEWIPC } } },
+		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWUSER, CLONE_NEWUSER } } },
+		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWPID, CLONE_NEWPID } } },
+		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWNET, CLONE_NEWNET } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWNS, CLONE_NEWNS } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWCGROUP, CLONE_NEWCGROUP } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWUTS, CLONE_NEWUTS } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWIPC, CLONE_NEWIPC } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWUSER, CLONE_NEWUSER } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWPID, CLONE_NEWPID } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWNET, CLONE_NEWNET } } },
+		{ call = "unshare", action = EPERM, args = { { 0, "&==", CLONE_NEWTIME, CLONE_NEWTIME } } },
+
+		-- socket: only AF_UNIX (1), AF_INET (2), AF_INET6 (10) and
+		-- AF_NETLINK (16).  Compared on all 64 bits, so a family with any
+		-- high bit set is refused by the "> 16" rule.
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 0 } } }, -- AF_UNSPEC
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 3 } } }, -- AF_AX25
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 4 } } }, -- AF_IPX
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 5 } } }, -- AF_APPLETALK
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 6 } } }, -- AF_NETROM
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 7 } } }, -- AF_BRIDGE
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 8 } } }, -- AF_ATMPVC
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 9 } } }, -- AF_X25
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 11 } } }, -- AF_ROSE
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 12 } } }, -- AF_DECnet
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 13 } } }, -- AF_NETBEUI
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 14 } } }, -- AF_SECURITY
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, "==", 15 } } }, -- AF_KEY
+		{ call = "socket", action = EAFNOSUPPORT, args = { { 0, ">", 16 } } }, -- AF_PACKET and up
+
+		-- no typing into the caller's terminal; the kernel reads the
+		-- request as 32 bits, so high bits must not hide it (CVE-2019-10063)
+		{ call = "ioctl", action = EPERM, args = { { 1, "&==", TIOCSTI, LOW32 } } },
+		{ call = "ioctl", action = EPERM, args = { { 1, "&==", TIOCLINUX, LOW32 } } },
+
+		-- no seccomp listener of the box's own: it could answer for the
+		-- supervisor.  operation == SECCOMP_SET_MODE_FILTER (1) and flags
+		-- with SECCOMP_FILTER_FLAG_NEW_LISTENER (8); both are 32 bits.
+		{ call = "seccomp", action = EPERM, args = { { 0, "&==", 1, LOW32 }, { 1, "&==", 8, 8 } } },
+	},
+}
