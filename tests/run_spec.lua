@@ -290,6 +290,16 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	it("126 with the reason in plain words on a host without user namespaces", function()
+		-- user.max_user_namespaces is per user namespace: set it to 0 in one
+		-- of our own, and run sbxlua there
+		local out, code = S.sh("unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && "
+			.. S.bin .. " run.lua /bin/echo ran' 2>&1")
+		assert.are.equal(126, code)
+		assert.are.equal("sandbox: cannot create namespaces: ENOSPC (user namespaces are disabled "
+			.. "or exhausted on this host)\n", out)
+	end)
+
 	describe("refusals before the box exists", function()
 		local function refused(pattern, ...)
 			local out, err, code = run(...)

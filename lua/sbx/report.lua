@@ -71,6 +71,20 @@ local causes = {
 	signal = function(e) return ("signal %d (%s)"):format(e.signal, e.name) end,
 }
 
+-- Plain words for the set-up failures a host (not the program) causes.
+local hints = {
+	["create namespaces"] = {
+		ENOSPC = "user namespaces are disabled or exhausted on this host",
+		EPERM = "this host does not let this user create namespaces",
+		EINVAL = "this kernel lacks a namespace the box needs",
+	},
+	mount = {
+		EPERM = "this host refuses mounts in a user namespace (an LSM such as AppArmor, "
+			.. "or a /proc with hidden entries)",
+		EACCES = "this host refuses mounts in a user namespace (an LSM such as AppArmor)",
+	},
+}
+
 --- The report line of one event (without the `sandbox: ` prefix).
 function M.line(e)
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
@@ -78,7 +92,9 @@ function M.line(e)
 	if e.kind == "cannot" then
 		local what = e.stage or "set up"
 		if e.path then what = what .. " " .. e.path end
-		return ("cannot %s: %s"):format(what, e.errno or "EUNKNOWN")
+		local hint = hints[e.stage] and hints[e.stage][e.errno]
+		return ("cannot %s: %s%s"):format(what, e.errno or "EUNKNOWN",
+			hint and " (" .. hint .. ")" or "")
 	end
 	return "lost: the box ended without a status"
 end
