@@ -31,16 +31,20 @@ HDR := $(wildcard core/*.h)
 all: sbxlua build/sbx/core.so $(PROG_BIN)
 
 build/obj/%.o: core/%.c $(HDR) | build/obj
-	$(CC) $(CFLAGS) -DSBX_LUADIR='"$(DATADIR)/lua"' -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -DSBX_LUADIR='"$(DATADIR)/lua"' -c $< -o $@
 
 sbxlua: build/obj/main.o $(CORE_OBJ)
-	$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(EDIT_LIBS) $(PKG_LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(EDIT_LIBS) $(PKG_LIBS)
 
 build/sbx/core.so: $(CORE_OBJ) | build/sbx
-	$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 build/tests/%: tests/progs/%.c | build/tests
-	$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
+	@echo "  CC      $@"
+	@$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
 
 build/obj build/sbx build/tests:
 	mkdir -p $@

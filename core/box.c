@@ -40,14 +40,14 @@ static struct box *check_box(lua_State *L, int idx)
 }
 
 static const char *const spec_keys[] = {
-    "namespaces", "uid",	  "gid",	"host_uid",
-    "host_gid",	  "hostname",	  "root",	"read_only_root",
-    "mounts",	  "net_lo",	  "argv",	"path",
-    "env",	  "cwd",	  "rlimits",	"filter",
-    "landlock",	  "stdin",	  "stdin_file", "stdout",
-    "stderr",	  "output_limit", "wall",	"new_session",
-    "drop_caps",  "no_new_privs", "probe",	"pty",
-    NULL};
+    "namespaces",   "uid",	    "gid",	  "host_uid",
+    "host_gid",	    "hostname",	    "root",	  "read_only_root",
+    "mounts",	    "net_lo",	    "argv",	  "path",
+    "env",	    "cwd",	    "rlimits",	  "filter",
+    "landlock",	    "stdin",	    "stdin_file", "stdout",
+    "stderr",	    "output_limit", "wall",	  "new_session",
+    "drop_caps",    "no_new_privs", "probe",	  "pty",
+    "memory_limit", "task_limit",   "cgroup",	  NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -308,6 +308,28 @@ static int box_parse(lua_State *L)
 		b->io.wall = lua_tonumber(L, -1);
 	}
 	lua_pop(L, 1);
+	/* limits of the whole box: a cgroup where one is usable, else sampled
+	 */
+	b->io.memory_limit = (uint64_t)sbx_opt_int(L, 1, "memory_limit", 0, 0,
+						   (lua_Integer)1 << 50);
+	b->io.task_limit =
+	    (uint64_t)sbx_opt_int(L, 1, "task_limit", 0, 0, 1 << 22);
+	switch (lua_getfield(L, 1, "cgroup")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TBOOLEAN:
+		b->io.cgroup =
+		    lua_toboolean(L, -1) ? SBX_CGMODE_AUTO : SBX_CGMODE_NONE;
+		break;
+	case LUA_TSTRING:
+		sbx_check_boxpath(L, -1, "field 'cgroup'");
+		b->io.cgroup = SBX_CGMODE_PATH;
+		b->io.cgroup_base = sbx_anchor_str(L, anchor, -1);
+		break;
+	default:
+		luaL_error(L, "field 'cgroup' must be a boolean or a path");
+	}
+	lua_pop(L, 1);
 	lua_settop(L, 2);
 	b->closed = 0;
 	return 1;
@@ -419,6 +441,27 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	}
 	lua_pushnumber(L, j->end - j->start);
 	lua_setfield(L, -2, "elapsed");
+	lua_pushnumber(L, j->cpu);
+	lua_setfield(L, -2, "cpu");
+	if (j->samples) {
+		lua_pushinteger(L, (lua_Integer)j->memory_peak);
+		lua_setfield(L, -2, "memory_peak");
+		lua_pushinteger(L, (lua_Integer)j->tasks_peak);
+		lua_setfield(L, -2, "tasks_peak");
+		lua_pushinteger(L, (lua_Integer)j->samples);
+		lua_setfield(L, -2, "samples");
+	}
+	lua_pushboolean(L, j->cg.limited || j->have_events);
+	lua_setfield(L, -2, "cgroup");
+	if (j->have_events && j->ev.oom_kill >= 0) {
+		lua_pushinteger(L, j->ev.oom_kill);
+		lua_setfield(L, -2, "oom_kill");
+	}
+	if (j->cg_error) {
+		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
+				strerror(j->cg_error));
+		lua_setfield(L, -2, "cgroup_error");
+	}
 }
 
 /* Runs boxes (stack indices) together; pushes a list of results. */

@@ -148,6 +148,8 @@ struct sbx_msg {
 };
 
 /* ---- supervise.c: running boxes ---- */
+#include "cgroup.h" /* (it includes this file: the guard is set above) */
+
 enum { SBX_OUT_CAPTURE, SBX_OUT_PASS, SBX_OUT_DISCARD };
 enum {
 	SBX_END_NONE,
@@ -157,16 +159,25 @@ enum {
 	SBX_END_OUTPUT, /* an output stream passed its cap */
 	SBX_END_CANNOT, /* the box could not be set up */
 	SBX_END_LOST,	/* init ended without saying how the command did */
+	SBX_END_MEMORY, /* the sampler saw the memory limit passed */
+	SBX_END_TASKS,	/* the sampler saw the task limit reached */
 };
+
+/* Where a box's cgroup comes from. */
+enum { SBX_CGMODE_NONE, SBX_CGMODE_AUTO, SBX_CGMODE_PATH };
 
 struct sbx_io {
 	const char *in_data; /* stdin from memory (in_fd < 0) */
 	size_t in_len;
 	int in_fd; /* stdin from a descriptor, relayed; -1: none */
 	int out_mode[2];
-	size_t out_limit; /* bytes per stream; 0: none */
-	double wall;	  /* seconds; 0: none */
-	int pty;	  /* stdio on a pseudo-terminal of the box's own */
+	size_t out_limit;      /* bytes per stream; 0: none */
+	double wall;	       /* seconds; 0: none */
+	int pty;	       /* stdio on a pseudo-terminal of the box's own */
+	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
+	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
+	int cgroup;	       /* SBX_CGMODE_* */
+	const char *cgroup_base; /* for SBX_CGMODE_PATH */
 };
 
 struct sbx_job {
@@ -190,7 +201,21 @@ struct sbx_job {
 	int in_eof;
 	char *probe; /* the probe datagram's text, after the header */
 	size_t probe_len;
+	/* limits of the whole box */
+	struct sbx_cgroup cg;
+	int have_events;
+	struct sbx_cgroup_events ev;
+	uint64_t memory_peak;
+	unsigned long tasks_peak;
+	unsigned long samples;
+	double next_sample;
+	double cpu; /* seconds of CPU used by the box (cgroup or rusage) */
+	int cg_error;
+	const char *cg_what;
 };
+
+/* The cgroup base of this process, probed once (NULL: none usable). */
+SBX_LOCAL const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit);
 
 SBX_LOCAL void sbx_job_init(struct sbx_job *j);
 /* Starts the box; returns 0, or -1 with errno (the job is then done, with

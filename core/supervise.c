@@ -51,6 +51,51 @@ void sbx_job_init(struct sbx_job *j)
 	j->pid = -1;
 	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
 	j->io.in_fd = -1;
+	sbx_cgroup_init(&j->cg);
+}
+
+/*
+ * The cgroup base is probed once per process: for root it may create
+ * <v2 mount>/sbxlua.  An explicit base is probed each time it is named.
+ */
+const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit)
+{
+	static struct sbx_cgroup_base auto_base, named;
+	static int probed;
+	if (explicit) {
+		if (sbx_cgroup_probe(explicit, &named) < 0 || !named.usable)
+			return NULL;
+		return &named;
+	}
+	if (!probed) {
+		probed = 1;
+		if (sbx_cgroup_probe(NULL, &auto_base) < 0)
+			auto_base.usable = 0;
+	}
+	return auto_base.usable ? &auto_base : NULL;
+}
+
+/* A cgroup of the box's own, when a base is usable: the box is cloned
+ * into it, so no instant of it runs outside; its limits are written first.
+ * Without a base the box runs without one (the limits are then sampled). */
+static void make_cgroup(struct sbx_job *j)
+{
+	const struct sbx_cgroup_base *b;
+	struct sbx_cgroup_limits lim = {0, 0, 0, 0};
+	int r;
+	if (j->io.cgroup == SBX_CGMODE_NONE)
+		return;
+	b = sbx_cgroup_base(j->io.cgroup == SBX_CGMODE_PATH ? j->io.cgroup_base
+							    : NULL);
+	if (!b)
+		return;
+	lim.memory = j->io.memory_limit;
+	lim.pids = j->io.task_limit;
+	r = sbx_cgroup_create(b, &lim, &j->cg);
+	if (r < 0) {
+		j->cg_error = -r;
+		j->cg_what = j->cg.what;
+	}
 }
 
 static void set_cannot(struct sbx_job *j, int stage, int err)
@@ -141,6 +186,38 @@ static void kill_box(struct sbx_job *j, int why)
 		j->end_kind = why;
 	if (j->pidfd >= 0 && !j->exited)
 		sbx_pidfd_send_signal(j->pidfd, SIGKILL);
+	/* init's death ends its pid namespace; the cgroup's kill also takes
+	 * a box that has none, at once */
+	if (j->cg.fd >= 0)
+		sbx_cgroup_kill(&j->cg);
+}
+
+/*
+ * Samples the whole box: its memory (anonymous + shared resident) and its
+ * tasks, summed over every process; kills it past a limit the cgroup does
+ * not hold itself.  Every 10 ms, every 1 ms once half the memory is used.
+ */
+static void sample_box(struct sbx_job *j, double now)
+{
+	struct sbx_sample s;
+	uint64_t ml = j->io.memory_limit, tl = j->io.task_limit;
+	int r;
+	if (j->cg.fd >= 0)
+		r = sbx_sample_cgroup(j->cg.fd, &s);
+	else
+		r = sbx_sample(j->pid, &s);
+	j->next_sample = now + (ml && s.memory >= ml / 2 ? 0.001 : 0.010);
+	if (r < 0)
+		return;
+	j->samples++;
+	if (s.memory > j->memory_peak)
+		j->memory_peak = s.memory;
+	if (s.tasks > j->tasks_peak)
+		j->tasks_peak = s.tasks;
+	if (ml && s.memory > ml && !(j->cg.limited & SBX_CG_MEMORY))
+		kill_box(j, SBX_END_MEMORY);
+	else if (tl && s.tasks >= tl && !(j->cg.limited & SBX_CG_PIDS))
+		kill_box(j, SBX_END_TASKS);
 }
 
 int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
@@ -176,8 +253,13 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	}
 	cp.ctl_fd = sv[1];
 
+	make_cgroup(j);
 	memset(&ca, 0, sizeof ca);
 	ca.flags = p->nsflags | CLONE_PIDFD;
+	if (j->cg.fd >= 0) {
+		ca.flags |= CLONE_INTO_CGROUP;
+		ca.cgroup = (uint64_t)j->cg.fd;
+	}
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
 	r = sbx_clone3(&ca);
@@ -395,11 +477,28 @@ static void write_in(struct sbx_job *j)
 static void finish(struct sbx_job *j)
 {
 	siginfo_t si;
+	struct rusage ru;
 	memset(&si, 0, sizeof si);
-	while (waitid((idtype_t)P_PIDFD, (id_t)j->pidfd, &si, WEXITED) < 0 &&
+	memset(&ru, 0, sizeof ru);
+	/* the raw call returns init's usage, which holds every process of
+	 * the box that init reaped */
+	while (syscall(SYS_waitid, P_PIDFD, j->pidfd, &si, WEXITED, &ru) < 0 &&
 	       errno == EINTR)
 		;
 	j->init_status = si.si_status;
+	j->cpu = (double)ru.ru_utime.tv_sec +
+		 (double)ru.ru_utime.tv_usec / 1e6 +
+		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	if (j->cg.fd >= 0) {
+		if (sbx_cgroup_events(&j->cg, &j->ev) == 0) {
+			j->have_events = 1;
+			if (j->ev.cpu_usec >= 0)
+				j->cpu = (double)j->ev.cpu_usec / 1e6;
+			if (j->ev.memory_peak > (int64_t)j->memory_peak)
+				j->memory_peak = (uint64_t)j->ev.memory_peak;
+		}
+		sbx_cgroup_remove(&j->cg);
+	}
 	read_ctl(j);
 	xclose(&j->pidfd);
 	xclose(&j->ctl);
@@ -452,6 +551,13 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 					kill_box(j, SBX_END_WALL);
 				else if (next < 0 || dl < next)
 					next = dl;
+			}
+			if ((j->io.memory_limit || j->io.task_limit) &&
+			    !j->exited && j->end_kind == SBX_END_NONE) {
+				if (now >= j->next_sample)
+					sample_box(j, now);
+				if (next < 0 || j->next_sample < next)
+					next = j->next_sample;
 			}
 			/* a box without its own pid namespace may leave a
 			 * process holding the pipes: stop waiting 1 s after
@@ -554,6 +660,7 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->out[0]);
 	xclose(&j->out[1]);
 	xclose(&j->io.in_fd);
+	sbx_cgroup_remove(&j->cg);
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);

@@ -26,6 +26,10 @@ report to stderr after the box is gone.
   --mem SIZE          memory limit (default 512M)
   --pids N            task limit (default 128)
   --out SIZE          output limit per stream (default 16M)
+  --nofile N          open files per process (default 256)
+  --fsize SIZE        file size limit (default 64M)
+  --tmp-size SIZE     size of /tmp (default 64M)
+  --cgroup DIR|none   cgroup v2 base for the box's cgroup (default: found)
   --net none|host     network: an empty namespace (default) or the host's
   --stdin FILE        stdin from FILE (default: nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
@@ -71,6 +75,13 @@ local function home_dirs()
 	end
 	return homes
 end
+
+-- options that set a limit, by the limit's name in sbx.limits
+local limit_opts = {
+	["--wall"] = "wall", ["--cpu"] = "cpu", ["--mem"] = "memory", ["--pids"] = "tasks",
+	["--out"] = "output", ["--nofile"] = "open_files", ["--fsize"] = "file_size",
+	["--tmp-size"] = "tmp",
+}
 
 local function parse(argv)
 	local o = { ro = {}, rw = {}, tmp = {}, env = {}, limits = {}, args = {} }
@@ -128,23 +139,14 @@ local function parse(argv)
 		elseif a == "--cwd" then
 			local typed = value(a)
 			o.cwd = clean_box_path(a, typed, typed)
-		elseif a == "--wall" or a == "--cpu" then
+		elseif limit_opts[a] then
 			local typed = value(a)
-			local n, msg = limits.parse_duration(typed)
+			local n, msg = limits.parse(limit_opts[a], typed)
 			if not n then refuse("%s %s: %s", a, typed, msg) end
-			o.limits[a:sub(3)] = n
-		elseif a == "--mem" or a == "--out" then
+			o.limits[limit_opts[a]] = n
+		elseif a == "--cgroup" then
 			local typed = value(a)
-			local n, msg = limits.parse_size(typed)
-			if not n then refuse("%s %s: %s", a, typed, msg) end
-			o.limits[a:sub(3)] = n
-		elseif a == "--pids" then
-			local typed = value(a)
-			local n = tonumber(typed)
-			if not n or n ~= math.floor(n) or n < 1 or n > 1 << 22 then
-				refuse("--pids %s: expected a positive integer", typed)
-			end
-			o.limits.pids = math.tointeger(n)
+			o.cgroup = typed == "none" and false or typed
 		elseif a == "--net" then
 			local typed = value(a)
 			if typed ~= "none" and typed ~= "host" then refuse("--net %s: expected none or host", typed) end

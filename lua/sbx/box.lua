@@ -7,21 +7,15 @@ local core = require "sbx.core"
 
 local M = {}
 
+local limits = require "sbx.limits"
+
 local MiB = 1 << 20
 
---- Default limits of the standard box (all overridable).
-M.defaults = {
-	wall = 60, -- seconds
-	cpu = 30, -- seconds of CPU time
-	mem = 512 * MiB,
-	pids = 128,
-	out = 16 * MiB, -- per stream
-	nofile = 256,
-	fsize = 64 * MiB,
-	tmp = 64 * MiB, -- /tmp
-	work = 64 * MiB, -- /work
+--- Sizes of the tree (the limits proper are `sbx.limits.defaults`).
+M.tree = {
+	work = 64 * MiB, -- /work, when it is the box's own tmpfs
 	inodes = 16384, -- per tmpfs
-	shm = 16 * MiB,
+	shm = 16 * MiB, -- /dev/shm
 }
 
 --- The box user, inside.
@@ -88,18 +82,16 @@ local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 --- Builds the standard box.
 -- @tparam table o options: `prog` (as typed), `args`, `ro`/`rw` lists of
 --  `{src=, dst=}`, `tmp` list of `{dst=, size=}`, `env` (map), `cwd`,
---  `limits` (see `M.defaults`), `net` ("none"|"host"), `stdin`/`stdin_file`,
+--  `limits` (names of `sbx.limits`, parsed there), `net` ("none"|"host"),
+--  `stdin`/`stdin_file`, `cgroup` (a cgroup v2 base, or false for none),
 --  `filter` (a compiled filter or false), `profile` (its name), `pty`
 --  (stdio on a pseudo-terminal of the box's own, relaying the caller's),
 --  `landlock` (default true)
 -- @return spec, info; or nil, msg
 function M.build(o)
-	local lim = {}
-	for k, v in pairs(M.defaults) do lim[k] = v end
-	for k, v in pairs(o.limits or {}) do
-		if M.defaults[k] == nil then return nil, ("unknown limit '%s'"):format(k) end
-		lim[k] = v
-	end
+	local lim, lerr = limits.resolve(o.limits or {})
+	if not lim then return nil, lerr end
+	local tree = M.tree
 	local host_path, err = M.find_program(o.prog)
 	if not host_path then return nil, err end
 	local euid = core.ids().euid
@@ -143,15 +135,15 @@ function M.build(o)
 		mounts[#mounts + 1] = { type = "hide", dst = p, optional = true }
 	end
 	ll[#ll + 1] = { path = "/proc", access = "ro" }
-	mounts[#mounts + 1] = { type = "dev", dst = "/dev", shm_size = lim.shm, shm_inodes = 1024 }
+	mounts[#mounts + 1] = { type = "dev", dst = "/dev", shm_size = tree.shm, shm_inodes = 1024 }
 	ll[#ll + 1] = { path = "/dev", access = dev_rights() }
 	ll[#ll + 1] = { path = "/dev/shm", access = "rw" }
-	mounts[#mounts + 1] = { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = lim.inodes,
+	mounts[#mounts + 1] = { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = tree.inodes,
 		mode = tonumber("1777", 8) }
 	ll[#ll + 1] = { path = "/tmp", access = "rw" }
 	if not work_host then
-		mounts[#mounts + 1] = { type = "tmpfs", dst = "/work", size = lim.work,
-			nr_inodes = lim.inodes, mode = tonumber("755", 8) }
+		mounts[#mounts + 1] = { type = "tmpfs", dst = "/work", size = tree.work,
+			nr_inodes = tree.inodes, mode = tonumber("755", 8) }
 		ll[#ll + 1] = { path = "/work", access = "rw" }
 	end
 	for _, b in ipairs(o.rw or {}) do
@@ -165,7 +157,7 @@ function M.build(o)
 	end
 	for _, t in ipairs(o.tmp or {}) do
 		mounts[#mounts + 1] = { type = "tmpfs", dst = t.dst, size = t.size or lim.tmp,
-			nr_inodes = lim.inodes, mode = tonumber("1777", 8) }
+			nr_inodes = tree.inodes, mode = tonumber("1777", 8) }
 		ll[#ll + 1] = { path = t.dst, access = "rw" }
 	end
 
@@ -191,15 +183,14 @@ function M.build(o)
 	local namespaces = { "user", "mount", "pid", "ipc", "uts", "cgroup" }
 	if not net_host then table.insert(namespaces, 5, "net") end
 
-	local rlimits = {
-		cpu = { lim.cpu, lim.cpu + 1 }, -- SIGXCPU at the budget, SIGKILL 1 s later
-		nofile = lim.nofile,
-		fsize = lim.fsize,
-		core = 0,
-		data = lim.mem,
-	}
 	local host_root = (host_id or euid) == 0
-	if not host_root then rlimits.nproc = lim.pids end
+	-- the whole box's memory and tasks: a cgroup v2 where one is usable
+	-- (exact), else sampled by the supervisor; rlimits per process beside
+	local cg = o.cgroup ~= false and core.cgroup_probe(type(o.cgroup) == "string" and o.cgroup or nil)
+	if cg and not cg.usable then cg = nil end
+	local ctl = cg and cg.controllers or {}
+	local rlimits = limits.rlimits(lim, { host_root = host_root, cgroup_memory = ctl.memory })
+	local enforcement = limits.enforcement { cgroup = cg, host_root = host_root }
 
 	local argv = { o.prog }
 	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
@@ -224,8 +215,11 @@ function M.build(o)
 		stdin = o.stdin, stdin_file = o.stdin_file,
 		pty = o.pty or nil,
 		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
-		output_limit = lim.out,
+		output_limit = lim.output,
 		wall = lim.wall,
+		memory_limit = lim.memory,
+		task_limit = lim.tasks,
+		cgroup = cg and (type(o.cgroup) == "string" and o.cgroup or true) or false,
 		probe = true,
 	}
 	local info = {
@@ -237,13 +231,8 @@ function M.build(o)
 		landlock = use_landlock,
 		landlock_abi = use_landlock and landlock_abi or 0,
 		limits = lim,
-		enforcement = {
-			wall = "supervisor", out = "supervisor",
-			cpu = "rlimit", nofile = "rlimit", fsize = "rlimit",
-			mem = "rlimit", -- RLIMIT_DATA per process: a backstop, not exact
-			pids = host_root and "none" or "rlimit",
-			tmp = "tmpfs", work = work_host and "none" or "tmpfs",
-		},
+		enforcement = enforcement,
+		cgroup = cg and cg.source or false,
 		env = env,
 		ro_roots = ro_roots,
 		program = path,

@@ -250,10 +250,11 @@ end
 M.MEMORY_FRACTION = 0.9
 
 --- A SIGKILL with the CPU time used at least the budget minus this many
--- seconds is the CPU limit: the time read back after the kill can fall
--- short of the budget by a scheduler tick or more, since RLIMIT_CPU is
--- checked at ticks and accounting is per tick.
-M.CPU_SLACK = 0.05
+-- seconds is the CPU limit.  The CPU time read back after the kernel's
+-- RLIMIT_CPU kill (wait4's rusage) falls short of the limit: here
+-- (HZ=250, tick accounting) by up to 48 ms over 92 runs, more than the
+-- 50 ms others use, so the slack is 100 ms (docs/limits.md).
+M.CPU_SLACK = 0.1
 
 --- Causes a run can be stopped for.
 M.CAUSE = {

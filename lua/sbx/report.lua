@@ -6,6 +6,7 @@
 -- case give the same bytes.
 -- @module sbx.report
 local core = require "sbx.core"
+local limits = require "sbx.limits"
 
 local M = {}
 
@@ -14,62 +15,26 @@ M.EXIT_LIMIT = 124 -- a limit stopped the program
 M.EXIT_REFUSED = 125 -- a refusal ended it
 M.EXIT_CANNOT = 126 -- the box could not be set up
 
---- A size in the largest exact binary unit: "16 MiB", "1536 KiB", "7 B".
-function M.size(n)
-	for _, u in ipairs { { 1 << 40, "TiB" }, { 1 << 30, "GiB" }, { 1 << 20, "MiB" }, { 1 << 10, "KiB" } } do
-		if n >= u[1] and n % u[1] == 0 then return ("%d %s"):format(n // u[1], u[2]) end
-	end
-	return ("%d B"):format(n)
-end
-
---- Seconds without a needless fraction: "60 s", "0.5 s".
-function M.seconds(s)
-	if s == math.floor(s) then return ("%d s"):format(s) end
-	return ("%g s"):format(s)
-end
-
---- Turns a core result into the list of events of the run.
+--- Turns a core result into the list of events of the run.  An exit is
+-- the program's own and never reclassified; a kill is named by the limit
+-- that caused it (`sbx.limits.classify`), a SIGSYS is a refusal.
 -- @tparam table r the result of box:run()
 -- @tparam table info the claims of `sbx.box.build`
 function M.events(r, info)
-	local ev = {}
 	local lim = info.limits or {}
-	if r.outcome == "exit" then
-		ev[#ev + 1] = { kind = "exit", code = r.code }
-	elseif r.outcome == "signal" then
-		local sig = r.signal
-		if r.signame == "SIGXCPU" then
-			ev[#ev + 1] = { kind = "killed", cause = "cpu", limit = lim.cpu }
-		elseif r.signame == "SIGXFSZ" then
-			ev[#ev + 1] = { kind = "killed", cause = "fsize", limit = lim.fsize }
-		elseif r.signame == "SIGSYS" then
-			ev[#ev + 1] = { kind = "killed", cause = "refused", signal = sig, name = r.signame }
-		else
-			ev[#ev + 1] = { kind = "killed", cause = "signal", signal = sig, name = r.signame }
-		end
-	elseif r.outcome == "wall" then
-		ev[#ev + 1] = { kind = "killed", cause = "wall", limit = lim.wall }
-	elseif r.outcome == "output" then
-		ev[#ev + 1] = { kind = "killed", cause = "output", limit = lim.out }
-	elseif r.outcome == "cannot" then
+	if r.outcome == "exit" then return { { kind = "exit", code = r.code } } end
+	if r.outcome == "cannot" then
 		local c = r.cannot or {}
-		ev[#ev + 1] = { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname }
-	else
-		ev[#ev + 1] = { kind = "lost" }
+		return { { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname } }
 	end
-	return ev
+	if r.outcome == "lost" then return { { kind = "lost" } } end
+	if r.outcome == "signal" and r.signame == "SIGSYS" then
+		return { { kind = "killed", cause = "refused", signal = r.signal, name = r.signame } }
+	end
+	local cause = limits.classify(r, lim)
+	if cause then return { { kind = "killed", cause = cause, limit = lim[cause] } } end
+	return { { kind = "killed", cause = "signal", signal = r.signal, name = r.signame } }
 end
-
-local causes = {
-	cpu = function(e) return ("cpu limit (%s)"):format(M.seconds(e.limit)) end,
-	fsize = function(e) return ("file size limit (%s)"):format(M.size(e.limit)) end,
-	wall = function(e) return ("wall clock (%s)"):format(M.seconds(e.limit)) end,
-	output = function(e) return ("output limit (%s)"):format(M.size(e.limit)) end,
-	memory = function(e) return ("memory limit (%s)"):format(M.size(e.limit)) end,
-	pids = function(e) return ("process limit (%d)"):format(e.limit) end,
-	refused = function(e) return ("refused system call: signal %d (%s)"):format(e.signal, e.name) end,
-	signal = function(e) return ("signal %d (%s)"):format(e.signal, e.name) end,
-}
 
 -- Plain words for the set-up failures a host (not the program) causes.
 local hints = {
@@ -88,7 +53,14 @@ local hints = {
 --- The report line of one event (without the `sandbox: ` prefix).
 function M.line(e)
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
-	if e.kind == "killed" then return "killed: " .. causes[e.cause](e) end
+	if e.kind == "killed" then
+		if e.cause == "refused" then
+			return ("killed: refused system call: signal %d (%s)"):format(e.signal, e.name)
+		elseif e.cause == "signal" then
+			return ("killed: signal %d (%s)"):format(e.signal, e.name)
+		end
+		return limits.report_line(e.cause, { [e.cause] = e.limit })
+	end
 	if e.kind == "cannot" then
 		local what = e.stage or "set up"
 		if e.path then what = what .. " " .. e.path end
@@ -237,22 +209,16 @@ function M.isolation_lines(info, verified)
 	end
 	out[#out + 1] = ("network: %s"):format(iso.network)
 	out[#out + 1] = ("host root: %s"):format(iso.host_root and "yes (the box runs as kernel uid 0)" or "no")
-	local lim, enf = info.limits, info.enforcement
-	local fmt = { wall = M.seconds, cpu = M.seconds, mem = M.size, out = M.size, fsize = M.size,
-		tmp = M.size, work = M.size }
-	for _, k in ipairs { "wall", "cpu", "mem", "pids", "out", "nofile", "fsize", "tmp", "work" } do
-		local v = fmt[k] and fmt[k](lim[k]) or tostring(lim[k])
-		out[#out + 1] = ("limit %s %s (%s)"):format(k, v, enf[k] or "none")
-	end
+	for _, l in ipairs(limits.describe(info.limits, info.enforcement)) do out[#out + 1] = l end
 	out[#out + 1] = ("digest: %s"):format(M.digest(info))
 	return out
 end
 
 --- The structured result (for --json).
 function M.result(r, info, events, verified)
-	local limits = {}
+	local lim = {}
 	for k, v in pairs(info.limits) do
-		limits[k] = { value = v, enforcement = info.enforcement[k] or "none" }
+		lim[k] = { value = v, enforcement = info.enforcement[k] or "none" }
 	end
 	return {
 		version = 1,
@@ -261,7 +227,9 @@ function M.result(r, info, events, verified)
 		code = r.code,
 		signal = r.signal,
 		events = events,
-		limits = limits,
+		limits = lim,
+		measured = { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
+			samples = r.samples, cgroup = r.cgroup },
 		isolation = M.isolation(info),
 		verified = verified,
 		digest = M.digest(info),

@@ -1,0 +1,761 @@
+/*
+ * main.c: sbxlua, the stand-alone interpreter.
+ *
+ * The command line, LUA_INIT, the REPL, the error reports and the exit
+ * statuses are those of Lua 5.4's lua.c, so that `sbxlua` can stand in for
+ * `lua5.4`.  On top of that:
+ *  - sbx.core is linked in and sits in package.preload;
+ *  - package.path starts with the bundled lua/ directory, which is also
+ *    published as package.loaded["sbx.config"].luadir;
+ *  - a bare script name not found in the current directory is looked up
+ *    in that directory (`sbxlua run.lua ...` from anywhere);
+ *  - the REPL edits lines with libedit, keeps ~/.sbxlua_history and has the
+ *    facade in the global `sbx`.
+ * See docs/interpreter.md.
+ *
+ * lua.c keeps its context in globals; here it lives in a struct interp on
+ * main's stack, passed to pmain.  The one global left is the state that the
+ * SIGINT handler stops.
+ */
+#include "sbx.h"
+
+#include <editline/readline.h>
+#include <limits.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lualib.h>
+
+#ifndef SBX_LUADIR
+#define SBX_LUADIR "/usr/local/share/sbxlua/lua"
+#endif
+
+#define PROGNAME "sbxlua"
+#define BANNER PROGNAME " " SBX_VERSION " (" LUA_RELEASE ")"
+#define PROMPT "> "
+#define PROMPT2 ">> "
+#define EOFMARK "<eof>"
+#define INIT_VAR "LUA_INIT"
+#define INIT_VAR_VERSION INIT_VAR LUA_VERSUFFIX
+#define HISTORY_NAME ".sbxlua_history"
+#define HISTORY_MAX 1000
+
+/* Options seen by collect_args(). */
+enum {
+	HAS_ERROR = 1, /* bad option */
+	HAS_I = 2,     /* -i */
+	HAS_V = 4,     /* -v */
+	HAS_E = 8,     /* -e */
+	HAS_NOENV = 16 /* -E */
+};
+
+struct interp {
+	int argc;
+	char **argv;
+	const char *progname; /* prefix of error reports; NULL in the REPL */
+	char luadir[PATH_MAX];
+	char history[PATH_MAX]; /* "" when there is no history file */
+	locale_t input_locale;	/* the user's LC_CTYPE, for libedit; or 0 */
+};
+
+/* The state that a SIGINT interrupts: set before each protected call. */
+static lua_State *globalL;
+
+static void set_signal(int sig, void (*handler)(int))
+{
+	struct sigaction sa = {.sa_handler = handler};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+/* Hook installed by on_sigint: raises the error in the interpreter. */
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+	lua_sethook(L, NULL, 0, 0);
+	luaL_error(L, "interrupted!");
+}
+
+/*
+ * SIGINT while Lua runs: lua_sethook is the one Lua call that is safe in a
+ * signal handler; the hook raises the error at the next instruction.  A
+ * second SIGINT before that kills the process, as in lua.c.
+ */
+static void on_sigint(int sig)
+{
+	int mask = LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT;
+
+	set_signal(sig, SIG_DFL);
+	lua_sethook(globalL, stop_hook, mask, 1);
+}
+
+static void print_usage(const char *progname, const char *badoption)
+{
+	lua_writestringerror("%s: ", progname);
+	if (badoption[1] == 'e' || badoption[1] == 'l')
+		lua_writestringerror("'%s' needs argument\n", badoption);
+	else
+		lua_writestringerror("unrecognized option '%s'\n", badoption);
+	lua_writestringerror(
+	    "usage: %s [options] [script [args]]\n"
+	    "Available options are:\n"
+	    "  -e stat   execute string 'stat'\n"
+	    "  -i        enter interactive mode after executing 'script'\n"
+	    "  -l mod    require library 'mod' into global 'mod'\n"
+	    "  -l g=mod  require library 'mod' into global 'g'\n"
+	    "  -v        show version information\n"
+	    "  -E        ignore environment variables\n"
+	    "  -W        turn warnings on\n"
+	    "  --        stop handling options\n"
+	    "  -         stop handling options and execute stdin\n",
+	    progname);
+}
+
+static void print_version(void)
+{
+	lua_writestring(BANNER, strlen(BANNER));
+	lua_writeline();
+}
+
+static void message(const char *progname, const char *msg)
+{
+	if (progname)
+		lua_writestringerror("%s: ", progname);
+	lua_writestringerror("%s\n", msg);
+}
+
+/* Prints and pops the error message on top of the stack, if any. */
+static int report(struct interp *in, lua_State *L, int status)
+{
+	if (status != LUA_OK) {
+		const char *msg = lua_tostring(L, -1);
+
+		message(in->progname,
+			msg ? msg : "(error object is not a string)");
+		lua_pop(L, 1);
+	}
+	return status;
+}
+
+/* Message handler of every call: the message plus a traceback. */
+static int msghandler(lua_State *L)
+{
+	const char *msg = lua_tostring(L, 1);
+
+	if (msg == NULL) {
+		if (luaL_callmeta(L, 1, "__tostring") &&
+		    lua_type(L, -1) == LUA_TSTRING)
+			return 1;
+		msg = lua_pushfstring(L, "(error object is a %s value)",
+				      luaL_typename(L, 1));
+	}
+	luaL_traceback(L, L, msg, 1);
+	return 1;
+}
+
+/* lua_pcall with the traceback handler, interruptible by SIGINT. */
+static int docall(lua_State *L, int narg, int nres)
+{
+	int status;
+	int base = lua_gettop(L) - narg;
+
+	lua_pushcfunction(L, msghandler);
+	lua_insert(L, base);
+	globalL = L;
+	set_signal(SIGINT, on_sigint);
+	status = lua_pcall(L, narg, nres, base);
+	set_signal(SIGINT, SIG_DFL);
+	lua_remove(L, base);
+	return status;
+}
+
+static int dochunk(struct interp *in, lua_State *L, int status)
+{
+	if (status == LUA_OK)
+		status = docall(L, 0, 0);
+	return report(in, L, status);
+}
+
+static int dofile(struct interp *in, lua_State *L, const char *name)
+{
+	return dochunk(in, L, luaL_loadfile(L, name));
+}
+
+static int dostring(struct interp *in, lua_State *L, const char *s,
+		    const char *name)
+{
+	return dochunk(in, L, luaL_loadbuffer(L, s, strlen(s), name));
+}
+
+/* -l mod, -l g=mod: g = require(mod). argv is not modified. */
+static int dolibrary(struct interp *in, lua_State *L, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	const char *modname = eq ? eq + 1 : spec;
+	size_t globlen = eq ? (size_t)(eq - spec) : strlen(spec);
+	int status;
+
+	lua_getglobal(L, "require");
+	lua_pushstring(L, modname);
+	status = docall(L, 1, 1);
+	if (status == LUA_OK) {
+		const char *globname = lua_pushlstring(L, spec, globlen);
+
+		lua_insert(L, -2);
+		lua_setglobal(L, globname);
+		lua_pop(L, 1);
+	}
+	return report(in, L, status);
+}
+
+/* Pushes arg[1..#arg], the arguments of the main script. */
+static int pushargs(lua_State *L)
+{
+	int i, n;
+
+	if (lua_getglobal(L, "arg") != LUA_TTABLE)
+		luaL_error(L, "'arg' is not a table");
+	n = (int)luaL_len(L, -1);
+	luaL_checkstack(L, n + 3, "too many arguments to script");
+	for (i = 1; i <= n; i++)
+		lua_rawgeti(L, -i, i);
+	lua_remove(L, -i);
+	return n;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * Loads a script: the file named, unless that is a bare name that is not in
+ * the current directory but is in the bundled one.
+ */
+static int load_script(const struct interp *in, lua_State *L, const char *name)
+{
+	char path[PATH_MAX];
+	int n;
+
+	if (strchr(name, '/') != NULL || access(name, F_OK) == 0)
+		return luaL_loadfile(L, name);
+	n = snprintf(path, sizeof(path), "%s/%s", in->luadir, name);
+	if (n < 0 || (size_t)n >= sizeof(path) || !is_file(path))
+		return luaL_loadfile(L, name);
+	return luaL_loadfile(L, path);
+}
+
+static int handle_script(struct interp *in, lua_State *L, char **argv)
+{
+	int status;
+
+	if (strcmp(argv[0], "-") == 0 && strcmp(argv[-1], "--") != 0)
+		status = luaL_loadfile(L, NULL); /* stdin */
+	else
+		status = load_script(in, L, argv[0]);
+	if (status == LUA_OK) {
+		int n = pushargs(L);
+
+		status = docall(L, n, LUA_MULTRET);
+	}
+	return report(in, L, status);
+}
+
+/*
+ * Checks the options and sets *first to the index of the script (0: none).
+ * On HAS_ERROR, *first is the index of the bad option.
+ */
+static int collect_args(char **argv, int *first)
+{
+	int args = 0;
+	int i;
+
+	*first = 0;
+	if (argv[0] == NULL)
+		return 0;
+	for (i = 1; argv[i] != NULL; i++) {
+		*first = i;
+		if (argv[i][0] != '-')
+			return args;
+		switch (argv[i][1]) {
+		case '-': /* -- */
+			if (argv[i][2] != '\0')
+				return HAS_ERROR;
+			*first = argv[i + 1] != NULL ? i + 1 : 0;
+			return args;
+		case '\0': /* - is the script: stdin */
+			return args;
+		case 'E':
+			if (argv[i][2] != '\0')
+				return HAS_ERROR;
+			args |= HAS_NOENV;
+			break;
+		case 'W':
+			if (argv[i][2] != '\0')
+				return HAS_ERROR;
+			break;
+		case 'i': /* -i implies -v */
+			args |= HAS_I;
+			/* fall through */
+		case 'v':
+			if (argv[i][2] != '\0')
+				return HAS_ERROR;
+			args |= HAS_V;
+			break;
+		case 'e':
+			args |= HAS_E;
+			/* fall through */
+		case 'l': /* both take an argument, maybe glued to them */
+			if (argv[i][2] == '\0') {
+				i++;
+				if (argv[i] == NULL || argv[i][0] == '-')
+					return HAS_ERROR;
+			}
+			break;
+		default:
+			return HAS_ERROR;
+		}
+	}
+	*first = 0;
+	return args;
+}
+
+/* Runs -e, -l and -W in order; the options end at argv[n]. */
+static int runargs(struct interp *in, lua_State *L, int n)
+{
+	char **argv = in->argv;
+	int i;
+
+	for (i = 1; i < n; i++) {
+		int option = argv[i][1];
+		const char *extra;
+		int status;
+
+		switch (option) {
+		case 'e':
+		case 'l':
+			extra = argv[i] + 2;
+			if (*extra == '\0')
+				extra = argv[++i];
+			status = option == 'e'
+				     ? dostring(in, L, extra, "=(command line)")
+				     : dolibrary(in, L, extra);
+			if (status != LUA_OK)
+				return 0;
+			break;
+		case 'W':
+			lua_warning(L, "@on", 0);
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
+static int handle_luainit(struct interp *in, lua_State *L)
+{
+	const char *name = "=" INIT_VAR_VERSION;
+	const char *init = getenv(name + 1);
+
+	if (init == NULL) {
+		name = "=" INIT_VAR;
+		init = getenv(name + 1);
+	}
+	if (init == NULL)
+		return LUA_OK;
+	if (init[0] == '@')
+		return dofile(in, L, init + 1);
+	return dostring(in, L, init, name);
+}
+
+/* arg: the script at 0, its arguments above, the interpreter's below. */
+static void create_arg_table(lua_State *L, char **argv, int argc, int script)
+{
+	int narg = argc - (script + 1);
+	int i;
+
+	lua_createtable(L, narg > 0 ? narg : 0, script + 1);
+	for (i = 0; i < argc; i++) {
+		lua_pushstring(L, argv[i]);
+		lua_rawseti(L, -2, i - script);
+	}
+	lua_setglobal(L, "arg");
+}
+
+/*
+ * dir = <directory of the executable>/lua, if that holds the facade (the
+ * build tree, or an install that keeps them together).  Only the
+ * executable's own location counts here, never the current directory or
+ * the environment.
+ */
+static int exe_luadir(char *dir, size_t size)
+{
+	char exe[PATH_MAX];
+	char probe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe));
+	char *slash;
+	int n;
+
+	if (len <= 0 || (size_t)len >= sizeof(exe))
+		return 0;
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash == NULL)
+		return 0;
+	*slash = '\0';
+	n = snprintf(dir, size, "%s/lua", exe);
+	/* ';' and '?' would break the package.path templates */
+	if (n < 0 || (size_t)n >= size || strpbrk(dir, ";?") != NULL)
+		return 0;
+	n = snprintf(probe, sizeof(probe), "%s/sbx/init.lua", dir);
+	return n > 0 && (size_t)n < sizeof(probe) && is_file(probe);
+}
+
+/* The bundled Lua directory: next to the executable, else the installed one. */
+static void find_luadir(char *dir, size_t size)
+{
+	if (!exe_luadir(dir, size))
+		snprintf(dir, size, "%s", SBX_LUADIR);
+}
+
+/*
+ * What sbxlua adds to the standard libraries: sbx.core in
+ * package.preload, the bundled directory first in package.path, and
+ * package.loaded["sbx.config"].
+ */
+static void open_sbx(struct interp *in, lua_State *L)
+{
+	const char *path;
+
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+	lua_pushcfunction(L, luaopen_sbx_core);
+	lua_setfield(L, -2, "sbx.core");
+	lua_pop(L, 1);
+
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+	lua_getfield(L, -1, LUA_LOADLIBNAME);
+	lua_getfield(L, -1, "path");
+	path = lua_tostring(L, -1);
+	lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;%s", in->luadir, in->luadir,
+			path ? path : "");
+	lua_setfield(L, -3, "path");
+	lua_pop(L, 2);
+
+	lua_createtable(L, 0, 2);
+	lua_pushstring(L, in->luadir);
+	lua_setfield(L, -2, "luadir");
+	lua_pushliteral(L, SBX_VERSION);
+	lua_setfield(L, -2, "version");
+	lua_setfield(L, -2, "sbx.config");
+	lua_pop(L, 1);
+}
+
+/* ---- the REPL ---- */
+
+/*
+ * Lua code runs in the "C" locale, as under lua.c, but libedit decodes
+ * multibyte input by LC_CTYPE: readline runs in the user's LC_CTYPE.
+ *
+ * History in ~/.sbxlua_history; a failure only loses the history.  The
+ * whole (stifled) history is written after each line: libedit's
+ * append_history(n) writes n + 1 entries.
+ */
+static void repl_open(struct interp *in)
+{
+	const char *home = getenv("HOME");
+	locale_t old = (locale_t)0;
+	int n;
+
+	in->input_locale = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+	if (in->input_locale != (locale_t)0)
+		old = uselocale(in->input_locale); /* libedit notes it here */
+	rl_readline_name = PROGNAME;
+	rl_initialize();
+	using_history();
+	stifle_history(HISTORY_MAX);
+	if (old != (locale_t)0)
+		uselocale(old);
+
+	in->history[0] = '\0';
+	if (home == NULL || home[0] == '\0')
+		return;
+	n = snprintf(in->history, sizeof(in->history), "%s/%s", home,
+		     HISTORY_NAME);
+	if (n < 0 || (size_t)n >= sizeof(in->history))
+		in->history[0] = '\0';
+	else
+		read_history(in->history);
+}
+
+static void repl_close(struct interp *in)
+{
+	if (in->input_locale != (locale_t)0)
+		freelocale(in->input_locale);
+	in->input_locale = (locale_t)0;
+}
+
+static void history_save(struct interp *in, const char *line)
+{
+	if (line[0] == '\0')
+		return;
+	add_history(line);
+	if (in->history[0] != '\0')
+		write_history(in->history);
+}
+
+/* The global `sbx`, for the user's convenience; a failure only warns. */
+static void load_facade(struct interp *in, lua_State *L)
+{
+	const char *msg;
+	size_t len;
+
+	lua_getglobal(L, "require");
+	lua_pushliteral(L, "sbx");
+	if (docall(L, 1, 1) == LUA_OK) {
+		lua_setglobal(L, "sbx");
+		return;
+	}
+	msg = lua_tostring(L, -1);
+	if (msg == NULL)
+		msg = "(error object is not a string)";
+	len = strcspn(msg, "\n"); /* the reason, not the paths tried */
+	if (len > 0 && msg[len - 1] == ':')
+		len--;
+	fprintf(stderr, "%s: warning: global 'sbx' not set: %.*s\n",
+		in->progname ? in->progname : PROGNAME, (int)len, msg);
+	fflush(stderr);
+	lua_pop(L, 1);
+}
+
+/*
+ * The prompt: _PROMPT or _PROMPT2 through tostring, else the default.  It
+ * leaves one value on the stack, which keeps the string alive.
+ */
+static const char *get_prompt(lua_State *L, int firstline)
+{
+	const char *p;
+
+	if (lua_getglobal(L, firstline ? "_PROMPT" : "_PROMPT2") == LUA_TNIL)
+		return firstline ? PROMPT : PROMPT2;
+	p = luaL_tolstring(L, -1, NULL);
+	lua_remove(L, -2);
+	return p;
+}
+
+/*
+ * Reads a line and pushes it; 0 at end of input.  The line readline
+ * allocates is freed right after it is pushed: a memory error in that push
+ * loses it, but also ends the interpreter.
+ */
+static int pushline(struct interp *in, lua_State *L, int firstline)
+{
+	const char *prompt = get_prompt(L, firstline);
+	locale_t old = (locale_t)0;
+	char *b;
+	size_t len;
+
+	if (in->input_locale != (locale_t)0)
+		old = uselocale(in->input_locale);
+	b = readline(prompt);
+	if (old != (locale_t)0)
+		uselocale(old);
+	lua_pop(L, 1); /* the prompt, kept on the stack while in use */
+	if (b == NULL)
+		return 0;
+	len = strlen(b);
+	if (len > 0 && b[len - 1] == '\n')
+		b[--len] = '\0';
+	if (firstline && b[0] == '=') /* Lua 5.2's `=expr` */
+		lua_pushfstring(L, "return %s", b + 1);
+	else
+		lua_pushlstring(L, b, len);
+	free(b);
+	return 1;
+}
+
+/* Tries the line as `return <line>;`, so that expressions print. */
+static int addreturn(struct interp *in, lua_State *L)
+{
+	const char *line = lua_tostring(L, -1);
+	const char *retline = lua_pushfstring(L, "return %s;", line);
+	int status = luaL_loadbuffer(L, retline, strlen(retline), "=stdin");
+
+	if (status == LUA_OK) {
+		lua_remove(L, -2);
+		history_save(in, line);
+	} else {
+		lua_pop(L, 2);
+	}
+	return status;
+}
+
+/* A syntax error at <eof>: the statement may go on on the next line. */
+static int incomplete(lua_State *L, int status)
+{
+	size_t len, marklen = sizeof(EOFMARK) - 1;
+	const char *msg;
+
+	if (status != LUA_ERRSYNTAX)
+		return 0;
+	msg = lua_tolstring(L, -1, &len);
+	return len >= marklen && strcmp(msg + len - marklen, EOFMARK) == 0;
+}
+
+/*
+ * Compiles the text at index 1, reading continuation lines while it is
+ * incomplete.  At end of input the syntax error stands (lua.c 5.4.4
+ * reported the prompt instead).
+ */
+static int multiline(struct interp *in, lua_State *L)
+{
+	size_t len;
+	const char *line = lua_tolstring(L, 1, &len);
+	int status = luaL_loadbuffer(L, line, len, "=stdin");
+
+	while (incomplete(L, status)) {
+		if (!pushline(in, L, 0)) {
+			lua_writeline(); /* end the prompt's line */
+			break;
+		}
+		lua_remove(L, -2); /* the syntax error */
+		lua_pushliteral(L, "\n");
+		lua_insert(L, -2);
+		lua_concat(L, 3);
+		line = lua_tolstring(L, 1, &len);
+		status = luaL_loadbuffer(L, line, len, "=stdin");
+	}
+	history_save(in, line);
+	return status;
+}
+
+/* Leaves one compiled chunk (or an error message) on the stack; -1 at EOF. */
+static int loadline(struct interp *in, lua_State *L)
+{
+	int status;
+
+	lua_settop(L, 0);
+	if (!pushline(in, L, 1))
+		return -1;
+	status = addreturn(in, L);
+	if (status != LUA_OK)
+		status = multiline(in, L);
+	lua_remove(L, 1);
+	return status;
+}
+
+/* Prints the values a line returned, with the global print. */
+static void print_results(struct interp *in, lua_State *L)
+{
+	int n = lua_gettop(L);
+
+	if (n == 0)
+		return;
+	luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+	lua_getglobal(L, "print");
+	lua_insert(L, 1);
+	if (lua_pcall(L, n, 0, 0) != LUA_OK)
+		message(in->progname,
+			lua_pushfstring(L, "error calling 'print' (%s)",
+					lua_tostring(L, -1)));
+}
+
+static void do_repl(struct interp *in, lua_State *L)
+{
+	const char *oldprogname = in->progname;
+	int status;
+
+	load_facade(in, L);
+	repl_open(in);
+	in->progname = NULL; /* no program name on errors in the REPL */
+	while ((status = loadline(in, L)) != -1) {
+		if (status == LUA_OK)
+			status = docall(L, 0, LUA_MULTRET);
+		if (status == LUA_OK)
+			print_results(in, L);
+		else
+			report(in, L, status);
+	}
+	lua_settop(L, 0);
+	lua_writeline();
+	repl_close(in);
+	in->progname = oldprogname;
+}
+
+/* ---- main ---- */
+
+static int pmain(lua_State *L)
+{
+	struct interp *in = lua_touserdata(L, 1);
+	char **argv = in->argv;
+	int script;
+	int args = collect_args(argv, &script);
+	int optlim = script > 0 ? script : in->argc;
+
+	luaL_checkversion(L);
+	if (args == HAS_ERROR) {
+		print_usage(in->progname, argv[script]);
+		return 0;
+	}
+	if (args & HAS_V)
+		print_version();
+	if (args & HAS_NOENV) {
+		/* the package library then ignores LUA_PATH and LUA_CPATH */
+		lua_pushboolean(L, 1);
+		lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+	}
+	luaL_openlibs(L);
+	open_sbx(in, L);
+	create_arg_table(L, argv, in->argc, script);
+	lua_gc(L, LUA_GCRESTART);
+	lua_gc(L, LUA_GCGEN, 0, 0);
+	if (!(args & HAS_NOENV) && handle_luainit(in, L) != LUA_OK)
+		return 0;
+	if (!runargs(in, L, optlim))
+		return 0;
+	if (script > 0 && handle_script(in, L, argv + script) != LUA_OK)
+		return 0;
+	if (args & HAS_I) {
+		do_repl(in, L);
+	} else if (script == 0 && !(args & (HAS_E | HAS_V))) {
+		if (isatty(STDIN_FILENO)) {
+			print_version();
+			do_repl(in, L);
+		} else if (dofile(in, L, NULL) != LUA_OK) {
+			return 0;
+		}
+	}
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct interp in = {.argc = argc, .argv = argv, .progname = PROGNAME};
+	lua_State *L;
+	int status, result;
+
+	if (argv[0] != NULL && argv[0][0] != '\0')
+		in.progname = argv[0];
+	find_luadir(in.luadir, sizeof(in.luadir));
+	L = luaL_newstate();
+	if (L == NULL) {
+		message(in.progname, "cannot create state: not enough memory");
+		return EXIT_FAILURE;
+	}
+	lua_gc(L, LUA_GCSTOP); /* until the state is built */
+	lua_pushcfunction(L, pmain);
+	lua_pushlightuserdata(L, &in);
+	status = lua_pcall(L, 1, 1, 0);
+	result = lua_toboolean(L, -1);
+	report(&in, L, status);
+	lua_close(L);
+	return result && status == LUA_OK ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,275 @@
+/*
+ * sample.c: how many tasks a box has and how much memory they hold, read
+ * by the supervisor every few milliseconds where no cgroup controller
+ * enforces those limits.
+ *
+ * Membership: every process of a box descends from its init, which is the
+ * reaper of the box's pid namespace, so orphans are re-parented to init (or
+ * to a subreaper below it) and stay in the tree; the walk follows
+ * /proc/<pid>/task/<tid>/children from init.  A process that is re-parented
+ * while the walk runs can be missed by one sample and is seen by the next.
+ * When the box has a cgroup, sbx_sample_cgroup reads cgroup.procs instead:
+ * the kernel's own membership, one read, nothing to miss.  A scan of all of
+ * /proc would cost in proportion to the host, not to the box.
+ *
+ * Memory: RssAnon + RssShmem of each process (from /proc/<pid>/status):
+ * what the box itself made resident.  File-backed pages (program text,
+ * libraries) are left out: the kernel can drop them, and counting them
+ * would charge every process for the same shared libraries.  Shared memory
+ * mapped by several processes of the box is counted once per process, an
+ * overestimate that errs on the side of the limit.
+ *
+ * Cost: no allocation; the pid queue and the read buffer live on the
+ * stack.  Per process: one open+read+close of status and one of children
+ * (a multi-threaded process: its task directory and one children file per
+ * thread).
+ */
+#include "cgroup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct walk {
+	pid_t pid[SBX_SAMPLE_MAX];
+	pid_t parent[SBX_SAMPLE_MAX]; /* expected PPid; 0: not checked */
+	size_t n;
+	int truncated;
+	char buf[8192];
+};
+
+static void push(struct walk *w, pid_t pid, pid_t parent)
+{
+	if (w->n == SBX_SAMPLE_MAX) {
+		w->truncated = 1;
+		return;
+	}
+	w->pid[w->n] = pid;
+	w->parent[w->n++] = parent;
+}
+
+/* Queues every pid of a whitespace-separated list read from fd; a number
+ * may span two reads. */
+static void read_pids(struct walk *w, int fd, pid_t parent)
+{
+	long v = -1;
+	for (;;) {
+		ssize_t n = read(fd, w->buf, sizeof w->buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n; i++) {
+			char c = w->buf[i];
+			if (c >= '0' && c <= '9') {
+				v = (v < 0 ? 0 : v * 10) + (c - '0');
+			} else if (v >= 0) {
+				push(w, (pid_t)v, parent);
+				v = -1;
+			}
+		}
+	}
+	if (v >= 0)
+		push(w, (pid_t)v, parent);
+}
+
+static void children_of(struct walk *w, pid_t pid, pid_t tid)
+{
+	char path[64];
+	int fd;
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid,
+		 (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	read_pids(w, fd, pid);
+	close(fd);
+}
+
+/* The children of every thread of pid (a child belongs to the thread that
+ * forked it). */
+static void children_of_threads(struct walk *w, pid_t pid)
+{
+	char path[64], dents[4096];
+	pid_t tids[256];
+	size_t nt = 0;
+	long n;
+	int fd;
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* collect first: children_of reuses w->buf, not dents */
+	while ((n = syscall(SYS_getdents64, fd, dents, sizeof dents)) > 0) {
+		for (long off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name
+			 */
+			unsigned short reclen;
+			const char *name = dents + off + 19;
+			memcpy(&reclen, dents + off + 16, sizeof reclen);
+			if (name[0] >= '0' && name[0] <= '9') {
+				if (nt == sizeof tids / sizeof tids[0]) {
+					for (size_t i = 0; i < nt; i++)
+						children_of(w, pid, tids[i]);
+					nt = 0;
+				}
+				tids[nt++] = (pid_t)strtol(name, NULL, 10);
+			}
+			off += reclen;
+		}
+	}
+	close(fd);
+	for (size_t i = 0; i < nt; i++)
+		children_of(w, pid, tids[i]);
+}
+
+static uint64_t kb_field(const char *s, const char *key)
+{
+	const char *p = strstr(s, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) * 1024 : 0;
+}
+
+/*
+ * Reads /proc/<pid>/status into the sample.  Returns the thread count, 0
+ * when the process is gone or is not the child expected (its pid was
+ * reused after it exited).
+ */
+static long sample_one(struct walk *w, pid_t pid, pid_t parent,
+		       struct sbx_sample *out)
+{
+	char path[64];
+	const char *p;
+	ssize_t n, got = 0;
+	long threads;
+	uint64_t anon, shmem;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	/* status is made by one call of its show function: a read into a
+	 * buffer larger than it returns all of it, so a short read is the
+	 * end and saves the read that would return 0 */
+	while ((size_t)got < sizeof w->buf - 1) {
+		n = read(fd, w->buf + got, sizeof w->buf - 1 - (size_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+		if (got < 4096)
+			break;
+	}
+	close(fd);
+	w->buf[got] = '\0';
+	if (parent && ((p = strstr(w->buf, "\nPPid:")) == NULL ||
+		       strtol(p + 6, NULL, 10) != (long)parent))
+		return 0;
+	p = strstr(w->buf, "\nThreads:");
+	if (!p)
+		return 0;
+	threads = strtol(p + 9, NULL, 10);
+	if (threads < 1)
+		threads = 1;
+	/* a zombie has no Rss lines: it holds a pid and no memory */
+	anon = kb_field(w->buf, "\nRssAnon:");
+	shmem = kb_field(w->buf, "\nRssShmem:");
+	out->processes++;
+	out->tasks += (unsigned long)threads;
+	out->rss_anon += anon;
+	out->rss_shmem += shmem;
+	out->memory += anon + shmem;
+	return threads;
+}
+
+int sbx_sample(pid_t init, struct sbx_sample *out)
+{
+	struct walk w;
+	memset(out, 0, sizeof *out);
+	if (init <= 0)
+		return -EINVAL;
+	w.n = 0;
+	w.truncated = 0;
+	push(&w, init, 0);
+	for (size_t i = 0; i < w.n; i++) {
+		long threads = sample_one(&w, w.pid[i], w.parent[i], out);
+		if (threads == 0) {
+			if (i == 0)
+				return -ESRCH;
+			continue;
+		}
+		if (threads == 1)
+			children_of(&w, w.pid[i], w.pid[i]);
+		else
+			children_of_threads(&w, w.pid[i]);
+	}
+	out->truncated = w.truncated;
+	return 0;
+}
+
+int sbx_sample_cgroup(int cgfd, struct sbx_sample *out)
+{
+	struct walk w;
+	int fd;
+	memset(out, 0, sizeof *out);
+	fd = openat(cgfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	w.n = 0;
+	w.truncated = 0;
+	read_pids(&w, fd, 0);
+	close(fd);
+	for (size_t i = 0; i < w.n; i++)
+		sample_one(&w, w.pid[i], 0, out);
+	out->truncated = w.truncated;
+	return 0;
+}
+
+/* ---- Lua ---- */
+
+void sbx_push_sample(lua_State *L, const struct sbx_sample *s)
+{
+	lua_createtable(L, 0, 6);
+	lua_pushinteger(L, (lua_Integer)s->processes);
+	lua_setfield(L, -2, "processes");
+	lua_pushinteger(L, (lua_Integer)s->tasks);
+	lua_setfield(L, -2, "tasks");
+	lua_pushinteger(L, (lua_Integer)s->memory);
+	lua_setfield(L, -2, "memory");
+	lua_pushinteger(L, (lua_Integer)s->rss_anon);
+	lua_setfield(L, -2, "rss_anon");
+	lua_pushinteger(L, (lua_Integer)s->rss_shmem);
+	lua_setfield(L, -2, "rss_shmem");
+	lua_pushboolean(L, s->truncated);
+	lua_setfield(L, -2, "truncated");
+}
+
+/** core.sample(pid) -> {processes, tasks, memory, rss_anon, rss_shmem,
+ * truncated}: the tree under the host pid (itself included); or nil, msg,
+ * errno (ESRCH: no such process). */
+static int l_sample(lua_State *L)
+{
+	lua_Integer pid = luaL_checkinteger(L, 1);
+	struct sbx_sample s;
+	int r;
+	luaL_argcheck(L, pid > 0 && pid <= INT32_MAX, 1, "not a pid");
+	r = sbx_sample((pid_t)pid, &s);
+	if (r < 0) {
+		char operand[24];
+		snprintf(operand, sizeof operand, "%lld", (long long)pid);
+		return sbx_fail(L, "sample", operand, -r);
+	}
+	sbx_push_sample(L, &s);
+	return 1;
+}
+
+void sbx_open_sample(lua_State *L)
+{
+	static const luaL_Reg f[] = {{"sample", l_sample}, {NULL, NULL}};
+	luaL_setfuncs(L, f, 0);
+}

@@ -1,0 +1,321 @@
+-- sbx.limits: parsers, formatting, enforcement and the classification
+-- thresholds, each checked on both sides.  Pure Lua: the same as root and
+-- as uid 65534.
+local L = require "sbx.limits"
+
+local MiB, GiB = L.MiB, L.GiB
+
+describe("limits.parse_size", function()
+	it("reads plain bytes and binary units", function()
+		assert.are.equal(4096, L.parse_size("4096"))
+		assert.are.equal(4096, L.parse_size(4096))
+		assert.are.equal(100, L.parse_size("100B"))
+		assert.are.equal(64 * 1024, L.parse_size("64KiB"))
+		assert.are.equal(64 * 1024, L.parse_size("64K"))
+		assert.are.equal(64 * 1024, L.parse_size("64k"))
+		assert.are.equal(512 * MiB, L.parse_size("512M"))
+		assert.are.equal(512 * MiB, L.parse_size("512MiB"))
+		assert.are.equal(GiB, L.parse_size("1G"))
+		assert.are.equal(GiB, L.parse_size(" 1 GiB "))
+		assert.are.equal(3 * GiB // 2, L.parse_size("1.5G"))
+		assert.are.equal(1024 * GiB, L.parse_size("1T"))
+		assert.are.equal(1024, L.parse_size(1024.0))
+		assert.are.equal("integer", math.type(L.parse_size("1.5G")))
+	end)
+
+	it("refuses zero unless asked, and negatives", function()
+		local v, err = L.parse_size("0")
+		assert.is_nil(v)
+		assert.matches("must be above 0", err)
+		assert.are.equal(0, L.parse_size("0", true))
+		assert.are.equal(0, L.parse_size(0, true))
+		v, err = L.parse_size(-1, true)
+		assert.is_nil(v)
+		assert.matches("0 or more", err)
+		assert.is_nil((L.parse_size("-1M")))
+	end)
+
+	it("refuses what it cannot read, saying why", function()
+		local cases = {
+			{ "", "bad size ''" },
+			{ "abc", "bad size 'abc'" },
+			{ "12 34", "bad size" },
+			{ "5X", "bad unit 'X'" },
+			{ "5MB", "ambiguous unit" },
+			{ "5kb", "ambiguous unit" },
+			{ "0.3K", "not a whole number of bytes" },
+			{ "1.5", "not a whole number of bytes" },
+			{ "99999999999T", "out of range" },
+		}
+		for _, c in ipairs(cases) do
+			local v, err = L.parse_size(c[1])
+			assert.is_nil(v, c[1])
+			assert.matches(c[2], err, 1, true)
+		end
+		assert.is_nil((L.parse_size(0 / 0)))
+		assert.is_nil((L.parse_size(math.huge)))
+		assert.is_nil((L.parse_size(1.5)))
+	end)
+
+	it("raises on a value that is neither number nor string", function()
+		assert.has_error(function() L.parse_size({}) end,
+			"bad size (a table): expected a number or a string")
+		assert.has_error(function() L.parse_size(nil) end)
+	end)
+end)
+
+describe("limits.parse_duration", function()
+	it("reads seconds and units", function()
+		assert.are.equal(30, L.parse_duration("30"))
+		assert.are.equal(30, L.parse_duration(30))
+		assert.are.equal(1.5, L.parse_duration("1.5s"))
+		assert.are.equal(0.5, L.parse_duration("500ms"))
+		assert.are.equal(0.25, L.parse_duration(".25"))
+		assert.are.equal(120, L.parse_duration("2m"))
+		assert.are.equal(120, L.parse_duration("2min"))
+		assert.are.equal(3600, L.parse_duration("1h"))
+		assert.are.equal(0.001, L.parse_duration(0.001))
+	end)
+
+	it("refuses non-positive values", function()
+		for _, v in ipairs { "0", 0, -1, "0s", "0.0", "0ms" } do
+			local r, err = L.parse_duration(v)
+			assert.is_nil(r, tostring(v))
+			assert.matches("must be above 0", err)
+		end
+	end)
+
+	it("refuses what it cannot read", function()
+		for _, c in ipairs {
+			{ "", "bad duration" }, { "soon", "bad duration" },
+			{ "-5", "bad duration" }, { "1.", "bad duration" },
+			{ "5d", "bad unit 'd'" }, { "3 x", "bad unit 'x'" },
+			{ "1e9", "bad duration" },
+		} do
+			local r, err = L.parse_duration(c[1])
+			assert.is_nil(r, c[1])
+			assert.matches(c[2], err, 1, true)
+		end
+		assert.is_nil((L.parse_duration(1e8)))
+		assert.is_nil((L.parse_duration(0 / 0)))
+		assert.is_nil((L.parse_duration(math.huge)))
+		assert.has_error(function() L.parse_duration(true) end)
+	end)
+end)
+
+describe("limits.parse_count and parse", function()
+	it("reads whole numbers only", function()
+		assert.are.equal(128, L.parse_count("128"))
+		assert.are.equal(128, L.parse_count(128))
+		assert.are.equal(1, L.parse_count(1))
+		assert.is_nil((L.parse_count(0)))
+		assert.are.equal(0, L.parse_count(0, true))
+		assert.is_nil((L.parse_count("1.5")))
+		assert.is_nil((L.parse_count(1.5)))
+		assert.is_nil((L.parse_count("-3")))
+		assert.is_nil((L.parse_count("12k")))
+		assert.is_nil((L.parse_count(1 << 31)))
+	end)
+
+	it("parses a named limit by its kind and names it in errors", function()
+		assert.are.equal(64 * MiB, L.parse("memory", "64M"))
+		assert.are.equal(90, L.parse("wall", "1.5m"))
+		assert.are.equal(10, L.parse("tasks", "10"))
+		assert.are.equal(0, L.parse("core", 0))
+		local v, err = L.parse("memory", "0")
+		assert.is_nil(v)
+		assert.are.equal("limit 'memory': size '0' must be above 0", err)
+		v, err = L.parse("tasks", 0)
+		assert.is_nil(v)
+		assert.matches("^limit 'tasks': ", err)
+		v, err = L.parse("memroy", "1G")
+		assert.is_nil(v)
+		assert.are.equal("unknown limit 'memroy'", err)
+	end)
+
+	it("resolves overrides over the defaults", function()
+		local t = assert(L.resolve { memory = "1G", wall = "2m" })
+		assert.are.equal(GiB, t.memory)
+		assert.are.equal(120, t.wall)
+		assert.are.equal(30, t.cpu)
+		assert.are.equal(512 * MiB, L.defaults.memory) -- untouched
+		local v, err = L.resolve { cpu = "fast" }
+		assert.is_nil(v)
+		assert.matches("^limit 'cpu': bad duration 'fast'", err)
+		assert.is_nil((L.resolve { nosuch = 1 }))
+		assert.has_error(function() L.resolve("1G") end)
+	end)
+
+	it("has the standard defaults", function()
+		assert.are.same({
+			wall = 60, cpu = 30, memory = 512 * MiB, tasks = 128,
+			output = 16 * MiB, open_files = 256, file_size = 64 * MiB,
+			core = 0, tmp = 64 * MiB,
+		}, L.defaults)
+		for _, name in ipairs(L.names) do
+			assert.is_not_nil(L.kinds[name], name)
+			assert.is_not_nil(L.defaults[name], name)
+		end
+	end)
+end)
+
+describe("limits formatting", function()
+	it("prints sizes in the largest exact binary unit", function()
+		assert.are.equal("512 MiB", L.format_size(512 * MiB))
+		assert.are.equal("1 GiB", L.format_size(GiB))
+		assert.are.equal("1536 MiB", L.format_size(3 * GiB // 2))
+		assert.are.equal("64 KiB", L.format_size(65536))
+		assert.are.equal("1000 B", L.format_size(1000))
+		assert.are.equal("1025 KiB", L.format_size(1025 * 1024))
+		assert.are.equal("0 B", L.format_size(0))
+		assert.are.equal("2 TiB", L.format_size(2048 * GiB))
+	end)
+
+	it("prints durations in seconds", function()
+		assert.are.equal("60 s", L.format_duration(60))
+		assert.are.equal("60 s", L.format_duration(60.0))
+		assert.are.equal("1.5 s", L.format_duration(1.5))
+	end)
+
+	it("words each report line", function()
+		assert.are.equal("killed: memory limit (512 MiB)", L.report_line("memory"))
+		assert.are.equal("killed: cpu limit (30 s)", L.report_line("cpu"))
+		assert.are.equal("killed: process limit (128)", L.report_line("tasks"))
+		assert.are.equal("killed: output limit (16 MiB)", L.report_line("output"))
+		assert.are.equal("killed: wall clock (60 s)", L.report_line("wall"))
+		assert.are.equal("killed: file size limit (64 MiB)", L.report_line("file_size"))
+		local lim = assert(L.resolve { memory = "1536M", wall = "1.5" })
+		assert.are.equal("killed: memory limit (1536 MiB)", L.report_line("memory", lim))
+		assert.are.equal("killed: wall clock (1.5 s)", L.report_line("wall", lim))
+		assert.has_error(function() L.report_line("oops") end, "bad cause 'oops'")
+	end)
+end)
+
+describe("limits.classify", function()
+	local lim = L.defaults
+	local mem90 = math.ceil(L.MEMORY_FRACTION * lim.memory)
+
+	local function killed(extra)
+		local r = { outcome = "signal", signal = 9, signame = "SIGKILL" }
+		for k, v in pairs(extra or {}) do r[k] = v end
+		return r
+	end
+
+	it("pins its thresholds", function()
+		assert.are.equal(0.9, L.MEMORY_FRACTION)
+		assert.are.equal(0.1, L.CPU_SLACK)
+	end)
+
+	it("never reclassifies an exit, whatever was measured", function()
+		for _, code in ipairs { 0, 1, 137, 152, 153 } do
+			assert.is_nil(L.classify({ outcome = "exit", code = code,
+				memory_peak = lim.memory * 2, cpu = lim.cpu * 2, oom_kill = 1 }))
+		end
+		assert.is_nil(L.classify({ outcome = "cannot" }))
+		assert.is_nil(L.classify({ outcome = "lost" }))
+	end)
+
+	it("names the supervisor's own kills by their cause", function()
+		for outcome, cause in pairs { wall = "wall", output = "output",
+			memory = "memory", tasks = "tasks", cpu = "cpu" } do
+			assert.are.equal(cause, L.classify({ outcome = outcome }))
+		end
+	end)
+
+	it("memory: a SIGKILL at 90% of the limit, not just below", function()
+		assert.are.equal("memory", L.classify(killed { memory_peak = mem90 }, lim))
+		assert.are.equal("memory", L.classify(killed { memory_peak = lim.memory }, lim))
+		assert.is_nil(L.classify(killed { memory_peak = mem90 - 1 }, lim))
+		assert.is_nil(L.classify(killed { memory_peak = 0 }, lim))
+		-- the same memory with another signal is the program's own end
+		assert.is_nil(L.classify({ outcome = "signal", signal = 11,
+			signame = "SIGSEGV", memory_peak = lim.memory }, lim))
+		-- the cgroup counted an OOM kill: memory, whatever was sampled
+		assert.are.equal("memory", L.classify(killed { oom_kill = 1 }, lim))
+		assert.is_nil(L.classify(killed { oom_kill = 0 }, lim))
+	end)
+
+	it("cpu: SIGXCPU, or a SIGKILL within the slack of the budget", function()
+		assert.are.equal("cpu", L.classify({ outcome = "signal", signal = 24 }, lim))
+		assert.are.equal("cpu", L.classify({ outcome = "signal", signame = "SIGXCPU" }, lim))
+		local edge = lim.cpu - L.CPU_SLACK
+		assert.are.equal("cpu", L.classify(killed { cpu = edge }, lim))
+		assert.are.equal("cpu", L.classify(killed { cpu = lim.cpu + 1 }, lim))
+		assert.is_nil(L.classify(killed { cpu = edge - 0.001 }, lim))
+		assert.is_nil(L.classify(killed { cpu = 1 }, lim))
+		assert.is_nil(L.classify(killed {}, lim))
+	end)
+
+	it("file size: SIGXFSZ", function()
+		assert.are.equal("file_size", L.classify({ outcome = "signal", signal = 25 }))
+		assert.are.equal("file_size", L.classify({ outcome = "signal", signame = "SIGXFSZ" }))
+		assert.is_nil(L.classify({ outcome = "signal", signal = 15, signame = "SIGTERM" }))
+	end)
+
+	it("uses the limits it is given", function()
+		local small = assert(L.resolve { memory = "100M", cpu = "2" })
+		assert.are.equal("memory", L.classify(killed { memory_peak = 90 * MiB }, small))
+		assert.is_nil(L.classify(killed { memory_peak = 90 * MiB - 1 }, small))
+		assert.are.equal("cpu", L.classify(killed { cpu = 1.9 }, small))
+		assert.is_nil(L.classify(killed { cpu = 1.89 }, small))
+		-- the shortfall measured here after a real RLIMIT_CPU kill at 2 s
+		assert.are.equal("cpu", L.classify(killed { cpu = 2 - 0.0481 }, small))
+		assert.has_error(function() L.classify(nil) end)
+	end)
+end)
+
+describe("limits enforcement and rlimits", function()
+	it("says cgroup only for controllers the base enables", function()
+		local cg = { usable = true, controllers = { memory = true, pids = true } }
+		local e = L.enforcement { cgroup = cg, host_root = true }
+		assert.are.equal("cgroup", e.memory)
+		assert.are.equal("cgroup", e.tasks)
+		e = L.enforcement { cgroup = { usable = true, controllers = { memory = false,
+			pids = false } }, host_root = true }
+		assert.are.equal("sampled", e.memory)
+		assert.are.equal("sampled", e.tasks)
+		e = L.enforcement { cgroup = { usable = false, controllers = { memory = true,
+			pids = true } } }
+		assert.are.equal("sampled", e.memory)
+		assert.are.equal("rlimit", e.tasks) -- not host root: RLIMIT_NPROC
+		e = L.enforcement { host_root = true, sampler = false }
+		assert.are.equal("none", e.memory)
+		assert.are.equal("none", e.tasks)
+		for _, k in ipairs { "cpu", "open_files", "file_size", "core" } do
+			assert.are.equal("rlimit", e[k], k)
+		end
+		assert.are.equal("supervisor", e.wall)
+		assert.are.equal("supervisor", e.output)
+		assert.are.equal("tmpfs", e.tmp)
+	end)
+
+	it("builds the rlimits of a box spec", function()
+		local r = L.rlimits(L.defaults)
+		assert.are.same({ 30, 31 }, r.cpu)
+		assert.are.equal(64 * MiB, r.fsize)
+		assert.are.equal(256, r.nofile)
+		assert.are.equal(0, r.core)
+		assert.are.equal(128, r.nproc)
+		assert.are.equal(640 * MiB + 32 * MiB, r.data)
+		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true,
+			cgroup_memory = true })
+		assert.are.same({ 2, 3 }, r.cpu)
+		assert.is_nil(r.nproc)
+		assert.is_nil(r.data)
+	end)
+
+	it("samples faster from half the memory limit", function()
+		assert.are.equal(L.SAMPLE_PERIOD, L.sample_period(0, 100))
+		assert.are.equal(L.SAMPLE_PERIOD, L.sample_period(49, 100))
+		assert.are.equal(L.SAMPLE_PERIOD_NEAR, L.sample_period(50, 100))
+		assert.are.equal(L.SAMPLE_PERIOD, L.sample_period(1 << 40, nil))
+	end)
+
+	it("describes the limits with their enforcement", function()
+		local d = L.describe(L.defaults, L.enforcement { host_root = true })
+		assert.are.equal(#L.names, #d)
+		assert.are.equal("limit: wall 60 s (supervisor)", d[1])
+		assert.are.equal("limit: memory 512 MiB (sampled)", d[3])
+		assert.are.equal("limit: open files 256 (rlimit)", d[6])
+	end)
+end)
