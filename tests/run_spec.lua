@@ -84,7 +84,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.matches("^sha256:%x+$", res.digest)
 			assert.are.equal(71, #res.digest)
 			assert.are.equal("exit", res.events[1].kind)
-			for _, k in ipairs { "wall", "cpu", "mem", "pids", "out", "nofile", "fsize" } do
+			for _, k in ipairs { "wall", "cpu", "memory", "tasks", "output", "open_files", "file_size" } do
 				assert.is_number(res.limits[k].value, k)
 				assert.matches("^[a-z]+$", res.limits[k].enforcement, k)
 			end
@@ -334,7 +334,8 @@ describe("run.lua [" .. S.priv .. "]", function()
 			refused("%-%-out %-1: .+", "--out", "-1", "/bin/true")
 			refused("%-%-wall soon: .+", "--wall", "soon", "/bin/true")
 			refused("%-%-cpu 0: .+", "--cpu", "0", "/bin/true")
-			refused("%-%-pids many: expected a positive integer", "--pids", "many", "/bin/true")
+			refused("%-%-pids many: limit 'tasks': .+", "--pids", "many", "/bin/true")
+			refused("%-%-pids 0: limit 'tasks': .+", "--pids", "0", "/bin/true")
 			refused("%-%-tmp /x:big: .+", "--tmp", "/x:big", "/bin/true")
 			refused("%-%-net wifi: expected none or host", "--net", "wifi", "/bin/true")
 			refused("unknown option %-%-bogus %(see %-%-help%)", "--bogus", "/bin/true")
