@@ -3,7 +3,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share/sbxlua
-LUA_CMOD = $(PREFIX)/lib/x86_64-linux-gnu/lua/5.4
+LUA_CMOD = $(PREFIX)/lib/lua/5.4
 
 PKG = lua5.4 libseccomp libcap libmd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG) libedit 2>/dev/null)
@@ -33,6 +33,14 @@ all: sbxlua build/sbx/core.so $(PROG_BIN)
 build/obj/%.o: core/%.c $(HDR) | build/obj
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -DSBX_LUADIR='"$(DATADIR)/lua"' -c $< -o $@
+
+# main.o embeds the install data directory: rebuild it when PREFIX changes
+build/luadir: FORCE | build/obj
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+build/obj/main.o: build/luadir
+
+.PHONY: FORCE
+FORCE:
 
 sbxlua: build/obj/main.o $(CORE_OBJ)
 	@echo "  LD      $@"

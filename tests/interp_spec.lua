@@ -1,0 +1,464 @@
+-- The sbxlua interpreter (core/main.c): lua.c's command line, sbx.core
+-- linked in, the bundled lua/ directory, the REPL.  Runs the built binary,
+-- $SBX_BIN or ./sbxlua, from the repository root.
+
+local BIN = os.getenv("SBX_BIN") or "./sbxlua"
+
+local function q(s)
+	return "'" .. tostring(s):gsub("'", [['\'']]) .. "'"
+end
+
+local function slurp(path)
+	local f = io.open(path, "rb")
+	if not f then
+		return nil
+	end
+	local s = f:read("a")
+	f:close()
+	return s
+end
+
+local function spit(path, s)
+	local f = assert(io.open(path, "wb"))
+	assert(f:write(s))
+	f:close()
+end
+
+local function mktemp_dir()
+	local p = assert(io.popen("mktemp -d"))
+	local dir = p:read("l")
+	p:close()
+	assert(dir and dir ~= "", "mktemp -d failed")
+	return dir
+end
+
+local function rm_rf(path)
+	os.execute("rm -rf " .. q(path))
+end
+
+-- Runs a shell command line; returns stdout, stderr and the exit status
+-- (128 + n for a signal, as the shell reports it).
+local function sh(cmd)
+	local errfile = os.tmpname()
+	local p = assert(io.popen("(" .. cmd .. ") 2>" .. q(errfile)))
+	local out = p:read("a")
+	local _, how, code = p:close()
+	local err = slurp(errfile) or ""
+	os.remove(errfile)
+	if how == "signal" then
+		code = 128 + code
+	end
+	return out, err, code
+end
+
+-- Runs BIN with the arguments (already quoted) and stdin from /dev/null.
+local function run(args)
+	return sh(q(BIN) .. " " .. args .. " </dev/null")
+end
+
+local function realpath(path)
+	local p = assert(io.popen("realpath " .. q(path)))
+	local r = p:read("l")
+	p:close()
+	return r
+end
+
+local function dirname(path)
+	return path:match("^(.*)/[^/]*$") or "."
+end
+
+local function open_fds()
+	local f = assert(io.open("/proc/self/stat"))
+	local pid = f:read("n")
+	f:close()
+	local p = assert(io.popen("ls /proc/" .. pid .. "/fd"))
+	local s = p:read("a")
+	p:close()
+	return s
+end
+
+-- A throw-away install: a copy of the binary with a lua/ directory of its
+-- own, which the exe-relative rule makes the bundled one.
+local function fake_install()
+	local root = mktemp_dir()
+	local ok = os.execute("mkdir -p " .. q(root .. "/bin/lua/sbx") .. " " .. q(root .. "/cwd"))
+		and os.execute("cp " .. q(BIN) .. " " .. q(root .. "/bin/sbxlua"))
+	if not ok then
+		rm_rf(root)
+		error("cannot copy " .. BIN .. " to a temporary directory")
+	end
+	spit(root .. "/bin/lua/sbx/init.lua", 'return { name = "fake facade" }\n')
+	spit(root .. "/bin/lua/hello.lua", 'io.write("bundled:", arg[0], ":", table.concat({...}, ","))\n')
+	return root
+end
+
+-- Drives BIN on a pseudo-terminal: types each line once a prompt shows,
+-- then end of input; returns what the terminal showed and the exit status.
+-- libedit may show the prompt a moment before it takes the terminal out of
+-- line mode: a line typed then is echoed twice, and a ^D can be lost, so
+-- the driver pauses before typing and repeats ^D until the REPL exits.
+local PTY_DRIVER = [[
+import os, pty, select, sys, time
+lines = open(sys.argv[1]).read().split("\n")
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+out = b""
+def wait_for(pred, timeout=10.0):
+    global out
+    end = time.time() + timeout
+    while time.time() < end and not pred(out):
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                return False
+            if not data:
+                return False
+            out += data
+    return pred(out)
+prompt = lambda o: o.endswith(b"> ")
+for line in lines:
+    wait_for(prompt)
+    time.sleep(0.05)
+    n = len(out)
+    os.write(fd, line.encode() + b"\r")
+    wait_for(lambda o: len(o) > n + len(line))
+wait_for(prompt)
+status = None
+for _ in range(20):
+    time.sleep(0.05)
+    try:
+        os.write(fd, b"\x04")
+    except OSError:
+        pass
+    wait_for(lambda o: False, 0.5)
+    done, st = os.waitpid(pid, os.WNOHANG)
+    if done:
+        status = os.waitstatus_to_exitcode(st)
+        break
+if status is None:
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    status = "hung"
+sys.stdout.write(out.decode("utf-8", "replace"))
+sys.stdout.write("\nSTATUS=%s\n" % status)
+]]
+
+-- A python3 that runs for this user (a shim under /root does not for
+-- uid 65534), or nil.
+local function find_python()
+	for _, py in ipairs({ "python3", "/usr/bin/python3" }) do
+		local _, _, code = sh(py .. " -c 'import pty' >/dev/null 2>&1")
+		if code == 0 then
+			return py
+		end
+	end
+	return nil
+end
+local PYTHON = find_python()
+
+local function repl(lines, env, bin)
+	local dir = mktemp_dir()
+	spit(dir .. "/driver.py", PTY_DRIVER)
+	spit(dir .. "/input", table.concat(lines, "\n"))
+	local out, err = sh(table.concat({
+		"env", env or "", PYTHON, q(dir .. "/driver.py"), q(dir .. "/input"), q(bin or BIN),
+	}, " "))
+	rm_rf(dir)
+	local status = out:match("\nSTATUS=(%S+)\n$")
+	status = tonumber(status) or status
+	return out, status, err
+end
+
+describe("sbxlua", function()
+	local fds
+	before_each(function()
+		fds = open_fds()
+	end)
+	after_each(function()
+		assert.are.equal(fds, open_fds())
+	end)
+
+	it("is built", function()
+		local f = io.open(BIN, "rb")
+		assert.is_not_nil(f, BIN .. " is missing: run make, or set SBX_BIN")
+		f:close()
+	end)
+
+	describe("the command line", function()
+		it("prints its version with -v", function()
+			local out, err, code = run("-v")
+			assert.are.equal(0, code)
+			assert.are.equal("", err)
+			assert.matches("^sbxlua %d+%.%d+%.%d+ %(Lua 5%.4%.%d+%)\n$", out)
+			local ver = out:match("^sbxlua (%S+)")
+			local cfg = run([[-e 'io.write(require("sbx.config").version)']])
+			assert.are.equal(ver, cfg)
+		end)
+
+		it("runs -e in order, with arg holding the command line", function()
+			local out, err, code = run([[-e 'io.write(arg[0], "|", arg[1], "|", #arg)']]
+				.. [[ -e 'io.write("|second")']])
+			assert.are.equal("", err)
+			assert.are.equal(0, code)
+			assert.are.equal(BIN .. "|-e|4|second", out)
+			out = run([[-e"io.write(6 * 7)"]])
+			assert.are.equal("42", out)
+		end)
+
+		it("passes script arguments in arg and ..., options at negative indices", function()
+			local script = os.tmpname()
+			spit(script, [[
+				io.write(arg[-2], "|", arg[-1], "|", arg[0], "|", arg[1], "|", arg[2],
+					"|", #arg, "|", table.concat({...}, ","))
+			]])
+			local out, err, code = run("-W " .. q(script) .. " a 'b c'")
+			os.remove(script)
+			assert.are.equal("", err)
+			assert.are.equal(0, code)
+			assert.are.equal(BIN .. "|-W|" .. script .. "|a|b c|2|a,b c", out)
+		end)
+
+		it("stops at -- and takes the next word as the script", function()
+			local script = os.tmpname()
+			spit(script, 'io.write("script:", ...)')
+			local out, err, code = run("-- " .. q(script) .. " -x")
+			os.remove(script)
+			assert.are.equal("", err)
+			assert.are.equal(0, code)
+			assert.are.equal("script:-x", out)
+		end)
+
+		it("runs stdin for -", function()
+			local code = [[io.write("stdin:", arg[0], ":", ...)]]
+			local out, err, status = sh("printf %s " .. q(code) .. " | " .. q(BIN) .. " - x y")
+			assert.are.equal("", err)
+			assert.are.equal(0, status)
+			assert.are.equal("stdin:-:xy", out)
+		end)
+
+		it("runs stdin when it is not a terminal and there is no script", function()
+			local out, err, code = sh("echo 'io.write(\"piped\")' | " .. q(BIN))
+			assert.are.equal("", err)
+			assert.are.equal(0, code)
+			assert.are.equal("piped", out)
+		end)
+
+		it("requires -l mod into mod and -l g=mod into g", function()
+			local dir = mktemp_dir()
+			spit(dir .. "/spec_mod.lua", 'return { v = "from spec_mod" }\n')
+			local env = "LUA_PATH=" .. q(dir .. "/?.lua") .. " "
+			local out, err, code = sh(env .. q(BIN) .. " -l spec_mod -l g=spec_mod"
+				.. " -e 'io.write(spec_mod.v, \"|\", tostring(g == spec_mod))' </dev/null")
+			rm_rf(dir)
+			assert.are.equal("", err)
+			assert.are.equal(0, code)
+			assert.are.equal("from spec_mod|true", out)
+		end)
+
+		it("fails -l of a missing module with status 1", function()
+			local out, err, code = run("-l no_such_module_xyz -e 'io.write(\"ran\")'")
+			assert.are.equal(1, code)
+			assert.are.equal("", out)
+			assert.matches("module 'no_such_module_xyz' not found", err, 1, true)
+		end)
+
+		it("reports an error on stderr with a traceback and exits 1", function()
+			local out, err, code = run([[-e 'error("boom")']])
+			assert.are.equal(1, code)
+			assert.are.equal("", out)
+			assert.matches("^[^\n]*: %(command line%):1: boom\nstack traceback:\n", err)
+		end)
+
+		it("exits 1 when the script cannot be opened", function()
+			local out, err, code = run("/nonexistent/script.lua")
+			assert.are.equal(1, code)
+			assert.are.equal("", out)
+			assert.matches("cannot open /nonexistent/script.lua", err, 1, true)
+		end)
+
+		it("exits 1 after stdin that fails", function()
+			local _, err, code = sh("echo 'error(\"x\")' | " .. q(BIN))
+			assert.are.equal(1, code)
+			assert.matches("stdin:1: x", err, 1, true)
+		end)
+
+		it("passes os.exit's status through", function()
+			local _, _, code = run("-e 'os.exit(7)'")
+			assert.are.equal(7, code)
+		end)
+
+		it("rejects a bad option with the usage and status 1", function()
+			local out, err, code = run("-x")
+			assert.are.equal(1, code)
+			assert.are.equal("", out)
+			assert.matches("unrecognized option '-x'", err, 1, true)
+			assert.matches("usage: ", err, 1, true)
+			local _, err2, code2 = run("-e")
+			assert.are.equal(1, code2)
+			assert.matches("'-e' needs argument", err2, 1, true)
+		end)
+
+		it("runs LUA_INIT_5_4 before LUA_INIT, and neither with -E", function()
+			local e = " -e 'io.write(tostring(x))'"
+			local out = sh("LUA_INIT='x=1' " .. q(BIN) .. e)
+			assert.are.equal("1", out)
+			out = sh("LUA_INIT_5_4='x=2' LUA_INIT='x=1' " .. q(BIN) .. e)
+			assert.are.equal("2", out)
+			out = sh("LUA_INIT='x=1' " .. q(BIN) .. " -E" .. e)
+			assert.are.equal("nil", out)
+			local _, err, code = sh("LUA_INIT='error(\"init\")' " .. q(BIN) .. e)
+			assert.are.equal(1, code)
+			assert.matches("LUA_INIT:1: init", err, 1, true)
+		end)
+
+		it("turns warnings on with -W", function()
+			local _, err = run([[-W -e 'warn("careful")']])
+			assert.matches("Lua warning: careful", err, 1, true)
+			_, err = run([[-e 'warn("careful")']])
+			assert.are.equal("", err)
+		end)
+
+		it("stops a running chunk on SIGINT with 'interrupted!' and status 1", function()
+			local mark = os.tmpname()
+			os.remove(mark)
+			local code = [[
+				local f = assert(io.open(os.getenv("MARK"), "w")) f:close()
+				while true do end
+			]]
+			-- timeout forwards the SIGINT and kills sbxlua if it hangs
+			local out, err = sh(table.concat({
+				"MARK=" .. q(mark) .. " timeout -s KILL 10 " .. q(BIN) .. " -e " .. q(code) .. " & pid=$!",
+				"i=0; while [ ! -e " .. q(mark) .. " ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done",
+				"kill -INT $pid; wait $pid; echo $?",
+			}, "\n"))
+			os.remove(mark)
+			assert.are.equal("1\n", out)
+			assert.matches("interrupted!", err, 1, true)
+		end)
+	end)
+
+	describe("sbx additions", function()
+		it("preloads sbx.core", function()
+			local out, err, code = run([[-e 'io.write(type(require("sbx.core")), "|",
+				type(package.preload["sbx.core"]))']])
+			assert.are.equal("", err)
+			assert.are.equal(0, code)
+			assert.are.equal("table|function", out)
+		end)
+
+		it("puts the bundled directory first in package.path", function()
+			local out = run([[-e 'local d = require("sbx.config").luadir
+				local prefix = d .. "/?.lua;" .. d .. "/?/init.lua;"
+				io.write(package.path:sub(1, #prefix) == prefix and "ok" or package.path)']])
+			assert.are.equal("ok", out)
+		end)
+
+		it("takes lua/ next to the executable when it holds sbx/init.lua", function()
+			local out = run([[-e 'io.write(require("sbx.config").luadir)']])
+			local dir = realpath(dirname(BIN)) .. "/lua"
+			if slurp(dir .. "/sbx/init.lua") then
+				assert.are.equal(dir, out)
+			else
+				assert.are_not.equal(dir, out)
+			end
+			local root = fake_install()
+			out = sh(q(root .. "/bin/sbxlua") .. [[ -e 'io.write(require("sbx.config").luadir)']])
+			local want = realpath(root) .. "/bin/lua"
+			rm_rf(root)
+			assert.are.equal(want, out)
+		end)
+
+		it("runs a bare script name from the bundled directory, arg[0] as typed", function()
+			local root = fake_install()
+			local bin = q(root .. "/bin/sbxlua")
+			local cd = "cd " .. q(root .. "/cwd") .. " && "
+			local bundled = sh(cd .. bin .. " hello.lua a b </dev/null")
+			spit(root .. "/cwd/hello.lua", 'io.write("local:", ...)')
+			local here = sh(cd .. bin .. " hello.lua a </dev/null")
+			local _, err, code = sh(cd .. bin .. " ./nothere.lua </dev/null")
+			rm_rf(root)
+			assert.are.equal("bundled:hello.lua:a,b", bundled)
+			assert.are.equal("local:a", here)
+			assert.are.equal(1, code)
+			assert.matches("cannot open ./nothere.lua", err, 1, true)
+		end)
+	end)
+
+	describe("the REPL", function()
+		local home
+		before_each(function()
+			home = mktemp_dir()
+		end)
+		after_each(function()
+			rm_rf(home)
+		end)
+
+		it("prints expressions, continues lines and keeps history", function()
+			if not PYTHON then
+				pending("no python3 to drive a pseudo-terminal")
+				return
+			end
+			local out, status = repl({
+				"1+1",
+				"for i = 1, 3 do",
+				"io.write(i)",
+				"end",
+				"=  'eq' .. 'ual'",
+				"error('oops')",
+			}, "HOME=" .. q(home))
+			assert.are.equal(0, status, out)
+			assert.matches("^sbxlua %d", out)
+			assert.matches("> 1%+1\r?\n", out)
+			assert.matches("\n2\r?\n", out)
+			assert.matches(">> ", out, 1, true)
+			assert.matches("123", out, 1, true)
+			assert.matches("\nequal\r?\n", out)
+			assert.matches("stdin:1: oops", out, 1, true)
+			local hist = slurp(home .. "/.sbxlua_history")
+			assert.is_not_nil(hist, "no history file")
+			assert.matches("1+1", hist, 1, true)
+		end)
+
+		it("uses _PROMPT", function()
+			if not PYTHON then
+				pending("no python3 to drive a pseudo-terminal")
+				return
+			end
+			local out = repl({ "_PROMPT = 'P> '", "2*3" }, "HOME=" .. q(home))
+			assert.matches("\nP> ", out, 1, true)
+			assert.matches("\n6\r?\n", out)
+		end)
+
+		it("sets the global sbx when the facade loads, warns when not", function()
+			if not PYTHON then
+				pending("no python3 to drive a pseudo-terminal")
+				return
+			end
+			local root = fake_install()
+			finally(function()
+				rm_rf(root)
+			end)
+			local out, status = repl({ "sbx.name" }, "HOME=" .. q(home), root .. "/bin/sbxlua")
+			assert.are.equal(0, status, out)
+			assert.matches("\nfake facade\r?\n", out)
+			spit(root .. "/bin/lua/sbx/init.lua", 'error("facade broken")\n')
+			out, status = repl({ "type(sbx)" }, "HOME=" .. q(home), root .. "/bin/sbxlua")
+			assert.are.equal(0, status, out)
+			assert.matches("warning: global 'sbx' not set", out, 1, true)
+			assert.matches("\nnil\r?\n", out)
+		end)
+
+		it("runs with a HOME it cannot write to", function()
+			if not PYTHON then
+				pending("no python3 to drive a pseudo-terminal")
+				return
+			end
+			local out, status = repl({ "40+2" }, "HOME=/nonexistent/home")
+			assert.are.equal(0, status, out)
+			assert.matches("\n42\r?\n", out)
+		end)
+	end)
+end)
