@@ -375,8 +375,12 @@ static int jobs_gc(lua_State *L)
 
 static void push_result(lua_State *L, struct sbx_job *j)
 {
-	static const char *const ends[] = {"none",   "exit",   "signal", "wall",
-					   "output", "cannot", "lost"};
+	static const char *const ends[SBX_END_COUNT] = {
+	    [SBX_END_NONE] = "none",	 [SBX_END_EXIT] = "exit",
+	    [SBX_END_SIGNAL] = "signal", [SBX_END_WALL] = "wall",
+	    [SBX_END_OUTPUT] = "output", [SBX_END_CANNOT] = "cannot",
+	    [SBX_END_LOST] = "lost",	 [SBX_END_MEMORY] = "memory",
+	    [SBX_END_TASKS] = "tasks"};
 	lua_createtable(L, 0, 12);
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");

@@ -161,6 +161,7 @@ enum {
 	SBX_END_LOST,	/* init ended without saying how the command did */
 	SBX_END_MEMORY, /* the sampler saw the memory limit passed */
 	SBX_END_TASKS,	/* the sampler saw the task limit reached */
+	SBX_END_COUNT
 };
 
 /* Where a box's cgroup comes from. */

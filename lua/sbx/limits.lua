@@ -343,14 +343,9 @@ function M.enforcement(opts)
 	local cg = opts.cgroup
 	local ctl = cg and cg.usable and cg.controllers or {}
 	local sampled = opts.sampler == false and "none" or "sampled"
-	local tasks
-	if ctl.pids then
-		tasks = "cgroup"
-	elseif not opts.host_root then
-		tasks = "rlimit"
-	else
-		tasks = sampled
-	end
+	-- tasks: the cgroup's pids.max, else the sampler (with RLIMIT_NPROC
+	-- at twice the limit behind it for a non-root host id)
+	local tasks = ctl.pids and "cgroup" or sampled
 	return {
 		wall = "supervisor", output = "supervisor",
 		cpu = "rlimit", open_files = "rlimit", file_size = "rlimit",
@@ -365,6 +360,9 @@ end
 -- the limit between two samples.
 M.DATA_FACTOR = 1.25
 M.DATA_EXTRA = 32 * M.MiB
+
+--- RLIMIT_NPROC is this many times the task limit (see `M.rlimits`).
+M.NPROC_FACTOR = 2
 
 --- The `rlimits` of a box spec (`core.box{rlimits = ...}`) for the limits.
 -- CPU gets a soft limit at the budget (SIGXCPU) and a hard one a second
@@ -382,7 +380,11 @@ function M.rlimits(lim, opts)
 		nofile = lim.open_files,
 		core = lim.core,
 	}
-	if not opts.host_root then r.nproc = lim.tasks end
+	-- a backstop: the sampler stops the box at the limit itself (with
+	-- RLIMIT_NPROC at the limit, forks fail there and the count seen
+	-- between two samples hovers just below it, so a bomb would never be
+	-- named); the kernel holds a runaway at twice the limit
+	if not opts.host_root then r.nproc = lim.tasks * M.NPROC_FACTOR end
 	if not opts.cgroup_memory then
 		r.data = floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
 	end

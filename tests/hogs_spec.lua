@@ -1,0 +1,158 @@
+-- Limits that hold, against real hogs in the standard box: each test checks
+-- the report line, the exit code 124 where a limit stopped the program, and
+-- the host's side.  The path that enforced each limit here is printed.
+-- Run as root and as uid 65534 by scripts/test.sh.
+local sbx = require "sbx"
+local stdbox = require "sbx.box"
+local S = require "support"
+local cjson = require "cjson"
+
+local T = "build/tests/"
+
+local function json_run(...)
+	local j = os.tmpname()
+	local out, err, code = S.runlua("--json", j, ...)
+	local res = cjson.decode(S.read(j) or "null")
+	os.remove(j)
+	return out, err, code, res
+end
+
+-- processes on the host whose command line holds tag (the pattern's
+-- brackets keep pgrep's own shell from matching)
+local function host_procs(tag)
+	local pat = "[" .. tag:sub(1, 1) .. "]" .. tag:sub(2)
+	return (S.sh("pgrep -f -- " .. S.q(pat) .. " | wc -l")):match("%d+")
+end
+
+local function last_line(s) return s:match("([^\n]*\n)$") end
+
+describe("limits [" .. S.priv .. "]", function()
+	it("names how each limit is enforced on this host", function()
+		local _, err, code, res = json_run("--verbose", "/bin/true")
+		assert.are.equal(0, code)
+		local how = {}
+		for k, v in pairs(res.limits) do how[#how + 1] = k .. "=" .. v.enforcement end
+		table.sort(how)
+		print("\n[" .. S.priv .. "] enforcement here: " .. table.concat(how, " "))
+		assert.are.equal("supervisor", res.limits.wall.enforcement)
+		assert.are.equal("rlimit", res.limits.cpu.enforcement)
+		assert.is_truthy(({ cgroup = 1, sampled = 1 })[res.limits.memory.enforcement])
+		assert.is_truthy(({ cgroup = 1, rlimit = 1, sampled = 1 })[res.limits.tasks.enforcement])
+		assert.matches("sandbox: limit: memory 512 MiB %((%a+)%)\n", err)
+	end)
+
+	it("stops a fork bomb at the task limit; the host's processes return", function()
+		local tag = "bomb" .. math.random(100000, 999999)
+		local before = host_procs(tag)
+		local _, err, code, res = json_run("--pids", "40", "--wall", "30", "/bin/sh", "-c",
+			"f() { f | f & }; f; sleep 30 # " .. tag)
+		-- (the bomb's own "Cannot fork" lines come first)
+		assert.are.equal("sandbox: killed: process limit (40)\n", last_line(err))
+		assert.are.equal(124, code)
+		assert.is_true(res.measured.tasks_peak >= 40)
+		assert.are.equal(before, host_procs(tag))
+		assert.are.equal("0", host_procs(tag))
+	end)
+
+	it("stops a thread bomb at the task limit", function()
+		local _, err, code = S.runlua("--pids", "32", T .. "threadbomb")
+		assert.are.equal(124, code)
+		assert.are.equal("sandbox: killed: process limit (32)\n", err)
+	end)
+
+	it("stops a memory hog before twice its limit", function()
+		local _, err, code, res = json_run("--mem", "64M", T .. "memgrow", "1000")
+		assert.are.equal("sandbox: killed: memory limit (64 MiB)\n", err)
+		assert.are.equal(124, code)
+		local peak = res.measured.memory_peak
+		print(("\n[%s] memory hog: peak seen %.1f MiB for a 64 MiB limit (%.2fx)"):format(
+			S.priv, peak / 2 ^ 20, peak / (64 * 2 ^ 20)))
+		assert.is_true(peak < 128 * 2 ^ 20, "peak " .. peak)
+	end)
+
+	it("stops eight processes that together pass the limit", function()
+		-- each holds 24 MiB, far under RLIMIT_DATA; together 192 MiB > 100 MiB
+		local _, err, code, res = json_run("--mem", "100M", "--ro", T .. "hog_mem:/work/hog_mem",
+			"/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8; do /work/hog_mem 24 anon 20 & done; wait")
+		assert.are.equal("sandbox: killed: memory limit (100 MiB)\n", err)
+		assert.are.equal(124, code)
+		assert.is_true(res.measured.memory_peak > 100 * 2 ^ 20)
+	end)
+
+	it("stops a CPU spinner at its budget", function()
+		local _, err, code = S.runlua("--cpu", "1", "/bin/sh", "-c", "exec /bin/sh -c 'while :; do :; done'")
+		assert.are.equal("sandbox: killed: cpu limit (1 s)\n", err)
+		assert.are.equal(124, code)
+	end)
+
+	it("stops a sleeper at the wall clock with every descendant gone", function()
+		local tag = "sleeper" .. math.random(100000, 999999)
+		local t0 = os.time()
+		local _, err, code = S.runlua("--wall", "1", "/bin/sh", "-c",
+			"(setsid sh -c 'sleep 60 # " .. tag .. "' &); sleep 60 # " .. tag)
+		assert.are.equal("sandbox: killed: wall clock (1 s)\n", err)
+		assert.are.equal(124, code)
+		assert.is_true(os.time() - t0 < 10)
+		assert.are.equal("0", host_procs(tag))
+	end)
+
+	it("stops an output flood at the cap", function()
+		local out, err, code = S.runlua("--out", "64K", "/bin/sh", "-c", "yes flood")
+		assert.are.equal("sandbox: killed: output limit (64 KiB)\n", err)
+		assert.are.equal(124, code)
+		assert.are.equal(64 * 1024, #out)
+	end)
+
+	it("kills a write past the file size limit with SIGXFSZ", function()
+		local _, err, code = S.runlua("--fsize", "1M", "dd", "if=/dev/zero", "of=/tmp/big", "bs=64k",
+			"count=64", "status=none")
+		assert.are.equal("sandbox: killed: file size limit (1 MiB)\n", err)
+		assert.are.equal(124, code)
+	end)
+
+	it("refuses descriptors past the open files limit with EMFILE", function()
+		local out, err, code = S.runlua("--nofile", "16", "python3", "-c",
+			"import errno\nfs = []\ntry:\n  while True: fs.append(open('/dev/null'))\n"
+			.. "except OSError as e:\n  print(errno.errorcode[e.errno], len(fs))")
+		assert.are.equal(0, code)
+		assert.are.equal("sandbox: exit 0\n", err)
+		assert.matches("^EMFILE 1[0-6]\n$", out)
+	end)
+
+	it("fills /tmp to ENOSPC and leaves the host's disk alone", function()
+		local tag = "fill" .. math.random(100000, 999999)
+		local out, err, code = S.runlua("--tmp-size", "1M", "/bin/sh", "-c",
+			"dd if=/dev/zero of=/tmp/" .. tag .. " bs=64k count=64 2>&1; echo rc=$?")
+		assert.are.equal(0, code, err)
+		assert.matches("No space left on device", out)
+		assert.matches("rc=1\n$", out)
+		assert.is_nil(S.read("/tmp/" .. tag))
+	end)
+
+	it("keeps sixteen concurrent boxes' limits and results apart", function()
+		local specs = {}
+		for i = 1, 16 do
+			local o
+			if i % 2 == 0 then
+				o = { prog = "/bin/sh", args = { "-c", "echo " .. i .. "; exit " .. i }, limits = { wall = 30 } }
+			else
+				o = { prog = "/bin/sleep", args = { "30" }, limits = { wall = 0.5 + i / 10 } }
+			end
+			local spec = assert(stdbox.build(o))
+			spec.stdout, spec.stderr = "capture", "capture"
+			specs[i] = spec
+		end
+		local rs = assert(sbx.run_many(specs))
+		for i = 1, 16 do
+			if i % 2 == 0 then
+				assert.are.equal("exit", rs[i].outcome, i)
+				assert.are.equal(i, rs[i].code)
+				assert.are.equal(i .. "\n", rs[i].stdout)
+			else
+				assert.are.equal("wall", rs[i].outcome, i)
+				assert.is_true(rs[i].elapsed >= 0.5 + i / 10 - 0.05 and rs[i].elapsed < 0.5 + i / 10 + 2,
+					i .. ": " .. rs[i].elapsed)
+			end
+		end
+	end)
+end)
