@@ -81,5 +81,7 @@ M.lstat = core.lstat
 M.access = core.access
 --- Whether a descriptor is a terminal.
 M.isatty = core.isatty
+--- Where a box cgroup v2 could live here, and why not (docs/limits.md).
+M.cgroup_probe = core.cgroup_probe
 
 return M

@@ -1,0 +1,83 @@
+-- check.lua: what this host offers a box, and how each limit will be
+-- enforced here.  Builds a real box (so a host that lets a user namespace
+-- be created but refuses the first mount, as AppArmor may, is caught), then
+-- reports Landlock, seccomp and the cgroup v2 base.
+--   sbxlua check.lua [--cgroup DIR]
+-- Exit 0 when the standard box can run here, 1 when it cannot.
+local sbx = require "sbx"
+local stdbox = require "sbx.box"
+local limits = require "sbx.limits"
+local profile = require "sbx.profile"
+local report = require "sbx.report"
+
+local base
+if arg[1] == "--cgroup" and arg[2] then
+	base = arg[2]
+elseif arg[1] == "--help" then
+	print("usage: sbxlua check.lua [--cgroup DIR]")
+	os.exit(0)
+elseif arg[1] then
+	io.stderr:write("sbxlua: unknown argument ", arg[1], "\n")
+	os.exit(2)
+end
+
+local function say(fmt, ...) print("check: " .. fmt:format(...)) end
+local ok = true
+
+-- 1. the whole set-up, for real: namespaces, mounts, walls
+local filter = profile.compile(assert(profile.load("default")))
+local spec, info = stdbox.build { prog = "/bin/true", filter = filter or nil, cgroup = base or nil }
+if not spec then
+	say("standard box: cannot build the spec: %s", info)
+	os.exit(1)
+end
+spec.stdout, spec.stderr = "capture", "capture"
+local r, msg = sbx.run(spec)
+if not r then
+	say("standard box: %s", msg)
+	ok = false
+else
+	local ev = report.events(r, info)
+	if ev[1].kind == "exit" and ev[1].code == 0 then
+		local v = report.verify(r, info, sbx.ns_ids())
+		local unverified = {}
+		for _, k in ipairs { "private_root", "read_only_root", "no_new_privs", "capabilities_dropped",
+			"seccomp" } do
+			if not v[k] then unverified[#unverified + 1] = k end
+		end
+		for n, yes in pairs(v.namespaces) do
+			if not yes then unverified[#unverified + 1] = "namespace " .. n end
+		end
+		table.sort(unverified)
+		if #unverified == 0 then
+			say("standard box: works, every claim verified from inside")
+		else
+			say("standard box: runs, but not verified: %s", table.concat(unverified, ", "))
+			ok = false
+		end
+	else
+		say("standard box: %s", report.line(ev[1]))
+		ok = false
+	end
+end
+
+-- 2. the walls
+local abi = sbx.landlock_abi()
+say("landlock: %s", abi > 0 and ("ABI " .. abi) or "not offered by this kernel (boxes run without it)")
+say("seccomp: %s", filter and "filters load (the default profile compiled and ran)" or "no filter")
+say("host root: %s", info.host_root and "yes: the box runs as kernel uid 0" or "no")
+
+-- 3. limits
+local cg = sbx.cgroup_probe(base)
+if cg and cg.usable then
+	local ctl = {}
+	for k, yes in pairs(cg.controllers or {}) do if yes then ctl[#ctl + 1] = k end end
+	table.sort(ctl)
+	say("cgroup v2: a box cgroup per run under %s (controllers: %s)%s", cg.base,
+		#ctl > 0 and table.concat(ctl, " ") or "none",
+		cg.note and ("; " .. cg.note) or "")
+else
+	say("cgroup v2: no usable base: %s", cg and cg.reason or "no cgroup v2 hierarchy")
+end
+for _, l in ipairs(limits.describe(info.limits, info.enforcement)) do say("%s", l) end
+os.exit(ok and 0 or 1)

@@ -1,0 +1,32 @@
+-- check.lua: what this host offers, read off a real box.
+local S = require "support"
+
+describe("check.lua [" .. S.priv .. "]", function()
+	it("says the box works here and how each limit is enforced", function()
+		local out, code = S.sh(S.bin .. " check.lua 2>&1")
+		assert.are.equal(0, code, out)
+		assert.matches("^check: standard box: works, every claim verified from inside\n", out)
+		assert.matches("\ncheck: landlock: ABI %d+\n", out)
+		assert.matches("\ncheck: cgroup v2: [^\n]+\n", out)
+		if S.euid() ~= 0 then
+			assert.matches("\ncheck: cgroup v2: no usable base: [^\n]+\n", out)
+		end
+		for _, l in ipairs { "wall", "cpu", "memory", "tasks", "output", "open files", "file size" } do
+			assert.matches("\ncheck: limit: " .. l .. " [^\n]+ %(%a+%)\n", out)
+		end
+	end)
+
+	it("exits 1 with the reason on a host without user namespaces", function()
+		local out, code = S.sh("unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && "
+			.. S.bin .. " check.lua' 2>&1")
+		assert.are.equal(1, code)
+		assert.matches("^check: standard box: cannot create namespaces: ENOSPC %(user namespaces are "
+			.. "disabled or exhausted on this host%)\n", out)
+	end)
+
+	it("refuses an unknown argument", function()
+		local out, code = S.sh(S.bin .. " check.lua --bogus 2>&1")
+		assert.are.equal(2, code)
+		assert.are.equal("sbxlua: unknown argument --bogus\n", out)
+	end)
+end)
