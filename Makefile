@@ -87,6 +87,7 @@ asan:
 
 bench: all
 	scripts/bench-startup.sh
+	./sbxlua scripts/bench-sampler.lua
 
 deps:
 	scripts/deps.sh

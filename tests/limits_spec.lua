@@ -305,13 +305,6 @@ describe("limits enforcement and rlimits", function()
 		assert.is_nil(r.data)
 	end)
 
-	it("samples faster from half the memory limit", function()
-		assert.are.equal(L.SAMPLE_PERIOD, L.sample_period(0, 100))
-		assert.are.equal(L.SAMPLE_PERIOD, L.sample_period(49, 100))
-		assert.are.equal(L.SAMPLE_PERIOD_NEAR, L.sample_period(50, 100))
-		assert.are.equal(L.SAMPLE_PERIOD, L.sample_period(1 << 40, nil))
-	end)
-
 	it("describes the limits with their enforcement", function()
 		local d = L.describe(L.defaults, L.enforcement { host_root = true })
 		assert.are.equal(#L.names, #d)

@@ -391,19 +391,6 @@ function M.rlimits(lim, opts)
 	return r
 end
 
---- Sampling period: 10 ms, 1 ms once the box holds half its memory limit.
-M.SAMPLE_PERIOD = 0.010
-M.SAMPLE_PERIOD_NEAR = 0.001
-
---- The delay until the next sample.
--- @tparam number memory bytes seen by the last sample
--- @tparam number limit the memory limit
--- @treturn number seconds
-function M.sample_period(memory, limit)
-	if limit and memory >= limit / 2 then return M.SAMPLE_PERIOD_NEAR end
-	return M.SAMPLE_PERIOD
-end
-
 --- The limits as report lines (`limit: memory 512 MiB (cgroup)` ...),
 -- in `M.names` order.
 -- @tparam table lim resolved limits
