@@ -69,7 +69,7 @@ test-unit: all
 	SBX_TEST_USERS=self scripts/test.sh
 
 lint: all
-	luacheck -q lua profiles tests
+	luacheck -q lua profiles tests scripts/*.lua docs/*.lua
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem \
 		--library=scripts/cppcheck-lua.cfg -D__x86_64__ \

@@ -80,6 +80,17 @@ static void setup_fds(const struct sbx_plan *p)
 		die(SBX_ST_CLOSE_FDS, -1);
 }
 
+/* Closes fd (if open) keeping errno; returns r: the error paths below
+ * report the errno of the call that failed, not of the cleanup. */
+static int drop(int fd, int r)
+{
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return r;
+}
+
 /* ---- paths: never follow a symlink the box could have planted ---- */
 
 static int open_beneath(int dirfd, const char *path, int flags)
@@ -137,12 +148,8 @@ static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 	}
 	*leaf = *s ? s : ".";
 	return dfd;
-fail : {
-	int e = errno;
-	close(dfd);
-	errno = e;
-	return -1;
-}
+fail:
+	return drop(dfd, -1);
 }
 
 /* Returns an O_PATH descriptor of path below rootfd, creating it as a
@@ -151,7 +158,7 @@ static int make_node(int rootfd, const char *path, int dir, unsigned mode)
 {
 	char buf[4096];
 	const char *leaf;
-	int dfd = walk_parent(rootfd, path, buf, sizeof buf, &leaf), fd, e;
+	int dfd = walk_parent(rootfd, path, buf, sizeof buf, &leaf), fd;
 
 	if (dfd < 0)
 		return -1;
@@ -173,10 +180,7 @@ static int make_node(int rootfd, const char *path, int dir, unsigned mode)
 	close(dfd);
 	return fd;
 fail:
-	e = errno;
-	close(dfd);
-	errno = e;
-	return -1;
+	return drop(dfd, -1);
 }
 
 /* ---- mounts ---- */
@@ -197,7 +201,7 @@ static int mount_fs(const char *type, const char *opts, uint64_t attr,
 		    int target)
 {
 	char buf[512];
-	int fsfd = sbx_fsopen(type, 1 /* FSOPEN_CLOEXEC */), mfd, r, e;
+	int fsfd = sbx_fsopen(type, 1 /* FSOPEN_CLOEXEC */), mfd, r;
 
 	if (fsfd < 0)
 		return -1;
@@ -236,15 +240,9 @@ static int mount_fs(const char *type, const char *opts, uint64_t attr,
 	close(fsfd);
 	r = sbx_move_mount(mfd, "", target, "",
 			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
-	e = errno;
-	close(mfd);
-	errno = e;
-	return r;
+	return drop(mfd, r);
 fail:
-	e = errno;
-	close(fsfd);
-	errno = e;
-	return -1;
+	return drop(fsfd, -1);
 }
 
 /* Clones the tree at the O_PATH descriptor src (recursively), applies attr
@@ -255,7 +253,7 @@ static int bind_fd(int src, uint64_t attr, int target)
 	int t = sbx_open_tree(src, "",
 			      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 				  AT_RECURSIVE | AT_EMPTY_PATH),
-	    r, e;
+	    r;
 	if (t < 0)
 		return -1;
 	r = set_attr(t, attr, 1);
@@ -263,10 +261,7 @@ static int bind_fd(int src, uint64_t attr, int target)
 		r = sbx_move_mount(t, "", target, "",
 				   MOVE_MOUNT_F_EMPTY_PATH |
 				       MOVE_MOUNT_T_EMPTY_PATH);
-	e = errno;
-	close(t);
-	errno = e;
-	return r;
+	return drop(t, r);
 }
 
 static int is_dir(int fd)
@@ -280,61 +275,47 @@ static int is_dir(int fd)
 static int bind_host(int hostfd, int rootfd, const char *src, const char *dst,
 		     uint64_t attr, int optional)
 {
-	int s = open_beneath(hostfd, src, O_PATH), t, r, e;
+	int s = open_beneath(hostfd, src, O_PATH), t, r;
 	if (s < 0)
 		return optional && errno == ENOENT ? 0 : -1;
 	t = make_node(rootfd, dst, is_dir(s), 0755);
 	if (t < 0) {
-		e = errno;
-		close(s);
-		errno = e;
-		return -1;
+		return drop(s, -1);
 	}
 	r = bind_fd(s, attr, t);
-	e = errno;
-	close(s);
-	close(t);
-	errno = e;
-	return r;
+	drop(s, 0);
+	return drop(t, r);
 }
 
 static int write_file(int rootfd, const struct sbx_mount *m)
 {
 	char buf[4096];
 	const char *leaf;
-	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), fd, e;
+	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), fd;
 	size_t off = 0;
 
 	if (dfd < 0)
 		return -1;
-	fd = openat(dfd, leaf,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    m->mode);
-	e = errno;
-	close(dfd);
-	if (fd < 0) {
-		errno = e;
+	fd = drop(dfd,
+		  openat(dfd, leaf,
+			 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			 m->mode));
+	if (fd < 0)
 		return -1;
-	}
 	while (off < m->datalen) {
 		ssize_t w = write(fd, m->data + off, m->datalen - off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			e = w < 0 ? errno : EIO;
-			close(fd);
-			errno = e;
-			return -1;
+			if (w == 0)
+				errno = EIO;
+			return drop(fd, -1);
 		}
 		off += (size_t)w;
 	}
 	/* fchmod: the mode is exact, whatever the umask */
-	if (fchmod(fd, m->mode) < 0) {
-		e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
+	if (fchmod(fd, m->mode) < 0)
+		return drop(fd, -1);
 	return close(fd);
 }
 
@@ -342,14 +323,11 @@ static int make_symlink(int rootfd, const struct sbx_mount *m)
 {
 	char buf[4096];
 	const char *leaf;
-	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), r, e;
+	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), r;
 	if (dfd < 0)
 		return -1;
 	r = symlinkat(m->src, dfd, leaf);
-	e = errno;
-	close(dfd);
-	errno = e;
-	return r;
+	return drop(dfd, r);
 }
 
 static const char *const dev_nodes[] = {"null",	  "zero",    "full",
@@ -403,34 +381,27 @@ static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 		goto fail;
 	close(dfd);
 	return 0;
-fail : {
-	int e = errno;
-	close(dfd);
-	errno = e;
-	return -1;
-}
+fail:
+	return drop(dfd, -1);
 }
 
 /* Binds a path of the box onto itself and applies attr (e.g. /proc/sys
  * read-only). */
 static int remount(int rootfd, const struct sbx_mount *m)
 {
-	int fd = open_beneath(rootfd, m->dst, O_PATH), r, e;
+	int fd = open_beneath(rootfd, m->dst, O_PATH), r;
 	if (fd < 0)
 		return (m->flags & SBX_MOUNT_OPTIONAL) && errno == ENOENT ? 0
 									  : -1;
 	r = bind_fd(fd, m->attr, fd);
-	e = errno;
-	close(fd);
-	errno = e;
-	return r;
+	return drop(fd, r);
 }
 
 /* Covers a path of the box: a directory with an empty read-only tmpfs, a
  * file with the host's /dev/null, read-only. */
 static int hide(int hostfd, int rootfd, const struct sbx_mount *m)
 {
-	int fd = open_beneath(rootfd, m->dst, O_PATH), r, e;
+	int fd = open_beneath(rootfd, m->dst, O_PATH), r;
 	if (fd < 0)
 		return (m->flags & SBX_MOUNT_OPTIONAL) && errno == ENOENT ? 0
 									  : -1;
@@ -446,20 +417,14 @@ static int hide(int hostfd, int rootfd, const struct sbx_mount *m)
 				    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
 					MOUNT_ATTR_NOEXEC,
 				    fd);
-		e = errno;
-		if (s >= 0)
-			close(s);
-		errno = e;
+		drop(s, 0);
 	}
-	e = errno;
-	close(fd);
-	errno = e;
-	return r;
+	return drop(fd, r);
 }
 
 static int do_mount(int hostfd, int rootfd, const struct sbx_mount *m)
 {
-	int t, r, e;
+	int t, r;
 	switch (m->op) {
 	case SBX_OP_TMPFS:
 	case SBX_OP_PROC:
@@ -470,10 +435,7 @@ static int do_mount(int hostfd, int rootfd, const struct sbx_mount *m)
 		 * read-only flag is applied by finish_tree() */
 		r = mount_fs(m->op == SBX_OP_PROC ? "proc" : "tmpfs", m->data,
 			     m->attr & ~(uint64_t)MOUNT_ATTR_RDONLY, t);
-		e = errno;
-		close(t);
-		errno = e;
-		return r;
+		return drop(t, r);
 	case SBX_OP_BIND:
 		return bind_host(hostfd, rootfd, m->src, m->dst, m->attr,
 				 m->flags & SBX_MOUNT_OPTIONAL);
@@ -666,10 +628,7 @@ static int apply_landlock(const struct sbx_landlock *ll)
 	close(fd);
 	return 0;
 fail:
-	e = errno;
-	close(fd);
-	errno = e;
-	return -1;
+	return drop(fd, -1);
 }
 
 /* Appends the contents of path to buf (at most room bytes); returns the
