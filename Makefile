@@ -83,7 +83,9 @@ asan:
 	$(MAKE) clean
 	$(MAKE) all OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
-	ASAN_OPTIONS=detect_leaks=0 SBX_TEST_USERS=self scripts/test.sh
+	# busted runs under ./sbxlua: the instrumented core is linked into it
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	SBX_TEST_LUA=./sbxlua SBX_TEST_USERS=self scripts/test.sh
 
 bench: all
 	scripts/bench-startup.sh

@@ -10,7 +10,8 @@ local limits = require "sbx.limits"
 local profile = require "sbx.profile"
 local report = require "sbx.report"
 
-local base
+local base = os.getenv("SBXLUA_CGROUP")
+if base == "" or base == "none" then base = nil end
 if arg[1] == "--cgroup" and arg[2] then
 	base = arg[2]
 elseif arg[1] == "--help" then

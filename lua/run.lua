@@ -29,7 +29,8 @@ report to stderr after the box is gone.
   --nofile N          open files per process (default 256)
   --fsize SIZE        file size limit (default 64M)
   --tmp-size SIZE     size of /tmp (default 64M)
-  --cgroup DIR|none   cgroup v2 base for the box's cgroup (default: found)
+  --cgroup DIR|none   cgroup v2 base for the box's cgroup (default: the
+                      environment's SBXLUA_CGROUP, else found)
   --net none|host     network: an empty namespace (default) or the host's
   --stdin FILE        stdin from FILE (default: nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
@@ -146,7 +147,13 @@ local function parse(argv)
 			o.limits[limit_opts[a]] = n
 		elseif a == "--cgroup" then
 			local typed = value(a)
-			o.cgroup = typed == "none" and false or typed
+			if typed == "none" then
+				o.cgroup = false
+			elseif typed:sub(1, 1) ~= "/" then
+				refuse("--cgroup %s: expected an absolute directory or none", typed)
+			else
+				o.cgroup = typed
+			end
 		elseif a == "--net" then
 			local typed = value(a)
 			if typed ~= "none" and typed ~= "host" then refuse("--net %s: expected none or host", typed) end
@@ -174,6 +181,16 @@ local function parse(argv)
 			break
 		end
 		i = i + 1
+	end
+	if o.cgroup == nil and (os.getenv("SBXLUA_CGROUP") or "") ~= "" then
+		o.cgroup = os.getenv("SBXLUA_CGROUP")
+		if o.cgroup == "none" then o.cgroup = false end
+	end
+	if type(o.cgroup) == "string" then
+		-- a base the operator names must work: never a silent fallback
+		local cg, msg = sbx.cgroup_probe(o.cgroup)
+		if not cg then refuse("--cgroup %s: %s", o.cgroup, msg) end
+		if not cg.usable then refuse("--cgroup %s: %s", o.cgroup, cg.reason or "not usable") end
 	end
 	o.prog = argv[i]
 	if not o.prog then
