@@ -745,7 +745,7 @@ static int l_cg_sample(lua_State *L)
 {
 	struct lcgroup *c = check_cg(L);
 	struct sbx_sample s;
-	int r = sbx_sample_cgroup(c->cg.fd, &s);
+	int r = sbx_sample_cgroup(c->cg.fd, 0, &s);
 	if (r < 0)
 		return sbx_fail(L, "cgroup sample", c->path, -r);
 	sbx_push_sample(L, &s);

@@ -117,11 +117,16 @@ struct sbx_sample {
 };
 
 /* Samples the tree under the host pid init (init included), following
- * /proc/<pid>/task/<tid>/children.  -ESRCH once init is gone. */
-SBX_LOCAL int sbx_sample(pid_t init, struct sbx_sample *out);
+ * /proc/<pid>/task/<tid>/children.  -ESRCH once init is gone.  With
+ * skip_init_memory, init's tasks count but not its memory: a box init is a
+ * copy of the supervisor, whose pages it shares copy-on-write and never
+ * uses, and counting them would charge the supervisor's size to the box. */
+SBX_LOCAL int sbx_sample(pid_t init, int skip_init_memory,
+			 struct sbx_sample *out);
 /* Samples the processes listed in cgroup.procs of the cgroup directory
  * cgfd (sbx_cgroup.fd): exact membership, no walk. */
-SBX_LOCAL int sbx_sample_cgroup(int cgfd, struct sbx_sample *out);
+SBX_LOCAL int sbx_sample_cgroup(int cgfd, pid_t skip_memory_of,
+				struct sbx_sample *out);
 
 /* Pushes a sample as the table core.sample returns. */
 SBX_LOCAL void sbx_push_sample(lua_State *L, const struct sbx_sample *s);

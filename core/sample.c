@@ -138,7 +138,7 @@ static uint64_t kb_field(const char *s, const char *key)
  * when the process is gone or is not the child expected (its pid was
  * reused after it exited).
  */
-static long sample_one(struct walk *w, pid_t pid, pid_t parent,
+static long sample_one(struct walk *w, pid_t pid, pid_t parent, int memory,
 		       struct sbx_sample *out)
 {
 	char path[64];
@@ -177,8 +177,8 @@ static long sample_one(struct walk *w, pid_t pid, pid_t parent,
 	if (threads < 1)
 		threads = 1;
 	/* a zombie has no Rss lines: it holds a pid and no memory */
-	anon = kb_field(w->buf, "\nRssAnon:");
-	shmem = kb_field(w->buf, "\nRssShmem:");
+	anon = memory ? kb_field(w->buf, "\nRssAnon:") : 0;
+	shmem = memory ? kb_field(w->buf, "\nRssShmem:") : 0;
 	out->processes++;
 	out->tasks += (unsigned long)threads;
 	out->rss_anon += anon;
@@ -187,7 +187,7 @@ static long sample_one(struct walk *w, pid_t pid, pid_t parent,
 	return threads;
 }
 
-int sbx_sample(pid_t init, struct sbx_sample *out)
+int sbx_sample(pid_t init, int skip_init_memory, struct sbx_sample *out)
 {
 	struct walk w;
 	memset(out, 0, sizeof *out);
@@ -197,7 +197,8 @@ int sbx_sample(pid_t init, struct sbx_sample *out)
 	w.truncated = 0;
 	push(&w, init, 0);
 	for (size_t i = 0; i < w.n; i++) {
-		long threads = sample_one(&w, w.pid[i], w.parent[i], out);
+		long threads = sample_one(&w, w.pid[i], w.parent[i],
+					  !(i == 0 && skip_init_memory), out);
 		if (threads == 0) {
 			if (i == 0)
 				return -ESRCH;
@@ -212,7 +213,7 @@ int sbx_sample(pid_t init, struct sbx_sample *out)
 	return 0;
 }
 
-int sbx_sample_cgroup(int cgfd, struct sbx_sample *out)
+int sbx_sample_cgroup(int cgfd, pid_t skip_memory_of, struct sbx_sample *out)
 {
 	struct walk w;
 	int fd;
@@ -225,7 +226,7 @@ int sbx_sample_cgroup(int cgfd, struct sbx_sample *out)
 	read_pids(&w, fd, 0);
 	close(fd);
 	for (size_t i = 0; i < w.n; i++)
-		sample_one(&w, w.pid[i], 0, out);
+		sample_one(&w, w.pid[i], 0, w.pid[i] != skip_memory_of, out);
 	out->truncated = w.truncated;
 	return 0;
 }
@@ -258,7 +259,7 @@ static int l_sample(lua_State *L)
 	struct sbx_sample s;
 	int r;
 	luaL_argcheck(L, pid > 0 && pid <= INT32_MAX, 1, "not a pid");
-	r = sbx_sample((pid_t)pid, &s);
+	r = sbx_sample((pid_t)pid, 0, &s);
 	if (r < 0) {
 		char operand[24];
 		snprintf(operand, sizeof operand, "%lld", (long long)pid);

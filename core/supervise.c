@@ -209,9 +209,9 @@ static void sample_box(struct sbx_job *j, double now)
 	uint64_t ml = j->io.memory_limit, tl = j->io.task_limit;
 	int r;
 	if (j->cg.fd >= 0)
-		r = sbx_sample_cgroup(j->cg.fd, &s);
+		r = sbx_sample_cgroup(j->cg.fd, j->pid, &s);
 	else
-		r = sbx_sample(j->pid, &s);
+		r = sbx_sample(j->pid, 1, &s);
 	if (r < 0) {
 		j->next_sample = now + SAMPLE_MID;
 		return;

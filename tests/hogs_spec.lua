@@ -81,6 +81,19 @@ describe("limits [" .. S.priv .. "]", function()
 		assert.is_true(peak < 128 * 2 ^ 20, "peak " .. peak)
 	end)
 
+	it("does not charge the supervisor's own memory to the box", function()
+		-- init is a copy of this process: 300 MiB here must not count in a
+		-- box whose program uses almost nothing, under a 256 MiB limit
+		local big = ("x"):rep(300 << 20)
+		local spec = assert(stdbox.build { prog = "/bin/sleep", args = { "0.3" },
+			limits = { memory = 256 << 20 } })
+		spec.stdout, spec.stderr = "capture", "capture"
+		local r = assert(sbx.run(spec))
+		assert.are.equal(300 << 20, #big)
+		assert.are.equal("exit", r.outcome)
+		assert.is_true(r.memory_peak < 64 << 20, "peak " .. tostring(r.memory_peak))
+	end)
+
 	it("stops eight processes that together pass the limit", function()
 		-- each holds 24 MiB, far under RLIMIT_DATA; together 192 MiB > 100 MiB
 		local _, err, code, res = json_run("--mem", "100M", "--ro", T .. "hog_mem:/work/hog_mem",
