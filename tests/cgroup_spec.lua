@@ -347,7 +347,7 @@ describe("sample [" .. S.priv .. "]", function()
 		local fh = assert(io.open(tmp, "w"))
 		fh:write(script)
 		fh:close()
-		local lua, f = start("exec lua5.4 " .. tmp)
+		local lua, f = start("exec " .. (os.getenv("SBX_TEST_LUA") or "lua5.4") .. " " .. tmp)
 		local init
 		for _ = 1, 100 do
 			init = (read("/proc/" .. lua .. "/task/" .. lua .. "/children") or ""):match("%d+")
