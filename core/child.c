@@ -722,6 +722,10 @@ static _Noreturn void step(const struct sbx_plan *p)
 		      SBX_ST_SECCOMP, -1);
 	if (p->probe)
 		send_probe();
+	/* until now this process was a copy of the supervisor (its pages
+	 * shared copy-on-write): the supervisor counts the box's memory from
+	 * here on */
+	send_msg(SBX_MSG_EXEC, 0, 0, -1, 0);
 	execve(p->path, p->argv, p->envp);
 	die(SBX_ST_EXEC, -1);
 }

@@ -137,7 +137,13 @@ struct sbx_plan {
 };
 
 /* Messages on the control socket (SOCK_SEQPACKET, one per datagram). */
-enum { SBX_MSG_GO = 1, SBX_MSG_CANNOT, SBX_MSG_STATUS, SBX_MSG_PROBE };
+enum {
+	SBX_MSG_GO = 1,
+	SBX_MSG_CANNOT,
+	SBX_MSG_STATUS,
+	SBX_MSG_PROBE,
+	SBX_MSG_EXEC, /* the command's process is about to execve */
+};
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
 	int type;
@@ -209,6 +215,7 @@ struct sbx_job {
 	uint64_t memory_peak;
 	unsigned long tasks_peak;
 	unsigned long samples;
+	int execed; /* SBX_MSG_EXEC seen: the box's memory is its own */
 	double next_sample;
 	double cpu; /* seconds of CPU used by the box (cgroup or rusage) */
 	int cg_error;

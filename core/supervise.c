@@ -212,6 +212,10 @@ static void sample_box(struct sbx_job *j, double now)
 		r = sbx_sample_cgroup(j->cg.fd, j->pid, &s);
 	else
 		r = sbx_sample(j->pid, 1, &s);
+	/* before the command's execve its process is still a copy of this
+	 * one: only its tasks count then */
+	if (r == 0 && !j->execed)
+		s.memory = s.rss_anon = s.rss_shmem = 0;
 	if (r < 0) {
 		j->next_sample = now + SAMPLE_MID;
 		return;
@@ -366,6 +370,8 @@ static void read_ctl(struct sbx_job *j)
 		if (m.type == SBX_MSG_CANNOT && !j->have_cannot) {
 			j->cannot = m;
 			j->have_cannot = 1;
+		} else if (m.type == SBX_MSG_EXEC) {
+			j->execed = 1;
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
