@@ -260,7 +260,7 @@ static int box_parse(lua_State *L)
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "filter") != LUA_TNIL) {
 		p->filter = sbx_filter_prog(L, -1);
-		sbx_anchor_str(L, anchor, -1); /* keeps the filter alive */
+		sbx_anchor_value(L, anchor, -1); /* the program's memory */
 		b->has_filter = 1;
 	}
 	lua_pop(L, 1);
@@ -278,7 +278,7 @@ static int box_parse(lua_State *L)
 		if (lua_type(L, -1) != LUA_TSTRING)
 			luaL_error(L, "field 'stdin' must be a string");
 		b->io.in_data = lua_tolstring(L, -1, &b->io.in_len);
-		sbx_anchor_str(L, anchor, -1);
+		sbx_anchor_value(L, anchor, -1);
 	}
 	lua_pop(L, 1);
 	b->in_file = sbx_opt_str(L, 1, "stdin_file", NULL);

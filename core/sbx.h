@@ -254,6 +254,7 @@ SBX_LOCAL const char *sbx_opt_str(lua_State *L, int idx, const char *k,
 				  const char *def);
 SBX_LOCAL void *sbx_anchor(lua_State *L, int anchor, size_t size);
 SBX_LOCAL const char *sbx_anchor_str(lua_State *L, int anchor, int idx);
+SBX_LOCAL void sbx_anchor_value(lua_State *L, int anchor, int idx);
 
 /* ---- per-area registration ---- */
 SBX_LOCAL void sbx_open_util(lua_State *L);

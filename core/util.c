@@ -187,13 +187,18 @@ void *sbx_anchor(lua_State *L, int anchor, size_t size)
 	return p;
 }
 
+/* Keeps the value at idx alive as long as the anchor table is. */
+void sbx_anchor_value(lua_State *L, int anchor, int idx)
+{
+	lua_pushvalue(L, idx);
+	lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
+}
+
 /* Anchors the string at idx and returns it (the GC never moves it). */
 const char *sbx_anchor_str(lua_State *L, int anchor, int idx)
 {
-	const char *s = lua_tostring(L, idx);
-	lua_pushvalue(L, idx);
-	lua_rawseti(L, anchor, (lua_Integer)lua_rawlen(L, anchor) + 1);
-	return s;
+	sbx_anchor_value(L, anchor, idx);
+	return lua_tostring(L, idx);
 }
 
 void sbx_open_util(lua_State *L)

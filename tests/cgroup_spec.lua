@@ -8,13 +8,7 @@ local S = require "support"
 
 local MiB = 1024 * 1024
 
-local function read(path)
-	local f = io.open(path)
-	if not f then return nil end
-	local s = f:read("a")
-	f:close()
-	return s
-end
+local read = S.read
 
 local function exists(path)
 	local f = io.open(path)
