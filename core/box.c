@@ -591,17 +591,10 @@ void sbx_open_box(lua_State *L)
 	    {"run", l_run}, {"close", l_close}, {NULL, NULL}};
 	static const luaL_Reg f[] = {
 	    {"box", l_box}, {"run_many", l_run_many}, {NULL, NULL}};
-	luaL_newmetatable(L, BOX);
-	luaL_newlib(L, m);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_close);
-	lua_setfield(L, -2, "__close");
-	lua_pushcfunction(L, l_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
-	luaL_newmetatable(L, JOBS);
-	lua_pushcfunction(L, jobs_gc);
-	lua_setfield(L, -2, "__gc");
-	lua_pop(L, 1);
+	static const luaL_Reg box_meta[] = {
+	    {"__close", l_close}, {"__tostring", l_tostring}, {NULL, NULL}};
+	static const luaL_Reg jobs_meta[] = {{"__gc", jobs_gc}, {NULL, NULL}};
+	sbx_new_class(L, BOX, box_meta, m);
+	sbx_new_class(L, JOBS, jobs_meta, NULL);
 	luaL_setfuncs(L, f, 0);
 }

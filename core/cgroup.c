@@ -798,15 +798,10 @@ void sbx_open_cgroup(lua_State *L)
 	static const luaL_Reg f[] = {{"cgroup_probe", l_cgroup_probe},
 				     {"cgroup_create", l_cgroup_create},
 				     {NULL, NULL}};
-	luaL_newmetatable(L, CGROUP);
-	luaL_newlib(L, m);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_cg_remove);
-	lua_setfield(L, -2, "__close");
-	lua_pushcfunction(L, l_cg_remove);
-	lua_setfield(L, -2, "__gc");
-	lua_pushcfunction(L, l_cg_tostring);
-	lua_setfield(L, -2, "__tostring");
-	lua_pop(L, 1);
+	static const luaL_Reg meta[] = {{"__close", l_cg_remove},
+					{"__gc", l_cg_remove},
+					{"__tostring", l_cg_tostring},
+					{NULL, NULL}};
+	sbx_new_class(L, CGROUP, meta, m);
 	luaL_setfuncs(L, f, 0);
 }

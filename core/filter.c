@@ -789,10 +789,6 @@ void sbx_open_filter(lua_State *L)
 					 {"syscall_number", l_syscall_number},
 					 {NULL, NULL}};
 
-	luaL_newmetatable(L, FILTER_MT);
-	luaL_setfuncs(L, meta, 0);
-	luaL_newlib(L, methods);
-	lua_setfield(L, -2, "__index");
-	lua_pop(L, 1);
+	sbx_new_class(L, FILTER_MT, meta, methods);
 	luaL_setfuncs(L, funcs, 0);
 }

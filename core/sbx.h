@@ -255,6 +255,8 @@ SBX_LOCAL const char *sbx_opt_str(lua_State *L, int idx, const char *k,
 SBX_LOCAL void *sbx_anchor(lua_State *L, int anchor, size_t size);
 SBX_LOCAL const char *sbx_anchor_str(lua_State *L, int anchor, int idx);
 SBX_LOCAL void sbx_anchor_value(lua_State *L, int anchor, int idx);
+SBX_LOCAL void sbx_new_class(lua_State *L, const char *name,
+			     const luaL_Reg *meta, const luaL_Reg *methods);
 
 /* ---- per-area registration ---- */
 SBX_LOCAL void sbx_open_util(lua_State *L);

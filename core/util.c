@@ -201,6 +201,21 @@ const char *sbx_anchor_str(lua_State *L, int anchor, int idx)
 	return lua_tostring(L, idx);
 }
 
+/* Registers the metatable of a class: its metamethods (meta), and its
+ * methods as __index (methods may be NULL). */
+void sbx_new_class(lua_State *L, const char *name, const luaL_Reg *meta,
+		   const luaL_Reg *methods)
+{
+	luaL_newmetatable(L, name);
+	luaL_setfuncs(L, meta, 0);
+	if (methods) {
+		lua_newtable(L);
+		luaL_setfuncs(L, methods, 0);
+		lua_setfield(L, -2, "__index");
+	}
+	lua_pop(L, 1);
+}
+
 void sbx_open_util(lua_State *L)
 {
 	lua_createtable(L, 0, (int)(sizeof errnos / sizeof errnos[0]));
