@@ -737,6 +737,10 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 	pid_t cmd, w;
 	ssize_t r;
 
+	/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
+	 * pid 1 of its namespace, init then ignores every signal the box can
+	 * send it */
+	reset_signals();
 	setup_fds(p);
 	/* the supervisor writes setgroups, uid_map and gid_map, then says go */
 	do

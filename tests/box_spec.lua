@@ -197,6 +197,16 @@ describe("box [" .. S.priv .. "]", function()
 		assert.matches("readlink: '?/proc/1/fd/[%d*]+'?: Permission denied", r.stderr)
 	end)
 
+	it("init catches no signal: the box cannot reach it with one", function()
+		-- sbxlua has a SIGINT handler while a script runs: init, a copy of
+		-- it, must not keep it (pid 1 ignores only signals it does not catch)
+		local out = S.sh(S.bin .. " -e " .. S.q("local sbx = require 'sbx'; local r = sbx.run { root = {}, "
+			.. "mounts = sbx.minimal_mounts(), argv = { '/bin/sh', '-c', "
+			.. "'grep -E ^Sig[CB] /proc/1/status; kill -INT 1; kill -TERM 1; kill -HUP 1; sleep 0.2; "
+			.. "echo alive' } }; io.write(r.outcome, '\\n', r.stdout)"))
+		assert.are.equal("exit\nSigBlk:\t0000000000000000\nSigCgt:\t0000000000000000\nalive\n", out)
+	end)
+
 	it("gives exactly the environment it was given", function()
 		local r = S.run("env | sort", { env = { B = "2", A = "1 2" } })
 		assert.are.equal("A=1 2\nB=2\nPWD=/tmp\n", r.stdout)
