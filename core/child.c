@@ -27,6 +27,7 @@
 #include <linux/seccomp.h>
 #include <linux/securebits.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -166,8 +167,12 @@ static int make_node(int rootfd, const char *path, int dir, unsigned mode)
 		if (mkdirat(dfd, leaf, mode) < 0 && errno != EEXIST)
 			goto fail;
 	} else {
+		/* O_NONBLOCK: a FIFO planted where a mount lands must not
+		 * hold the set-up */
 		fd = openat(dfd, leaf,
-			    O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode);
+			    O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+				O_CLOEXEC,
+			    mode);
 		if (fd < 0 && errno != EISDIR && errno != EROFS &&
 		    errno != EACCES)
 			goto fail;
@@ -730,6 +735,42 @@ static _Noreturn void step(const struct sbx_plan *p)
 	die(SBX_ST_EXEC, -1);
 }
 
+/*
+ * Init is a copy of the supervisor: its /proc/1/cmdline would show the
+ * host's command line (paths, --env values) to the box.  The argument and
+ * environment areas of this copy are private pages: zero them.  Their
+ * bounds are fields 48 to 51 of /proc/self/stat (the host's procfs, still
+ * mounted here), counted after the ")" that ends the command name.
+ */
+static void wipe_args(void)
+{
+	char buf[2048];
+	unsigned long v[4] = {0, 0, 0, 0};
+	size_t n = slurp("/proc/self/stat", buf, sizeof buf - 1);
+	char *c;
+	int field = 2;
+	buf[n] = '\0';
+	c = strrchr(buf, ')');
+	if (!c)
+		return;
+	for (c++; *c && field < 51; c++) {
+		if (*c != ' ')
+			continue;
+		field++;
+		if (field >= 48) {
+			unsigned long x = 0;
+			const char *d = c + 1;
+			while (*d >= '0' && *d <= '9')
+				x = x * 10 + (unsigned long)(*d++ - '0');
+			v[field - 48] = x;
+		}
+	}
+	if (v[0] && v[1] > v[0])
+		memset((void *)v[0], 0, v[1] - v[0]);
+	if (v[2] && v[3] > v[2])
+		memset((void *)v[2], 0, v[3] - v[2]);
+}
+
 _Noreturn void sbx_child_main(const struct sbx_plan *p)
 {
 	struct sbx_msg go;
@@ -742,6 +783,7 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 	 * send it */
 	reset_signals();
 	setup_fds(p);
+	wipe_args();
 	/* the supervisor writes setgroups, uid_map and gid_map, then says go */
 	do
 		r = recv(CTL, &go, sizeof go, 0);
@@ -766,6 +808,14 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		      SBX_ST_SETID, -1);
 		CHECK((int)syscall(SYS_setresuid, p->uid, p->uid, p->uid),
 		      SBX_ST_SETID, -1);
+	}
+	/* the box dies with its supervisor (set after the id change, which
+	 * clears it); a supervisor already gone has closed its end of CTL */
+	CHECK(prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), SBX_ST_SYNC, -1);
+	{
+		struct pollfd pf = {CTL, POLLIN, 0};
+		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
+			_exit(126);
 	}
 	if (p->root_opts)
 		build_tree(p);

@@ -195,6 +195,7 @@ struct sbx_job {
 	size_t in_off;
 	char *buf[2];
 	size_t len[2], size[2], total[2];
+	size_t sent[2]; /* bytes of buf already passed through */
 	int eof[2], exited, done;
 	double start, end;
 	int end_kind;

@@ -401,17 +401,10 @@ static void read_out(struct sbx_job *j, int s)
 			kill_box(j, SBX_END_OUTPUT);
 		}
 		j->total[s] += keep;
-		if (j->io.out_mode[s] == SBX_OUT_PASS) {
-			size_t off = 0;
-			while (off < keep) {
-				ssize_t w = write(s + 1, tmp + off, keep - off);
-				if (w < 0 && errno == EINTR)
-					continue;
-				if (w <= 0)
-					break;
-				off += (size_t)w;
-			}
-		} else if (j->io.out_mode[s] == SBX_OUT_CAPTURE && keep) {
+		/* passed-through output is buffered too, and written out as
+		 * the caller's descriptor takes it (pass_out): a reader that
+		 * stalls must not stall the loop that enforces the limits */
+		if (j->io.out_mode[s] != SBX_OUT_DISCARD && keep) {
 			if (j->len[s] + keep > j->size[s]) {
 				size_t ns = j->size[s] ? j->size[s] : 65536;
 				char *nb;
@@ -493,6 +486,30 @@ static void write_in(struct sbx_job *j)
 	}
 }
 
+/* Writes buffered pass-through output to the caller's stdout or stderr:
+ * at most PIPE_BUF bytes per wakeup, which a pipe that polled writable
+ * takes without blocking; all of it (blocking) once the box is over. */
+static void pass_out(struct sbx_job *j, int s, int all)
+{
+	do {
+		size_t left = j->len[s] - j->sent[s];
+		ssize_t w;
+		if (left == 0)
+			break;
+		w = write(s + 1, j->buf[s] + j->sent[s],
+			  all || left < 4096 ? left : 4096);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			j->sent[s] = j->len[s]; /* the caller's end is gone */
+			break;
+		}
+		j->sent[s] += (size_t)w;
+	} while (all);
+	if (j->sent[s] == j->len[s])
+		j->sent[s] = j->len[s] = 0;
+}
+
 static void finish(struct sbx_job *j)
 {
 	siginfo_t si;
@@ -526,12 +543,18 @@ static void finish(struct sbx_job *j)
 	xclose(&j->out[1]);
 	j->done = 1;
 	j->end = sbx_now();
+	for (int s = 0; s < 2; s++)
+		if (j->io.out_mode[s] == SBX_OUT_PASS)
+			pass_out(j, s, 1);
 	if (j->have_cannot)
 		j->end_kind = SBX_END_CANNOT;
+	else if (j->have_status && WIFEXITED(j->status) &&
+		 j->end_kind != SBX_END_OUTPUT)
+		/* the command exited on its own before a kill of ours landed
+		 * (output past the cap stays a kill: bytes were dropped) */
+		j->end_kind = SBX_END_EXIT;
 	else if (j->end_kind != SBX_END_NONE)
 		return; /* the supervisor's own kill names the cause */
-	else if (j->have_status && WIFEXITED(j->status))
-		j->end_kind = SBX_END_EXIT;
 	else if (j->have_status && WIFSIGNALED(j->status))
 		j->end_kind = SBX_END_SIGNAL;
 	else
@@ -547,9 +570,9 @@ static int job_ready(const struct sbx_job *j)
 
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 {
-	struct pollfd pfd[5 * 64];
-	struct sbx_job *who[5 * 64];
-	int what[5 * 64];
+	struct pollfd pfd[7 * 64];
+	struct sbx_job *who[7 * 64];
+	int what[7 * 64];
 
 	for (;;) {
 		size_t np = 0, active = 0;
@@ -587,7 +610,7 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 			}
 			if (j->exited && (next < 0 || j->end + 1.0 < next))
 				next = j->end + 1.0;
-			if (np + 5 > sizeof pfd / sizeof pfd[0])
+			if (np + 7 > sizeof pfd / sizeof pfd[0])
 				break;
 			active++;
 			if (!j->exited) {
@@ -613,13 +636,21 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 				who[np] = j;
 				what[np++] = 2;
 			}
-			for (int s = 0; s < 2; s++)
+			for (int s = 0; s < 2; s++) {
 				if (j->out[s] >= 0) {
 					pfd[np] = (struct pollfd){j->out[s],
 								  POLLIN, 0};
 					who[np] = j;
 					what[np++] = 3 + s;
 				}
+				if (j->io.out_mode[s] == SBX_OUT_PASS &&
+				    j->sent[s] < j->len[s]) {
+					pfd[np] =
+					    (struct pollfd){s + 1, POLLOUT, 0};
+					who[np] = j;
+					what[np++] = 5 + s;
+				}
+			}
 		}
 		if (active == 0) {
 			int left = 0;
@@ -629,7 +660,10 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 				return;
 			continue;
 		}
-		timeout = next < 0 ? -1 : (int)((next - now) * 1000.0) + 1;
+		timeout = next < 0 ? -1
+			  : next - now > 86400.0
+			      ? 86400000 /* a day: wake up and look again */
+			      : (int)((next - now) * 1000.0) + 1;
 		if (poll(pfd, np, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -655,8 +689,12 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 				else
 					write_in(j);
 				break;
-			default:
+			case 3:
+			case 4:
 				read_out(j, what[k] - 3);
+				break;
+			default:
+				pass_out(j, what[k] - 5, 0);
 				break;
 			}
 		}

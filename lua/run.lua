@@ -112,7 +112,8 @@ local function parse(argv)
 			if a == "--rw" then
 				if real == "/" then refuse("--rw %s: refusing to make the host's root writable", typed) end
 				for _, h in ipairs(home_dirs()) do
-					if real == h then
+					-- the home directory, or a directory that holds it
+					if h == real or h:sub(1, #real + 1) == real .. "/" then
 						refuse("--rw %s: refusing to make the home directory writable", typed)
 					end
 				end

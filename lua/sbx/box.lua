@@ -121,9 +121,11 @@ function M.build(o)
 	for name, data in pairs(M.etc_files(M.user)) do
 		mounts[#mounts + 1] = { type = "file", dst = "/etc/" .. name, data = data, mode = 420 }
 	end
+	-- a fixed order: binds, then links, then files, each by destination
+	local rank = { bind = 1, symlink = 2, file = 3 }
 	table.sort(mounts, function(a, b)
-		if a.type ~= b.type then return a.type == "bind" end
-		return a.dst < b.dst
+		if a.type ~= b.type then return rank[a.type] < rank[b.type] end
+		return (a.dst or a.src) < (b.dst or b.src)
 	end)
 	mounts[#mounts + 1] = { type = "bind", src = "/etc/ld.so.cache", optional = true }
 	ll[#ll + 1] = { path = "/etc", access = "ro" }
