@@ -505,6 +505,15 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 		}
 		js->n = i + 1;
 	}
+	/* a caller started with 0, 1 or 2 closed would get the box's pipes at
+	 * those numbers, and pass output into them: fill the gaps first */
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) < 0) {
+			int e = errno;
+			jobs_release(js);
+			return sbx_fail(L, "open", "/dev/null", e);
+		}
 	/* a box that closes its stdin must not kill the supervisor */
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
