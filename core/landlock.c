@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-#define FS_ABI1 ((1ULL << 13) - 1) /* execute .. make_sym */
 #define FS_READ                                                                \
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE |           \
 	 LANDLOCK_ACCESS_FS_READ_DIR)
@@ -196,6 +195,5 @@ static int l_abi(lua_State *L)
 void sbx_open_landlock(lua_State *L)
 {
 	static const luaL_Reg f[] = {{"landlock_abi", l_abi}, {NULL, NULL}};
-	(void)FS_ABI1;
 	luaL_setfuncs(L, f, 0);
 }
