@@ -26,7 +26,7 @@ PROG_SRC := $(wildcard tests/progs/*.c)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
 HDR := $(wildcard core/*.h)
 
-.PHONY: all check test test-unit lint format asan bench install uninstall deps clean
+.PHONY: all check check-stress test test-unit lint format asan bench install uninstall deps clean
 
 all: sbxlua build/sbx/core.so $(PROG_BIN)
 
@@ -64,6 +64,10 @@ check: deps all lint
 
 test: all
 	scripts/test.sh
+
+# every suite twice at once beside one busy process per core (not in CI)
+check-stress: all
+	scripts/stress.sh
 
 test-unit: all
 	SBX_TEST_USERS=self scripts/test.sh

@@ -275,14 +275,40 @@ static int is_dir(int fd)
 	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Binds the host path src (resolved under the host root hostfd without
- * following symlinks) at dst below rootfd. */
-static int bind_host(int hostfd, int rootfd, const char *src, const char *dst,
-		     uint64_t attr, int optional)
+/*
+ * The sources of the plan's binds, opened by open_sources() while the child
+ * still has the caller's host ids (-1: none, or an optional one missing).
+ * A caller's own directory may be closed to the id the box maps to (a root
+ * caller's work under /root, mode 0700): it is reached here by descriptor,
+ * never by a path walked with the box's id.
+ */
+static int srcfd[4096]; /* sbx_mounts_parse allows at most 4096 mounts */
+
+/* Opens the source of every bind of the plan below the (private copy of
+ * the) host's root, refusing any symlink on the way: realpath resolved each
+ * one in the supervisor, so a link met now was planted since. */
+static void open_sources(const struct sbx_plan *p)
 {
-	int s = open_beneath(hostfd, src, O_PATH), t, r;
-	if (s < 0)
-		return optional && errno == ENOENT ? 0 : -1;
+	int root;
+	CHECK(root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), SBX_ST_MOUNT,
+	      -1);
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct sbx_mount *m = &p->mounts[i];
+		srcfd[i] = -1;
+		if (m->op != SBX_OP_BIND)
+			continue;
+		srcfd[i] = open_beneath(root, m->src, O_PATH);
+		if (srcfd[i] < 0 &&
+		    !((m->flags & SBX_MOUNT_OPTIONAL) && errno == ENOENT))
+			die(SBX_ST_MOUNT, (int)i);
+	}
+	close(root);
+}
+
+/* Binds the O_PATH descriptor s at dst below rootfd; closes s. */
+static int bind_src(int s, int rootfd, const char *dst, uint64_t attr)
+{
+	int t, r;
 	t = make_node(rootfd, dst, is_dir(s), 0755);
 	if (t < 0) {
 		return drop(s, -1);
@@ -290,6 +316,17 @@ static int bind_host(int hostfd, int rootfd, const char *src, const char *dst,
 	r = bind_fd(s, attr, t);
 	drop(s, 0);
 	return drop(t, r);
+}
+
+/* Binds the host path src (resolved under the host root hostfd without
+ * following symlinks) at dst below rootfd. */
+static int bind_host(int hostfd, int rootfd, const char *src, const char *dst,
+		     uint64_t attr, int optional)
+{
+	int s = open_beneath(hostfd, src, O_PATH);
+	if (s < 0)
+		return optional && errno == ENOENT ? 0 : -1;
+	return bind_src(s, rootfd, dst, attr);
 }
 
 static int write_file(int rootfd, const struct sbx_mount *m)
@@ -427,7 +464,8 @@ static int hide(int hostfd, int rootfd, const struct sbx_mount *m)
 	return drop(fd, r);
 }
 
-static int do_mount(int hostfd, int rootfd, const struct sbx_mount *m)
+static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
+		    const struct sbx_mount *m)
 {
 	int t, r;
 	switch (m->op) {
@@ -442,8 +480,11 @@ static int do_mount(int hostfd, int rootfd, const struct sbx_mount *m)
 			     m->attr & ~(uint64_t)MOUNT_ATTR_RDONLY, t);
 		return drop(t, r);
 	case SBX_OP_BIND:
-		return bind_host(hostfd, rootfd, m->src, m->dst, m->attr,
-				 m->flags & SBX_MOUNT_OPTIONAL);
+		if (srcfd[m - p->mounts] < 0)
+			return 0; /* optional, missing */
+		r = bind_src(srcfd[m - p->mounts], rootfd, m->dst, m->attr);
+		srcfd[m - p->mounts] = -1;
+		return r;
 	case SBX_OP_DEV:
 		return make_dev(hostfd, rootfd, m);
 	case SBX_OP_MKDIR:
@@ -503,7 +544,7 @@ static void build_tree(const struct sbx_plan *p)
 	      SBX_ST_PIVOT, -1);
 
 	for (size_t i = 0; i < p->nmounts; i++)
-		CHECK(do_mount(hostfd, rootfd, &p->mounts[i]), SBX_ST_MOUNT,
+		CHECK(do_mount(p, hostfd, rootfd, &p->mounts[i]), SBX_ST_MOUNT,
 		      (int)i);
 
 	/* the host's root leaves the box's mount namespace for good */
@@ -792,6 +833,8 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		errno = r < 0 ? errno : EPIPE;
 		die(SBX_ST_SYNC, -1);
 	}
+	if (p->root_opts)
+		open_sources(p);
 	if (p->nsflags & CLONE_NEWUSER) {
 		/* a root caller's supplementary groups (host gid 0) must not
 		 * follow it into the box; an unprivileged caller's setgroups

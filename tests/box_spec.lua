@@ -12,6 +12,41 @@ end
 describe("box [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
+	it("holds no descriptor of a run once sbx.run returns, without the collector", function()
+		-- a long REPL session or a batch of thousands of boxes pays for
+		-- anything a run leaves open until a later collection
+		local file = os.tmpname()
+		local f = assert(io.open(file, "w"))
+		f:write("from a file\n")
+		f:close()
+		local cases = {
+			{ "captured output", "echo out; echo err >&2" },
+			{ "stdin from memory", "cat", { stdin = "data\n" } },
+			{ "stdin from a file", "cat", { stdin_file = file } },
+			{ "the wall clock", "sleep 30", { wall = 0.5 } },
+			{ "an output cap", "yes", { output_limit = 4096 } },
+			{ "a set-up failure", "true", { cwd = "/nonexistent" } },
+			{ "a cgroup, where usable", "true", { cgroup = true } },
+		}
+		collectgarbage()
+		collectgarbage("stop")
+		local before = S.fds_now()
+		local diffs = {}
+		for _, c in ipairs(cases) do
+			local r = assert(sbx.run(S.spec(c[2], c[3])))
+			assert.is_string(r.outcome)
+			local d = S.fds_diff(before, S.fds_now())
+			if d ~= "" then diffs[#diffs + 1] = c[1] .. ": " .. d end
+		end
+		local rs = assert(sbx.run_many { S.spec("true"), S.spec("exit 3") })
+		assert.are.equal(3, rs[2].code)
+		local d = S.fds_diff(before, S.fds_now())
+		if d ~= "" then diffs[#diffs + 1] = "run_many: " .. d end
+		collectgarbage("restart")
+		os.remove(file)
+		assert.are.equal("", table.concat(diffs, "; "))
+	end)
+
 	it("drops every capability and sets no_new_privs", function()
 		local r = S.run("cat /proc/self/status")
 		assert.are.equal("exit", r.outcome)
@@ -49,6 +84,24 @@ describe("box [" .. S.priv .. "]", function()
 		assert.are.equal("sbxtest", l[5])
 		-- an unprivileged caller must deny setgroups; root drops its groups
 		assert.are.equal(hu == 0 and "allow" or "deny", l[6])
+	end)
+
+	it("binds a source under a directory closed to the box's host id", function()
+		-- a root caller's work under /root (0700) and a box mapped to
+		-- 65534: the source is opened with the caller's ids, before the
+		-- box takes its own
+		local d, rm = S.tmpdir()
+		os.execute("mkdir -m 0755 " .. S.q(d .. "/open") .. " && echo data-ok > "
+			.. S.q(d .. "/open/data") .. " && chmod 0644 " .. S.q(d .. "/open/data")
+			.. " && chmod 0700 " .. S.q(d))
+		local extra = { mounts = sbx.minimal_mounts() }
+		table.insert(extra.mounts, { type = "bind", src = d .. "/open", dst = "/data" })
+		if S.euid() == 0 then extra.host_uid, extra.host_gid = 65534, 65534 end
+		local r = S.run("cat /data/data; cat /proc/self/uid_map", extra)
+		rm()
+		assert.are.equal("exit", r.outcome, r.stderr)
+		assert.matches("^data%-ok\n", r.stdout)
+		if S.euid() == 0 then assert.matches("1000%s+65534%s+1", r.stdout) end
 	end)
 
 	it("maps a root caller to an unprivileged host id on request", function()

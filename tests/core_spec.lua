@@ -161,6 +161,28 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.is_boolean(core.isatty(0))
 	end)
 
+	it("fds: every descriptor held, exactly, and nothing of its own", function()
+		local before = core.fds()
+		local f = assert(io.open("/dev/zero"))
+		local during = core.fds()
+		f:close()
+		local added = {}
+		for fd, t in pairs(during) do
+			if before[fd] ~= t then added[#added + 1] = t end
+		end
+		assert.are.same({ "/dev/zero" }, added)
+		assert.are.same(before, core.fds())
+		-- more descriptors than the listing's first buffer holds
+		local many = {}
+		for i = 1, 600 do many[i] = assert(io.open("/dev/null")) end
+		local n = 0
+		for _ in pairs(core.fds()) do n = n + 1 end
+		for _, g in ipairs(many) do g:close() end
+		local m = 0
+		for _ in pairs(before) do m = m + 1 end
+		assert.are.equal(m + 600, n)
+	end)
+
 	it("small queries", function()
 		assert.has_error(function() core.ns_ids(-1) end, "bad argument #1 to 'ns_ids' (invalid pid)")
 		assert.has_error(function() core.ns_ids("x") end)

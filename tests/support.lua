@@ -1,6 +1,7 @@
 --- Shared helpers of the busted specs: host commands, a minimal box, and
 -- the descriptor leak check.
 local sbx = require "sbx"
+local core = require "sbx.core"
 
 local S = {}
 
@@ -28,10 +29,32 @@ function S.pid()
 	return pid
 end
 
---- Number of descriptors open in the test process.
-function S.nfds()
-	local out = S.sh("ls /proc/" .. S.pid() .. "/fd | wc -l")
-	return tonumber(out)
+--- The descriptors open in the test process, { [fd] = target }, read by
+-- the process itself (no helper process, whose pipe would be counted while
+-- the parent closes its own end: the count is exact).  Garbage is collected
+-- first, so an object a test leaves to the collector is not a leak here;
+-- `S.fds_now` is the same without collecting.
+function S.fds_now()
+	return assert(core.fds())
+end
+
+function S.fds()
+	collectgarbage()
+	collectgarbage()
+	return S.fds_now()
+end
+
+--- The difference between two descriptor tables as text ("" if none).
+function S.fds_diff(before, after)
+	local d = {}
+	for fd, t in pairs(after) do
+		if before[fd] ~= t then d[#d + 1] = ("+%d %s"):format(fd, t) end
+	end
+	for fd, t in pairs(before) do
+		if after[fd] ~= t then d[#d + 1] = ("-%d %s"):format(fd, t) end
+	end
+	table.sort(d)
+	return table.concat(d, ", ")
 end
 
 --- A spec of the minimal box around `/bin/sh -c script`.
@@ -59,8 +82,10 @@ end
 -- environment, not in this module's).
 function S.leak_check(before_each, after_each, assert)
 	local before
-	before_each(function() before = S.nfds() end)
-	after_each(function() assert.are.equal(before, S.nfds(), "descriptor leak") end)
+	before_each(function() before = S.fds() end)
+	after_each(function()
+		assert.are.equal("", S.fds_diff(before, S.fds()), "descriptor leak")
+	end)
 end
 
 --- A fresh temporary directory on the host, and a remover.
