@@ -43,6 +43,17 @@ local function start(cmd)
 	return pid, f
 end
 
+-- Like start, for a shell that prints its pid, then waits for go() before
+-- it runs script: what the test must do first (attach it to a cgroup) is
+-- done before the script forks, however slowly the machine runs.
+local function start_gated(script)
+	local mark = os.tmpname()
+	os.remove(mark)
+	local pid, f = start("echo $$; while [ ! -e " .. S.q(mark) .. " ]; do sleep 0.01; done; rm -f "
+		.. S.q(mark) .. "; " .. script)
+	return pid, f, function() assert(io.open(mark, "w")):close() end
+end
+
 -- Ends what start() started: the pid given, by its id, and its children.
 local function stop(pid, f)
 	local kids = read("/proc/" .. pid .. "/task/" .. pid .. "/children") or ""
@@ -204,9 +215,10 @@ describe("cgroup_create [" .. S.priv .. "]", function()
 			assert.are.equal("16\n", read(dir .. "/pids.max"))
 		end
 		-- a shell that forks only after it was moved in
-		local pid, f = start("echo $$; sleep 0.5; sleep 20 & sleep 20 & wait")
+		local pid, f, go = start_gated("sleep 20 & sleep 20 & echo forked; wait")
 		assert(cg:attach(pid))
-		os.execute("sleep 1")
+		go()
+		assert.are.equal("forked", f:read("l"))
 		local procs = {}
 		for n in read(dir .. "/cgroup.procs"):gmatch("%d+") do procs[#procs + 1] = n end
 		assert.are.equal(3, #procs)
@@ -220,7 +232,7 @@ describe("cgroup_create [" .. S.priv .. "]", function()
 		assert.are.equal("signal", how)
 		assert.are.equal(9, sig)
 		-- every member is gone, not only the shell
-		for _ = 1, 100 do
+		for _ = 1, 1500 do
 			if read(dir .. "/cgroup.procs") == "" then break end
 			os.execute("sleep 0.02")
 		end
@@ -242,8 +254,9 @@ describe("cgroup_create [" .. S.priv .. "]", function()
 			return
 		end
 		local cg <close> = assert(core.cgroup_create { memory = 16 * MiB })
-		local pid, f = start("echo $$; sleep 0.3; exec build/tests/hog_mem 64")
+		local pid, f, go = start_gated("exec build/tests/hog_mem 64")
 		assert(cg:attach(pid))
+		go()
 		f:read("a")
 		local _, how, sig = f:close()
 		assert.are.same({ "signal", 9 }, { how, sig })
@@ -259,8 +272,9 @@ describe("cgroup_create [" .. S.priv .. "]", function()
 			return
 		end
 		local cg <close> = assert(core.cgroup_create { pids = 4 })
-		local pid, f = start("echo $$; sleep 0.3; exec build/tests/hog_threads 10 1 2>&1")
+		local pid, f, go = start_gated("exec build/tests/hog_threads 10 1 2>&1")
 		assert(cg:attach(pid))
+		go()
 		local out = f:read("a")
 		f:close()
 		assert.matches("pthread_create failed", out)
@@ -282,8 +296,8 @@ describe("sample [" .. S.priv .. "]", function()
 	end)
 
 	it("counts a shell and its two children", function()
-		local pid, f = start("echo $$; sleep 20 & sleep 20 & wait")
-		os.execute("sleep 0.3")
+		-- the pid is printed once both children are forked
+		local pid, f = start("sleep 20 & sleep 20 & echo $$; wait")
 		local s = assert(core.sample(pid))
 		stop(pid, f)
 		assert.are.equal(3, s.processes)
@@ -343,14 +357,14 @@ describe("sample [" .. S.priv .. "]", function()
 		fh:close()
 		local lua, f = start("exec " .. (os.getenv("SBX_TEST_LUA") or "lua5.4") .. " " .. tmp)
 		local init
-		for _ = 1, 100 do
+		for _ = 1, 1500 do -- 30 s at most, on a loaded machine
 			init = (read("/proc/" .. lua .. "/task/" .. lua .. "/children") or ""):match("%d+")
 			if init then break end
 			os.execute("sleep 0.02")
 		end
 		assert(init, "no box init under " .. lua)
 		local s
-		for _ = 1, 100 do -- until the shell has started everything
+		for _ = 1, 1500 do -- until the shell has started everything
 			s = assert(core.sample(tonumber(init)))
 			if s.processes >= 5 then break end
 			os.execute("sleep 0.02")

@@ -232,9 +232,21 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local tag = "orphan" .. math.random(100000, 999999)
 			local pid = S.sh(S.bin .. " run.lua /bin/sh -c 'sleep 60 # " .. tag
 				.. "' >/dev/null 2>&1 & echo $!"):match("%d+")
-			os.execute("sleep 0.5; kill -9 " .. pid .. "; sleep 0.5")
-			local left = S.sh("pgrep -f 'slee[p] 60 # " .. tag .. "' | wc -l"):match("%d+")
-			assert.are.equal("0", left)
+			local function count()
+				return S.sh("pgrep -f 'slee[p] 60 # " .. tag .. "' | wc -l"):match("%d+")
+			end
+			-- until the box runs its sleeper (30 s at most), then without
+			-- its supervisor until it is gone
+			local function poll(want)
+				for _ = 1, 1500 do
+					if count() == want then return want end
+					os.execute("sleep 0.02")
+				end
+				return count()
+			end
+			assert.are.equal("1", poll("1"))
+			os.execute("kill -9 " .. pid)
+			assert.are.equal("0", poll("0"))
 		end)
 
 		it("keeps its limits while the caller's reader stalls", function()
