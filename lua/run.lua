@@ -7,6 +7,9 @@ local stdbox = require "sbx.box"
 local report = require "sbx.report"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
+-- every module before the first box: a box may write into the caller's
+-- directory, and nothing is loaded after it has run
+local cjson = require "cjson"
 
 local USAGE = [[
 usage: sbxlua run.lua [options] PROG [ARGS...]
@@ -251,7 +254,6 @@ local function main(argv)
 	local ok = true
 	if o.report then ok = write_file(o.report, text) and ok end
 	if o.json then
-		local cjson = require "cjson"
 		ok = write_file(o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
 	end
 	local code = report.exit_code(events)

@@ -271,6 +271,84 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	-- A box run with --rw DIR:/work writes what it likes into DIR; the next
+	-- sbxlua started in DIR must load none of it.
+	describe("code a box could have written", function()
+		local bin = S.sh("realpath " .. S.q(S.bin)):gsub("\n$", "")
+
+		-- runs `sbxlua ARGS...` in dir; stdout, stderr and the status
+		local function from(dir, ...)
+			local args = {}
+			for i, a in ipairs { ... } do args[i] = S.q(a) end
+			local errf = os.tmpname()
+			local out, code = S.sh("cd " .. S.q(dir) .. " && " .. S.q(bin) .. " " .. table.concat(args, " ")
+				.. " 2>" .. errf .. " </dev/null")
+			local err = S.read(errf)
+			os.remove(errf)
+			return out, err, code
+		end
+
+		-- Lua that leaves `marker` behind wherever it runs
+		local function planted(marker)
+			return ('local f = io.open(%q, "w") f:write("ran") f:close()\n'
+				.. 'return { encode = function() return "{}" end }\n'):format(marker)
+		end
+
+		local function spit(path, s)
+			local f = assert(io.open(path, "w"))
+			f:write(s)
+			f:close()
+		end
+
+		it("never loads a module planted in the current directory", function()
+			local d, rm = S.tmpdir()
+			spit(d .. "/cjson.lua", planted(d .. "/pwned"))
+			local _, err, code = from(d, "run.lua", "--json", "out.json", "/bin/true")
+			local ran, json = S.read(d .. "/pwned"), S.read(d .. "/out.json")
+			rm()
+			assert.is_nil(ran, "the planted cjson.lua ran on the host")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal(0, cjson.decode(json).exit_code)
+		end)
+
+		it("runs the bundled run.lua for `run.lua`, a planted one only for `./run.lua`", function()
+			local d, rm = S.tmpdir()
+			spit(d .. "/run.lua", planted(d .. "/pwned"))
+			local _, err, code = from(d, "run.lua", "/bin/true")
+			local ran = S.read(d .. "/pwned")
+			local _, _, code2 = from(d, "./run.lua", "/bin/true")
+			local ran2 = S.read(d .. "/pwned")
+			rm()
+			assert.is_nil(ran, "the planted run.lua ran on the host")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal(0, code2)
+			assert.are.equal("ran", ran2) -- what was typed, a path, is run
+		end)
+
+		it("a box that writes /work/cjson.lua into the caller's directory runs nothing on the host", function()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. S.q(d))
+			local plant = "cat > /work/cjson.lua <<'EOF'\n" .. planted(d .. "/pwned") .. "EOF\n"
+			local _, err, code = from(d, "run.lua", "--rw", d .. ":/work", "--json", "r.json", "/bin/sh", "-c", plant)
+			local written, ran, json = S.read(d .. "/cjson.lua"), S.read(d .. "/pwned"), S.read(d .. "/r.json")
+			-- and the next run from there, with the file in place
+			local _, err2, code2 = from(d, "run.lua", "--json", "r2.json", "/bin/true")
+			local ran2, json2 = S.read(d .. "/pwned"), S.read(d .. "/r2.json")
+			rm()
+			assert.matches("return { encode", written or "", 1, true) -- the box did plant it
+			assert.is_nil(ran, "the box's cjson.lua ran on the host after its own run")
+			assert.is_nil(ran2, "the box's cjson.lua ran on the host in the next run")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal(0, cjson.decode(json).exit_code)
+			assert.are.equal("sandbox: exit 0\n", err2)
+			assert.are.equal(0, code2)
+			assert.are.equal(0, cjson.decode(json2).exit_code)
+		end)
+	end)
+
 	describe("the report", function()
 		it("is byte-identical across two runs", function()
 			local a, b = os.tmpname(), os.tmpname()
