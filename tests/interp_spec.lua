@@ -328,9 +328,12 @@ describe("sbxlua", function()
 				local f = assert(io.open(os.getenv("MARK"), "w")) f:close()
 				while true do end
 			]]
-			-- timeout forwards the SIGINT and kills sbxlua if it hangs
+			-- timeout forwards the SIGINT and kills sbxlua if it hangs;
+			-- --foreground: to sbxlua only, once (else it signals its process
+			-- group too, and a second SIGINT before the first is handled
+			-- kills sbxlua, as it does lua.c)
 			local out, err = sh(table.concat({
-				"MARK=" .. q(mark) .. " timeout -s KILL 10 " .. q(BIN) .. " -e " .. q(code) .. " & pid=$!",
+				"MARK=" .. q(mark) .. " timeout --foreground -s KILL 10 " .. q(BIN) .. " -e " .. q(code) .. " & pid=$!",
 				"i=0; while [ ! -e " .. q(mark) .. " ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done",
 				"kill -INT $pid; wait $pid; echo $?",
 			}, "\n"))
