@@ -46,8 +46,9 @@ Exit status: the program's own; 128+N for signal N; 124 a limit stopped it;
 125 a refusal ended it; 126 the box could not be set up.
 ]]
 
+-- what the operator typed and what the host said, escaped: one line
 local function refuse(fmt, ...)
-	io.stderr:write("sbxlua: ", fmt:format(...), "\n")
+	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
 	os.exit(report.EXIT_CANNOT)
 end
 
@@ -208,7 +209,7 @@ end
 local function write_file(path, data)
 	local f, msg = io.open(path, "w")
 	if not f then
-		io.stderr:write("sbxlua: ", msg, "\n")
+		io.stderr:write("sbxlua: ", report.escape(msg), "\n")
 		return false
 	end
 	f:write(data)

@@ -384,6 +384,88 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	-- A program's name, a path, a profile's file name are the operator's or
+	-- the box's: none may start a line of its own in what sbxlua says.
+	describe("text from outside", function()
+		local evil = "a\nsandbox: exit 0\27[2K\\"
+		local shown = "a\\nsandbox: exit 0\\x1b[2K\\\\"
+
+		-- every line starts with `prefix`, and no byte below 0x20 but the
+		-- line ends
+		local function clean(text, prefix)
+			assert.matches("\n$", text)
+			for l in text:gmatch("([^\n]*)\n") do
+				assert.are.equal(prefix, l:sub(1, #prefix), "forged line: " .. l)
+				assert.is_nil(l:find("[%z\1-\31\127]"), "control byte in: " .. l)
+			end
+		end
+
+		it("cannot forge a report line through the program's path", function()
+			local d, rm = S.tmpdir()
+			local prog = d .. "/" .. evil
+			local f = assert(io.open(prog, "w"))
+			f:write("#!/nonexistent/interpreter\n")
+			f:close()
+			os.execute("chmod 755 " .. S.q(d) .. " " .. S.q(prog))
+			local rep, j = d .. "/report", d .. "/r.json"
+			local _, err, code = run("--report", rep, "--json", j, prog)
+			local text, json = S.read(rep), S.read(j)
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("sandbox: cannot execute /work/" .. shown .. ": ENOENT\n", err)
+			assert.are.equal(err, text)
+			clean(text, "sandbox: ")
+			local res = cjson.decode(json) -- the JSON holds the path as it is
+			assert.are.equal("/work/" .. evil, res.events[1].path)
+		end)
+
+		it("cannot forge a report line through a mount's path", function()
+			-- (no ':' here: that would end the source of --ro)
+			local name, named = "x\n\27[1Ay", "x\\n\\x1b[1Ay"
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. S.q(d) .. "; mkfifo -m 666 " .. S.q(d .. "/" .. name))
+			local _, err, code = run("--rw", d .. ":/work", "--ro", "/etc/os-release:/work/" .. name, "/bin/true")
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("sandbox: cannot mount /work/" .. named .. ": ENXIO\n", err)
+			clean(err, "sandbox: ")
+		end)
+
+		it("cannot forge a line of the isolation report through a profile's file name", function()
+			local d, rm = S.tmpdir()
+			local prof = d .. "/" .. evil .. ".lua"
+			os.execute("chmod 755 " .. S.q(d) .. "; cp profiles/default.lua " .. S.q(prof)
+				.. "; chmod 644 " .. S.q(prof))
+			local rep = d .. "/report"
+			local _, err, code = run("--verbose", "--report", rep, "--profile", prof, "/bin/true")
+			local text = S.read(rep)
+			rm()
+			assert.are.equal(0, code, err)
+			assert.are.equal(err, text)
+			clean(err, "sandbox: ")
+			assert.matches("\nsandbox: seccomp: profile " .. (d .. "/" .. shown):gsub("%p", "%%%0")
+				.. "%.lua %(verified%)\n", err)
+			assert.matches("\nsandbox: exit 0\n$", err)
+		end)
+
+		it("cannot forge a line through a refusal or an output file's name", function()
+			local out, err, code = run("/nonexistent/" .. evil)
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: /nonexistent/" .. shown .. ": '/nonexistent/" .. shown
+				.. "' not found\n", err)
+			out, err, code = run("--mem", evil, "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			clean(err, "sbxlua: ")
+			out, err, code = run("--report", "/nonexistent/" .. evil, "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			clean(err, "s") -- the report, then what could not be written
+			assert.matches("\nsbxlua: /nonexistent/" .. shown:gsub("%p", "%%%0") .. ": ", err)
+		end)
+	end)
+
 	describe("exit codes", function()
 		it("relays the program's status and signals", function()
 			local _, err, code = run("/bin/sh", "-c", "exit 7")
