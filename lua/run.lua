@@ -262,4 +262,8 @@ local function main(argv)
 	return code
 end
 
-os.exit(main({ table.unpack(arg) }))
+-- a copy of arg, not table.unpack: the script's own `...` already holds
+-- every argument on Lua's stack, which cannot take half a million twice
+local argv = {}
+for i = 1, #arg do argv[i] = arg[i] end
+os.exit(main(argv))

@@ -466,6 +466,40 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	describe("long command lines", function()
+		-- runs `sh -c CMD` with the output of `gen` as further arguments of
+		-- run.lua, after `pre`; stdout, stderr and the status
+		local function many(pre, gen, ...)
+			local args = {}
+			for i, a in ipairs { ... } do args[i] = S.q(a) end
+			local errf = os.tmpname()
+			local out, code = S.sh(pre .. S.bin .. " run.lua " .. table.concat(args, " ") .. " $(" .. gen
+				.. ") 2>" .. errf .. " </dev/null")
+			local err = S.read(errf)
+			os.remove(errf)
+			return out, err, code
+		end
+
+		it("passes more than 65,536 arguments to the program", function()
+			local out, err, code = many("", "seq 70000", "/bin/sh", "-c", 'echo "$# ${1} ${70000}"', "sh")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("70000 1 70000\n", out)
+		end)
+
+		-- with no stack limit the kernel's ARG_MAX is 6 MiB: half a
+		-- million arguments, more than Lua's stack holds twice over
+		it("passes as many arguments as the kernel lets the caller have", function()
+			local _, code0 = S.sh("ulimit -s unlimited")
+			assert.are.equal(0, code0, "cannot lift the stack limit here")
+			local out, err, code = many("ulimit -s unlimited && ", "yes x | head -n 500000",
+				"/bin/sh", "-c", 'echo "$#"', "sh")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("500000\n", out)
+		end)
+	end)
+
 	describe("exit codes", function()
 		it("relays the program's status and signals", function()
 			local _, err, code = run("/bin/sh", "-c", "exit 7")
