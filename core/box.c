@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/binfmts.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -57,8 +58,11 @@ static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 	if (lua_getfield(L, t, k) != LUA_TTABLE)
 		luaL_error(L, "field '%s' must be a list of strings", k);
 	n = luaL_len(L, -1);
-	if (n < (allow_empty ? 0 : 1) || n > 65536)
-		luaL_error(L, "field '%s' must hold 1 to 65536 strings", k);
+	/* the kernel's own bound on the count; the size of the whole (its
+	 * ARG_MAX) is execve's to judge: E2BIG, reported as `cannot execute` */
+	if (n < (allow_empty ? 0 : 1) || n > MAX_ARG_STRINGS)
+		luaL_error(L, "field '%s' must hold 1 to %d strings", k,
+			   MAX_ARG_STRINGS);
 	v = sbx_anchor(L, anchor, (size_t)(n + 1) * sizeof *v);
 	for (lua_Integer i = 1; i <= n; i++) {
 		size_t len;

@@ -7,8 +7,10 @@
  *  - sbx.core is linked in and sits in package.preload;
  *  - package.path starts with the bundled lua/ directory, which is also
  *    published as package.loaded["sbx.config"].luadir;
- *  - a bare script name not found in the current directory is looked up
- *    in that directory (`sbxlua run.lua ...` from anywhere);
+ *  - the default package.path and package.cpath hold no relative template
+ *    (no ./?.lua): nothing is loaded from the current directory;
+ *  - a bare script name that is in that directory is run from there
+ *    (`sbxlua run.lua ...` from anywhere), never from the current one;
  *  - the REPL edits lines with libedit, keeps ~/.sbxlua_history and has the
  *    facade in the global `sbx`.
  * See docs/interpreter.md.
@@ -236,15 +238,17 @@ static int is_file(const char *path)
 }
 
 /*
- * Loads a script: the file named, unless that is a bare name that is not in
- * the current directory but is in the bundled one.
+ * Loads a script.  A bare name (no '/') that names a file in the bundled
+ * directory is that file, whatever the current directory holds: a box run
+ * with --rw .:/work may have written a run.lua there, and `sbxlua run.lua`
+ * must not run it.  Any other name is opened as typed, as lua.c does.
  */
 static int load_script(const struct interp *in, lua_State *L, const char *name)
 {
 	char path[PATH_MAX];
 	int n;
 
-	if (strchr(name, '/') != NULL || access(name, F_OK) == 0)
+	if (strchr(name, '/') != NULL)
 		return luaL_loadfile(L, name);
 	n = snprintf(path, sizeof(path), "%s/%s", in->luadir, name);
 	if (n < 0 || (size_t)n >= sizeof(path) || !is_file(path))
@@ -426,14 +430,87 @@ static void find_luadir(char *dir, size_t size)
 		snprintf(dir, size, "%s", SBX_LUADIR);
 }
 
+/* Pushes the templates of path that are absolute paths, in order. */
+static void push_absolute(lua_State *L, const char *path)
+{
+	luaL_Buffer b;
+
+	luaL_buffinit(L, &b);
+	while (*path != '\0') {
+		size_t len = strcspn(path, LUA_PATH_SEP);
+
+		if (path[0] == '/') {
+			if (luaL_bufflen(&b) > 0)
+				luaL_addchar(&b, *LUA_PATH_SEP);
+			luaL_addlstring(&b, path, len);
+		}
+		path += len;
+		if (*path != '\0')
+			path++;
+	}
+	luaL_pushresult(&b);
+}
+
+/*
+ * package[field] as loadlib.c's setpath makes it, from the variable
+ * <envname>_5_4 or <envname> (unless -E), except that the default, and
+ * what a ";;" in the variable stands for, is dft without its relative
+ * templates.  Lua's own default ends in ./?.lua, ./?/init.lua and ./?.so:
+ * the current directory, where a box run with --rw .:/work may have left a
+ * cjson.lua that the next require would run with the caller's rights.  A
+ * relative template the user writes in the variable stays: that is the
+ * user's choice, as under lua.c.
+ */
+static void set_path(lua_State *L, const char *field, const char *envname,
+		     const char *dft, const char *prefix)
+{
+	const char *env = NULL;
+	const char *mark;
+	const char *def;
+	luaL_Buffer b;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+	if (!lua_toboolean(L, -1)) {
+		env =
+		    getenv(lua_pushfstring(L, "%s%s", envname, LUA_VERSUFFIX));
+		lua_pop(L, 1);
+		if (env == NULL)
+			env = getenv(envname);
+	}
+	lua_pop(L, 1);
+	push_absolute(L, dft);
+	def = lua_tostring(L, -1);
+	mark = env != NULL ? strstr(env, LUA_PATH_SEP LUA_PATH_SEP) : NULL;
+	luaL_buffinit(L, &b);
+	luaL_addstring(&b, prefix);
+	if (env == NULL) {
+		luaL_addstring(&b, def);
+	} else if (mark == NULL) {
+		luaL_addstring(&b, env);
+	} else {
+		if (mark > env) {
+			luaL_addlstring(&b, env, (size_t)(mark - env));
+			luaL_addchar(&b, *LUA_PATH_SEP);
+		}
+		luaL_addstring(&b, def);
+		if (mark[2] != '\0') {
+			luaL_addchar(&b, *LUA_PATH_SEP);
+			luaL_addstring(&b, mark + 2);
+		}
+	}
+	luaL_pushresult(&b);
+	lua_setfield(L, -3, field);
+	lua_pop(L, 1); /* def */
+}
+
 /*
  * What sbxlua adds to the standard libraries: sbx.core in
- * package.preload, the bundled directory first in package.path, and
- * package.loaded["sbx.config"].
+ * package.preload, the bundled directory first in package.path, no
+ * relative template in the default paths, and package.loaded["sbx.config"].
  */
 static void open_sbx(struct interp *in, lua_State *L)
 {
-	const char *path;
+	const char *prefix;
 
 	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
 	lua_pushcfunction(L, luaopen_sbx_core);
@@ -442,11 +519,11 @@ static void open_sbx(struct interp *in, lua_State *L)
 
 	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
 	lua_getfield(L, -1, LUA_LOADLIBNAME);
-	lua_getfield(L, -1, "path");
-	path = lua_tostring(L, -1);
-	lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;%s", in->luadir, in->luadir,
-			path ? path : "");
-	lua_setfield(L, -3, "path");
+	prefix = lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;", in->luadir,
+				 in->luadir);
+	lua_insert(L, -2);
+	set_path(L, "path", "LUA_PATH", LUA_PATH_DEFAULT, prefix);
+	set_path(L, "cpath", "LUA_CPATH", LUA_CPATH_DEFAULT, "");
 	lua_pop(L, 2);
 
 	lua_createtable(L, 0, 2);

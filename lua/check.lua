@@ -18,11 +18,12 @@ elseif arg[1] == "--help" then
 	print("usage: sbxlua check.lua [--cgroup DIR]")
 	os.exit(0)
 elseif arg[1] then
-	io.stderr:write("sbxlua: unknown argument ", arg[1], "\n")
+	io.stderr:write("sbxlua: unknown argument ", report.escape(arg[1]), "\n")
 	os.exit(2)
 end
 
-local function say(fmt, ...) print("check: " .. fmt:format(...)) end
+-- paths and the host's messages escaped: one line each
+local function say(fmt, ...) print("check: " .. report.escape(fmt:format(...))) end
 local ok = true
 
 -- 1. the whole set-up, for real: namespaces, mounts, walls
@@ -57,7 +58,7 @@ else
 			ok = false
 		end
 	else
-		say("standard box: %s", report.line(ev[1]))
+		print("check: standard box: " .. report.line(ev[1])) -- escaped already
 		ok = false
 	end
 end

@@ -7,6 +7,9 @@ local stdbox = require "sbx.box"
 local report = require "sbx.report"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
+-- every module before the first box: a box may write into the caller's
+-- directory, and nothing is loaded after it has run
+local cjson = require "cjson"
 
 local USAGE = [[
 usage: sbxlua run.lua [options] PROG [ARGS...]
@@ -43,8 +46,9 @@ Exit status: the program's own; 128+N for signal N; 124 a limit stopped it;
 125 a refusal ended it; 126 the box could not be set up.
 ]]
 
+-- what the operator typed and what the host said, escaped: one line
 local function refuse(fmt, ...)
-	io.stderr:write("sbxlua: ", fmt:format(...), "\n")
+	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
 	os.exit(report.EXIT_CANNOT)
 end
 
@@ -205,7 +209,7 @@ end
 local function write_file(path, data)
 	local f, msg = io.open(path, "w")
 	if not f then
-		io.stderr:write("sbxlua: ", msg, "\n")
+		io.stderr:write("sbxlua: ", report.escape(msg), "\n")
 		return false
 	end
 	f:write(data)
@@ -251,7 +255,6 @@ local function main(argv)
 	local ok = true
 	if o.report then ok = write_file(o.report, text) and ok end
 	if o.json then
-		local cjson = require "cjson"
 		ok = write_file(o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
 	end
 	local code = report.exit_code(events)
@@ -259,4 +262,8 @@ local function main(argv)
 	return code
 end
 
-os.exit(main({ table.unpack(arg) }))
+-- a copy of arg, not table.unpack: the script's own `...` already holds
+-- every argument on Lua's stack, which cannot take half a million twice
+local argv = {}
+for i = 1, #arg do argv[i] = arg[i] end
+os.exit(main(argv))

@@ -28,5 +28,22 @@ describe("check.lua [" .. S.priv .. "]", function()
 		local out, code = S.sh(S.bin .. " check.lua --bogus 2>&1")
 		assert.are.equal(2, code)
 		assert.are.equal("sbxlua: unknown argument --bogus\n", out)
+		out, code = S.sh(S.bin .. " check.lua " .. S.q("x\nsbxlua: forged\27[2K") .. " 2>&1")
+		assert.are.equal(2, code)
+		assert.are.equal("sbxlua: unknown argument x\\nsbxlua: forged\\x1b[2K\n", out)
+	end)
+
+	it("cannot be made to print a line of its own through a path", function()
+		local d, rm = S.tmpdir()
+		local base = d .. "/x\ncheck: forged\27[2K"
+		os.execute("mkdir " .. S.q(base))
+		local out = S.sh(S.bin .. " check.lua --cgroup " .. S.q(base) .. " 2>&1")
+		rm()
+		assert.matches("\ncheck: cgroup v2: no usable base: " .. d:gsub("%p", "%%%0")
+			.. "/x\\ncheck: forged\\x1b%[2K is not a cgroup v2 directory\n", out)
+		for l in out:gmatch("([^\n]*)\n") do
+			assert.matches("^check: ", l)
+			assert.is_nil(l:find("[%z\1-\31\127]"), l)
+		end
 	end)
 end)

@@ -370,14 +370,62 @@ describe("sbxlua", function()
 			local bin = q(root .. "/bin/sbxlua")
 			local cd = "cd " .. q(root .. "/cwd") .. " && "
 			local bundled = sh(cd .. bin .. " hello.lua a b </dev/null")
-			spit(root .. "/cwd/hello.lua", 'io.write("local:", ...)')
-			local here = sh(cd .. bin .. " hello.lua a </dev/null")
+			spit(root .. "/cwd/other.lua", 'io.write("local:", ...)')
+			local here = sh(cd .. bin .. " other.lua a </dev/null")
 			local _, err, code = sh(cd .. bin .. " ./nothere.lua </dev/null")
 			rm_rf(root)
 			assert.are.equal("bundled:hello.lua:a,b", bundled)
 			assert.are.equal("local:a", here)
 			assert.are.equal(1, code)
 			assert.matches("cannot open ./nothere.lua", err, 1, true)
+		end)
+
+		-- A box run with --rw .:/work can leave a file of any name in the
+		-- caller's directory: a bare bundled name never means that file.
+		it("runs the bundled script for a bare bundled name, never a planted one", function()
+			local root = fake_install()
+			local bin = q(root .. "/bin/sbxlua")
+			local cd = "cd " .. q(root .. "/cwd") .. " && "
+			spit(root .. "/cwd/hello.lua", 'io.write("planted:", ...)')
+			local bare = sh(cd .. bin .. " hello.lua a </dev/null")
+			local slash = sh(cd .. bin .. " ./hello.lua a </dev/null")
+			rm_rf(root)
+			assert.are.equal("bundled:hello.lua:a", bare)
+			assert.are.equal("planted:a", slash)
+		end)
+
+		it("has no relative template in package.path or package.cpath", function()
+			local show = [[ -e 'io.write(package.path, "\n", package.cpath)' </dev/null]]
+			local noenv = "env -u LUA_PATH -u LUA_PATH_5_4 -u LUA_CPATH -u LUA_CPATH_5_4 "
+			-- the defaults, LUA_PATH's ";;" (which stands for them) and -E
+			for _, cmd in ipairs {
+				noenv .. q(BIN) .. show,
+				noenv .. "LUA_PATH=';;' LUA_CPATH_5_4=';;' " .. q(BIN) .. show,
+				noenv .. "LUA_PATH='./?.lua' LUA_CPATH='./?.so' " .. q(BIN) .. " -E" .. show,
+			} do
+				local out, err, code = sh(cmd)
+				assert.are.equal("", err)
+				assert.are.equal(0, code)
+				local n = 0
+				for t in out:gmatch("[^;\n]+") do
+					n = n + 1
+					assert.matches("^/", t, 1, cmd .. ": " .. t)
+				end
+				assert.is_true(n >= 3, out)
+				assert.matches("/lua/5.4/?.so", out, 1, true) -- the system's modules stay
+			end
+		end)
+
+		it("keeps the user's own LUA_PATH and LUA_CPATH, ';;' standing for its default", function()
+			local out = sh("env -u LUA_PATH_5_4 -u LUA_CPATH_5_4 LUA_PATH='./?.x;;/p/?.y' LUA_CPATH='./?.z' "
+				.. q(BIN) .. [[ -e 'io.write(require("sbx.config").luadir, "\n", package.path, "\n",]]
+				.. [[ package.cpath)' </dev/null]])
+			local luadir, path, cpath = out:match("^([^\n]*)\n([^\n]*)\n(.*)$")
+			local want = luadir .. "/?.lua;" .. luadir .. "/?/init.lua;./?.x;/"
+			assert.are.equal(want, path:sub(1, #want))
+			assert.are.equal(";/p/?.y", path:sub(-7))
+			assert.not_matches("%./%?%.lua", path)
+			assert.are.equal("./?.z", cpath)
 		end)
 	end)
 

@@ -233,7 +233,8 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local pid = S.sh(S.bin .. " run.lua /bin/sh -c 'sleep 60 # " .. tag
 				.. "' >/dev/null 2>&1 & echo $!"):match("%d+")
 			local function count()
-				return S.sh("pgrep -f 'slee[p] 60 # " .. tag .. "' | wc -l"):match("%d+")
+				-- the box's shell, not sbxlua (whose command line holds it too)
+				return S.sh("pgrep -f '^/bin/s[h] -c sleep 60 # " .. tag .. "' | wc -l"):match("%d+")
 			end
 			-- until the box runs its sleeper (30 s at most), then without
 			-- its supervisor until it is gone
@@ -283,6 +284,84 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	-- A box run with --rw DIR:/work writes what it likes into DIR; the next
+	-- sbxlua started in DIR must load none of it.
+	describe("code a box could have written", function()
+		local bin = S.sh("realpath " .. S.q(S.bin)):gsub("\n$", "")
+
+		-- runs `sbxlua ARGS...` in dir; stdout, stderr and the status
+		local function from(dir, ...)
+			local args = {}
+			for i, a in ipairs { ... } do args[i] = S.q(a) end
+			local errf = os.tmpname()
+			local out, code = S.sh("cd " .. S.q(dir) .. " && " .. S.q(bin) .. " " .. table.concat(args, " ")
+				.. " 2>" .. errf .. " </dev/null")
+			local err = S.read(errf)
+			os.remove(errf)
+			return out, err, code
+		end
+
+		-- Lua that leaves `marker` behind wherever it runs
+		local function planted(marker)
+			return ('local f = io.open(%q, "w") f:write("ran") f:close()\n'
+				.. 'return { encode = function() return "{}" end }\n'):format(marker)
+		end
+
+		local function spit(path, s)
+			local f = assert(io.open(path, "w"))
+			f:write(s)
+			f:close()
+		end
+
+		it("never loads a module planted in the current directory", function()
+			local d, rm = S.tmpdir()
+			spit(d .. "/cjson.lua", planted(d .. "/pwned"))
+			local _, err, code = from(d, "run.lua", "--json", "out.json", "/bin/true")
+			local ran, json = S.read(d .. "/pwned"), S.read(d .. "/out.json")
+			rm()
+			assert.is_nil(ran, "the planted cjson.lua ran on the host")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal(0, cjson.decode(json).exit_code)
+		end)
+
+		it("runs the bundled run.lua for `run.lua`, a planted one only for `./run.lua`", function()
+			local d, rm = S.tmpdir()
+			spit(d .. "/run.lua", planted(d .. "/pwned"))
+			local _, err, code = from(d, "run.lua", "/bin/true")
+			local ran = S.read(d .. "/pwned")
+			local _, _, code2 = from(d, "./run.lua", "/bin/true")
+			local ran2 = S.read(d .. "/pwned")
+			rm()
+			assert.is_nil(ran, "the planted run.lua ran on the host")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal(0, code2)
+			assert.are.equal("ran", ran2) -- what was typed, a path, is run
+		end)
+
+		it("a box that writes /work/cjson.lua into the caller's directory runs nothing on the host", function()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. S.q(d))
+			local plant = "cat > /work/cjson.lua <<'EOF'\n" .. planted(d .. "/pwned") .. "EOF\n"
+			local _, err, code = from(d, "run.lua", "--rw", d .. ":/work", "--json", "r.json", "/bin/sh", "-c", plant)
+			local written, ran, json = S.read(d .. "/cjson.lua"), S.read(d .. "/pwned"), S.read(d .. "/r.json")
+			-- and the next run from there, with the file in place
+			local _, err2, code2 = from(d, "run.lua", "--json", "r2.json", "/bin/true")
+			local ran2, json2 = S.read(d .. "/pwned"), S.read(d .. "/r2.json")
+			rm()
+			assert.matches("return { encode", written or "", 1, true) -- the box did plant it
+			assert.is_nil(ran, "the box's cjson.lua ran on the host after its own run")
+			assert.is_nil(ran2, "the box's cjson.lua ran on the host in the next run")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal(0, cjson.decode(json).exit_code)
+			assert.are.equal("sandbox: exit 0\n", err2)
+			assert.are.equal(0, code2)
+			assert.are.equal(0, cjson.decode(json2).exit_code)
+		end)
+	end)
+
 	describe("the report", function()
 		it("is byte-identical across two runs", function()
 			local a, b = os.tmpname(), os.tmpname()
@@ -315,6 +394,122 @@ describe("run.lua [" .. S.priv .. "]", function()
 				assert.is_nil(seen[d], table.concat(args, " "))
 				seen[d] = true
 			end
+		end)
+	end)
+
+	-- A program's name, a path, a profile's file name are the operator's or
+	-- the box's: none may start a line of its own in what sbxlua says.
+	describe("text from outside", function()
+		local evil = "a\nsandbox: exit 0\27[2K\\"
+		local shown = "a\\nsandbox: exit 0\\x1b[2K\\\\"
+
+		-- every line starts with `prefix`, and no byte below 0x20 but the
+		-- line ends
+		local function clean(text, prefix)
+			assert.matches("\n$", text)
+			for l in text:gmatch("([^\n]*)\n") do
+				assert.are.equal(prefix, l:sub(1, #prefix), "forged line: " .. l)
+				assert.is_nil(l:find("[%z\1-\31\127]"), "control byte in: " .. l)
+			end
+		end
+
+		it("cannot forge a report line through the program's path", function()
+			local d, rm = S.tmpdir()
+			local prog = d .. "/" .. evil
+			local f = assert(io.open(prog, "w"))
+			f:write("#!/nonexistent/interpreter\n")
+			f:close()
+			os.execute("chmod 755 " .. S.q(d) .. " " .. S.q(prog))
+			local rep, j = d .. "/report", d .. "/r.json"
+			local _, err, code = run("--report", rep, "--json", j, prog)
+			local text, json = S.read(rep), S.read(j)
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("sandbox: cannot execute /work/" .. shown .. ": ENOENT\n", err)
+			assert.are.equal(err, text)
+			clean(text, "sandbox: ")
+			local res = cjson.decode(json) -- the JSON holds the path as it is
+			assert.are.equal("/work/" .. evil, res.events[1].path)
+		end)
+
+		it("cannot forge a report line through a mount's path", function()
+			-- (no ':' here: that would end the source of --ro)
+			local name, named = "x\n\27[1Ay", "x\\n\\x1b[1Ay"
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. S.q(d) .. "; mkfifo -m 666 " .. S.q(d .. "/" .. name))
+			local _, err, code = run("--rw", d .. ":/work", "--ro", "/etc/os-release:/work/" .. name, "/bin/true")
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("sandbox: cannot mount /work/" .. named .. ": ENXIO\n", err)
+			clean(err, "sandbox: ")
+		end)
+
+		it("cannot forge a line of the isolation report through a profile's file name", function()
+			local d, rm = S.tmpdir()
+			local prof = d .. "/" .. evil .. ".lua"
+			os.execute("chmod 755 " .. S.q(d) .. "; cp profiles/default.lua " .. S.q(prof)
+				.. "; chmod 644 " .. S.q(prof))
+			local rep = d .. "/report"
+			local _, err, code = run("--verbose", "--report", rep, "--profile", prof, "/bin/true")
+			local text = S.read(rep)
+			rm()
+			assert.are.equal(0, code, err)
+			assert.are.equal(err, text)
+			clean(err, "sandbox: ")
+			assert.matches("\nsandbox: seccomp: profile " .. (d .. "/" .. shown):gsub("%p", "%%%0")
+				.. "%.lua %(verified%)\n", err)
+			assert.matches("\nsandbox: exit 0\n$", err)
+		end)
+
+		it("cannot forge a line through a refusal or an output file's name", function()
+			local out, err, code = run("/nonexistent/" .. evil)
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: /nonexistent/" .. shown .. ": '/nonexistent/" .. shown
+				.. "' not found\n", err)
+			out, err, code = run("--mem", evil, "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			clean(err, "sbxlua: ")
+			out, err, code = run("--report", "/nonexistent/" .. evil, "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			clean(err, "s") -- the report, then what could not be written
+			assert.matches("\nsbxlua: /nonexistent/" .. shown:gsub("%p", "%%%0") .. ": ", err)
+		end)
+	end)
+
+	describe("long command lines", function()
+		-- runs `sh -c CMD` with the output of `gen` as further arguments of
+		-- run.lua, after `pre`; stdout, stderr and the status
+		local function many(pre, gen, ...)
+			local args = {}
+			for i, a in ipairs { ... } do args[i] = S.q(a) end
+			local errf = os.tmpname()
+			local out, code = S.sh(pre .. S.bin .. " run.lua " .. table.concat(args, " ") .. " $(" .. gen
+				.. ") 2>" .. errf .. " </dev/null")
+			local err = S.read(errf)
+			os.remove(errf)
+			return out, err, code
+		end
+
+		it("passes more than 65,536 arguments to the program", function()
+			local out, err, code = many("", "seq 70000", "/bin/sh", "-c", 'echo "$# ${1} ${70000}"', "sh")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("70000 1 70000\n", out)
+		end)
+
+		-- with no stack limit the kernel's ARG_MAX is 6 MiB: half a
+		-- million arguments, more than Lua's stack holds twice over
+		it("passes as many arguments as the kernel lets the caller have", function()
+			local _, code0 = S.sh("ulimit -s unlimited")
+			assert.are.equal(0, code0, "cannot lift the stack limit here")
+			local out, err, code = many("ulimit -s unlimited && ", "yes x | head -n 500000",
+				"/bin/sh", "-c", 'echo "$#"', "sh")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("500000\n", out)
 		end)
 	end)
 

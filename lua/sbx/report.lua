@@ -10,6 +10,31 @@ local limits = require "sbx.limits"
 
 local M = {}
 
+-- Bytes that never reach a line as they are, and what is written instead.
+local escapes = { ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+for b = 0, 255 do
+	local c = string.char(b)
+	if escapes[c] == nil and (b < 0x20 or b > 0x7e) then
+		escapes[c] = ("\\x%02x"):format(b)
+	end
+end
+
+--- Makes text from outside safe to put in a report line or a message.
+-- A program's name, a path, an operator's argument, a message that holds
+-- one: any of them may hold a newline (which would start a line of its
+-- own, such as a forged `sandbox: exit 0`) or a terminal's escape
+-- sequence.  Printable ASCII passes unchanged; a backslash is doubled;
+-- newline, carriage return and tab are written `\n`, `\r`, `\t`; every
+-- other byte (the other controls, DEL, and every byte above 0x7e) is
+-- written `\xHH`.  The result is one line of printable ASCII, and the
+-- original bytes can be read back from it.  Every line and message that
+-- sbxlua's scripts write passes through here (see docs/standard-box.md).
+-- @param s a string (anything else through `tostring`)
+-- @treturn string
+function M.escape(s)
+	return (tostring(s):gsub("[\0-\31\\\127-\255]", escapes))
+end
+
 --- Exit codes of run.lua.
 M.EXIT_LIMIT = 124 -- a limit stopped the program
 M.EXIT_REFUSED = 125 -- a refusal ended it
@@ -50,8 +75,7 @@ local hints = {
 	},
 }
 
---- The report line of one event (without the `sandbox: ` prefix).
-function M.line(e)
+local function event_line(e)
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
 	if e.kind == "killed" then
 		if e.cause == "refused" then
@@ -69,6 +93,12 @@ function M.line(e)
 			hint and " (" .. hint .. ")" or "")
 	end
 	return "lost: the box ended without a status"
+end
+
+--- The report line of one event (without the `sandbox: ` prefix), a path
+-- in it escaped (`M.escape`).
+function M.line(e)
+	return M.escape(event_line(e))
 end
 
 --- The exit code of run.lua for the events of a run.
@@ -211,6 +241,7 @@ function M.isolation_lines(info, verified)
 	out[#out + 1] = ("host root: %s"):format(iso.host_root and "yes (the box runs as kernel uid 0)" or "no")
 	for _, l in ipairs(limits.describe(info.limits, info.enforcement)) do out[#out + 1] = l end
 	out[#out + 1] = ("digest: %s"):format(M.digest(info))
+	for i, l in ipairs(out) do out[i] = M.escape(l) end
 	return out
 end
 

@@ -1,0 +1,44 @@
+-- sbx.report: the escaping of text from outside (the rest of the report is
+-- exercised through run.lua in run_spec.lua).
+local report = require "sbx.report"
+
+-- reads the escaped form back into bytes
+local function unescape(s)
+	local simple = { n = "\n", r = "\r", t = "\t", ["\\"] = "\\" }
+	return (s:gsub("\\(.)(%x?%x?)", function(c, hex)
+		if c == "x" then return string.char(tonumber(hex, 16)) end
+		return assert(simple[c], "unknown escape") .. hex
+	end))
+end
+
+describe("sbx.report.escape", function()
+	it("passes printable ASCII unchanged", function()
+		local s = {}
+		for b = 0x20, 0x7e do
+			if b ~= 0x5c then s[#s + 1] = string.char(b) end
+		end
+		s = table.concat(s)
+		assert.are.equal(s, report.escape(s))
+	end)
+
+	it("writes every other byte as one line of printable ASCII", function()
+		assert.are.equal("a\\nsandbox: exit 0", report.escape("a\nsandbox: exit 0"))
+		assert.are.equal("\\x1b[2K\\r\\t\\\\\\x00\\x7f\\xc3\\xa9", report.escape("\27[2K\r\t\\\0\127é"))
+		for b = 0, 255 do
+			local e = report.escape(string.char(b))
+			assert.is_nil(e:find("[^\32-\126]"), "byte " .. b)
+		end
+	end)
+
+	it("can be read back: no two strings escape alike", function()
+		local all = {}
+		for b = 0, 255 do all[#all + 1] = string.char(b) end
+		all = table.concat(all) .. "\\x41\\n\\\\"
+		assert.are.equal(all, unescape(report.escape(all)))
+	end)
+
+	it("takes any value through tostring", function()
+		assert.are.equal("42", report.escape(42))
+		assert.are.equal("nil", report.escape(nil))
+	end)
+end)
