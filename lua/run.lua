@@ -48,6 +48,12 @@ local function refuse(fmt, ...)
 	os.exit(report.EXIT_CANNOT)
 end
 
+-- "<call> <operand>: <why>" from the core, as "<why>" after the option
+-- and the path the caller typed
+local function reason(msg)
+	return msg:match(": (.*)$") or msg
+end
+
 local function split_dest(s)
 	local a, b = s:match("^(.-):([^:]*)$")
 	if a and a ~= "" then return a, b end
@@ -167,10 +173,14 @@ local function parse(argv)
 			o.stdin_file = typed
 		elseif a == "--profile" then
 			o.profile = value(a)
-		elseif a == "--report" then
-			o.report = value(a)
-		elseif a == "--json" then
-			o.json = value(a)
+		elseif a == "--report" or a == "--json" then
+			-- opened now, before the box exists: written later through the
+			-- directory's descriptor, never through a path the box changed
+			local typed, key = value(a), a:sub(3)
+			local out, msg = sbx.output(typed)
+			if not out then refuse("%s %s: %s", a, typed, reason(msg)) end
+			if o[key] then o[key]:close() end
+			o[key] = out
 		elseif a == "--verbose" or a == "-v" then
 			o.verbose = true
 		elseif a == "--" then
@@ -202,15 +212,12 @@ local function parse(argv)
 	return o
 end
 
-local function write_file(path, data)
-	local f, msg = io.open(path, "w")
-	if not f then
-		io.stderr:write("sbxlua: ", msg, "\n")
-		return false
-	end
-	f:write(data)
-	f:close()
-	return true
+-- Writes an output prepared by sbx.output; says why not on stderr.
+local function write_out(opt, out, data)
+	local ok, msg = out:write(data)
+	out:close()
+	if not ok then io.stderr:write(("sbxlua: %s %s: %s\n"):format(opt, out.path, reason(msg))) end
+	return ok
 end
 
 local function main(argv)
@@ -249,14 +256,16 @@ local function main(argv)
 	text = table.concat(text)
 	io.stderr:write(text)
 	local ok = true
-	if o.report then ok = write_file(o.report, text) and ok end
+	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then
 		local cjson = require "cjson"
-		ok = write_file(o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
+		ok = write_out("--json", o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
 	end
-	local code = report.exit_code(events)
-	if not ok and code == 0 then code = report.EXIT_CANNOT end
-	return code
+	-- an output the caller asked for and did not get (the box left
+	-- something other than a regular file at its name): 126, whatever the
+	-- program's own status was
+	if not ok then return report.EXIT_CANNOT end
+	return report.exit_code(events)
 end
 
 os.exit(main({ table.unpack(arg) }))

@@ -161,6 +161,107 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.is_boolean(core.isatty(0))
 	end)
 
+	it("output directories: open_dir, check, write", function()
+		assert.has_error(function() core.open_dir() end,
+			"bad argument #1 to 'open_dir' (string expected, got no value)")
+		assert.has_error(function() core.open_dir("/tmp\0x") end,
+			"bad argument #1 to 'open_dir' (path contains a NUL byte)")
+		local ok, msg, err = core.open_dir("/nonexistent/d")
+		assert.is_nil(ok)
+		assert.are.equal("open /nonexistent/d: No such file or directory", msg)
+		assert.are.equal(core.errno.ENOENT, err)
+		ok, msg, err = core.open_dir("/etc/hostname")
+		assert.is_nil(ok)
+		assert.are.equal("open /etc/hostname: Not a directory", msg)
+		assert.are.equal(core.errno.ENOTDIR, err)
+		local d, rm = S.tmpdir()
+		os.execute("mkdir " .. d .. "/sub " .. d .. "/gone; ln -s sub " .. d .. "/link")
+		-- a symlink anywhere on the path: refused, not followed
+		ok, msg, err = core.open_dir(d .. "/link")
+		assert.is_nil(ok)
+		assert.are.equal("open " .. d .. "/link: a symbolic link on the path (never followed)", msg)
+		assert.are.equal(core.errno.ELOOP, err)
+		ok, msg, err = core.open_dir(d .. "/link/.")
+		assert.is_nil(ok)
+		assert.are.equal("open " .. d .. "/link/.: a symbolic link on the path (never followed)", msg)
+		assert.are.equal(core.errno.ELOOP, err)
+
+		local dir = assert(core.open_dir(d))
+		assert.are.equal("sbx.dir (" .. d .. ")", tostring(dir))
+		for _, bad in ipairs { "", "a/b", ".", "..", "a\0b", ("x"):rep(256) } do
+			assert.has_error(function() dir:write(bad, "x") end,
+				"bad argument #1 to 'write' (a file name expected (one path component))")
+			assert.has_error(function() dir:check(bad) end,
+				"bad argument #1 to 'check' (a file name expected (one path component))")
+		end
+		assert.has_error(function() dir:write("x", {}) end)
+		assert.has_error(function() dir:write() end)
+		assert.has_error(function() dir.write({}, "x", "y") end)
+		-- something other than a regular file at the name: EEXIST, left alone
+		ok, msg, err = dir:check("sub")
+		assert.is_nil(ok)
+		assert.are.equal("write " .. d .. "/sub: is a directory, not a regular file", msg)
+		assert.are.equal(core.errno.EEXIST, err)
+		ok, msg, err = dir:write("link", "x")
+		assert.is_nil(ok)
+		assert.are.equal("write " .. d .. "/link: is a symlink, not a regular file", msg)
+		assert.are.equal(core.errno.EEXIST, err)
+		assert.are.equal("link", core.lstat(d .. "/link").type)
+		-- absent, then a regular file: written, replaced, no temporary left
+		assert.is_true(dir:check("out"))
+		assert.is_true(dir:write("out", "one\n"))
+		assert.is_true(dir:check("out"))
+		assert.is_true(dir:write("out", "two\0\n"))
+		assert.are.equal("two\0\n", S.read(d .. "/out"))
+		assert.are.equal("gone\nlink\nout\nsub\n", (S.sh("ls -A " .. d)))
+		dir:close()
+		dir:close() -- idempotent
+		assert.are.equal("sbx.dir (closed)", tostring(dir))
+		assert.has_error(function() dir:write("x", "y") end, "attempt to use a closed directory")
+		assert.has_error(function() dir:check("x") end, "attempt to use a closed directory")
+		-- the directory removed after it was opened: the failure triple
+		do
+			local gone <close> = assert(core.open_dir(d .. "/gone"))
+			os.execute("rmdir " .. d .. "/gone")
+			ok, msg, err = gone:write("x", "y")
+			assert.is_nil(ok)
+			assert.are.equal("create " .. d .. "/gone/x: No such file or directory", msg)
+			assert.are.equal(core.errno.ENOENT, err)
+		end
+		if S.euid() ~= 0 then
+			local root = assert(core.open_dir("/"))
+			ok, msg, err = root:check("x")
+			root:close()
+			assert.is_nil(ok)
+			assert.are.equal("write /x: Permission denied", msg)
+			assert.are.equal(core.errno.EACCES, err)
+		end
+		rm()
+	end)
+
+	it("output files of the facade: sbx.output", function()
+		local sbx = require "sbx"
+		assert.has_error(function() sbx.output() end, "bad argument #1 to 'output' (string expected, got nil)")
+		for _, p in ipairs { "/tmp/", "/tmp/.", "/tmp/..", "" } do
+			local ok, msg, err = sbx.output(p)
+			assert.is_nil(ok)
+			assert.are.equal("open " .. p .. ": names a directory, not a file", msg)
+			assert.are.equal(sbx.errno.EISDIR, err)
+		end
+		local ok, msg, err = sbx.output("/nonexistent/x")
+		assert.is_nil(ok)
+		assert.are.equal("open /nonexistent: No such file or directory", msg)
+		assert.are.equal(sbx.errno.ENOENT, err)
+		local d, rm = S.tmpdir()
+		do
+			local out <close> = assert(sbx.output(d .. "/r.txt"))
+			assert.are.equal("sbx.output (" .. d .. "/r.txt)", tostring(out))
+			assert.is_true(out:write("report\n"))
+		end
+		assert.are.equal("report\n", S.read(d .. "/r.txt"))
+		rm()
+	end)
+
 	it("small queries", function()
 		assert.has_error(function() core.ns_ids(-1) end, "bad argument #1 to 'ns_ids' (invalid pid)")
 		assert.has_error(function() core.ns_ids("x") end)

@@ -2,6 +2,7 @@
 -- inside and from the host, refusals, exit codes, the report.
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
+local sbx = require "sbx"
 local cjson = require "cjson"
 
 local run = S.runlua
@@ -389,6 +390,120 @@ describe("run.lua [" .. S.priv .. "]", function()
 			refused("unknown option %-%-bogus %(see %-%-help%)", "--bogus", "/bin/true")
 			refused("%-%-env NOEQUALS: expected K=V", "--env", "NOEQUALS", "/bin/true")
 			refused("%-%-profile nope: .+", "--profile", "nope", "/bin/true")
+		end)
+	end)
+
+	describe("the host side: outputs", function()
+		-- a victim the box must not reach: a 0600 file of the caller's with
+		-- known contents, and a name that must not come to exist
+		local function victims()
+			local v, rm = S.tmpdir()
+			local f = assert(io.open(v .. "/victim", "w"))
+			f:write("precious\n")
+			f:close()
+			os.execute("chmod 600 " .. v .. "/victim")
+			return v .. "/victim", v .. "/created", rm
+		end
+		-- a directory the box writes (uid 1000 inside maps to 65534 or the caller)
+		local function rwdir()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. d)
+			return d, rm
+		end
+		local function esc(s) return (s:gsub("%p", "%%%0")) end
+
+		it("are never written through links the box planted at their names", function()
+			local d, rm = rwdir()
+			local victim, created, rmv = victims()
+			local out, err, code = run("--rw", d .. ":/work", "--report", d .. "/r.txt", "--json", d .. "/r.json",
+				"/bin/sh", "-c", 'ln -s "$1" r.txt && ln -s "$2" r.json && echo planted', "sh", victim, created)
+			local victim_now, created_now = S.read(victim), sbx.lstat(created)
+			local st_txt, st_json = sbx.lstat(d .. "/r.txt"), sbx.lstat(d .. "/r.json")
+			rm()
+			rmv()
+			assert.are.equal("planted\n", out)
+			assert.are.equal("precious\n", victim_now, "the supervisor wrote through the box's link")
+			assert.is_nil(created_now, "the supervisor created a file where the box's link pointed")
+			-- refused, and the box's links left as they were
+			assert.are.equal(126, code)
+			assert.are.equal("link", st_txt.type)
+			assert.are.equal(victim, st_txt.link)
+			assert.are.equal("link", st_json.type)
+			assert.matches("^sandbox: exit 0\n", err)
+			assert.matches("\nsbxlua: %-%-report " .. esc(d) .. "/r%.txt: is a symlink, not a regular file\n", err)
+			assert.matches("\nsbxlua: %-%-json " .. esc(d) .. "/r%.json: is a symlink, not a regular file\n", err)
+		end)
+
+		it("are not held or replaced by a FIFO or a directory the box left at their names", function()
+			local d, rm = rwdir()
+			-- `timeout` (run by env) would end a supervisor blocked on the FIFO: 124
+			local _, err, code = S.runlua_env("timeout 20", "--rw", d .. ":/work", "--report", d .. "/r.txt",
+				"--json", d .. "/r.json", "/bin/sh", "-c", "mkfifo r.txt && mkdir r.json")
+			local st_txt, st_json = sbx.lstat(d .. "/r.txt"), sbx.lstat(d .. "/r.json")
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("fifo", st_txt.type)
+			assert.are.equal("dir", st_json.type)
+			assert.matches("sbxlua: %-%-report " .. esc(d) .. "/r%.txt: is a FIFO, not a regular file\n", err)
+			assert.matches("sbxlua: %-%-json " .. esc(d) .. "/r%.json: is a directory, not a regular file\n", err)
+		end)
+
+		it("replace a regular file the box left, without writing into it", function()
+			local d, rm = rwdir()
+			-- the box keeps r.txt open; a write in place would show through it
+			local out, _, code = run("--rw", d .. ":/work", "--report", d .. "/r.txt", "/bin/sh", "-c",
+				"echo box > r.txt; ln r.txt keep; exit 3")
+			local report, kept = S.read(d .. "/r.txt"), S.read(d .. "/keep")
+			local st = sbx.lstat(d .. "/r.txt")
+			rm()
+			assert.are.equal("", out)
+			assert.are.equal(3, code)
+			assert.are.equal("sandbox: exit 3\n", report)
+			assert.are.equal("file", st.type)
+			assert.are.equal("box\n", kept, "the report was written into the box's file")
+		end)
+
+		it("go where their directory was when the run began, even if the box moved it", function()
+			local d, rm = rwdir()
+			local v, rmv = S.tmpdir()
+			os.execute("mkdir -m 777 " .. d .. "/sub")
+			local _, err, code = run("--rw", d .. ":/work", "--report", d .. "/sub/r.txt", "/bin/sh", "-c",
+				'mv sub old && ln -s "$1" sub', "sh", v)
+			local moved, left = S.read(d .. "/old/r.txt"), S.sh("ls -A " .. v)
+			rm()
+			rmv()
+			assert.are.equal(0, code, err)
+			assert.are.equal("", left, "the report followed the box's link")
+			assert.are.equal("sandbox: exit 0\n", moved)
+		end)
+
+		it("are refused before the run when a link or a missing directory is on their path", function()
+			local function refused(pattern, ...)
+				local out, err, code = run(...)
+				assert.are.equal(126, code)
+				assert.are.equal("", out, "the program ran")
+				assert.matches("^sbxlua: " .. pattern .. "\n$", err)
+			end
+			local d, rm = rwdir()
+			local victim, created, rmv = victims()
+			os.execute("ln -s " .. victim .. " " .. d .. "/r.txt; ln -s " .. created .. " " .. d .. "/r.json; "
+				.. "ln -s " .. victim:match("^(.*)/") .. " " .. d .. "/sub")
+			refused("%-%-report " .. esc(d) .. "/r%.txt: is a symlink, not a regular file",
+				"--report", d .. "/r.txt", "/bin/echo", "ran")
+			refused("%-%-json " .. esc(d) .. "/r%.json: is a symlink, not a regular file",
+				"--json", d .. "/r.json", "/bin/echo", "ran")
+			refused("%-%-report " .. esc(d) .. "/sub/r%.txt: a symbolic link on the path %(never followed%)",
+				"--report", d .. "/sub/r.txt", "/bin/echo", "ran")
+			refused("%-%-json /nonexistent/r%.json: No such file or directory",
+				"--json", "/nonexistent/r.json", "/bin/echo", "ran")
+			refused("%-%-json " .. esc(d) .. "/: names a directory, not a file", "--json", d .. "/", "/bin/echo", "ran")
+			local victim_now, created_now = S.read(victim), sbx.lstat(created)
+			local left = S.sh("ls -A " .. victim:match("^(.*)/"))
+			rm()
+			rmv()
+			assert.are.equal("precious\n", victim_now)
+			assert.is_nil(created_now)
+			assert.are.equal("victim\n", left)
 		end)
 	end)
 end)
