@@ -1,13 +1,26 @@
 /*
- * file.c: host files the supervisor writes after a run, by descriptor.
+ * file.c: host files the supervisor reads and writes, by descriptor.
  *
+ * sbx.file: an input (a box's stdin, ...) opened once, before the box
+ * exists, and checked on the descriptor: a box spec takes the object, never
+ * a path to open again at each run.
  * sbx.dir: the directory of an output file (--report, --json, ...), opened
  * before the box exists; dir:write(name, data) creates the file through
  * that descriptor once the box is gone.
  *
  * Trust boundary.  The supervisor runs with the caller's full rights (often
- * root); the box may have written the directory an output goes to, in this
- * run or an earlier one, so every name in it is hostile:
+ * root); a box may have written the directory an input comes from or an
+ * output goes to, in this run or an earlier one, so every name there is
+ * hostile.  Inputs:
+ *  - opened with openat2(RESOLVE_NO_SYMLINKS) and O_NOFOLLOW: a link planted
+ *    anywhere on the path (an input.txt turned into a link to /etc/shadow)
+ *    is refused, never followed;
+ *  - opened O_NONBLOCK|O_NOCTTY, so that a FIFO cannot hold the supervisor
+ *    before any limit applies and no terminal becomes ours; then fstat on
+ *    the descriptor: a regular file only (a FIFO, device, socket or
+ *    directory is refused), and O_NONBLOCK cleared;
+ *  - what is read is that descriptor's file, whatever happens to the name.
+ * Outputs:
  *  - the directory is opened once, by openat2(RESOLVE_NO_SYMLINKS), before
  *    the box exists: a link planted anywhere on its path is refused, never
  *    followed.  If the box later moves the directory and plants a link in
@@ -89,6 +102,121 @@ static const char *check_path(lua_State *L, int idx)
 	luaL_argcheck(L, strlen(s) == len, idx, "path contains a NUL byte");
 	return s;
 }
+
+/* ---- sbx.file ---- */
+
+static struct sbx_file *new_file(lua_State *L, int name)
+{
+	struct sbx_file *f = lua_newuserdatauv(L, sizeof *f, 1);
+	f->fd = -1; /* closed until the open succeeds */
+	f->stream = 0;
+	luaL_setmetatable(L, SBX_FILE);
+	lua_pushvalue(L, name);
+	lua_setiuservalue(L, -2, 1);
+	return f;
+}
+
+/* Opens path for reading as the top of this file says; returns the
+ * descriptor, or -errno with *what set for an open file that is not a
+ * regular one (refused, and closed again). */
+static int open_regular(const char *path, const char **what)
+{
+	struct open_how how = {
+	    .flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+	    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd, fl, tries = 0, e;
+
+	do /* openat2 answers EAGAIN to a concurrent rename on ".." */
+		fd = sbx_openat2(AT_FDCWD, path, &how);
+	while (fd < 0 && errno == EAGAIN && ++tries < 16);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (!S_ISREG(st.st_mode)) {
+		*what = kind(st.st_mode);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		goto fail;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		goto fail;
+	return fd;
+fail:
+	e = errno;
+	close(fd);
+	return -e;
+}
+
+/** core.open_file(path) -> an sbx.file open for reading, or nil, msg,
+ * errno.  No symlink on the path is followed (ELOOP); anything but a
+ * regular file is refused (EISDIR for a directory, EINVAL otherwise). */
+static int l_open_file(lua_State *L)
+{
+	const char *path = check_path(L, 1);
+	const char *what = NULL;
+	struct sbx_file *f;
+	int fd;
+
+	lua_settop(L, 1);
+	f = new_file(L, 1);
+	fd = open_regular(path, &what);
+	if (fd < 0 && what) {
+		lua_pushfstring(L, "is %s, not a regular file", what);
+		return fail_reason(L, "open", path, lua_tostring(L, -1), -fd);
+	}
+	if (fd < 0)
+		return fail_open(L, path, -fd);
+	f->fd = fd;
+	return 1;
+}
+
+/** core.stdin() -> the caller's own stdin as an sbx.file (a copy of
+ * descriptor 0, read in sequence: a pipe, a terminal, whatever the caller
+ * gave), or nil, msg, errno. */
+static int l_stdin(lua_State *L)
+{
+	struct sbx_file *f;
+	int fd;
+	lua_settop(L, 0);
+	lua_pushliteral(L, "stdin");
+	f = new_file(L, 1);
+	fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0) {
+		int e = errno;
+		return sbx_fail(L, "dup", "stdin", e);
+	}
+	f->fd = fd;
+	f->stream = 1;
+	return 1;
+}
+
+/* close(), __gc and __close: idempotent. */
+static int l_file_close(lua_State *L)
+{
+	struct sbx_file *f = luaL_checkudata(L, 1, SBX_FILE);
+	if (f->fd >= 0) {
+		close(f->fd);
+		f->fd = -1;
+	}
+	return 0;
+}
+
+static int l_file_tostring(lua_State *L)
+{
+	struct sbx_file *f = luaL_checkudata(L, 1, SBX_FILE);
+	if (f->fd < 0) {
+		lua_pushliteral(L, SBX_FILE " (closed)");
+		return 1;
+	}
+	lua_getiuservalue(L, 1, 1);
+	lua_pushfstring(L, SBX_FILE " (%s)", lua_tostring(L, -1));
+	return 1;
+}
+
+/* ---- sbx.dir ---- */
 
 /** core.open_dir(path) -> an sbx.dir, or nil, msg, errno.  No symlink on
  * the path is followed (ELOOP). */
@@ -307,7 +435,17 @@ void sbx_open_file(lua_State *L)
 					       {"write", l_dir_write},
 					       {"close", l_dir_close},
 					       {NULL, NULL}};
-	static const luaL_Reg f[] = {{"open_dir", l_open_dir}, {NULL, NULL}};
+	static const luaL_Reg file_meta[] = {{"__gc", l_file_close},
+					     {"__close", l_file_close},
+					     {"__tostring", l_file_tostring},
+					     {NULL, NULL}};
+	static const luaL_Reg file_methods[] = {{"close", l_file_close},
+						{NULL, NULL}};
+	static const luaL_Reg f[] = {{"open_file", l_open_file},
+				     {"stdin", l_stdin},
+				     {"open_dir", l_open_dir},
+				     {NULL, NULL}};
+	sbx_new_class(L, SBX_FILE, file_meta, file_methods);
 	sbx_new_class(L, DIR_CLASS, dir_meta, dir_methods);
 	luaL_setfuncs(L, f, 0);
 }

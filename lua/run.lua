@@ -32,7 +32,8 @@ report to stderr after the box is gone.
   --cgroup DIR|none   cgroup v2 base for the box's cgroup (default: the
                       environment's SBXLUA_CGROUP, else found)
   --net none|host     network: an empty namespace (default) or the host's
-  --stdin FILE        stdin from FILE (default: nothing)
+  --stdin FILE|-      stdin from FILE, a regular file (no symlink on its
+                      path), or - for sbxlua's own stdin (default: nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
   --report FILE       also write the report to FILE
   --json FILE         write the structured result to FILE
@@ -166,11 +167,18 @@ local function parse(argv)
 			if typed ~= "none" and typed ~= "host" then refuse("--net %s: expected none or host", typed) end
 			o.net = typed
 		elseif a == "--stdin" then
+			-- opened and checked now, before the box exists; the box
+			-- reads that descriptor, never the path again
 			local typed = value(a)
-			local f, msg = io.open(typed, "r")
-			if not f then refuse("--stdin %s: %s", typed, msg:match(": (.*)$") or msg) end
-			f:close()
-			o.stdin_file = typed
+			local f, msg
+			if typed == "-" then
+				f, msg = sbx.stdin()
+			else
+				f, msg = sbx.open_file(typed)
+			end
+			if not f then refuse("--stdin %s: %s", typed, reason(msg)) end
+			if o.stdin then o.stdin:close() end
+			o.stdin = f
 		elseif a == "--profile" then
 			o.profile = value(a)
 		elseif a == "--report" or a == "--json" then
@@ -230,7 +238,7 @@ local function main(argv)
 	o.profile = o.profile or "default"
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)
-	o.pty = not o.stdin_file and sbx.isatty(0)
+	o.pty = not o.stdin and sbx.isatty(0)
 
 	local spec, info = stdbox.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end

@@ -100,7 +100,17 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		box_err(with { output_limit = 0 }, "field 'output_limit' out of range")
 		box_err(with { stdout = "file" }, "field 'stdout' must be 'capture', 'pass' or 'discard'")
 		box_err(with { stdin = 5 }, "field 'stdin' must be a string")
-		box_err(with { stdin = "x", stdin_file = "/etc/hostname" }, "not both")
+		box_err(with { stdin_file = "/etc/hostname" }, "unknown key 'stdin_file'")
+		box_err(with { stdin = {} }, "field 'stdin' must be a string or an sbx.file")
+		box_err(with { stdin = io.stdin }, "field 'stdin' must be a string or an sbx.file")
+		do
+			local f = assert(core.open_file("/etc/hostname"))
+			f:close()
+			box_err(with { stdin = f }, "field 'stdin' is a closed file")
+			f = assert(core.open_file("/etc/hostname"))
+			box_err(with { stdin = f, pty = true }, "a pty relays the caller's stdin: no 'stdin' with it")
+			f:close()
+		end
 		box_err(with { filter = {} }, "filter")
 		box_err(with { landlock = { rules = { { path = "rel", access = "ro" } } } },
 			"landlock rule path must be an absolute path")
@@ -159,6 +169,46 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		local ids = core.ids()
 		assert.are.equal(S.euid(), ids.euid)
 		assert.is_boolean(core.isatty(0))
+	end)
+
+	it("input files: open_file and stdin", function()
+		assert.has_error(function() core.open_file() end,
+			"bad argument #1 to 'open_file' (string expected, got no value)")
+		assert.has_error(function() core.open_file("/etc/hostname\0x") end,
+			"bad argument #1 to 'open_file' (path contains a NUL byte)")
+		local function refused(path, msg, errno)
+			local ok, m, e = core.open_file(path)
+			assert.is_nil(ok, path)
+			assert.are.equal(msg, m)
+			assert.are.equal(errno, e)
+		end
+		local d, rm = S.tmpdir()
+		os.execute("echo hi > " .. d .. "/f; ln -s f " .. d .. "/link; mkfifo " .. d .. "/fifo; "
+			.. "mkdir " .. d .. "/sub; ln -s sub " .. d .. "/dlink; echo x > " .. d .. "/sub/g")
+		refused("/nonexistent/f", "open /nonexistent/f: No such file or directory", core.errno.ENOENT)
+		refused(d .. "/link", "open " .. d .. "/link: a symbolic link on the path (never followed)", core.errno.ELOOP)
+		refused(d .. "/dlink/g", "open " .. d .. "/dlink/g: a symbolic link on the path (never followed)",
+			core.errno.ELOOP)
+		refused(d .. "/fifo", "open " .. d .. "/fifo: is a FIFO, not a regular file", core.errno.EINVAL)
+		refused(d .. "/sub", "open " .. d .. "/sub: is a directory, not a regular file", core.errno.EISDIR)
+		refused("/dev/null", "open /dev/null: is a character device, not a regular file", core.errno.EINVAL)
+		local f = assert(core.open_file(d .. "/f"))
+		assert.are.equal("sbx.file (" .. d .. "/f)", tostring(f))
+		f:close()
+		f:close() -- idempotent
+		assert.are.equal("sbx.file (closed)", tostring(f))
+		do
+			local g <close> = assert(core.open_file(d .. "/sub/g"))
+			assert.matches("^sbx.file ", tostring(g))
+		end
+		rm()
+		local s = assert(core.stdin())
+		assert.are.equal("sbx.file (stdin)", tostring(s))
+		s:close()
+		-- a caller whose descriptor 0 is closed: the failure triple
+		local out = S.sh("lua5.4 -e 'package.cpath = \"build/?.so;\" .. package.cpath; "
+			.. "print(require(\"sbx.core\").stdin())' <&-")
+		assert.are.equal("nil\tdup stdin: Bad file descriptor\t" .. core.errno.EBADF .. "\n", out)
 	end)
 
 	it("output directories: open_dir, check, write", function()

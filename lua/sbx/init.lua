@@ -83,6 +83,13 @@ M.access = core.access
 M.isatty = core.isatty
 --- Where a box cgroup v2 could live here, and why not (docs/limits.md).
 M.cgroup_probe = core.cgroup_probe
+--- A host file opened for reading, once: no symlink on its path followed,
+-- a regular file only (an `sbx.file`; a box spec's `stdin` takes it).
+-- @return file, or nil, msg, errno
+M.open_file = core.open_file
+--- The caller's own stdin as an `sbx.file` read in sequence (a copy of
+-- descriptor 0, relayed to a box through a pipe, never handed over).
+M.stdin = core.stdin
 --- A host directory, opened without following any symlink on its path:
 -- an `sbx.dir` with `:check(name)`, `:write(name, data)`, `:close()`.
 M.open_dir = core.open_dir
