@@ -193,6 +193,68 @@ static int l_stdin(lua_State *L)
 	return 1;
 }
 
+static struct sbx_file *check_file(lua_State *L, int idx)
+{
+	struct sbx_file *f = luaL_checkudata(L, idx, SBX_FILE);
+	if (f->fd < 0)
+		luaL_error(L, "attempt to use a closed file");
+	return f;
+}
+
+/* nil, "<call> <name of file 1>: <strerror>", err */
+static int fail_file(lua_State *L, const char *call, int err)
+{
+	lua_getiuservalue(L, 1, 1);
+	return sbx_fail(L, call, lua_tostring(L, -1), err);
+}
+
+/** file:stat() -> { type, mode, uid, gid, size } of the open file (fstat:
+ * the file itself, whatever became of its name), or nil, msg, errno. */
+static int l_file_stat(lua_State *L)
+{
+	struct sbx_file *f = check_file(L, 1);
+	struct stat st;
+	if (fstat(f->fd, &st) < 0) {
+		int e = errno;
+		return fail_file(L, "fstat", e);
+	}
+	sbx_push_stat(L, &st);
+	return 1;
+}
+
+/** file:read([max]) -> the whole file from its start (pread: the
+ * descriptor's offset is untouched), at most max bytes (default 16 MiB),
+ * or nil, msg, errno (EFBIG past max).  A stream (core.stdin()) raises. */
+static int l_file_read(lua_State *L)
+{
+	struct sbx_file *f = check_file(L, 1);
+	lua_Integer max = luaL_optinteger(L, 2, 16 << 20);
+	luaL_Buffer b;
+	off_t off = 0;
+	luaL_argcheck(L, !f->stream, 1, "a stream is relayed, not read whole");
+	luaL_argcheck(L, max >= 0 && max <= (lua_Integer)1 << 40, 2,
+		      "size out of range");
+	luaL_buffinit(L, &b);
+	for (;;) {
+		char *p = luaL_prepbuffsize(&b, LUAL_BUFFERSIZE);
+		ssize_t n = pread(f->fd, p, LUAL_BUFFERSIZE, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			return fail_file(L, "read", e);
+		}
+		if (n == 0)
+			break;
+		if (off + n > max)
+			return fail_file(L, "read", EFBIG);
+		luaL_addsize(&b, (size_t)n);
+		off += n;
+	}
+	luaL_pushresult(&b);
+	return 1;
+}
+
 /* close(), __gc and __close: idempotent. */
 static int l_file_close(lua_State *L)
 {
@@ -439,7 +501,9 @@ void sbx_open_file(lua_State *L)
 					     {"__close", l_file_close},
 					     {"__tostring", l_file_tostring},
 					     {NULL, NULL}};
-	static const luaL_Reg file_methods[] = {{"close", l_file_close},
+	static const luaL_Reg file_methods[] = {{"stat", l_file_stat},
+						{"read", l_file_read},
+						{"close", l_file_close},
 						{NULL, NULL}};
 	static const luaL_Reg f[] = {{"open_file", l_open_file},
 				     {"stdin", l_stdin},

@@ -251,6 +251,9 @@ struct sbx_file {
 	int fd;	    /* -1 once closed */
 	int stream; /* read in sequence (the caller's stdin), not from 0 */
 };
+struct stat;
+/* fs.c: pushes { type, mode, uid, gid, size } */
+SBX_LOCAL void sbx_push_stat(lua_State *L, const struct stat *st);
 
 /* ---- shared helpers (util.c) ---- */
 SBX_LOCAL int sbx_fail(lua_State *L, const char *what, const char *operand,

@@ -231,7 +231,7 @@ end
 local function main(argv)
 	local o = parse(argv)
 	local prof, msg = profile.load(o.profile or "default")
-	if prof == nil then refuse("--profile %s: %s", o.profile or "default", msg) end
+	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
 	local filter, ferr = profile.compile(prof)
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
 	o.filter = filter or nil

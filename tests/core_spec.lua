@@ -194,9 +194,27 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		refused("/dev/null", "open /dev/null: is a character device, not a regular file", core.errno.EINVAL)
 		local f = assert(core.open_file(d .. "/f"))
 		assert.are.equal("sbx.file (" .. d .. "/f)", tostring(f))
+		-- the open file, whatever becomes of its name
+		os.execute("rm " .. d .. "/f; echo other > " .. d .. "/f")
+		local st = assert(f:stat())
+		assert.are.equal("file", st.type)
+		assert.are.equal(3, st.size)
+		assert.are.equal(S.euid(), st.uid)
+		assert.are.equal("hi\n", f:read())
+		assert.are.equal("hi\n", f:read(3))
+		assert.are.equal("hi\n", f:read()) -- from the start each time
+		local ok, msg, err = f:read(2)
+		assert.is_nil(ok)
+		assert.are.equal("read " .. d .. "/f: File too large", msg)
+		assert.are.equal(core.errno.EFBIG, err)
+		assert.has_error(function() f:read(-1) end, "bad argument #1 to 'read' (size out of range)")
+		assert.has_error(function() f:read("x") end)
+		assert.has_error(function() f.read({}) end)
 		f:close()
 		f:close() -- idempotent
 		assert.are.equal("sbx.file (closed)", tostring(f))
+		assert.has_error(function() f:read() end, "attempt to use a closed file")
+		assert.has_error(function() f:stat() end, "attempt to use a closed file")
 		do
 			local g <close> = assert(core.open_file(d .. "/sub/g"))
 			assert.matches("^sbx.file ", tostring(g))
@@ -204,6 +222,9 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		rm()
 		local s = assert(core.stdin())
 		assert.are.equal("sbx.file (stdin)", tostring(s))
+		assert.is_string(assert(s:stat()).type)
+		assert.has_error(function() s:read() end,
+			"calling 'read' on bad self (a stream is relayed, not read whole)")
 		s:close()
 		-- a caller whose descriptor 0 is closed: the failure triple
 		local out = S.sh("lua5.4 -e 'package.cpath = \"build/?.so;\" .. package.cpath; "

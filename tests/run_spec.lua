@@ -576,4 +576,74 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.are.equal("1\n2\n3\n4\n5\npipe\n", out)
 		end)
 	end)
+
+	describe("the host side: profiles", function()
+		-- a profile that refuses mkdir: its effect shows it was loaded
+		local PROFILE = 'return { default = "allow", rules = { { call = "mkdir", action = { errno = "EPERM" } } } }\n'
+		local function profile_dir()
+			local d, rm = S.tmpdir()
+			local f = assert(io.open(d .. "/p.lua", "w"))
+			f:write(PROFILE)
+			f:close()
+			os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/p.lua")
+			return d, rm
+		end
+		local MKDIR = { "/bin/sh", "-c", "mkdir /tmp/x 2>&1; echo $?" }
+
+		it("a profile file that is not group or world writable is loaded", function()
+			local d, rm = profile_dir()
+			local out, err, code = run("--profile", d .. "/p.lua", table.unpack(MKDIR))
+			rm()
+			assert.are.equal(0, code, err)
+			assert.matches("^mkdir: cannot create directory .*/tmp/x.*: Operation not permitted\n1\n$", out)
+		end)
+
+		it("a profile file others could write is refused", function()
+			local d, rm = profile_dir()
+			for _, mode in ipairs { "666", "646", "664" } do
+				os.execute("chmod " .. mode .. " " .. d .. "/p.lua")
+				local out, err, code = run("--profile", d .. "/p.lua", table.unpack(MKDIR))
+				assert.are.equal(126, code)
+				assert.are.equal("", out)
+				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is writable by group or others (mode 0%s)\n")
+					:format(d, d, mode), err)
+			end
+			rm()
+		end)
+
+		it("a profile through a symlink is refused", function()
+			local d, rm = profile_dir()
+			os.execute("ln -s p.lua " .. d .. "/link.lua; ln -s . " .. d .. "/dir")
+			local out, err, code = run("--profile", d .. "/link.lua", table.unpack(MKDIR))
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal(("sbxlua: --profile %s/link.lua: cannot open %s/link.lua: "
+				.. "a symbolic link on the path (never followed)\n"):format(d, d), err)
+			out, err, code = run("--profile", d .. "/dir/p.lua", table.unpack(MKDIR))
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.matches("^sbxlua: %-%-profile .*: a symbolic link on the path %(never followed%)\n$", err)
+		end)
+
+		if S.euid() == 0 then
+			it("a profile a box rewrote is refused (the box writes as uid 65534, not as the caller)", function()
+				local d, rm = profile_dir()
+				os.execute("chmod 777 " .. d)
+				local _, err, code = run("--rw", d .. ":/work", "/bin/sh", "-c",
+					"rm -f p.lua && echo 'return false' > p.lua && chmod 644 p.lua")
+				assert.are.equal(0, code, err)
+				local out
+				out, err, code = run("--profile", d .. "/p.lua", table.unpack(MKDIR))
+				rm()
+				assert.are.equal(126, code)
+				assert.are.equal("", out)
+				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is owned by uid 65534, "
+					.. "not by root or the caller\n"):format(d, d), err)
+			end)
+		else
+			pending("a profile a box rewrote: an unprivileged caller's box writes as the caller, "
+				.. "so its file cannot be told from the caller's own")
+		end
+	end)
 end)
