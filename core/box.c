@@ -27,7 +27,8 @@
 struct box {
 	struct sbx_plan plan;
 	struct sbx_io io;
-	const char *in_file; /* opened at each run */
+	const struct sbx_file *in_file; /* stdin, an sbx.file kept alive by
+					   the anchor; dup'ed at each run */
 	int closed;
 	int has_filter;
 };
@@ -41,14 +42,14 @@ static struct box *check_box(lua_State *L, int idx)
 }
 
 static const char *const spec_keys[] = {
-    "namespaces",   "uid",	    "gid",	  "host_uid",
-    "host_gid",	    "hostname",	    "root",	  "read_only_root",
-    "mounts",	    "net_lo",	    "argv",	  "path",
-    "env",	    "cwd",	    "rlimits",	  "filter",
-    "landlock",	    "stdin",	    "stdin_file", "stdout",
-    "stderr",	    "output_limit", "wall",	  "new_session",
-    "drop_caps",    "no_new_privs", "probe",	  "pty",
-    "memory_limit", "task_limit",   "cgroup",	  NULL};
+    "namespaces",   "uid",	"gid",	       "host_uid",
+    "host_gid",	    "hostname", "root",	       "read_only_root",
+    "mounts",	    "net_lo",	"argv",	       "path",
+    "env",	    "cwd",	"rlimits",     "filter",
+    "landlock",	    "stdin",	"stdout",      "stderr",
+    "output_limit", "wall",	"new_session", "drop_caps",
+    "no_new_privs", "probe",	"pty",	       "memory_limit",
+    "task_limit",   "cgroup",	NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -277,26 +278,26 @@ static int box_parse(lua_State *L)
 	p->probe = sbx_opt_bool(L, 1, "probe", 0);
 	p->last_cap = sbx_last_cap();
 
-	/* stdio */
-	if (lua_getfield(L, 1, "stdin") != LUA_TNIL) {
-		if (lua_type(L, -1) != LUA_TSTRING)
-			luaL_error(L, "field 'stdin' must be a string");
+	/* stdio: stdin is data, or a file the caller opened and checked
+	 * (core.open_file, core.stdin): never a path opened here */
+	if (lua_getfield(L, 1, "stdin") == LUA_TSTRING) {
 		b->io.in_data = lua_tolstring(L, -1, &b->io.in_len);
+		sbx_anchor_value(L, anchor, -1);
+	} else if (!lua_isnil(L, -1)) {
+		const struct sbx_file *f = luaL_testudata(L, -1, SBX_FILE);
+		if (!f)
+			return luaL_error(L, "field 'stdin' must be a string "
+					     "or an sbx.file");
+		if (f->fd < 0)
+			luaL_error(L, "field 'stdin' is a closed file");
+		b->in_file = f;
 		sbx_anchor_value(L, anchor, -1);
 	}
 	lua_pop(L, 1);
-	b->in_file = sbx_opt_str(L, 1, "stdin_file", NULL);
-	if (b->in_file) {
-		if (b->io.in_data)
-			luaL_error(L, "give 'stdin' or 'stdin_file', not both");
-		lua_pushstring(L, b->in_file);
-		b->in_file = sbx_anchor_str(L, anchor, -1);
-		lua_pop(L, 1);
-	}
 	b->io.pty = sbx_opt_bool(L, 1, "pty", 0);
 	if (b->io.pty && (b->io.in_data || b->in_file))
-		luaL_error(L, "a pty relays the caller's stdin: no 'stdin' or "
-			      "'stdin_file' with it");
+		luaL_error(L, "a pty relays the caller's stdin: no 'stdin' "
+			      "with it");
 	if (b->io.pty && !p->new_session)
 		luaL_error(L, "a pty needs a new session");
 	b->io.out_mode[0] = out_mode(L, 1, "stdout");
@@ -486,16 +487,25 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 	luaL_setmetatable(L, JOBS);
 	for (size_t i = 0; i < n; i++) {
 		struct box *b = check_box(L, idx[i]);
+		if (b->in_file && b->in_file->fd < 0)
+			luaL_error(L, "attempt to run a box whose stdin file "
+				      "was closed");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct box *b = lua_touserdata(L, idx[i]);
 		sbx_job_init(&js->job[i]);
 		js->job[i].io = b->io;
 		if (b->in_file) {
-			int fd = open(b->in_file, O_RDONLY | O_CLOEXEC);
+			/* a copy per run: a regular file is read from its
+			 * start with pread, the caller's stdin in sequence */
+			int fd = fcntl(b->in_file->fd, F_DUPFD_CLOEXEC, 3);
 			if (fd < 0) {
 				int e = errno;
 				jobs_release(js);
-				return sbx_fail(L, "open", b->in_file, e);
+				return sbx_fail(L, "dup", "stdin file", e);
 			}
 			js->job[i].io.in_fd = fd;
+			js->job[i].io.in_pread = !b->in_file->stream;
 		}
 		if (b->io.pty) {
 			int fd = fcntl(0, F_DUPFD_CLOEXEC, 0);

@@ -35,6 +35,22 @@ static const char *type_of(mode_t m)
 	return "socket";
 }
 
+/* Pushes { type, mode, uid, gid, size } of st (lstat, file:stat). */
+void sbx_push_stat(lua_State *L, const struct stat *st)
+{
+	lua_createtable(L, 0, 6);
+	lua_pushstring(L, type_of(st->st_mode));
+	lua_setfield(L, -2, "type");
+	lua_pushinteger(L, st->st_mode & 07777);
+	lua_setfield(L, -2, "mode");
+	lua_pushinteger(L, st->st_uid);
+	lua_setfield(L, -2, "uid");
+	lua_pushinteger(L, st->st_gid);
+	lua_setfield(L, -2, "gid");
+	lua_pushinteger(L, st->st_size);
+	lua_setfield(L, -2, "size");
+}
+
 /** core.lstat(path) -> { type, mode, uid, gid, size, link } without
  * following a final symlink (link: its text), or nil, msg, errno. */
 static int l_lstat(lua_State *L)
@@ -49,17 +65,7 @@ static int l_lstat(lua_State *L)
 	}
 	if (S_ISLNK(st.st_mode))
 		n = readlink(path, link, sizeof link);
-	lua_createtable(L, 0, 6);
-	lua_pushstring(L, type_of(st.st_mode));
-	lua_setfield(L, -2, "type");
-	lua_pushinteger(L, st.st_mode & 07777);
-	lua_setfield(L, -2, "mode");
-	lua_pushinteger(L, st.st_uid);
-	lua_setfield(L, -2, "uid");
-	lua_pushinteger(L, st.st_gid);
-	lua_setfield(L, -2, "gid");
-	lua_pushinteger(L, st.st_size);
-	lua_setfield(L, -2, "size");
+	sbx_push_stat(L, &st);
 	if (n >= 0) {
 		lua_pushlstring(L, link, (size_t)n);
 		lua_setfield(L, -2, "link");

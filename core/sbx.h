@@ -176,7 +176,9 @@ enum { SBX_CGMODE_NONE, SBX_CGMODE_AUTO, SBX_CGMODE_PATH };
 struct sbx_io {
 	const char *in_data; /* stdin from memory (in_fd < 0) */
 	size_t in_len;
-	int in_fd; /* stdin from a descriptor, relayed; -1: none */
+	int in_fd;    /* stdin from a descriptor, relayed; -1: none */
+	int in_pread; /* in_fd is a regular file, read from its start with
+			 pread (its shared offset untouched) */
 	int out_mode[2];
 	size_t out_limit;      /* bytes per stream; 0: none */
 	double wall;	       /* seconds; 0: none */
@@ -206,6 +208,7 @@ struct sbx_job {
 	int init_status; /* wait status of init */
 	char inbuf[65536];
 	size_t inbuf_len, inbuf_off;
+	off_t in_pos; /* next pread offset of io.in_fd (io.in_pread) */
 	int in_eof;
 	char *probe; /* the probe datagram's text, after the header */
 	size_t probe_len;
@@ -240,6 +243,18 @@ SBX_LOCAL double sbx_now(void);
 /* child.c: entered in the cloned child; never returns. */
 SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
 
+/* ---- file.c: host files held by descriptor ---- */
+#define SBX_FILE "sbx.file"
+/* An input opened once by the supervisor (a checked regular file, or the
+ * caller's own stdin as a stream); its name is user value 1. */
+struct sbx_file {
+	int fd;	    /* -1 once closed */
+	int stream; /* read in sequence (the caller's stdin), not from 0 */
+};
+struct stat;
+/* fs.c: pushes { type, mode, uid, gid, size } */
+SBX_LOCAL void sbx_push_stat(lua_State *L, const struct stat *st);
+
 /* ---- shared helpers (util.c) ---- */
 SBX_LOCAL int sbx_fail(lua_State *L, const char *what, const char *operand,
 		       int err);
@@ -269,6 +284,7 @@ SBX_LOCAL void sbx_open_filter(lua_State *L);
 SBX_LOCAL void sbx_open_landlock(lua_State *L);
 SBX_LOCAL void sbx_open_box(lua_State *L);
 SBX_LOCAL void sbx_open_fs(lua_State *L);
+SBX_LOCAL void sbx_open_file(lua_State *L);
 
 /* ns.c */
 SBX_LOCAL uint64_t sbx_ns_flags(lua_State *L, int idx);

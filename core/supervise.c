@@ -448,8 +448,12 @@ static void write_in(struct sbx_job *j)
 				 * caller's terminal, which must not block us */
 				if (reads++)
 					return;
-				n = read(j->io.in_fd, j->inbuf,
-					 sizeof j->inbuf);
+				if (j->io.in_pread)
+					n = pread(j->io.in_fd, j->inbuf,
+						  sizeof j->inbuf, j->in_pos);
+				else
+					n = read(j->io.in_fd, j->inbuf,
+						 sizeof j->inbuf);
 				if (n < 0 && errno == EINTR)
 					continue;
 				if (n < 0 && errno == EAGAIN)
@@ -460,6 +464,7 @@ static void write_in(struct sbx_job *j)
 				}
 				j->inbuf_len = (size_t)n;
 				j->inbuf_off = 0;
+				j->in_pos += n;
 			}
 			d = j->inbuf + j->inbuf_off;
 			left = j->inbuf_len - j->inbuf_off;

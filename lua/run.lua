@@ -35,7 +35,8 @@ report to stderr after the box is gone.
   --cgroup DIR|none   cgroup v2 base for the box's cgroup (default: the
                       environment's SBXLUA_CGROUP, else found)
   --net none|host     network: an empty namespace (default) or the host's
-  --stdin FILE        stdin from FILE (default: nothing)
+  --stdin FILE|-      stdin from FILE, a regular file (no symlink on its
+                      path), or - for sbxlua's own stdin (default: nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
   --report FILE       also write the report to FILE
   --json FILE         write the structured result to FILE
@@ -50,6 +51,12 @@ Exit status: the program's own; 128+N for signal N; 124 a limit stopped it;
 local function refuse(fmt, ...)
 	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
 	os.exit(report.EXIT_CANNOT)
+end
+
+-- "<call> <operand>: <why>" from the core, as "<why>" after the option
+-- and the path the caller typed
+local function reason(msg)
+	return msg:match(": (.*)$") or msg
 end
 
 local function split_dest(s)
@@ -164,17 +171,28 @@ local function parse(argv)
 			if typed ~= "none" and typed ~= "host" then refuse("--net %s: expected none or host", typed) end
 			o.net = typed
 		elseif a == "--stdin" then
+			-- opened and checked now, before the box exists; the box
+			-- reads that descriptor, never the path again
 			local typed = value(a)
-			local f, msg = io.open(typed, "r")
-			if not f then refuse("--stdin %s: %s", typed, msg:match(": (.*)$") or msg) end
-			f:close()
-			o.stdin_file = typed
+			local f, msg
+			if typed == "-" then
+				f, msg = sbx.stdin()
+			else
+				f, msg = sbx.open_file(typed)
+			end
+			if not f then refuse("--stdin %s: %s", typed, reason(msg)) end
+			if o.stdin then o.stdin:close() end
+			o.stdin = f
 		elseif a == "--profile" then
 			o.profile = value(a)
-		elseif a == "--report" then
-			o.report = value(a)
-		elseif a == "--json" then
-			o.json = value(a)
+		elseif a == "--report" or a == "--json" then
+			-- opened now, before the box exists: written later through the
+			-- directory's descriptor, never through a path the box changed
+			local typed, key = value(a), a:sub(3)
+			local out, msg = sbx.output(typed)
+			if not out then refuse("%s %s: %s", a, typed, reason(msg)) end
+			if o[key] then o[key]:close() end
+			o[key] = out
 		elseif a == "--verbose" or a == "-v" then
 			o.verbose = true
 		elseif a == "--" then
@@ -206,28 +224,25 @@ local function parse(argv)
 	return o
 end
 
-local function write_file(path, data)
-	local f, msg = io.open(path, "w")
-	if not f then
-		io.stderr:write("sbxlua: ", report.escape(msg), "\n")
-		return false
-	end
-	f:write(data)
-	f:close()
-	return true
+-- Writes an output prepared by sbx.output; says why not on stderr.
+local function write_out(opt, out, data)
+	local ok, msg = out:write(data)
+	out:close()
+	if not ok then io.stderr:write("sbxlua: ", report.escape(("%s %s: %s"):format(opt, out.path, reason(msg))), "\n") end
+	return ok
 end
 
 local function main(argv)
 	local o = parse(argv)
 	local prof, msg = profile.load(o.profile or "default")
-	if prof == nil then refuse("--profile %s: %s", o.profile or "default", msg) end
+	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
 	local filter, ferr = profile.compile(prof)
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
 	o.filter = filter or nil
 	o.profile = o.profile or "default"
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)
-	o.pty = not o.stdin_file and sbx.isatty(0)
+	o.pty = not o.stdin and sbx.isatty(0)
 
 	local spec, info = stdbox.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end
@@ -253,13 +268,15 @@ local function main(argv)
 	text = table.concat(text)
 	io.stderr:write(text)
 	local ok = true
-	if o.report then ok = write_file(o.report, text) and ok end
+	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then
-		ok = write_file(o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
+		ok = write_out("--json", o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
 	end
-	local code = report.exit_code(events)
-	if not ok and code == 0 then code = report.EXIT_CANNOT end
-	return code
+	-- an output the caller asked for and did not get (the box left
+	-- something other than a regular file at its name): 126, whatever the
+	-- program's own status was
+	if not ok then return report.EXIT_CANNOT end
+	return report.exit_code(events)
 end
 
 -- a copy of arg, not table.unpack: the script's own `...` already holds

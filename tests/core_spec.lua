@@ -100,7 +100,17 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		box_err(with { output_limit = 0 }, "field 'output_limit' out of range")
 		box_err(with { stdout = "file" }, "field 'stdout' must be 'capture', 'pass' or 'discard'")
 		box_err(with { stdin = 5 }, "field 'stdin' must be a string")
-		box_err(with { stdin = "x", stdin_file = "/etc/hostname" }, "not both")
+		box_err(with { stdin_file = "/etc/hostname" }, "unknown key 'stdin_file'")
+		box_err(with { stdin = {} }, "field 'stdin' must be a string or an sbx.file")
+		box_err(with { stdin = io.stdin }, "field 'stdin' must be a string or an sbx.file")
+		do
+			local f = assert(core.open_file("/etc/hostname"))
+			f:close()
+			box_err(with { stdin = f }, "field 'stdin' is a closed file")
+			f = assert(core.open_file("/etc/hostname"))
+			box_err(with { stdin = f, pty = true }, "a pty relays the caller's stdin: no 'stdin' with it")
+			f:close()
+		end
 		box_err(with { filter = {} }, "filter")
 		box_err(with { landlock = { rules = { { path = "rel", access = "ro" } } } },
 			"landlock rule path must be an absolute path")
@@ -181,6 +191,168 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		local m = 0
 		for _ in pairs(before) do m = m + 1 end
 		assert.are.equal(m + 600, n)
+	end)
+
+	it("input files: open_file and stdin", function()
+		assert.has_error(function() core.open_file() end,
+			"bad argument #1 to 'open_file' (string expected, got no value)")
+		assert.has_error(function() core.open_file("/etc/hostname\0x") end,
+			"bad argument #1 to 'open_file' (path contains a NUL byte)")
+		local function refused(path, msg, errno)
+			local ok, m, e = core.open_file(path)
+			assert.is_nil(ok, path)
+			assert.are.equal(msg, m)
+			assert.are.equal(errno, e)
+		end
+		local d, rm = S.tmpdir()
+		os.execute("echo hi > " .. d .. "/f; ln -s f " .. d .. "/link; mkfifo " .. d .. "/fifo; "
+			.. "mkdir " .. d .. "/sub; ln -s sub " .. d .. "/dlink; echo x > " .. d .. "/sub/g")
+		refused("/nonexistent/f", "open /nonexistent/f: No such file or directory", core.errno.ENOENT)
+		refused(d .. "/link", "open " .. d .. "/link: a symbolic link on the path (never followed)", core.errno.ELOOP)
+		refused(d .. "/dlink/g", "open " .. d .. "/dlink/g: a symbolic link on the path (never followed)",
+			core.errno.ELOOP)
+		refused(d .. "/fifo", "open " .. d .. "/fifo: is a FIFO, not a regular file", core.errno.EINVAL)
+		refused(d .. "/sub", "open " .. d .. "/sub: is a directory, not a regular file", core.errno.EISDIR)
+		refused("/dev/null", "open /dev/null: is a character device, not a regular file", core.errno.EINVAL)
+		local f = assert(core.open_file(d .. "/f"))
+		assert.are.equal("sbx.file (" .. d .. "/f)", tostring(f))
+		-- the open file, whatever becomes of its name
+		os.execute("rm " .. d .. "/f; echo other > " .. d .. "/f")
+		local st = assert(f:stat())
+		assert.are.equal("file", st.type)
+		assert.are.equal(3, st.size)
+		assert.are.equal(S.euid(), st.uid)
+		assert.are.equal("hi\n", f:read())
+		assert.are.equal("hi\n", f:read(3))
+		assert.are.equal("hi\n", f:read()) -- from the start each time
+		local ok, msg, err = f:read(2)
+		assert.is_nil(ok)
+		assert.are.equal("read " .. d .. "/f: File too large", msg)
+		assert.are.equal(core.errno.EFBIG, err)
+		assert.has_error(function() f:read(-1) end, "bad argument #1 to 'read' (size out of range)")
+		assert.has_error(function() f:read("x") end)
+		assert.has_error(function() f.read({}) end)
+		f:close()
+		f:close() -- idempotent
+		assert.are.equal("sbx.file (closed)", tostring(f))
+		assert.has_error(function() f:read() end, "attempt to use a closed file")
+		assert.has_error(function() f:stat() end, "attempt to use a closed file")
+		do
+			local g <close> = assert(core.open_file(d .. "/sub/g"))
+			assert.matches("^sbx.file ", tostring(g))
+		end
+		rm()
+		local s = assert(core.stdin())
+		assert.are.equal("sbx.file (stdin)", tostring(s))
+		assert.is_string(assert(s:stat()).type)
+		assert.has_error(function() s:read() end,
+			"calling 'read' on bad self (a stream is relayed, not read whole)")
+		s:close()
+		-- a caller whose descriptor 0 is closed: the failure triple
+		local out = S.sh("lua5.4 -e 'package.cpath = \"build/?.so;\" .. package.cpath; "
+			.. "print(require(\"sbx.core\").stdin())' <&-")
+		assert.are.equal("nil\tdup stdin: Bad file descriptor\t" .. core.errno.EBADF .. "\n", out)
+	end)
+
+	it("output directories: open_dir, check, write", function()
+		assert.has_error(function() core.open_dir() end,
+			"bad argument #1 to 'open_dir' (string expected, got no value)")
+		assert.has_error(function() core.open_dir("/tmp\0x") end,
+			"bad argument #1 to 'open_dir' (path contains a NUL byte)")
+		local ok, msg, err = core.open_dir("/nonexistent/d")
+		assert.is_nil(ok)
+		assert.are.equal("open /nonexistent/d: No such file or directory", msg)
+		assert.are.equal(core.errno.ENOENT, err)
+		ok, msg, err = core.open_dir("/etc/hostname")
+		assert.is_nil(ok)
+		assert.are.equal("open /etc/hostname: Not a directory", msg)
+		assert.are.equal(core.errno.ENOTDIR, err)
+		local d, rm = S.tmpdir()
+		os.execute("mkdir " .. d .. "/sub " .. d .. "/gone; ln -s sub " .. d .. "/link")
+		-- a symlink anywhere on the path: refused, not followed
+		ok, msg, err = core.open_dir(d .. "/link")
+		assert.is_nil(ok)
+		assert.are.equal("open " .. d .. "/link: a symbolic link on the path (never followed)", msg)
+		assert.are.equal(core.errno.ELOOP, err)
+		ok, msg, err = core.open_dir(d .. "/link/.")
+		assert.is_nil(ok)
+		assert.are.equal("open " .. d .. "/link/.: a symbolic link on the path (never followed)", msg)
+		assert.are.equal(core.errno.ELOOP, err)
+
+		local dir = assert(core.open_dir(d))
+		assert.are.equal("sbx.dir (" .. d .. ")", tostring(dir))
+		for _, bad in ipairs { "", "a/b", ".", "..", "a\0b", ("x"):rep(256) } do
+			assert.has_error(function() dir:write(bad, "x") end,
+				"bad argument #1 to 'write' (a file name expected (one path component))")
+			assert.has_error(function() dir:check(bad) end,
+				"bad argument #1 to 'check' (a file name expected (one path component))")
+		end
+		assert.has_error(function() dir:write("x", {}) end)
+		assert.has_error(function() dir:write() end)
+		assert.has_error(function() dir.write({}, "x", "y") end)
+		-- something other than a regular file at the name: EEXIST, left alone
+		ok, msg, err = dir:check("sub")
+		assert.is_nil(ok)
+		assert.are.equal("write " .. d .. "/sub: is a directory, not a regular file", msg)
+		assert.are.equal(core.errno.EEXIST, err)
+		ok, msg, err = dir:write("link", "x")
+		assert.is_nil(ok)
+		assert.are.equal("write " .. d .. "/link: is a symlink, not a regular file", msg)
+		assert.are.equal(core.errno.EEXIST, err)
+		assert.are.equal("link", core.lstat(d .. "/link").type)
+		-- absent, then a regular file: written, replaced, no temporary left
+		assert.is_true(dir:check("out"))
+		assert.is_true(dir:write("out", "one\n"))
+		assert.is_true(dir:check("out"))
+		assert.is_true(dir:write("out", "two\0\n"))
+		assert.are.equal("two\0\n", S.read(d .. "/out"))
+		assert.are.equal("gone\nlink\nout\nsub\n", (S.sh("ls -A " .. d)))
+		dir:close()
+		dir:close() -- idempotent
+		assert.are.equal("sbx.dir (closed)", tostring(dir))
+		assert.has_error(function() dir:write("x", "y") end, "attempt to use a closed directory")
+		assert.has_error(function() dir:check("x") end, "attempt to use a closed directory")
+		-- the directory removed after it was opened: the failure triple
+		do
+			local gone <close> = assert(core.open_dir(d .. "/gone"))
+			os.execute("rmdir " .. d .. "/gone")
+			ok, msg, err = gone:write("x", "y")
+			assert.is_nil(ok)
+			assert.are.equal("create " .. d .. "/gone/x: No such file or directory", msg)
+			assert.are.equal(core.errno.ENOENT, err)
+		end
+		if S.euid() ~= 0 then
+			local root = assert(core.open_dir("/"))
+			ok, msg, err = root:check("x")
+			root:close()
+			assert.is_nil(ok)
+			assert.are.equal("write /x: Permission denied", msg)
+			assert.are.equal(core.errno.EACCES, err)
+		end
+		rm()
+	end)
+
+	it("output files of the facade: sbx.output", function()
+		local sbx = require "sbx"
+		assert.has_error(function() sbx.output() end, "bad argument #1 to 'output' (string expected, got nil)")
+		for _, p in ipairs { "/tmp/", "/tmp/.", "/tmp/..", "" } do
+			local ok, msg, err = sbx.output(p)
+			assert.is_nil(ok)
+			assert.are.equal("open " .. p .. ": names a directory, not a file", msg)
+			assert.are.equal(sbx.errno.EISDIR, err)
+		end
+		local ok, msg, err = sbx.output("/nonexistent/x")
+		assert.is_nil(ok)
+		assert.are.equal("open /nonexistent: No such file or directory", msg)
+		assert.are.equal(sbx.errno.ENOENT, err)
+		local d, rm = S.tmpdir()
+		do
+			local out <close> = assert(sbx.output(d .. "/r.txt"))
+			assert.are.equal("sbx.output (" .. d .. "/r.txt)", tostring(out))
+			assert.is_true(out:write("report\n"))
+		end
+		assert.are.equal("report\n", S.read(d .. "/r.txt"))
+		rm()
 	end)
 
 	it("small queries", function()

@@ -2,6 +2,7 @@
 -- inside and from the host, refusals, exit codes, the report.
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
+local sbx = require "sbx"
 local cjson = require "cjson"
 
 local run = S.runlua
@@ -474,8 +475,8 @@ describe("run.lua [" .. S.priv .. "]", function()
 			out, err, code = run("--report", "/nonexistent/" .. evil, "/bin/true")
 			assert.are.equal(126, code)
 			assert.are.equal("", out)
-			clean(err, "s") -- the report, then what could not be written
-			assert.matches("\nsbxlua: /nonexistent/" .. shown:gsub("%p", "%%%0") .. ": ", err)
+			-- refused before the run, the name escaped
+			assert.are.equal("sbxlua: --report /nonexistent/" .. shown .. ": No such file or directory\n", err)
 		end)
 	end)
 
@@ -597,5 +598,259 @@ describe("run.lua [" .. S.priv .. "]", function()
 			refused("%-%-env NOEQUALS: expected K=V", "--env", "NOEQUALS", "/bin/true")
 			refused("%-%-profile nope: .+", "--profile", "nope", "/bin/true")
 		end)
+	end)
+
+	describe("the host side: outputs", function()
+		-- a victim the box must not reach: a 0600 file of the caller's with
+		-- known contents, and a name that must not come to exist
+		local function victims()
+			local v, rm = S.tmpdir()
+			local f = assert(io.open(v .. "/victim", "w"))
+			f:write("precious\n")
+			f:close()
+			os.execute("chmod 600 " .. v .. "/victim")
+			return v .. "/victim", v .. "/created", rm
+		end
+		-- a directory the box writes (uid 1000 inside maps to 65534 or the caller)
+		local function rwdir()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. d)
+			return d, rm
+		end
+		local function esc(s) return (s:gsub("%p", "%%%0")) end
+
+		it("are never written through links the box planted at their names", function()
+			local d, rm = rwdir()
+			local victim, created, rmv = victims()
+			local out, err, code = run("--rw", d .. ":/work", "--report", d .. "/r.txt", "--json", d .. "/r.json",
+				"/bin/sh", "-c", 'ln -s "$1" r.txt && ln -s "$2" r.json && echo planted', "sh", victim, created)
+			local victim_now, created_now = S.read(victim), sbx.lstat(created)
+			local st_txt, st_json = sbx.lstat(d .. "/r.txt"), sbx.lstat(d .. "/r.json")
+			rm()
+			rmv()
+			assert.are.equal("planted\n", out)
+			assert.are.equal("precious\n", victim_now, "the supervisor wrote through the box's link")
+			assert.is_nil(created_now, "the supervisor created a file where the box's link pointed")
+			-- refused, and the box's links left as they were
+			assert.are.equal(126, code)
+			assert.are.equal("link", st_txt.type)
+			assert.are.equal(victim, st_txt.link)
+			assert.are.equal("link", st_json.type)
+			assert.matches("^sandbox: exit 0\n", err)
+			assert.matches("\nsbxlua: %-%-report " .. esc(d) .. "/r%.txt: is a symlink, not a regular file\n", err)
+			assert.matches("\nsbxlua: %-%-json " .. esc(d) .. "/r%.json: is a symlink, not a regular file\n", err)
+		end)
+
+		it("are not held or replaced by a FIFO or a directory the box left at their names", function()
+			local d, rm = rwdir()
+			-- `timeout` (run by env) would end a supervisor blocked on the FIFO: 124
+			local _, err, code = S.runlua_env("timeout 20", "--rw", d .. ":/work", "--report", d .. "/r.txt",
+				"--json", d .. "/r.json", "/bin/sh", "-c", "mkfifo r.txt && mkdir r.json")
+			local st_txt, st_json = sbx.lstat(d .. "/r.txt"), sbx.lstat(d .. "/r.json")
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("fifo", st_txt.type)
+			assert.are.equal("dir", st_json.type)
+			assert.matches("sbxlua: %-%-report " .. esc(d) .. "/r%.txt: is a FIFO, not a regular file\n", err)
+			assert.matches("sbxlua: %-%-json " .. esc(d) .. "/r%.json: is a directory, not a regular file\n", err)
+		end)
+
+		it("replace a regular file the box left, without writing into it", function()
+			local d, rm = rwdir()
+			-- the box keeps r.txt open; a write in place would show through it
+			local out, _, code = run("--rw", d .. ":/work", "--report", d .. "/r.txt", "/bin/sh", "-c",
+				"echo box > r.txt; ln r.txt keep; exit 3")
+			local report, kept = S.read(d .. "/r.txt"), S.read(d .. "/keep")
+			local st = sbx.lstat(d .. "/r.txt")
+			rm()
+			assert.are.equal("", out)
+			assert.are.equal(3, code)
+			assert.are.equal("sandbox: exit 3\n", report)
+			assert.are.equal("file", st.type)
+			assert.are.equal("box\n", kept, "the report was written into the box's file")
+		end)
+
+		it("go where their directory was when the run began, even if the box moved it", function()
+			local d, rm = rwdir()
+			local v, rmv = S.tmpdir()
+			os.execute("mkdir -m 777 " .. d .. "/sub")
+			local _, err, code = run("--rw", d .. ":/work", "--report", d .. "/sub/r.txt", "/bin/sh", "-c",
+				'mv sub old && ln -s "$1" sub', "sh", v)
+			local moved, left = S.read(d .. "/old/r.txt"), S.sh("ls -A " .. v)
+			rm()
+			rmv()
+			assert.are.equal(0, code, err)
+			assert.are.equal("", left, "the report followed the box's link")
+			assert.are.equal("sandbox: exit 0\n", moved)
+		end)
+
+		it("are refused before the run when a link or a missing directory is on their path", function()
+			local function refused(pattern, ...)
+				local out, err, code = run(...)
+				assert.are.equal(126, code)
+				assert.are.equal("", out, "the program ran")
+				assert.matches("^sbxlua: " .. pattern .. "\n$", err)
+			end
+			local d, rm = rwdir()
+			local victim, created, rmv = victims()
+			os.execute("ln -s " .. victim .. " " .. d .. "/r.txt; ln -s " .. created .. " " .. d .. "/r.json; "
+				.. "ln -s " .. victim:match("^(.*)/") .. " " .. d .. "/sub")
+			refused("%-%-report " .. esc(d) .. "/r%.txt: is a symlink, not a regular file",
+				"--report", d .. "/r.txt", "/bin/echo", "ran")
+			refused("%-%-json " .. esc(d) .. "/r%.json: is a symlink, not a regular file",
+				"--json", d .. "/r.json", "/bin/echo", "ran")
+			refused("%-%-report " .. esc(d) .. "/sub/r%.txt: a symbolic link on the path %(never followed%)",
+				"--report", d .. "/sub/r.txt", "/bin/echo", "ran")
+			refused("%-%-json /nonexistent/r%.json: No such file or directory",
+				"--json", "/nonexistent/r.json", "/bin/echo", "ran")
+			refused("%-%-json " .. esc(d) .. "/: names a directory, not a file", "--json", d .. "/", "/bin/echo", "ran")
+			local victim_now, created_now = S.read(victim), sbx.lstat(created)
+			local left = S.sh("ls -A " .. victim:match("^(.*)/"))
+			rm()
+			rmv()
+			assert.are.equal("precious\n", victim_now)
+			assert.is_nil(created_now)
+			assert.are.equal("victim\n", left)
+		end)
+	end)
+
+	describe("the host side: inputs", function()
+		local function victim()
+			local v, rm = S.tmpdir()
+			local f = assert(io.open(v .. "/victim", "w"))
+			f:write("precious\n")
+			f:close()
+			os.execute("chmod 600 " .. v .. "/victim")
+			return v .. "/victim", rm
+		end
+
+		it("--stdin never follows a link an earlier box planted", function()
+			local d, rm = S.tmpdir()
+			local v, rmv = victim()
+			os.execute("chmod 777 " .. d .. "; mkdir -m 777 " .. d .. "/sub")
+			-- an earlier run's box turns its input files into links
+			local _, err, code = run("--rw", d .. ":/work", "/bin/sh", "-c",
+				'rm -rf sub; ln -s "$1" input.txt && ln -s "${1%/*}" sub', "sh", v)
+			assert.are.equal(0, code, err)
+			local out
+			out, err, code = run("--stdin", d .. "/input.txt", "/bin/cat")
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: --stdin " .. d .. "/input.txt: a symbolic link on the path (never followed)\n", err)
+			out, err, code = run("--stdin", d .. "/sub/victim", "/bin/cat")
+			rm()
+			rmv()
+			assert.are.equal(126, code)
+			assert.not_matches("precious", out)
+			assert.are.equal("sbxlua: --stdin " .. d .. "/sub/victim: a symbolic link on the path (never followed)\n", err)
+		end)
+
+		it("--stdin refuses a FIFO, a device or a directory at once", function()
+			local d, rm = S.tmpdir()
+			os.execute("mkfifo " .. d .. "/fifo")
+			-- `timeout` (run by env) would end a supervisor blocked on the FIFO: 124
+			local out, err, code = S.runlua_env("timeout 20", "--stdin", d .. "/fifo", "/bin/cat")
+			local _
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: --stdin " .. d .. "/fifo: is a FIFO, not a regular file\n", err)
+			out, err, code = run("--stdin", "/dev/zero", "/bin/cat")
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: --stdin /dev/zero: is a character device, not a regular file\n", err)
+			_, err, code = run("--stdin", "/tmp", "/bin/cat")
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: --stdin /tmp: is a directory, not a regular file\n", err)
+			_, err, code = run("--stdin", "/nonexistent/in", "/bin/cat")
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: --stdin /nonexistent/in: No such file or directory\n", err)
+		end)
+
+		it("--stdin FILE feeds a regular file; --stdin - relays sbxlua's own stdin", function()
+			local d, rm = S.tmpdir()
+			local f = assert(io.open(d .. "/in", "w"))
+			f:write("one\ntwo\n")
+			f:close()
+			os.execute("chmod 644 " .. d .. "/in; chmod 755 " .. d)
+			local out, err, code = run("--stdin", d .. "/in", "/bin/cat")
+			rm()
+			assert.are.equal(0, code, err)
+			assert.are.equal("one\ntwo\n", out)
+			local code2
+			out, code2 = S.sh("seq 1 5 | " .. S.bin .. " run.lua --stdin - /bin/sh -c 'cat; test -p /dev/stdin && echo pipe' 2>/dev/null")
+			assert.are.equal(0, code2)
+			assert.are.equal("1\n2\n3\n4\n5\npipe\n", out)
+		end)
+	end)
+
+	describe("the host side: profiles", function()
+		-- a profile that refuses mkdir: its effect shows it was loaded
+		local PROFILE = 'return { default = "allow", rules = { { call = "mkdir", action = { errno = "EPERM" } } } }\n'
+		local function profile_dir()
+			local d, rm = S.tmpdir()
+			local f = assert(io.open(d .. "/p.lua", "w"))
+			f:write(PROFILE)
+			f:close()
+			os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/p.lua")
+			return d, rm
+		end
+		local MKDIR = { "/bin/sh", "-c", "mkdir /tmp/x 2>&1; echo $?" }
+
+		it("a profile file that is not group or world writable is loaded", function()
+			local d, rm = profile_dir()
+			local out, err, code = run("--profile", d .. "/p.lua", table.unpack(MKDIR))
+			rm()
+			assert.are.equal(0, code, err)
+			assert.matches("^mkdir: cannot create directory .*/tmp/x.*: Operation not permitted\n1\n$", out)
+		end)
+
+		it("a profile file others could write is refused", function()
+			local d, rm = profile_dir()
+			for _, mode in ipairs { "666", "646", "664" } do
+				os.execute("chmod " .. mode .. " " .. d .. "/p.lua")
+				local out, err, code = run("--profile", d .. "/p.lua", table.unpack(MKDIR))
+				assert.are.equal(126, code)
+				assert.are.equal("", out)
+				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is writable by group or others (mode 0%s)\n")
+					:format(d, d, mode), err)
+			end
+			rm()
+		end)
+
+		it("a profile through a symlink is refused", function()
+			local d, rm = profile_dir()
+			os.execute("ln -s p.lua " .. d .. "/link.lua; ln -s . " .. d .. "/dir")
+			local out, err, code = run("--profile", d .. "/link.lua", table.unpack(MKDIR))
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal(("sbxlua: --profile %s/link.lua: cannot open %s/link.lua: "
+				.. "a symbolic link on the path (never followed)\n"):format(d, d), err)
+			out, err, code = run("--profile", d .. "/dir/p.lua", table.unpack(MKDIR))
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.matches("^sbxlua: %-%-profile .*: a symbolic link on the path %(never followed%)\n$", err)
+		end)
+
+		if S.euid() == 0 then
+			it("a profile a box rewrote is refused (the box writes as uid 65534, not as the caller)", function()
+				local d, rm = profile_dir()
+				os.execute("chmod 777 " .. d)
+				local _, err, code = run("--rw", d .. ":/work", "/bin/sh", "-c",
+					"rm -f p.lua && echo 'return false' > p.lua && chmod 644 p.lua")
+				assert.are.equal(0, code, err)
+				local out
+				out, err, code = run("--profile", d .. "/p.lua", table.unpack(MKDIR))
+				rm()
+				assert.are.equal(126, code)
+				assert.are.equal("", out)
+				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is owned by uid 65534, "
+					.. "not by root or the caller\n"):format(d, d), err)
+			end)
+		else
+			pending("a profile a box rewrote: an unprivileged caller's box writes as the caller, "
+				.. "so its file cannot be told from the caller's own")
+		end
 	end)
 end)

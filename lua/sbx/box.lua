@@ -83,7 +83,7 @@ local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 -- @tparam table o options: `prog` (as typed), `args`, `ro`/`rw` lists of
 --  `{src=, dst=}`, `tmp` list of `{dst=, size=}`, `env` (map), `cwd`,
 --  `limits` (names of `sbx.limits`, parsed there), `net` ("none"|"host"),
---  `stdin`/`stdin_file`, `cgroup` (a cgroup v2 base, or false for none),
+--  `stdin` (a string, or an `sbx.file` opened before), `cgroup` (a cgroup v2 base, or false for none),
 --  `filter` (a compiled filter or false), `profile` (its name), `pty`
 --  (stdio on a pseudo-terminal of the box's own, relaying the caller's),
 --  `landlock` (default true)
@@ -214,7 +214,7 @@ function M.build(o)
 		rlimits = rlimits,
 		filter = o.filter or nil,
 		landlock = use_landlock and { rules = ll, net = false } or nil,
-		stdin = o.stdin, stdin_file = o.stdin_file,
+		stdin = o.stdin,
 		pty = o.pty or nil,
 		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
 		output_limit = lim.output,

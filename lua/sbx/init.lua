@@ -83,5 +83,70 @@ M.access = core.access
 M.isatty = core.isatty
 --- Where a box cgroup v2 could live here, and why not (docs/limits.md).
 M.cgroup_probe = core.cgroup_probe
+--- A host file opened for reading, once: no symlink on its path followed,
+-- a regular file only (an `sbx.file`; a box spec's `stdin` takes it).
+-- @return file, or nil, msg, errno
+M.open_file = core.open_file
+--- The caller's own stdin as an `sbx.file` read in sequence (a copy of
+-- descriptor 0, relayed to a box through a pipe, never handed over).
+M.stdin = core.stdin
+--- A host directory, opened without following any symlink on its path:
+-- an `sbx.dir` with `:check(name)`, `:write(name, data)`, `:close()`.
+M.open_dir = core.open_dir
+
+-- An output file of the supervisor: the directory opened now, the file
+-- written later through that descriptor (core/file.c says why).
+local Output = { __name = "sbx.output" }
+Output.__index = Output
+
+--- Writes the output file: a regular file replacing whatever regular file
+-- is there; anything else there (a symlink, a directory, a FIFO...) is left
+-- as it is and refused.
+-- @tparam string data
+-- @return true, or nil, msg, errno
+function Output:write(data)
+	return self.dir:write(self.name, data)
+end
+
+--- Closes the directory (idempotent; also `__close`).
+function Output:close()
+	self.dir:close()
+end
+Output.__close = Output.close
+
+function Output:__tostring()
+	return ("sbx.output (%s)"):format(self.path)
+end
+
+--- Prepares an output file of the supervisor, before any box exists.
+-- Opens the directory of `path` (no symlink on the way is followed) and
+-- checks that its last component is absent or a regular file and that the
+-- directory is writable.  A box that writes that directory later can make
+-- `:write` refuse, never redirect it.
+-- @tparam string path
+-- @return an output object (`path`, `:write(data)`, `:close()`), or nil,
+-- msg, errno
+function M.output(path)
+	if type(path) ~= "string" then
+		error(("bad argument #1 to 'output' (string expected, got %s)"):format(type(path)), 2)
+	end
+	local dir, name = path:match("^(.*)/([^/]*)$")
+	if not dir then
+		dir, name = ".", path
+	elseif dir == "" then
+		dir = "/"
+	end
+	if name == "" or name == "." or name == ".." then
+		return nil, ("open %s: names a directory, not a file"):format(path), core.errno.EISDIR
+	end
+	local d, msg, err = core.open_dir(dir)
+	if not d then return nil, msg, err end
+	local ok, cmsg, cerr = d:check(name)
+	if not ok then
+		d:close()
+		return nil, cmsg, cerr
+	end
+	return setmetatable({ path = path, dir = d, name = name }, Output)
+end
 
 return M

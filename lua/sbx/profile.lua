@@ -7,6 +7,60 @@ local core = require "sbx.core"
 
 local M = {}
 
+--- The largest profile file read, in bytes.
+M.MAX_SIZE = 1 << 20
+
+-- Trust boundary: a profile decides the box's seccomp filter, and a box
+-- may have written where it lies (`--rw .:/work --profile ./p.lua`): a box
+-- that rewrites it to `return false` must not get the next run without a
+-- filter.  So the file is opened once with no symlink on its path followed,
+-- must be a regular file owned by root or the caller and writable by
+-- neither group nor others, and what runs is what was read from that
+-- descriptor, never a second lookup of the path.  (A root caller's box
+-- writes as uid 65534, so whatever it wrote is refused; an unprivileged
+-- caller's box writes as the caller, and its files cannot be told apart
+-- from the caller's own: keep profiles where no box writes.)  An owner
+-- outside the caller's user namespace (shown as the overflow uid, e.g. the
+-- host's root seen from a rootless container) is trusted as root is: no box
+-- of ours can write as an id our namespace does not map.
+local function mapped(uid)
+	local f = io.open("/proc/self/uid_map")
+	if not f then return true end
+	for line in f:lines() do
+		local first, _, count = line:match("^%s*(%d+)%s+(%d+)%s+(%d+)")
+		if first and uid >= tonumber(first) and uid - tonumber(first) < tonumber(count) then
+			f:close()
+			return true
+		end
+	end
+	f:close()
+	return false
+end
+
+local function untrusted(path, st)
+	local ids = core.ids()
+	if st.uid ~= 0 and st.uid ~= ids.uid and st.uid ~= ids.euid and mapped(st.uid) then
+		return ("%s is owned by uid %d, not by root or the caller"):format(path, st.uid)
+	end
+	if st.mode & tonumber("022", 8) ~= 0 then
+		return ("%s is writable by group or others (mode %04o)"):format(path, st.mode)
+	end
+	return nil
+end
+
+-- The text of the profile file at path, checked as above; or nil, msg.
+local function read_profile(path)
+	local f <close>, msg = core.open_file(path)
+	if not f then return nil, "cannot " .. msg end
+	local st, smsg = f:stat()
+	if not st then return nil, "cannot " .. smsg end
+	local why = untrusted(path, st)
+	if why then return nil, why end
+	local text, rmsg = f:read(M.MAX_SIZE)
+	if not text then return nil, "cannot " .. rmsg end
+	return text
+end
+
 -- The directory part of a path ("." when it has none).
 local function dirname(path)
 	local dir = path:match("^(.*)/[^/]*$")
@@ -34,11 +88,15 @@ end
 
 --- Loads a profile.
 -- A bare name ("default", "none") names `<M.dir()>/<name>.lua`; a name with
--- a `/` or ending in `.lua` is a file path.  The file runs in an empty
--- environment (no library, no global): a profile is data, not a script.
+-- a `/` or ending in `.lua` is a file path.  The file is opened once with no
+-- symlink on its path followed; it must be a regular file of at most
+-- `M.MAX_SIZE` bytes, owned by root or the caller, writable by neither group
+-- nor others; what was read from it runs in an empty environment (no
+-- library, no global): a profile is data, not a script.
 -- @tparam string name a profile name or a path
 -- @return the spec table, or `false` for the `none` profile (no filter);
--- or nil and a message when the profile is missing or malformed
+-- or nil and a message ("profile NAME: ...") when the profile is missing,
+-- refused or malformed
 function M.load(name)
 	if type(name) ~= "string" then
 		error(("bad argument #1 to 'load' (string expected, got %s)")
@@ -55,7 +113,11 @@ function M.load(name)
 		error(("bad argument #1 to 'load' (invalid profile name '%s')")
 			:format(name), 2)
 	end
-	local chunk, msg = loadfile(path, "t", {})
+	local text, rmsg = read_profile(path)
+	if text == nil then
+		return nil, "profile " .. name .. ": " .. rmsg
+	end
+	local chunk, msg = load(text, "@" .. path, "t", {})
 	if chunk == nil then
 		return nil, "profile " .. name .. ": " .. msg
 	end
