@@ -342,8 +342,17 @@ static const char *const dev_links[][2] = {
     {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
     {"core", "/proc/kcore"},	   {NULL, NULL}};
 
-/* A minimal /dev: a small tmpfs with the five harmless character devices
- * bound from the host, the fd links, and shm as a capped tmpfs. */
+/*
+ * A minimal /dev: a small tmpfs with the five harmless character devices
+ * bound from the host, the fd links, and shm as a capped tmpfs.
+ *
+ * Trust boundary: each node is the host's own inode.  Bound writable, the
+ * box could change it for the whole host (utimensat(NULL) on /dev/null
+ * needs only write permission, and moved the host's timestamps); bound
+ * read-only, every change of the inode fails with EROFS, while reads and
+ * writes still reach the driver (the kernel asks a mount for write access
+ * only for regular files, directories and links, never for a device).
+ */
 static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 {
 	char path[4096];
@@ -364,7 +373,9 @@ static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 		char src[32] = "/dev/";
 		strcat(src, dev_nodes[i]);
 		if (bind_host(hostfd, dfd, src, dev_nodes[i],
-			      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, 0) < 0)
+			      MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				  MOUNT_ATTR_NOEXEC,
+			      0) < 0)
 			goto fail;
 	}
 	for (int i = 0; dev_links[i][0]; i++) {

@@ -144,6 +144,25 @@ describe("walls [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	describe("the host side", function()
+		it("a device node of /dev is a read-only mount: touch fails, writes still work", function()
+			-- the attack: utimensat(NULL) on /dev/null needs only write
+			-- permission, and the node bound in is the host's own inode
+			local before = S.sh("stat -c %y /dev/null")
+			local out, err, code = S.runlua("/bin/sh", "-c",
+				"for n in null zero full random urandom; do touch /dev/$n 2>/dev/null; echo $n=$?; done; "
+				.. "echo x > /dev/null && echo write-null; head -c 4 /dev/zero | wc -c; "
+				.. "echo x > /dev/full 2>/dev/null || echo full-refuses; "
+				.. "grep -c ' /dev/\\(null\\|zero\\|full\\|random\\|urandom\\) ro,' /proc/self/mountinfo")
+			assert.are.equal(0, code, err)
+			assert.are.equal(before, S.sh("stat -c %y /dev/null"))
+			for n in ("null zero full random urandom"):gmatch("%S+") do
+				assert.matches("\n?" .. n .. "=1\n", out)
+			end
+			assert.matches("write%-null\n4\nfull%-refuses\n5\n$", out)
+		end)
+	end)
+
 	it("report vocabulary for the refusal kill", function()
 		local ev = report.events({ outcome = "signal", signal = 31, signame = "SIGSYS" }, { limits = {} })
 		assert.are.equal("killed: refused system call: signal 31 (SIGSYS)", report.line(ev[1]))
