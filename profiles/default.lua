@@ -30,6 +30,9 @@ local TIOCLINUX = 0x541C
 
 local LOW32 = 0xffffffff -- the kernel reads an unsigned int argument
 
+-- fcntl's lease command (include/uapi/linux/fcntl.h: F_LINUX_SPECIFIC_BASE)
+local F_SETLEASE = 1024
+
 return {
 	default = "allow",
 	rules = {
@@ -92,6 +95,11 @@ return {
 		{ call = "name_to_handle_at", action = EPERM },
 		{ call = "fanotify_init", action = EPERM },
 
+		-- host-wide quotas: every io_setup takes from fs.aio-max-nr,
+		-- shared by all users of the host; ENOSYS makes libaio users
+		-- fall back to plain reads and writes
+		{ call = "io_setup", action = ENOSYS },
+
 		-- x86-64 only
 		{ call = "iopl", action = EPERM },
 		{ call = "ioperm", action = EPERM },
@@ -147,6 +155,11 @@ return {
 		-- request as 32 bits, so high bits must not hide it (CVE-2019-10063)
 		{ call = "ioctl", action = EPERM, args = { { 1, "&==", TIOCSTI, LOW32 } } },
 		{ call = "ioctl", action = EPERM, args = { { 1, "&==", TIOCLINUX, LOW32 } } },
+
+		-- no lease: a lease on a file the box can read (an --ro bind it
+		-- owns) stalls every host process that opens it for writing until
+		-- the box ends.  The command is an unsigned int: low 32 bits.
+		{ call = "fcntl", action = EPERM, args = { { 1, "&==", F_SETLEASE, LOW32 } } },
 
 		-- no seccomp listener of the box's own: it could answer for the
 		-- supervisor.  operation == SECCOMP_SET_MODE_FILTER (1) and flags

@@ -542,6 +542,13 @@ describe("the default profile [" .. S.priv .. "]", function()
 			assert.equal(EPERM, run("ioctl", { 0, req | 0xffffffff00000000 }))
 		end
 		assert.equal(RET_ALLOW, run("ioctl", { 0, 0x5401 })) -- TCGETS
+		assert.equal(RET_ERRNO + 38, run("io_setup"))
+		-- F_SETLEASE (1024), also with high bits the kernel ignores
+		assert.equal(EPERM, run("fcntl", { 3, 1024, 0 }))
+		assert.equal(EPERM, run("fcntl", { 3, 1024 | 1 << 32, 0 }))
+		for _, cmd in ipairs { 0, 1, 2, 3, 4, 5, 6, 7, 1025, 1030, 1031, 37, 38 } do
+			assert.equal(RET_ALLOW, run("fcntl", { 3, cmd, 0 }), cmd) -- F_GETLEASE, F_SETLK...
+		end
 		assert.equal(EPERM, run("seccomp", { 1, 8 }))
 		assert.equal(EPERM, run("seccomp", { 1 | 1 << 32, 8 | 1 << 40 }))
 		assert.equal(EPERM, run("seccomp", { 1, 8 | 1 | 2 }))
@@ -582,6 +589,8 @@ describe("the default profile on the kernel [" .. S.priv .. "]", function()
 		{ "ioctl-tiocsti", "EPERM" }, { "ioctl-tiocsti-high", "EPERM" },
 		{ "ioctl-tioclinux", "EPERM" }, { "ioctl-tioclinux-high", "EPERM" },
 		{ "ioctl-tcgets", SAME },
+		{ "fcntl-setlease", "EPERM" }, { "fcntl-setlease-high", "EPERM" },
+		{ "fcntl-getlease", SAME },
 		{ "seccomp-listener", "EPERM" }, { "seccomp-filter", SAME },
 		{ "getpid", SAME },
 	} do cases[#cases + 1] = c end

@@ -9,6 +9,33 @@ local report = require "sbx.report"
 local S = require "support"
 
 local PROBE = "build/tests/sysprobe"
+local PY = "/usr/bin/python3" -- the host's, whatever the caller's PATH says
+
+-- Starts `sbxlua run.lua args...` and returns a handle on its stdout (the
+-- box's output, passed through as it comes) and the file of its stderr.
+local function start(...)
+	local args = {}
+	for i, a in ipairs { ... } do args[i] = S.q(a) end
+	local err = os.tmpname()
+	local p = assert(io.popen(S.bin .. " run.lua " .. table.concat(args, " ")
+		.. " 2>" .. err .. " </dev/null; echo \"rc=$?\"", "r"))
+	return p, err
+end
+
+-- Releases a box blocked reading the FIFO path (the box holds it open
+-- read-write, so opening it never blocks here even if the box is gone).
+local function release(path)
+	local f = assert(io.open(path, "r+"))
+	f:write("x")
+	f:close()
+end
+
+-- Runs python code on the host as the box's host id (the caller's, or
+-- 65534 for a root caller); returns its output.
+local function host_py(code)
+	local as = S.euid() == 0 and "setpriv --reuid=65534 --regid=65534 --clear-groups " or ""
+	return (S.sh(as .. PY .. " -c " .. S.q(code) .. " 2>&1"))
+end
 
 -- the errno the default profile gives each sysprobe case
 local function expected()
@@ -25,10 +52,11 @@ local function expected()
 		want["unshare-" .. ns] = "EPERM"
 	end
 	for _, c in ipairs { "ioctl-tiocsti", "ioctl-tiocsti-high", "ioctl-tioclinux",
-		"ioctl-tioclinux-high", "seccomp-listener" } do
+		"ioctl-tioclinux-high", "seccomp-listener", "fcntl-setlease", "fcntl-setlease-high" } do
 		want[c] = "EPERM"
 	end
 	want["clone-plain"], want.getpid = "ok", "ok"
+	want["fcntl-getlease"] = "EBADF"
 	return want
 end
 
@@ -161,6 +189,79 @@ describe("walls [" .. S.priv .. "]", function()
 			end
 			assert.matches("write%-null\n4\nfull%-refuses\n5\n$", out)
 		end)
+	end)
+
+	describe("leases", function()
+		-- the box takes a read lease on an --ro file it owns, says so, and
+		-- holds it until released; meanwhile the host opens the file for
+		-- writing without blocking (O_NONBLOCK: EAGAIN while a lease holds)
+		local function attack(prof)
+			local d, rm = S.tmpdir()
+			os.execute("mkdir " .. d .. "/sync && chmod 777 " .. d .. "/sync && mkfifo -m 666 "
+				.. d .. "/sync/go && echo data > " .. d .. "/f && chmod 755 " .. d
+				.. " && chmod 644 " .. d .. "/f")
+			if S.euid() == 0 then os.execute("chown 65534:65534 " .. d .. "/f") end
+			local p, errf = start("--profile", prof, "--ro", d .. "/f:/data/f", "--rw", d .. "/sync:/sync",
+				"python3", "-c", "import os, fcntl, errno\n"
+				.. "go = os.open('/sync/go', os.O_RDWR)\n"
+				.. "fd = os.open('/data/f', os.O_RDONLY)\n"
+				.. "try:\n  fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK); r = 'ok'\n"
+				.. "except OSError as e:\n  r = errno.errorcode[e.errno]\n"
+				.. "print('lease', r, flush=True)\nos.read(go, 1)\nprint('done')")
+			local lease = p:read("l")
+			local host = host_py("import os, errno\ntry:\n"
+				.. "  os.close(os.open(" .. ("%q"):format(d .. "/f") .. ", os.O_WRONLY | os.O_NONBLOCK)); print('open ok')\n"
+				.. "except OSError as e:\n  print('open', errno.errorcode[e.errno])")
+			release(d .. "/sync/go")
+			local rest = p:read("a")
+			p:close()
+			local err = S.read(errf)
+			os.remove(errf)
+			rm()
+			return lease, host, rest, err
+		end
+
+		it("a box's lease on an --ro file stalls no host writer", function()
+			local lease, host, rest, err = attack("default")
+			assert.are.equal("lease EPERM", lease, err)
+			assert.are.equal("open ok\n", host)
+			assert.are.equal("done\nrc=0\n", rest, err)
+		end)
+
+		it("(control: without the filter the lease holds the host writer off)", function()
+			local lease, host, _, err = attack("none")
+			assert.are.equal("lease ok", lease, err)
+			-- (the lease break then sends the holder SIGIO, which ends it)
+			assert.are.equal("open EAGAIN\n", host)
+		end)
+	end)
+
+	it("io_setup cannot take the host-wide AIO quota (fs.aio-max-nr)", function()
+		-- the box asks for contexts until refused (64 of 4096 events would
+		-- take all of a default 65536), holds them, and says what it got;
+		-- meanwhile a host process of the same host id makes its own
+		local d, rm = S.tmpdir()
+		os.execute("chmod 777 " .. d .. " && mkfifo -m 666 " .. d .. "/go")
+		local aio = "import ctypes, errno, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+			.. "def setup(n):\n  ctx = ctypes.c_ulong(0)\n"
+			.. "  r = libc.syscall(206, n, ctypes.byref(ctx))\n"
+			.. "  return ctx.value if r == 0 else errno.errorcode[ctypes.get_errno()]\n"
+		local p, errf = start("--rw", d .. ":/sync", "python3", "-c", aio
+			.. "go = os.open('/sync/go', os.O_RDWR)\ngot = [setup(4096) for i in range(64)]\n"
+			.. "print(sum(1 for g in got if isinstance(g, int)), sorted(set(g for g in got if isinstance(g, str))), flush=True)\n"
+			.. "os.read(go, 1)")
+		local box = p:read("l")
+		local host = host_py(aio .. "c = setup(1)\nprint('host', 'ok' if isinstance(c, int) else c)\n"
+			.. "isinstance(c, int) and libc.syscall(207, ctypes.c_ulong(c))")
+		release(d .. "/go")
+		local rest = p:read("a")
+		p:close()
+		local err = S.read(errf)
+		os.remove(errf)
+		rm()
+		assert.are.equal("0 ['ENOSYS']", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
 	end)
 
 	it("report vocabulary for the refusal kill", function()

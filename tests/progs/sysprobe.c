@@ -12,6 +12,7 @@
  * it runs without a filter, even as root.  Used by tests/filter_spec.lua.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
@@ -388,6 +389,25 @@ P(ioctl_tcgets)
 {
 	return syscall(SYS_ioctl, -1L, (long)TCGETS, BAD);
 }
+/* a bad pointer: EFAULT when the call is allowed, before any context */
+P(io_setup)
+{
+	return syscall(SYS_io_setup, 0L, BAD);
+}
+/* descriptor -1: EBADF when the call is allowed; no lease is ever taken */
+P(fcntl_setlease)
+{
+	return syscall(SYS_fcntl, -1L, (long)F_SETLEASE, (long)F_RDLCK);
+}
+P(fcntl_setlease_high)
+{
+	return syscall(SYS_fcntl, -1L, (long)(F_SETLEASE | HIGH),
+		       (long)F_RDLCK);
+}
+P(fcntl_getlease)
+{
+	return syscall(SYS_fcntl, -1L, (long)F_GETLEASE, 0L);
+}
 /* a NULL program: EFAULT when the call is allowed */
 P(seccomp_listener)
 {
@@ -458,6 +478,7 @@ static const struct probe {
     C(open_by_handle_at),
     C(name_to_handle_at),
     C(fanotify_init),
+    C(io_setup),
     C(iopl),
     C(ioperm),
     C(modify_ldt),
@@ -491,6 +512,9 @@ static const struct probe {
     A("ioctl-tioclinux", ioctl_tioclinux),
     A("ioctl-tioclinux-high", ioctl_tioclinux_high),
     A("ioctl-tcgets", ioctl_tcgets),
+    A("fcntl-setlease", fcntl_setlease),
+    A("fcntl-setlease-high", fcntl_setlease_high),
+    A("fcntl-getlease", fcntl_getlease),
     A("seccomp-listener", seccomp_listener),
     A("seccomp-filter", seccomp_filter),
 };
