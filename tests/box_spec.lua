@@ -241,6 +241,25 @@ describe("box [" .. S.priv .. "]", function()
 		assert.are.equal("", r.stdout)
 	end)
 
+	it("sets sysctls of its own user namespace, and says which one it could not", function()
+		local host = S.read("/proc/sys/user/max_inotify_instances")
+		assert.are_not.equal("3\n", host)
+		local r = S.run("cat /proc/sys/user/max_inotify_instances /proc/sys/user/max_inotify_watches; "
+			.. "echo 9 > /proc/sys/user/max_inotify_instances",
+			{ sysctl = { ["user.max_inotify_instances"] = 3, ["user.max_inotify_watches"] = 77 } })
+		assert.are.equal("exit", r.outcome)
+		assert.are.equal("3\n77\n", r.stdout)
+		-- the command holds no capability: the box cannot raise them again
+		assert.are_not.equal(0, r.code)
+		assert.are.equal(host, S.read("/proc/sys/user/max_inotify_instances")) -- the host's untouched
+		r = assert(sbx.run(S.spec("echo ran", { sysctl = { ["user.max_nothing"] = 1 } })))
+		assert.are.equal("cannot", r.outcome)
+		assert.are.equal("set sysctl", r.cannot.stage)
+		assert.are.equal("user.max_nothing", r.cannot.path)
+		assert.are.equal("ENOENT", r.cannot.errname)
+		assert.are.equal("", r.stdout)
+	end)
+
 	it("runs many boxes at once, each with its own result", function()
 		local specs = {}
 		for i = 1, 16 do specs[i] = S.spec("echo $0; exit " .. i, { argv = { "/bin/sh", "-c", "echo " .. i .. "; exit " .. i } }) end

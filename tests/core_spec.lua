@@ -91,6 +91,26 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		box_err(with { rlimits = { bogus = 1 } }, "unknown rlimit 'bogus'")
 		box_err(with { rlimits = { cpu = { 2, 1 } } }, "soft above hard")
 		box_err(with { rlimits = { 5 } }, "rlimits: keys must be names")
+		box_err(with { sysctl = 5 }, "field 'sysctl' must be a table")
+		box_err(with { sysctl = { 5 } }, "sysctl: keys must be names")
+		box_err(with { sysctl = { ["kernel.pid_max"] = 5 } },
+			"sysctl 'kernel.pid_max': only user.NAME (a limit of the box's own user namespace) can be set")
+		box_err(with { sysctl = { ["user.../x"] = 5 } }, "sysctl 'user.../x': only user.NAME")
+		box_err(with { sysctl = { ["user."] = 5 } }, "sysctl 'user.': only user.NAME")
+		box_err(with { sysctl = { ["user." .. ("x"):rep(41)] = 5 } }, "only user.NAME")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = -1 } },
+			"sysctl 'user.max_inotify_instances' must be an integer 0..2147483647")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = 1 << 31 } }, "must be an integer")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = "8" } }, "must be an integer")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = 1.5 } }, "must be an integer")
+		do
+			local many = {}
+			for i = 1, 9 do many["user.x" .. i] = 1 end
+			box_err(with { sysctl = many }, "too many sysctls (at most 8)")
+		end
+		box_err(with { namespaces = { "user", "mount" }, sysctl = { ["user.max_inotify_instances"] = 1 } },
+			"sysctl needs the user, mount and pid namespaces")
+		assert.is_truthy(core.box(with { namespaces = { "user" }, sysctl = {} }))
 		box_err(with { env = { 1 } }, "env entries must be strings")
 		box_err(with { env = { "NOEQUALS" } }, "env entry 'NOEQUALS' is not K=V")
 		box_err(with { env = { ["A=B"] = "x" } }, "env name 'A=B' is not valid")

@@ -264,6 +264,94 @@ describe("walls [" .. S.priv .. "]", function()
 		assert.are.equal("rc=0\n", rest, err)
 	end)
 
+	-- Runs python code in the standard box that takes as much of a per-user
+	-- resource as it can, prints what it got and holds it until released;
+	-- meanwhile runs host_code on the host as the box's host id.  Returns
+	-- the box's line, the host's output, and the box's end.
+	-- With no_landlock, the standard box is built without Landlock (as an
+	-- operator's script may) by a separate sbxlua.
+	local function hold(box_code, host_code, no_landlock)
+		local d, rm = S.tmpdir()
+		os.execute("chmod 777 " .. d .. " && mkfifo -m 666 " .. d .. "/go")
+		local py = "import os\ngo = os.open('/sync/go', os.O_RDWR)\n" .. box_code .. "os.read(go, 1)\n"
+		local p, errf
+		if no_landlock then
+			errf = os.tmpname()
+			p = assert(io.popen(S.bin .. " -e " .. S.q(([[
+				local sbx, stdbox, profile = require "sbx", require "sbx.box", require "sbx.profile"
+				local spec = assert(stdbox.build { prog = "python3", args = { "-c", %q },
+					rw = { { src = %q, dst = "/sync" } }, landlock = false,
+					filter = assert(profile.compile(assert(profile.load("default")))) })
+				local r = assert(sbx.run(spec))
+				io.stderr:write(r.outcome, " ", tostring(r.code), "\n")
+				os.exit(r.code or 1)
+			]]):format(py, d)) .. " 2>" .. errf .. " </dev/null; echo \"rc=$?\"", "r"))
+		else
+			p, errf = start("--rw", d .. ":/sync", "python3", "-c", py)
+		end
+		local box = p:read("l")
+		local host = host_py(host_code)
+		release(d .. "/go")
+		local rest = p:read("a")
+		p:close()
+		local err = S.read(errf)
+		os.remove(errf)
+		rm()
+		return box, host, rest, err
+	end
+
+	it("inotify: the box holds its maximum of instances, the host id still makes one", function()
+		-- the kernel counts inotify instances per user in each user
+		-- namespace up the chain; the box's own namespace is held to 8
+		local box, host, rest, err = hold("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+			.. "fds = []\nwhile len(fds) < 200:\n  fd = libc.inotify_init1(0)\n"
+			.. "  if fd < 0: break\n  fds.append(fd)\n"
+			.. "import errno\nmax = open('/proc/sys/user/max_inotify_instances').read().strip()\n"
+			.. "print(len(fds), errno.errorcode[ctypes.get_errno()], max, flush=True)\n",
+			"import ctypes, errno, os\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init1(0)\n"
+			.. "print('host', 'ok' if fd >= 0 else errno.errorcode[ctypes.get_errno()])")
+		assert.are.equal("8 EMFILE 8", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+	end)
+
+	it("pending signals: the box queues its limit, the host id still queues one", function()
+		-- real-time signals sent with tgkill queue one entry each, counted
+		-- per user in each user namespace up the chain (RLIMIT_SIGPENDING)
+		local sig = "import signal, errno, threading\nsignal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGRTMIN])\n"
+			.. "def queue(limit):\n  n = 0\n  while n < limit:\n"
+			.. "    try: signal.pthread_kill(threading.get_ident(), signal.SIGRTMIN)\n"
+			.. "    except OSError as e: return n, errno.errorcode[e.errno]\n    n += 1\n  return n, 'none'\n"
+		local box, host, rest, err = hold(sig .. "print(*queue(200000), flush=True)\n",
+			sig .. "print('host', *queue(1))")
+		assert.are.equal("1024 EAGAIN", box, err)
+		assert.are.equal("host 1 none\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+	end)
+
+	it("message queues: the box fills its limit, the host id still makes a queue", function()
+		-- each queue of 10 messages of 8 KiB charges about 81 KiB to its
+		-- user in each user namespace up the chain (RLIMIT_MSGQUEUE).  The
+		-- standard box's Landlock already refuses mq_open (the queues'
+		-- file system is under no rule); the limit holds without it.
+		local mq = "import ctypes, errno, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+			.. "class Attr(ctypes.Structure):\n  _fields_ = [('f', ctypes.c_long * 8)]\n"
+			.. "a = Attr()\na.f[1], a.f[2] = 10, 8192\n"
+			.. "def make(name):\n  return libc.mq_open(name, os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(a))\n"
+		local fill = mq .. "n = 0\nwhile n < 64 and make(b'/sbx%d' % n) >= 0: n += 1\n"
+			.. "print(n, errno.errorcode[ctypes.get_errno()], flush=True)\n"
+		local host_mq = mq .. "name = b'/sbxlua-test-%d' % os.getpid()\nfd = make(name)\n"
+			.. "print('host', 'ok' if fd >= 0 else errno.errorcode[ctypes.get_errno()])\nlibc.mq_unlink(name)"
+		local box, host, rest, err = hold(fill, host_mq)
+		assert.are.equal("0 EACCES", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+		box, host, rest, err = hold(fill, host_mq, true)
+		assert.are.equal("3 EMFILE", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+	end)
+
 	it("report vocabulary for the refusal kill", function()
 		local ev = report.events({ outcome = "signal", signal = 31, signame = "SIGSYS" }, { limits = {} })
 		assert.are.equal("killed: refused system call: signal 31 (SIGSYS)", report.line(ev[1]))

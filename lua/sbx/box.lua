@@ -212,6 +212,7 @@ function M.build(o)
 		env = env,
 		cwd = o.cwd or "/work",
 		rlimits = rlimits,
+		sysctl = limits.sysctl(lim),
 		filter = o.filter or nil,
 		landlock = use_landlock and { rules = ll, net = false } or nil,
 		stdin = o.stdin, stdin_file = o.stdin_file,
