@@ -181,6 +181,40 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.is_boolean(core.isatty(0))
 	end)
 
+	it("clear_setid: arguments, options and the failure triple", function()
+		assert.has_error(function() core.clear_setid() end,
+			"bad argument #1 to 'clear_setid' (string expected, got no value)")
+		assert.has_error(function() core.clear_setid("tmp") end,
+			"bad argument #1 to 'clear_setid' (absolute path expected)")
+		assert.has_error(function() core.clear_setid("/" .. ("x"):rep(5000)) end,
+			"bad argument #1 to 'clear_setid' (absolute path expected)")
+		assert.has_error(function() core.clear_setid("/tmp", 5) end,
+			"bad argument #2 to 'clear_setid' (table expected, got number)")
+		-- an option is checked before anything is opened: /nonexistent
+		-- would otherwise answer with a triple
+		local function bad(opts, pattern)
+			local ok, msg = pcall(core.clear_setid, "/nonexistent", opts)
+			assert.is_false(ok, pattern)
+			assert.matches(pattern, msg, 1, true)
+		end
+		bad({ dryrun = true }, "unknown key 'dryrun'")
+		bad({ uid = -1 }, "field 'uid' out of range (-1 not in 0..4294967294)")
+		bad({ uid = "0" }, "field 'uid' must be an integer (got string)")
+		bad({ dry_run = 1 }, "field 'dry_run' must be a boolean (got number)")
+		bad({ max_depth = 0 }, "field 'max_depth' out of range")
+		bad({ max_depth = 1025 }, "field 'max_depth' out of range")
+		bad({ max_entries = 0 }, "field 'max_entries' out of range")
+		bad({ [1] = true }, "unexpected non-string key")
+		local ok, msg, err = core.clear_setid("/nonexistent/x")
+		assert.is_nil(ok)
+		assert.are.equal("open /nonexistent/x: No such file or directory", msg)
+		assert.are.equal(core.errno.ENOENT, err)
+		ok, msg, err = core.clear_setid("/proc/self/cwd")
+		assert.is_nil(ok)
+		assert.are.equal("open /proc/self/cwd: Too many levels of symbolic links", msg)
+		assert.are.equal(core.errno.ELOOP, err)
+	end)
+
 	it("small queries", function()
 		assert.has_error(function() core.ns_ids(-1) end, "bad argument #1 to 'ns_ids' (invalid pid)")
 		assert.has_error(function() core.ns_ids("x") end)

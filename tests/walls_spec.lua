@@ -57,6 +57,13 @@ local function expected()
 	end
 	want["clone-plain"], want.getpid = "ok", "ok"
 	want["fcntl-getlease"] = "EBADF"
+	for _, c in ipairs { "chmod", "fchmod", "fchmodat", "open-creat", "open-tmpfile", "openat-creat",
+		"openat-tmpfile", "creat", "mknod", "mknodat" } do
+		want[c .. "-setuid"], want[c .. "-setgid"] = "EPERM", "EPERM"
+	end
+	want["chmod-plain"], want["open-creat-plain"], want["open-nocreat-setuid"] = "EFAULT", "EFAULT", "EFAULT"
+	want["openat-creat-plain"], want["openat-nocreat-setuid"] = "EFAULT", "EFAULT"
+	want["fchmod-plain"] = "EBADF"
 	return want
 end
 
@@ -64,8 +71,10 @@ describe("walls [" .. S.priv .. "]", function()
 	it("the default profile answers every denied call inside the box", function()
 		local want = expected()
 		local out, err, code = S.runlua("--ro", PROBE .. ":/work/sysprobe", "/bin/sh", "-c",
-			"for c in $(./sysprobe list); do case $c in socket|seccomp-filter|unshare-plain) continue;; esac; "
+			"for c in $(./sysprobe list); do case $c in socket|seccomp-filter|unshare-plain|fchmodat2-*) continue;; esac; "
 			.. "echo \"$c $(./sysprobe $c)\"; done; "
+			.. "for c in setuid setgid plain; do echo \"fchmodat2-$c $(./sysprobe fchmodat2-$c "
+			.. assert(require("sbx.core").syscall_number("fchmodat2")) .. ")\"; done; "
 			.. "for f in 1 2 10 16 15 17 38 40 0x100000002; do echo \"socket-$f $(./sysprobe socket $f)\"; done; "
 			.. "grep Seccomp: /proc/self/status")
 		assert.are.equal(0, code, err)
@@ -83,6 +92,10 @@ describe("walls [" .. S.priv .. "]", function()
 		end
 		assert.is_true(n >= 70, "only " .. n .. " cases ran")
 		assert.are.equal("ENOSYS", got.clone3)
+		assert.are.equal("ENOSYS", got.openat2)
+		assert.are.equal("EPERM", got["fchmodat2-setuid"])
+		assert.are.equal("EPERM", got["fchmodat2-setgid"])
+		assert.are.equal("EFAULT", got["fchmodat2-plain"])
 		for _, f in ipairs { "15", "17", "38", "40", "0x100000002" } do -- AF_KEY, AF_PACKET, AF_ALG, AF_VSOCK
 			assert.are.equal("EAFNOSUPPORT", got["socket-" .. f], f)
 		end
@@ -188,6 +201,70 @@ describe("walls [" .. S.priv .. "]", function()
 				assert.matches("\n?" .. n .. "=1\n", out)
 			end
 			assert.matches("write%-null\n4\nfull%-refuses\n5\n$", out)
+		end)
+	end)
+
+	describe("set-id files", function()
+		-- the attack: a box copies a program into its --rw directory and
+		-- makes it set-id; any local user then runs it as the box's host id
+		local function rw_dir()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. d)
+			return d, rm
+		end
+		local function host_mode(path)
+			return S.sh("stat -c %a " .. S.q(path)):gsub("%s+$", "")
+		end
+
+		it("the default profile refuses every way the box could make one", function()
+			local d, rm = rw_dir()
+			local out, err, code = S.runlua("--rw", d .. ":/work", "/bin/sh", "-c",
+				"cp /bin/true a && chmod 4755 a 2>/dev/null; echo chmod=$?; chmod g+s a 2>/dev/null; echo chmod-g=$?; "
+				.. "install -m 6755 /bin/true b 2>/dev/null; echo install=$?; "
+				.. "python3 -c \"import os, errno, ctypes, struct\n"
+				.. "def t(name, f):\n  try: f(); print(name, 'ok')\n"
+				.. "  except OSError as e: print(name, errno.errorcode[e.errno])\n"
+				.. "t('open', lambda: os.open('c', os.O_CREAT | os.O_WRONLY, 0o4755))\n"
+				.. "t('tmpfile', lambda: os.open('.', os.O_TMPFILE | os.O_WRONLY, 0o2755))\n"
+				.. "t('mknod', lambda: os.mknod('e', 0o100000 | 0o4755))\n"
+				.. "fd = os.open('f', os.O_CREAT | os.O_WRONLY, 0o755)\n"
+				.. "t('fchmod', lambda: os.chmod(fd, 0o4755))\n"
+				.. "libc = ctypes.CDLL(None, use_errno=True)\n"
+				.. "how = struct.pack('QQQ', os.O_CREAT | os.O_WRONLY, 0o4755, 0)\n"
+				.. "r = libc.syscall(437, -100, b'g', how, 24)\n"
+				.. "print('openat2', 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()])\"; "
+				.. "ls -l | grep -c '^-..[sS]\\|^-.....[sS]'")
+			local modes = {}
+			for _, f in ipairs { "a", "f" } do modes[f] = host_mode(d .. "/" .. f) end
+			rm()
+			assert.are.equal(1, code, err) -- grep -c found no set-id file
+			assert.are.equal("chmod=1\nchmod-g=1\ninstall=1\nopen EPERM\ntmpfile EPERM\nmknod EPERM\n"
+				.. "fchmod EPERM\nopenat2 ENOSYS\n0\n", out)
+			assert.are.equal("sandbox: exit 1\n", err) -- nothing for the scan to clear
+			assert.are.same({ a = "755", f = "755" }, modes)
+		end)
+
+		it("one made despite the filter is cleared after the run, and named", function()
+			-- --profile none stands for any way past the filter
+			local d, rm = rw_dir()
+			local out, err, code = S.runlua("--profile", "none", "--rw", d .. ":/work", "/bin/sh", "-c",
+				"cp /bin/true su && chmod 4755 su && mkdir -p lib/x && cp /bin/true lib/x/sg && "
+				.. "chmod 2755 lib/x/sg && ln -s /usr/bin/su link && mkfifo fifo && chmod 4755 fifo && "
+				.. "cp /bin/true \"$(printf 'a\nsandbox: exit 0')\" && chmod 6755 a* && "
+				.. "ls -l | grep -c '^-..s'")
+			local modes = {}
+			for _, f in ipairs { "su", "lib/x/sg", "a\nsandbox: exit 0", "fifo" } do
+				modes[#modes + 1] = host_mode(d .. "/" .. f)
+			end
+			rm()
+			assert.are.equal(0, code, err)
+			assert.are.equal("2\n", out) -- set-id inside, while the box ran
+			assert.are.equal("sandbox: exit 0\n"
+				.. "sandbox: cleared set-id bits: /work/a\\x0asandbox: exit 0\n"
+				.. "sandbox: cleared set-id bits: /work/lib/x/sg\n"
+				.. "sandbox: cleared set-id bits: /work/su\n", err)
+			assert.are.same({ "755", "755", "755", "4755" }, modes) -- a FIFO cannot run
+			assert.are.equal("4755", host_mode("/usr/bin/su")) -- the link was not followed
 		end)
 	end)
 

@@ -50,8 +50,30 @@ local hints = {
 	},
 }
 
+-- A path as one report line shows it: control bytes, bytes over 0x7e and
+-- the backslash as \xHH, so no name can end the line or forge another.
+local function escape(s)
+	return (s:gsub("[%c\\\127-\255]", function(c) return ("\\x%02x"):format(c:byte()) end))
+end
+M.escape = escape
+
+local setid_lines = {
+	cleared = function(e) return "cleared set-id bits: " .. escape(e.path) end,
+	failed = function(e)
+		return ("cannot clear set-id bits: %s: %s"):format(escape(e.path), e.errno or "EUNKNOWN")
+	end,
+	unchecked = function(e)
+		if e.limit then
+			return ("cannot check for set-id files: %s: stopped after %d entries")
+				:format(escape(e.path), e.limit)
+		end
+		return ("cannot check for set-id files: %s: %s"):format(escape(e.path), e.errno or "EUNKNOWN")
+	end,
+}
+
 --- The report line of one event (without the `sandbox: ` prefix).
 function M.line(e)
+	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
 	if e.kind == "killed" then
 		if e.cause == "refused" then
