@@ -50,8 +50,10 @@ local hints = {
 	},
 }
 
--- A path as one report line shows it: control bytes, bytes over 0x7e and
--- the backslash as \xHH, so no name can end the line or forge another.
+--- A path as one report line shows it: control bytes, bytes over 0x7e and
+-- the backslash as `\xHH`, so no name can end the line or forge another.
+-- @tparam string s
+-- @treturn string
 local function escape(s)
 	return (s:gsub("[%c\\\127-\255]", function(c) return ("\\x%02x"):format(c:byte()) end))
 end
