@@ -49,7 +49,7 @@ static const char *const spec_keys[] = {
     "landlock",	    "stdin",	"stdout",      "stderr",
     "output_limit", "wall",	"new_session", "drop_caps",
     "no_new_privs", "probe",	"pty",	       "memory_limit",
-    "task_limit",   "cgroup",	NULL};
+    "task_limit",   "cgroup",	"sysctl",      NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -263,6 +263,19 @@ static int box_parse(lua_State *L)
 	if (lua_getfield(L, 1, "rlimits") != LUA_TNIL)
 		sbx_rlimits_parse(L, -1, p);
 	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "sysctl") != LUA_TNIL) {
+		/* init writes them through a procfs of the box's own, with
+		 * the capabilities of the box's user namespace: it needs that
+		 * namespace, a mount namespace to mount in, a pid namespace
+		 * for the procfs */
+		const uint64_t need =
+		    CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID;
+		sbx_sysctls_parse(L, -1, anchor, p);
+		if (p->nsysctls > 0 && (p->nsflags & need) != need)
+			luaL_error(L, "sysctl needs the user, mount and pid "
+				      "namespaces");
+	}
+	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "filter") != LUA_TNIL) {
 		p->filter = sbx_filter_prog(L, -1);
 		sbx_anchor_value(L, anchor, -1); /* the program's memory */
@@ -413,6 +426,11 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		if (j->cannot.stage == SBX_ST_MOUNT && j->cannot.index >= 0 &&
 		    (size_t)j->cannot.index < p->nmounts) {
 			lua_pushstring(L, p->mounts[j->cannot.index].dst);
+			lua_setfield(L, -2, "path");
+		}
+		if (j->cannot.stage == SBX_ST_SYSCTL && j->cannot.index >= 0 &&
+		    (size_t)j->cannot.index < p->nsysctls) {
+			lua_pushstring(L, p->sysctls[j->cannot.index].name);
 			lua_setfield(L, -2, "path");
 		}
 		if (j->cannot.stage == SBX_ST_EXEC) {

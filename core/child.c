@@ -200,10 +200,9 @@ static int set_attr(int fd, uint64_t attr, int recursive)
 	    fd, "", AT_EMPTY_PATH | (recursive ? AT_RECURSIVE : 0), &a);
 }
 
-/* Creates a new filesystem with the options "k=v,k=v" and attaches it at
- * the O_PATH descriptor target. */
-static int mount_fs(const char *type, const char *opts, uint64_t attr,
-		    int target)
+/* Creates a new filesystem with the options "k=v,k=v"; returns a
+ * descriptor of its mount, attached nowhere yet. */
+static int new_fs(const char *type, const char *opts, uint64_t attr)
 {
 	char buf[512];
 	int fsfd = sbx_fsopen(type, 1 /* FSOPEN_CLOEXEC */), mfd, r;
@@ -243,11 +242,22 @@ static int mount_fs(const char *type, const char *opts, uint64_t attr,
 	if (mfd < 0)
 		goto fail;
 	close(fsfd);
+	return mfd;
+fail:
+	return drop(fsfd, -1);
+}
+
+/* Creates a new filesystem (see new_fs) and attaches it at the O_PATH
+ * descriptor target. */
+static int mount_fs(const char *type, const char *opts, uint64_t attr,
+		    int target)
+{
+	int mfd = new_fs(type, opts, attr), r;
+	if (mfd < 0)
+		return -1;
 	r = sbx_move_mount(mfd, "", target, "",
 			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
 	return drop(mfd, r);
-fail:
-	return drop(fsfd, -1);
 }
 
 /* Clones the tree at the O_PATH descriptor src (recursively), applies attr
@@ -379,8 +389,17 @@ static const char *const dev_links[][2] = {
     {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
     {"core", "/proc/kcore"},	   {NULL, NULL}};
 
-/* A minimal /dev: a small tmpfs with the five harmless character devices
- * bound from the host, the fd links, and shm as a capped tmpfs. */
+/*
+ * A minimal /dev: a small tmpfs with the five harmless character devices
+ * bound from the host, the fd links, and shm as a capped tmpfs.
+ *
+ * Trust boundary: each node is the host's own inode.  Bound writable, the
+ * box could change it for the whole host (utimensat(NULL) on /dev/null
+ * needs only write permission, and moved the host's timestamps); bound
+ * read-only, every change of the inode fails with EROFS, while reads and
+ * writes still reach the driver (the kernel asks a mount for write access
+ * only for regular files, directories and links, never for a device).
+ */
 static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 {
 	char path[4096];
@@ -401,7 +420,9 @@ static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 		char src[32] = "/dev/";
 		strcat(src, dev_nodes[i]);
 		if (bind_host(hostfd, dfd, src, dev_nodes[i],
-			      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, 0) < 0)
+			      MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				  MOUNT_ATTR_NOEXEC,
+			      0) < 0)
 			goto fail;
 	}
 	for (int i = 0; dev_links[i][0]; i++) {
@@ -578,6 +599,58 @@ static void build_tree(const struct sbx_plan *p)
 		      -1);
 		close(fd);
 	}
+}
+
+/*
+ * Writes the plan's sysctls, all of the box's own user namespace
+ * (/proc/sys/user/..., checked when the plan was made), e.g. its inotify
+ * limits: the kernel counts those per user namespace and again in every
+ * parent, so a box held to a few instances cannot exhaust the host id's.
+ *
+ * Trust boundary: the procfs is a new one of the box's pid namespace,
+ * attached nowhere, and each file is opened beneath it without following
+ * any link; the value is the box's because /proc/sys/user is looked up in
+ * the writer's user namespace, and the write succeeds because init holds
+ * CAP_SYS_RESOURCE there.  It runs before the tree is built: the kernel
+ * mounts a new procfs in a user namespace only where the mount namespace
+ * already shows one fully (the host's, still here).  On failure *index is
+ * the sysctl that failed.
+ */
+static int set_sysctls(const struct sbx_plan *p, int *index)
+{
+	int proc, fd, r = 0;
+
+	*index = -1;
+	proc = new_fs("proc", NULL,
+		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (proc < 0)
+		return -1;
+	for (size_t i = 0; i < p->nsysctls && r == 0; i++) {
+		const struct sbx_sysctl *c = &p->sysctls[i];
+		struct open_how how = {
+		    .flags = O_WRONLY | O_CLOEXEC | O_NOCTTY,
+		    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+		};
+		size_t len = strlen(c->value);
+		ssize_t w;
+
+		*index = (int)i;
+		fd = sbx_openat2(proc, c->path, &how);
+		if (fd < 0) {
+			r = -1;
+			break;
+		}
+		do
+			w = write(fd, c->value, len);
+		while (w < 0 && errno == EINTR);
+		if (w >= 0 && (size_t)w != len)
+			errno = EIO;
+		r = drop(fd, w == (ssize_t)len ? 0 : -1);
+	}
+	if (r == 0)
+		*index = -1;
+	return drop(proc, r);
 }
 
 static int lo_up(void)
@@ -859,6 +932,10 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		struct pollfd pf = {CTL, POLLIN, 0};
 		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
 			_exit(126);
+	}
+	if (p->nsysctls > 0) {
+		int index;
+		CHECK(set_sysctls(p, &index), SBX_ST_SYSCTL, index);
 	}
 	if (p->root_opts)
 		build_tree(p);

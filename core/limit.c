@@ -5,6 +5,7 @@
  */
 #include "sbx.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -84,6 +85,56 @@ void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p)
 		} else {
 			r->lim.rlim_cur = r->lim.rlim_max = value(L, name);
 		}
+		lua_pop(L, 1);
+	}
+}
+
+/*
+ * Parses { ["user.max_inotify_instances"] = 8, ... } at idx: sysctls of
+ * the box's own user namespace, written by its init (child.c).  Only the
+ * user.* directory is accepted: those limits belong to a user namespace,
+ * so a box can only ever set its own.  Another sysctl may be global, and
+ * a box mapped to host uid 0 could then change it for the whole host.
+ */
+void sbx_sysctls_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p)
+{
+	idx = lua_absindex(L, idx);
+	anchor = lua_absindex(L, anchor);
+	if (lua_type(L, idx) != LUA_TTABLE)
+		luaL_error(L, "field 'sysctl' must be a table");
+	p->nsysctls = 0;
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		struct sbx_sysctl *c;
+		const char *name, *leaf;
+		lua_Integer v;
+		size_t len;
+		int isint;
+		if (lua_type(L, -2) != LUA_TSTRING)
+			luaL_error(L, "sysctl: keys must be names");
+		name = lua_tolstring(L, -2, &len);
+		leaf = name + 5;
+		if (len <= 5 || len > 5 + 40 ||
+		    strncmp(name, "user.", 5) != 0 ||
+		    strspn(leaf, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+			len - 5)
+			luaL_error(
+			    L,
+			    "sysctl '%s': only user.NAME (a limit of the "
+			    "box's own user namespace) can be set",
+			    name);
+		v = lua_tointegerx(L, -1, &isint);
+		if (lua_type(L, -1) != LUA_TNUMBER || !isint || v < 0 ||
+		    v > 0x7fffffff)
+			luaL_error(L, "sysctl '%s' must be an integer 0..%d",
+				   name, 0x7fffffff);
+		if (p->nsysctls == SBX_MAX_SYSCTLS)
+			luaL_error(L, "too many sysctls (at most %d)",
+				   SBX_MAX_SYSCTLS);
+		c = &p->sysctls[p->nsysctls++];
+		c->name = sbx_anchor_str(L, anchor, -2);
+		snprintf(c->path, sizeof c->path, "sys/user/%s", leaf);
+		snprintf(c->value, sizeof c->value, "%lld", (long long)v);
 		lua_pop(L, 1);
 	}
 }

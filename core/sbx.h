@@ -55,6 +55,15 @@ struct sbx_rlimit {
 };
 
 #define SBX_MAX_RLIMITS 16
+#define SBX_MAX_SYSCTLS 8
+
+/* A sysctl of the box's own user namespace (/proc/sys/user/...), written
+ * by init while it holds the namespace's capabilities. */
+struct sbx_sysctl {
+	const char *name; /* "user.max_inotify_instances", for the report */
+	char path[64];	  /* "sys/user/max_inotify_instances", under proc */
+	char value[24];	  /* decimal, as written */
+};
 #define SBX_MAX_LANDLOCK 64
 
 struct sbx_landlock_rule {
@@ -100,6 +109,7 @@ enum sbx_stage {
 	SBX_ST_SECCOMP,
 	SBX_ST_EXEC,
 	SBX_ST_DUMPABLE,
+	SBX_ST_SYSCTL,
 	SBX_ST_COUNT
 };
 
@@ -122,6 +132,8 @@ struct sbx_plan {
 	const char *cwd;
 	struct sbx_rlimit rlimits[SBX_MAX_RLIMITS];
 	size_t nrlimits;
+	struct sbx_sysctl sysctls[SBX_MAX_SYSCTLS];
+	size_t nsysctls;
 	int no_new_privs; /* always 1 in a box; kept explicit for the report */
 	int drop_caps;
 	const struct sock_fprog *filter; /* NULL: no filter */
@@ -285,6 +297,7 @@ SBX_LOCAL void sbx_open_landlock(lua_State *L);
 SBX_LOCAL void sbx_open_box(lua_State *L);
 SBX_LOCAL void sbx_open_fs(lua_State *L);
 SBX_LOCAL void sbx_open_file(lua_State *L);
+SBX_LOCAL void sbx_open_setid(lua_State *L);
 
 /* ns.c */
 SBX_LOCAL uint64_t sbx_ns_flags(lua_State *L, int idx);
@@ -298,6 +311,9 @@ SBX_LOCAL const char *sbx_check_boxpath(lua_State *L, int idx,
 					const char *what);
 /* limit.c: parse spec.rlimits (a table name -> number) */
 SBX_LOCAL void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p);
+/* limit.c: parse spec.sysctl (a table "user.NAME" -> integer) */
+SBX_LOCAL void sbx_sysctls_parse(lua_State *L, int idx, int anchor,
+				 struct sbx_plan *p);
 /* caps.c */
 SBX_LOCAL int sbx_last_cap(void);
 /* filter.c: the compiled program of an sbx.filter at idx (raises) */

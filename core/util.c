@@ -71,6 +71,7 @@ static const char *const stages[SBX_ST_COUNT] = {
     [SBX_ST_SECCOMP] = "load seccomp filter",
     [SBX_ST_EXEC] = "execute",
     [SBX_ST_DUMPABLE] = "make init undumpable",
+    [SBX_ST_SYSCTL] = "set sysctl",
 };
 
 const char *sbx_errno_name(int err)

@@ -10,6 +10,7 @@ local profile = require "sbx.profile"
 -- every module before the first box: a box may write into the caller's
 -- directory, and nothing is loaded after it has run
 local cjson = require "cjson"
+local setid = require "sbx.setid"
 
 local USAGE = [[
 usage: sbxlua run.lua [options] PROG [ARGS...]
@@ -248,6 +249,9 @@ local function main(argv)
 	if not spec then refuse("%s: %s", o.prog, info) end
 	local r, rmsg = sbx.run(spec)
 	if not r then refuse("%s", rmsg) end
+	-- the box is gone: no set-id file of its host id stays in a --rw
+	-- directory (reported after the run's own events)
+	local swept = setid.after_run(info)
 
 	-- a cgroup that could not be made at run time: the sampler held
 	-- memory and tasks instead, and the report says so
@@ -257,6 +261,7 @@ local function main(argv)
 		end
 	end
 	local events = report.events(r, info)
+	for _, e in ipairs(swept) do events[#events + 1] = e end
 	local verified = report.verify(r, info, sbx.ns_ids())
 	local lines = {}
 	if o.verbose then

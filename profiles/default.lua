@@ -30,6 +30,16 @@ local TIOCLINUX = 0x541C
 
 local LOW32 = 0xffffffff -- the kernel reads an unsigned int argument
 
+-- fcntl's lease command (include/uapi/linux/fcntl.h: F_LINUX_SPECIFIC_BASE)
+local F_SETLEASE = 1024
+
+-- set-id mode bits (include/uapi/linux/stat.h) and the open flags under
+-- which open reads its mode (include/uapi/asm-generic/fcntl.h, x86-64)
+local S_ISUID = 0x800 -- 04000
+local S_ISGID = 0x400 -- 02000
+local O_CREAT = 0x40 -- 0100
+local O_TMPFILE = 0x400000 -- __O_TMPFILE, 020000000
+
 return {
 	default = "allow",
 	rules = {
@@ -92,6 +102,11 @@ return {
 		{ call = "name_to_handle_at", action = EPERM },
 		{ call = "fanotify_init", action = EPERM },
 
+		-- host-wide quotas: every io_setup takes from fs.aio-max-nr,
+		-- shared by all users of the host; ENOSYS makes libaio users
+		-- fall back to plain reads and writes
+		{ call = "io_setup", action = ENOSYS },
+
 		-- x86-64 only
 		{ call = "iopl", action = EPERM },
 		{ call = "ioperm", action = EPERM },
@@ -107,6 +122,10 @@ return {
 		-- clone3 keeps its flags in memory seccomp cannot read: ENOSYS
 		-- makes libc fall back to clone, whose flags are checked below
 		{ call = "clone3", action = ENOSYS },
+		-- openat2 keeps its flags and mode in memory too: ENOSYS (as on a
+		-- kernel before 5.6) makes a program fall back to openat, whose
+		-- mode is checked below
+		{ call = "openat2", action = ENOSYS },
 
 		-- no new namespaces: one rule per flag, (flags & FLAG) == FLAG
 		{ call = "clone", action = EPERM, args = { { 0, "&==", CLONE_NEWNS, CLONE_NEWNS } } },
@@ -147,6 +166,44 @@ return {
 		-- request as 32 bits, so high bits must not hide it (CVE-2019-10063)
 		{ call = "ioctl", action = EPERM, args = { { 1, "&==", TIOCSTI, LOW32 } } },
 		{ call = "ioctl", action = EPERM, args = { { 1, "&==", TIOCLINUX, LOW32 } } },
+
+		-- No set-id file: a box's --rw directory outlives it, and a
+		-- set-user-ID or set-group-ID file left there runs as the box's
+		-- host id for any local user.  Each call that sets a mode is
+		-- refused when the mode holds S_ISUID or S_ISGID; open, openat
+		-- and creat only when they create (O_CREAT, O_TMPFILE), since the
+		-- mode is ignored otherwise.  The kernel reads a mode as 16 bits
+		-- and flags as 32: single-bit masks see exactly what it sees.
+		-- mkdir and mkdirat are not listed: the kernel drops both bits from
+		-- their mode.  What escapes (openat2, whose mode is in memory) the
+		-- supervisor's scan of --rw directories clears after the run.
+		{ call = "chmod", action = EPERM, args = { { 1, "&==", S_ISUID, S_ISUID } } },
+		{ call = "chmod", action = EPERM, args = { { 1, "&==", S_ISGID, S_ISGID } } },
+		{ call = "fchmod", action = EPERM, args = { { 1, "&==", S_ISUID, S_ISUID } } },
+		{ call = "fchmod", action = EPERM, args = { { 1, "&==", S_ISGID, S_ISGID } } },
+		{ call = "fchmodat", action = EPERM, args = { { 2, "&==", S_ISUID, S_ISUID } } },
+		{ call = "fchmodat", action = EPERM, args = { { 2, "&==", S_ISGID, S_ISGID } } },
+		{ call = "fchmodat2", action = EPERM, args = { { 2, "&==", S_ISUID, S_ISUID } } },
+		{ call = "fchmodat2", action = EPERM, args = { { 2, "&==", S_ISGID, S_ISGID } } },
+		{ call = "open", action = EPERM, args = { { 1, "&==", O_CREAT, O_CREAT }, { 2, "&==", S_ISUID, S_ISUID } } },
+		{ call = "open", action = EPERM, args = { { 1, "&==", O_CREAT, O_CREAT }, { 2, "&==", S_ISGID, S_ISGID } } },
+		{ call = "open", action = EPERM, args = { { 1, "&==", O_TMPFILE, O_TMPFILE }, { 2, "&==", S_ISUID, S_ISUID } } },
+		{ call = "open", action = EPERM, args = { { 1, "&==", O_TMPFILE, O_TMPFILE }, { 2, "&==", S_ISGID, S_ISGID } } },
+		{ call = "openat", action = EPERM, args = { { 2, "&==", O_CREAT, O_CREAT }, { 3, "&==", S_ISUID, S_ISUID } } },
+		{ call = "openat", action = EPERM, args = { { 2, "&==", O_CREAT, O_CREAT }, { 3, "&==", S_ISGID, S_ISGID } } },
+		{ call = "openat", action = EPERM, args = { { 2, "&==", O_TMPFILE, O_TMPFILE }, { 3, "&==", S_ISUID, S_ISUID } } },
+		{ call = "openat", action = EPERM, args = { { 2, "&==", O_TMPFILE, O_TMPFILE }, { 3, "&==", S_ISGID, S_ISGID } } },
+		{ call = "creat", action = EPERM, args = { { 1, "&==", S_ISUID, S_ISUID } } },
+		{ call = "creat", action = EPERM, args = { { 1, "&==", S_ISGID, S_ISGID } } },
+		{ call = "mknod", action = EPERM, args = { { 1, "&==", S_ISUID, S_ISUID } } },
+		{ call = "mknod", action = EPERM, args = { { 1, "&==", S_ISGID, S_ISGID } } },
+		{ call = "mknodat", action = EPERM, args = { { 2, "&==", S_ISUID, S_ISUID } } },
+		{ call = "mknodat", action = EPERM, args = { { 2, "&==", S_ISGID, S_ISGID } } },
+
+		-- no lease: a lease on a file the box can read (an --ro bind it
+		-- owns) stalls every host process that opens it for writing until
+		-- the box ends.  The command is an unsigned int: low 32 bits.
+		{ call = "fcntl", action = EPERM, args = { { 1, "&==", F_SETLEASE, LOW32 } } },
 
 		-- no seccomp listener of the box's own: it could answer for the
 		-- supervisor.  operation == SECCOMP_SET_MODE_FILTER (1) and flags

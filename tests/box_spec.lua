@@ -134,7 +134,10 @@ describe("box [" .. S.priv .. "]", function()
 		assert.matches("^rw,nosuid,nodev,noexec", got["/dev/shm"])
 		assert.matches("^rw,nosuid,nodev,noexec", got["/proc"])
 		assert.matches("^rw,nosuid,nodev", got["/tmp"])
-		assert.matches("^rw,nosuid,noexec", got["/dev/null"])
+		for _, n in ipairs { "null", "zero", "full", "random", "urandom" } do
+			-- the host's own inodes: read-only binds (the devices still work)
+			assert.matches("^ro,nosuid,noexec", got["/dev/" .. n], 1)
+		end
 	end)
 
 	it("refuses writes outside /tmp and allows them in /tmp", function()
@@ -293,6 +296,25 @@ describe("box [" .. S.priv .. "]", function()
 		assert.are.equal("cannot", r.outcome)
 		assert.are.equal("mount", r.cannot.stage)
 		assert.are.equal("/usr/nonexistent", r.cannot.path)
+		assert.are.equal("", r.stdout)
+	end)
+
+	it("sets sysctls of its own user namespace, and says which one it could not", function()
+		local host = S.read("/proc/sys/user/max_inotify_instances")
+		assert.are_not.equal("3\n", host)
+		local r = S.run("cat /proc/sys/user/max_inotify_instances /proc/sys/user/max_inotify_watches; "
+			.. "echo 9 > /proc/sys/user/max_inotify_instances",
+			{ sysctl = { ["user.max_inotify_instances"] = 3, ["user.max_inotify_watches"] = 77 } })
+		assert.are.equal("exit", r.outcome)
+		assert.are.equal("3\n77\n", r.stdout)
+		-- the command holds no capability: the box cannot raise them again
+		assert.are_not.equal(0, r.code)
+		assert.are.equal(host, S.read("/proc/sys/user/max_inotify_instances")) -- the host's untouched
+		r = assert(sbx.run(S.spec("echo ran", { sysctl = { ["user.max_nothing"] = 1 } })))
+		assert.are.equal("cannot", r.outcome)
+		assert.are.equal("set sysctl", r.cannot.stage)
+		assert.are.equal("user.max_nothing", r.cannot.path)
+		assert.are.equal("ENOENT", r.cannot.errname)
 		assert.are.equal("", r.stdout)
 	end)
 

@@ -91,6 +91,26 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		box_err(with { rlimits = { bogus = 1 } }, "unknown rlimit 'bogus'")
 		box_err(with { rlimits = { cpu = { 2, 1 } } }, "soft above hard")
 		box_err(with { rlimits = { 5 } }, "rlimits: keys must be names")
+		box_err(with { sysctl = 5 }, "field 'sysctl' must be a table")
+		box_err(with { sysctl = { 5 } }, "sysctl: keys must be names")
+		box_err(with { sysctl = { ["kernel.pid_max"] = 5 } },
+			"sysctl 'kernel.pid_max': only user.NAME (a limit of the box's own user namespace) can be set")
+		box_err(with { sysctl = { ["user.../x"] = 5 } }, "sysctl 'user.../x': only user.NAME")
+		box_err(with { sysctl = { ["user."] = 5 } }, "sysctl 'user.': only user.NAME")
+		box_err(with { sysctl = { ["user." .. ("x"):rep(41)] = 5 } }, "only user.NAME")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = -1 } },
+			"sysctl 'user.max_inotify_instances' must be an integer 0..2147483647")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = 1 << 31 } }, "must be an integer")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = "8" } }, "must be an integer")
+		box_err(with { sysctl = { ["user.max_inotify_instances"] = 1.5 } }, "must be an integer")
+		do
+			local many = {}
+			for i = 1, 9 do many["user.x" .. i] = 1 end
+			box_err(with { sysctl = many }, "too many sysctls (at most 8)")
+		end
+		box_err(with { namespaces = { "user", "mount" }, sysctl = { ["user.max_inotify_instances"] = 1 } },
+			"sysctl needs the user, mount and pid namespaces")
+		assert.is_truthy(core.box(with { namespaces = { "user" }, sysctl = {} }))
 		box_err(with { env = { 1 } }, "env entries must be strings")
 		box_err(with { env = { "NOEQUALS" } }, "env entry 'NOEQUALS' is not K=V")
 		box_err(with { env = { ["A=B"] = "x" } }, "env name 'A=B' is not valid")
@@ -353,6 +373,40 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		end
 		assert.are.equal("report\n", S.read(d .. "/r.txt"))
 		rm()
+	end)
+
+	it("clear_setid: arguments, options and the failure triple", function()
+		assert.has_error(function() core.clear_setid() end,
+			"bad argument #1 to 'clear_setid' (string expected, got no value)")
+		assert.has_error(function() core.clear_setid("tmp") end,
+			"bad argument #1 to 'clear_setid' (absolute path expected)")
+		assert.has_error(function() core.clear_setid("/" .. ("x"):rep(5000)) end,
+			"bad argument #1 to 'clear_setid' (absolute path expected)")
+		assert.has_error(function() core.clear_setid("/tmp", 5) end,
+			"bad argument #2 to 'clear_setid' (table expected, got number)")
+		-- an option is checked before anything is opened: /nonexistent
+		-- would otherwise answer with a triple
+		local function bad(opts, pattern)
+			local ok, msg = pcall(core.clear_setid, "/nonexistent", opts)
+			assert.is_false(ok, pattern)
+			assert.matches(pattern, msg, 1, true)
+		end
+		bad({ dryrun = true }, "unknown key 'dryrun'")
+		bad({ uid = -1 }, "field 'uid' out of range (-1 not in 0..4294967294)")
+		bad({ uid = "0" }, "field 'uid' must be an integer (got string)")
+		bad({ dry_run = 1 }, "field 'dry_run' must be a boolean (got number)")
+		bad({ max_depth = 0 }, "field 'max_depth' out of range")
+		bad({ max_depth = 1025 }, "field 'max_depth' out of range")
+		bad({ max_entries = 0 }, "field 'max_entries' out of range")
+		bad({ [1] = true }, "unexpected non-string key")
+		local ok, msg, err = core.clear_setid("/nonexistent/x")
+		assert.is_nil(ok)
+		assert.are.equal("open /nonexistent/x: No such file or directory", msg)
+		assert.are.equal(core.errno.ENOENT, err)
+		ok, msg, err = core.clear_setid("/proc/self/cwd")
+		assert.is_nil(ok)
+		assert.are.equal("open /proc/self/cwd: Too many levels of symbolic links", msg)
+		assert.are.equal(core.errno.ELOOP, err)
 	end)
 
 	it("small queries", function()

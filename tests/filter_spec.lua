@@ -542,6 +542,38 @@ describe("the default profile [" .. S.priv .. "]", function()
 			assert.equal(EPERM, run("ioctl", { 0, req | 0xffffffff00000000 }))
 		end
 		assert.equal(RET_ALLOW, run("ioctl", { 0, 0x5401 })) -- TCGETS
+		assert.equal(RET_ERRNO + 38, run("io_setup"))
+		assert.equal(RET_ERRNO + 38, run("openat2"))
+		-- set-id bits: refused in every mode-setting call, whatever else
+		-- the mode and the high bits hold; allowed without them
+		for _, mode in ipairs { 0x800, 0x400, 0xc00, 0x9ed, 0x5ed, 0x800 | 1 << 40 } do
+			assert.equal(EPERM, run("chmod", { 0, mode }), mode)
+			assert.equal(EPERM, run("fchmod", { 3, mode }), mode)
+			assert.equal(EPERM, run("fchmodat", { 3, 0, mode }), mode)
+			assert.equal(EPERM, run("fchmodat2", { 3, 0, mode, 0 }), mode)
+			assert.equal(EPERM, run("creat", { 0, mode }), mode)
+			assert.equal(EPERM, run("mknod", { 0, 0x8000 | mode, 0 }), mode)
+			assert.equal(EPERM, run("mknodat", { 3, 0, 0x8000 | mode, 0 }), mode)
+			for _, flags in ipairs { 0x41, 0x241, 0x410002, 0x40 | 1 << 33 } do -- O_CREAT..., O_TMPFILE
+				assert.equal(EPERM, run("open", { 0, flags, mode }), flags)
+				assert.equal(EPERM, run("openat", { 3, 0, flags, mode }), flags)
+			end
+			assert.equal(RET_ALLOW, run("open", { 0, 0x2, mode }), mode) -- no O_CREAT
+			assert.equal(RET_ALLOW, run("openat", { 3, 0, 0x80000, mode }), mode)
+		end
+		for _, mode in ipairs { 0, 0x1ed, 0x3ff, 0x200 | 0x1ff, 0xf000 | 0x1ff } do
+			assert.equal(RET_ALLOW, run("chmod", { 0, mode }), mode)
+			assert.equal(RET_ALLOW, run("fchmodat", { 3, 0, mode }), mode)
+			assert.equal(RET_ALLOW, run("open", { 0, 0x41, mode }), mode)
+			assert.equal(RET_ALLOW, run("openat", { 3, 0, 0x410002, mode }), mode)
+		end
+		assert.equal(RET_ALLOW, run("mkdir", { 0, 0xfff })) -- the kernel drops the bits
+		-- F_SETLEASE (1024), also with high bits the kernel ignores
+		assert.equal(EPERM, run("fcntl", { 3, 1024, 0 }))
+		assert.equal(EPERM, run("fcntl", { 3, 1024 | 1 << 32, 0 }))
+		for _, cmd in ipairs { 0, 1, 2, 3, 4, 5, 6, 7, 1025, 1030, 1031, 37, 38 } do
+			assert.equal(RET_ALLOW, run("fcntl", { 3, cmd, 0 }), cmd) -- F_GETLEASE, F_SETLK...
+		end
 		assert.equal(EPERM, run("seccomp", { 1, 8 }))
 		assert.equal(EPERM, run("seccomp", { 1 | 1 << 32, 8 | 1 << 40 }))
 		assert.equal(EPERM, run("seccomp", { 1, 8 | 1 | 2 }))
@@ -582,6 +614,23 @@ describe("the default profile on the kernel [" .. S.priv .. "]", function()
 		{ "ioctl-tiocsti", "EPERM" }, { "ioctl-tiocsti-high", "EPERM" },
 		{ "ioctl-tioclinux", "EPERM" }, { "ioctl-tioclinux-high", "EPERM" },
 		{ "ioctl-tcgets", SAME },
+		{ "chmod-setuid", "EPERM" }, { "chmod-setgid", "EPERM" }, { "chmod-plain", SAME },
+		{ "fchmod-setuid", "EPERM" }, { "fchmod-setgid", "EPERM" }, { "fchmod-plain", SAME },
+		{ "fchmodat-setuid", "EPERM" }, { "fchmodat-setgid", "EPERM" },
+		{ "fchmodat2-setuid " .. nr("fchmodat2"), "EPERM" },
+		{ "fchmodat2-setgid " .. nr("fchmodat2"), "EPERM" },
+		{ "fchmodat2-plain " .. nr("fchmodat2"), SAME },
+		{ "open-creat-setuid", "EPERM" }, { "open-creat-setgid", "EPERM" },
+		{ "open-tmpfile-setuid", "EPERM" }, { "open-tmpfile-setgid", "EPERM" },
+		{ "open-creat-plain", SAME }, { "open-nocreat-setuid", SAME },
+		{ "openat-creat-setuid", "EPERM" }, { "openat-creat-setgid", "EPERM" },
+		{ "openat-tmpfile-setuid", "EPERM" }, { "openat-tmpfile-setgid", "EPERM" },
+		{ "openat-creat-plain", SAME }, { "openat-nocreat-setuid", SAME },
+		{ "creat-setuid", "EPERM" }, { "creat-setgid", "EPERM" },
+		{ "mknod-setuid", "EPERM" }, { "mknod-setgid", "EPERM" },
+		{ "mknodat-setuid", "EPERM" }, { "mknodat-setgid", "EPERM" },
+		{ "fcntl-setlease", "EPERM" }, { "fcntl-setlease-high", "EPERM" },
+		{ "fcntl-getlease", SAME },
 		{ "seccomp-listener", "EPERM" }, { "seccomp-filter", SAME },
 		{ "getpid", SAME },
 	} do cases[#cases + 1] = c end

@@ -150,7 +150,8 @@ describe("limits.parse_count and parse", function()
 		assert.are.same({
 			wall = 60, cpu = 30, memory = 512 * MiB, tasks = 128,
 			output = 16 * MiB, open_files = 256, file_size = 64 * MiB,
-			core = 0, tmp = 64 * MiB,
+			core = 0, tmp = 64 * MiB, pending_signals = 1024, msgqueue = 256 * 1024,
+			inotify_instances = 8, inotify_watches = 8192,
 		}, L.defaults)
 		for _, name in ipairs(L.names) do
 			assert.is_not_nil(L.kinds[name], name)
@@ -282,9 +283,12 @@ describe("limits enforcement and rlimits", function()
 		e = L.enforcement { host_root = true, sampler = false }
 		assert.are.equal("none", e.memory)
 		assert.are.equal("none", e.tasks)
-		for _, k in ipairs { "cpu", "open_files", "file_size", "core" } do
+		for _, k in ipairs { "cpu", "open_files", "file_size", "core", "pending_signals", "msgqueue" } do
 			assert.are.equal("rlimit", e[k], k)
 		end
+		assert.are.equal("userns", e.inotify_instances)
+		assert.are.equal("userns", e.inotify_watches)
+		for _, name in ipairs(L.names) do assert.is_not_nil(e[name], name) end
 		assert.are.equal("supervisor", e.wall)
 		assert.are.equal("supervisor", e.output)
 		assert.are.equal("tmpfs", e.tmp)
@@ -298,6 +302,8 @@ describe("limits enforcement and rlimits", function()
 		assert.are.equal(0, r.core)
 		assert.are.equal(2 * 128, r.nproc) -- the backstop
 		assert.are.equal(640 * MiB + 32 * MiB, r.data)
+		assert.are.equal(1024, r.sigpending)
+		assert.are.equal(256 * 1024, r.msgqueue)
 		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true,
 			cgroup_memory = true })
 		assert.are.same({ 2, 3 }, r.cpu)
@@ -311,5 +317,18 @@ describe("limits enforcement and rlimits", function()
 		assert.are.equal("limit: wall 60 s (supervisor)", d[1])
 		assert.are.equal("limit: memory 512 MiB (sampled)", d[3])
 		assert.are.equal("limit: open files 256 (rlimit)", d[6])
+		assert.are.equal("limit: pending signals 1024 (rlimit)", d[10])
+		assert.are.equal("limit: msgqueue 256 KiB (rlimit)", d[11])
+		assert.are.equal("limit: inotify instances 8 (userns)", d[12])
+		assert.are.equal("limit: inotify watches 8192 (userns)", d[13])
+	end)
+
+	it("builds the sysctl of a box spec: the inotify limits", function()
+		assert.are.same({ ["user.max_inotify_instances"] = 8, ["user.max_inotify_watches"] = 8192 },
+			L.sysctl(L.defaults))
+		local lim = assert(L.resolve { inotify_instances = "3", inotify_watches = 100 })
+		assert.are.same({ ["user.max_inotify_instances"] = 3, ["user.max_inotify_watches"] = 100 },
+			L.sysctl(lim))
+		assert.matches("must be above 0", select(2, L.resolve { inotify_instances = 0 }))
 	end)
 end)

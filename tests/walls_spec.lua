@@ -9,6 +9,33 @@ local report = require "sbx.report"
 local S = require "support"
 
 local PROBE = "build/tests/sysprobe"
+local PY = "/usr/bin/python3" -- the host's, whatever the caller's PATH says
+
+-- Starts `sbxlua run.lua args...` and returns a handle on its stdout (the
+-- box's output, passed through as it comes) and the file of its stderr.
+local function start(...)
+	local args = {}
+	for i, a in ipairs { ... } do args[i] = S.q(a) end
+	local err = os.tmpname()
+	local p = assert(io.popen(S.bin .. " run.lua " .. table.concat(args, " ")
+		.. " 2>" .. err .. " </dev/null; echo \"rc=$?\"", "r"))
+	return p, err
+end
+
+-- Releases a box blocked reading the FIFO path (the box holds it open
+-- read-write, so opening it never blocks here even if the box is gone).
+local function release(path)
+	local f = assert(io.open(path, "r+"))
+	f:write("x")
+	f:close()
+end
+
+-- Runs python code on the host as the box's host id (the caller's, or
+-- 65534 for a root caller); returns its output.
+local function host_py(code)
+	local as = S.euid() == 0 and "setpriv --reuid=65534 --regid=65534 --clear-groups " or ""
+	return (S.sh(as .. PY .. " -c " .. S.q(code) .. " 2>&1"))
+end
 
 -- the errno the default profile gives each sysprobe case
 local function expected()
@@ -25,10 +52,18 @@ local function expected()
 		want["unshare-" .. ns] = "EPERM"
 	end
 	for _, c in ipairs { "ioctl-tiocsti", "ioctl-tiocsti-high", "ioctl-tioclinux",
-		"ioctl-tioclinux-high", "seccomp-listener" } do
+		"ioctl-tioclinux-high", "seccomp-listener", "fcntl-setlease", "fcntl-setlease-high" } do
 		want[c] = "EPERM"
 	end
 	want["clone-plain"], want.getpid = "ok", "ok"
+	want["fcntl-getlease"] = "EBADF"
+	for _, c in ipairs { "chmod", "fchmod", "fchmodat", "open-creat", "open-tmpfile", "openat-creat",
+		"openat-tmpfile", "creat", "mknod", "mknodat" } do
+		want[c .. "-setuid"], want[c .. "-setgid"] = "EPERM", "EPERM"
+	end
+	want["chmod-plain"], want["open-creat-plain"], want["open-nocreat-setuid"] = "EFAULT", "EFAULT", "EFAULT"
+	want["openat-creat-plain"], want["openat-nocreat-setuid"] = "EFAULT", "EFAULT"
+	want["fchmod-plain"] = "EBADF"
 	return want
 end
 
@@ -36,8 +71,10 @@ describe("walls [" .. S.priv .. "]", function()
 	it("the default profile answers every denied call inside the box", function()
 		local want = expected()
 		local out, err, code = S.runlua("--ro", PROBE .. ":/work/sysprobe", "/bin/sh", "-c",
-			"for c in $(./sysprobe list); do case $c in socket|seccomp-filter|unshare-plain) continue;; esac; "
+			"for c in $(./sysprobe list); do case $c in socket|seccomp-filter|unshare-plain|fchmodat2-*) continue;; esac; "
 			.. "echo \"$c $(./sysprobe $c)\"; done; "
+			.. "for c in setuid setgid plain; do echo \"fchmodat2-$c $(./sysprobe fchmodat2-$c "
+			.. assert(require("sbx.core").syscall_number("fchmodat2")) .. ")\"; done; "
 			.. "for f in 1 2 10 16 15 17 38 40 0x100000002; do echo \"socket-$f $(./sysprobe socket $f)\"; done; "
 			.. "grep Seccomp: /proc/self/status")
 		assert.are.equal(0, code, err)
@@ -55,6 +92,10 @@ describe("walls [" .. S.priv .. "]", function()
 		end
 		assert.is_true(n >= 70, "only " .. n .. " cases ran")
 		assert.are.equal("ENOSYS", got.clone3)
+		assert.are.equal("ENOSYS", got.openat2)
+		assert.are.equal("EPERM", got["fchmodat2-setuid"])
+		assert.are.equal("EPERM", got["fchmodat2-setgid"])
+		assert.are.equal("EFAULT", got["fchmodat2-plain"])
 		for _, f in ipairs { "15", "17", "38", "40", "0x100000002" } do -- AF_KEY, AF_PACKET, AF_ALG, AF_VSOCK
 			assert.are.equal("EAFNOSUPPORT", got["socket-" .. f], f)
 		end
@@ -142,6 +183,250 @@ describe("walls [" .. S.priv .. "]", function()
 			end
 			assert.not_matches("written", out)
 		end)
+	end)
+
+	describe("the host side", function()
+		it("a device node of /dev is a read-only mount: touch fails, writes still work", function()
+			-- the attack: utimensat(NULL) on /dev/null needs only write
+			-- permission, and the node bound in is the host's own inode
+			local before = S.sh("stat -c %y /dev/null")
+			local out, err, code = S.runlua("/bin/sh", "-c",
+				"for n in null zero full random urandom; do touch /dev/$n 2>/dev/null; echo $n=$?; done; "
+				.. "echo x > /dev/null && echo write-null; head -c 4 /dev/zero | wc -c; "
+				.. "echo x > /dev/full 2>/dev/null || echo full-refuses; "
+				.. "grep -c ' /dev/\\(null\\|zero\\|full\\|random\\|urandom\\) ro,' /proc/self/mountinfo")
+			assert.are.equal(0, code, err)
+			assert.are.equal(before, S.sh("stat -c %y /dev/null"))
+			for n in ("null zero full random urandom"):gmatch("%S+") do
+				assert.matches("\n?" .. n .. "=1\n", out)
+			end
+			assert.matches("write%-null\n4\nfull%-refuses\n5\n$", out)
+		end)
+	end)
+
+	describe("set-id files", function()
+		-- the attack: a box copies a program into its --rw directory and
+		-- makes it set-id; any local user then runs it as the box's host id
+		local function rw_dir()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. d)
+			return d, rm
+		end
+		local function host_mode(path)
+			return S.sh("stat -c %a " .. S.q(path)):gsub("%s+$", "")
+		end
+
+		it("the default profile refuses every way the box could make one", function()
+			local d, rm = rw_dir()
+			local out, err, code = S.runlua("--rw", d .. ":/work", "/bin/sh", "-c",
+				"cp /bin/true a && chmod 4755 a 2>/dev/null; echo chmod=$?; chmod g+s a 2>/dev/null; echo chmod-g=$?; "
+				.. "install -m 6755 /bin/true b 2>/dev/null; echo install=$?; "
+				.. "python3 -c \"import os, errno, ctypes, struct\n"
+				.. "def t(name, f):\n  try: f(); print(name, 'ok')\n"
+				.. "  except OSError as e: print(name, errno.errorcode[e.errno])\n"
+				.. "t('open', lambda: os.open('c', os.O_CREAT | os.O_WRONLY, 0o4755))\n"
+				.. "t('tmpfile', lambda: os.open('.', os.O_TMPFILE | os.O_WRONLY, 0o2755))\n"
+				.. "t('mknod', lambda: os.mknod('e', 0o100000 | 0o4755))\n"
+				.. "fd = os.open('f', os.O_CREAT | os.O_WRONLY, 0o755)\n"
+				.. "t('fchmod', lambda: os.chmod(fd, 0o4755))\n"
+				.. "libc = ctypes.CDLL(None, use_errno=True)\n"
+				.. "how = struct.pack('QQQ', os.O_CREAT | os.O_WRONLY, 0o4755, 0)\n"
+				.. "r = libc.syscall(437, -100, b'g', how, 24)\n"
+				.. "print('openat2', 'ok' if r >= 0 else errno.errorcode[ctypes.get_errno()])\"; "
+				.. "ls -l | grep -c '^-..[sS]\\|^-.....[sS]'")
+			local modes = {}
+			for _, f in ipairs { "a", "f" } do modes[f] = host_mode(d .. "/" .. f) end
+			rm()
+			assert.are.equal(1, code, err) -- grep -c found no set-id file
+			assert.are.equal("chmod=1\nchmod-g=1\ninstall=1\nopen EPERM\ntmpfile EPERM\nmknod EPERM\n"
+				.. "fchmod EPERM\nopenat2 ENOSYS\n0\n", out)
+			assert.are.equal("sandbox: exit 1\n", err) -- nothing for the scan to clear
+			assert.are.same({ a = "755", f = "755" }, modes)
+		end)
+
+		it("one made despite the filter is cleared after the run, and named", function()
+			-- --profile none stands for any way past the filter
+			local d, rm = rw_dir()
+			local out, err, code = S.runlua("--profile", "none", "--rw", d .. ":/work", "/bin/sh", "-c",
+				"cp /bin/true su && chmod 4755 su && mkdir -p lib/x && cp /bin/true lib/x/sg && "
+				.. "chmod 2755 lib/x/sg && ln -s /usr/bin/su link && mkfifo fifo && chmod 4755 fifo && "
+				.. "cp /bin/true \"$(printf 'a\nsandbox: exit 0')\" && chmod 6755 a* && "
+				.. "ls -l | grep -c '^-..s'")
+			local modes = {}
+			for _, f in ipairs { "su", "lib/x/sg", "a\nsandbox: exit 0", "fifo" } do
+				modes[#modes + 1] = host_mode(d .. "/" .. f)
+			end
+			rm()
+			assert.are.equal(0, code, err)
+			assert.are.equal("2\n", out) -- set-id inside, while the box ran
+			assert.are.equal("sandbox: exit 0\n"
+				.. "sandbox: cleared set-id bits: /work/a\\nsandbox: exit 0\n"
+				.. "sandbox: cleared set-id bits: /work/lib/x/sg\n"
+				.. "sandbox: cleared set-id bits: /work/su\n", err)
+			assert.are.same({ "755", "755", "755", "4755" }, modes) -- a FIFO cannot run
+			assert.are.equal("4755", host_mode("/usr/bin/su")) -- the link was not followed
+		end)
+	end)
+
+	describe("leases", function()
+		-- the box takes a read lease on an --ro file it owns, says so, and
+		-- holds it until released; meanwhile the host opens the file for
+		-- writing without blocking (O_NONBLOCK: EAGAIN while a lease holds)
+		local function attack(prof)
+			local d, rm = S.tmpdir()
+			os.execute("mkdir " .. d .. "/sync && chmod 777 " .. d .. "/sync && mkfifo -m 666 "
+				.. d .. "/sync/go && echo data > " .. d .. "/f && chmod 755 " .. d
+				.. " && chmod 644 " .. d .. "/f")
+			if S.euid() == 0 then os.execute("chown 65534:65534 " .. d .. "/f") end
+			local p, errf = start("--profile", prof, "--ro", d .. "/f:/data/f", "--rw", d .. "/sync:/sync",
+				"python3", "-c", "import os, fcntl, errno\n"
+				.. "go = os.open('/sync/go', os.O_RDWR)\n"
+				.. "fd = os.open('/data/f', os.O_RDONLY)\n"
+				.. "try:\n  fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK); r = 'ok'\n"
+				.. "except OSError as e:\n  r = errno.errorcode[e.errno]\n"
+				.. "print('lease', r, flush=True)\nos.read(go, 1)\nprint('done')")
+			local lease = p:read("l")
+			local host = host_py("import os, errno\ntry:\n"
+				.. "  os.close(os.open(" .. ("%q"):format(d .. "/f") .. ", os.O_WRONLY | os.O_NONBLOCK)); print('open ok')\n"
+				.. "except OSError as e:\n  print('open', errno.errorcode[e.errno])")
+			release(d .. "/sync/go")
+			local rest = p:read("a")
+			p:close()
+			local err = S.read(errf)
+			os.remove(errf)
+			rm()
+			return lease, host, rest, err
+		end
+
+		it("a box's lease on an --ro file stalls no host writer", function()
+			local lease, host, rest, err = attack("default")
+			assert.are.equal("lease EPERM", lease, err)
+			assert.are.equal("open ok\n", host)
+			assert.are.equal("done\nrc=0\n", rest, err)
+		end)
+
+		it("(control: without the filter the lease holds the host writer off)", function()
+			local lease, host, _, err = attack("none")
+			assert.are.equal("lease ok", lease, err)
+			-- (the lease break then sends the holder SIGIO, which ends it)
+			assert.are.equal("open EAGAIN\n", host)
+		end)
+	end)
+
+	it("io_setup cannot take the host-wide AIO quota (fs.aio-max-nr)", function()
+		-- the box asks for contexts until refused (64 of 4096 events would
+		-- take all of a default 65536), holds them, and says what it got;
+		-- meanwhile a host process of the same host id makes its own
+		local d, rm = S.tmpdir()
+		os.execute("chmod 777 " .. d .. " && mkfifo -m 666 " .. d .. "/go")
+		local aio = "import ctypes, errno, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+			.. "def setup(n):\n  ctx = ctypes.c_ulong(0)\n"
+			.. "  r = libc.syscall(206, n, ctypes.byref(ctx))\n"
+			.. "  return ctx.value if r == 0 else errno.errorcode[ctypes.get_errno()]\n"
+		local p, errf = start("--rw", d .. ":/sync", "python3", "-c", aio
+			.. "go = os.open('/sync/go', os.O_RDWR)\ngot = [setup(4096) for i in range(64)]\n"
+			.. "print(sum(1 for g in got if isinstance(g, int)), sorted(set(g for g in got if isinstance(g, str))), flush=True)\n"
+			.. "os.read(go, 1)")
+		local box = p:read("l")
+		local host = host_py(aio .. "c = setup(1)\nprint('host', 'ok' if isinstance(c, int) else c)\n"
+			.. "isinstance(c, int) and libc.syscall(207, ctypes.c_ulong(c))")
+		release(d .. "/go")
+		local rest = p:read("a")
+		p:close()
+		local err = S.read(errf)
+		os.remove(errf)
+		rm()
+		assert.are.equal("0 ['ENOSYS']", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+	end)
+
+	-- Runs python code in the standard box that takes as much of a per-user
+	-- resource as it can, prints what it got and holds it until released;
+	-- meanwhile runs host_code on the host as the box's host id.  Returns
+	-- the box's line, the host's output, and the box's end.
+	-- With no_landlock, the standard box is built without Landlock (as an
+	-- operator's script may) by a separate sbxlua.
+	local function hold(box_code, host_code, no_landlock)
+		local d, rm = S.tmpdir()
+		os.execute("chmod 777 " .. d .. " && mkfifo -m 666 " .. d .. "/go")
+		local py = "import os\ngo = os.open('/sync/go', os.O_RDWR)\n" .. box_code .. "os.read(go, 1)\n"
+		local p, errf
+		if no_landlock then
+			errf = os.tmpname()
+			p = assert(io.popen(S.bin .. " -e " .. S.q(([[
+				local sbx, stdbox, profile = require "sbx", require "sbx.box", require "sbx.profile"
+				local spec = assert(stdbox.build { prog = "python3", args = { "-c", %q },
+					rw = { { src = %q, dst = "/sync" } }, landlock = false,
+					filter = assert(profile.compile(assert(profile.load("default")))) })
+				local r = assert(sbx.run(spec))
+				io.stderr:write(r.outcome, " ", tostring(r.code), "\n")
+				os.exit(r.code or 1)
+			]]):format(py, d)) .. " 2>" .. errf .. " </dev/null; echo \"rc=$?\"", "r"))
+		else
+			p, errf = start("--rw", d .. ":/sync", "python3", "-c", py)
+		end
+		local box = p:read("l")
+		local host = host_py(host_code)
+		release(d .. "/go")
+		local rest = p:read("a")
+		p:close()
+		local err = S.read(errf)
+		os.remove(errf)
+		rm()
+		return box, host, rest, err
+	end
+
+	it("inotify: the box holds its maximum of instances, the host id still makes one", function()
+		-- the kernel counts inotify instances per user in each user
+		-- namespace up the chain; the box's own namespace is held to 8
+		local box, host, rest, err = hold("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+			.. "fds = []\nwhile len(fds) < 200:\n  fd = libc.inotify_init1(0)\n"
+			.. "  if fd < 0: break\n  fds.append(fd)\n"
+			.. "import errno\nmax = open('/proc/sys/user/max_inotify_instances').read().strip()\n"
+			.. "print(len(fds), errno.errorcode[ctypes.get_errno()], max, flush=True)\n",
+			"import ctypes, errno, os\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init1(0)\n"
+			.. "print('host', 'ok' if fd >= 0 else errno.errorcode[ctypes.get_errno()])")
+		assert.are.equal("8 EMFILE 8", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+	end)
+
+	it("pending signals: the box queues its limit, the host id still queues one", function()
+		-- real-time signals sent with tgkill queue one entry each, counted
+		-- per user in each user namespace up the chain (RLIMIT_SIGPENDING)
+		local sig = "import signal, errno, threading\nsignal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGRTMIN])\n"
+			.. "def queue(limit):\n  n = 0\n  while n < limit:\n"
+			.. "    try: signal.pthread_kill(threading.get_ident(), signal.SIGRTMIN)\n"
+			.. "    except OSError as e: return n, errno.errorcode[e.errno]\n    n += 1\n  return n, 'none'\n"
+		local box, host, rest, err = hold(sig .. "print(*queue(200000), flush=True)\n",
+			sig .. "print('host', *queue(1))")
+		assert.are.equal("1024 EAGAIN", box, err)
+		assert.are.equal("host 1 none\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+	end)
+
+	it("message queues: the box fills its limit, the host id still makes a queue", function()
+		-- each queue of 10 messages of 8 KiB charges about 81 KiB to its
+		-- user in each user namespace up the chain (RLIMIT_MSGQUEUE).  The
+		-- standard box's Landlock already refuses mq_open (the queues'
+		-- file system is under no rule); the limit holds without it.
+		local mq = "import ctypes, errno, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+			.. "class Attr(ctypes.Structure):\n  _fields_ = [('f', ctypes.c_long * 8)]\n"
+			.. "a = Attr()\na.f[1], a.f[2] = 10, 8192\n"
+			.. "def make(name):\n  return libc.mq_open(name, os.O_CREAT | os.O_RDWR, 0o600, ctypes.byref(a))\n"
+		local fill = mq .. "n = 0\nwhile n < 64 and make(b'/sbx%d' % n) >= 0: n += 1\n"
+			.. "print(n, errno.errorcode[ctypes.get_errno()], flush=True)\n"
+		local host_mq = mq .. "name = b'/sbxlua-test-%d' % os.getpid()\nfd = make(name)\n"
+			.. "print('host', 'ok' if fd >= 0 else errno.errorcode[ctypes.get_errno()])\nlibc.mq_unlink(name)"
+		local box, host, rest, err = hold(fill, host_mq)
+		assert.are.equal("0 EACCES", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
+		box, host, rest, err = hold(fill, host_mq, true)
+		assert.are.equal("3 EMFILE", box, err)
+		assert.are.equal("host ok\n", host)
+		assert.are.equal("rc=0\n", rest, err)
 	end)
 
 	it("report vocabulary for the refusal kill", function()

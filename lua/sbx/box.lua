@@ -212,6 +212,7 @@ function M.build(o)
 		env = env,
 		cwd = o.cwd or "/work",
 		rlimits = rlimits,
+		sysctl = limits.sysctl(lim),
 		filter = o.filter or nil,
 		landlock = use_landlock and { rules = ll, net = false } or nil,
 		stdin = o.stdin,
@@ -238,6 +239,10 @@ function M.build(o)
 		env = env,
 		ro_roots = ro_roots,
 		program = path,
+		-- after the run: the writable host directories and the host id
+		-- whose files the box could have made set-id (sbx.setid)
+		rw = o.rw or {},
+		host_uid = host_id or euid,
 	}
 	return spec, info
 end

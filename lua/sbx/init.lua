@@ -79,6 +79,9 @@ M.ids = core.ids
 M.realpath = core.realpath
 M.lstat = core.lstat
 M.access = core.access
+--- Clears set-id bits of the files in a host directory, walking it by
+-- descriptor (see `sbx.setid` and docs/lua-api.md).
+M.clear_setid = core.clear_setid
 --- Whether a descriptor is a terminal.
 M.isatty = core.isatty
 --- Where a box cgroup v2 could live here, and why not (docs/limits.md).

@@ -18,18 +18,24 @@ M.GiB = 1024 * 1024 * 1024
 
 --- The limits by name, in report order.
 M.names = { "wall", "cpu", "memory", "tasks", "output", "open_files",
-	"file_size", "core", "tmp" }
+	"file_size", "core", "tmp", "pending_signals", "msgqueue",
+	"inotify_instances", "inotify_watches" }
 
 --- The kind of each limit: `"duration"` (seconds), `"size"` (bytes) or
 -- `"count"`.
 M.kinds = {
 	wall = "duration", cpu = "duration", memory = "size", tasks = "count",
 	output = "size", open_files = "count", file_size = "size", core = "size",
-	tmp = "size",
+	tmp = "size", pending_signals = "count", msgqueue = "size",
+	inotify_instances = "count", inotify_watches = "count",
 }
 
 --- The limits of the standard box.  `output` is per stream; `tasks`
--- counts processes and threads; `core` 0 means no core dump.
+-- counts processes and threads; `core` 0 means no core dump.  The last
+-- four are shares of per-user counters the kernel also keeps for the
+-- box's host id, so that a box cannot take all of them from that id's
+-- other processes (docs/limits.md): queued signals, POSIX message queue
+-- bytes, inotify instances and watches.
 M.defaults = {
 	wall = 60,
 	cpu = 30,
@@ -40,6 +46,10 @@ M.defaults = {
 	file_size = 64 * M.MiB,
 	core = 0,
 	tmp = 64 * M.MiB,
+	pending_signals = 1024,
+	msgqueue = 256 * M.KiB,
+	inotify_instances = 8,
+	inotify_watches = 8192,
 }
 
 --- Limits that may be 0 (all others must be positive).
@@ -332,7 +342,8 @@ end
 --- How each limit is enforced: `"cgroup"` (the kernel, for the whole box),
 -- `"rlimit"` (the kernel, per process), `"sampled"` (the supervisor reads
 -- the box every few ms and kills it), `"supervisor"` (counted exactly by
--- the supervisor: time, bytes of output), `"tmpfs"` (the size of /tmp) or
+-- the supervisor: time, bytes of output), `"tmpfs"` (the size of /tmp),
+-- `"userns"` (the kernel, for the box's user namespace as a whole) or
 -- `"none"`.
 -- @tparam[opt] table opts `cgroup` (the table of `core.cgroup_probe`),
 --  `host_root` (the box runs as host uid 0: RLIMIT_NPROC does not apply),
@@ -350,6 +361,8 @@ function M.enforcement(opts)
 		wall = "supervisor", output = "supervisor",
 		cpu = "rlimit", open_files = "rlimit", file_size = "rlimit",
 		core = "rlimit", tmp = "tmpfs",
+		pending_signals = "rlimit", msgqueue = "rlimit",
+		inotify_instances = "userns", inotify_watches = "userns",
 		memory = ctl.memory and "cgroup" or sampled,
 		tasks = tasks,
 	}
@@ -379,6 +392,10 @@ function M.rlimits(lim, opts)
 		fsize = lim.file_size,
 		nofile = lim.open_files,
 		core = lim.core,
+		-- counted per user namespace and again for the host id: the box's
+		-- count never passes these, so the host id keeps the rest
+		sigpending = lim.pending_signals,
+		msgqueue = lim.msgqueue,
 	}
 	-- a backstop: the sampler stops the box at the limit itself (with
 	-- RLIMIT_NPROC at the limit, forks fail there and the count seen
@@ -389,6 +406,20 @@ function M.rlimits(lim, opts)
 		r.data = floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
 	end
 	return r
+end
+
+--- The `sysctl` of a box spec (`core.box{sysctl = ...}`) for the limits:
+-- the inotify limits of the box's own user namespace.  The kernel counts
+-- inotify instances and watches per user of each user namespace and again
+-- in every parent, so these hold the box to its share of the host id's
+-- (`/proc/sys/user/max_inotify_*` of the host).
+-- @tparam table lim resolved limits (see `M.resolve`)
+-- @treturn table
+function M.sysctl(lim)
+	return {
+		["user.max_inotify_instances"] = lim.inotify_instances,
+		["user.max_inotify_watches"] = lim.inotify_watches,
+	}
 end
 
 --- The limits as report lines (`limit: memory 512 MiB (cgroup)` ...),

@@ -75,7 +75,22 @@ local hints = {
 	},
 }
 
+local setid_lines = {
+	cleared = function(e) return "cleared set-id bits: " .. e.path end,
+	failed = function(e)
+		return ("cannot clear set-id bits: %s: %s"):format(e.path, e.errno or "EUNKNOWN")
+	end,
+	unchecked = function(e)
+		if e.limit then
+			return ("cannot check for set-id files: %s: stopped after %d entries")
+				:format(e.path, e.limit)
+		end
+		return ("cannot check for set-id files: %s: %s"):format(e.path, e.errno or "EUNKNOWN")
+	end,
+}
+
 local function event_line(e)
+	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
 	if e.kind == "killed" then
 		if e.cause == "refused" then

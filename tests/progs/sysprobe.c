@@ -12,6 +12,7 @@
  * it runs without a filter, even as root.  Used by tests/filter_spec.lua.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -388,6 +390,159 @@ P(ioctl_tcgets)
 {
 	return syscall(SYS_ioctl, -1L, (long)TCGETS, BAD);
 }
+/* a bad pointer: EFAULT when the call is allowed, before any context */
+P(io_setup)
+{
+	return syscall(SYS_io_setup, 0L, BAD);
+}
+/* descriptor -1: EBADF when the call is allowed; no lease is ever taken */
+P(fcntl_setlease)
+{
+	return syscall(SYS_fcntl, -1L, (long)F_SETLEASE, (long)F_RDLCK);
+}
+P(fcntl_setlease_high)
+{
+	return syscall(SYS_fcntl, -1L, (long)(F_SETLEASE | HIGH),
+		       (long)F_RDLCK);
+}
+P(fcntl_getlease)
+{
+	return syscall(SYS_fcntl, -1L, (long)F_GETLEASE, 0L);
+}
+/* a bad pointer: EFAULT when the call is allowed */
+P(openat2)
+{
+	return syscall(SYS_openat2, -1L, BAD, BAD, 24L);
+}
+
+/*
+ * Modes with set-id bits.  Every path is a bad pointer and every
+ * descriptor -1, so that nothing is created or changed when the call is
+ * allowed (EFAULT, EBADF).  fchmodat2 takes its number as ARG: this
+ * machine's headers predate it, the test asks libseccomp.
+ */
+#define SUID (S_ISUID | 0755L)
+#define SGID (S_ISGID | 0755L)
+P(chmod_setuid)
+{
+	return syscall(SYS_chmod, BAD, SUID);
+}
+P(chmod_setgid)
+{
+	return syscall(SYS_chmod, BAD, SGID);
+}
+P(chmod_plain)
+{
+	return syscall(SYS_chmod, BAD, 01777L);
+}
+P(fchmod_setuid)
+{
+	return syscall(SYS_fchmod, -1L, SUID);
+}
+P(fchmod_setgid)
+{
+	return syscall(SYS_fchmod, -1L, SGID);
+}
+P(fchmod_plain)
+{
+	return syscall(SYS_fchmod, -1L, 0755L);
+}
+P(fchmodat_setuid)
+{
+	return syscall(SYS_fchmodat, -1L, BAD, SUID);
+}
+P(fchmodat_setgid)
+{
+	return syscall(SYS_fchmodat, -1L, BAD, SGID);
+}
+P(fchmodat2_setuid)
+{
+	return syscall((long)arg_ul, -1L, BAD, SUID, 0L);
+}
+P(fchmodat2_setgid)
+{
+	return syscall((long)arg_ul, -1L, BAD, SGID, 0L);
+}
+P(fchmodat2_plain)
+{
+	return syscall((long)arg_ul, -1L, BAD, 0755L, 0L);
+}
+P(open_creat_setuid)
+{
+	return syscall(SYS_open, BAD, (long)(O_CREAT | O_WRONLY), SUID);
+}
+P(open_creat_setgid)
+{
+	return syscall(SYS_open, BAD, (long)(O_CREAT | O_WRONLY), SGID);
+}
+P(open_tmpfile_setuid)
+{
+	return syscall(SYS_open, BAD, (long)(O_TMPFILE | O_WRONLY), SUID);
+}
+P(open_tmpfile_setgid)
+{
+	return syscall(SYS_open, BAD, (long)(O_TMPFILE | O_WRONLY), SGID);
+}
+P(open_creat_plain)
+{
+	return syscall(SYS_open, BAD, (long)(O_CREAT | O_WRONLY), 0644L);
+}
+/* no O_CREAT: the mode is ignored, and so is the argument */
+P(open_nocreat_setuid)
+{
+	return syscall(SYS_open, BAD, (long)O_RDONLY, SUID | SGID);
+}
+P(openat_creat_setuid)
+{
+	return syscall(SYS_openat, -1L, BAD, (long)(O_CREAT | O_WRONLY), SUID);
+}
+P(openat_creat_setgid)
+{
+	return syscall(SYS_openat, -1L, BAD, (long)(O_CREAT | O_WRONLY), SGID);
+}
+P(openat_tmpfile_setuid)
+{
+	return syscall(SYS_openat, -1L, BAD, (long)(O_TMPFILE | O_WRONLY),
+		       SUID);
+}
+P(openat_tmpfile_setgid)
+{
+	return syscall(SYS_openat, -1L, BAD, (long)(O_TMPFILE | O_WRONLY),
+		       SGID);
+}
+P(openat_creat_plain)
+{
+	return syscall(SYS_openat, -1L, BAD, (long)(O_CREAT | O_WRONLY), 0644L);
+}
+P(openat_nocreat_setuid)
+{
+	return syscall(SYS_openat, -1L, BAD, (long)O_RDONLY, SUID | SGID);
+}
+P(creat_setuid)
+{
+	return syscall(SYS_creat, BAD, SUID);
+}
+P(creat_setgid)
+{
+	return syscall(SYS_creat, BAD, SGID);
+}
+P(mknod_setuid)
+{
+	return syscall(SYS_mknod, BAD, (long)S_IFREG | SUID, 0L);
+}
+P(mknod_setgid)
+{
+	return syscall(SYS_mknod, BAD, (long)S_IFREG | SGID, 0L);
+}
+P(mknodat_setuid)
+{
+	return syscall(SYS_mknodat, -1L, BAD, (long)S_IFREG | SUID, 0L);
+}
+P(mknodat_setgid)
+{
+	return syscall(SYS_mknodat, -1L, BAD, (long)S_IFREG | SGID, 0L);
+}
+
 /* a NULL program: EFAULT when the call is allowed */
 P(seccomp_listener)
 {
@@ -458,6 +613,7 @@ static const struct probe {
     C(open_by_handle_at),
     C(name_to_handle_at),
     C(fanotify_init),
+    C(io_setup),
     C(iopl),
     C(ioperm),
     C(modify_ldt),
@@ -466,6 +622,7 @@ static const struct probe {
     C(sysfs),
     C(nfsservctl),
     C(clone3),
+    C(openat2),
     C(getpid),
     A("clone-plain", clone_plain),
     A("clone-newns", clone_newns),
@@ -491,6 +648,38 @@ static const struct probe {
     A("ioctl-tioclinux", ioctl_tioclinux),
     A("ioctl-tioclinux-high", ioctl_tioclinux_high),
     A("ioctl-tcgets", ioctl_tcgets),
+    A("chmod-setuid", chmod_setuid),
+    A("chmod-setgid", chmod_setgid),
+    A("chmod-plain", chmod_plain),
+    A("fchmod-setuid", fchmod_setuid),
+    A("fchmod-setgid", fchmod_setgid),
+    A("fchmod-plain", fchmod_plain),
+    A("fchmodat-setuid", fchmodat_setuid),
+    A("fchmodat-setgid", fchmodat_setgid),
+    A("fchmodat2-setuid", fchmodat2_setuid),
+    A("fchmodat2-setgid", fchmodat2_setgid),
+    A("fchmodat2-plain", fchmodat2_plain),
+    A("open-creat-setuid", open_creat_setuid),
+    A("open-creat-setgid", open_creat_setgid),
+    A("open-tmpfile-setuid", open_tmpfile_setuid),
+    A("open-tmpfile-setgid", open_tmpfile_setgid),
+    A("open-creat-plain", open_creat_plain),
+    A("open-nocreat-setuid", open_nocreat_setuid),
+    A("openat-creat-setuid", openat_creat_setuid),
+    A("openat-creat-setgid", openat_creat_setgid),
+    A("openat-tmpfile-setuid", openat_tmpfile_setuid),
+    A("openat-tmpfile-setgid", openat_tmpfile_setgid),
+    A("openat-creat-plain", openat_creat_plain),
+    A("openat-nocreat-setuid", openat_nocreat_setuid),
+    A("creat-setuid", creat_setuid),
+    A("creat-setgid", creat_setgid),
+    A("mknod-setuid", mknod_setuid),
+    A("mknod-setgid", mknod_setgid),
+    A("mknodat-setuid", mknodat_setuid),
+    A("mknodat-setgid", mknodat_setgid),
+    A("fcntl-setlease", fcntl_setlease),
+    A("fcntl-setlease-high", fcntl_setlease_high),
+    A("fcntl-getlease", fcntl_getlease),
     A("seccomp-listener", seccomp_listener),
     A("seccomp-filter", seccomp_filter),
 };

@@ -1,0 +1,319 @@
+/*
+ * setid.c: clearing set-user-ID and set-group-ID bits in a host directory
+ * a box could write (core.clear_setid).
+ *
+ * Trust boundary.  The directory and everything in it are hostile: the box
+ * chose every name, type and mode there, and may have planted symlinks,
+ * FIFOs, deep or wide trees.  The supervisor runs this with the caller's
+ * rights (often root), after the box is gone.  So:
+ *
+ * - the top is opened with openat2(RESOLVE_NO_SYMLINKS), which refuses a
+ *   symlink in any component: the caller resolved the path before the run
+ *   and a symlink found now was planted (an ancestor inside another --rw
+ *   directory); a real directory swapped in that way lies inside that
+ *   other directory, which is scanned as well;
+ * - below it every step is relative to an open directory: fstatat with
+ *   AT_SYMLINK_NOFOLLOW, openat with O_NOFOLLOW | O_DIRECTORY for a
+ *   directory, O_PATH | O_NOFOLLOW for a file.  No path is followed, no
+ *   device or FIFO is ever opened for I/O, a symlink is never followed;
+ * - a file is changed only through a descriptor of the very inode that was
+ *   checked (re-checked with fstat on that descriptor): the mode is set
+ *   through /proc/self/fd/N, the supervisor's own descriptor link, since
+ *   fchmod refuses an O_PATH descriptor and opening the file for reading
+ *   could block on a lease or need a permission the box removed;
+ * - only regular files are touched, only their two set-id bits are
+ *   cleared, and with `uid` only files of that owner (the box's host id:
+ *   a box cannot make anyone else's file set-id);
+ * - the walk is bounded in depth and in entries, and says when it stopped
+ *   early, so the caller can report an incomplete check instead of a clean
+ *   one.
+ *
+ * Memory: the open directories live in a userdata whose __gc closes them,
+ * so that a Lua error while the result is built leaks nothing.
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define WALK_MT "sbx.setid_walk"
+#define HARD_DEPTH 1024 /* the most directories held open at once */
+#define DEF_DEPTH 128
+#define DEF_ENTRIES 1000000
+
+struct walk {
+	int depth; /* index of the innermost open directory, -1: none */
+	DIR *dir[HARD_DEPTH];
+	size_t plen[HARD_DEPTH]; /* length of path at each level */
+	char path[PATH_MAX];	 /* relative to the top, no leading '/' */
+};
+
+static void walk_close(struct walk *w)
+{
+	while (w->depth >= 0) {
+		closedir(w->dir[w->depth]);
+		w->dir[w->depth--] = NULL;
+	}
+}
+
+static int l_walk_gc(lua_State *L)
+{
+	walk_close(luaL_checkudata(L, 1, WALK_MT));
+	return 0;
+}
+
+/* Appends "/name" (or "name" at the top) to w->path at level d; returns 0,
+ * or -1 when the path would not fit. */
+static int set_path(struct walk *w, int d, const char *name)
+{
+	size_t base = w->plen[d], n = strlen(name);
+	size_t sep = base > 0 ? 1 : 0;
+
+	if (base + sep + n + 1 > sizeof w->path)
+		return -1;
+	if (sep)
+		w->path[base] = '/';
+	memcpy(w->path + base + sep, name, n + 1);
+	return 0;
+}
+
+/* Pushes one record {path=, ...} onto the list at index list. */
+static void push_record(lua_State *L, int list, const char *path,
+			const char *action, const struct stat *st, int err)
+{
+	lua_createtable(L, 0, 7);
+	lua_pushstring(L, path);
+	lua_setfield(L, -2, "path");
+	lua_pushstring(L, action);
+	lua_setfield(L, -2, "action");
+	if (st) {
+		lua_pushinteger(L, st->st_mode & 07777);
+		lua_setfield(L, -2, "mode");
+		lua_pushinteger(L, st->st_uid);
+		lua_setfield(L, -2, "uid");
+		lua_pushinteger(L, st->st_gid);
+		lua_setfield(L, -2, "gid");
+	}
+	if (err) {
+		lua_pushinteger(L, err);
+		lua_setfield(L, -2, "errno");
+		lua_pushstring(L, sbx_errno_name(err));
+		lua_setfield(L, -2, "errname");
+	}
+	lua_rawseti(L, list, (lua_Integer)lua_rawlen(L, list) + 1);
+}
+
+/* Clears the set-id bits of name in dirfd, which fstatat described as st;
+ * returns 0 or an errno. */
+static int clear_bits(int dirfd, const char *name, const struct stat *st)
+{
+	char link[64];
+	struct stat now;
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return errno;
+	/* the inode held now must be the one checked: no swap in between */
+	if (fstat(fd, &now) < 0) {
+		r = errno;
+		close(fd);
+		return r;
+	}
+	if (now.st_dev != st->st_dev || now.st_ino != st->st_ino ||
+	    !S_ISREG(now.st_mode) || now.st_uid != st->st_uid) {
+		close(fd);
+		return ESTALE;
+	}
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	r = fchmodat(AT_FDCWD, link, now.st_mode & 07777 & ~(mode_t)06000, 0);
+	r = r < 0 ? errno : 0;
+	close(fd);
+	return r;
+}
+
+/* Opens the subdirectory name of the innermost level as level d + 1. */
+static int push_dir(struct walk *w, const char *name, const struct stat *st)
+{
+	struct stat now;
+	int fd = openat(dirfd(w->dir[w->depth]), name,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK |
+			    O_CLOEXEC);
+	DIR *d;
+
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &now) < 0 || now.st_dev != st->st_dev ||
+	    now.st_ino != st->st_ino) {
+		close(fd);
+		return ESTALE;
+	}
+	d = fdopendir(fd);
+	if (d == NULL) {
+		int e = errno;
+		close(fd);
+		return e;
+	}
+	w->dir[++w->depth] = d;
+	w->plen[w->depth] = strlen(w->path);
+	return 0;
+}
+
+/** core.clear_setid(path [, opts]) -> result, or nil, msg, errno when path
+ * cannot be opened as a directory.  opts: uid (clear only files of this
+ * owner), dry_run (report without clearing), max_depth, max_entries.
+ * result: { found = { {path, action, mode, uid, gid, errno, errname} },
+ * errors = { {path, action = "unchecked", errno, errname} }, entries = N,
+ * truncated = nil | "depth" | "entries" }; action is "cleared", "found"
+ * (dry_run), "kept" (another owner) or "failed". */
+static int l_clear_setid(lua_State *L)
+{
+	static const char *const keys[] = {"uid", "dry_run", "max_depth",
+					   "max_entries", NULL};
+	const char *top = luaL_checkstring(L, 1);
+	lua_Integer uid = -1, max_depth = DEF_DEPTH, max_entries = DEF_ENTRIES;
+	int dry_run = 0, fd, found, errs;
+	const char *truncated = NULL; /* "entries" stops; "depth" goes on */
+	lua_Integer entries = 0;
+	struct walk *w;
+	DIR *d;
+
+	/* 1. every argument before any side effect */
+	if (top[0] != '/' || strlen(top) >= PATH_MAX)
+		return luaL_argerror(L, 1, "absolute path expected");
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		sbx_check_keys(L, 2, keys);
+		uid = sbx_opt_int(L, 2, "uid", -1, 0, 0xfffffffe);
+		dry_run = sbx_opt_bool(L, 2, "dry_run", 0);
+		max_depth =
+		    sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
+		max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
+					  (lua_Integer)1 << 40);
+	}
+	lua_settop(L, 2);
+	w = lua_newuserdatauv(L, sizeof *w, 0); /* 3 */
+	w->depth = -1;
+	w->path[0] = '\0';
+	luaL_setmetatable(L, WALK_MT);
+	lua_newtable(L); /* 4: found */
+	found = lua_gettop(L);
+	lua_newtable(L); /* 5: errors */
+	errs = lua_gettop(L);
+
+	/* 2. the top: no symlink in any component */
+	{
+		struct open_how how = {
+		    .flags = O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC,
+		    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		};
+		fd = sbx_openat2(AT_FDCWD, top, &how);
+	}
+	if (fd < 0)
+		return sbx_fail(L, "open", top, errno);
+	d = fdopendir(fd);
+	if (d == NULL) {
+		int e = errno;
+		close(fd);
+		return sbx_fail(L, "fdopendir", top, e);
+	}
+	w->dir[0] = d;
+	w->depth = 0;
+	w->plen[0] = 0;
+
+	/* 3. depth first; every record is pushed as found (the userdata
+	 * closes the directories if a push raises) */
+	while (w->depth >= 0) {
+		struct dirent *e;
+		struct stat st;
+		int err;
+
+		errno = 0;
+		e = readdir(w->dir[w->depth]);
+		if (e == NULL) {
+			if (errno != 0) {
+				w->path[w->plen[w->depth]] = '\0';
+				push_record(L, errs, w->path[0] ? w->path : ".",
+					    "unchecked", NULL, errno);
+			}
+			closedir(w->dir[w->depth]);
+			w->dir[w->depth--] = NULL;
+			continue;
+		}
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (++entries > max_entries) {
+			truncated = "entries";
+			break;
+		}
+		if (set_path(w, w->depth, e->d_name) < 0) {
+			w->path[w->plen[w->depth]] = '\0';
+			push_record(L, errs, w->path[0] ? w->path : ".",
+				    "unchecked", NULL, ENAMETOOLONG);
+			continue;
+		}
+		if (fstatat(dirfd(w->dir[w->depth]), e->d_name, &st,
+			    AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				push_record(L, errs, w->path, "unchecked", NULL,
+					    errno);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (w->depth + 1 >= max_depth) {
+				/* reported, and the walk goes on beside it */
+				truncated = "depth";
+				push_record(L, errs, w->path, "unchecked", NULL,
+					    ELOOP);
+				continue;
+			}
+			err = push_dir(w, e->d_name, &st);
+			if (err != 0 && err != ENOENT)
+				push_record(L, errs, w->path, "unchecked", NULL,
+					    err);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) || !(st.st_mode & (S_ISUID | S_ISGID)))
+			continue;
+		if (uid >= 0 && st.st_uid != (uid_t)uid) {
+			push_record(L, found, w->path, "kept", &st, 0);
+			continue;
+		}
+		if (dry_run) {
+			push_record(L, found, w->path, "found", &st, 0);
+			continue;
+		}
+		err = clear_bits(dirfd(w->dir[w->depth]), e->d_name, &st);
+		push_record(L, found, w->path, err ? "failed" : "cleared", &st,
+			    err);
+	}
+	walk_close(w);
+
+	lua_createtable(L, 0, 4);
+	lua_pushvalue(L, found);
+	lua_setfield(L, -2, "found");
+	lua_pushvalue(L, errs);
+	lua_setfield(L, -2, "errors");
+	lua_pushinteger(L, entries > max_entries ? max_entries : entries);
+	lua_setfield(L, -2, "entries");
+	if (truncated) {
+		lua_pushstring(L, truncated);
+		lua_setfield(L, -2, "truncated");
+	}
+	return 1;
+}
+
+void sbx_open_setid(lua_State *L)
+{
+	static const luaL_Reg meta[] = {{"__gc", l_walk_gc}, {NULL, NULL}};
+	static const luaL_Reg f[] = {{"clear_setid", l_clear_setid},
+				     {NULL, NULL}};
+	sbx_new_class(L, WALK_MT, meta, NULL);
+	luaL_setfuncs(L, f, 0);
+}
