@@ -231,6 +231,16 @@ static int box_parse(lua_State *L)
 			luaL_error(L, "mounts need a root");
 		if (sbx_mounts_parse(L, -1, anchor, p, &bad) < 0) {
 			int e = errno;
+			if (e == ELOOP) {
+				lua_pushnil(L);
+				lua_pushfstring(
+				    L,
+				    "mount source %s: a symbolic link "
+				    "on the path (never followed)",
+				    bad);
+				lua_pushinteger(L, e);
+				return 3;
+			}
 			return sbx_fail(L, "mount source", bad, e);
 		}
 	}

@@ -295,8 +295,8 @@ static int is_dir(int fd)
 static int srcfd[4096]; /* sbx_mounts_parse allows at most 4096 mounts */
 
 /* Opens the source of every bind of the plan below the (private copy of
- * the) host's root, refusing any symlink on the way: realpath resolved each
- * one in the supervisor, so a link met now was planted since. */
+ * the) host's root, refusing any symlink on the way, and checks that it is
+ * the file the supervisor opened when it compiled the plan (mount.c). */
 static void open_sources(const struct sbx_plan *p)
 {
 	int root;
@@ -305,12 +305,23 @@ static void open_sources(const struct sbx_plan *p)
 	for (size_t i = 0; i < p->nmounts; i++) {
 		const struct sbx_mount *m = &p->mounts[i];
 		srcfd[i] = -1;
-		if (m->op != SBX_OP_BIND)
+		if (m->op != SBX_OP_BIND || (m->flags & SBX_MOUNT_ABSENT))
 			continue;
 		srcfd[i] = open_beneath(root, m->src, O_PATH);
 		if (srcfd[i] < 0 &&
 		    !((m->flags & SBX_MOUNT_OPTIONAL) && errno == ENOENT))
 			die(SBX_ST_MOUNT, (int)i);
+		if (srcfd[i] >= 0) {
+			struct stat st;
+			if (fstat(srcfd[i], &st) < 0)
+				die(SBX_ST_MOUNT, (int)i);
+			/* replaced since the supervisor checked it */
+			if (st.st_dev != m->src_dev ||
+			    st.st_ino != m->src_ino) {
+				errno = ESTALE;
+				die(SBX_ST_MOUNT, (int)i);
+			}
+		}
 	}
 	close(root);
 }

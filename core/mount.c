@@ -9,10 +9,13 @@
 #include "sbx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const types[] = {"tmpfs", "bind",	"proc", "dev",
 				    "mkdir", "symlink", "file", "remount",
@@ -112,6 +115,36 @@ static const char *field_path(lua_State *L, int t, const char *k, int anchor,
 	return s;
 }
 
+/*
+ * A bind's source is a path the caller named, and a box may have written
+ * anywhere along it since (a --rw directory of an earlier run).  It is
+ * opened here, at compile time, without following any symlink (a link is
+ * refused: the caller names its target), and its identity recorded; the
+ * child opens the same path again (it cannot use this descriptor: a mount of
+ * another mount namespace cannot be cloned into the box's) and binds it only
+ * if it is the same file.  Nothing is held open between the two.
+ */
+static int open_source(struct sbx_mount *m)
+{
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
+			       .resolve =
+				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+	struct stat st;
+	int fd = sbx_openat2(AT_FDCWD, m->src, &how), e;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	m->src_dev = st.st_dev;
+	m->src_ino = st.st_ino;
+	return 0;
+}
+
 int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 		     const char **bad)
 {
@@ -172,24 +205,19 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 					     "shm_inodes", 01777);
 			break;
 		case SBX_OP_BIND: {
-			char real[PATH_MAX];
 			const char *src = field_path(L, t, "src", anchor, i);
 			m->attr = attrs(L, t, 1);
-			/* resolved on the host now; the child refuses any
-			 * symlink met when it opens the result */
-			if (!realpath(src, real)) {
+			m->src = src;
+			if (open_source(m) < 0) {
 				if (errno == ENOENT &&
 				    (m->flags & SBX_MOUNT_OPTIONAL)) {
-					m->src = src;
+					m->flags |= SBX_MOUNT_ABSENT;
 					break;
 				}
 				*bad = src;
 				lua_pop(L, 1);
 				return -1;
 			}
-			lua_pushstring(L, real);
-			m->src = sbx_anchor_str(L, anchor, -1);
-			lua_pop(L, 1);
 			break;
 		}
 		case SBX_OP_MKDIR:

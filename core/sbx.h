@@ -37,6 +37,7 @@ enum sbx_op {
 };
 
 #define SBX_MOUNT_OPTIONAL 1 /* a missing source or target is skipped */
+#define SBX_MOUNT_ABSENT 2   /* an optional source missing at compile time */
 
 struct sbx_mount {
 	int op;
@@ -47,6 +48,10 @@ struct sbx_mount {
 	size_t datalen;
 	uint64_t attr; /* MOUNT_ATTR_* applied recursively */
 	unsigned mode;
+	/* SBX_OP_BIND: the source as the supervisor opened it at compile time;
+	 * the child binds only that same file (device and inode) */
+	dev_t src_dev;
+	ino_t src_ino;
 };
 
 struct sbx_rlimit {

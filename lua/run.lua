@@ -118,8 +118,8 @@ local function parse(argv)
 		elseif a == "--ro" or a == "--rw" then
 			local typed = value(a)
 			local src, dst = split_dest(typed)
-			local real, msg = sbx.realpath(src)
-			if not real then refuse("%s %s: %s", a, typed, msg:match(": (.*)$")) end
+			local real, msg = stdbox.host_path(src)
+			if not real then refuse("%s %s: %s", a, typed, msg) end
 			dst = clean_box_path(a, typed, dst or real)
 			if a == "--rw" then
 				if real == "/" then refuse("--rw %s: refusing to make the host's root writable", typed) end

@@ -745,6 +745,65 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.are.equal("sbxlua: --stdin " .. d .. "/sub/victim: a symbolic link on the path (never followed)\n", err)
 		end)
 
+		it("--ro, --rw and PROG never follow a link an earlier box planted", function()
+			-- a secret the box's host id could read if it were bound in
+			local v, rmv = S.tmpdir()
+			os.execute("chmod 755 " .. v .. "; mkdir -m 755 " .. v .. "/secret; echo precious > "
+				.. v .. "/secret/key; chmod 644 " .. v .. "/secret/key; cp /bin/true " .. v .. "/secret/prog")
+			local d, rm = S.tmpdir()
+			os.execute("chmod 777 " .. d .. "; mkdir -m 777 " .. d .. "/data " .. d .. "/out")
+			-- an earlier run's box swaps what the operator will bind next
+			local _, err, code = run("--rw", d .. ":/work", "/bin/sh", "-c",
+				'rmdir data out && ln -s "$1" data && ln -s "$1" out && ln -s "$1/prog" a.out', "sh", v .. "/secret")
+			assert.are.equal(0, code, err)
+			local results = {}
+			for _, args in ipairs {
+				{ "--ro", d .. "/data:/data", "/bin/cat", "/data/key" },
+				{ "--ro", d .. "/data/key:/key", "/bin/cat", "/key" },
+				{ "--rw", d .. "/out:/out", "/bin/cat", "/out/key" },
+				{ d .. "/a.out" },
+			} do
+				local out, e, c = run(table.unpack(args))
+				results[#results + 1] = { out, e, c }
+			end
+			rm()
+			rmv()
+			for i, r in ipairs(results) do
+				assert.not_matches("precious", r[1], i)
+				assert.are.equal(126, r[3], r[2])
+				assert.matches("a symbolic link on the path %(never followed%)\n$", r[2])
+			end
+		end)
+
+		it("a host's own links (owned by root) are followed: /bin/sh, --ro /bin", function()
+			local st = sbx.lstat("/bin")
+			if not (st and st.type == "link" and st.uid == 0) then
+				pending("not verified: /bin is not a root-owned link on this host")
+				return
+			end
+			local out, err, code = run("--ro", "/bin:/hostbin", "/bin/sh", "-c", "test -x /hostbin/sh && echo ok")
+			assert.are.equal(0, code, err)
+			assert.are.equal("ok\n", out)
+		end)
+
+		it("a bind source replaced after the box was compiled is not bound", function()
+			-- the box binds only the file the core opened when it compiled
+			-- the spec, whatever the path names when the box is built
+			local d, rm = S.tmpdir()
+			os.execute("mkdir " .. d .. "/data " .. d .. "/other; echo one > " .. d .. "/data/f; echo two > "
+				.. d .. "/other/f; chmod -R a+rX " .. d)
+			local spec = S.spec("cat /data/f")
+			table.insert(spec.mounts, { type = "bind", src = d .. "/data", dst = "/data" })
+			local b = assert(sbx.box(spec))
+			os.execute("mv " .. d .. "/data " .. d .. "/old && mv " .. d .. "/other " .. d .. "/data")
+			local r = assert(b:run())
+			b:close()
+			rm()
+			assert.are.equal("cannot", r.outcome)
+			assert.are.equal("ESTALE", r.cannot.errname)
+			assert.are.equal("", r.stdout)
+		end)
+
 		it("--stdin refuses a FIFO, a device or a directory at once", function()
 			local d, rm = S.tmpdir()
 			os.execute("mkfifo " .. d .. "/fifo")

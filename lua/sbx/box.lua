@@ -8,6 +8,7 @@ local core = require "sbx.core"
 local M = {}
 
 local limits = require "sbx.limits"
+local owner = require "sbx._owner"
 
 local MiB = 1 << 20
 
@@ -56,12 +57,66 @@ local function under(path, dir)
 	return path == dir or path:sub(1, #dir + 1) == dir .. "/"
 end
 
---- Finds the program on the host.  Returns the host path, or nil, msg.
+local LINK = "a symbolic link on the path (never followed)"
+
+--- The absolute form of a host path the caller typed (relative to the
+-- current directory), with no symlink the box could have planted followed:
+-- a box may have written one anywhere in a directory it could write, so a
+-- link on the path is refused (the caller names its target) unless it is
+-- the host's own (`sbx._owner.hosts`: owned by root, or by an id outside
+-- the caller's namespace), which no standard box writes as:
+-- `/bin -> usr/bin` is followed, a link in a --rw directory is not.  `..`
+-- is taken lexically.  The core refuses every link when it opens a bind
+-- source, and the box binds only the file the core opened.
+-- @tparam string typed
+-- @return the path, free of symlinks, or nil, reason
+function M.host_path(typed)
+	local p = typed
+	if p:sub(1, 1) ~= "/" then
+		local cwd, msg = core.realpath(".")
+		if not cwd then return nil, msg:match(": (.*)$") or msg end
+		p = cwd .. "/" .. p
+	end
+	for _ = 1, 40 do
+		local parts = {}
+		for c in p:gmatch("[^/]+") do
+			if c == ".." then
+				parts[#parts] = nil
+			elseif c ~= "." then
+				parts[#parts + 1] = c
+			end
+		end
+		local at, link = "", nil
+		for i, c in ipairs(parts) do
+			local st, msg = core.lstat(at .. "/" .. c)
+			if not st then return nil, msg:match(": (.*)$") or msg end
+			if st.type == "link" then
+				if not owner.hosts(st.uid) then return nil, LINK end
+				link = (st.link:sub(1, 1) == "/" and "" or at .. "/") .. st.link
+				for j = i + 1, #parts do link = link .. "/" .. parts[j] end
+				break
+			end
+			at = at .. "/" .. c
+		end
+		if not link then return at == "" and "/" or at end
+		p = link
+	end
+	return nil, "too many levels of symbolic links"
+end
+
+--- Finds the program on the host: a name with a slash is that path (no
+-- symlink followed, see `M.host_path`), a bare name is looked up in
+-- `M.path` (the host's own directories).  Returns the host path, or nil, msg.
 function M.find_program(prog)
 	if prog == "" then return nil, "empty program name" end
 	local candidates = {}
 	if prog:find("/", 1, true) then
-		candidates[1] = prog
+		local p, msg = M.host_path(prog)
+		if not p then
+			if msg == "No such file or directory" then return nil, ("'%s' not found"):format(prog) end
+			return nil, ("'%s': %s"):format(prog, msg)
+		end
+		candidates[1] = p
 	else
 		for _, d in ipairs(M.path) do candidates[#candidates + 1] = d .. "/" .. prog end
 	end

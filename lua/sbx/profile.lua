@@ -4,6 +4,7 @@
 -- See docs/seccomp.md.
 -- @module sbx.profile
 local core = require "sbx.core"
+local owner = require "sbx._owner"
 
 local M = {}
 
@@ -23,23 +24,9 @@ M.MAX_SIZE = 1 << 20
 -- outside the caller's user namespace (shown as the overflow uid, e.g. the
 -- host's root seen from a rootless container) is trusted as root is: no box
 -- of ours can write as an id our namespace does not map.
-local function mapped(uid)
-	local f = io.open("/proc/self/uid_map")
-	if not f then return true end
-	for line in f:lines() do
-		local first, _, count = line:match("^%s*(%d+)%s+(%d+)%s+(%d+)")
-		if first and uid >= tonumber(first) and uid - tonumber(first) < tonumber(count) then
-			f:close()
-			return true
-		end
-	end
-	f:close()
-	return false
-end
-
 local function untrusted(path, st)
 	local ids = core.ids()
-	if st.uid ~= 0 and st.uid ~= ids.uid and st.uid ~= ids.euid and mapped(st.uid) then
+	if not owner.hosts(st.uid) and st.uid ~= ids.uid and st.uid ~= ids.euid then
 		return ("%s is owned by uid %d, not by root or the caller"):format(path, st.uid)
 	end
 	if st.mode & tonumber("022", 8) ~= 0 then

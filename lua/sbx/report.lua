@@ -72,6 +72,7 @@ local hints = {
 		EPERM = "this host refuses mounts in a user namespace (an LSM such as AppArmor, "
 			.. "or a /proc with hidden entries)",
 		EACCES = "this host refuses mounts in a user namespace (an LSM such as AppArmor)",
+		ESTALE = "the source was replaced after sbxlua opened it",
 	},
 }
 
