@@ -64,11 +64,30 @@ static _Noreturn void die(int stage, int index)
 
 /* ---- descriptors ---- */
 
-/* Moves the control socket to 3 and the command's stdio to 0..2, then
- * closes every other descriptor inherited from the supervisor. */
+static int srcfd[4096]; /* see open_sources() */
+
+/* Copies the supervisor's detached trees of the bind sources (plan.trees)
+ * above everything (so that no move below can overwrite one before it is
+ * copied) into srcfd[]. */
+static void lift_trees(const struct sbx_plan *p)
+{
+	for (size_t i = 0; i < p->nmounts; i++) {
+		srcfd[i] = -1;
+		if (p->trees[i] >= 0 &&
+		    (srcfd[i] = fcntl(p->trees[i], F_DUPFD_CLOEXEC,
+				      (int)p->nmounts + 64)) < 0)
+			die(SBX_ST_CLOSE_FDS, -1);
+	}
+}
+
+/* Moves the control socket to 3, the command's stdio to 0..2 and the bind
+ * sources' trees to 4 and up, then closes every other descriptor inherited
+ * from the supervisor. */
 static void setup_fds(const struct sbx_plan *p)
 {
-	int tmp[4];
+	int tmp[4], keep = CTL + 1;
+	if (p->trees)
+		lift_trees(p);
 	for (int i = 0; i < 3; i++)
 		tmp[i] = fcntl(p->stdio[i], F_DUPFD_CLOEXEC, 64);
 	tmp[3] = fcntl(p->ctl_fd, F_DUPFD_CLOEXEC, 64);
@@ -77,7 +96,14 @@ static void setup_fds(const struct sbx_plan *p)
 	for (int i = 0; i < 3; i++)
 		if (tmp[i] < 0 || dup2(tmp[i], i) < 0)
 			die(SBX_ST_STDIO, -1);
-	if (sbx_close_range(CTL + 1, ~0U, 0) < 0)
+	for (size_t i = 0; p->trees && i < p->nmounts; i++) {
+		if (srcfd[i] < 0)
+			continue;
+		if (dup3(srcfd[i], keep, O_CLOEXEC) < 0)
+			die(SBX_ST_CLOSE_FDS, -1);
+		srcfd[i] = keep++;
+	}
+	if (sbx_close_range((unsigned)keep, ~0U, 0) < 0)
 		die(SBX_ST_CLOSE_FDS, -1);
 }
 
@@ -286,13 +312,14 @@ static int is_dir(int fd)
 }
 
 /*
- * The sources of the plan's binds, opened by open_sources() while the child
- * still has the caller's host ids (-1: none, or an optional one missing).
+ * srcfd[]: the sources of the plan's binds (-1: none, or an optional one
+ * missing): the supervisor's detached trees for a root caller (whose box
+ * never has the caller's ids, see supervise.c), else opened by
+ * open_sources() while the child still has the caller's host ids.
  * A caller's own directory may be closed to the id the box maps to (a root
  * caller's work under /root, mode 0700): it is reached here by descriptor,
  * never by a path walked with the box's id.
  */
-static int srcfd[4096]; /* sbx_mounts_parse allows at most 4096 mounts */
 
 /* Opens the source of every bind of the plan below the (private copy of
  * the) host's root, refusing any symlink on the way, and checks that it is
@@ -324,6 +351,19 @@ static void open_sources(const struct sbx_plan *p)
 		}
 	}
 	close(root);
+}
+
+/* Attaches the supervisor's detached tree (its flags already set) at dst
+ * below rootfd; closes the tree. */
+static int attach_tree(int tree, int rootfd, const char *dst)
+{
+	int t = make_node(rootfd, dst, is_dir(tree), 0755), r;
+	if (t < 0)
+		return drop(tree, -1);
+	r = sbx_move_mount(tree, "", t, "",
+			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	drop(tree, 0);
+	return drop(t, r);
 }
 
 /* Binds the O_PATH descriptor s at dst below rootfd; closes s. */
@@ -514,7 +554,9 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 	case SBX_OP_BIND:
 		if (srcfd[m - p->mounts] < 0)
 			return 0; /* optional, missing */
-		r = bind_src(srcfd[m - p->mounts], rootfd, m->dst, m->attr);
+		r = p->trees ? attach_tree(srcfd[m - p->mounts], rootfd, m->dst)
+			     : bind_src(srcfd[m - p->mounts], rootfd, m->dst,
+					m->attr);
 		srcfd[m - p->mounts] = -1;
 		return r;
 	case SBX_OP_DEV:
@@ -917,7 +959,7 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		errno = r < 0 ? errno : EPIPE;
 		die(SBX_ST_SYNC, -1);
 	}
-	if (p->root_opts)
+	if (p->root_opts && !p->trees)
 		open_sources(p);
 	if (p->nsflags & CLONE_NEWUSER) {
 		/* a root caller's supplementary groups (host gid 0) must not

@@ -150,6 +150,9 @@ struct sbx_plan {
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
 	int stdio[3];
+	/* per mount, a detached tree of a bind's source the supervisor opened
+	 * for this run (-1: none); NULL: the child opens the sources itself */
+	const int *trees;
 	int last_cap;
 };
 

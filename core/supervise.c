@@ -21,10 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef P_PIDFD
 #define P_PIDFD 3
@@ -150,6 +155,142 @@ static int write_maps(const struct sbx_plan *p, pid_t pid, int *stage)
 	return write_file(path, map);
 }
 
+/*
+ * Trust boundary: a root caller's box runs as a host id of its own, and
+ * its user namespace must be created by that id (below), so the box cannot
+ * open its sources with the caller's rights.  The supervisor, which has
+ * them, opens each bind's source for this run as a detached mount tree
+ * (open_tree OPEN_TREE_CLONE, a copy the box can move into its own mount
+ * namespace), following no symlink, and only if it is the file mount.c
+ * recorded when the spec was compiled; the box attaches each tree as it is
+ * (the kernel lets a process move a detached tree into its own mount
+ * namespace, never clone one made elsewhere).  Returns an array of nmounts
+ * descriptors (-1 where none), or NULL with errno and *bad the mount's
+ * index; NULL with *bad -1 when this process may not clone a tree at all
+ * (only a caller with CAP_SYS_ADMIN over its mount namespace may): then
+ * the child opens the sources itself, as an unprivileged caller's does.
+ */
+static int *open_trees(const struct sbx_plan *p, int *bad)
+{
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
+			       .resolve =
+				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+	int *t = malloc((p->nmounts ? p->nmounts : 1) * sizeof(*t)), e;
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < p->nmounts; i++)
+		t[i] = -1;
+	size_t first = p->nmounts;
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct sbx_mount *m = &p->mounts[i];
+		struct stat st;
+		int fd;
+		if (m->op != SBX_OP_BIND || (m->flags & SBX_MOUNT_ABSENT))
+			continue;
+		if (first == p->nmounts)
+			first = i;
+		*bad = (int)i;
+		fd = sbx_openat2(AT_FDCWD, m->src, &how);
+		if (fd < 0) {
+			if (errno == ENOENT && (m->flags & SBX_MOUNT_OPTIONAL))
+				continue;
+			goto fail;
+		}
+		if (fstat(fd, &st) < 0 || st.st_dev != m->src_dev ||
+		    st.st_ino != m->src_ino) {
+			e = errno;
+			close(fd);
+			errno =
+			    st.st_ino != m->src_ino || st.st_dev != m->src_dev
+				? ESTALE
+				: e;
+			goto fail;
+		}
+		t[i] = sbx_open_tree(fd, "",
+				     OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					 AT_RECURSIVE | AT_EMPTY_PATH);
+		e = errno;
+		close(fd);
+		errno = e;
+		if (t[i] < 0 && e == EPERM && i == first) {
+			/* no CAP_SYS_ADMIN over this mount namespace (a root
+			 * inside a user namespace that does not own it): the
+			 * child opens the sources itself */
+			free(t);
+			*bad = -1;
+			errno = EPERM;
+			return NULL;
+		}
+		if (t[i] < 0)
+			goto fail;
+		/* the box's flags on every mount of the copy before the box
+		 * has it; private, so that nothing mounted under it in the box
+		 * can propagate to the host's peers of the source */
+		struct mount_attr a = {.attr_set = m->attr,
+				       .propagation = MS_PRIVATE};
+		if (sbx_mount_setattr(t[i], "", AT_EMPTY_PATH | AT_RECURSIVE,
+				      &a) < 0)
+			goto fail;
+	}
+	return t;
+fail:
+	e = errno;
+	for (size_t i = 0; i < p->nmounts; i++)
+		if (t[i] >= 0)
+			close(t[i]);
+	free(t);
+	errno = e;
+	return NULL;
+}
+
+static void close_trees(int **t, size_t n)
+{
+	if (!*t)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if ((*t)[i] >= 0)
+			close((*t)[i]);
+	free(*t);
+	*t = NULL;
+}
+
+/*
+ * The clone of a root caller's box whose host id is not root.  The kernel
+ * charges a user namespace's per-user counters (inotify instances, pending
+ * signals, message queues, user namespaces...) at the host's level to the
+ * id that created it: a namespace created by root would spend host root's
+ * quotas.  So the supervisor clones with that id as its effective uid (raw
+ * setresuid: this thread only, and sbxlua runs one), keeping uid 0 as real
+ * and saved id to return to at once.  The effective capabilities drop for
+ * the moment and come back from the permitted set; the change makes the
+ * process undumpable, which is undone.  The clone cannot also enter the
+ * box's cgroup (that would need the host id to write cgroup.procs): the
+ * child is moved there before it is told to go.
+ */
+static long clone_as(struct clone_args *ca, uid_t id)
+{
+	int dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), e;
+	long r;
+	if (syscall(SYS_setresuid, -1, id, -1) < 0) {
+		/* an id our own namespace does not map: no map of the box
+		 * could name it either, so the box cannot be made with it; the
+		 * plain clone says why first (EINVAL from the map otherwise) */
+		if (errno == EINVAL)
+			return sbx_clone3(ca);
+		return -1;
+	}
+	r = sbx_clone3(ca);
+	if (r == 0)
+		return 0; /* the box: it keeps the host id */
+	e = errno;
+	if (syscall(SYS_setresuid, -1, 0, -1) < 0)
+		abort(); /* cannot happen (uid 0 is the real id); never go on */
+	if (dumpable > 0)
+		prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
+	errno = e;
+	return r;
+}
+
 /* A pseudo-terminal pair from the host's devpts, with the caller's terminal
  * settings and size when the caller has a terminal. */
 static int open_pty(int *master, int *slave)
@@ -241,7 +382,8 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		  const struct sbx_io *io)
 {
 	int sv[2] = {-1, -1}, pin[2] = {-1, -1}, pout[2] = {-1, -1},
-	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e;
+	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e, own_id, bad = -1;
+	int *trees = NULL;
 	struct sbx_plan cp = *p;
 	struct clone_args ca;
 	long r;
@@ -270,18 +412,31 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	}
 	cp.ctl_fd = sv[1];
 
+	own_id =
+	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
+	if (p->root_opts && p->caller_root) {
+		stage = SBX_ST_MOUNT;
+		trees = open_trees(p, &bad);
+		if (!trees && bad >= 0)
+			goto fail;
+		cp.trees = trees;
+		stage = SBX_ST_CLONE;
+	}
 	make_cgroup(j);
 	memset(&ca, 0, sizeof ca);
 	ca.flags = p->nsflags | CLONE_PIDFD;
-	if (j->cg.fd >= 0) {
+	if (j->cg.fd >= 0 && !own_id) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = (uint64_t)j->cg.fd;
 	}
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
-	r = sbx_clone3(&ca);
+	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
 	if (r == 0)
 		sbx_child_main(&cp); /* the box: never returns */
+	e = errno;
+	close_trees(&trees, p->nmounts);
+	errno = e;
 	if (r < 0)
 		goto fail;
 	j->pid = (pid_t)r;
@@ -300,6 +455,16 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (io->in_fd < 0 && io->in_len == 0 && !io->pty)
 		xclose(&j->in);
 
+	if (own_id && j->cg.fd >= 0) {
+		int cr = sbx_cgroup_attach(&j->cg, j->pid);
+		if (cr < 0) {
+			/* as a cgroup that could not be made: sampled */
+			j->cg_error = -cr;
+			j->cg_what = "attach";
+			sbx_cgroup_remove(&j->cg);
+			j->cg.limited = 0;
+		}
+	}
 	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
 		goto killed;
 	{
@@ -325,6 +490,8 @@ fail:
 		xclose(&perr[i]);
 	}
 	set_cannot(j, stage, e);
+	if (stage == SBX_ST_MOUNT)
+		j->cannot.index = bad;
 	j->end_kind = SBX_END_CANNOT;
 	j->done = 1;
 	j->end = sbx_now();
