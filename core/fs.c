@@ -195,14 +195,96 @@ static int l_fds(lua_State *L)
 	return 1;
 }
 
+/* Whether /proc/<name> is a process of this user namespace holding uid as
+ * its real, effective, saved or file-system uid. */
+static int holds_uid(int proc, const char *name, const struct stat *own_ns,
+		     unsigned long uid)
+{
+	char path[300], buf[4096];
+	struct stat ns;
+	unsigned long ids[4];
+	ssize_t n;
+	int fd;
+	snprintf(path, sizeof path, "%s/ns/user", name);
+	if (fstatat(proc, path, &ns, 0) < 0 || ns.st_ino != own_ns->st_ino ||
+	    ns.st_dev != own_ns->st_dev)
+		return 0; /* gone, or a box's (a namespace of its own) */
+	snprintf(path, sizeof path, "%s/status", name);
+	fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *u = strstr(buf, "\nUid:");
+	if (!u || sscanf(u, "\nUid: %lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
+			 &ids[3]) != 4)
+		return 0;
+	if (ids[0] == 0)
+		return 0; /* root acting as uid for a moment (a supervisor's
+			   * clone), not a process of uid's own */
+	for (int i = 0; i < 4; i++)
+		if (ids[i] == uid)
+			return 1;
+	return 0;
+}
+
+/* Counts into *count the processes of this user namespace holding uid.
+ * Plain C: nothing of Lua while /proc is open.  0 or -errno. */
+static int count_uid(unsigned long uid, long *count)
+{
+	char buf[4096];
+	long got;
+	struct stat own;
+	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
+	if (proc < 0)
+		return -errno;
+	if (fstatat(proc, "self/ns/user", &own, 0) < 0) {
+		e = errno;
+		close(proc);
+		return -e;
+	}
+	*count = 0;
+	while ((got = syscall(SYS_getdents64, proc, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < got;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+			off += d->d_reclen;
+			if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
+			    holds_uid(proc, d->d_name, &own, uid))
+				(*count)++;
+		}
+	}
+	if (got < 0)
+		e = errno;
+	close(proc);
+	return -e;
+}
+
+/** core.uid_users(uid) -> how many processes of the caller's user
+ * namespace hold uid as a real, effective, saved or file-system uid (a
+ * box's processes, in namespaces of their own, are not counted, nor a
+ * process whose real uid is root); or nil, msg, errno. */
+static int l_uid_users(lua_State *L)
+{
+	lua_Integer uid = luaL_checkinteger(L, 1);
+	long count = 0;
+	int r;
+	luaL_argcheck(L, uid >= 0 && uid < 0xffffffffLL, 1, "invalid uid");
+	r = count_uid((unsigned long)uid, &count);
+	if (r < 0)
+		return sbx_fail(L, "read", "/proc", -r);
+	lua_pushinteger(L, count);
+	return 1;
+}
+
 void sbx_open_fs(lua_State *L)
 {
-	static const luaL_Reg f[] = {{"lstat", l_lstat},
-				     {"isatty", l_isatty},
-				     {"realpath", l_realpath},
-				     {"access", l_access},
-				     {"sha256", l_sha256},
-				     {"fds", l_fds},
-				     {NULL, NULL}};
+	static const luaL_Reg f[] = {
+	    {"lstat", l_lstat},		{"isatty", l_isatty},
+	    {"realpath", l_realpath},	{"access", l_access},
+	    {"sha256", l_sha256},	{"fds", l_fds},
+	    {"uid_users", l_uid_users}, {NULL, NULL}};
 	luaL_setfuncs(L, f, 0);
 }

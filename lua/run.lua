@@ -36,6 +36,8 @@ report to stderr after the box is gone.
   --cgroup DIR|none   cgroup v2 base for the box's cgroup (default: the
                       environment's SBXLUA_CGROUP, else found)
   --net none|host     network: an empty namespace (default) or the host's
+  --host-id N         a root caller's box's host uid and gid (default
+                      1879048192; refused if an account or process has it)
   --stdin FILE|-      stdin from FILE, a regular file (no symlink on its
                       path), or - for sbxlua's own stdin (default: nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
@@ -184,6 +186,11 @@ local function parse(argv)
 			if not f then refuse("--stdin %s: %s", typed, reason(msg)) end
 			if o.stdin then o.stdin:close() end
 			o.stdin = f
+		elseif a == "--host-id" then
+			local typed = value(a)
+			local n = tonumber(typed)
+			if not n or math.type(n) ~= "integer" then refuse("--host-id %s: expected a whole number", typed) end
+			o.host_id = n
 		elseif a == "--profile" then
 			o.profile = value(a)
 		elseif a == "--report" or a == "--json" then

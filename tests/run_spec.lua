@@ -600,6 +600,77 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	describe("the box's host id", function()
+		local stdbox = require "sbx.box"
+		if S.euid() ~= 0 then
+			it("is the caller's; --host-id is refused", function()
+				local out, err, code = run("/bin/sh", "-c", "cat /proc/self/uid_map")
+				assert.are.equal(0, code, err)
+				assert.matches("^%s*1000%s+" .. S.euid() .. "%s+1\n", out)
+				_, err, code = run("--host-id", "1879048193", "/bin/true")
+				assert.are.equal(126, code)
+				assert.are.equal("sbxlua: /bin/true: --host-id needs a root caller\n", err)
+			end)
+			pending("a root caller's box id: not verified as an unprivileged caller")
+			return
+		end
+
+		it("of a root caller's box is its own, and its user namespace is created by it", function()
+			local out, err, code = run("/bin/sh", "-c", "cat /proc/self/uid_map /proc/self/gid_map")
+			assert.are.equal(0, code, err)
+			local id = stdbox.root_host_id
+			assert.are.equal(("%10d %10d %10d\n"):format(1000, id, 1):rep(2), out)
+		end)
+
+		it("is refused when an account, a group or a host process has it", function()
+			local _, err, code = run("--host-id", "65534", "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: /bin/true: host id 65534: the account nobody has it\n", err)
+			local id = 0x72000000 + math.random(0, 0xffffff)
+			local pid = S.sh(("setpriv --reuid=%d --regid=%d --clear-groups sleep 60 >/dev/null 2>&1 & echo $!")
+				:format(id, id)):match("%d+")
+			for _ = 1, 1500 do -- until setpriv has become that id
+				if (S.read("/proc/" .. pid .. "/status") or ""):match("\nUid:%s+" .. id) then break end
+				os.execute("sleep 0.02")
+			end
+			_, err, code = run("--host-id", tostring(id), "/bin/true")
+			os.execute("kill " .. pid)
+			assert.are.equal(126, code)
+			assert.are.equal(("sbxlua: /bin/true: host id %d: 1 host process(es) run as it\n"):format(id), err)
+			_, err, code = run("--host-id", "x", "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: --host-id x: expected a whole number\n", err)
+			_, err, code = run("--host-id", "0", "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: /bin/true: host id 0: a whole number from 1 to 4294967294\n", err)
+		end)
+
+		it("reaches no daemon of the nobody account through a bind (its 0600 socket)", function()
+			-- a host service running as nobody (65534) listens on a socket
+			-- only that id may connect to; the box gets its directory --ro
+			local d, rm = S.tmpdir()
+			os.execute("chmod 755 " .. d .. " && chown 65534:65534 " .. d)
+			local srv = assert(io.popen("setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "
+				.. S.q("import os, socket\nos.umask(0o177)\ns = socket.socket(socket.AF_UNIX)\n"
+				.. "s.bind(" .. ("%q"):format(d .. "/daemon.sock") .. "); s.listen(); s.settimeout(20)\n"
+				.. "print('ready', flush=True)\n"
+				.. "try:\n  c, _ = s.accept(); print('connected')\nexcept OSError:\n  print('none')")))
+			assert.are.equal("ready", srv:read("l"))
+			local out = run("--ro", d .. ":/run/daemon", "python3", "-c",
+				"import socket\ns = socket.socket(socket.AF_UNIX)\n"
+				.. "try:\n  s.connect('/run/daemon/daemon.sock'); print('connected')\n"
+				.. "except OSError as e:\n  print(e.strerror)")
+			-- the server is waiting: end it with a connection of root's own
+			os.execute("/usr/bin/python3 -c " .. S.q("import socket; socket.socket(socket.AF_UNIX).connect("
+				.. ("%q"):format(d .. "/daemon.sock") .. ")"))
+			local heard = srv:read("a")
+			srv:close()
+			rm()
+			assert.are.equal("Permission denied\n", out)
+			assert.are.equal("connected\n", heard) -- root's, not the box's
+		end)
+	end)
+
 	describe("the host side: outputs", function()
 		-- a victim the box must not reach: a 0600 file of the caller's with
 		-- known contents, and a name that must not come to exist
@@ -611,7 +682,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			os.execute("chmod 600 " .. v .. "/victim")
 			return v .. "/victim", v .. "/created", rm
 		end
-		-- a directory the box writes (uid 1000 inside maps to 65534 or the caller)
+		-- a directory the box writes (uid 1000 inside maps to the box's host id or the caller)
 		local function rwdir()
 			local d, rm = S.tmpdir()
 			os.execute("chmod 777 " .. d)
@@ -893,7 +964,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 
 		if S.euid() == 0 then
-			it("a profile a box rewrote is refused (the box writes as uid 65534, not as the caller)", function()
+			it("a profile a box rewrote is refused (the box writes as its own host id, not as the caller)", function()
 				local d, rm = profile_dir()
 				os.execute("chmod 777 " .. d)
 				local _, err, code = run("--rw", d .. ":/work", "/bin/sh", "-c",
@@ -904,8 +975,8 @@ describe("run.lua [" .. S.priv .. "]", function()
 				rm()
 				assert.are.equal(126, code)
 				assert.are.equal("", out)
-				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is owned by uid 65534, "
-					.. "not by root or the caller\n"):format(d, d), err)
+				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is owned by uid %d, "
+					.. "not by root or the caller\n"):format(d, d, require("sbx.box").root_host_id), err)
 			end)
 		else
 			pending("a profile a box rewrote: an unprivileged caller's box writes as the caller, "

@@ -11,11 +11,19 @@ local S = require "support"
 local PROBE = "build/tests/sysprobe"
 local PY = "/usr/bin/python3" -- the host's, whatever the caller's PATH says
 
--- Starts `sbxlua run.lua args...` and returns a handle on its stdout (the
--- box's output, passed through as it comes) and the file of its stderr.
+-- The box's host id in the tests that run a host process as it: the
+-- caller's, or for a root caller one of this run's own (a host process of
+-- the standard box's id would make sbxlua refuse that id to every other
+-- suite running at the same time).
+local HOST_ID = S.euid() == 0 and 0x71000000 + math.random(0, 0xffffff) or S.euid()
+
+-- Starts `sbxlua run.lua args...` (with HOST_ID) and returns a handle on
+-- its stdout (the box's output, passed through as it comes) and the file
+-- of its stderr.
 local function start(...)
 	local args = {}
-	for i, a in ipairs { ... } do args[i] = S.q(a) end
+	if S.euid() == 0 then args[1], args[2] = "--host-id", tostring(HOST_ID) end
+	for _, a in ipairs { ... } do args[#args + 1] = S.q(a) end
 	local err = os.tmpname()
 	local p = assert(io.popen(S.bin .. " run.lua " .. table.concat(args, " ")
 		.. " 2>" .. err .. " </dev/null; echo \"rc=$?\"", "r"))
@@ -30,10 +38,10 @@ local function release(path)
 	f:close()
 end
 
--- Runs python code on the host as the box's host id (the caller's, or
--- 65534 for a root caller); returns its output.
+-- Runs python code on the host as the box's host id (HOST_ID); returns its
+-- output.
 local function host_py(code)
-	local as = S.euid() == 0 and "setpriv --reuid=65534 --regid=65534 --clear-groups " or ""
+	local as = S.euid() == 0 and ("setpriv --reuid=%d --regid=%d --clear-groups "):format(HOST_ID, HOST_ID) or ""
 	return (S.sh(as .. PY .. " -c " .. S.q(code) .. " 2>&1"))
 end
 
@@ -277,7 +285,7 @@ describe("walls [" .. S.priv .. "]", function()
 			os.execute("mkdir " .. d .. "/sync && chmod 777 " .. d .. "/sync && mkfifo -m 666 "
 				.. d .. "/sync/go && echo data > " .. d .. "/f && chmod 755 " .. d
 				.. " && chmod 644 " .. d .. "/f")
-			if S.euid() == 0 then os.execute("chown 65534:65534 " .. d .. "/f") end
+			if S.euid() == 0 then os.execute(("chown %d:%d "):format(HOST_ID, HOST_ID) .. d .. "/f") end
 			local p, errf = start("--profile", prof, "--ro", d .. "/f:/data/f", "--rw", d .. "/sync:/sync",
 				"python3", "-c", "import os, fcntl, errno\n"
 				.. "go = os.open('/sync/go', os.O_RDWR)\n"

@@ -22,9 +22,48 @@ M.tree = {
 --- The box user, inside.
 M.user = { name = "sbx", uid = 1000, gid = 1000, home = "/work" }
 
---- Host id a root caller's box is mapped to, so that it never runs as
--- kernel uid 0.
-M.root_host_id = 65534
+--- Host id (uid and gid) a root caller's box is mapped to, so that it never
+-- runs as kernel uid 0: one no host account or service uses (0x70000000,
+-- above the ranges systemd gives containers and dynamic users), so that a
+-- box can reach no file, socket or process of a host service through its
+-- id; its user namespace is created by that id, which the kernel charges
+-- the box's per-user counters to.  `o.host_id` chooses another.
+M.root_host_id = 0x70000000
+
+-- Whether field 3 of a line of an /etc file (passwd, group) is id.
+local function listed(file, id)
+	local f = io.open(file)
+	if not f then return nil end
+	for l in f:lines() do
+		local name, n = l:match("^([^:]*):[^:]*:(%d+):")
+		if n and tonumber(n) == id then
+			f:close()
+			return name
+		end
+	end
+	f:close()
+	return nil
+end
+
+--- Checks that id can be a root caller's box's host id: not root, not an
+-- account or group of /etc/passwd or /etc/group, held by no process of the
+-- host (a box's own processes, in namespaces of their own, do not count).
+-- Accounts only a name service knows (LDAP...) are not seen.
+-- @tparam integer id
+-- @return true, or nil, reason
+function M.check_host_id(id)
+	if math.type(id) ~= "integer" or id <= 0 or id >= 0xffffffff then
+		return nil, ("host id %s: a whole number from 1 to 4294967294"):format(tostring(id))
+	end
+	local who = listed("/etc/passwd", id)
+	if who then return nil, ("host id %d: the account %s has it"):format(id, who) end
+	who = listed("/etc/group", id)
+	if who then return nil, ("host id %d: the group %s has it"):format(id, who) end
+	local n, msg = core.uid_users(id)
+	if not n then return nil, ("host id %d: %s"):format(id, msg) end
+	if n > 0 then return nil, ("host id %d: %d host process(es) run as it"):format(id, n) end
+	return true
+end
 
 --- Files of the synthetic /etc (every other host file is absent).
 function M.etc_files(user)
@@ -141,7 +180,8 @@ local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 --  `stdin` (a string, or an `sbx.file` opened before), `cgroup` (a cgroup v2 base, or false for none),
 --  `filter` (a compiled filter or false), `profile` (its name), `pty`
 --  (stdio on a pseudo-terminal of the box's own, relaying the caller's),
---  `landlock` (default true)
+--  `landlock` (default true), `host_id` (a root caller's box's host id,
+--  default `M.root_host_id`, checked by `M.check_host_id`)
 -- @return spec, info; or nil, msg
 function M.build(o)
 	local lim, lerr = limits.resolve(o.limits or {})
@@ -151,7 +191,12 @@ function M.build(o)
 	if not host_path then return nil, err end
 	local euid = core.ids().euid
 	local root_caller = euid == 0
-	local host_id = root_caller and M.root_host_id or nil
+	local host_id = root_caller and (o.host_id or M.root_host_id) or nil
+	if o.host_id and not root_caller then return nil, "--host-id needs a root caller" end
+	if host_id then
+		local ok, why = M.check_host_id(host_id)
+		if not ok then return nil, why end
+	end
 
 	local work_host
 	for _, b in ipairs(o.rw or {}) do

@@ -18,7 +18,7 @@ M.MAX_SIZE = 1 << 20
 -- must be a regular file owned by root or the caller and writable by
 -- neither group nor others, and what runs is what was read from that
 -- descriptor, never a second lookup of the path.  (A root caller's box
--- writes as uid 65534, so whatever it wrote is refused; an unprivileged
+-- writes as a host id of its own, so whatever it wrote is refused; an unprivileged
 -- caller's box writes as the caller, and its files cannot be told apart
 -- from the caller's own: keep profiles where no box writes.)  An owner
 -- outside the caller's user namespace (shown as the overflow uid, e.g. the
