@@ -27,6 +27,7 @@ describe("box [" .. S.priv .. "]", function()
 			{ "an output cap", "yes", { output_limit = 4096 } },
 			{ "a set-up failure", "true", { cwd = "/nonexistent" } },
 			{ "a cgroup, where usable", "true", { cgroup = true } },
+			{ "a pseudo-terminal", "echo hi", { pty = true, new_session = true } },
 		}
 		collectgarbage()
 		collectgarbage("stop")
