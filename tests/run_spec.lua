@@ -575,6 +575,30 @@ describe("run.lua [" .. S.priv .. "]", function()
 			refused("%-%-rw /nonexistent: No such file or directory", "--rw", "/nonexistent", "/bin/true")
 		end)
 
+		it("--rw over sbxlua's own files: its Lua, its profiles, its executable", function()
+			-- the attack: from the repository root, the box rewrites a
+			-- module that the next sbxlua loads with the caller's rights
+			local target = "lua/sbx/report.lua"
+			local before = S.read(target)
+			local out, err, code = run("--rw", ".:/work", "/bin/sh", "-c",
+				"echo 'error(\"pwned\")' > /work/" .. target)
+			assert.are.equal(126, code)
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: --rw .:/work: refusing to make sbxlua's own files writable\n", err)
+			assert.are.equal(before, S.read(target))
+			local root = S.sh("pwd"):gsub("\n$", "")
+			for _, d in ipairs { "lua", "lua/sbx", "profiles", root, root .. "/lua/sbx:/work" } do
+				refused("%-%-rw " .. d:gsub("%p", "%%%0") .. ": refusing to make sbxlua's own files writable",
+					"--rw", d, "/bin/true")
+			end
+			-- a directory beside them is no one's but the caller's
+			local d, rm = S.tmpdir()
+			os.execute("chmod 755 " .. S.q(d))
+			local _, berr, bcode = run("--rw", d .. ":/work", "/bin/true")
+			rm()
+			assert.are.equal(0, bcode, berr)
+		end)
+
 		it("a PROG that does not exist or is not executable", function()
 			refused("/nonexistent/prog: '/nonexistent/prog' not found", "/nonexistent/prog")
 			refused("no%-such%-program%-x: 'no%-such%-program%-x' not found", "no-such-program-x")
