@@ -408,7 +408,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	    [SBX_END_SIGNAL] = "signal", [SBX_END_WALL] = "wall",
 	    [SBX_END_OUTPUT] = "output", [SBX_END_CANNOT] = "cannot",
 	    [SBX_END_LOST] = "lost",	 [SBX_END_MEMORY] = "memory",
-	    [SBX_END_TASKS] = "tasks"};
+	    [SBX_END_TASKS] = "tasks",	 [SBX_END_INIT] = "init"};
 	lua_createtable(L, 0, 12);
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");
@@ -423,6 +423,13 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_setfield(L, -2, "signame");
 		lua_pushboolean(L, WCOREDUMP(j->status));
 		lua_setfield(L, -2, "core");
+	}
+	if (j->end_kind == SBX_END_INIT) {
+		/* the signal that killed the box's init */
+		lua_pushinteger(L, j->init_signal);
+		lua_setfield(L, -2, "signal");
+		lua_pushstring(L, sbx_signal_name(j->init_signal));
+		lua_setfield(L, -2, "signame");
 	}
 	if (j->have_cannot) {
 		const struct sbx_plan *p = j->plan;

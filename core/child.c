@@ -998,6 +998,14 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 	if (p->net_lo)
 		CHECK(lo_up(), SBX_ST_NET, -1);
 
+	/* the box's resource limits in init too, before the fork: its own
+	 * (the supervisor's, the caller's) would otherwise show in
+	 * /proc/1/limits, and the command inherits these */
+	for (size_t i = 0; i < p->nrlimits; i++)
+		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
+				&p->rlimits[i].lim),
+		      SBX_ST_RLIMIT, (int)i);
+
 	/* init holds nothing of the host from here on, and cannot be read
 	 * through /proc by the command (runc /proc/self/exe class) */
 	CHECK(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), SBX_ST_DUMPABLE, -1);

@@ -28,6 +28,7 @@ static const struct {
     {"nice", RLIMIT_NICE},
     {"rtprio", RLIMIT_RTPRIO},
     {"rttime", RLIMIT_RTTIME},
+    {"rss", RLIMIT_RSS},
 };
 #define NRL (sizeof rl / sizeof rl[0])
 

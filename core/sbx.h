@@ -187,6 +187,7 @@ enum {
 	SBX_END_LOST,	/* init ended without saying how the command did */
 	SBX_END_MEMORY, /* the sampler saw the memory limit passed */
 	SBX_END_TASKS,	/* the sampler saw the task limit reached */
+	SBX_END_INIT,	/* init was killed after the command's execve */
 	SBX_END_COUNT
 };
 
@@ -225,7 +226,8 @@ struct sbx_job {
 	int have_status;
 	struct sbx_msg cannot; /* first setup failure (have_cannot) */
 	int have_cannot;
-	int init_status; /* wait status of init */
+	int init_status; /* si_status of init's end */
+	int init_signal; /* the signal that killed init, else 0 */
 	char inbuf[65536];
 	size_t inbuf_len, inbuf_off;
 	off_t in_pos; /* next pread offset of io.in_fd (io.in_pread) */

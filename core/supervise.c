@@ -694,6 +694,9 @@ static void finish(struct sbx_job *j)
 	       errno == EINTR)
 		;
 	j->init_status = si.si_status;
+	j->init_signal = si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED
+			     ? si.si_status
+			     : 0;
 	j->cpu = (double)ru.ru_utime.tv_sec +
 		 (double)ru.ru_utime.tv_usec / 1e6 +
 		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
@@ -729,7 +732,14 @@ static void finish(struct sbx_job *j)
 		return; /* the supervisor's own kill names the cause */
 	else if (j->have_status && WIFSIGNALED(j->status))
 		j->end_kind = SBX_END_SIGNAL;
+	else if (j->execed && j->init_signal)
+		/* init killed from outside the box (nothing inside can signal
+		 * it) after the command started: the command died with its pid
+		 * namespace, a run of its own, not a set-up failure */
+		j->end_kind = SBX_END_INIT;
 	else
+		/* init ended before the command's execve, or without a
+		 * signal and without the command's status: set-up */
 		j->end_kind = SBX_END_LOST;
 }
 

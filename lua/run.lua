@@ -91,6 +91,27 @@ local function home_dirs()
 	return homes
 end
 
+-- path is dir or below it
+local function under(path, dir)
+	return path == dir or path:sub(1, #dir + 1) == dir .. "/"
+end
+
+-- What sbxlua loads or runs: its bundled Lua directory, its profiles and
+-- its executable, as real paths (each that resolves)
+local function own_files()
+	local config = package.loaded["sbx.config"]
+	local own = {}
+	for _, p in ipairs {
+		type(config) == "table" and config.luadir or false,
+		profile.dir() or false,
+		"/proc/self/exe",
+	} do
+		local real = p and sbx.realpath(p)
+		if real then own[#own + 1] = real end
+	end
+	return own
+end
+
 -- options that set a limit, by the limit's name in sbx.limits
 local limit_opts = {
 	["--wall"] = "wall", ["--cpu"] = "cpu", ["--mem"] = "memory", ["--pids"] = "tasks",
@@ -129,6 +150,13 @@ local function parse(argv)
 					-- the home directory, or a directory that holds it
 					if h == real or h:sub(1, #real + 1) == real .. "/" then
 						refuse("--rw %s: refusing to make the home directory writable", typed)
+					end
+				end
+				-- sbxlua's own files: a box that rewrote them would run its
+				-- code in every later sbxlua, with the caller's rights
+				for _, own in ipairs(own_files()) do
+					if under(own, real) or under(real, own) then
+						refuse("--rw %s: refusing to make sbxlua's own files writable", typed)
 					end
 				end
 				local st = sbx.lstat(real)

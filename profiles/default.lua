@@ -49,6 +49,13 @@ return {
 		{ call = "process_vm_writev", action = EPERM },
 		{ call = "kcmp", action = EPERM },
 		{ call = "pidfd_getfd", action = EPERM },
+		-- no resource limit of another process: the command shares the
+		-- box init's ids, and init's limits are the supervisor's.  pid 0
+		-- (the caller) is what glibc's getrlimit/setrlimit pass; any
+		-- other value, even the caller's own pid, is refused.  Compared
+		-- on all 64 bits: a pid the kernel would read as 0 but with high
+		-- bits set is refused too.
+		{ call = "prlimit64", action = EPERM, args = { { 0, "!=", 0 } } },
 
 		-- the file-system namespace is final once the box is set up
 		{ call = "mount", action = EPERM },

@@ -632,6 +632,7 @@ describe("the default profile on the kernel [" .. S.priv .. "]", function()
 		{ "fcntl-setlease", "EPERM" }, { "fcntl-setlease-high", "EPERM" },
 		{ "fcntl-getlease", SAME },
 		{ "seccomp-listener", "EPERM" }, { "seccomp-filter", SAME },
+		{ "prlimit-self", SAME }, { "prlimit-pid", "EPERM" }, { "prlimit-high", "EPERM" },
 		{ "getpid", SAME },
 	} do cases[#cases + 1] = c end
 

@@ -307,8 +307,21 @@ describe("limits enforcement and rlimits", function()
 		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true,
 			cgroup_memory = true })
 		assert.are.same({ 2, 3 }, r.cpu)
-		assert.is_nil(r.nproc)
-		assert.is_nil(r.data)
+		assert.are.same({ "unlimited", "unlimited" }, r.nproc)
+		assert.are.same({ "unlimited", "unlimited" }, r.data)
+		-- every resource limit the core knows is set
+		for _, name in ipairs(require("sbx.core").rlimit_names()) do
+			assert.is_not_nil(r[name], name)
+		end
+		assert.are.same({ 8 * MiB, 512 * MiB }, r.stack)
+		assert.are.same({ 0, 0 }, r.rtprio)
+		-- a caller's lower hard limit bounds the fixed ones, not the operator's
+		r = L.rlimits(L.defaults, { caller_hard = { stack = 4 * MiB, locks = 77, as = "unlimited",
+			nofile = 100 } })
+		assert.are.same({ 4 * MiB, 4 * MiB }, r.stack)
+		assert.are.same({ 77, 77 }, r.locks)
+		assert.are.same({ "unlimited", "unlimited" }, r.as)
+		assert.are.equal(256, r.nofile)
 	end)
 
 	it("describes the limits with their enforcement", function()

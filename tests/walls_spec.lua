@@ -64,6 +64,7 @@ local function expected()
 		want[c] = "EPERM"
 	end
 	want["clone-plain"], want.getpid = "ok", "ok"
+	want["prlimit-self"], want["prlimit-pid"], want["prlimit-high"] = "ok", "EPERM", "EPERM"
 	want["fcntl-getlease"] = "EBADF"
 	for _, c in ipairs { "chmod", "fchmod", "fchmodat", "open-creat", "open-tmpfile", "openat-creat",
 		"openat-tmpfile", "creat", "mknod", "mknodat" } do
@@ -435,6 +436,70 @@ describe("walls [" .. S.priv .. "]", function()
 		assert.are.equal("3 EMFILE", box, err)
 		assert.are.equal("host ok\n", host)
 		assert.are.equal("rc=0\n", rest, err)
+	end)
+
+	describe("the box's init, from the command", function()
+		local REACH = "build/tests/reachinit"
+		local function reach(...)
+			local out, err, code = S.runlua(...)
+			assert.are.equal(0, code, err)
+			local t = {}
+			for name, answer in out:gmatch("(%S+) (%S+)\n") do t[name] = answer end
+			return t
+		end
+
+		it("cannot act on init: limits, signals, tracing, memory, descriptors, /proc/1", function()
+			local t = reach(REACH)
+			for _, k in ipairs { "prlimit-get", "prlimit-set", "prlimit-own-pid", "kill-0", "kill-stop",
+				"kill-kill", "ptrace-attach", "ptrace-seize", "process_vm_readv", "process_vm_writev",
+				"pidfd_getfd", "pidfd_send_signal" } do
+				assert.are.equal("EPERM", t[k], k)
+			end
+			for _, k in ipairs { "proc-environ", "proc-mem", "proc-maps", "proc-auxv", "proc-exe",
+				"proc-cwd", "proc-root", "proc-fd-0" } do
+				assert.are.equal("EACCES", t[k], k)
+			end
+			-- what is left works: the program's own limits, init alive
+			assert.are.equal("ok", t["prlimit-self"])
+			assert.are.equal("ok", t.alive)
+		end)
+
+		it("(control: without the filter the kernel lets prlimit64 reach init)", function()
+			local t = reach("--profile", "none", REACH)
+			assert.are.equal("ok", t["prlimit-get"])
+			assert.are.equal("EPERM", t["kill-kill"])
+			assert.are.equal("EPERM", t["ptrace-attach"])
+		end)
+
+		it("glibc's calls and the shell's ulimit use pid 0 and work; prlimit --pid fails", function()
+			local out, err, code = S.runlua("/bin/sh", "-c", "ulimit -n 100 && ulimit -n; "
+				.. "prlimit --nofile --noheadings -o SOFT; prlimit --pid $$ --nofile 2>&1 >/dev/null; echo rc=$?")
+			assert.are.equal(0, code, err)
+			assert.matches("^100\n +100\nprlimit: failed to get the NOFILE resource limit: "
+				.. "Operation not permitted\nrc=1\n$", out)
+		end)
+
+		it("nothing of the caller's limits reaches the box or init", function()
+			local want = table.concat({ "Max stack size 8388608 536870912",
+				"Max resident set unlimited unlimited", "Max locked memory 8388608 8388608",
+				"Max address space unlimited unlimited", "Max file locks unlimited unlimited",
+				"Max nice priority 0 0", "Max realtime priority 0 0",
+				"Max realtime timeout unlimited unlimited" }, "\n")
+			local script = "for f in /proc/self/limits /proc/1/limits; do "
+				.. "grep -E 'stack|resident|locked|address|locks|nice|realtime' $f "
+				.. "| sed -E 's/ +(bytes|locks|us)? *$//; s/  +/ /g'; done"
+			local out, code = S.sh("prlimit --stack=1000000: --memlock=12345: --as=999999999: "
+				.. "--rss=4242: --rttime=55: --nofile=300: " .. S.bin .. " run.lua /bin/sh -c "
+				.. S.q(script) .. " 2>&1")
+			assert.are.equal(0, code, out)
+			assert.are.equal(want .. "\n" .. want .. "\nsandbox: exit 0\n", out)
+			-- a hard limit below the standard one cannot be raised in a
+			-- user namespace: the box gets the caller's
+			out, code = S.sh("prlimit --locks=77:77 " .. S.bin .. " run.lua /bin/sh -c "
+				.. S.q("grep locks /proc/self/limits") .. " 2>&1")
+			assert.are.equal(0, code, out)
+			assert.matches("^Max file locks +77 +77 +locks *\nsandbox: exit 0\n$", out)
+		end)
 	end)
 
 	it("report vocabulary for the refusal kill", function()

@@ -171,6 +171,32 @@ function M.find_program(prog)
 	return nil, ("'%s' not found"):format(prog)
 end
 
+-- /proc/self/limits' rows by the names of core.rlimit_names
+local limit_rows = {
+	["Max cpu time"] = "cpu", ["Max file size"] = "fsize", ["Max data size"] = "data",
+	["Max stack size"] = "stack", ["Max core file size"] = "core", ["Max resident set"] = "rss",
+	["Max processes"] = "nproc", ["Max open files"] = "nofile", ["Max locked memory"] = "memlock",
+	["Max address space"] = "as", ["Max file locks"] = "locks", ["Max pending signals"] = "sigpending",
+	["Max msgqueue size"] = "msgqueue", ["Max nice priority"] = "nice",
+	["Max realtime priority"] = "rtprio", ["Max realtime timeout"] = "rttime",
+}
+
+--- The caller's hard resource limits, read from the supervisor's own
+-- /proc/self/limits (the host's procfs, before any box): name -> a number
+-- or `"unlimited"`; empty when it cannot be read.
+function M.caller_hard()
+	local t = {}
+	local f = io.open("/proc/self/limits")
+	if not f then return t end
+	for l in f:lines() do
+		local row, hard = l:match("^(Max [%a ]-)%s%s+%S+%s+(%S+)")
+		local name = row and limit_rows[row]
+		if name then t[name] = hard == "unlimited" and hard or tonumber(hard) end
+	end
+	f:close()
+	return t
+end
+
 local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 
 --- Builds the standard box.
@@ -291,11 +317,16 @@ function M.build(o)
 	local cg = o.cgroup ~= false and core.cgroup_probe(type(o.cgroup) == "string" and o.cgroup or nil)
 	if cg and not cg.usable then cg = nil end
 	local ctl = cg and cg.controllers or {}
-	local rlimits = limits.rlimits(lim, { host_root = host_root, cgroup_memory = ctl.memory })
-	local enforcement = limits.enforcement { cgroup = cg, host_root = host_root }
-
 	local argv = { o.prog }
 	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
+	-- what execve copies onto the new stack: the strings and their pointers
+	local arg_bytes = 8
+	for _, a in ipairs(argv) do arg_bytes = arg_bytes + #a + 9 end
+	for k, v in pairs(env) do arg_bytes = arg_bytes + #k + #v + 10 end
+
+	local rlimits = limits.rlimits(lim, { host_root = host_root, cgroup_memory = ctl.memory,
+		caller_hard = M.caller_hard(), arg_bytes = arg_bytes })
+	local enforcement = limits.enforcement { cgroup = cg, host_root = host_root }
 
 	local landlock_abi = core.landlock_abi()
 	local use_landlock = o.landlock ~= false and landlock_abi > 0

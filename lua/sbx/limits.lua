@@ -284,7 +284,7 @@ local signames = { [9] = "SIGKILL", [24] = "SIGXCPU", [25] = "SIGXFSZ" }
 --- Which limit stopped a run, if any.  A command that exits, with any
 -- status, is never reclassified: that is its own result.
 -- @tparam table run `outcome` (`"exit"`, `"signal"`, `"wall"`, `"output"`,
---  `"memory"`, `"tasks"`, `"cpu"`, `"cannot"`, `"lost"`), `signal` (a number)
+--  `"memory"`, `"tasks"`, `"cpu"`, `"cannot"`, `"lost"`, `"init"`), `signal` (a number)
 --  or `signame`, and what was measured: `memory_peak` (bytes, the highest
 --  sample or the cgroup's memory.peak), `cpu` (seconds used), `oom_kill`
 --  (the cgroup's count of OOM kills)
@@ -377,15 +377,49 @@ M.DATA_EXTRA = 32 * M.MiB
 --- RLIMIT_NPROC is this many times the task limit (see `M.rlimits`).
 M.NPROC_FACTOR = 2
 
---- The `rlimits` of a box spec (`core.box{rlimits = ...}`) for the limits.
+--- The standard values of the resource limits that no operator limit
+-- sets (docs/limits.md), so that none of the caller's reaches the box:
+-- `{soft, hard}`, a number or `"unlimited"`; `stack`'s hard limit is the
+-- memory limit (filled in by `M.rlimits`).
+M.fixed_rlimits = {
+	stack = { 8 * M.MiB, "memory" },
+	memlock = { 8 * M.MiB, 8 * M.MiB },
+	as = { "unlimited", "unlimited" },
+	rss = { "unlimited", "unlimited" },
+	locks = { "unlimited", "unlimited" },
+	nice = { 0, 0 },
+	rtprio = { 0, 0 },
+	rttime = { "unlimited", "unlimited" },
+}
+
+-- v, or the caller's hard limit h when that is lower (a process in a user
+-- namespace cannot raise a hard limit)
+local function clamp(v, h)
+	if h == nil or h == "unlimited" then return v end
+	if v == "unlimited" or v > h then return h end
+	return v
+end
+
+--- The `rlimits` of a box spec (`core.box{rlimits = ...}`) for the limits:
+-- every resource limit the kernel has, so that nothing of the caller's
+-- limits reaches the box.
 -- CPU gets a soft limit at the budget (SIGXCPU) and a hard one a second
--- later (SIGKILL, for a process that ignores SIGXCPU).
+-- later (SIGKILL, for a process that ignores SIGXCPU).  The limits of
+-- `M.fixed_rlimits` (and `nproc` and `data` where not set from a limit)
+-- are lowered to the caller's hard limit where that is lower: no process
+-- in a user namespace can raise a hard limit.  The operator's limits are
+-- not: a caller that cannot give them gets a box that is not set up.
 -- @tparam table lim resolved limits (see `M.resolve`)
--- @tparam[opt] table opts `host_root` (no `nproc`: not applied to uid 0),
---  `cgroup_memory` (no `data` backstop when a cgroup holds memory)
+-- @tparam[opt] table opts `host_root` (`nproc` unlimited: not applied to
+--  uid 0), `cgroup_memory` (`data` unlimited when a cgroup holds memory),
+--  `caller_hard` (name -> the caller's hard limit, a number or
+--  `"unlimited"`), `arg_bytes` (the size execve needs for the command's
+--  arguments and environment: the stack's soft limit is at least four
+--  times that)
 -- @treturn table
 function M.rlimits(lim, opts)
 	opts = opts or {}
+	local hard = opts.caller_hard or {}
 	local cpu = ceil(lim.cpu)
 	local r = {
 		cpu = { cpu, cpu + 1 },
@@ -404,6 +438,22 @@ function M.rlimits(lim, opts)
 	if not opts.host_root then r.nproc = lim.tasks * M.NPROC_FACTOR end
 	if not opts.cgroup_memory then
 		r.data = floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
+	end
+	local fixed = {}
+	for k, v in pairs(M.fixed_rlimits) do fixed[k] = v end
+	if opts.host_root then fixed.nproc = { "unlimited", "unlimited" } end
+	if opts.cgroup_memory then fixed.data = { "unlimited", "unlimited" } end
+	-- execve takes at most a quarter of the stack limit for the arguments
+	-- and environment: a command line longer than the standard stack
+	-- allows gets the stack it needs (from the command line, never from
+	-- the caller's own limit)
+	local need = opts.arg_bytes and ceil(opts.arg_bytes * 4 / M.MiB + 1) * M.MiB
+	if need and need > fixed.stack[1] then fixed.stack = { need, fixed.stack[2] } end
+	for k, v in pairs(fixed) do
+		local soft, hi = v[1], v[2] == "memory" and lim.memory or v[2]
+		hi = clamp(hi, hard[k])
+		soft = clamp(clamp(soft, hard[k]), hi ~= "unlimited" and hi or nil)
+		r[k] = { soft, hi }
 	end
 	return r
 end

@@ -53,6 +53,11 @@ function M.events(r, info)
 		return { { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname } }
 	end
 	if r.outcome == "lost" then return { { kind = "lost" } } end
+	-- the box's init killed (from outside: nothing inside can signal it)
+	-- after the program started; the program died with its namespace
+	if r.outcome == "init" then
+		return { { kind = "killed", cause = "init", signal = r.signal, name = r.signame } }
+	end
 	if r.outcome == "signal" and r.signame == "SIGSYS" then
 		return { { kind = "killed", cause = "refused", signal = r.signal, name = r.signame } }
 	end
@@ -98,6 +103,8 @@ local function event_line(e)
 			return ("killed: refused system call: signal %d (%s)"):format(e.signal, e.name)
 		elseif e.cause == "signal" then
 			return ("killed: signal %d (%s)"):format(e.signal, e.name)
+		elseif e.cause == "init" then
+			return ("killed: the box's init died: signal %d (%s)"):format(e.signal, e.name)
 		end
 		return limits.report_line(e.cause, { [e.cause] = e.limit })
 	end
@@ -122,7 +129,7 @@ function M.exit_code(events)
 	for _, e in ipairs(events) do
 		if e.kind == "cannot" or e.kind == "lost" then return M.EXIT_CANNOT end
 		if e.kind == "killed" then
-			if e.cause == "signal" then return 128 + e.signal end
+			if e.cause == "signal" or e.cause == "init" then return 128 + e.signal end
 			if e.cause == "refused" then return M.EXIT_REFUSED end
 			return M.EXIT_LIMIT
 		end

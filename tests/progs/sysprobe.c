@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -553,6 +554,21 @@ P(seccomp_filter)
 	return syscall(SYS_seccomp, 1L, 0L, 0L);
 }
 
+/* reads nothing (old limit NULL): ok when allowed */
+P(prlimit_self)
+{
+	return syscall(SYS_prlimit64, 0L, (long)RLIMIT_CPU, 0L, 0L);
+}
+P(prlimit_pid)
+{
+	return syscall(SYS_prlimit64, (long)getpid(), (long)RLIMIT_CPU, 0L, 0L);
+}
+/* the kernel reads pid 0; the filter, comparing 64 bits, refuses */
+P(prlimit_high)
+{
+	return syscall(SYS_prlimit64, (long)HIGH, (long)RLIMIT_CPU, 0L, 0L);
+}
+
 #define C(name)                                                                \
 	{                                                                      \
 #name, p_##name                                                \
@@ -682,6 +698,9 @@ static const struct probe {
     A("fcntl-getlease", fcntl_getlease),
     A("seccomp-listener", seccomp_listener),
     A("seccomp-filter", seccomp_filter),
+    A("prlimit-self", prlimit_self),
+    A("prlimit-pid", prlimit_pid),
+    A("prlimit-high", prlimit_high),
 };
 
 int main(int argc, char **argv)
