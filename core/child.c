@@ -194,13 +194,22 @@ static int make_node(int rootfd, const char *path, int dir, unsigned mode)
 			goto fail;
 	} else {
 		/* O_NONBLOCK: a FIFO planted where a mount lands must not
-		 * hold the set-up */
+		 * hold the set-up (it fails with ENXIO); a socket there
+		 * (ENXIO too) is a node a mount covers as any file: the
+		 * standard box hides a bound socket, or grants one */
 		fd = openat(dfd, leaf,
 			    O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 				O_CLOEXEC,
 			    mode);
-		if (fd < 0 && errno != EISDIR && errno != EROFS &&
-		    errno != EACCES)
+		if (fd < 0 && errno == ENXIO) {
+			struct stat st;
+			if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISSOCK(st.st_mode)) {
+				errno = ENXIO;
+				goto fail;
+			}
+		} else if (fd < 0 && errno != EISDIR && errno != EROFS &&
+			   errno != EACCES)
 			goto fail;
 		if (fd >= 0)
 			close(fd);

@@ -16,7 +16,7 @@ int luaopen_sbx_core(lua_State *L)
 	sbx_open_landlock(L);
 	sbx_open_fs(L);
 	sbx_open_file(L);
-	sbx_open_setid(L);
+	sbx_open_walk(L);
 	sbx_open_cgroup(L);
 	sbx_open_sample(L);
 	sbx_open_box(L);

@@ -307,7 +307,7 @@ SBX_LOCAL void sbx_open_landlock(lua_State *L);
 SBX_LOCAL void sbx_open_box(lua_State *L);
 SBX_LOCAL void sbx_open_fs(lua_State *L);
 SBX_LOCAL void sbx_open_file(lua_State *L);
-SBX_LOCAL void sbx_open_setid(lua_State *L);
+SBX_LOCAL void sbx_open_walk(lua_State *L);
 
 /* ns.c */
 SBX_LOCAL uint64_t sbx_ns_flags(lua_State *L, int idx);

@@ -22,6 +22,10 @@ report to stderr after the box is gone.
 
   --ro PATH[:DEST]    bind a host path read-only (at DEST, default PATH)
   --rw PATH[:DEST]    bind a host directory writable (e.g. --rw .:/work)
+  --socket PATH[:DEST]
+                      let the box connect to the host unix socket PATH (at
+                      DEST, default PATH) as the box's host id; every other
+                      socket in a --ro or --rw bind is covered
   --tmp DEST[:SIZE]   a private tmpfs at DEST
   --env K=V           set a variable (the environment is otherwise fixed)
   --cwd DIR           working directory inside the box (default /work)
@@ -120,7 +124,7 @@ local limit_opts = {
 }
 
 local function parse(argv)
-	local o = { ro = {}, rw = {}, tmp = {}, env = {}, limits = {}, args = {} }
+	local o = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {}, args = {} }
 	local i = 1
 	local function value(opt)
 		i = i + 1
@@ -165,6 +169,15 @@ local function parse(argv)
 			else
 				table.insert(o.ro, { src = real, dst = dst })
 			end
+		elseif a == "--socket" then
+			-- a grant: the box may talk to this daemon (as its host id)
+			local typed = value(a)
+			local src, dst = split_dest(typed)
+			local real, msg = stdbox.host_path(src)
+			if not real then refuse("--socket %s: %s", typed, msg) end
+			local st = sbx.lstat(real)
+			if not st or st.type ~= "socket" then refuse("--socket %s: not a unix socket", typed) end
+			table.insert(o.socket, { src = real, dst = clean_box_path(a, typed, dst or real) })
 		elseif a == "--tmp" then
 			local typed = value(a)
 			local dst, size = split_dest(typed)

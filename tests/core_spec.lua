@@ -418,6 +418,87 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.are.equal(core.errno.ELOOP, err)
 	end)
 
+	it("find_sockets: arguments, options and the failure triple", function()
+		assert.has_error(function() core.find_sockets() end,
+			"bad argument #1 to 'find_sockets' (string expected, got no value)")
+		assert.has_error(function() core.find_sockets("tmp") end,
+			"bad argument #1 to 'find_sockets' (absolute path expected)")
+		assert.has_error(function() core.find_sockets("/" .. ("x"):rep(5000)) end,
+			"bad argument #1 to 'find_sockets' (absolute path expected)")
+		assert.has_error(function() core.find_sockets("/tmp", 5) end,
+			"bad argument #2 to 'find_sockets' (table expected, got number)")
+		local function bad(opts, pattern)
+			local ok, msg = pcall(core.find_sockets, "/nonexistent", opts)
+			assert.is_false(ok, pattern)
+			assert.matches(pattern, msg, 1, true)
+		end
+		-- clear_setid's own options are not find_sockets' options
+		bad({ uid = 0 }, "unknown key 'uid'")
+		bad({ dry_run = true }, "unknown key 'dry_run'")
+		bad({ maxdepth = 2 }, "unknown key 'maxdepth'")
+		bad({ max_depth = 0 }, "field 'max_depth' out of range")
+		bad({ max_depth = 1025 }, "field 'max_depth' out of range")
+		bad({ max_depth = 1.5 }, "field 'max_depth' must be an integer")
+		bad({ max_entries = 0 }, "field 'max_entries' out of range")
+		bad({ [1] = true }, "unexpected non-string key")
+		local ok, msg, err = core.find_sockets("/nonexistent/x")
+		assert.is_nil(ok)
+		assert.are.equal("open /nonexistent/x: No such file or directory", msg)
+		assert.are.equal(core.errno.ENOENT, err)
+		ok, msg, err = core.find_sockets("/proc/self/cwd")
+		assert.is_nil(ok)
+		assert.are.equal("open /proc/self/cwd: Too many levels of symbolic links", msg)
+		assert.are.equal(core.errno.ELOOP, err)
+		ok, msg, err = core.find_sockets("/etc/passwd")
+		assert.is_nil(ok)
+		assert.are.equal("open /etc/passwd: Not a directory", msg)
+		assert.are.equal(core.errno.ENOTDIR, err)
+	end)
+
+	it("find_sockets: every socket at any depth, no link followed, the bounds said", function()
+		local d, rm = S.tmpdir()
+		local out, rm2 = S.tmpdir()
+		-- sockets bound (and left behind) by a host process; a FIFO, a
+		-- file, a symlink to a socket and one to a directory of sockets
+		local py = "import socket,sys\nfor p in sys.argv[1:]: socket.socket(socket.AF_UNIX).bind(p)"
+		local cmd = ("cd %s && mkdir -p a/b/c && /usr/bin/python3 -c %s s a/b/c/deep %s/outside"
+			.. " && mkfifo fifo && touch file && ln -s s link && ln -s %s out && ln -s %s/outside a/l")
+			:format(S.q(d), S.q(py), S.q(out), S.q(out), S.q(out))
+		local o, code = S.sh(cmd .. " 2>&1")
+		assert(code == 0, o)
+		local r = assert(core.find_sockets(d))
+		-- a top reached through a symlink is refused, not followed
+		local none, msg, err = core.find_sockets(d .. "/out")
+		rm2()
+		assert.is_nil(none)
+		assert.are.equal(("open %s/out: Too many levels of symbolic links"):format(d), msg)
+		assert.are.equal(core.errno.ELOOP, err)
+		local paths = {}
+		for _, f in ipairs(r.found) do
+			paths[#paths + 1] = f.path
+			assert.are.equal("found", f.action)
+			assert.are.equal(S.euid(), f.uid)
+			assert.is_number(f.mode)
+		end
+		table.sort(paths)
+		assert.are.same({ "a/b/c/deep", "s" }, paths)
+		assert.are.same({}, r.errors)
+		assert.is_nil(r.truncated)
+		assert.are.equal(10, r.entries) -- a a/b a/b/c deep a/l s fifo file link out
+		-- too deep: said, and the walk goes on beside it
+		r = assert(core.find_sockets(d, { max_depth = 2 }))
+		assert.are.equal("depth", r.truncated)
+		assert.are.equal(1, #r.found)
+		assert.are.equal("s", r.found[1].path)
+		assert.are.equal("a/b", r.errors[1].path)
+		assert.are.equal("ELOOP", r.errors[1].errname)
+		-- too many entries: stopped, and said
+		r = assert(core.find_sockets(d, { max_entries = 3 }))
+		assert.are.equal("entries", r.truncated)
+		assert.are.equal(3, r.entries)
+		rm()
+	end)
+
 	it("small queries", function()
 		assert.has_error(function() core.ns_ids(-1) end, "bad argument #1 to 'ns_ids' (invalid pid)")
 		assert.has_error(function() core.ns_ids("x") end)

@@ -710,6 +710,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		it("reaches no daemon of the nobody account through a bind (its 0600 socket)", function()
 			-- a host service running as nobody (65534) listens on a socket
 			-- only that id may connect to; the box gets its directory --ro
+			-- and even the socket granted (--socket): its mode stops the box
 			local d, rm = S.tmpdir()
 			os.execute("chmod 755 " .. d .. " && chown 65534:65534 " .. d)
 			local srv = assert(io.popen("setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "
@@ -718,7 +719,8 @@ describe("run.lua [" .. S.priv .. "]", function()
 				.. "print('ready', flush=True)\n"
 				.. "try:\n  c, _ = s.accept(); print('connected')\nexcept OSError:\n  print('none')")))
 			assert.are.equal("ready", srv:read("l"))
-			local out = run("--ro", d .. ":/run/daemon", "python3", "-c",
+			local out = run("--ro", d .. ":/run/daemon", "--socket", d .. "/daemon.sock:/run/daemon/daemon.sock",
+				"python3", "-c",
 				"import socket\ns = socket.socket(socket.AF_UNIX)\n"
 				.. "try:\n  s.connect('/run/daemon/daemon.sock'); print('connected')\n"
 				.. "except OSError as e:\n  print(e.strerror)")
@@ -973,6 +975,127 @@ describe("run.lua [" .. S.priv .. "]", function()
 			out, code2 = S.sh("seq 1 5 | " .. S.bin .. " run.lua --stdin - /bin/sh -c 'cat; test -p /dev/stdin && echo pipe' 2>/dev/null")
 			assert.are.equal(0, code2)
 			assert.are.equal("1\n2\n3\n4\n5\npipe\n", out)
+		end)
+	end)
+
+	describe("the host side: unix sockets", function()
+		-- a host daemon any uid may talk to (its sockets 0666, as
+		-- /run/dbus/system_bus_socket is): it prints each connection's
+		-- first message and ends on "end"
+		local SERVER = "import os, select, socket, sys\nss = {}\n"
+			.. "for p in sys.argv[1:]:\n"
+			.. "    s = socket.socket(socket.AF_UNIX); s.bind(p); os.chmod(p, 0o666); s.listen(); ss[s] = p\n"
+			.. "print('ready', flush=True)\n"
+			.. "while True:\n"
+			.. "    r, _, _ = select.select(list(ss), [], [], 30)\n"
+			.. "    if not r: print('timeout'); break\n"
+			.. "    for s in r:\n"
+			.. "        c, _ = s.accept(); c.settimeout(10); m = c.recv(16).decode(); c.close()\n"
+			.. "        print(os.path.basename(ss[s]), m, flush=True)\n"
+			.. "        if m == 'end': sys.exit(0)\n"
+		-- run in the box: connect to each path and say "box"
+		local CLIENT = "import socket, sys\nfor p in sys.argv[1:]:\n"
+			.. "    s = socket.socket(socket.AF_UNIX)\n"
+			.. "    try: s.connect(p); s.sendall(b'box'); print(p, 'connected')\n"
+			.. "    except OSError as e: print(p, e.strerror)\n"
+
+		-- a temp dir (searchable by a root caller's box) with sub/, a
+		-- daemon on dir/sock and dir/sub/deep; returns dir and a function
+		-- that ends the daemon (a connection of the host's own) and
+		-- returns what it heard, removing the dir
+		local function daemon()
+			local d, rm = S.tmpdir()
+			os.execute("chmod 755 " .. d .. " && mkdir -m 755 " .. d .. "/sub")
+			local srv = assert(io.popen("/usr/bin/python3 -c " .. S.q(SERVER) .. " "
+				.. S.q(d .. "/sock") .. " " .. S.q(d .. "/sub/deep")))
+			assert.are.equal("ready", srv:read("l"))
+			return d, function()
+				os.execute("/usr/bin/python3 -c " .. S.q("import socket; s = socket.socket(socket.AF_UNIX); "
+					.. "s.connect(" .. ("%q"):format(d .. "/sock") .. "); s.sendall(b'end')"))
+				local heard = srv:read("a")
+				srv:close()
+				rm()
+				return heard
+			end
+		end
+
+		it("a daemon's o+w socket in a --ro directory is not reached (nor one in a subdirectory)", function()
+			local d, finish = daemon()
+			local out, err, code = run("--ro", d .. ":/d", "python3", "-c", CLIENT, "/d/sock", "/d/sub/deep")
+			local heard = finish()
+			assert.are.equal(0, code, err)
+			assert.are.equal("/d/sock Connection refused\n/d/sub/deep Connection refused\n", out)
+			assert.are.equal("sock end\n", heard) -- the host's, and nothing of the box's
+		end)
+
+		it("nor in a --rw directory", function()
+			local d, finish = daemon()
+			local out, err, code = run("--rw", d .. ":/d", "python3", "-c", CLIENT, "/d/sock", "/d/sub/deep")
+			local heard = finish()
+			assert.are.equal(0, code, err)
+			assert.are.equal("/d/sock Connection refused\n/d/sub/deep Connection refused\n", out)
+			assert.are.equal("sock end\n", heard)
+		end)
+
+		it("nor when the socket itself is bound --ro", function()
+			local d, finish = daemon()
+			local out, err, code = run("--ro", d .. "/sock:/d/sock", "python3", "-c", CLIENT, "/d/sock")
+			local heard = finish()
+			assert.are.equal(0, code, err)
+			assert.are.equal("/d/sock Connection refused\n", out)
+			assert.are.equal("sock end\n", heard)
+		end)
+
+		it("--socket grants that one socket, and only it", function()
+			local d, finish = daemon()
+			local out, err, code = run("--ro", d .. ":/d", "--socket", d .. "/sock:/d/sock",
+				"python3", "-c", CLIENT, "/d/sock", "/d/sub/deep")
+			local out2, err2, code2 = run("--socket", d .. "/sub/deep", "python3", "-c", CLIENT, d .. "/sub/deep")
+			local heard = finish()
+			assert.are.equal(0, code, err)
+			assert.are.equal("/d/sock connected\n/d/sub/deep Connection refused\n", out)
+			assert.are.equal(0, code2, err2)
+			assert.are.equal(d .. "/sub/deep connected\n", out2)
+			assert.are.equal("sock box\ndeep box\nsock end\n", heard)
+		end)
+
+		it("a socket behind a directory closed to the box: set up, and not reached", function()
+			local d, finish = daemon()
+			os.execute("chmod 700 " .. d .. "/sub")
+			local out, err, code = run("--ro", d .. ":/d", "python3", "-c", CLIENT, "/d/sub/deep")
+			local heard = finish()
+			assert.are.equal(0, code, err)
+			-- a root caller's box is another id (the directory stops it);
+			-- an unprivileged caller's is the owner (the socket is covered)
+			assert.are.equal(S.euid() == 0 and "/d/sub/deep Permission denied\n"
+				or "/d/sub/deep Connection refused\n", out)
+			assert.are.equal("sock end\n", heard)
+		end)
+
+		it("refused: --socket of a non-socket, a bind too large or too deep to check", function()
+			local _, err, code = run("--socket", "/etc/hostname", "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: --socket /etc/hostname: not a unix socket\n", err)
+			_, err, code = run("--socket", "/nonexistent/s", "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal("sbxlua: --socket /nonexistent/s: No such file or directory\n", err)
+			local d, rm = S.tmpdir()
+			-- 100001 names (symbolic links, never followed), one past the bound
+			local o, c = S.sh("/usr/bin/python3 -c " .. S.q("import os, sys\nd = sys.argv[1]\n"
+				.. "for i in range(100001): os.symlink('x', d + '/f%d' % i)") .. " " .. S.q(d) .. " 2>&1")
+			assert(c == 0, o)
+			_, err, code = run("--ro", d .. ":/d", "/bin/true")
+			assert.are.equal(126, code)
+			assert.are.equal(("sbxlua: /bin/true: --ro %s: more than 100000 entries: too many to check for"
+				.. " unix sockets (bind a smaller directory)\n"):format(d), err)
+			rm()
+			d, rm = S.tmpdir()
+			os.execute("mkdir -p " .. d .. "/" .. ("a/"):rep(128))
+			_, err, code = run("--rw", d .. ":/d", "/bin/true")
+			rm()
+			assert.are.equal(126, code)
+			assert.are.equal(("sbxlua: /bin/true: --rw %s: %s: deeper than 128 directories: too deep to"
+				.. " check for unix sockets\n"):format(d, ("a/"):rep(127) .. "a"), err)
 		end)
 	end)
 

@@ -199,9 +199,81 @@ end
 
 local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 
+--- Bounds of the scan of each operator bind for unix sockets
+-- (`core.find_sockets`): a bind the scan cannot finish is refused.
+M.socket_scan = { max_depth = 128, max_entries = 100000 }
+
+-- Whether a host directory surely stops the box's host id `id` from
+-- entering it: not owned by it (an owner could chmod it), and no search
+-- bit for the group class or others (the group class bits bound every ACL
+-- entry beyond the owner's), so no group or ACL of the box's lets it in.
+local function closed_to(st, id)
+	return st.type == "dir" and st.uid ~= id and st.mode & 9 == 0 -- 0o011
+end
+
+-- Whether any directory from src down to the parent of rel is closed to id.
+local function behind_closed(src, rel, id)
+	local at = src
+	local st = core.lstat(at)
+	if not st or closed_to(st, id) then return true end
+	for c in rel:gmatch("([^/]+)/") do
+		at = at .. "/" .. c
+		st = core.lstat(at)
+		if not st or closed_to(st, id) then return true end
+	end
+	return false
+end
+
+--- The unix sockets an operator's bind would let the box connect to, as
+-- paths inside the box, each to be covered with a `hide` entry.
+-- connect() on a pathname socket needs only write permission on its inode:
+-- a read-only mount does not stop it, Landlock does not cover it, seccomp
+-- cannot read the address.  So every socket the box could reach through
+-- the bind is covered before the box exists; one a host daemon creates
+-- there later is not (docs/standard-box.md).  A socket behind a directory
+-- closed to the box's host id `id` is left alone (the box cannot reach it,
+-- nor could the box's own setup cover it).  A scan that cannot finish
+-- refuses the bind rather than leave sockets unchecked.
+-- @tparam table b `{src=, dst=}`, src a host path free of symlinks
+-- @tparam integer id the box's host uid
+-- @return a list of box paths, or nil, reason
+function M.socket_hides(b, id)
+	local st, msg = core.lstat(b.src)
+	if not st then return nil, msg:match(": (.*)$") or msg end
+	if st.type == "socket" then return { b.dst } end
+	if st.type ~= "dir" then return {} end
+	local lim = M.socket_scan
+	local r, err = core.find_sockets(b.src, lim)
+	if not r then return nil, err:match(": (.*)$") or err end
+	if r.truncated == "entries" then
+		return nil, ("more than %d entries: too many to check for unix sockets"
+			.. " (bind a smaller directory)"):format(lim.max_entries)
+	end
+	for _, e in ipairs(r.errors) do
+		if e.errname == "ELOOP" and r.truncated == "depth" then
+			return nil, ("%s: deeper than %d directories: too deep to check for unix sockets")
+				:format(e.path, lim.max_depth)
+		end
+		-- one the caller cannot read is no hole when the box cannot
+		-- enter it either
+		local dst = core.lstat(b.src .. "/" .. e.path)
+		if not (dst and closed_to(dst, id)) then
+			return nil, ("%s: cannot check for unix sockets: %s"):format(e.path, e.errname)
+		end
+	end
+	local hides, base = {}, b.dst == "/" and "" or b.dst
+	for _, f in ipairs(r.found) do
+		if not behind_closed(b.src, f.path, id) then hides[#hides + 1] = base .. "/" .. f.path end
+	end
+	table.sort(hides)
+	return hides
+end
+
 --- Builds the standard box.
 -- @tparam table o options: `prog` (as typed), `args`, `ro`/`rw` lists of
 --  `{src=, dst=}`, `tmp` list of `{dst=, size=}`, `env` (map), `cwd`,
+--  `socket` list of `{src=, dst=}` (unix sockets the box may connect to;
+--  every other socket in `ro`/`rw` is covered, see `M.socket_hides`),
 --  `limits` (names of `sbx.limits`, parsed there), `net` ("none"|"host"),
 --  `stdin` (a string, or an `sbx.file` opened before), `cgroup` (a cgroup v2 base, or false for none),
 --  `filter` (a compiled filter or false), `profile` (its name), `pty`
@@ -274,14 +346,35 @@ function M.build(o)
 			nr_inodes = tree.inodes, mode = tonumber("755", 8) }
 		ll[#ll + 1] = { path = "/work", access = "rw" }
 	end
+	-- every unix socket of an operator's bind is covered right after that
+	-- bind (a later bind over it is scanned on its own); a socket the
+	-- operator grants (--socket) is bound after them all, over any cover
+	local granted = {}
+	for _, g in ipairs(o.socket or {}) do granted[g.dst] = true end
+	local function bind(b, opt, rw)
+		mounts[#mounts + 1] = { type = "bind", src = b.src, dst = b.dst, rw = rw or nil }
+		local hides, why = M.socket_hides(b, host_id or euid)
+		if not hides then return nil, ("%s %s: %s"):format(opt, b.src, why) end
+		for _, h in ipairs(hides) do
+			if not granted[h] then mounts[#mounts + 1] = { type = "hide", dst = h } end
+		end
+		return true
+	end
 	for _, b in ipairs(o.rw or {}) do
-		mounts[#mounts + 1] = { type = "bind", src = b.src, dst = b.dst, rw = true }
+		local ok, why = bind(b, "--rw", true)
+		if not ok then return nil, why end
 		ll[#ll + 1] = { path = b.dst, access = "rw" }
 	end
 	for _, b in ipairs(o.ro or {}) do
-		mounts[#mounts + 1] = { type = "bind", src = b.src, dst = b.dst }
+		local ok, why = bind(b, "--ro")
+		if not ok then return nil, why end
 		ll[#ll + 1] = { path = b.dst, access = "ro" }
 		ro_roots[#ro_roots + 1] = b.dst
+	end
+	for _, g in ipairs(o.socket or {}) do
+		-- connect() needs no Landlock right (ABI 7 covers abstract
+		-- sockets only) and no writable mount: a read-only bind serves
+		mounts[#mounts + 1] = { type = "bind", src = g.src, dst = g.dst }
 	end
 	for _, t in ipairs(o.tmp or {}) do
 		mounts[#mounts + 1] = { type = "tmpfs", dst = t.dst, size = t.size or lim.tmp,

@@ -82,6 +82,9 @@ M.access = core.access
 --- Clears set-id bits of the files in a host directory, walking it by
 -- descriptor (see `sbx.setid` and docs/lua-api.md).
 M.clear_setid = core.clear_setid
+--- Lists the unix sockets under a host directory, by the same walk
+-- (see `sbx.box` and docs/lua-api.md).
+M.find_sockets = core.find_sockets
 --- Whether a descriptor is a terminal.
 M.isatty = core.isatty
 --- Where a box cgroup v2 could live here, and why not (docs/limits.md).

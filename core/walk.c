@@ -1,11 +1,14 @@
 /*
- * setid.c: clearing set-user-ID and set-group-ID bits in a host directory
- * a box could write (core.clear_setid).
+ * walk.c: one hardened walk of a host directory, serving two callers:
+ * core.clear_setid (clearing set-user-ID and set-group-ID bits in a
+ * directory a box could write, after the run) and core.find_sockets
+ * (listing the unix sockets under a directory an operator binds, before
+ * the box exists, so that the standard box can cover each one).
  *
- * Trust boundary.  The directory and everything in it are hostile: the box
- * chose every name, type and mode there, and may have planted symlinks,
- * FIFOs, deep or wide trees.  The supervisor runs this with the caller's
- * rights (often root), after the box is gone.  So:
+ * Trust boundary.  The directory and everything in it are hostile: a box
+ * (or a host user) chose every name, type and mode there, and may have
+ * planted symlinks, FIFOs, deep or wide trees.  The supervisor runs this
+ * with the caller's rights (often root).  So:
  *
  * - the top is opened with openat2(RESOLVE_NO_SYMLINKS), which refuses a
  *   symlink in any component: the caller resolved the path before the run
@@ -15,18 +18,22 @@
  * - below it every step is relative to an open directory: fstatat with
  *   AT_SYMLINK_NOFOLLOW, openat with O_NOFOLLOW | O_DIRECTORY for a
  *   directory, O_PATH | O_NOFOLLOW for a file.  No path is followed, no
- *   device or FIFO is ever opened for I/O, a symlink is never followed;
- * - a file is changed only through a descriptor of the very inode that was
- *   checked (re-checked with fstat on that descriptor): the mode is set
- *   through /proc/self/fd/N, the supervisor's own descriptor link, since
- *   fchmod refuses an O_PATH descriptor and opening the file for reading
- *   could block on a lease or need a permission the box removed;
- * - only regular files are touched, only their two set-id bits are
+ *   device, FIFO or socket is ever opened for I/O, a symlink is never
+ *   followed (a symlink to a socket is not a socket: the box binds the
+ *   tree, and the link inside it resolves in the box's own tree);
+ * - clear_setid changes a file only through a descriptor of the very inode
+ *   that was checked (re-checked with fstat on that descriptor): the mode
+ *   is set through /proc/self/fd/N, the supervisor's own descriptor link,
+ *   since fchmod refuses an O_PATH descriptor and opening the file for
+ *   reading could block on a lease or need a permission the box removed;
+ *   only regular files are touched, only their two set-id bits are
  *   cleared, and with `uid` only files of that owner (the box's host id:
  *   a box cannot make anyone else's file set-id);
+ * - find_sockets changes nothing; it reports the sockets it saw, as paths
+ *   relative to the top, with their mode and owner;
  * - the walk is bounded in depth and in entries, and says when it stopped
- *   early, so the caller can report an incomplete check instead of a clean
- *   one.
+ *   early (and which directories it could not read), so the caller can
+ *   report an incomplete check instead of a clean one.
  *
  * Memory: the open directories live in a userdata whose __gc closes them,
  * so that a Lua error while the result is built leaks nothing.
@@ -43,7 +50,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define WALK_MT "sbx.setid_walk"
+#define WALK_MT "sbx.walk"
 #define HARD_DEPTH 1024 /* the most directories held open at once */
 #define DEF_DEPTH 128
 #define DEF_ENTRIES 1000000
@@ -165,49 +172,58 @@ static int push_dir(struct walk *w, const char *name, const struct stat *st)
 	return 0;
 }
 
-/** core.clear_setid(path [, opts]) -> result, or nil, msg, errno when path
- * cannot be opened as a directory.  opts: uid (clear only files of this
- * owner), dry_run (report without clearing), max_depth, max_entries.
- * result: { found = { {path, action, mode, uid, gid, errno, errname} },
- * errors = { {path, action = "unchecked", errno, errname} }, entries = N,
- * truncated = nil | "depth" | "entries" }; action is "cleared", "found"
- * (dry_run), "kept" (another owner) or "failed". */
-static int l_clear_setid(lua_State *L)
+/* What one walk does with the entries it meets. */
+struct walk_cfg {
+	int find;	       /* 1: list entries of type `type`; 0: set-id */
+	mode_t type;	       /* S_IFSOCK... (find) */
+	lua_Integer uid;       /* set-id: only this owner, -1: any */
+	int dry_run;	       /* set-id: report only */
+	lua_Integer max_depth; /* directories deep, the top being 1 */
+	lua_Integer max_entries;
+};
+
+/* The set-id decision on one regular file or other non-directory. */
+static void visit_setid(lua_State *L, struct walk *w, int found,
+			const struct walk_cfg *c, const char *name,
+			const struct stat *st)
 {
-	static const char *const keys[] = {"uid", "dry_run", "max_depth",
-					   "max_entries", NULL};
-	const char *top = luaL_checkstring(L, 1);
-	lua_Integer uid = -1, max_depth = DEF_DEPTH, max_entries = DEF_ENTRIES;
-	int dry_run = 0, fd, found, errs;
+	int err;
+
+	if (!S_ISREG(st->st_mode) || !(st->st_mode & (S_ISUID | S_ISGID)))
+		return;
+	if (c->uid >= 0 && st->st_uid != (uid_t)c->uid) {
+		push_record(L, found, w->path, "kept", st, 0);
+		return;
+	}
+	if (c->dry_run) {
+		push_record(L, found, w->path, "found", st, 0);
+		return;
+	}
+	err = clear_bits(dirfd(w->dir[w->depth]), name, st);
+	push_record(L, found, w->path, err ? "failed" : "cleared", st, err);
+}
+
+/* Walks top as c says and returns 1 result table, or the failure triple
+ * when top cannot be opened as a directory.  Every argument was checked by
+ * the caller; this is the first side effect. */
+static int walk_tree(lua_State *L, const char *top, const struct walk_cfg *c)
+{
 	const char *truncated = NULL; /* "entries" stops; "depth" goes on */
 	lua_Integer entries = 0;
 	struct walk *w;
+	int fd, found, errs;
 	DIR *d;
 
-	/* 1. every argument before any side effect */
-	if (top[0] != '/' || strlen(top) >= PATH_MAX)
-		return luaL_argerror(L, 1, "absolute path expected");
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		sbx_check_keys(L, 2, keys);
-		uid = sbx_opt_int(L, 2, "uid", -1, 0, 0xfffffffe);
-		dry_run = sbx_opt_bool(L, 2, "dry_run", 0);
-		max_depth =
-		    sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
-		max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
-					  (lua_Integer)1 << 40);
-	}
-	lua_settop(L, 2);
-	w = lua_newuserdatauv(L, sizeof *w, 0); /* 3 */
+	w = lua_newuserdatauv(L, sizeof *w, 0);
 	w->depth = -1;
 	w->path[0] = '\0';
 	luaL_setmetatable(L, WALK_MT);
-	lua_newtable(L); /* 4: found */
+	lua_newtable(L); /* found */
 	found = lua_gettop(L);
-	lua_newtable(L); /* 5: errors */
+	lua_newtable(L); /* errors */
 	errs = lua_gettop(L);
 
-	/* 2. the top: no symlink in any component */
+	/* the top: no symlink in any component */
 	{
 		struct open_how how = {
 		    .flags = O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC,
@@ -227,8 +243,8 @@ static int l_clear_setid(lua_State *L)
 	w->depth = 0;
 	w->plen[0] = 0;
 
-	/* 3. depth first; every record is pushed as found (the userdata
-	 * closes the directories if a push raises) */
+	/* depth first; every record is pushed as found (the userdata closes
+	 * the directories if a push raises) */
 	while (w->depth >= 0) {
 		struct dirent *e;
 		struct stat st;
@@ -248,7 +264,7 @@ static int l_clear_setid(lua_State *L)
 		}
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		if (++entries > max_entries) {
+		if (++entries > c->max_entries) {
 			truncated = "entries";
 			break;
 		}
@@ -266,7 +282,7 @@ static int l_clear_setid(lua_State *L)
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (w->depth + 1 >= max_depth) {
+			if (w->depth + 1 >= c->max_depth) {
 				/* reported, and the walk goes on beside it */
 				truncated = "depth";
 				push_record(L, errs, w->path, "unchecked", NULL,
@@ -279,19 +295,10 @@ static int l_clear_setid(lua_State *L)
 					    err);
 			continue;
 		}
-		if (!S_ISREG(st.st_mode) || !(st.st_mode & (S_ISUID | S_ISGID)))
-			continue;
-		if (uid >= 0 && st.st_uid != (uid_t)uid) {
-			push_record(L, found, w->path, "kept", &st, 0);
-			continue;
-		}
-		if (dry_run) {
+		if (!c->find)
+			visit_setid(L, w, found, c, e->d_name, &st);
+		else if ((st.st_mode & S_IFMT) == c->type)
 			push_record(L, found, w->path, "found", &st, 0);
-			continue;
-		}
-		err = clear_bits(dirfd(w->dir[w->depth]), e->d_name, &st);
-		push_record(L, found, w->path, err ? "failed" : "cleared", &st,
-			    err);
 	}
 	walk_close(w);
 
@@ -300,7 +307,7 @@ static int l_clear_setid(lua_State *L)
 	lua_setfield(L, -2, "found");
 	lua_pushvalue(L, errs);
 	lua_setfield(L, -2, "errors");
-	lua_pushinteger(L, entries > max_entries ? max_entries : entries);
+	lua_pushinteger(L, entries > c->max_entries ? c->max_entries : entries);
 	lua_setfield(L, -2, "entries");
 	if (truncated) {
 		lua_pushstring(L, truncated);
@@ -309,10 +316,79 @@ static int l_clear_setid(lua_State *L)
 	return 1;
 }
 
-void sbx_open_setid(lua_State *L)
+/* The top: an absolute path that fits. */
+static const char *check_top(lua_State *L)
+{
+	const char *top = luaL_checkstring(L, 1);
+	if (top[0] != '/' || strlen(top) >= PATH_MAX)
+		luaL_argerror(L, 1, "absolute path expected");
+	return top;
+}
+
+/** core.clear_setid(path [, opts]) -> result, or nil, msg, errno when path
+ * cannot be opened as a directory.  opts: uid (clear only files of this
+ * owner), dry_run (report without clearing), max_depth, max_entries.
+ * result: { found = { {path, action, mode, uid, gid, errno, errname} },
+ * errors = { {path, action = "unchecked", errno, errname} }, entries = N,
+ * truncated = nil | "depth" | "entries" }; action is "cleared", "found"
+ * (dry_run), "kept" (another owner) or "failed". */
+static int l_clear_setid(lua_State *L)
+{
+	static const char *const keys[] = {"uid", "dry_run", "max_depth",
+					   "max_entries", NULL};
+	struct walk_cfg c = {.find = 0,
+			     .uid = -1,
+			     .max_depth = DEF_DEPTH,
+			     .max_entries = DEF_ENTRIES};
+	const char *top = check_top(L);
+
+	/* every argument before any side effect */
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		sbx_check_keys(L, 2, keys);
+		c.uid = sbx_opt_int(L, 2, "uid", -1, 0, 0xfffffffe);
+		c.dry_run = sbx_opt_bool(L, 2, "dry_run", 0);
+		c.max_depth =
+		    sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
+		c.max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
+					    (lua_Integer)1 << 40);
+	}
+	lua_settop(L, 2);
+	return walk_tree(L, top, &c);
+}
+
+/** core.find_sockets(path [, opts]) -> result, or nil, msg, errno when path
+ * cannot be opened as a directory.  opts: max_depth, max_entries.
+ * result: { found = { {path, action = "found", mode, uid, gid} },
+ * errors = { {path, action = "unchecked", errno, errname} }, entries = N,
+ * truncated = nil | "depth" | "entries" }; paths are relative to path. */
+static int l_find_sockets(lua_State *L)
+{
+	static const char *const keys[] = {"max_depth", "max_entries", NULL};
+	struct walk_cfg c = {.find = 1,
+			     .type = S_IFSOCK,
+			     .uid = -1,
+			     .max_depth = DEF_DEPTH,
+			     .max_entries = DEF_ENTRIES};
+	const char *top = check_top(L);
+
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		sbx_check_keys(L, 2, keys);
+		c.max_depth =
+		    sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
+		c.max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
+					    (lua_Integer)1 << 40);
+	}
+	lua_settop(L, 2);
+	return walk_tree(L, top, &c);
+}
+
+void sbx_open_walk(lua_State *L)
 {
 	static const luaL_Reg meta[] = {{"__gc", l_walk_gc}, {NULL, NULL}};
 	static const luaL_Reg f[] = {{"clear_setid", l_clear_setid},
+				     {"find_sockets", l_find_sockets},
 				     {NULL, NULL}};
 	sbx_new_class(L, WALK_MT, meta, NULL);
 	luaL_setfuncs(L, f, 0);
