@@ -196,14 +196,15 @@ static int *open_trees(const struct sbx_plan *p, int *bad)
 				continue;
 			goto fail;
 		}
-		if (fstat(fd, &st) < 0 || st.st_dev != m->src_dev ||
-		    st.st_ino != m->src_ino) {
+		if (fstat(fd, &st) < 0) {
 			e = errno;
 			close(fd);
-			errno =
-			    st.st_ino != m->src_ino || st.st_dev != m->src_dev
-				? ESTALE
-				: e;
+			errno = e;
+			goto fail;
+		}
+		if (st.st_dev != m->src_dev || st.st_ino != m->src_ino) {
+			close(fd); /* replaced since the spec was compiled */
+			errno = ESTALE;
 			goto fail;
 		}
 		t[i] = sbx_open_tree(fd, "",
