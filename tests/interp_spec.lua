@@ -96,7 +96,7 @@ pid, fd = pty.fork()
 if pid == 0:
     os.execv(sys.argv[2], sys.argv[2:])
 out = b""
-def wait_for(pred, timeout=10.0):
+def wait_for(pred, timeout=30.0):
     global out
     end = time.time() + timeout
     while time.time() < end and not pred(out):
@@ -119,7 +119,7 @@ for line in lines:
     wait_for(lambda o: len(o) > n + len(line))
 wait_for(prompt)
 status = None
-for _ in range(20):
+for _ in range(60):
     time.sleep(0.05)
     try:
         os.write(fd, b"\x04")

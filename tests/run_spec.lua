@@ -177,9 +177,10 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local function on_tty(...)
 				local args = {}
 				for i, a in ipairs { ... } do args[i] = S.q(a) end
-				-- the line is typed 2 s in, after the program's own TIOCSTI
+				-- the line is typed once the program has tried its own
+				-- TIOCSTI (it prints "sti ...")
 				return S.sh("python3 tests/on_pty.py " .. S.q(S.bin .. " run.lua " .. table.concat(args, " ")
-					.. "; bash -c 'read -t 1 x; echo \"caller got:$x\"'") .. " 2")
+					.. "; bash -c 'read -t 1 x; echo \"caller got:$x\"'") .. " 'sti '")
 			end
 			-- the default filter refuses TIOCSTI outright
 			local out = on_tty("python3", "-c", prog)
