@@ -465,6 +465,12 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		}
 		lua_pushinteger(L, (lua_Integer)j->total[s]);
 		lua_setfield(L, -2, s ? "stderr_bytes" : "stdout_bytes");
+		if (j->io.out_mode[s] == SBX_OUT_PASS) {
+			/* what the caller saw ends in the middle of a line */
+			lua_pushboolean(L, j->last[s] != '\n');
+			lua_setfield(L, -2,
+				     s ? "stderr_partial" : "stdout_partial");
+		}
 	}
 	if (j->probe) {
 		/* status \0 mountinfo \0 namespace links */

@@ -219,6 +219,7 @@ struct sbx_job {
 	char *buf[2];
 	size_t len[2], size[2], total[2];
 	size_t sent[2]; /* bytes of buf already passed through */
+	char last[2];	/* the last byte passed through ('\n' before any) */
 	int eof[2], exited, done;
 	double start, end;
 	int end_kind;

@@ -56,6 +56,7 @@ void sbx_job_init(struct sbx_job *j)
 	j->pid = -1;
 	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
 	j->io.in_fd = -1;
+	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
 }
 
@@ -678,6 +679,7 @@ static void pass_out(struct sbx_job *j, int s, int all)
 			break;
 		}
 		j->sent[s] += (size_t)w;
+		j->last[s] = j->buf[s][j->sent[s] - 1];
 	} while (all);
 	if (j->sent[s] == j->len[s])
 		j->sent[s] = j->len[s] = 0;

@@ -319,7 +319,10 @@ local function main(argv)
 	local text = {}
 	for _, l in ipairs(lines) do text[#text + 1] = "sandbox: " .. l .. "\n" end
 	text = table.concat(text)
-	io.stderr:write(text)
+	-- every report line begins a line, whatever the program left
+	-- unfinished on stderr (or on stdout, when both are the terminal)
+	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))
+	io.stderr:write(open_line and "\n" or "", text)
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then
