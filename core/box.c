@@ -522,7 +522,7 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 	struct sbx_job *ptr[MAX_PARALLEL];
 	struct sigaction ign, old;
 	struct termios saved, raw;
-	int pty = 0, restore = 0;
+	int pty = 0, restore = 0, cooked = 0;
 
 	js->n = 0;
 	luaL_setmetatable(L, JOBS);
@@ -574,8 +574,11 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old);
 	/* with a box pty, the caller's terminal passes keys through raw: the
-	 * box's own line discipline does the editing */
+	 * box's own line discipline does the editing, so the box's pty
+	 * starts with the caller's settings as they were before going raw
+	 * (echo, icanon, isig, icrnl, opost), taken here, once */
 	if (pty && tcgetattr(0, &saved) == 0) {
+		cooked = 1;
 		raw = saved;
 		cfmakeraw(&raw);
 		restore = tcsetattr(0, TCSANOW, &raw) == 0;
@@ -583,6 +586,10 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct box *b = lua_touserdata(L, idx[i]);
 		struct sbx_io io = js->job[i].io;
+		if (io.pty && cooked) {
+			io.has_termios = 1;
+			io.termios = saved;
+		}
 		sbx_job_start(&js->job[i], &b->plan, &io);
 		ptr[i] = &js->job[i];
 	}

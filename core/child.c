@@ -451,7 +451,8 @@ static const char *const dev_links[][2] = {
 
 /*
  * A minimal /dev: a small tmpfs with the five harmless character devices
- * bound from the host, the fd links, and shm as a capped tmpfs.
+ * bound from the host, the fd links, shm as a capped tmpfs, and pts as a
+ * devpts instance of the box's own (/dev/ptmx its ptmx).
  *
  * Trust boundary: each node is the host's own inode.  Bound writable, the
  * box could change it for the whole host (utimensat(NULL) on /dev/null
@@ -492,6 +493,18 @@ static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 			goto fail;
 	}
 	if (mkdirat(dfd, "shm", 01777) < 0 || mkdirat(dfd, "pts", 0755) < 0)
+		goto fail;
+	/* a devpts instance of the box's own: its ptys are numbered apart
+	 * from the host's, which it never sees; /dev/ptmx opens its ptmx.
+	 * At most 32 ptys: a box cannot use up the kernel's ptys shared by
+	 * every other instance (kernel.pty.max less the host's reserve) */
+	t = open_beneath(dfd, "pts", O_PATH | O_DIRECTORY);
+	if (t < 0)
+		goto fail;
+	r = mount_fs("devpts", "newinstance,ptmxmode=0666,mode=0620,max=32",
+		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, t);
+	close(t);
+	if (r < 0 || symlinkat("pts/ptmx", dfd, "ptmx") < 0)
 		goto fail;
 	t = open_beneath(dfd, "shm", O_PATH | O_DIRECTORY);
 	if (t < 0)

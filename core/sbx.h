@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+#include <termios.h>
 
 #define SBX_VERSION "0.1.0"
 #define SBX_API __attribute__((visibility("default")))
@@ -201,9 +202,11 @@ struct sbx_io {
 	int in_pread; /* in_fd is a regular file, read from its start with
 			 pread (its shared offset untouched) */
 	int out_mode[2];
-	size_t out_limit;      /* bytes per stream; 0: none */
-	double wall;	       /* seconds; 0: none */
-	int pty;	       /* stdio on a pseudo-terminal of the box's own */
+	size_t out_limit; /* bytes per stream; 0: none */
+	double wall;	  /* seconds; 0: none */
+	int pty;	  /* stdio on a pseudo-terminal of the box's own */
+	int has_termios;  /* the box's pty starts with these settings */
+	struct termios termios; /* (the caller's, taken before it went raw) */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
 	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
 	int cgroup;	       /* SBX_CGMODE_* */

@@ -294,11 +294,12 @@ static long clone_as(struct clone_args *ca, uid_t id)
 }
 
 /* A pseudo-terminal pair from the host's devpts, with the caller's terminal
- * settings and size when the caller has a terminal. */
-static int open_pty(int *master, int *slave)
+ * settings as they were before the caller's terminal went raw for the relay
+ * (io->termios, taken by the one who made it raw), and the caller's size,
+ * when the caller has a terminal. */
+static int open_pty(const struct sbx_io *io, int *master, int *slave)
 {
 	char name[128];
-	struct termios t;
 	struct winsize ws;
 	int e;
 	*master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -310,8 +311,8 @@ static int open_pty(int *master, int *slave)
 	*slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (*slave < 0)
 		goto fail;
-	if (tcgetattr(0, &t) == 0)
-		tcsetattr(*slave, TCSANOW, &t);
+	if (io->has_termios)
+		tcsetattr(*slave, TCSANOW, &io->termios);
 	if (ioctl(0, TIOCGWINSZ, &ws) == 0)
 		ioctl(*slave, TIOCSWINSZ, &ws);
 	return 0;
@@ -398,7 +399,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (io->pty) {
 		/* master: stdin and stdout of the relay; the slave is all
 		 * three stdio of the box, and its controlling terminal */
-		if (open_pty(&pin[1], &pin[0]) < 0 ||
+		if (open_pty(io, &pin[1], &pin[0]) < 0 ||
 		    (pout[0] = fcntl(pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
 		    pipe2(perr, O_CLOEXEC) < 0)
 			goto fail;

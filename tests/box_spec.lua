@@ -167,12 +167,14 @@ describe("box [" .. S.priv .. "]", function()
 		-- opened for the box was made before the box's root)
 		local points = { table.unpack(got) }
 		table.sort(points)
-		assert.are.same({ "/", "/dev", "/dev/full", "/dev/null", "/dev/random", "/dev/shm",
+		assert.are.same({ "/", "/dev", "/dev/full", "/dev/null", "/dev/pts", "/dev/random", "/dev/shm",
 			"/dev/urandom", "/dev/zero", "/proc", "/tmp", "/usr" }, points)
 		assert.matches("^ro,nosuid,nodev", got["/"])
 		assert.matches("^ro,nosuid,nodev", got["/usr"])
 		assert.matches("^ro,nosuid", got["/dev"])
 		assert.matches("^rw,nosuid,nodev,noexec", got["/dev/shm"])
+		-- the box's own devpts instance (its ptys are character devices)
+		assert.matches("^rw,nosuid,noexec", got["/dev/pts"])
 		assert.matches("^rw,nosuid,nodev,noexec", got["/proc"])
 		assert.matches("^rw,nosuid,nodev", got["/tmp"])
 		for _, n in ipairs { "null", "zero", "full", "random", "urandom" } do

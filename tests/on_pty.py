@@ -3,6 +3,9 @@
 # everything the terminal showed, up to its end (every holder of the
 # terminal gone), or 60 s at most.
 #   python3 tests/on_pty.py 'command' MARK
+# or, as steps, each typed once the terminal has shown its mark after what
+# the step before typed (KEYS with Python escapes: '\x03' is Ctrl-C):
+#   python3 tests/on_pty.py 'command' MARK1 KEYS1 MARK2 KEYS2 ...
 # Typing on what the terminal shows, never after a guessed delay, keeps the
 # order of what the program and the typist do the same on a loaded machine.
 import errno
@@ -15,14 +18,21 @@ import time
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp("sh", ["sh", "-c", sys.argv[1]])
-mark = sys.argv[2].encode()
+if len(sys.argv) == 3:
+    steps = [(sys.argv[2].encode(), b"typed line\n")]
+else:
+    steps = [
+        (m.encode(), k.encode().decode("unicode_escape").encode("latin-1"))
+        for m, k in zip(sys.argv[2::2], sys.argv[3::2])
+    ]
 out = b""
-typed = False
+seen = 0  # a step's mark counts only in what came after the step before
 deadline = time.time() + 60
 while time.time() < deadline:
-    if not typed and mark in out:
-        os.write(fd, b"typed line\n")
-        typed = True
+    while steps and steps[0][0] in out[seen:]:
+        seen = out.index(steps[0][0], seen) + len(steps[0][0])
+        os.write(fd, steps[0][1])
+        steps.pop(0)
     ready, _, _ = select.select([fd], [], [], 0.2)
     if not ready:
         continue

@@ -193,9 +193,52 @@ describe("run.lua [" .. S.priv .. "]", function()
 			-- terminal: the program reads it back, the caller gets nothing
 			out = on_tty("--profile", "none", "python3", "-c", prog, "twice")
 			assert.matches("sti ok\r?\n", out)
-			assert.matches("read: INJECTED\r?\nread: typed line\r?\n", out)
+			-- (the box's terminal echoes what reaches it, injected or typed)
+			assert.matches("read: INJECTED\r?\ntyped line\r?\nread: typed line\r?\n", out)
 			assert.matches("caller got:\r?\n", out)
 			assert.not_matches("caller got:%S", out)
+		end)
+
+		it("gives an interactive shell a cooked terminal: echo, line editing, Ctrl-C, Ctrl-D", function()
+			-- each step is typed once the terminal shows the shell's prompt
+			-- (or the mark of a running command) after the step before
+			local P = "P> "
+			local steps = {
+				P, "echo h\"\"iX\x7f\r",
+				P, "stty -a\r",
+				P, "sh -c 'echo RU\"\"NNING; exec sleep 100'\r",
+				"RUNNING", "\x03",
+				P, "echo AF\"\"TER\r",
+				P, "\x04",
+			}
+			for i, a in ipairs(steps) do steps[i] = S.q(a) end
+			local out = S.sh("python3 tests/on_pty.py "
+				.. S.q(S.bin .. " run.lua --env 'PS1=" .. P .. "' /bin/sh -i") .. " " .. table.concat(steps, " "))
+			-- typed text is echoed, Backspace erases (the X never reaches the
+			-- shell), Enter ends a line, output lines end in CR LF
+			assert.matches("P> echo h\"\"iX\b \b\r\nhi\r\nP> ", out, 1, true)
+			-- the box's pty has the caller's cooked settings, not raw ones
+			for _, flag in ipairs { "icrnl", "opost", "isig", "icanon", "echo" } do
+				assert.matches("[\n ]" .. flag .. "[\r ]", out)
+			end
+			-- Ctrl-C ends the foreground command, the shell goes on
+			assert.matches("RUNNING\r\n^C\r\nP> ", out, 1, true)
+			assert.matches("AFTER\r\nP> ", out, 1, true)
+			-- Ctrl-D ends the shell
+			assert.matches("sandbox: exit 0\r?\n", out)
+		end)
+
+		it("lets a program open pseudo-terminals of the box's own devpts", function()
+			local prog = "import os\nm, s = os.openpty()\nprint(os.ttyname(s))\n"
+				.. "os.write(s, b'hello\\n'); print(os.read(m, 100))"
+			local out, err = run("python3", "-c", prog)
+			assert.are.equal("/dev/pts/0\nb'hello\\r\\n'\n", out, err)
+			-- /dev/pts holds only the box's own ptys, none of the host's
+			assert.are.equal("ptmx\n", (run("/bin/ls", "/dev/pts")))
+			-- at most 32 of them: the kernel's ptys are shared by every box
+			prog = "import os\nn = 0\ntry:\n  while True: os.openpty(); n += 1\n"
+				.. "except OSError as e: print(n, e.errno)"
+			assert.are.equal("32 28\n", (run("python3", "-c", prog)))
 		end)
 
 		it("never follows a symlink planted in a --rw tree", function()

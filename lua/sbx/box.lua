@@ -338,6 +338,9 @@ function M.build(o)
 	mounts[#mounts + 1] = { type = "dev", dst = "/dev", shm_size = tree.shm, shm_inodes = 1024 }
 	ll[#ll + 1] = { path = "/dev", access = dev_rights() }
 	ll[#ll + 1] = { path = "/dev/shm", access = "rw" }
+	-- the box's own devpts instance: its ptys need their ioctls (a pty's
+	-- number, unlocking, termios), and reach only the box's own terminals
+	ll[#ll + 1] = { path = "/dev/pts", access = { "read_file", "write_file", "read_dir", "ioctl_dev" } }
 	mounts[#mounts + 1] = { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = tree.inodes,
 		mode = tonumber("1777", 8) }
 	ll[#ll + 1] = { path = "/tmp", access = "rw" }
