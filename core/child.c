@@ -30,12 +30,14 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 
 #define CTL 3 /* the control socket, once descriptors are in place */
@@ -450,6 +452,42 @@ static const char *const dev_links[][2] = {
     {"core", "/proc/kcore"},	   {NULL, NULL}};
 
 /*
+ * The box's terminal at /dev/console, where programs find it by name (tty,
+ * ttyname() scan /dev for its inode): a pty of the host's devpts, whose
+ * /dev/pts the box does not see.  Its slave is stdin (fd 0) by now; the
+ * node bound is the host's node of that same inode (checked), read-only
+ * (the box cannot change its mode or times; reads and writes still reach
+ * the terminal, which the box holds anyway).
+ */
+static int bind_console(int hostfd, int dfd)
+{
+	char src[32];
+	struct stat st, hs;
+	int s;
+	if (fstat(0, &st) < 0)
+		return -1;
+	if (!S_ISCHR(st.st_mode) || major(st.st_rdev) < 136 ||
+	    major(st.st_rdev) > 143) {
+		errno = ENOTTY;
+		return -1;
+	}
+	snprintf(src, sizeof src, "/dev/pts/%u",
+		 (major(st.st_rdev) - 136) * 256 + minor(st.st_rdev));
+	s = open_beneath(hostfd, src, O_PATH);
+	if (s < 0)
+		return -1;
+	if (fstat(s, &hs) < 0 || hs.st_dev != st.st_dev ||
+	    hs.st_ino != st.st_ino) {
+		close(s);
+		errno = ENXIO;
+		return -1;
+	}
+	return bind_src(s, dfd, "console",
+			MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			    MOUNT_ATTR_NOEXEC);
+}
+
+/*
  * A minimal /dev: a small tmpfs with the five harmless character devices
  * bound from the host, the fd links, shm as a capped tmpfs, and pts as a
  * devpts instance of the box's own (/dev/ptmx its ptmx).
@@ -461,7 +499,7 @@ static const char *const dev_links[][2] = {
  * writes still reach the driver (the kernel asks a mount for write access
  * only for regular files, directories and links, never for a device).
  */
-static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
+static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m, int ctty)
 {
 	char path[4096];
 	size_t n = strlen(m->dst);
@@ -505,6 +543,8 @@ static int make_dev(int hostfd, int rootfd, const struct sbx_mount *m)
 		     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, t);
 	close(t);
 	if (r < 0 || symlinkat("pts/ptmx", dfd, "ptmx") < 0)
+		goto fail;
+	if (ctty && bind_console(hostfd, dfd) < 0)
 		goto fail;
 	t = open_beneath(dfd, "shm", O_PATH | O_DIRECTORY);
 	if (t < 0)
@@ -582,7 +622,7 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 		srcfd[m - p->mounts] = -1;
 		return r;
 	case SBX_OP_DEV:
-		return make_dev(hostfd, rootfd, m);
+		return make_dev(hostfd, rootfd, m, p->ctty);
 	case SBX_OP_MKDIR:
 		t = make_node(rootfd, m->dst, 1, m->mode);
 		if (t < 0)

@@ -205,7 +205,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local P = "P> "
 			local steps = {
 				P, "echo h\"\"iX\x7f\r",
-				P, "stty -a\r",
+				P, "stty -a; tty\r",
 				P, "sh -c 'echo RU\"\"NNING; exec sleep 100'\r",
 				"RUNNING", "\x03",
 				P, "echo AF\"\"TER\r",
@@ -221,6 +221,8 @@ describe("run.lua [" .. S.priv .. "]", function()
 			for _, flag in ipairs { "icrnl", "opost", "isig", "icanon", "echo" } do
 				assert.matches("[\n ]" .. flag .. "[\r ]", out)
 			end
+			-- the terminal has a name in the box (the host's pty, bound)
+			assert.matches("\r\n/dev/console\r\nP> ", out, 1, true)
 			-- Ctrl-C ends the foreground command, the shell goes on
 			assert.matches("RUNNING\r\n^C\r\nP> ", out, 1, true)
 			assert.matches("AFTER\r\nP> ", out, 1, true)
