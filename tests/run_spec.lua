@@ -233,7 +233,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		it("dies with its supervisor", function()
 			local tag = "orphan" .. math.random(100000, 999999)
 			local pid = S.sh(S.bin .. " run.lua /bin/sh -c 'sleep 60 # " .. tag
-				.. "' >/dev/null 2>&1 & echo $!"):match("%d+")
+				.. "' </dev/null >/dev/null 2>&1 & echo $!"):match("%d+")
 			local function count()
 				-- the box's shell, not sbxlua (whose command line holds it too)
 				return S.sh("pgrep -f '^/bin/s[h] -c sleep 60 # " .. tag .. "' | wc -l"):match("%d+")
@@ -256,7 +256,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local j = os.tmpname()
 			S.sh(S.bin .. " run.lua --json " .. j .. " --wall 1 /bin/sh -c "
 				.. S.q("(while :; do :; done) & head -c 300000 /dev/zero; wait")
-				.. " 2>/dev/null | (sleep 4; cat >/dev/null)")
+				.. " 2>/dev/null </dev/null | (sleep 4; cat >/dev/null)")
 			local res = cjson.decode(S.read(j))
 			os.remove(j)
 			assert.are.equal("wall", res.outcome)
@@ -600,7 +600,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		-- user.max_user_namespaces is per user namespace: set it to 0 in one
 		-- of our own, and run sbxlua there
 		local out, code = S.sh("unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && "
-			.. S.bin .. " run.lua /bin/echo ran' 2>&1")
+			.. S.bin .. " run.lua /bin/echo ran' 2>&1 </dev/null")
 		assert.are.equal(126, code)
 		assert.are.equal("sandbox: cannot create namespaces: ENOSPC (user namespaces are disabled "
 			.. "or exhausted on this host)\n", out)
@@ -994,6 +994,45 @@ describe("run.lua [" .. S.priv .. "]", function()
 			out, code2 = S.sh("seq 1 5 | " .. S.bin .. " run.lua --stdin - /bin/sh -c 'cat; test -p /dev/stdin && echo pipe' 2>/dev/null")
 			assert.are.equal(0, code2)
 			assert.are.equal("1\n2\n3\n4\n5\npipe\n", out)
+		end)
+
+		-- no --stdin: what sbxlua's own stdin is decides (a terminal is in
+		-- the pty tests above)
+		local function sh(cmd)
+			return S.sh(cmd .. " 2>/dev/null")
+		end
+
+		it("no --stdin: a pipe into sbxlua reaches the program", function()
+			local out, code = sh("seq 1 5 | " .. S.bin .. " run.lua /bin/sh -c 'cat; echo end'")
+			assert.are.equal(0, code)
+			assert.are.equal("1\n2\n3\n4\n5\nend\n", out)
+		end)
+
+		it("no --stdin: a regular file as sbxlua's stdin reaches the program", function()
+			local d, rm = S.tmpdir()
+			local f = assert(io.open(d .. "/in", "w"))
+			f:write("one\ntwo\n")
+			f:close()
+			os.execute("chmod 644 " .. d .. "/in; chmod 755 " .. d)
+			local out, code = sh(S.bin .. " run.lua /bin/cat < " .. S.q(d .. "/in"))
+			rm()
+			assert.are.equal(0, code)
+			assert.are.equal("one\ntwo\n", out)
+		end)
+
+		it("no --stdin: /dev/null or a closed stdin gives nothing (cat ends at once)", function()
+			local out, code = sh(S.bin .. " run.lua /bin/sh -c 'cat; echo end' </dev/null")
+			assert.are.equal(0, code)
+			assert.are.equal("end\n", out)
+			out, code = sh(S.bin .. " run.lua /bin/sh -c 'cat; echo end' <&-")
+			assert.are.equal(0, code)
+			assert.are.equal("end\n", out)
+		end)
+
+		it("--stdin none: a pipe into sbxlua gives nothing", function()
+			local out, code = sh("seq 1 5 | " .. S.bin .. " run.lua --stdin none /bin/sh -c 'cat; echo end'")
+			assert.are.equal(0, code)
+			assert.are.equal("end\n", out)
 		end)
 	end)
 
