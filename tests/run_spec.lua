@@ -596,6 +596,44 @@ describe("run.lua [" .. S.priv .. "]", function()
 			.. "init in without a race; report.events and exit_code are checked in report_spec)")
 	end)
 
+	describe("sbxlua stopped by the operator", function()
+		-- sbxlua in the background (stdin /dev/null: no terminal) with d as
+		-- /work; the program writes to the FIFO d/ready once it runs, then
+		-- waits.  One signal to sbxlua stops the box cleanly.
+		for _, c in ipairs { { "INT", 130 }, { "TERM", 143 }, { "HUP", 129 } } do
+			local sig, want = c[1], c[2]
+			it("SIG" .. sig .. " once: the box killed and reaped, `interrupted (SIG" .. sig .. ")`, "
+				.. want, function()
+				local d, rm = S.tmpdir()
+				local errf = d .. ".err"
+				local n = math.random(100000, 999999)
+				os.execute("mkfifo " .. S.q(d .. "/ready") .. " && chmod -R a+rwX " .. S.q(d))
+				local p = assert(io.popen("exec 3>&1; " .. S.bin .. " run.lua --rw " .. S.q(d .. ":/work")
+					.. " /bin/sh -c 'echo ran > /work/ready; sleep 1000; : sig" .. n .. "' 2>"
+					.. S.q(errf) .. " </dev/null >/dev/null & echo $!; wait $!; echo rc=$?", "r"))
+				local pid = assert(tonumber(p:read("l")))
+				-- the box's shell, not sbxlua (whose command line ends the same) nor this pgrep's shell
+				local function count()
+					return S.sh("pgrep -f '^/bin/s[h] -c .*: sig" .. n .. "$' | wc -l"):match("%d+")
+				end
+				-- blocks until the box's program opens the FIFO: it runs
+				local f = assert(io.open(d .. "/ready"))
+				assert.are.equal("ran", f:read("l"))
+				f:close()
+				assert.are.equal("1", count())
+				os.execute("kill -" .. sig .. " " .. pid)
+				local tail = p:read("a")
+				p:close()
+				local err = S.read(errf)
+				os.remove(errf)
+				rm()
+				assert.are.equal("rc=" .. want .. "\n", tail)
+				assert.are.equal("sandbox: interrupted (SIG" .. sig .. ")\n", err)
+				assert.are.equal("0", count())
+			end)
+		end
+	end)
+
 	it("126 with the reason in plain words on a host without user namespaces", function()
 		-- user.max_user_namespaces is per user namespace: set it to 0 in one
 		-- of our own, and run sbxlua there
