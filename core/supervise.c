@@ -757,20 +757,30 @@ static int job_ready(const struct sbx_job *j)
 /*
  * The operator's stop: while boxes run, the supervisor owns SIGINT, SIGTERM
  * and SIGHUP (the interpreter's SIGINT handler never runs meanwhile), reads
- * them from a signalfd in its loop and kills, reaps and reports the boxes.
+ * them from a signalfd in its loop and kills, reaps and reports the boxes;
+ * one the caller set to SIG_IGN is left alone.
  * Blocked before the clone: the child inherits the mask, and init resets it
  * (child.c reset_signals) before anything of the box runs.  A signal that
  * arrives after the loop stays pending and is delivered on release.
  */
 void sbx_stop_own(struct sbx_stop *s)
 {
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	sigset_t stop;
+	int any = 0;
 	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
 	s->fd = -1;
-	if (sigprocmask(SIG_BLOCK, &stop, &s->old) < 0)
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction cur;
+		/* a signal the caller ignores (nohup's SIGHUP) stays ignored:
+		 * blocked, it would be queued for the signalfd all the same */
+		if (sigaction(sigs[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&stop, sigs[i]);
+		any = 1;
+	}
+	if (!any || sigprocmask(SIG_BLOCK, &stop, &s->old) < 0)
 		return;
 	s->fd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (s->fd < 0)

@@ -632,6 +632,29 @@ describe("run.lua [" .. S.priv .. "]", function()
 				assert.are.equal("0", count())
 			end)
 		end
+
+		it("a signal the caller ignores stays ignored: nohup's SIGHUP, then SIGTERM names the stop", function()
+			local d, rm = S.tmpdir()
+			local errf = d .. ".err"
+			os.execute("mkfifo " .. S.q(d .. "/ready") .. " && chmod -R a+rwX " .. S.q(d))
+			local p = assert(io.popen("exec 3>&1; nohup " .. S.bin .. " run.lua --rw " .. S.q(d .. ":/work")
+				.. " /bin/sh -c 'echo ran > /work/ready; exec sleep 1000' 2>" .. S.q(errf)
+				.. " </dev/null >/dev/null & echo $!; wait $!; echo rc=$?", "r"))
+			local pid = assert(tonumber(p:read("l")))
+			local f = assert(io.open(d .. "/ready"))
+			assert.are.equal("ran", f:read("l"))
+			f:close()
+			-- a SIGHUP taken as a stop would be queued before the SIGTERM
+			-- and read first (the lower number): the report would name it
+			os.execute("kill -HUP " .. pid .. "; kill -TERM " .. pid)
+			local tail = p:read("a")
+			p:close()
+			local err = S.read(errf)
+			os.remove(errf)
+			rm()
+			assert.are.equal("rc=143\n", tail)
+			assert.are.equal("sandbox: interrupted (SIGTERM)\n", err)
+		end)
 	end)
 
 	it("126 with the reason in plain words on a host without user namespaces", function()
