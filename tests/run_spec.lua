@@ -621,6 +621,11 @@ describe("run.lua [" .. S.priv .. "]", function()
 				assert.are.equal("ran", f:read("l"))
 				f:close()
 				assert.are.equal("1", count())
+				-- the box's cgroup (when it has one of its own: not sbxlua's)
+				local shpid = S.sh("pgrep -f '^/bin/s[h] -c .*: sig" .. n .. "$'"):match("%d+")
+				local function cg(of) return ("\n" .. (S.read("/proc/" .. of .. "/cgroup") or "")):match("\n0::(%S+)") end
+				local boxcg, own = cg(shpid), cg(pid)
+				assert.is_string(boxcg)
 				os.execute("kill -" .. sig .. " " .. pid)
 				local tail = p:read("a")
 				p:close()
@@ -630,6 +635,9 @@ describe("run.lua [" .. S.priv .. "]", function()
 				assert.are.equal("rc=" .. want .. "\n", tail)
 				assert.are.equal("sandbox: interrupted (SIG" .. sig .. ")\n", err)
 				assert.are.equal("0", count())
+				if boxcg ~= own then
+					assert.is_nil(S.read("/sys/fs/cgroup" .. boxcg .. "/cgroup.procs"), "left: " .. boxcg)
+				end
 			end)
 		end
 
