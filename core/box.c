@@ -404,11 +404,17 @@ static int jobs_gc(lua_State *L)
 static void push_result(lua_State *L, struct sbx_job *j)
 {
 	static const char *const ends[SBX_END_COUNT] = {
-	    [SBX_END_NONE] = "none",	 [SBX_END_EXIT] = "exit",
-	    [SBX_END_SIGNAL] = "signal", [SBX_END_WALL] = "wall",
-	    [SBX_END_OUTPUT] = "output", [SBX_END_CANNOT] = "cannot",
-	    [SBX_END_LOST] = "lost",	 [SBX_END_MEMORY] = "memory",
-	    [SBX_END_TASKS] = "tasks",	 [SBX_END_INIT] = "init"};
+	    [SBX_END_NONE] = "none",
+	    [SBX_END_EXIT] = "exit",
+	    [SBX_END_SIGNAL] = "signal",
+	    [SBX_END_WALL] = "wall",
+	    [SBX_END_OUTPUT] = "output",
+	    [SBX_END_CANNOT] = "cannot",
+	    [SBX_END_LOST] = "lost",
+	    [SBX_END_MEMORY] = "memory",
+	    [SBX_END_TASKS] = "tasks",
+	    [SBX_END_INIT] = "init",
+	    [SBX_END_INTERRUPTED] = "interrupted"};
 	lua_createtable(L, 0, 12);
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");
@@ -429,6 +435,13 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_pushinteger(L, j->init_signal);
 		lua_setfield(L, -2, "signal");
 		lua_pushstring(L, sbx_signal_name(j->init_signal));
+		lua_setfield(L, -2, "signame");
+	}
+	if (j->end_kind == SBX_END_INTERRUPTED) {
+		/* the signal sbxlua got, that stopped the box */
+		lua_pushinteger(L, j->stop_signal);
+		lua_setfield(L, -2, "signal");
+		lua_pushstring(L, sbx_signal_name(j->stop_signal));
 		lua_setfield(L, -2, "signame");
 	}
 	if (j->have_cannot) {
@@ -521,6 +534,7 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 	    lua_newuserdatauv(L, sizeof *js + n * sizeof js->job[0], 0);
 	struct sbx_job *ptr[MAX_PARALLEL];
 	struct sigaction ign, old;
+	struct sbx_stop stop;
 	struct termios saved, raw;
 	int pty = 0, restore = 0, cooked = 0;
 
@@ -569,6 +583,8 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 			jobs_release(js);
 			return sbx_fail(L, "open", "/dev/null", e);
 		}
+	/* from here to the results, the supervisor owns the operator's stop */
+	sbx_stop_own(&stop);
 	/* a box that closes its stdin must not kill the supervisor */
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
@@ -593,10 +609,11 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 		sbx_job_start(&js->job[i], &b->plan, &io);
 		ptr[i] = &js->job[i];
 	}
-	sbx_jobs_wait(ptr, n);
+	sbx_jobs_wait(ptr, n, stop.fd);
 	if (restore)
 		tcsetattr(0, TCSANOW, &saved);
 	sigaction(SIGPIPE, &old, NULL);
+	sbx_stop_release(&stop);
 	lua_createtable(L, (int)n, 0);
 	for (size_t i = 0; i < n; i++) {
 		push_result(L, &js->job[i]);

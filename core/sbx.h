@@ -12,6 +12,7 @@
 #include <lauxlib.h>
 #include <linux/filter.h>
 #include <lua.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -180,15 +181,16 @@ struct sbx_msg {
 enum { SBX_OUT_CAPTURE, SBX_OUT_PASS, SBX_OUT_DISCARD };
 enum {
 	SBX_END_NONE,
-	SBX_END_EXIT,	/* the command exited */
-	SBX_END_SIGNAL, /* the command was killed by a signal */
-	SBX_END_WALL,	/* the wall clock ran out: the box was killed */
-	SBX_END_OUTPUT, /* an output stream passed its cap */
-	SBX_END_CANNOT, /* the box could not be set up */
-	SBX_END_LOST,	/* init ended without saying how the command did */
-	SBX_END_MEMORY, /* the sampler saw the memory limit passed */
-	SBX_END_TASKS,	/* the sampler saw the task limit reached */
-	SBX_END_INIT,	/* init was killed after the command's execve */
+	SBX_END_EXIT,	     /* the command exited */
+	SBX_END_SIGNAL,	     /* the command was killed by a signal */
+	SBX_END_WALL,	     /* the wall clock ran out: the box was killed */
+	SBX_END_OUTPUT,	     /* an output stream passed its cap */
+	SBX_END_CANNOT,	     /* the box could not be set up */
+	SBX_END_LOST,	     /* init ended without saying how the command did */
+	SBX_END_MEMORY,	     /* the sampler saw the memory limit passed */
+	SBX_END_TASKS,	     /* the sampler saw the task limit reached */
+	SBX_END_INIT,	     /* init was killed after the command's execve */
+	SBX_END_INTERRUPTED, /* sbxlua got SIGINT, SIGTERM or SIGHUP */
 	SBX_END_COUNT
 };
 
@@ -250,6 +252,7 @@ struct sbx_job {
 	double cpu; /* seconds of CPU used by the box (cgroup or rusage) */
 	int cg_error;
 	const char *cg_what;
+	int stop_signal; /* SBX_END_INTERRUPTED: the signal sbxlua got */
 };
 
 /* The cgroup base of this process, probed once (NULL: none usable). */
@@ -260,8 +263,18 @@ SBX_LOCAL void sbx_job_init(struct sbx_job *j);
  * end_kind SBX_END_CANNOT and cannot.stage set). */
 SBX_LOCAL int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 			    const struct sbx_io *io);
-/* Supervises the started jobs until every one is done. */
-SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n);
+/* SIGINT, SIGTERM and SIGHUP to sbxlua while boxes run: blocked and read
+ * from fd (a signalfd; -1 when none could be made, the mask then untouched)
+ * by sbx_jobs_wait, the previous mask restored by sbx_stop_release. */
+struct sbx_stop {
+	sigset_t old;
+	int fd;
+};
+SBX_LOCAL void sbx_stop_own(struct sbx_stop *s);
+SBX_LOCAL void sbx_stop_release(struct sbx_stop *s);
+/* Supervises the started jobs until every one is done; a signal read from
+ * stopfd (-1: none) kills every box still running (SBX_END_INTERRUPTED). */
+SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd);
 /* Kills and reaps a job still running; frees its buffers. Idempotent. */
 SBX_LOCAL void sbx_job_release(struct sbx_job *j);
 SBX_LOCAL double sbx_now(void);

@@ -23,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -754,17 +755,80 @@ static int job_ready(const struct sbx_job *j)
 	return j->exited && j->out[0] < 0 && j->out[1] < 0;
 }
 
-void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
+/*
+ * The operator's stop: while boxes run, the supervisor owns SIGINT, SIGTERM
+ * and SIGHUP (the interpreter's SIGINT handler never runs meanwhile), reads
+ * them from a signalfd in its loop and kills, reaps and reports the boxes;
+ * one the caller set to SIG_IGN is left alone.
+ * Blocked before the clone: the child inherits the mask, and init resets it
+ * (child.c reset_signals) before anything of the box runs.  A signal that
+ * arrives after the loop stays pending and is delivered on release.
+ */
+void sbx_stop_own(struct sbx_stop *s)
 {
-	struct pollfd pfd[7 * 64];
-	struct sbx_job *who[7 * 64];
-	int what[7 * 64];
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	sigset_t stop;
+	int any = 0;
+	sigemptyset(&stop);
+	s->fd = -1;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction cur;
+		/* a signal the caller ignores (nohup's SIGHUP) stays ignored:
+		 * blocked, it would be queued for the signalfd all the same */
+		if (sigaction(sigs[i], NULL, &cur) == 0 &&
+		    cur.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&stop, sigs[i]);
+		any = 1;
+	}
+	if (!any || sigprocmask(SIG_BLOCK, &stop, &s->old) < 0)
+		return;
+	s->fd = signalfd(-1, &stop, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s->fd < 0)
+		/* no descriptor: the signals keep their handlers */
+		sigprocmask(SIG_SETMASK, &s->old, NULL);
+}
+
+void sbx_stop_release(struct sbx_stop *s)
+{
+	if (s->fd < 0)
+		return;
+	xclose(&s->fd);
+	sigprocmask(SIG_SETMASK, &s->old, NULL);
+}
+
+/* Reads the stops pending on fd; the first kills every box still running. */
+static void read_stop(int fd, struct sbx_job **jobs, size_t n)
+{
+	struct signalfd_siginfo si;
+	while (read(fd, &si, sizeof si) == (ssize_t)sizeof si)
+		for (size_t i = 0; i < n; i++) {
+			struct sbx_job *j = jobs[i];
+			if (j->done || j->exited ||
+			    j->end_kind == SBX_END_INTERRUPTED)
+				continue;
+			kill_box(j, SBX_END_INTERRUPTED);
+			if (j->end_kind == SBX_END_INTERRUPTED)
+				j->stop_signal = (int)si.ssi_signo;
+		}
+}
+
+void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
+{
+	struct pollfd pfd[7 * 64 + 1];
+	struct sbx_job *who[7 * 64 + 1];
+	int what[7 * 64 + 1];
 
 	for (;;) {
 		size_t np = 0, active = 0;
 		double now = sbx_now(), next = -1;
 		int timeout;
 
+		if (stopfd >= 0) {
+			pfd[np] = (struct pollfd){stopfd, POLLIN, 0};
+			who[np] = NULL;
+			what[np++] = 7;
+		}
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
 			if (j->done)
@@ -860,6 +924,9 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n)
 			if (!pfd[k].revents)
 				continue;
 			switch (what[k]) {
+			case 7:
+				read_stop(stopfd, jobs, n);
+				break;
 			case 0:
 				j->exited = 1;
 				j->end = sbx_now();

@@ -42,8 +42,11 @@ report to stderr after the box is gone.
   --net none|host     network: an empty namespace (default) or the host's
   --host-id N         a root caller's box's host uid and gid (default
                       1879048192; refused if an account or process has it)
-  --stdin FILE|-      stdin from FILE, a regular file (no symlink on its
-                      path), or - for sbxlua's own stdin (default: nothing)
+  --stdin FILE|-|none stdin from FILE, a regular file (no symlink on its
+                      path), - for sbxlua's own stdin, or none for nothing
+                      (default: sbxlua's own stdin when it is a pipe or a
+                      regular file, a terminal of the box's own when it is
+                      a terminal, else nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
   --report FILE       also write the report to FILE
   --json FILE         write the structured result to FILE
@@ -219,12 +222,14 @@ local function parse(argv)
 			-- reads that descriptor, never the path again
 			local typed = value(a)
 			local f, msg
-			if typed == "-" then
+			if typed == "none" then
+				f = false
+			elseif typed == "-" then
 				f, msg = sbx.stdin()
 			else
 				f, msg = sbx.open_file(typed)
 			end
-			if not f then refuse("--stdin %s: %s", typed, reason(msg)) end
+			if f == nil then refuse("--stdin %s: %s", typed, reason(msg)) end
 			if o.stdin then o.stdin:close() end
 			o.stdin = f
 		elseif a == "--host-id" then
@@ -274,6 +279,19 @@ local function parse(argv)
 end
 
 -- Writes an output prepared by sbx.output; says why not on stderr.
+-- sbxlua's own stdin when no --stdin was given and it is not a terminal:
+-- a pipe or a regular file is relayed (a copy of descriptor 0 the supervisor
+-- reads; the box never gets it), anything else (closed, /dev/null or
+-- another device, a socket) gives the box nothing
+local function inherited_stdin()
+	local f = sbx.stdin()
+	if not f then return nil end -- descriptor 0 is closed
+	local st = f:stat()
+	if st and (st.type == "fifo" or st.type == "file") then return f end
+	f:close()
+	return nil
+end
+
 local function write_out(opt, out, data)
 	local ok, msg = out:write(data)
 	out:close()
@@ -291,7 +309,9 @@ local function main(argv)
 	o.profile = o.profile or "default"
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)
-	o.pty = not o.stdin and sbx.isatty(0)
+	o.pty = o.stdin == nil and sbx.isatty(0)
+	if o.stdin == nil and not o.pty then o.stdin = inherited_stdin() end
+	o.stdin = o.stdin or nil
 
 	local spec, info = stdbox.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end

@@ -315,6 +315,31 @@ describe("box [" .. S.priv .. "]", function()
 		assert.are.equal("exit\nSigBlk:\t0000000000000000\nSigCgt:\t0000000000000000\nalive\n", out)
 	end)
 
+	it("a SIGINT to sbxlua during sbx.run stops the box; the script gets `interrupted` and goes on", function()
+		local n = math.random(100000, 999999)
+		local script = "local sbx = require 'sbx'; local r = sbx.run { root = {}, "
+			.. "mounts = sbx.minimal_mounts(), stdout = 'pass', wall = 60, argv = { '/bin/sh', '-c', "
+			.. "'echo ready; sleep 1000; : int" .. n .. "' } }; "
+			.. "io.write(r.outcome, ' ', r.signal, ' ', r.signame, '\\n'); io.write('after\\n')"
+		local p = assert(io.popen(S.bin .. " -e " .. S.q(script) .. " </dev/null 2>&1 & echo pid $!; wait $!; "
+			.. "echo rc=$?", "r"))
+		-- the box's "ready" and the shell's pid line, in either order
+		local pid, ready
+		while not (pid and ready) do
+			local l = assert(p:read("l"))
+			if l == "ready" then ready = true else pid = assert(tonumber(l:match("^pid (%d+)$")), l) end
+		end
+		local function count()
+			return S.sh("pgrep -f '^/bin/s[h] -c .*: int" .. n .. "$' | wc -l"):match("%d+")
+		end
+		assert.are.equal("1", count())
+		os.execute("kill -INT " .. pid)
+		local tail = p:read("a")
+		p:close()
+		assert.are.equal("interrupted 2 SIGINT\nafter\nrc=0\n", tail)
+		assert.are.equal("0", count())
+	end)
+
 	it("gives exactly the environment it was given", function()
 		local r = S.run("env | sort", { env = { B = "2", A = "1 2" } })
 		assert.are.equal("A=1 2\nB=2\nPWD=/tmp\n", r.stdout)

@@ -43,6 +43,19 @@ describe("sbx.report.escape", function()
 	end)
 end)
 
+describe("sbx.report.events for sbxlua stopped by the operator", function()
+	it("interrupted: its own line naming the signal, 128+N, never a limit", function()
+		for _, c in ipairs { { 2, "SIGINT", 130 }, { 15, "SIGTERM", 143 }, { 1, "SIGHUP", 129 } } do
+			-- what a SIGKILL'd box measured must not turn it into a limit
+			local r = { outcome = "interrupted", signal = c[1], signame = c[2], cpu = 10, memory_peak = 1 << 40 }
+			local ev = report.events(r, { limits = { cpu = 1, memory = 1 << 20 } })
+			assert.are.same({ { kind = "interrupted", signal = c[1], name = c[2] } }, ev)
+			assert.are.equal("interrupted (" .. c[2] .. ")", report.line(ev[1]))
+			assert.are.equal(c[3], report.exit_code(ev))
+		end
+	end)
+end)
+
 describe("sbx.report.events for the end of the box's init", function()
 	it("killed after the program's execve: its own line, 128+N", function()
 		local ev = report.events({ outcome = "init", signal = 9, signame = "SIGKILL" }, {})

@@ -278,7 +278,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		it("dies with its supervisor", function()
 			local tag = "orphan" .. math.random(100000, 999999)
 			local pid = S.sh(S.bin .. " run.lua /bin/sh -c 'sleep 60 # " .. tag
-				.. "' >/dev/null 2>&1 & echo $!"):match("%d+")
+				.. "' </dev/null >/dev/null 2>&1 & echo $!"):match("%d+")
 			local function count()
 				-- the box's shell, not sbxlua (whose command line holds it too)
 				return S.sh("pgrep -f '^/bin/s[h] -c sleep 60 # " .. tag .. "' | wc -l"):match("%d+")
@@ -301,7 +301,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local j = os.tmpname()
 			S.sh(S.bin .. " run.lua --json " .. j .. " --wall 1 /bin/sh -c "
 				.. S.q("(while :; do :; done) & head -c 300000 /dev/zero; wait")
-				.. " 2>/dev/null | (sleep 4; cat >/dev/null)")
+				.. " 2>/dev/null </dev/null | (sleep 4; cat >/dev/null)")
 			local res = cjson.decode(S.read(j))
 			os.remove(j)
 			assert.are.equal("wall", res.outcome)
@@ -641,11 +641,80 @@ describe("run.lua [" .. S.priv .. "]", function()
 			.. "init in without a race; report.events and exit_code are checked in report_spec)")
 	end)
 
+	describe("sbxlua stopped by the operator", function()
+		-- sbxlua in the background (stdin /dev/null: no terminal) with d as
+		-- /work; the program writes to the FIFO d/ready once it runs, then
+		-- waits.  One signal to sbxlua stops the box cleanly.
+		for _, c in ipairs { { "INT", 130 }, { "TERM", 143 }, { "HUP", 129 } } do
+			local sig, want = c[1], c[2]
+			it("SIG" .. sig .. " once: the box killed and reaped, `interrupted (SIG" .. sig .. ")`, "
+				.. want, function()
+				local d, rm = S.tmpdir()
+				local errf = d .. ".err"
+				local n = math.random(100000, 999999)
+				os.execute("mkfifo " .. S.q(d .. "/ready") .. " && chmod -R a+rwX " .. S.q(d))
+				local p = assert(io.popen("exec 3>&1; " .. S.bin .. " run.lua --rw " .. S.q(d .. ":/work")
+					.. " /bin/sh -c 'echo ran > /work/ready; sleep 1000; : sig" .. n .. "' 2>"
+					.. S.q(errf) .. " </dev/null >/dev/null & echo $!; wait $!; echo rc=$?", "r"))
+				local pid = assert(tonumber(p:read("l")))
+				-- the box's shell, not sbxlua (whose command line ends the same) nor this pgrep's shell
+				local function count()
+					return S.sh("pgrep -f '^/bin/s[h] -c .*: sig" .. n .. "$' | wc -l"):match("%d+")
+				end
+				-- blocks until the box's program opens the FIFO: it runs
+				local f = assert(io.open(d .. "/ready"))
+				assert.are.equal("ran", f:read("l"))
+				f:close()
+				assert.are.equal("1", count())
+				-- the box's cgroup (when it has one of its own: not sbxlua's)
+				local shpid = S.sh("pgrep -f '^/bin/s[h] -c .*: sig" .. n .. "$'"):match("%d+")
+				local function cg(of) return ("\n" .. (S.read("/proc/" .. of .. "/cgroup") or "")):match("\n0::(%S+)") end
+				local boxcg, own = cg(shpid), cg(pid)
+				assert.is_string(boxcg)
+				os.execute("kill -" .. sig .. " " .. pid)
+				local tail = p:read("a")
+				p:close()
+				local err = S.read(errf)
+				os.remove(errf)
+				rm()
+				assert.are.equal("rc=" .. want .. "\n", tail)
+				assert.are.equal("sandbox: interrupted (SIG" .. sig .. ")\n", err)
+				assert.are.equal("0", count())
+				if boxcg ~= own then
+					assert.is_nil(S.read("/sys/fs/cgroup" .. boxcg .. "/cgroup.procs"), "left: " .. boxcg)
+				end
+			end)
+		end
+
+		it("a signal the caller ignores stays ignored: nohup's SIGHUP, then SIGTERM names the stop", function()
+			local d, rm = S.tmpdir()
+			local errf = d .. ".err"
+			os.execute("mkfifo " .. S.q(d .. "/ready") .. " && chmod -R a+rwX " .. S.q(d))
+			local p = assert(io.popen("exec 3>&1; nohup " .. S.bin .. " run.lua --rw " .. S.q(d .. ":/work")
+				.. " /bin/sh -c 'echo ran > /work/ready; exec sleep 1000' 2>" .. S.q(errf)
+				.. " </dev/null >/dev/null & echo $!; wait $!; echo rc=$?", "r"))
+			local pid = assert(tonumber(p:read("l")))
+			local f = assert(io.open(d .. "/ready"))
+			assert.are.equal("ran", f:read("l"))
+			f:close()
+			-- a SIGHUP taken as a stop would be queued before the SIGTERM
+			-- and read first (the lower number): the report would name it
+			os.execute("kill -HUP " .. pid .. "; kill -TERM " .. pid)
+			local tail = p:read("a")
+			p:close()
+			local err = S.read(errf)
+			os.remove(errf)
+			rm()
+			assert.are.equal("rc=143\n", tail)
+			assert.are.equal("sandbox: interrupted (SIGTERM)\n", err)
+		end)
+	end)
+
 	it("126 with the reason in plain words on a host without user namespaces", function()
 		-- user.max_user_namespaces is per user namespace: set it to 0 in one
 		-- of our own, and run sbxlua there
 		local out, code = S.sh("unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && "
-			.. S.bin .. " run.lua /bin/echo ran' 2>&1")
+			.. S.bin .. " run.lua /bin/echo ran' 2>&1 </dev/null")
 		assert.are.equal(126, code)
 		assert.are.equal("sandbox: cannot create namespaces: ENOSPC (user namespaces are disabled "
 			.. "or exhausted on this host)\n", out)
@@ -1039,6 +1108,45 @@ describe("run.lua [" .. S.priv .. "]", function()
 			out, code2 = S.sh("seq 1 5 | " .. S.bin .. " run.lua --stdin - /bin/sh -c 'cat; test -p /dev/stdin && echo pipe' 2>/dev/null")
 			assert.are.equal(0, code2)
 			assert.are.equal("1\n2\n3\n4\n5\npipe\n", out)
+		end)
+
+		-- no --stdin: what sbxlua's own stdin is decides (a terminal is in
+		-- the pty tests above)
+		local function sh(cmd)
+			return S.sh(cmd .. " 2>/dev/null")
+		end
+
+		it("no --stdin: a pipe into sbxlua reaches the program", function()
+			local out, code = sh("seq 1 5 | " .. S.bin .. " run.lua /bin/sh -c 'cat; echo end'")
+			assert.are.equal(0, code)
+			assert.are.equal("1\n2\n3\n4\n5\nend\n", out)
+		end)
+
+		it("no --stdin: a regular file as sbxlua's stdin reaches the program", function()
+			local d, rm = S.tmpdir()
+			local f = assert(io.open(d .. "/in", "w"))
+			f:write("one\ntwo\n")
+			f:close()
+			os.execute("chmod 644 " .. d .. "/in; chmod 755 " .. d)
+			local out, code = sh(S.bin .. " run.lua /bin/cat < " .. S.q(d .. "/in"))
+			rm()
+			assert.are.equal(0, code)
+			assert.are.equal("one\ntwo\n", out)
+		end)
+
+		it("no --stdin: /dev/null or a closed stdin gives nothing (cat ends at once)", function()
+			local out, code = sh(S.bin .. " run.lua /bin/sh -c 'cat; echo end' </dev/null")
+			assert.are.equal(0, code)
+			assert.are.equal("end\n", out)
+			out, code = sh(S.bin .. " run.lua /bin/sh -c 'cat; echo end' <&-")
+			assert.are.equal(0, code)
+			assert.are.equal("end\n", out)
+		end)
+
+		it("--stdin none: a pipe into sbxlua gives nothing", function()
+			local out, code = sh("seq 1 5 | " .. S.bin .. " run.lua --stdin none /bin/sh -c 'cat; echo end'")
+			assert.are.equal(0, code)
+			assert.are.equal("end\n", out)
 		end)
 	end)
 

@@ -284,7 +284,8 @@ local signames = { [9] = "SIGKILL", [24] = "SIGXCPU", [25] = "SIGXFSZ" }
 --- Which limit stopped a run, if any.  A command that exits, with any
 -- status, is never reclassified: that is its own result.
 -- @tparam table run `outcome` (`"exit"`, `"signal"`, `"wall"`, `"output"`,
---  `"memory"`, `"tasks"`, `"cpu"`, `"cannot"`, `"lost"`, `"init"`), `signal` (a number)
+--  `"memory"`, `"tasks"`, `"cpu"`, `"cannot"`, `"lost"`, `"init"`,
+--  `"interrupted"`: never a limit), `signal` (a number)
 --  or `signame`, and what was measured: `memory_peak` (bytes, the highest
 --  sample or the cgroup's memory.peak), `cpu` (seconds used), `oom_kill`
 --  (the cgroup's count of OOM kills)

@@ -58,6 +58,11 @@ function M.events(r, info)
 	if r.outcome == "init" then
 		return { { kind = "killed", cause = "init", signal = r.signal, name = r.signame } }
 	end
+	-- the operator stopped sbxlua (SIGINT, SIGTERM, SIGHUP): the box was
+	-- killed, reaped and its cgroup removed before this report
+	if r.outcome == "interrupted" then
+		return { { kind = "interrupted", signal = r.signal, name = r.signame } }
+	end
 	if r.outcome == "signal" and r.signame == "SIGSYS" then
 		return { { kind = "killed", cause = "refused", signal = r.signal, name = r.signame } }
 	end
@@ -98,6 +103,7 @@ local setid_lines = {
 local function event_line(e)
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
+	if e.kind == "interrupted" then return ("interrupted (%s)"):format(e.name) end
 	if e.kind == "killed" then
 		if e.cause == "refused" then
 			return ("killed: refused system call: signal %d (%s)"):format(e.signal, e.name)
@@ -134,6 +140,7 @@ function M.exit_code(events)
 			return M.EXIT_LIMIT
 		end
 		if e.kind == "exit" then return e.code end
+		if e.kind == "interrupted" then return 128 + e.signal end
 	end
 	return M.EXIT_CANNOT
 end
