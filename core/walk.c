@@ -325,6 +325,15 @@ static const char *check_top(lua_State *L)
 	return top;
 }
 
+/* The walk's bounds from the options table at 2 (the one owner of their
+ * ranges): max_depth, max_entries. */
+static void opt_bounds(lua_State *L, struct walk_cfg *c)
+{
+	c->max_depth = sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
+	c->max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
+				     (lua_Integer)1 << 40);
+}
+
 /** core.clear_setid(path [, opts]) -> result, or nil, msg, errno when path
  * cannot be opened as a directory.  opts: uid (clear only files of this
  * owner), dry_run (report without clearing), max_depth, max_entries.
@@ -348,10 +357,7 @@ static int l_clear_setid(lua_State *L)
 		sbx_check_keys(L, 2, keys);
 		c.uid = sbx_opt_int(L, 2, "uid", -1, 0, 0xfffffffe);
 		c.dry_run = sbx_opt_bool(L, 2, "dry_run", 0);
-		c.max_depth =
-		    sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
-		c.max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
-					    (lua_Integer)1 << 40);
+		opt_bounds(L, &c);
 	}
 	lua_settop(L, 2);
 	return walk_tree(L, top, &c);
@@ -375,10 +381,7 @@ static int l_find_sockets(lua_State *L)
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
 		sbx_check_keys(L, 2, keys);
-		c.max_depth =
-		    sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
-		c.max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
-					    (lua_Integer)1 << 40);
+		opt_bounds(L, &c);
 	}
 	lua_settop(L, 2);
 	return walk_tree(L, top, &c);
