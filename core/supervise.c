@@ -312,24 +312,20 @@ struct fsid {
 	int uid, gid; /* the caller's, to return to; -1: unchanged */
 };
 
-static int box_fsid(const struct sbx_plan *p, struct fsid *f)
+static void box_fsid(const struct sbx_plan *p, struct fsid *f)
 {
 	f->gid = setfsgid(p->host_gid);
 	if (setfsgid((gid_t)-1) != (int)p->host_gid) {
 		setfsgid((gid_t)f->gid);
 		f->gid = -1;
-		errno = EPERM;
-		return -1;
+		return;
 	}
 	f->uid = setfsuid(p->host_uid);
 	if (setfsuid((uid_t)-1) != (int)p->host_uid) {
 		setfsuid((uid_t)f->uid);
 		setfsgid((gid_t)f->gid);
 		f->uid = f->gid = -1;
-		errno = EPERM;
-		return -1;
 	}
-	return 0;
 }
 
 static void caller_fsid(struct fsid *f)
@@ -454,8 +450,10 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		goto fail;
 	own_id =
 	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
-	if (own_id && box_fsid(p, &fsid) < 0)
-		goto fail;
+	if (own_id)
+		/* an id our namespace does not map cannot be an fsuid: the
+		 * clone and the maps say why the box cannot be made */
+		box_fsid(p, &fsid);
 	if (io->pty) {
 		/* master: stdin and stdout of the relay; the slave is all
 		 * three stdio of the box, and its controlling terminal */
