@@ -54,6 +54,9 @@ build/tests/%: tests/progs/%.c | build/tests
 	@echo "  CC      $@"
 	@$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
 
+# the filter's own test program includes the filter's source
+build/tests/ttyfilter: core/ttyfilter.c core/ttyfilter.h
+
 build/obj build/sbx build/tests:
 	mkdir -p $@
 
