@@ -257,6 +257,8 @@ struct sbx_job {
 	int stop_signal;       /* SBX_END_INTERRUPTED: the signal sbxlua got */
 	int filter[2];	       /* passed to a terminal: through tf */
 	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
+	size_t tail[2];	       /* resets at the end of buf (not content) */
+	char tail_last[2];     /* the last byte of content before them */
 };
 
 /* The cgroup base of this process, probed once (NULL: none usable). */

@@ -626,6 +626,18 @@ static int grow_out(struct sbx_job *j, int s, size_t more)
 	return 0;
 }
 
+/* The end of a stream the caller's terminal shows: the modes it left set
+ * that outlast it are reset (ttyfilter.c). */
+static void end_filter(struct sbx_job *j, int s)
+{
+	if (!j->filter[s] || grow_out(j, s, SBX_TTYF_END) < 0)
+		return;
+	/* what the program left unfinished is its last byte, not ours */
+	j->tail_last[s] = j->len[s] ? j->buf[s][j->len[s] - 1] : j->last[s];
+	j->tail[s] = sbx_ttyf_end(&j->tf[s], j->buf[s] + j->len[s]);
+	j->len[s] += j->tail[s];
+}
+
 /* Reads what is available on stream s; past the cap, kills the box. */
 static void read_out(struct sbx_job *j, int s)
 {
@@ -640,9 +652,7 @@ static void read_out(struct sbx_job *j, int s)
 		if (n <= 0) {	/* EIO: a pty whose slave side is all closed */
 			xclose(&j->out[s]);
 			j->eof[s] = 1;
-			if (j->filter[s] && grow_out(j, s, 2) == 0)
-				j->len[s] += sbx_ttyf_end(
-				    &j->tf[s], j->buf[s] + j->len[s]);
+			end_filter(j, s);
 			return;
 		}
 		keep = (size_t)n;
@@ -674,6 +684,7 @@ static void read_out(struct sbx_job *j, int s)
 		if (j->end_kind == SBX_END_OUTPUT) {
 			xclose(&j->out[s]);
 			j->eof[s] = 1;
+			end_filter(j, s);
 			return;
 		}
 	}
@@ -760,10 +771,12 @@ static void pass_out(struct sbx_job *j, int s, int all)
 			break;
 		}
 		j->sent[s] += (size_t)w;
-		j->last[s] = j->buf[s][j->sent[s] - 1];
+		j->last[s] = j->sent[s] + j->tail[s] > j->len[s]
+				 ? j->tail_last[s]
+				 : j->buf[s][j->sent[s] - 1];
 	} while (all);
 	if (j->sent[s] == j->len[s])
-		j->sent[s] = j->len[s] = 0;
+		j->sent[s] = j->len[s] = j->tail[s] = 0;
 }
 
 static void finish(struct sbx_job *j)

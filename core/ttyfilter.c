@@ -24,6 +24,7 @@
  */
 #include "ttyfilter.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum {
@@ -75,12 +76,46 @@ static int params_without(const unsigned char *s, size_t n, const int *bad)
 }
 
 /*
+ * DEC private modes that outlast the program on the caller's terminal and
+ * act on what the caller does next: the terminal would type mouse and focus
+ * reports and paste brackets into the caller's shell, stay on the alternate
+ * screen, keep the cursor hidden, send application cursor keys.  Their
+ * state as the output left it is kept; the end of the stream resets each.
+ * The cursor's mode is kept inverted: hidden is what needs a reset.
+ */
+static const unsigned short lasting[] = {1,    25,   47,   1000, 1001,
+					 1002, 1003, 1004, 1005, 1006,
+					 1015, 1016, 1047, 1049, 2004};
+#define NLASTING (sizeof lasting / sizeof lasting[0])
+
+static void track_modes(struct sbx_ttyf *f, const unsigned char *p, size_t n,
+			int set)
+{
+	long v = 0;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && p[i] != ';') {
+			if (v < 100000)
+				v = v * 10 + (p[i] - '0');
+			continue;
+		}
+		for (size_t k = 0; k < NLASTING; k++)
+			if (v == lasting[k]) {
+				if (set != (v == 25))
+					f->modes |= (unsigned short)(1u << k);
+				else
+					f->modes &= (unsigned short)~(1u << k);
+			}
+		v = 0;
+	}
+}
+
+/*
  * Whether a complete control sequence draws (pass) or acts beyond the
  * screen or makes the terminal answer (drop).  s is the held sequence with
  * its introducer (intro bytes) and without its final byte.
  */
-static int csi_passes(const unsigned char *s, size_t n, size_t intro,
-		      unsigned char final)
+static int csi_passes(struct sbx_ttyf *f, const unsigned char *s, size_t n,
+		      size_t intro, unsigned char final)
 {
 	static const int ansi_bad[] = {2, 3, 12, -1}; /* KAM, CRM, SRM */
 	static const int dec_bad[] = {2, -1};	      /* DECANM: VT52 mode */
@@ -113,10 +148,15 @@ static int csi_passes(const unsigned char *s, size_t n, size_t intro,
 			return params_without(p, np, ansi_bad);
 		return 0; /* DA, DSR/CPR, window ops and reports, MC, ... */
 	}
-	if (ni == 0 && prefix == '?')
+	if (ni == 0 && prefix == '?') {
 		/* DEC modes (not VT52 mode: its escapes are not ECMA-48),
 		 * selective erase, mode save and restore */
-		return in("hlJKrs", final) && params_without(p, np, dec_bad);
+		if (!in("hlJKrs", final) || !params_without(p, np, dec_bad))
+			return 0;
+		if (final == 'h' || final == 'l')
+			track_modes(f, p, np, final == 'h');
+		return 1;
+	}
 	if (ni == 1 && prefix == 0 && p[np] == ' ')
 		return in("q@A", final); /* cursor style, scroll left, right */
 	if (ni == 1 && prefix == 0 && p[np] == '"')
@@ -243,7 +283,7 @@ size_t sbx_ttyf_run(struct sbx_ttyf *f, const char *inp, size_t n, char *out)
 					/* ESC [ or 0xc2 0x9b; a raw 0x9b */
 					size_t intro =
 					    f->c1 && f->seq[0] != 0xc2 ? 1 : 2;
-					if (csi_passes(f->seq, f->n, intro,
+					if (csi_passes(f, f->seq, f->n, intro,
 						       c)) {
 						memcpy(out + w, f->seq, f->n);
 						w += f->n;
@@ -320,6 +360,13 @@ size_t sbx_ttyf_end(struct sbx_ttyf *f, char *out)
 	size_t w = 0;
 	if (f->state == GROUND_C2)
 		out[w++] = (char)0xc2;
+	/* the alternate screen is left first: the others apply to the
+	 * screen the caller's shell is on */
+	for (size_t k = NLASTING; k-- > 0;)
+		if (f->modes & (1u << k))
+			w += (size_t)snprintf(out + w, 12, "\x1b[?%u%c",
+					      lasting[k],
+					      lasting[k] == 25 ? 'h' : 'l');
 	sbx_ttyf_init(f);
 	return w;
 }

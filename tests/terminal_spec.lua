@@ -57,6 +57,18 @@ describe("the box's terminal [" .. S.priv .. "]", function()
 			assert.matches("sandbox: exit 0\r\n", out, 1, true)
 		end)
 
+		it("ends with the modes the program left set reset: mouse, focus, paste, screen, cursor", function()
+			local out = on_tty { "/bin/sh", "-c",
+				"printf 'M\\033[?1049h\\033[?1000;1006h\\033[?1004h\\033[?2004h\\033[?25l\\033[?1006l\\n'" }
+			-- passed as written, then each reset once the output ends,
+			-- before the report
+			assert.are.equal("M\27[?1049h\27[?1000;1006h\27[?1004h\27[?2004h\27[?25l\27[?1006l\r\n"
+				.. "\27[?2004l\27[?1049l\27[?1004l\27[?1000l\27[?25h", program_part(out))
+			-- nothing left to reset: nothing added
+			out = on_tty { "/bin/sh", "-c", "printf 'N\\033[?1000h\\033[?1000l\\n'" }
+			assert.are.equal("N\27[?1000h\27[?1000l\r\n", program_part(out))
+		end)
+
 		it("passes unchanged with --tty-raw", function()
 			local out = on_tty { "--tty-raw", "/bin/sh", "-c", "printf '" .. HOSTILE .. DRAWS .. "\\n'" }
 			assert.are.equal(unescaped(HOSTILE) .. DRAWN .. "\r\n", program_part(out))
