@@ -134,6 +134,16 @@ describe("the box's terminal [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	it("tty_raw in a spec is a boolean; captured output is never filtered", function()
+		local sbx = require "sbx"
+		assert.has_error(function() sbx.run(S.spec("true", { tty_raw = "yes" })) end,
+			"bad argument #1 to 'box' (field 'tty_raw' must be a boolean (got string))")
+		local r = S.run("printf 'T\\033]0;x\\007\\033[6n'")
+		assert.are.equal("T\27]0;x\7\27[6n", r.stdout)
+		r = S.run("printf 'T\\033]0;x\\007'", { tty_raw = true })
+		assert.are.equal("T\27]0;x\7", r.stdout)
+	end)
+
 	describe("window size", function()
 		it("is the caller's at the start and follows a resize", function()
 			local out = on_tty({ "/bin/sh", "-c", "stty size; echo READY; read x; stty size; stty size </dev/tty" },
