@@ -73,12 +73,12 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.are.equal(0, code)
 			for n, v in pairs(res.isolation.namespaces) do
 				assert.is_true(v, n)
-				assert.is_true(res.verified.namespaces[n], n)
+				assert.are.equal("verified", res.verified.namespaces[n], n)
 			end
 			for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
 				"capabilities_dropped", "seccomp" } do
 				assert.is_true(res.isolation[k], k)
-				assert.is_true(res.verified[k], k)
+				assert.are.equal("verified", res.verified[k], k)
 			end
 			assert.is_false(res.isolation.host_root)
 			assert.are.equal("none", res.isolation.network)
@@ -772,13 +772,13 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 
 		it("a PROG that does not exist or is not executable", function()
-			refused("/nonexistent/prog: '/nonexistent/prog' not found", "/nonexistent/prog")
-			refused("no%-such%-program%-x: 'no%-such%-program%-x' not found", "no-such-program-x")
+			refused("/nonexistent/prog: not found", "/nonexistent/prog")
+			refused("no%-such%-program%-x: not found", "no-such-program-x")
 			local d, rm = S.tmpdir()
 			os.execute("touch " .. d .. "/data; chmod 644 " .. d .. "/data")
-			refused(d:gsub("%p", "%%%0") .. "/data: '.*/data' is not executable", d .. "/data")
+			refused(d:gsub("%p", "%%%0") .. "/data: not executable", d .. "/data")
 			rm()
-			refused("/usr: '/usr' is not a regular file", "/usr")
+			refused("/usr: not a regular file", "/usr")
 		end)
 
 		it("sizes and times that do not parse", function()
