@@ -264,6 +264,7 @@ describe("api [" .. S.priv .. "]", function()
 			assert.are.equal(126, code)
 			assert.are.equal("", out)
 			assert.are.equal("sbxlua: no-such-program-x: not found\n", err)
+			local _
 			_, err = S.runlua("/nonexistent/prog")
 			assert.are.equal("sbxlua: /nonexistent/prog: not found\n", err)
 			_, err = S.runlua("/usr")
@@ -345,6 +346,7 @@ describe("api [" .. S.priv .. "]", function()
 				.. " (give it the directory: chown %d:%d %s)\n"):format(d, ID, ID, ID, d), err)
 			-- read-only for others is no better
 			os.execute("chmod 755 " .. S.q(d))
+			local _
 			_, err, code = S.runlua("--rw", d .. ":/work", "/bin/true")
 			assert.are.equal(126, code, err)
 			-- the fix the message names works, and the file is the box's
