@@ -88,9 +88,14 @@ describe("api [" .. S.priv .. "]", function()
 			assert.are.same({ "host_uid=0", "host_gid=0" }, r.unsafe)
 			-- another id a root caller names is taken as it is, and is no
 			-- unsafe choice
-			r = assert(sbx.run { argv = { "/bin/cat", "/proc/self/uid_map" }, host_uid = 65534, host_gid = 65534 })
+			r = assert(sbx.run { argv = { "/bin/cat", "/proc/self/uid_map", "/proc/self/gid_map" }, host_uid = 65534 })
 			assert.are.same({ "1000", "65534", "1" }, { uid_map(r.stdout) })
+			-- one id named stands for both: never the caller's gid 0
+			assert.are.same({ "1000", "65534", "1" }, { uid_map(r.stdout:match("\n(.*)")) })
 			assert.is_nil(r.unsafe)
+			r = assert(sbx.run { argv = { "/bin/cat", "/proc/self/gid_map" }, host_uid = 0 })
+			assert.are.same({ "1000", "0", "1" }, { uid_map(r.stdout) })
+			assert.are.same({ "host_uid=0", "host_gid=0" }, r.unsafe)
 		end)
 
 		it("the other explicit weakenings are recorded too", function()

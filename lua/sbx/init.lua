@@ -21,8 +21,8 @@ M.signal = core.signal
 --    gives the tree); `root = "host"` runs on the host's tree ("root=host");
 --  * a root caller: `host_uid`/`host_gid` default to the standard box's
 --    unprivileged host id (`sbx.box.root_host_id`, checked by
---    `sbx.box.check_host_id`); `host_uid = 0` ("host_uid=0"), `host_gid = 0`
---    ("host_gid=0");
+--    `sbx.box.check_host_id`), one named alone stands for both;
+--    `host_uid = 0` ("host_uid=0"), `host_gid = 0` ("host_gid=0");
 --  * `drop_caps = false`, `no_new_privs = false` are listed as well.
 
 -- Raises a misuse of function fname, with its first argument, at the
@@ -64,7 +64,13 @@ local function prepare(spec, fname)
 			bad(fname, "without the user namespace a root caller's box runs as host uid 0"
 				.. " (add \"user\", or name host_uid = 0)")
 		end
-		if s.host_uid == nil and s.host_gid == nil and (ns == nil or has(ns, "user")) then
+		-- one id named stands for both (never the caller's gid 0 by
+		-- default); none named: the standard box's id, checked now
+		if s.host_uid ~= nil and s.host_gid == nil then
+			s.host_gid = s.host_uid
+		elseif s.host_gid ~= nil and s.host_uid == nil then
+			s.host_uid = s.host_gid
+		elseif s.host_uid == nil and (ns == nil or has(ns, "user")) then
 			local id = require("sbx.box").root_host_id
 			local ok, why = require("sbx.box").check_host_id(id)
 			if not ok then bad(fname, why) end
