@@ -38,6 +38,25 @@ local function has(list, name)
 	return false
 end
 
+-- The default host id of a root caller's box, checked (`check_host_id`
+-- reads /etc/passwd, /etc/group and every host process: about 2 ms) at
+-- most once a second, so that a batch of boxes does not pay it per box;
+-- nil, and the reason in default_why, when the check fails.
+local default_checked, default_why
+local function default_host_id()
+	local box = require "sbx.box"
+	local id, t = box.root_host_id, os.time()
+	if default_checked ~= id .. "@" .. t then
+		local ok, why = box.check_host_id(id)
+		if not ok then
+			default_why = why
+			return nil
+		end
+		default_checked = id .. "@" .. t
+	end
+	return id
+end
+
 -- The spec handed to the core (a copy: the caller's table is not changed)
 -- and the list of the unsafe choices it names; raises on misuse.
 local function prepare(spec, fname)
@@ -71,9 +90,8 @@ local function prepare(spec, fname)
 		elseif s.host_gid ~= nil and s.host_uid == nil then
 			s.host_uid = s.host_gid
 		elseif s.host_uid == nil and (ns == nil or has(ns, "user")) then
-			local id = require("sbx.box").root_host_id
-			local ok, why = require("sbx.box").check_host_id(id)
-			if not ok then bad(fname, why) end
+			local id = default_host_id()
+			if not id then bad(fname, default_why) end
 			s.host_uid, s.host_gid = id, id
 		end
 		if s.host_uid == 0 then unsafe[#unsafe + 1] = "host_uid=0" end
