@@ -243,10 +243,42 @@ function M.digest(info)
 	return "sha256:" .. core.sha256(table.concat(buf, "\n"))
 end
 
+--- The state of each claim, in the words of the text report: `verified`
+-- (the kernel's view inside confirmed it), `failed` (the view was read and
+-- does not confirm it), `unverifiable` (made, but nothing reads it back:
+-- Landlock keeps no trace in /proc, resource limits are not probed; or
+-- the box ended before the probe), `none` (not claimed: a namespace not
+-- asked for, no filter, no Landlock).
+-- @tparam table r the core result
+-- @tparam table info the claims
+-- @tparam table verified from `M.verify`
+-- @treturn table the same keys as `verified`, each a state
+function M.verified_states(r, info, verified)
+	local iso = M.isolation(info)
+	local read = r.probe ~= nil and r.probe.status ~= nil
+	local function state(claimed, ok, readable)
+		if not claimed then return "none" end
+		if readable == false or not read then return "unverifiable" end
+		return ok and "verified" or "failed"
+	end
+	local out = { namespaces = {} }
+	for n, claimed in pairs(iso.namespaces) do
+		out.namespaces[n] = state(claimed, verified.namespaces[n])
+	end
+	for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
+		"capabilities_dropped", "seccomp" } do
+		out[k] = state(iso[k], verified[k])
+	end
+	out.uid = state(true, verified.uid)
+	out.landlock = state(iso.landlock, verified.landlock, false)
+	out.rlimits = state(iso.rlimits, verified.rlimits, false)
+	return out
+end
+
 --- The isolation report as `sandbox:` lines (for --verbose).
 function M.isolation_lines(info, verified)
 	local iso = M.isolation(info)
-	local function tag(ok) return ok and "verified" or "not verified" end
+	local function tag(ok) return ok and "verified" or "failed" end
 	local out = {}
 	local names = {}
 	for _, n in ipairs(info.namespaces) do names[#names + 1] = n end
@@ -263,7 +295,8 @@ function M.isolation_lines(info, verified)
 		out[#out + 1] = "seccomp: none"
 	end
 	if iso.landlock then
-		out[#out + 1] = ("landlock: ABI %d (set; the kernel offers no read-back)"):format(iso.landlock_abi)
+		out[#out + 1] = ("landlock: ABI %d (set; unverifiable: the kernel offers no read-back)")
+			:format(iso.landlock_abi)
 	else
 		out[#out + 1] = "landlock: none"
 	end
@@ -275,7 +308,8 @@ function M.isolation_lines(info, verified)
 	return out
 end
 
---- The structured result (for --json).
+--- The structured result (for --json); `verified` holds states
+-- (`M.verified_states`), not booleans.
 function M.result(r, info, events, verified)
 	local lim = {}
 	for k, v in pairs(info.limits) do
@@ -292,7 +326,7 @@ function M.result(r, info, events, verified)
 		measured = { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
 			samples = r.samples, cgroup = r.cgroup },
 		isolation = M.isolation(info),
-		verified = verified,
+		verified = M.verified_states(r, info, verified),
 		digest = M.digest(info),
 		stdout_bytes = r.stdout_bytes,
 		stderr_bytes = r.stderr_bytes,
