@@ -400,6 +400,9 @@ local short = {
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil
 function M.not_limit(d, lim)
+	if type(d) ~= "table" then
+		error("bad death (a " .. type(d) .. "): expected a table", 2)
+	end
 	lim = lim or M.defaults
 	local sig = signame(d)
 	if sig == "SIGXCPU" and not (d.cpu and lim.cpu) then return nil end

@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct timespec t;
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-		if (cpu_ms >= 0 && t.tv_sec * 1000 + t.tv_nsec / 1000000 >= cpu_ms)
+		if (cpu_ms >= 0 &&
+		    t.tv_sec * 1000 + t.tv_nsec / 1000000 >= cpu_ms)
 			break;
 	}
 	kill(getpid(), sig);
