@@ -161,13 +161,16 @@ static int file_at_limit(const struct sbx_plan *p, int64_t size)
 	return partial ? SBX_DEATH_FILES_PARTIAL : 0;
 }
 
-/* The box's /proc, or NULL (a box without one). */
+/* The box's own /proc, or NULL (a box without one: the host's /proc, if
+ * it sees one, names the host's processes, not the box's pids). */
 static const char *proc_dir(const struct sbx_plan *p)
 {
+	if (!p->root_opts)
+		return NULL;
 	for (size_t i = 0; i < p->nmounts; i++)
 		if (p->mounts[i].op == SBX_OP_PROC)
 			return p->mounts[i].dst;
-	return p->root_opts ? NULL : "/proc";
+	return NULL;
 }
 
 /* Reads what the kernel keeps of the zombie pid (not yet reaped). */
