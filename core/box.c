@@ -401,6 +401,62 @@ static int jobs_gc(lua_State *L)
 	return 0;
 }
 
+/* The deaths init recorded (deaths = {{pid, name, signal, signame, core,
+ * cpu, cpu_soft, cpu_hard, file_size, file_at_limit, files_partial,
+ * command}, ...}), deaths_unseen, and which processes init could see:
+ * death_coverage "init" (the command, orphans, and what was left when the
+ * command ended: a pid namespace of the box's own) or "command". */
+static void push_deaths(lua_State *L, const struct sbx_job *j)
+{
+	lua_createtable(L, j->ndeaths, 0);
+	for (int i = 0; i < j->ndeaths; i++) {
+		const struct sbx_death *d = &j->deaths[i];
+		lua_createtable(L, 0, 12);
+		lua_pushinteger(L, d->pid);
+		lua_setfield(L, -2, "pid");
+		lua_pushstring(L, d->comm);
+		lua_setfield(L, -2, "name");
+		if (WIFSIGNALED(d->status)) {
+			lua_pushinteger(L, WTERMSIG(d->status));
+			lua_setfield(L, -2, "signal");
+			lua_pushstring(L, sbx_signal_name(WTERMSIG(d->status)));
+			lua_setfield(L, -2, "signame");
+			lua_pushboolean(L, WCOREDUMP(d->status));
+			lua_setfield(L, -2, "core");
+		}
+		if (d->cpu_ns >= 0) {
+			lua_pushnumber(L, (double)d->cpu_ns / 1e9);
+			lua_setfield(L, -2, "cpu");
+		}
+		if (d->cpu_soft >= 0) {
+			lua_pushinteger(L, d->cpu_soft);
+			lua_setfield(L, -2, "cpu_soft");
+		}
+		if (d->cpu_hard >= 0) {
+			lua_pushinteger(L, d->cpu_hard);
+			lua_setfield(L, -2, "cpu_hard");
+		}
+		if (d->fsize >= 0) {
+			lua_pushinteger(L, d->fsize);
+			lua_setfield(L, -2, "file_size");
+		}
+		lua_pushboolean(L, d->flags & SBX_DEATH_FILE_AT_LIMIT);
+		lua_setfield(L, -2, "file_at_limit");
+		lua_pushboolean(L, d->flags & SBX_DEATH_FILES_PARTIAL);
+		lua_setfield(L, -2, "files_partial");
+		lua_pushboolean(L, d->flags & SBX_DEATH_COMMAND);
+		lua_setfield(L, -2, "command");
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "deaths");
+	lua_pushinteger(L, (lua_Integer)j->deaths_unseen);
+	lua_setfield(L, -2, "deaths_unseen");
+	lua_pushstring(L, j->plan && (j->plan->nsflags & CLONE_NEWPID)
+			      ? "init"
+			      : "command");
+	lua_setfield(L, -2, "death_coverage");
+}
+
 static void push_result(lua_State *L, struct sbx_job *j)
 {
 	static const char *const ends[SBX_END_COUNT] = {
@@ -520,6 +576,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_pushinteger(L, j->ev.oom_kill);
 		lua_setfield(L, -2, "oom_kill");
 	}
+	push_deaths(L, j);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
 				strerror(j->cg_error));

@@ -1003,8 +1003,7 @@ static void wipe_args(void)
 _Noreturn void sbx_child_main(const struct sbx_plan *p)
 {
 	struct sbx_msg go;
-	int status;
-	pid_t cmd, w;
+	pid_t cmd;
 	ssize_t r;
 
 	/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
@@ -1084,14 +1083,5 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 	close(2);
 	if (p->drop_caps)
 		CHECK(drop_caps(p->last_cap, 0), SBX_ST_CAPS, -1);
-	for (;;) {
-		w = waitpid(-1, &status, 0);
-		if (w == cmd) {
-			send_msg(SBX_MSG_STATUS, 0, 0, -1, status);
-			/* init's exit kills every process left in the box */
-			_exit(0);
-		}
-		if (w < 0 && errno == ECHILD)
-			_exit(0);
-	}
+	sbx_init_reap(p, cmd);
 }

@@ -515,6 +515,24 @@ static void keep_probe(struct sbx_job *j, const char *buf, size_t n)
 	j->probe_len = len;
 }
 
+/* Keeps a death init recorded; the command's always has a place (the
+ * last one, when the others have taken every other). */
+static void keep_death(struct sbx_job *j, const char *p)
+{
+	struct sbx_death d;
+	memcpy(&d, p, sizeof d);
+	d.comm[sizeof d.comm - 1] = '\0';
+	if (j->ndeaths == SBX_DEATH_MAX - 1 && !(d.flags & SBX_DEATH_COMMAND)) {
+		j->deaths_unseen++;
+		return;
+	}
+	if (j->ndeaths >= SBX_DEATH_MAX) {
+		j->deaths_unseen++;
+		return;
+	}
+	j->deaths[j->ndeaths++] = d;
+}
+
 static void read_ctl(struct sbx_job *j)
 {
 	static char buf[SBX_PROBE_MAX + 64];
@@ -536,6 +554,11 @@ static void read_ctl(struct sbx_job *j)
 			keep_probe(j, buf, (size_t)n);
 			continue;
 		}
+		if (m.type == SBX_MSG_DEATH &&
+		    n == (ssize_t)sizeof(struct sbx_death_msg)) {
+			keep_death(j, buf + offsetof(struct sbx_death_msg, d));
+			continue;
+		}
 		if (n != (ssize_t)sizeof m)
 			continue;
 		if (m.type == SBX_MSG_CANNOT && !j->have_cannot) {
@@ -546,6 +569,8 @@ static void read_ctl(struct sbx_job *j)
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
+		} else if (m.type == SBX_MSG_UNSEEN && m.index > 0) {
+			j->deaths_unseen += (unsigned long)m.index;
 		}
 	}
 }
@@ -735,6 +760,12 @@ static void finish(struct sbx_job *j)
 		j->end_kind = SBX_END_EXIT;
 	else if (j->end_kind != SBX_END_NONE)
 		return; /* the supervisor's own kill names the cause */
+	else if (j->have_events && j->ev.oom_kill > 0 &&
+		 (!j->have_status ||
+		  (WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGKILL)))
+		/* the kernel's record: the cgroup's OOM killer ended the box
+		 * (with memory.oom.group, init and all), or the command */
+		j->end_kind = SBX_END_MEMORY;
 	else if (j->have_status && WIFSIGNALED(j->status))
 		j->end_kind = SBX_END_SIGNAL;
 	else if (j->execed && j->init_signal)
