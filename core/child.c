@@ -15,8 +15,9 @@
  * tree on a tmpfs and pivot into it, detach the host's root, make the root
  * read-only, hostname, lo; then init becomes undumpable, drops its own
  * capabilities and forks the command.  Order in the command's process:
- * session, stdio, cwd, rlimits, capabilities, no_new_privs, Landlock, and the
- * seccomp filter last (it may refuse calls the earlier steps need).
+ * session, stdio, cwd, rlimits, capabilities, no_new_privs, Landlock, the
+ * probe, and the seccomp filter last: the filter governs the program, not
+ * sbxlua, so after it nothing runs but execve (see step()).
  */
 #include "compat.h"
 #include "sbx.h"

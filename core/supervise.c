@@ -627,8 +627,11 @@ static size_t merge_status(const struct sbx_job *j, char *out,
  * supervisor has read this), becomes the probe's status: the filter,
  * no_new_privs and the capabilities are verified on the program's own
  * process, as the kernel holds them for it.  Read after the program
- * started, it can only be more restrictive than at the execve (a filter
- * added, a capability or a namespace dropped), never less.  The process is
+ * started, it can only be more restrictive than at the execve, never less:
+ * no_new_privs and a filter cannot be removed, capability sets only shrink
+ * (one exception errs the other way: in a user namespace the program made
+ * itself, if its profile lets it, the sets are that namespace's, and the
+ * claim goes unverified).  The process is
  * named by its pidfd: /proc/<pid> is opened, then the pidfd must still name
  * that pid (not reaped, so the number was not reused).  The status's Uid:
  * and Gid: lines are the host's ids seen from here; the box's own (from the
