@@ -513,13 +513,12 @@ fail:
  */
 static void keep_probe(struct sbx_job *j, const char *buf, size_t n, int fds[2])
 {
-	const char *text = buf + sizeof(struct sbx_msg), *rest;
+	const char *text = buf + sizeof(struct sbx_msg), *rest = NULL;
 	size_t len = n - sizeof(struct sbx_msg);
-	if (j->probe || n <= sizeof(struct sbx_msg))
-		return;
-	rest = memchr(text, '\0', len);
+	if (!j->probe && n > sizeof(struct sbx_msg))
+		rest = memchr(text, '\0', len);
 	if (!rest)
-		return;
+		goto drop;
 	j->box_ids_len = 0;
 	for (const char *l = text; l < rest;) {
 		const char *e = memchr(l, '\n', (size_t)(rest - l));
@@ -535,15 +534,19 @@ static void keep_probe(struct sbx_job *j, const char *buf, size_t n, int fds[2])
 	len -= (size_t)(rest - text);
 	j->probe = malloc(len);
 	if (!j->probe)
-		return;		     /* the claims stay unverified */
+		goto drop;	     /* the claims stay unverified */
 	memcpy(j->probe, rest, len); /* an empty status, \0, the rest */
 	j->probe_len = len;
 	if (fds[0] >= 0 && fds[1] >= 0) {
 		fcntl(fds[0], F_SETFL, O_NONBLOCK);
 		j->exec_fd = fds[0];
 		j->cmd_pidfd = fds[1];
-		fds[0] = fds[1] = -1;
+		return;
 	}
+drop:
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 }
 
 /* The current pid of the process of pidfd in our pid namespace (its
@@ -631,9 +634,9 @@ static size_t merge_status(const struct sbx_job *j, char *out,
  * no_new_privs and a filter cannot be removed, capability sets only shrink
  * (one exception errs the other way: in a user namespace the program made
  * itself, if its profile lets it, the sets are that namespace's, and the
- * claim goes unverified).  The process is
- * named by its pidfd: /proc/<pid> is opened, then the pidfd must still name
- * that pid (not reaped, so the number was not reused).  The status's Uid:
+ * claim goes unverified).  The process is named by its pidfd: /proc/<pid>
+ * is opened, then the pidfd must still name that pid (not reaped, so the
+ * number was not reused).  The status's Uid:
  * and Gid: lines are the host's ids seen from here; the box's own (from the
  * probe inside, which neither the filter nor an execve under no_new_privs
  * can change) stand in their place.  Anything that fails leaves the status
@@ -672,25 +675,64 @@ out:
 	xclose(&j->cmd_pidfd);
 }
 
-static void read_ctl(struct sbx_job *j)
+/* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
+ * the two descriptors a probe carries (close-on-exec), else -1: any other
+ * descriptor that came is closed. */
+static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2])
 {
-	static char buf[SBX_PROBE_MAX + 64];
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(2 * sizeof(int))];
 	} cm;
+	struct iovec iov = {buf, size};
+	struct msghdr mh;
+	struct cmsghdr *c;
+	int got[2] = {-1, -1};
+	ssize_t n;
+
+	fds[0] = fds[1] = -1;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cm.buf;
+	mh.msg_controllen = sizeof cm.buf;
+	n = recvmsg(ctl, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL;
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof got))
+		memcpy(got, CMSG_DATA(c), sizeof got);
+	if (n > (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_PROBE) {
+		fds[0] = got[0];
+		fds[1] = got[1];
+	} else {
+		for (int i = 0; i < 2; i++)
+			if (got[i] >= 0)
+				close(got[i]);
+	}
+	return n;
+}
+
+/* The command has ended (init said so, and keeps its zombie): its status
+ * from outside if not read yet, then init may let it go. */
+static void command_ended(struct sbx_job *j)
+{
+	struct sbx_msg done = {SBX_MSG_GO, 0, 0, -1, 0};
+	if (j->cmd_pidfd >= 0)
+		probe_exec(j);
+	if (j->plan->probe)
+		send(j->ctl, &done, sizeof done, MSG_NOSIGNAL);
+}
+
+static void read_ctl(struct sbx_job *j)
+{
+	static char buf[SBX_PROBE_MAX + 64];
 	struct sbx_msg m;
 	ssize_t n;
+	int fds[2];
 	while (j->ctl >= 0) {
-		struct iovec iov = {buf, sizeof buf};
-		struct msghdr mh = {0};
-		struct cmsghdr *c;
-		int fds[2] = {-1, -1};
-		mh.msg_iov = &iov;
-		mh.msg_iovlen = 1;
-		mh.msg_control = cm.buf;
-		mh.msg_controllen = sizeof cm.buf;
-		n = recvmsg(j->ctl, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -698,19 +740,13 @@ static void read_ctl(struct sbx_job *j)
 				xclose(&j->ctl);
 			return;
 		}
-		c = CMSG_FIRSTHDR(&mh);
-		if (c && c->cmsg_level == SOL_SOCKET &&
-		    c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len == CMSG_LEN(sizeof fds))
-			memcpy(fds, CMSG_DATA(c), sizeof fds);
-		if (n >= (ssize_t)sizeof m) {
-			memcpy(&m, buf, sizeof m);
-			if (m.type == SBX_MSG_PROBE)
-				keep_probe(j, buf, (size_t)n, fds);
+		if (n < (ssize_t)sizeof m)
+			continue;
+		memcpy(&m, buf, sizeof m);
+		if (m.type == SBX_MSG_PROBE) {
+			keep_probe(j, buf, (size_t)n, fds);
+			continue;
 		}
-		for (int i = 0; i < 2; i++)
-			if (fds[i] >= 0)
-				close(fds[i]);
 		if (n != (ssize_t)sizeof m)
 			continue;
 		if (m.type == SBX_MSG_CANNOT && !j->have_cannot) {
@@ -721,13 +757,7 @@ static void read_ctl(struct sbx_job *j)
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
-			/* init keeps the command's zombie until this is read */
-			if (j->cmd_pidfd >= 0)
-				probe_exec(j);
-			if (j->plan->probe) {
-				struct sbx_msg done = {SBX_MSG_GO, 0, 0, -1, 0};
-				send(j->ctl, &done, sizeof done, MSG_NOSIGNAL);
-			}
+			command_ended(j);
 		}
 	}
 }
