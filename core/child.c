@@ -1006,7 +1006,8 @@ static _Noreturn void step(const struct sbx_plan *p)
 	 * (prepared before) and the exit: a profile that refuses or traps
 	 * what the set-up used (sendmsg, readlink, openat, prctl...) cannot
 	 * stop or confuse it.  A write the profile refuses loses only the
-	 * errno of a failed execve (the report then says the command died).
+	 * errno of a failed execve: the report then says "exit 126" (or the
+	 * trap's signal) instead of "cannot execute".
 	 */
 	if (p->filter)
 		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
