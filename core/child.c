@@ -897,7 +897,7 @@ static size_t slurp(const char *path, char *buf, size_t room)
  * seccomp filter, no_new_privs and the capabilities are verified there, on
  * the program's own process.  Mounts and namespaces are taken here: neither
  * the filter nor execve changes them.  A failure here only leaves claims
- * unverified.
+ * unconfirmed (reported failed, never verified).
  *
  * Trust boundary: this runs before the filter on purpose.  A profile may
  * refuse or trap any call (openat, read, readlink, sendmsg, close, write);

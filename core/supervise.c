@@ -634,13 +634,13 @@ static size_t merge_status(const struct sbx_job *j, char *out,
  * no_new_privs and a filter cannot be removed, capability sets only shrink
  * (one exception errs the other way: in a user namespace the program made
  * itself, if its profile lets it, the sets are that namespace's, and the
- * claim goes unverified).  The process is named by its pidfd: /proc/<pid>
+ * claim is reported failed).  The process is named by its pidfd: /proc/<pid>
  * is opened, then the pidfd must still name that pid (not reaped, so the
  * number was not reused).  The status's Uid:
  * and Gid: lines are the host's ids seen from here; the box's own (from the
  * probe inside, which neither the filter nor an execve under no_new_privs
  * can change) stand in their place.  Anything that fails leaves the status
- * empty: its claims unverified.
+ * empty: its claims are reported failed, never verified.
  */
 static void probe_exec(struct sbx_job *j)
 {
