@@ -247,6 +247,37 @@ static void send_death(struct sbx_death *d)
  * reaps all of it, so that a process that died of a limit just before is
  * still recorded; those that die of that kill are not.
  */
+/* The wait status of a zombie from the siginfo of waitid(WNOWAIT). */
+static int wait_status(const siginfo_t *si)
+{
+	switch (si->si_code) {
+	case CLD_EXITED:
+		return (si->si_status & 0xff) << 8;
+	case CLD_DUMPED:
+		return (si->si_status & 0x7f) | 0x80;
+	default:
+		return si->si_status & 0x7f;
+	}
+}
+
+/* Waits for the supervisor's one answer after the command's status (any
+ * message, or the end of its socket). */
+static void await_supervisor(void)
+{
+	struct sbx_msg m;
+	ssize_t r;
+	do
+		r = recv(CTL, &m, sizeof m, 0);
+	while (r < 0 && errno == EINTR);
+}
+
+/*
+ * The command is reaped last of its own death's steps: where the
+ * supervisor verifies the report (p->probe) it reads the command's status
+ * from outside after the execve, and a command that ended at once (a
+ * /bin/true) must still be there to be read.  Its zombie keeps that status
+ * until the supervisor answers.
+ */
 _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 {
 	int own_ns = (p->nsflags & CLONE_NEWPID) != 0, ending = 0, status;
@@ -254,7 +285,7 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 	for (;;) {
 		siginfo_t si;
 		struct sbx_death d;
-		int sig = 0, keep;
+		int sig = 0, keep, is_cmd;
 		pid_t w;
 		memset(&si, 0, sizeof si);
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
@@ -262,35 +293,46 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 				continue;
 			break; /* ECHILD: nobody left */
 		}
+		is_cmd = si.si_pid == cmd;
 		if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
 			sig = si.si_status;
 		keep = death_signal(sig) && !(ending && sig == SIGKILL);
-		if (keep && si.si_pid != cmd && sent >= DEATH_SENT_MAX) {
+		if (keep && !is_cmd && sent >= DEATH_SENT_MAX) {
 			keep = 0;
 			unseen++;
 		}
 		if (keep)
 			read_death(p, si.si_pid, sig, &d);
-		do
-			w = waitpid(si.si_pid, &status, 0);
-		while (w < 0 && errno == EINTR);
-		if (w < 0)
-			continue;
+		if (is_cmd && p->probe) {
+			status = wait_status(&si);
+			w = cmd;
+		} else {
+			do
+				w = waitpid(si.si_pid, &status, 0);
+			while (w < 0 && errno == EINTR);
+			if (w < 0)
+				continue;
+		}
 		if (keep) {
 			d.status = status;
-			if (w == cmd)
+			if (is_cmd)
 				d.flags |= SBX_DEATH_COMMAND;
 			send_death(&d);
 			sent++;
 		}
-		if (w == cmd) {
-			send_msg(SBX_MSG_STATUS, -1, status);
-			if (!own_ns)
-				break;
-			/* pid 1 of the box's own namespace: -1 is the box */
-			ending = 1;
-			kill(-1, SIGKILL);
+		if (!is_cmd)
+			continue;
+		send_msg(SBX_MSG_STATUS, -1, status);
+		if (p->probe) {
+			await_supervisor();
+			while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
+				;
 		}
+		if (!own_ns)
+			break;
+		/* pid 1 of the box's own namespace: -1 is the box */
+		ending = 1;
+		kill(-1, SIGKILL);
 	}
 	if (unseen)
 		send_msg(SBX_MSG_UNSEEN, (int)unseen, 0);

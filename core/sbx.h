@@ -273,6 +273,11 @@ struct sbx_job {
 	int in_eof;
 	char *probe; /* the probe datagram's text, after the header */
 	size_t probe_len;
+	/* from the probe: a pidfd of the command's process, and a pipe that
+	 * reaches EOF at its execve (-1: none, or read already) */
+	int cmd_pidfd, exec_fd;
+	char box_ids[256]; /* the Uid: and Gid: lines of the probe's status */
+	size_t box_ids_len;
 	/* limits of the whole box */
 	struct sbx_cgroup cg;
 	int have_events;

@@ -186,9 +186,11 @@ end
 
 local proc_name = { mount = "mnt" }
 
---- Verifies the claims against the probe read inside the box just before
--- the program started.  Every entry is true only when the kernel's view
--- confirms it; false when it contradicts it or could not be read.
+--- Verifies the claims against the probe: the command's mounts and
+-- namespaces read inside just before the filter, its status read from
+-- outside after its execve (docs/standard-box.md).  Every entry is true
+-- only when the kernel's view confirms it; false when it contradicts it or
+-- could not be read.
 -- @tparam table r the core result (with r.probe)
 -- @tparam table info the claims
 -- @tparam table host the host's namespace ids (sbx.core.ns_ids())
