@@ -164,7 +164,10 @@ enum {
 	SBX_MSG_CANNOT,
 	SBX_MSG_STATUS,
 	SBX_MSG_PROBE,
-	SBX_MSG_EXEC, /* the command's process is about to execve */
+	SBX_MSG_EXEC,	/* the command's process is about to execve */
+	SBX_MSG_DEATH,	/* a process init reaped died of a limit's signal:
+			   the header, then a struct sbx_death */
+	SBX_MSG_UNSEEN, /* index: deaths init did not send (past its cap) */
 };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
@@ -173,6 +176,35 @@ struct sbx_msg {
 	int err;
 	int index;  /* mount or rlimit index for SBX_MSG_CANNOT, -1 if none */
 	int status; /* wait status of the command for SBX_MSG_STATUS */
+};
+
+/*
+ * How a process that init reaped died, with the kernel's own record of
+ * what a limit would have left (child.c, reap): sent for deaths by the
+ * signals a limit sends (SIGXCPU, SIGXFSZ, SIGKILL) and by SIGSYS.
+ */
+#define SBX_DEATH_COMMAND 1 /* the box's command */
+#define SBX_DEATH_FILE_AT_LIMIT                                                \
+	2			  /* a regular file in a writable mount of     \
+				     the box is at least fsize bytes */
+#define SBX_DEATH_FILES_PARTIAL 4 /* the search for it stopped early */
+#define SBX_DEATH_MAX 64	  /* records a job keeps */
+struct sbx_death {
+	int pid;    /* in the box's pid namespace */
+	int status; /* wait status */
+	int flags;  /* SBX_DEATH_* */
+	int pad;
+	int64_t cpu_ns;	  /* its CPU time on the clock RLIMIT_CPU is checked
+			     against (CPUCLOCK_PROF); -1: unknown */
+	int64_t cpu_soft; /* its RLIMIT_CPU at death, seconds; -1: none or */
+	int64_t cpu_hard; /* unknown (the kernel adds 1 s to the soft limit
+			     each time it sends SIGXCPU) */
+	int64_t fsize;	  /* its RLIMIT_FSIZE soft limit at death; -1 */
+	char comm[16];	  /* its command name ("" unknown) */
+};
+struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
+	struct sbx_msg m;
+	struct sbx_death d;
 };
 
 /* ---- supervise.c: running boxes ---- */
@@ -188,7 +220,8 @@ enum {
 	SBX_END_OUTPUT,	     /* an output stream passed its cap */
 	SBX_END_CANNOT,	     /* the box could not be set up */
 	SBX_END_LOST,	     /* init ended without saying how the command did */
-	SBX_END_MEMORY,	     /* the sampler saw the memory limit passed */
+	SBX_END_MEMORY,	     /* the sampler saw the memory limit passed, or
+				the cgroup counted an OOM kill */
 	SBX_END_TASKS,	     /* the sampler saw the task limit reached */
 	SBX_END_INIT,	     /* init was killed after the command's execve */
 	SBX_END_INTERRUPTED, /* sbxlua got SIGINT, SIGTERM or SIGHUP */
@@ -242,6 +275,11 @@ struct sbx_job {
 	int in_eof;
 	char *probe; /* the probe datagram's text, after the header */
 	size_t probe_len;
+	/* from the probe: a pidfd of the command's process, and a pipe that
+	 * reaches EOF at its execve (-1: none, or read already) */
+	int cmd_pidfd, exec_fd;
+	char box_ids[256]; /* the Uid: and Gid: lines of the probe's status */
+	size_t box_ids_len;
 	/* limits of the whole box */
 	struct sbx_cgroup cg;
 	int have_events;
@@ -254,11 +292,15 @@ struct sbx_job {
 	double cpu; /* seconds of CPU used by the box (cgroup or rusage) */
 	int cg_error;
 	const char *cg_what;
-	int stop_signal;       /* SBX_END_INTERRUPTED: the signal sbxlua got */
-	int filter[2];	       /* passed to a terminal: through tf */
-	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
-	size_t tail[2];	       /* resets at the end of buf (not content) */
-	char tail_last[2];     /* the last byte of content before them */
+	int stop_signal; /* SBX_END_INTERRUPTED: the signal sbxlua got */
+	/* deaths that init reaped and recorded (SBX_MSG_DEATH), in order */
+	struct sbx_death deaths[SBX_DEATH_MAX];
+	int ndeaths;
+	unsigned long deaths_unseen; /* past either cap */
+	int filter[2];		     /* passed to a terminal: through tf */
+	struct sbx_ttyf tf[2];	     /* (ttyfilter.c) */
+	size_t tail[2];	   /* resets at the end of buf (not content) */
+	char tail_last[2]; /* the last byte of content before them */
 };
 
 /* The cgroup base of this process, probed once (NULL: none usable). */
@@ -288,6 +330,8 @@ SBX_LOCAL double sbx_now(void);
 
 /* child.c: entered in the cloned child; never returns. */
 SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
+/* reap.c: init's reap loop once the command is forked; exits. */
+SBX_LOCAL _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd);
 
 /* ---- file.c: host files held by descriptor ---- */
 #define SBX_FILE "sbx.file"

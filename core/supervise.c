@@ -57,6 +57,7 @@ void sbx_job_init(struct sbx_job *j)
 	memset(j, 0, sizeof *j);
 	j->pid = -1;
 	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
+	j->cmd_pidfd = j->exec_fd = -1;
 	j->io.in_fd = -1;
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
@@ -562,16 +563,243 @@ fail:
 	return -1;
 }
 
-static void keep_probe(struct sbx_job *j, const char *buf, size_t n)
+/*
+ * Keeps the probe datagram's text and the descriptors that came with it
+ * (fds[0]: the exec pipe, fds[1]: the command's pidfd; -1 if none).  The
+ * status read inside is not kept as the command's: it was read before the
+ * filter and the execve (probe_exec reads the program's own); only its
+ * Uid: and Gid: lines are, in box_ids.
+ */
+static void keep_probe(struct sbx_job *j, const char *buf, size_t n, int fds[2])
 {
+	const char *text = buf + sizeof(struct sbx_msg), *rest = NULL;
 	size_t len = n - sizeof(struct sbx_msg);
-	if (j->probe || n <= sizeof(struct sbx_msg))
-		return;
+	if (!j->probe && n > sizeof(struct sbx_msg))
+		rest = memchr(text, '\0', len);
+	if (!rest)
+		goto drop;
+	j->box_ids_len = 0;
+	for (const char *l = text; l < rest;) {
+		const char *e = memchr(l, '\n', (size_t)(rest - l));
+		size_t ll = e ? (size_t)(e - l + 1) : (size_t)(rest - l);
+		if ((strncmp(l, "Uid:", 4) == 0 ||
+		     strncmp(l, "Gid:", 4) == 0) &&
+		    j->box_ids_len + ll <= sizeof j->box_ids) {
+			memcpy(j->box_ids + j->box_ids_len, l, ll);
+			j->box_ids_len += ll;
+		}
+		l += ll;
+	}
+	len -= (size_t)(rest - text);
 	j->probe = malloc(len);
 	if (!j->probe)
-		return; /* the claims stay unverified */
-	memcpy(j->probe, buf + sizeof(struct sbx_msg), len);
+		goto drop;	     /* the claims stay unverified */
+	memcpy(j->probe, rest, len); /* an empty status, \0, the rest */
 	j->probe_len = len;
+	if (fds[0] >= 0 && fds[1] >= 0) {
+		fcntl(fds[0], F_SETFL, O_NONBLOCK);
+		j->exec_fd = fds[0];
+		j->cmd_pidfd = fds[1];
+		return;
+	}
+drop:
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* The current pid of the process of pidfd in our pid namespace (its
+ * fdinfo's Pid: line); -1 once it has been reaped, 0 if unknown. */
+static pid_t pidfd_pid(int pidfd)
+{
+	char path[64], buf[512], *s;
+	int fd;
+	ssize_t n;
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	s = strstr(buf, "\nPid:");
+	return s ? (pid_t)strtol(s + 5, NULL, 10) : 0;
+}
+
+/* Reads the file name below the directory fd (at most size - 1 bytes,
+ * NUL-terminated); returns the count or -1. */
+static ssize_t read_at(int dfd, const char *name, char *buf, size_t size)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t n = 0;
+	if (fd < 0)
+		return -1;
+	while (n < size - 1) {
+		ssize_t r = read(fd, buf + n, size - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* Copies the lines of status to out, the box's own Uid: and Gid: lines
+ * (j->box_ids) in place of those seen from here; returns the length (at
+ * most the length of status plus box_ids_len). */
+static size_t merge_status(const struct sbx_job *j, char *out,
+			   const char *status)
+{
+	size_t n = 0;
+	for (const char *l = status; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l + 1) : strlen(l);
+		if (strncmp(l, "Uid:", 4) == 0 || strncmp(l, "Gid:", 4) == 0) {
+			const char *in = j->box_ids,
+				   *end = j->box_ids + j->box_ids_len;
+			while (in < end) {
+				const char *ie =
+				    memchr(in, '\n', (size_t)(end - in));
+				size_t il = ie ? (size_t)(ie - in + 1)
+					       : (size_t)(end - in);
+				if (memcmp(in, l, 4) == 0) {
+					memcpy(out + n, in, il);
+					n += il;
+					break;
+				}
+				in += il;
+			}
+		} else {
+			memcpy(out + n, l, len);
+			n += len;
+		}
+		l += len;
+	}
+	return n;
+}
+
+/*
+ * The command's status, read from outside once its execve has happened
+ * (the exec pipe at EOF) or it has ended (init keeps its zombie until the
+ * supervisor has read this), becomes the probe's status: the filter,
+ * no_new_privs and the capabilities are verified on the program's own
+ * process, as the kernel holds them for it.  Read after the program
+ * started, it can only be more restrictive than at the execve, never less:
+ * no_new_privs and a filter cannot be removed, capability sets only shrink
+ * (one exception errs the other way: in a user namespace the program made
+ * itself, if its profile lets it, the sets are that namespace's, and the
+ * claim is reported failed).  The process is named by its pidfd: /proc/<pid>
+ * is opened, then the pidfd must still name that pid (not reaped, so the
+ * number was not reused).  The status's Uid:
+ * and Gid: lines are the host's ids seen from here; the box's own (from the
+ * probe inside, which neither the filter nor an execve under no_new_privs
+ * can change) stand in their place.  Anything that fails leaves the status
+ * empty: its claims are reported failed, never verified.
+ */
+static void probe_exec(struct sbx_job *j)
+{
+	static char status[16384], merged[16384 + sizeof j->box_ids];
+	char path[64], *np;
+	size_t n = 0;
+	pid_t pid;
+	int dfd;
+
+	xclose(&j->exec_fd);
+	if (j->cmd_pidfd < 0 || !j->probe || j->probe_len == 0 ||
+	    j->probe[0] != '\0')
+		goto out;
+	if (j->have_cannot || (pid = pidfd_pid(j->cmd_pidfd)) <= 0)
+		goto out;
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		goto out;
+	if (pidfd_pid(j->cmd_pidfd) == pid &&
+	    read_at(dfd, "status", status, sizeof status) > 0)
+		n = merge_status(j, merged, status);
+	close(dfd);
+	if (n == 0 || !(np = malloc(n + j->probe_len)))
+		goto out;
+	memcpy(np, merged, n);
+	memcpy(np + n, j->probe, j->probe_len);
+	free(j->probe);
+	j->probe = np;
+	j->probe_len += n;
+out:
+	xclose(&j->cmd_pidfd);
+}
+
+/* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
+ * the two descriptors a probe carries (close-on-exec), else -1: any other
+ * descriptor that came is closed. */
+static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2])
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+	} cm;
+	struct iovec iov = {buf, size};
+	struct msghdr mh;
+	struct cmsghdr *c;
+	int got[2] = {-1, -1};
+	ssize_t n;
+
+	fds[0] = fds[1] = -1;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cm.buf;
+	mh.msg_controllen = sizeof cm.buf;
+	n = recvmsg(ctl, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL;
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof got))
+		memcpy(got, CMSG_DATA(c), sizeof got);
+	if (n > (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_PROBE) {
+		fds[0] = got[0];
+		fds[1] = got[1];
+	} else {
+		for (int i = 0; i < 2; i++)
+			if (got[i] >= 0)
+				close(got[i]);
+	}
+	return n;
+}
+
+/* The command has ended (init said so, and keeps its zombie): its status
+ * from outside if not read yet, then init may let it go. */
+static void command_ended(struct sbx_job *j)
+{
+	struct sbx_msg done = {SBX_MSG_GO, 0, 0, -1, 0};
+	if (j->cmd_pidfd >= 0)
+		probe_exec(j);
+	if (j->plan->probe)
+		send(j->ctl, &done, sizeof done, MSG_NOSIGNAL);
+}
+
+/* Keeps a death init recorded; the command's always has a place (the
+ * last one, when the others have taken every other). */
+static void keep_death(struct sbx_job *j, const char *p)
+{
+	struct sbx_death d;
+	memcpy(&d, p, sizeof d);
+	d.comm[sizeof d.comm - 1] = '\0';
+	if (j->ndeaths == SBX_DEATH_MAX - 1 && !(d.flags & SBX_DEATH_COMMAND)) {
+		j->deaths_unseen++;
+		return;
+	}
+	if (j->ndeaths >= SBX_DEATH_MAX) {
+		j->deaths_unseen++;
+		return;
+	}
+	j->deaths[j->ndeaths++] = d;
 }
 
 static void read_ctl(struct sbx_job *j)
@@ -579,8 +807,9 @@ static void read_ctl(struct sbx_job *j)
 	static char buf[SBX_PROBE_MAX + 64];
 	struct sbx_msg m;
 	ssize_t n;
+	int fds[2];
 	while (j->ctl >= 0) {
-		n = recv(j->ctl, buf, sizeof buf, MSG_DONTWAIT);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -592,7 +821,12 @@ static void read_ctl(struct sbx_job *j)
 			continue;
 		memcpy(&m, buf, sizeof m);
 		if (m.type == SBX_MSG_PROBE) {
-			keep_probe(j, buf, (size_t)n);
+			keep_probe(j, buf, (size_t)n, fds);
+			continue;
+		}
+		if (m.type == SBX_MSG_DEATH &&
+		    n == (ssize_t)sizeof(struct sbx_death_msg)) {
+			keep_death(j, buf + offsetof(struct sbx_death_msg, d));
 			continue;
 		}
 		if (n != (ssize_t)sizeof m)
@@ -605,6 +839,9 @@ static void read_ctl(struct sbx_job *j)
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
+			command_ended(j);
+		} else if (m.type == SBX_MSG_UNSEEN && m.index > 0) {
+			j->deaths_unseen += (unsigned long)m.index;
 		}
 	}
 }
@@ -827,6 +1064,12 @@ static void finish(struct sbx_job *j)
 		j->end_kind = SBX_END_EXIT;
 	else if (j->end_kind != SBX_END_NONE)
 		return; /* the supervisor's own kill names the cause */
+	else if (j->have_events && j->ev.oom_kill > 0 &&
+		 (!j->have_status ||
+		  (WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGKILL)))
+		/* the kernel's record: the cgroup's OOM killer ended the box
+		 * (with memory.oom.group, init and all), or the command */
+		j->end_kind = SBX_END_MEMORY;
 	else if (j->have_status && WIFSIGNALED(j->status))
 		j->end_kind = SBX_END_SIGNAL;
 	else if (j->execed && j->init_signal)
@@ -937,9 +1180,9 @@ static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 {
-	struct pollfd pfd[7 * 64 + 1];
-	struct sbx_job *who[7 * 64 + 1];
-	int what[7 * 64 + 1];
+	struct pollfd pfd[8 * 64 + 1];
+	struct sbx_job *who[8 * 64 + 1];
+	int what[8 * 64 + 1];
 
 	for (;;) {
 		size_t np = 0, active = 0;
@@ -982,7 +1225,7 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			}
 			if (j->exited && (next < 0 || j->end + 1.0 < next))
 				next = j->end + 1.0;
-			if (np + 7 > sizeof pfd / sizeof pfd[0])
+			if (np + 8 > sizeof pfd / sizeof pfd[0])
 				break;
 			active++;
 			if (!j->exited) {
@@ -994,6 +1237,12 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				pfd[np] = (struct pollfd){j->ctl, POLLIN, 0};
 				who[np] = j;
 				what[np++] = 1;
+			}
+			if (j->exec_fd >= 0) {
+				pfd[np] =
+				    (struct pollfd){j->exec_fd, POLLIN, 0};
+				who[np] = j;
+				what[np++] = 8;
 			}
 			if (j->in >= 0 && j->io.in_fd >= 0 &&
 			    j->inbuf_off == j->inbuf_len) {
@@ -1056,6 +1305,12 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			case 1:
 				read_ctl(j);
 				break;
+			case 8:
+				/* the command's execve happened (or it ended):
+				 * a failure it sent comes first */
+				read_ctl(j);
+				probe_exec(j);
+				break;
 			case 2:
 				if ((pfd[k].revents & (POLLERR | POLLNVAL)) ||
 				    ((pfd[k].revents & POLLHUP) &&
@@ -1092,6 +1347,8 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->out[0]);
 	xclose(&j->out[1]);
 	xclose(&j->io.in_fd);
+	xclose(&j->cmd_pidfd);
+	xclose(&j->exec_fd);
 	sbx_cgroup_remove(&j->cg);
 	free(j->buf[0]);
 	free(j->buf[1]);

@@ -313,7 +313,7 @@ local function main(argv)
 	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
 	local filter, ferr = profile.compile(prof)
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
-	o.filter = filter or nil
+	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)
