@@ -60,6 +60,9 @@ build/tests/bare_true: tests/progs/bare_true.c | build/tests
 	@$(CC) -O1 -Wall -Wextra -Werror -static -nostdlib -no-pie \
 		-fno-stack-protector -o $@ $<
 
+# the filter's own test program includes the filter's source
+build/tests/ttyfilter: core/ttyfilter.c core/ttyfilter.h
+
 build/obj build/sbx build/tests:
 	mkdir -p $@
 

@@ -41,15 +41,39 @@ static struct box *check_box(lua_State *L, int idx)
 	return b;
 }
 
-static const char *const spec_keys[] = {
-    "namespaces",   "uid",	"gid",	       "host_uid",
-    "host_gid",	    "hostname", "root",	       "read_only_root",
-    "mounts",	    "net_lo",	"argv",	       "path",
-    "env",	    "cwd",	"rlimits",     "filter",
-    "landlock",	    "stdin",	"stdout",      "stderr",
-    "output_limit", "wall",	"new_session", "drop_caps",
-    "no_new_privs", "probe",	"pty",	       "memory_limit",
-    "task_limit",   "cgroup",	"sysctl",      NULL};
+static const char *const spec_keys[] = {"namespaces",
+					"uid",
+					"gid",
+					"host_uid",
+					"host_gid",
+					"hostname",
+					"root",
+					"read_only_root",
+					"mounts",
+					"net_lo",
+					"argv",
+					"path",
+					"env",
+					"cwd",
+					"rlimits",
+					"filter",
+					"landlock",
+					"stdin",
+					"stdout",
+					"stderr",
+					"output_limit",
+					"wall",
+					"new_session",
+					"drop_caps",
+					"no_new_privs",
+					"probe",
+					"pty",
+					"memory_limit",
+					"task_limit",
+					"cgroup",
+					"sysctl",
+					"tty_raw",
+					NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -323,6 +347,7 @@ static int box_parse(lua_State *L)
 			      "with it");
 	if (b->io.pty && !p->new_session)
 		luaL_error(L, "a pty needs a new session");
+	b->io.tty_raw = sbx_opt_bool(L, 1, "tty_raw", 0);
 	b->io.out_mode[0] = out_mode(L, 1, "stdout");
 	b->io.out_mode[1] = out_mode(L, 1, "stderr");
 	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20, 1,
@@ -689,7 +714,7 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 			return sbx_fail(L, "open", "/dev/null", e);
 		}
 	/* from here to the results, the supervisor owns the operator's stop */
-	sbx_stop_own(&stop);
+	sbx_stop_own(&stop, pty);
 	/* a box that closes its stdin must not kill the supervisor */
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;

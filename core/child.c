@@ -445,8 +445,11 @@ static int make_symlink(int rootfd, const struct sbx_mount *m)
 	return drop(dfd, r);
 }
 
-static const char *const dev_nodes[] = {"null",	  "zero",    "full",
-					"random", "urandom", NULL};
+/* tty opens the opener's controlling terminal: in the box, the box's own
+ * pty or none (ENXIO), never the host's (the command leads a session of
+ * its own, and no host terminal reaches the box) */
+static const char *const dev_nodes[] = {"null",	   "zero", "full", "random",
+					"urandom", "tty",  NULL};
 static const char *const dev_links[][2] = {
     {"fd", "/proc/self/fd"},	   {"stdin", "/proc/self/fd/0"},
     {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},

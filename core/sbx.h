@@ -209,6 +209,7 @@ struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 
 /* ---- supervise.c: running boxes ---- */
 #include "cgroup.h" /* (it includes this file: the guard is set above) */
+#include "ttyfilter.h"
 
 enum { SBX_OUT_CAPTURE, SBX_OUT_PASS, SBX_OUT_DISCARD };
 enum {
@@ -242,6 +243,7 @@ struct sbx_io {
 	int pty;	  /* stdio on a pseudo-terminal of the box's own */
 	int has_termios;  /* the box's pty starts with these settings */
 	struct termios termios; /* (the caller's, taken before it went raw) */
+	int tty_raw;	       /* output passed to a terminal goes unfiltered */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
 	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
 	int cgroup;	       /* SBX_CGMODE_* */
@@ -295,6 +297,10 @@ struct sbx_job {
 	struct sbx_death deaths[SBX_DEATH_MAX];
 	int ndeaths;
 	unsigned long deaths_unseen; /* past either cap */
+	int filter[2];		     /* passed to a terminal: through tf */
+	struct sbx_ttyf tf[2];	     /* (ttyfilter.c) */
+	size_t tail[2];	   /* resets at the end of buf (not content) */
+	char tail_last[2]; /* the last byte of content before them */
 };
 
 /* The cgroup base of this process, probed once (NULL: none usable). */
@@ -305,14 +311,15 @@ SBX_LOCAL void sbx_job_init(struct sbx_job *j);
  * end_kind SBX_END_CANNOT and cannot.stage set). */
 SBX_LOCAL int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 			    const struct sbx_io *io);
-/* SIGINT, SIGTERM and SIGHUP to sbxlua while boxes run: blocked and read
- * from fd (a signalfd; -1 when none could be made, the mask then untouched)
- * by sbx_jobs_wait, the previous mask restored by sbx_stop_release. */
+/* SIGINT, SIGTERM and SIGHUP to sbxlua while boxes run (and SIGWINCH when
+ * winch: a box's pty follows the caller's window): blocked and read from fd
+ * (a signalfd; -1 when none could be made, the mask then untouched) by
+ * sbx_jobs_wait, the previous mask restored by sbx_stop_release. */
 struct sbx_stop {
 	sigset_t old;
 	int fd;
 };
-SBX_LOCAL void sbx_stop_own(struct sbx_stop *s);
+SBX_LOCAL void sbx_stop_own(struct sbx_stop *s, int winch);
 SBX_LOCAL void sbx_stop_release(struct sbx_stop *s);
 /* Supervises the started jobs until every one is done; a signal read from
  * stopfd (-1: none) kills every box still running (SBX_END_INTERRUPTED). */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -295,6 +296,48 @@ static long clone_as(struct clone_args *ca, uid_t id)
 	return r;
 }
 
+/*
+ * The box's stdio pipes and pty are made with the box's host id as this
+ * process's file system ids.  A pipe's inode and a devpts slave belong to
+ * the fsuid and fsgid that made them, mode 0600 and 0620: the box's user
+ * reopens its own descriptors (/dev/stdin, /dev/stdout, /dev/stderr,
+ * /proc/self/fd/N) and opens its terminal by name (/dev/console) only as
+ * their owner.  Made by host root, they would belong to an id the box does
+ * not map, and each such open would fail with EACCES.  Only a root caller's
+ * box has a host id apart (an unprivileged caller's is the caller's own).
+ * setfsuid acts on this thread alone (sbxlua runs one) and is undone as
+ * soon as the pipes and the pty exist; the file capabilities it drops come
+ * back from the permitted set with fsuid 0.
+ */
+struct fsid {
+	int uid, gid; /* the caller's, to return to; -1: unchanged */
+};
+
+static void box_fsid(const struct sbx_plan *p, struct fsid *f)
+{
+	f->gid = setfsgid(p->host_gid);
+	if (setfsgid((gid_t)-1) != (int)p->host_gid) {
+		setfsgid((gid_t)f->gid);
+		f->gid = -1;
+		return;
+	}
+	f->uid = setfsuid(p->host_uid);
+	if (setfsuid((uid_t)-1) != (int)p->host_uid) {
+		setfsuid((uid_t)f->uid);
+		setfsgid((gid_t)f->gid);
+		f->uid = f->gid = -1;
+	}
+}
+
+static void caller_fsid(struct fsid *f)
+{
+	if (f->uid >= 0)
+		setfsuid((uid_t)f->uid);
+	if (f->gid >= 0)
+		setfsgid((gid_t)f->gid);
+	f->uid = f->gid = -1;
+}
+
 /* A pseudo-terminal pair from the host's devpts, with the caller's terminal
  * settings as they were before the caller's terminal went raw for the relay
  * (io->termios, taken by the one who made it raw), and the caller's size,
@@ -387,8 +430,9 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		  const struct sbx_io *io)
 {
 	int sv[2] = {-1, -1}, pin[2] = {-1, -1}, pout[2] = {-1, -1},
-	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e, own_id, bad = -1;
+	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e, own_id = 0, bad = -1;
 	int *trees = NULL;
+	struct fsid fsid = {-1, -1};
 	struct sbx_plan cp = *p;
 	struct clone_args ca;
 	long r;
@@ -396,8 +440,21 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	j->plan = p;
 	j->io = *io;
 	j->start = sbx_now();
+	for (int s = 0; s < 2; s++) {
+		/* output the caller's terminal shows is filtered (ttyfilter.c)
+		 * unless the caller asked for it raw */
+		j->filter[s] = io->out_mode[s] == SBX_OUT_PASS &&
+			       !io->tty_raw && isatty(s + 1);
+		sbx_ttyf_init(&j->tf[s]);
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		goto fail;
+	own_id =
+	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
+	if (own_id)
+		/* an id our namespace does not map cannot be an fsuid: the
+		 * clone and the maps say why the box cannot be made */
+		box_fsid(p, &fsid);
 	if (io->pty) {
 		/* master: stdin and stdout of the relay; the slave is all
 		 * three stdio of the box, and its controlling terminal */
@@ -415,10 +472,10 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		cp.stdio[1] = pout[1];
 		cp.stdio[2] = perr[1];
 	}
+	if (own_id)
+		caller_fsid(&fsid);
 	cp.ctl_fd = sv[1];
 
-	own_id =
-	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
 	if (p->root_opts && p->caller_root) {
 		stage = SBX_ST_MOUNT;
 		trees = open_trees(p, &bad);
@@ -488,6 +545,8 @@ killed:
 	return -1;
 fail:
 	e = errno;
+	if (own_id)
+		caller_fsid(&fsid);
 	for (int i = 0; i < 2; i++) {
 		xclose(&sv[i]);
 		xclose(&pin[i]);
@@ -787,6 +846,35 @@ static void read_ctl(struct sbx_job *j)
 	}
 }
 
+/* Room for more bytes after what stream s holds: 0, or -1 (no memory). */
+static int grow_out(struct sbx_job *j, int s, size_t more)
+{
+	size_t ns = j->size[s] ? j->size[s] : 65536;
+	char *nb;
+	if (j->len[s] + more <= j->size[s])
+		return 0;
+	while (ns < j->len[s] + more)
+		ns *= 2;
+	nb = realloc(j->buf[s], ns);
+	if (!nb)
+		return -1;
+	j->buf[s] = nb;
+	j->size[s] = ns;
+	return 0;
+}
+
+/* The end of a stream the caller's terminal shows: the modes it left set
+ * that outlast it are reset (ttyfilter.c). */
+static void end_filter(struct sbx_job *j, int s)
+{
+	if (!j->filter[s] || grow_out(j, s, SBX_TTYF_END) < 0)
+		return;
+	/* what the program left unfinished is its last byte, not ours */
+	j->tail_last[s] = j->len[s] ? j->buf[s][j->len[s] - 1] : j->last[s];
+	j->tail[s] = sbx_ttyf_end(&j->tf[s], j->buf[s] + j->len[s]);
+	j->len[s] += j->tail[s];
+}
+
 /* Reads what is available on stream s; past the cap, kills the box. */
 static void read_out(struct sbx_job *j, int s)
 {
@@ -801,6 +889,7 @@ static void read_out(struct sbx_job *j, int s)
 		if (n <= 0) {	/* EIO: a pty whose slave side is all closed */
 			xclose(&j->out[s]);
 			j->eof[s] = 1;
+			end_filter(j, s);
 			return;
 		}
 		keep = (size_t)n;
@@ -813,25 +902,26 @@ static void read_out(struct sbx_job *j, int s)
 		 * the caller's descriptor takes it (pass_out): a reader that
 		 * stalls must not stall the loop that enforces the limits */
 		if (j->io.out_mode[s] != SBX_OUT_DISCARD && keep) {
-			if (j->len[s] + keep > j->size[s]) {
-				size_t ns = j->size[s] ? j->size[s] : 65536;
-				char *nb;
-				while (ns < j->len[s] + keep)
-					ns *= 2;
-				nb = realloc(j->buf[s], ns);
-				if (!nb) {
-					kill_box(j, SBX_END_OUTPUT);
-					return;
-				}
-				j->buf[s] = nb;
-				j->size[s] = ns;
+			if (grow_out(j, s, keep + SBX_TTYF_SEQ + 2) < 0) {
+				kill_box(j, SBX_END_OUTPUT);
+				return;
 			}
-			memcpy(j->buf[s] + j->len[s], tmp, keep);
-			j->len[s] += keep;
+			if (j->filter[s])
+				/* to the caller's terminal: only what draws
+				 * (ttyfilter.c); the cap counts what the box
+				 * wrote */
+				j->len[s] +=
+				    sbx_ttyf_run(&j->tf[s], tmp, keep,
+						 j->buf[s] + j->len[s]);
+			else {
+				memcpy(j->buf[s] + j->len[s], tmp, keep);
+				j->len[s] += keep;
+			}
 		}
 		if (j->end_kind == SBX_END_OUTPUT) {
 			xclose(&j->out[s]);
 			j->eof[s] = 1;
+			end_filter(j, s);
 			return;
 		}
 	}
@@ -918,10 +1008,12 @@ static void pass_out(struct sbx_job *j, int s, int all)
 			break;
 		}
 		j->sent[s] += (size_t)w;
-		j->last[s] = j->buf[s][j->sent[s] - 1];
+		j->last[s] = j->sent[s] + j->tail[s] > j->len[s]
+				 ? j->tail_last[s]
+				 : j->buf[s][j->sent[s] - 1];
 	} while (all);
 	if (j->sent[s] == j->len[s])
-		j->sent[s] = j->len[s] = 0;
+		j->sent[s] = j->len[s] = j->tail[s] = 0;
 }
 
 static void finish(struct sbx_job *j)
@@ -1007,13 +1099,19 @@ static int job_ready(const struct sbx_job *j)
  * (child.c reset_signals) before anything of the box runs.  A signal that
  * arrives after the loop stays pending and is delivered on release.
  */
-void sbx_stop_own(struct sbx_stop *s)
+void sbx_stop_own(struct sbx_stop *s, int winch)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	sigset_t stop;
 	int any = 0;
 	sigemptyset(&stop);
 	s->fd = -1;
+	/* a relayed pty follows the caller's window: SIGWINCH (ignored by
+	 * default) is read here too, and resizes each box's pty */
+	if (winch) {
+		sigaddset(&stop, SIGWINCH);
+		any = 1;
+	}
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction cur;
 		/* a signal the caller ignores (nohup's SIGHUP) stays ignored:
@@ -1040,11 +1138,34 @@ void sbx_stop_release(struct sbx_stop *s)
 	sigprocmask(SIG_SETMASK, &s->old, NULL);
 }
 
-/* Reads the stops pending on fd; the first kills every box still running. */
+/*
+ * The caller's window size (its stdin, the terminal the pty relays) to each
+ * running box's pty: setting it on the master sends SIGWINCH to the box
+ * terminal's foreground process group, as a terminal emulator's resize
+ * does.  The master is the descriptor the box's output is read from.
+ */
+static void follow_window(struct sbx_job **jobs, size_t n)
+{
+	struct winsize ws;
+	if (ioctl(0, TIOCGWINSZ, &ws) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct sbx_job *j = jobs[i];
+		if (j->io.pty && !j->done && j->out[0] >= 0)
+			ioctl(j->out[0], TIOCSWINSZ, &ws);
+	}
+}
+
+/* Reads the signals pending on fd: a window change resizes the boxes'
+ * ptys; the first stop kills every box still running. */
 static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 {
 	struct signalfd_siginfo si;
-	while (read(fd, &si, sizeof si) == (ssize_t)sizeof si)
+	while (read(fd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_signo == SIGWINCH) {
+			follow_window(jobs, n);
+			continue;
+		}
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
 			if (j->done || j->exited ||
@@ -1054,6 +1175,7 @@ static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 			if (j->end_kind == SBX_END_INTERRUPTED)
 				j->stop_signal = (int)si.ssi_signo;
 		}
+	}
 }
 
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)

@@ -171,7 +171,7 @@ describe("box [" .. S.priv .. "]", function()
 		local points = { table.unpack(got) }
 		table.sort(points)
 		assert.are.same({ "/", "/dev", "/dev/full", "/dev/null", "/dev/pts", "/dev/random", "/dev/shm",
-			"/dev/urandom", "/dev/zero", "/proc", "/tmp", "/usr" }, points)
+			"/dev/tty", "/dev/urandom", "/dev/zero", "/proc", "/tmp", "/usr" }, points)
 		assert.matches("^ro,nosuid,nodev", got["/"])
 		assert.matches("^ro,nosuid,nodev", got["/usr"])
 		assert.matches("^ro,nosuid", got["/dev"])
@@ -180,7 +180,7 @@ describe("box [" .. S.priv .. "]", function()
 		assert.matches("^rw,nosuid,noexec", got["/dev/pts"])
 		assert.matches("^rw,nosuid,nodev,noexec", got["/proc"])
 		assert.matches("^rw,nosuid,nodev", got["/tmp"])
-		for _, n in ipairs { "null", "zero", "full", "random", "urandom" } do
+		for _, n in ipairs { "null", "zero", "full", "random", "urandom", "tty" } do
 			-- the host's own inodes: read-only binds (the devices still work)
 			assert.matches("^ro,nosuid,noexec", got["/dev/" .. n], 1)
 		end

@@ -384,6 +384,11 @@ function M.build(o)
 	-- the box's own devpts instance: its ptys need their ioctls (a pty's
 	-- number, unlocking, termios), and reach only the box's own terminals
 	ll[#ll + 1] = { path = "/dev/pts", access = { "read_file", "write_file", "read_dir", "ioctl_dev" } }
+	-- the box's terminal, by name (/dev/tty: the controlling terminal,
+	-- /dev/console: its node): the ioctls a terminal needs (termios,
+	-- size), on the terminal the box already holds as its stdio
+	ll[#ll + 1] = { path = "/dev/tty", access = { "read_file", "write_file", "ioctl_dev" } }
+	ll[#ll + 1] = { path = "/dev/console", access = { "read_file", "write_file", "ioctl_dev" }, optional = true }
 	mounts[#mounts + 1] = { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = tree.inodes,
 		mode = tonumber("1777", 8) }
 	ll[#ll + 1] = { path = "/tmp", access = "rw" }
@@ -491,6 +496,7 @@ function M.build(o)
 		landlock = use_landlock and { rules = ll, net = false } or nil,
 		stdin = o.stdin,
 		pty = o.pty or nil,
+		tty_raw = o.tty_raw or nil,
 		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
 		output_limit = lim.output,
 		wall = lim.wall,
