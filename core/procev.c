@@ -51,7 +51,7 @@ struct procev_input {
 #define EV_COMM 0x00000200u
 #define EV_EXIT 0x80000000u
 
-#define RCVBUF (4 << 20) /* asked; the host's rmem_max caps it */
+#define RCVBUF (4 << 20) /* asked; rmem_max caps it without CAP_NET_ADMIN */
 
 void sbx_procev_init(struct sbx_procev *pe)
 {
@@ -136,7 +136,9 @@ int sbx_procev_open(struct sbx_procev *pe)
 		sbx_procev_fail(pe, "socket", errno);
 		return -1;
 	}
-	setsockopt(pe->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+	/* past the host's rmem_max only with CAP_NET_ADMIN */
+	if (setsockopt(pe->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size))
+		setsockopt(pe->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
 	if (bind(pe->fd, (struct sockaddr *)&a, sizeof a) < 0) {
 		sbx_procev_fail(pe, "bind", errno);
 		goto fail;
@@ -171,7 +173,7 @@ int sbx_procev_open(struct sbx_procev *pe)
 	if (!got) {
 		/* the kernel ignores a subscriber outside its initial pid
 		 * and user namespaces */
-		sbx_procev_fail(pe, "no answer", 0);
+		sbx_procev_fail(pe, "no answer to the subscription", 0);
 		goto fail;
 	}
 	in.event_type = EV_FORK | EV_EXEC | EV_COMM | EV_EXIT;
@@ -213,7 +215,7 @@ static struct sbx_procev_member *add(struct sbx_procev *pe, pid_t pid)
 		struct sbx_procev_member *ot = pe->tab,
 					 *nt = calloc(nc, sizeof *nt);
 		if (!nt) {
-			sbx_procev_fail(pe, "memory", ENOMEM);
+			sbx_procev_fail(pe, "not enough memory", 0);
 			return NULL;
 		}
 		pe->tab = nt;
@@ -295,19 +297,27 @@ static ssize_t read_in(int dfd, const char *name, char *buf, size_t size)
 	return n;
 }
 
-/* Name: and the last NSpid: number (the pid in the box) of a status. */
-static int parse_status(const char *s, char comm[16], int *boxpid)
+/* A comm file's text, without its newline. */
+static int read_comm(int dfd, const char *name, char comm[16])
 {
-	const char *l = strstr(s, "Name:\t"), *p;
+	char buf[32];
+	ssize_t n = read_in(dfd, name, buf, sizeof buf);
+	if (n <= 0)
+		return 0;
+	if (buf[n - 1] == '\n')
+		n--;
+	if (n > 15)
+		n = 15;
+	memcpy(comm, buf, (size_t)n);
+	comm[n] = '\0';
+	return 1;
+}
+
+/* The last NSpid: number of a status (the pid in the box). */
+static int parse_status(const char *s, int *boxpid)
+{
+	const char *p = strstr(s, "\nNSpid:");
 	int ok = 0;
-	if (l) {
-		size_t n = 0;
-		for (l += 6; l[n] && l[n] != '\n' && n < 15; n++)
-			comm[n] = l[n];
-		comm[n] = '\0';
-		ok = 1;
-	}
-	p = strstr(s, "\nNSpid:");
 	if (p) {
 		const char *e = strchr(p + 1, '\n'), *q = e ? e : p + strlen(p);
 		while (q > p && (q[-1] < '0' || q[-1] > '9'))
@@ -315,26 +325,21 @@ static int parse_status(const char *s, char comm[16], int *boxpid)
 		while (q > p && q[-1] >= '0' && q[-1] <= '9')
 			q--;
 		*boxpid = atoi(q);
+		ok = 1;
 	}
 	return ok;
 }
 
-/* The name and box pid of a live member, after its execve. */
+/* The name of a live member, after its execve (its comm file: the
+ * cheapest read there is; status, with its pid in the box, costs four
+ * times as much here, and the pid is read from the zombie instead). */
 static void read_exec(struct sbx_procev *pe, struct sbx_procev_member *m)
 {
-	char path[32], buf[2048];
-	int dfd;
-	snprintf(path, sizeof path, "/proc/%d", (int)m->tgid);
-	dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		m->comm[0] = '\0'; /* gone: its old name is not its own */
-		return;
-	}
+	char path[40];
+	snprintf(path, sizeof path, "/proc/%d/comm", (int)m->tgid);
 	pe->records++;
-	if (read_in(dfd, "status", buf, sizeof buf) <= 0 ||
-	    !parse_status(buf, m->comm, &m->boxpid))
-		m->comm[0] = '\0';
-	close(dfd);
+	if (!read_comm(AT_FDCWD, path, m->comm))
+		m->comm[0] = '\0'; /* gone: its old name is not its own */
 }
 
 /*
@@ -376,8 +381,9 @@ static int read_zombie(struct sbx_procev *pe, pid_t pid, int code,
 		goto out;
 	if (rl.rlim_cur != RLIM_INFINITY)
 		fsize = (int64_t)rl.rlim_cur;
-	if (read_in(dfd, "status", buf, sizeof buf) <= 0 ||
-	    !strstr(buf, "State:\tZ") || !parse_status(buf, comm, &boxpid))
+	if (!read_comm(dfd, "comm", comm) ||
+	    read_in(dfd, "status", buf, sizeof buf) <= 0 ||
+	    !strstr(buf, "State:\tZ") || !parse_status(buf, &boxpid))
 		goto out;
 	d->cpu_ns = cpu;
 	d->cpu_soft = soft;
@@ -496,7 +502,8 @@ void sbx_procev_read(struct sbx_job *j)
 			/* the receive buffer overran: events were lost, and
 			 * membership can no longer be told; what was seen
 			 * stays, nothing more is read */
-			sbx_procev_fail(pe, "overrun", ENOBUFS);
+			sbx_procev_fail(
+			    pe, "events lost (receive buffer overrun)", 0);
 			close(pe->fd);
 			pe->fd = -1;
 			return;

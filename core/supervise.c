@@ -516,7 +516,9 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		sbx_procev_track(&j->pe, j->pid);
 		sbx_procev_read(j);
 		if (!j->pe.seen_init)
-			sbx_procev_fail(&j->pe, "init not seen", 0);
+			sbx_procev_fail(
+			    &j->pe, "init not seen (pids of another namespace)",
+			    0);
 	}
 	xclose(&sv[1]);
 	xclose(&pin[0]);
@@ -822,7 +824,7 @@ static void answer_reaped(struct sbx_job *j, int late)
 	if (j->pe.on && !sbx_procev_settled(&j->pe)) {
 		if (!late)
 			return;
-		sbx_procev_fail(&j->pe, "exits missing", 0);
+		sbx_procev_fail(&j->pe, "exit events missing at the end", 0);
 	}
 	for (int i = 0; i < j->ndeaths; i++)
 		if ((j->deaths[i].flags & SBX_DEATH_CONNECTOR) &&
@@ -1144,7 +1146,8 @@ static void finish(struct sbx_job *j)
 		if (!j->answered)
 			/* init ended without asking: not every exit was
 			 * awaited, no search made */
-			sbx_procev_fail(&j->pe, "box ended", 0);
+			sbx_procev_fail(
+			    &j->pe, "the box ended before its init asked", 0);
 		dedup_deaths(j);
 		/* closed; what it says of the coverage stays */
 		if (j->pe.fd >= 0) {
