@@ -79,12 +79,36 @@ describe("evidence: a limit's signal sent by the program itself [" .. S.priv .. 
 		assert.are.equal(128 + 9, code)
 	end)
 
-	it("a descendant's own SIGXFSZ gives no note", function()
+	it("a descendant's own SIGXFSZ is noted without naming the limit", function()
 		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
 			orphan("sh -c 'kill -XFSZ $$'"))
-		assert.are.equal("sandbox: exit 0\n", err)
+		assert.are.equal("sandbox: exit 0\n"
+			.. "sandbox: note: a process was killed by SIGXFSZ with no file at the file size limit (1 MiB)\n", err)
 		assert.are.equal(0, code)
-		assert.are.same({}, res.deaths.notable)
+		assert.are.equal(1, #res.deaths.notable)
+		assert.is_nil(res.deaths.notable[1].limit)
+		assert.are.equal("init", res.deaths.notable[1].seen)
+	end)
+
+	it("a child's own SIGXFSZ, reaped by its parent, is noted without naming the limit", function()
+		-- no file at the limit: the search in the box before its end
+		-- found none; sh reaps the child itself (the proc connector sees it)
+		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
+			"head -c 1048575 /dev/zero > /work/f; sh -c 'kill -XFSZ $$'; exit 0")
+		assert.are.equal(0, code)
+		if res.deaths.coverage ~= "all" then
+			pending("the proc connector is not available here: " .. tostring(res.deaths.reason))
+			return
+		end
+		assert.are.equal("sandbox: exit 0\n"
+			.. "sandbox: note: a process was killed by SIGXFSZ with no file at the file size limit (1 MiB)\n",
+			err:match("(sandbox: .*)$"))
+		local n = res.deaths.notable[1]
+		assert.are.equal(1, #res.deaths.notable)
+		assert.are.equal("SIGXFSZ", n.signame)
+		assert.are.equal("connector", n.seen)
+		assert.is_nil(n.limit)
+		assert.is_false(n.is_command)
 	end)
 end)
 
@@ -97,7 +121,7 @@ describe("evidence: the real limits are still named [" .. S.priv .. "]", functio
 		assert.is_truthy(({ sh = 1, dash = 1 })[n.command], n.command)
 		n.command = nil
 		assert.are.same({ signal = 24, signame = "SIGXCPU", limit = "cpu", is_command = true,
-			pid = 2 }, n)
+			pid = 2, seen = "init" }, n)
 	end)
 
 	it("a spinner that ignores SIGXCPU is the cpu limit (SIGKILL at the hard limit)", function()
@@ -121,9 +145,11 @@ describe("evidence: how descendants ended [" .. S.priv .. "]", function()
 		assert.are.equal("sandbox: exit 0\n"
 			.. "sandbox: note: a process was killed by SIGXFSZ at the file size limit (1 MiB)\n", err)
 		assert.are.equal(0, code)
-		assert.are.equal("init", res.deaths.coverage)
+		assert.is_truthy(({ all = 1, init = 1 })[res.deaths.coverage], res.deaths.coverage)
 		assert.are.equal(0, res.deaths.unseen)
 		local n = res.deaths.notable[1]
+		assert.are.equal("init", n.seen) -- an orphan: init reaped it, once
+		assert.are.equal(1, #res.deaths.notable)
 		assert.are.equal("head", n.command)
 		assert.are.equal(25, n.signal)
 		assert.are.equal("SIGXFSZ", n.signame)
@@ -144,15 +170,75 @@ describe("evidence: how descendants ended [" .. S.priv .. "]", function()
 		assert.are.equal(0, code)
 	end)
 
-	it("says that a process reaped by its own parent is not seen", function()
-		-- sh waits for head itself: only sh's status (128 + 25) reaches
-		-- the box's init, and the report claims nothing more
+	it("notes a process reaped by its own parent at the file size limit", function()
+		-- sh waits for head itself: the box's init never sees head; the
+		-- proc connector does, and the box's init finds the file at the
+		-- limit before the box ends
 		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
-			"head -c 5M /dev/zero > /work/big; exit $?")
-		assert.are.equal("sandbox: exit 153\n", last_line(err))
+			"head -c 5M /dev/zero > /work/big")
 		assert.are.equal(153, code)
-		assert.are.equal("init", res.deaths.coverage)
-		assert.are.same({}, res.deaths.notable)
+		if res.deaths.coverage ~= "all" then
+			-- without the connector the report claims nothing more
+			assert.are.equal("sandbox: exit 153\n", last_line(err))
+			assert.are.equal("init", res.deaths.coverage)
+			assert.are.same({}, res.deaths.notable)
+			pending("the proc connector is not available here: " .. tostring(res.deaths.reason))
+			return
+		end
+		assert.are.equal("sandbox: exit 153\n"
+			.. "sandbox: note: a process was killed by SIGXFSZ at the file size limit (1 MiB)\n",
+			err:match("(sandbox: .*)$"))
+		assert.is_nil(res.deaths.reason)
+		assert.are.equal(0, res.deaths.unseen)
+		local n = res.deaths.notable[1]
+		assert.are.equal(1, #res.deaths.notable)
+		assert.are.equal(25, n.signal)
+		assert.are.equal("SIGXFSZ", n.signame)
+		assert.are.equal("file_size", n.limit)
+		assert.are.equal("connector", n.seen)
+		assert.is_false(n.is_command)
+		-- its name is read at its execve and its pid in the box from its
+		-- zombie, each only while it is there to be read
+		assert.is_true(n.command == nil or n.command == "head", n.command)
+		assert.is_true(n.pid == nil or n.pid > 2)
+		print(("\n[%s] head reaped by sh: name %s, pid in the box %s"):format(S.priv,
+			tostring(n.command), tostring(n.pid)))
+		local ev = res.events[2]
+		assert.are.equal("note", ev.kind)
+		assert.are.equal(MiB, ev.limit)
+	end)
+
+	it("notes every child of a fork-heavy box that died of SIGXCPU", function()
+		-- four spinners under --cpu 1, reaped by the shell's wait; each
+		-- is named the cpu limit where its zombie's CPU time could be
+		-- read before the shell reaped it, else noted by its signal only
+		local _, err, code, res = json_run("--cpu", "1", "/bin/sh", "-c",
+			"i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i+1)); done; "
+			.. "for i in 1 2 3 4; do sh -c 'while :; do :; done' & done; wait")
+		assert.are.equal(0, code)
+		if res.deaths.coverage ~= "all" then
+			pending("the proc connector is not available here: " .. tostring(res.deaths.reason))
+			return
+		end
+		local lines, named = {}, 0
+		for l in err:gmatch("[^\n]+") do
+			if l:find("^sandbox: ") then lines[#lines + 1] = l end
+		end
+		assert.are.equal("sandbox: exit 0", lines[1])
+		assert.are.equal(5, #lines)
+		for i = 2, 5 do
+			local l = lines[i]
+			assert.is_true(l == "sandbox: note: a process was killed by SIGXCPU"
+				or l == "sandbox: note: a process was killed by SIGXCPU at the cpu limit (1 s)", l)
+			if l:find("at the cpu limit", 1, true) then named = named + 1 end
+		end
+		assert.are.equal(4, #res.deaths.notable)
+		for _, n in ipairs(res.deaths.notable) do
+			assert.are.equal("SIGXCPU", n.signame)
+			assert.are.equal("connector", n.seen)
+		end
+		print(("\n[%s] fork-heavy box: %d of 4 SIGXCPU deaths named (zombie read), %d events"):format(
+			S.priv, named, res.measured.proc_events or -1))
 	end)
 end)
 

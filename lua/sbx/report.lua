@@ -407,7 +407,7 @@ function M.result(r, info, events, verified)
 		events = events,
 		limits = lim,
 		measured = { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
-			samples = r.samples, cgroup = r.cgroup },
+			samples = r.samples, cgroup = r.cgroup, proc_events = r.proc_events },
 		deaths = M.deaths(r, info),
 		isolation = M.isolation(info),
 		verified = M.verified_states(r, info, verified),
