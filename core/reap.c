@@ -57,6 +57,14 @@ static void send_msg(int type, int index, int status)
  *   the limit leaves none; the search is bounded and says when it stopped.
  *
  * All of it is raw calls over static buffers: init runs no allocator.
+ *
+ * A process reaped by its own parent never reaches init: the supervisor
+ * sees it by the proc connector (procev.c).  Then (p->deaths_sync) init
+ * waits for the supervisor after sending the command's status (the events
+ * queued before then came before init's kill of what is left), and at its
+ * end, every process gone and the box's mounts still there, it says so and
+ * searches them for a file at the box's file size limit if the supervisor
+ * asks (end_sync).
  */
 #define DEATH_SENT_MAX 256 /* records init sends per run */
 #define WALK_DEPTH 16

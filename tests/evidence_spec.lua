@@ -270,3 +270,61 @@ describe("evidence: the cgroup's OOM kill [" .. S.priv .. "]", function()
 		assert.are.equal(124, code)
 	end)
 end)
+
+describe("evidence: where the proc connector is not used [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	-- the standard box's sh -c head case, run in this process
+	local function head_box(proc_events)
+		local sbx = require "sbx"
+		local stdbox = require "sbx.box"
+		local spec, info = assert(stdbox.build { prog = "/bin/sh",
+			args = { "-c", "head -c 5M /dev/zero > /work/big" },
+			limits = { file_size = "1M" }, stdin = "" })
+		spec.stdout, spec.stderr = "capture", "capture"
+		spec.proc_events = proc_events
+		local r = assert(sbx.run(spec))
+		local ev = report.events(r, info)
+		local lines = {}
+		for i, e in ipairs(ev) do lines[i] = report.line(e) end
+		return lines, report.deaths(r, info), r
+	end
+
+	it("a spec without it keeps init's coverage and says why", function()
+		local lines, d, r = head_box(false)
+		assert.are.same({ "exit 153" }, lines)
+		assert.are.equal("init", d.coverage)
+		assert.are.equal("proc connector: not asked", d.reason)
+		assert.are.same({}, d.notable)
+		assert.are.equal(0, r.proc_events)
+	end)
+
+	it("the same box with it notes head's death", function()
+		local lines, d, r = head_box(true)
+		if d.coverage ~= "all" then
+			pending("the proc connector is not available here: " .. tostring(d.reason))
+			return
+		end
+		assert.are.same({ "exit 153",
+			"note: a process was killed by SIGXFSZ at the file size limit (1 MiB)" }, lines)
+		assert.is_true(r.proc_events > 0)
+	end)
+
+	it("a supervisor in a pid namespace apart keeps init's coverage and says why", function()
+		if S.euid() ~= 0 then
+			pending("only root makes a pid namespace without a user namespace here; in one of "
+				.. "its own, uid 65534's sbxlua is uid 0 there, whose box needs a host id it "
+				.. "does not map")
+			return
+		end
+		local j = os.tmpname()
+		local out = S.sh("unshare -p --fork --mount-proc " .. S.bin .. " run.lua --json " .. j
+			.. " --fsize 1M /bin/sh -c 'head -c 5M /dev/zero > /work/big' 2>&1 </dev/null")
+		local res = cjson.decode(S.read(j) or "null")
+		os.remove(j)
+		assert.are.equal("sandbox: exit 153\n", last_line(out))
+		assert.are.equal("init", res.deaths.coverage)
+		assert.are.equal("proc connector: no answer to the subscription", res.deaths.reason)
+		assert.are.same({}, res.deaths.notable)
+	end)
+end)
