@@ -443,29 +443,28 @@ static void on_event(struct sbx_job *j, const struct proc_event *e)
 	switch (e->what) {
 	case PROC_EVENT_FORK: {
 		pid_t ct = e->event_data.fork.child_tgid;
-		p = find(pe, e->event_data.fork.parent_tgid);
+		char comm[16];
 		if (e->event_data.fork.child_pid != ct) {
 			/* a thread: counted in its process */
 			if ((m = find(pe, ct)) != NULL)
 				m->threads++;
 			break;
 		}
-		if (ct == pe->init &&
-		    e->event_data.fork.parent_tgid == getpid())
-			pe->seen_init = 1;
-		m = find(pe, ct);
-		if (m && m->tgid != pe->init)
-			drop(pe, m); /* a number used again */
-		if (!p || ct == pe->init)
+		if (ct == pe->init) {
+			if (e->event_data.fork.parent_tgid == getpid())
+				pe->seen_init = 1;
 			break;
-		{
-			char comm[16];
+		}
+		/* the parent's name, copied before the table moves */
+		p = find(pe, e->event_data.fork.parent_tgid);
+		if (p)
 			memcpy(comm, p->comm, sizeof comm);
-			m = add(pe, ct);
-			if (m) {
-				m->threads = 1;
-				memcpy(m->comm, comm, sizeof comm);
-			}
+		m = find(pe, ct);
+		if (m)
+			drop(pe, m); /* a number used again */
+		if (p && (m = add(pe, ct)) != NULL) {
+			m->threads = 1;
+			memcpy(m->comm, comm, sizeof comm);
 		}
 		break;
 	}
