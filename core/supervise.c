@@ -59,6 +59,7 @@ void sbx_job_init(struct sbx_job *j)
 	j->io.in_fd = -1;
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
+	sbx_kmem_init(&j->kmem);
 }
 
 /*
@@ -361,6 +362,8 @@ static void sample_box(struct sbx_job *j, double now)
 	 * one: only its tasks count then */
 	if (r == 0 && !j->execed)
 		s.memory = s.rss_anon = s.rss_shmem = 0;
+	else if (r == 0) /* tmpfs, SysV shm, socket buffers (kmem.c) */
+		s.memory += sbx_kmem_sample(&j->kmem, NULL);
 	if (r < 0) {
 		j->next_sample = now + SAMPLE_MID;
 		return;
@@ -415,6 +418,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		cp.stdio[2] = perr[1];
 	}
 	cp.ctl_fd = sv[1];
+	cp.kmem = io->memory_limit != 0;
 
 	own_id =
 	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
@@ -521,7 +525,7 @@ static void read_ctl(struct sbx_job *j)
 	struct sbx_msg m;
 	ssize_t n;
 	while (j->ctl >= 0) {
-		n = recv(j->ctl, buf, sizeof buf, MSG_DONTWAIT);
+		n = sbx_kmem_recv(j->ctl, buf, sizeof buf, &j->kmem);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -971,6 +975,7 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->out[1]);
 	xclose(&j->io.in_fd);
 	sbx_cgroup_remove(&j->cg);
+	sbx_kmem_close(&j->kmem);
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);

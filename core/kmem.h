@@ -1,0 +1,47 @@
+/*
+ * kmem.h: memory a box holds in the kernel outside its processes' pages,
+ * counted by the supervisor beside the sampled RssAnon + RssShmem
+ * (kmem.c): the used bytes of the box's writable tmpfs mounts, its SysV
+ * shared memory segments and the data queued in its unix sockets.
+ *
+ * The box's init opens the meters inside the box's own namespaces (a
+ * tmpfs by its mount, /proc/sysvipc/shm of its IPC namespace, a
+ * NETLINK_SOCK_DIAG socket of its network namespace) and hands them to the
+ * supervisor in one SBX_MSG_METERS message with SCM_RIGHTS, before the
+ * command exists.  index of that message says which meters follow, in
+ * this order: SBX_KMEM_SOCKETS, SBX_KMEM_SHM, then one descriptor per
+ * tmpfs.
+ */
+#ifndef SBX_KMEM_H
+#define SBX_KMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SBX_KMEM_TMPFS 16 /* tmpfs mounts counted per box */
+
+enum { SBX_KMEM_SOCKETS = 1, SBX_KMEM_SHM = 2 };
+
+struct sbx_kmem {
+	int diag;		     /* NETLINK_SOCK_DIAG of the box's netns */
+	int shm;		     /* /proc/sysvipc/shm of the box's IPC ns */
+	int tmpfs[SBX_KMEM_TMPFS];   /* O_PATH of each writable tmpfs */
+	size_t ntmpfs;
+	unsigned seq;		     /* netlink sequence number */
+};
+
+/* Bytes found by one sample, per kind. */
+struct sbx_kmem_use {
+	uint64_t tmpfs, shm, sockets;
+};
+
+void sbx_kmem_init(struct sbx_kmem *k);
+void sbx_kmem_close(struct sbx_kmem *k);
+/* recv() of one control message into buf; a SBX_MSG_METERS message's
+ * descriptors are kept in k, any other descriptor is closed. */
+ssize_t sbx_kmem_recv(int ctl, void *buf, size_t len, struct sbx_kmem *k);
+/* Sums what the meters of k hold now (fills u when not NULL). */
+uint64_t sbx_kmem_sample(struct sbx_kmem *k, struct sbx_kmem_use *u);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * hold_kmem KIND MiB [PATH]: holds MiB mebibytes where the processes of a
+ * box do not have them resident, then prints "held N" (bytes) and sleeps;
+ * a refusal prints "refused N CALL ERRNO" (N: bytes held before it) and
+ * sleeps too, so that the box is either stopped or ends on its wall clock.
+ *
+ *   tmpfs  files of 4 MiB under PATH (a tmpfs: /tmp, /dev/shm, /work)
+ *   shm    SysV segments of 4 MiB, filled, detached
+ *   msg    SysV message queues, filled until the kernel refuses
+ *   memfd  memfds of 4 MiB, written, never mapped
+ *   sock   unix stream socket pairs, filled until they block, in
+ *          processes of 96 pairs each (RLIMIT_NOFILE is per process)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CHUNK (4L << 20)
+
+static char block[1 << 16];
+
+static _Noreturn void hold(const char *what, long long n, const char *call)
+{
+	if (call)
+		printf("refused %lld %s %s\n", n, call, strerrorname_np(errno));
+	else
+		printf("%s %lld\n", what, n);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+static int fill(int fd, long len)
+{
+	for (long off = 0; off < len; off += (long)sizeof block)
+		if (write(fd, block, sizeof block) != (ssize_t)sizeof block)
+			return -1;
+	return 0;
+}
+
+/* fills 96 socket pairs and returns the bytes queued */
+static long long sock_batch(void)
+{
+	long long n = 0;
+	for (int i = 0; i < 96; i++) {
+		int sv[2], big = 1 << 20;
+		ssize_t w;
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+			break;
+		setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+		fcntl(sv[0], F_SETFL, O_NONBLOCK);
+		while ((w = write(sv[0], block, 4096)) > 0)
+			n += w;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	const char *kind = argc > 1 ? argv[1] : "";
+	long long want = argc > 2 ? atoll(argv[2]) << 20 : 0, n = 0;
+
+	memset(block, 'k', sizeof block);
+	if (want <= 0) {
+		fprintf(stderr, "usage: hold_kmem KIND MiB [PATH]\n");
+		return 2;
+	}
+	if (strcmp(kind, "tmpfs") == 0 && argc > 3) {
+		for (int i = 0; n < want; i++) {
+			char path[4096];
+			int fd;
+			snprintf(path, sizeof path, "%s/hold.%d", argv[3], i);
+			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			if (fd < 0)
+				hold(NULL, n, "open");
+			if (fill(fd, CHUNK) < 0)
+				hold(NULL, n, "write");
+			close(fd);
+			n += CHUNK;
+		}
+	} else if (strcmp(kind, "shm") == 0) {
+		while (n < want) {
+			int id = shmget(IPC_PRIVATE, CHUNK, IPC_CREAT | 0600);
+			char *p;
+			if (id < 0)
+				hold(NULL, n, "shmget");
+			p = shmat(id, NULL, 0);
+			if (p == (void *)-1)
+				hold(NULL, n, "shmat");
+			for (long off = 0; off < CHUNK; off += 4096)
+				p[off] = 1;
+			shmdt(p);
+			n += CHUNK;
+		}
+	} else if (strcmp(kind, "msg") == 0) {
+		struct {
+			long type;
+			char text[8192];
+		} m;
+		m.type = 1;
+		memset(m.text, 'm', sizeof m.text);
+		while (n < want) {
+			int id = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+			if (id < 0)
+				hold(NULL, n, "msgget");
+			while (n < want &&
+			       msgsnd(id, &m, sizeof m.text, IPC_NOWAIT) == 0)
+				n += (long long)sizeof m.text;
+		}
+	} else if (strcmp(kind, "memfd") == 0) {
+		while (n < want) {
+			int fd = memfd_create("hold", MFD_CLOEXEC);
+			if (fd < 0)
+				hold(NULL, n, "memfd_create");
+			if (fill(fd, CHUNK) < 0)
+				hold(NULL, n, "write");
+			n += CHUNK;
+		}
+	} else if (strcmp(kind, "sock") == 0) {
+		int p[2];
+		if (pipe(p) < 0)
+			return 1;
+		while (n < want) {
+			long long got = 0;
+			pid_t pid = fork();
+			if (pid < 0)
+				hold(NULL, n, "fork");
+			if (pid == 0) {
+				got = sock_batch();
+				if (write(p[1], &got, sizeof got) < 0)
+					_exit(1);
+				for (;;)
+					pause();
+			}
+			if (read(p[0], &got, sizeof got) != (ssize_t)sizeof got)
+				hold(NULL, n, "read");
+			if (got == 0)
+				hold(NULL, n, "socketpair");
+			n += got;
+		}
+	} else {
+		fprintf(stderr, "hold_kmem: unknown kind %s\n", kind);
+		return 2;
+	}
+	hold("held", n, NULL);
+}
