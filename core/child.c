@@ -777,7 +777,7 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
  * Each is opened only where the box has the namespace: with the host's
  * network namespace a dump would list the host's sockets.
  */
-static int meter_diag = -1, meter_shm = -1;
+static int meter_diag = -1, meter_ipc[SBX_KMEM_NIPC] = {-1, -1, -1};
 
 static int open_meters(const struct sbx_plan *p)
 {
@@ -787,8 +787,9 @@ static int open_meters(const struct sbx_plan *p)
 		if (meter_diag < 0)
 			return -1;
 	}
-	if ((p->nsflags & (CLONE_NEWIPC | CLONE_NEWPID)) ==
-	    (CLONE_NEWIPC | CLONE_NEWPID)) {
+	const uint64_t ns =
+	    CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUSER;
+	if ((p->nsflags & ns) == ns) {
 		struct open_how how = {
 		    .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
 		    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
@@ -799,8 +800,16 @@ static int open_meters(const struct sbx_plan *p)
 				      MOUNT_ATTR_NOEXEC);
 		if (proc < 0)
 			return -1;
-		meter_shm = sbx_openat2(proc, "sysvipc/shm", &how);
-		return drop(proc, meter_shm < 0 ? -1 : 0);
+		static const char *const name[SBX_KMEM_NIPC] = {
+		    [SBX_KMEM_SHM] = "sysvipc/shm",
+		    [SBX_KMEM_MSG] = "sysvipc/msg",
+		    [SBX_KMEM_SEM] = "sysvipc/sem"};
+		for (int i = 0; i < SBX_KMEM_NIPC; i++) {
+			meter_ipc[i] = sbx_openat2(proc, name[i], &how);
+			if (meter_ipc[i] < 0)
+				return drop(proc, -1);
+		}
+		return drop(proc, 0);
 	}
 	return 0;
 }
@@ -809,7 +818,7 @@ static int open_meters(const struct sbx_plan *p)
  * SBX_KMEM_TMPFS) in one SBX_MSG_METERS; init keeps none of them. */
 static int send_meters(const struct sbx_plan *p)
 {
-	int fd[SBX_KMEM_TMPFS + 2], n = 0, r = 0, which = 0;
+	int fd[SBX_KMEM_FDS], n = 0, r = 0, which = 0;
 	union {
 		char b[CMSG_SPACE(sizeof fd)];
 		struct cmsghdr align;
@@ -824,16 +833,19 @@ static int send_meters(const struct sbx_plan *p)
 		fd[n++] = meter_diag;
 		which |= SBX_KMEM_SOCKETS;
 	}
-	if (meter_shm >= 0) {
-		fd[n++] = meter_shm;
-		which |= SBX_KMEM_SHM;
+	if (meter_ipc[0] >= 0) {
+		for (int i = 0; i < SBX_KMEM_NIPC; i++) {
+			fd[n++] = meter_ipc[i];
+			meter_ipc[i] = -1;
+		}
+		which |= SBX_KMEM_IPC;
 	}
-	meter_diag = meter_shm = -1;
+	meter_diag = -1;
 	for (size_t i = 0; i < p->nmounts && r == 0; i++) {
 		const struct sbx_mount *mt = &p->mounts[i];
 		char path[4096];
 		size_t len = strlen(mt->dst);
-		if (n == SBX_KMEM_TMPFS + 2 || len + 5 > sizeof path ||
+		if (n == SBX_KMEM_FDS || len + 5 > sizeof path ||
 		    (mt->attr & MOUNT_ATTR_RDONLY) ||
 		    (mt->op != SBX_OP_TMPFS && mt->op != SBX_OP_DEV))
 			continue;

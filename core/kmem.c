@@ -6,28 +6,38 @@
  * - tmpfs: each writable tmpfs of the box (/tmp, /work, /dev/shm and
  *   every --tmp) by fstatfs on a descriptor init opened on its mount:
  *   blocks in use, unlinked but open files and O_TMPFILE files included.
- * - SysV shared memory: /proc/sysvipc/shm opened by init, which lists the
- *   segments of the IPC namespace of its opener whoever reads it later:
- *   the resident and swapped bytes of every segment, attached or not.
- * - unix sockets: a NETLINK_SOCK_DIAG socket made by init, so that its
- *   dumps list the sockets of the box's network namespace: every socket's
- *   send buffer in use (SK_MEMINFO_WMEM_ALLOC, what the kernel charges a
- *   sender for the buffers it queued at a peer), and the bytes waiting in
- *   a stream or seqpacket socket's receive queue (UNIX_DIAG_RQLEN), which
- *   stay there when the sender has closed; sockets passed in SCM_RIGHTS
- *   and not yet received are still in the namespace's table.
+ * - SysV IPC: /proc/sysvipc/shm, msg and sem opened by init; each lists
+ *   the objects of the IPC namespace of its opener, whoever reads it
+ *   later.  A shared memory segment: its resident and swapped bytes,
+ *   attached or not.  A message queue: its bytes, and a kernel record of
+ *   SBX_MSG_COST bytes per message (struct msg_msg, 48 bytes in a 64-byte
+ *   slab).  A semaphore set: SBX_SEM_COST bytes per semaphore (struct sem
+ *   is cache-line aligned) and SBX_SEM_COST for the set.
+ * - sockets: a NETLINK_SOCK_DIAG socket made by init, so that its dumps
+ *   list the sockets of the box's network namespace.  Unix: every
+ *   socket's send buffer in use (SK_MEMINFO_WMEM_ALLOC, what the kernel
+ *   charges a sender for the buffers it queued at a peer), and the bytes
+ *   waiting in a stream or seqpacket socket's receive queue
+ *   (UNIX_DIAG_RQLEN), which stay there when the sender has closed;
+ *   sockets passed in SCM_RIGHTS and not yet received are still in the
+ *   namespace's table.  TCP and UDP (v4 and v6, over the box's lo): the
+ *   receive buffers and the send queue of each socket.  Not counted:
+ *   datagrams a unix socket queued before it closed (the kernel keeps
+ *   them charged to the closed sender, which no dump lists).
  *
  * Mapped tmpfs and SysV pages are also in the RssShmem of the processes
  * that map them: counted twice, an overestimate on the side of the limit.
  *
  * Trust: every descriptor was opened by init before the command existed,
  * in the box's own namespaces; what is read through them is the kernel's
- * own record.  The text of /proc/sysvipc/shm is parsed without trusting
+ * own record.  The text of the sysvipc files is parsed without trusting
  * its length; a netlink answer is checked against its own lengths.
  */
 #include "sbx.h"
 
 #include <errno.h>
+#include <netinet/in.h>
+#include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
@@ -45,10 +55,15 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+#define SBX_MSG_COST 64
+#define SBX_SEM_COST 64
+
 void sbx_kmem_init(struct sbx_kmem *k)
 {
 	memset(k, 0, sizeof *k);
-	k->diag = k->shm = -1;
+	k->diag = -1;
+	for (size_t i = 0; i < SBX_KMEM_NIPC; i++)
+		k->ipc[i] = -1;
 	for (size_t i = 0; i < SBX_KMEM_TMPFS; i++)
 		k->tmpfs[i] = -1;
 }
@@ -56,7 +71,8 @@ void sbx_kmem_init(struct sbx_kmem *k)
 void sbx_kmem_close(struct sbx_kmem *k)
 {
 	close_fd(&k->diag);
-	close_fd(&k->shm);
+	for (size_t i = 0; i < SBX_KMEM_NIPC; i++)
+		close_fd(&k->ipc[i]);
 	for (size_t i = 0; i < k->ntmpfs; i++)
 		close_fd(&k->tmpfs[i]);
 	k->ntmpfs = 0;
@@ -66,7 +82,7 @@ void sbx_kmem_close(struct sbx_kmem *k)
 static void take(struct sbx_kmem *k, unsigned which, const int *fd, size_t n)
 {
 	size_t i = 0;
-	if (k->diag >= 0 || k->shm >= 0 || k->ntmpfs > 0) {
+	if (k->diag >= 0 || k->ipc[0] >= 0 || k->ntmpfs > 0) {
 		/* only one meters message per box: a second is not init's */
 		while (i < n)
 			close(fd[i++]);
@@ -74,8 +90,9 @@ static void take(struct sbx_kmem *k, unsigned which, const int *fd, size_t n)
 	}
 	if ((which & SBX_KMEM_SOCKETS) && i < n)
 		k->diag = fd[i++];
-	if ((which & SBX_KMEM_SHM) && i < n)
-		k->shm = fd[i++];
+	if ((which & SBX_KMEM_IPC) && i + SBX_KMEM_NIPC <= n)
+		for (size_t t = 0; t < SBX_KMEM_NIPC; t++)
+			k->ipc[t] = fd[i++];
 	while (i < n) {
 		if (k->ntmpfs < SBX_KMEM_TMPFS)
 			k->tmpfs[k->ntmpfs++] = fd[i++];
@@ -87,7 +104,7 @@ static void take(struct sbx_kmem *k, unsigned which, const int *fd, size_t n)
 ssize_t sbx_kmem_recv(int ctl, void *buf, size_t len, struct sbx_kmem *k)
 {
 	union {
-		char b[CMSG_SPACE(sizeof(int) * (SBX_KMEM_TMPFS + 2))];
+		char b[CMSG_SPACE(sizeof(int) * SBX_KMEM_FDS)];
 		struct cmsghdr align;
 	} cm;
 	struct iovec iov = {buf, len};
@@ -109,7 +126,7 @@ ssize_t sbx_kmem_recv(int ctl, void *buf, size_t len, struct sbx_kmem *k)
 	else
 		m.type = 0;
 	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		int fd[SBX_KMEM_TMPFS + 2];
+		int fd[SBX_KMEM_FDS];
 		size_t nfd;
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
 			continue;
@@ -134,9 +151,14 @@ static uint64_t tmpfs_used(int fd)
 	return (uint64_t)(s.f_blocks - s.f_bfree) * (uint64_t)s.f_bsize;
 }
 
-/* Adds field number want (0-based, whitespace-separated) of each line
- * after the header: the rss and swap columns of /proc/sysvipc/shm. */
-static uint64_t shm_used(int fd)
+/*
+ * Sums, over the lines after the header of a /proc/sysvipc file, the
+ * numbers of fields a and b (0-based, whitespace-separated; -1: none)
+ * times their weights, and each per object: what the objects of one kind
+ * hold.
+ */
+static uint64_t ipc_used(int fd, int a, uint64_t wa, int b, uint64_t wb,
+			 uint64_t each)
 {
 	char buf[8192];
 	uint64_t sum = 0, v = 0;
@@ -153,13 +175,17 @@ static uint64_t shm_used(int fd)
 		for (ssize_t i = 0; i < n; i++) {
 			char c = buf[i];
 			if (c == '\n' || c == ' ') {
-				if (in && line > 0 && (field == 14 || field == 15))
-					sum += v;
+				if (in && line > 0 && field == a)
+					sum += v * wa;
+				else if (in && line > 0 && field == b)
+					sum += v * wb;
 				if (in)
 					field++;
 				in = 0;
 				v = 0;
 				if (c == '\n') {
+					if (line > 0 && field > 0)
+						sum += each;
 					line++;
 					field = 0;
 				}
@@ -173,39 +199,49 @@ static uint64_t shm_used(int fd)
 	return sum;
 }
 
-/* One dump of the unix sockets of the box's network namespace. */
-static uint64_t sockets_used(struct sbx_kmem *k)
+/* What one socket holds, from its SK_MEMINFO: the buffers it queued
+ * (sent, not yet freed: wmem_alloc, or TCP's wmem_queued, which includes
+ * what is not yet acknowledged) and those queued to be read (rmem_alloc:
+ * TCP, UDP; a unix receiver is not charged: see the RQLEN below). */
+static uint64_t meminfo(const uint32_t *v, int tcp)
 {
-	struct {
-		struct nlmsghdr h;
-		struct unix_diag_req r;
-	} q;
+	return (uint64_t)v[SK_MEMINFO_RMEM_ALLOC] +
+	       (tcp ? v[SK_MEMINFO_WMEM_QUEUED] : v[SK_MEMINFO_WMEM_ALLOC]);
+}
+
+/* Sends the dump request q (len bytes) and sums the answers: each
+ * socket's meminfo, and for unix stream and seqpacket sockets the bytes
+ * of their receive queues. */
+static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
+		     int family, int tcp)
+{
 	union {
 		char b[32768];
 		struct nlmsghdr align;
 	} a;
 	uint64_t sum = 0;
 	unsigned seq = ++k->seq;
+	/* the attributes follow the family's header */
+	size_t hdr = family == AF_UNIX ? sizeof(struct unix_diag_msg)
+				       : sizeof(struct inet_diag_msg);
+	int mem = family == AF_UNIX ? UNIX_DIAG_MEMINFO : INET_DIAG_SKMEMINFO;
 
-	memset(&q, 0, sizeof q);
-	q.h.nlmsg_len = sizeof q;
-	q.h.nlmsg_type = SOCK_DIAG_BY_FAMILY;
-	q.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	q.h.nlmsg_seq = seq;
-	q.r.sdiag_family = AF_UNIX;
-	q.r.udiag_states = ~0u;
-	q.r.udiag_show = UDIAG_SHOW_MEMINFO | UDIAG_SHOW_RQLEN;
-	if (send(k->diag, &q, sizeof q, MSG_NOSIGNAL) != (ssize_t)sizeof q)
+	q->nlmsg_len = (uint32_t)len;
+	q->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	q->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	q->nlmsg_seq = seq;
+	if (send(k->diag, q, len, MSG_NOSIGNAL) != (ssize_t)len)
 		return 0;
 	for (;;) {
-		ssize_t n = recv(k->diag, a.b, sizeof a.b, 0);
+		/* the kernel queues the next part of a dump as each is read:
+		 * there is always one to read until NLMSG_DONE */
+		ssize_t n = recv(k->diag, a.b, sizeof a.b, MSG_DONTWAIT);
 		struct nlmsghdr *h;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return sum;
 		for (h = &a.align; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
-			const struct unix_diag_msg *d;
 			const struct rtattr *at;
 			int alen;
 			if (h->nlmsg_seq != seq)
@@ -213,18 +249,20 @@ static uint64_t sockets_used(struct sbx_kmem *k)
 			if (h->nlmsg_type == NLMSG_DONE ||
 			    h->nlmsg_type == NLMSG_ERROR)
 				return sum;
-			if (h->nlmsg_len < NLMSG_LENGTH(sizeof *d))
+			if (h->nlmsg_len < NLMSG_LENGTH(hdr))
 				continue;
-			d = NLMSG_DATA(h);
-			at = (const struct rtattr *)(d + 1);
-			alen = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof *d));
+			at = (const struct rtattr *)((const char *)NLMSG_DATA(h) +
+						     NLMSG_ALIGN(hdr));
+			alen = (int)(h->nlmsg_len - NLMSG_LENGTH(hdr));
 			for (; RTA_OK(at, alen); at = RTA_NEXT(at, alen)) {
 				const uint32_t *v = RTA_DATA(at);
 				size_t vl = RTA_PAYLOAD(at);
-				if (at->rta_type == UNIX_DIAG_MEMINFO &&
+				const struct unix_diag_msg *d = NLMSG_DATA(h);
+				if (at->rta_type == mem &&
 				    vl >= sizeof(uint32_t) * SK_MEMINFO_VARS)
-					sum += v[SK_MEMINFO_WMEM_ALLOC];
-				else if (at->rta_type == UNIX_DIAG_RQLEN &&
+					sum += meminfo(v, tcp);
+				else if (family == AF_UNIX &&
+					 at->rta_type == UNIX_DIAG_RQLEN &&
 					 vl >= sizeof(struct unix_diag_rqlen) &&
 					 d->udiag_type != SOCK_DGRAM &&
 					 d->udiag_state != 10 /* TCP_LISTEN */)
@@ -234,16 +272,58 @@ static uint64_t sockets_used(struct sbx_kmem *k)
 	}
 }
 
+/* The unix, TCP and UDP sockets of the box's network namespace (its only
+ * interface is lo: no other family carries data there). */
+static uint64_t sockets_used(struct sbx_kmem *k)
+{
+	struct {
+		struct nlmsghdr h;
+		struct unix_diag_req r;
+	} u;
+	struct {
+		struct nlmsghdr h;
+		struct inet_diag_req_v2 r;
+	} in;
+	static const struct {
+		unsigned char family, protocol;
+	} inet[] = {{AF_INET, IPPROTO_TCP},
+		    {AF_INET6, IPPROTO_TCP},
+		    {AF_INET, IPPROTO_UDP},
+		    {AF_INET6, IPPROTO_UDP}};
+	uint64_t sum;
+
+	memset(&u, 0, sizeof u);
+	u.r.sdiag_family = AF_UNIX;
+	u.r.udiag_states = ~0u;
+	u.r.udiag_show = UDIAG_SHOW_MEMINFO | UDIAG_SHOW_RQLEN;
+	sum = dump(k, &u.h, sizeof u, AF_UNIX, 0);
+	for (size_t i = 0; i < sizeof inet / sizeof inet[0]; i++) {
+		memset(&in, 0, sizeof in);
+		in.r.sdiag_family = inet[i].family;
+		in.r.sdiag_protocol = inet[i].protocol;
+		in.r.idiag_states = ~0u;
+		in.r.idiag_ext = 1 << (INET_DIAG_SKMEMINFO - 1);
+		sum += dump(k, &in.h, sizeof in, inet[i].family,
+			    inet[i].protocol == IPPROTO_TCP);
+	}
+	return sum;
+}
+
 uint64_t sbx_kmem_sample(struct sbx_kmem *k, struct sbx_kmem_use *u)
 {
 	struct sbx_kmem_use x = {0, 0, 0};
 	for (size_t i = 0; i < k->ntmpfs; i++)
 		x.tmpfs += tmpfs_used(k->tmpfs[i]);
-	if (k->shm >= 0)
-		x.shm = shm_used(k->shm);
+	/* shm: rss and swap (bytes); msg: cbytes, qnum; sem: nsems */
+	if (k->ipc[SBX_KMEM_SHM] >= 0)
+		x.ipc = ipc_used(k->ipc[SBX_KMEM_SHM], 14, 1, 15, 1, 0) +
+			ipc_used(k->ipc[SBX_KMEM_MSG], 3, 1, 4, SBX_MSG_COST,
+				 0) +
+			ipc_used(k->ipc[SBX_KMEM_SEM], 3, SBX_SEM_COST, -1, 0,
+				 SBX_SEM_COST);
 	if (k->diag >= 0)
 		x.sockets = sockets_used(k);
 	if (u)
 		*u = x;
-	return x.tmpfs + x.shm + x.sockets;
+	return x.tmpfs + x.ipc + x.sockets;
 }

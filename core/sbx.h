@@ -343,9 +343,10 @@ SBX_LOCAL const char *sbx_check_boxpath(lua_State *L, int idx,
 					const char *what);
 /* limit.c: parse spec.rlimits (a table name -> number) */
 SBX_LOCAL void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p);
-/* limit.c: parse spec.sysctl (a table "user.NAME" -> integer) */
+/* limit.c: parse spec.sysctl (a table "user.NAME" or "kernel.shmmax"...
+ * -> integer); *ipc: one of the IPC namespace's is named */
 SBX_LOCAL void sbx_sysctls_parse(lua_State *L, int idx, int anchor,
-				 struct sbx_plan *p);
+				 struct sbx_plan *p, int *ipc);
 /* caps.c */
 SBX_LOCAL int sbx_last_cap(void);
 /* filter.c: the compiled program of an sbx.filter at idx (raises) */

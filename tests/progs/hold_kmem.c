@@ -7,11 +7,15 @@
  *   tmpfs  files of 4 MiB under PATH (a tmpfs: /tmp, /dev/shm, /work)
  *   shm    SysV segments of 4 MiB, filled, detached
  *   msg    SysV message queues, filled until the kernel refuses
+ *   sem    SysV semaphore sets of 32000 semaphores (about 2 MiB each)
  *   memfd  memfds of 4 MiB, written, never mapped
  *   sock   unix stream socket pairs, filled until they block, in
  *          processes of 96 pairs each (RLIMIT_NOFILE is per process)
+ *   tcp    the same with TCP connections over lo, never read
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -34,7 +39,7 @@ static _Noreturn void hold(const char *what, long long n, const char *call)
 	if (call)
 		printf("refused %lld %s %s\n", n, call, strerrorname_np(errno));
 	else
-		printf("%s %lld\n", what, n);
+		printf("%s %lld\n", what ? what : "held", n);
 	fflush(stdout);
 	for (;;)
 		pause();
@@ -48,14 +53,33 @@ static int fill(int fd, long len)
 	return 0;
 }
 
+/* a connected TCP pair over lo */
+static int tcp_pair(int sv[2])
+{
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t al = sizeof a;
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof a) < 0 ||
+	    listen(l, 1) < 0 || getsockname(l, (struct sockaddr *)&a, &al) < 0)
+		return -1;
+	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
+	if (sv[0] < 0 || connect(sv[0], (struct sockaddr *)&a, sizeof a) < 0)
+		return -1;
+	sv[1] = accept(l, NULL, NULL);
+	close(l);
+	return sv[1] < 0 ? -1 : 0;
+}
+
 /* fills 96 socket pairs and returns the bytes queued */
-static long long sock_batch(void)
+static long long sock_batch(int tcp)
 {
 	long long n = 0;
 	for (int i = 0; i < 96; i++) {
 		int sv[2], big = 1 << 20;
 		ssize_t w;
-		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		if (tcp ? tcp_pair(sv) < 0
+			: socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
 			break;
 		setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
 		fcntl(sv[0], F_SETFL, O_NONBLOCK);
@@ -117,6 +141,12 @@ int main(int argc, char **argv)
 			       msgsnd(id, &m, sizeof m.text, IPC_NOWAIT) == 0)
 				n += (long long)sizeof m.text;
 		}
+	} else if (strcmp(kind, "sem") == 0) {
+		while (n < want) {
+			if (semget(IPC_PRIVATE, 32000, IPC_CREAT | 0600) < 0)
+				hold(NULL, n, "semget");
+			n += 32000LL * 64;
+		}
 	} else if (strcmp(kind, "memfd") == 0) {
 		while (n < want) {
 			int fd = memfd_create("hold", MFD_CLOEXEC);
@@ -126,7 +156,7 @@ int main(int argc, char **argv)
 				hold(NULL, n, "write");
 			n += CHUNK;
 		}
-	} else if (strcmp(kind, "sock") == 0) {
+	} else if (strcmp(kind, "sock") == 0 || strcmp(kind, "tcp") == 0) {
 		int p[2];
 		if (pipe(p) < 0)
 			return 1;
@@ -136,7 +166,7 @@ int main(int argc, char **argv)
 			if (pid < 0)
 				hold(NULL, n, "fork");
 			if (pid == 0) {
-				got = sock_batch();
+				got = sock_batch(kind[0] == 't');
 				if (write(p[1], &got, sizeof got) < 0)
 					_exit(1);
 				for (;;)
