@@ -36,12 +36,12 @@
 #include "sbx.h"
 
 #include <errno.h>
-#include <netinet/in.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -241,7 +241,8 @@ static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
 			continue;
 		if (n <= 0)
 			return sum;
-		for (h = &a.align; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+		for (h = &a.align; NLMSG_OK(h, (size_t)n);
+		     h = NLMSG_NEXT(h, n)) {
 			const struct rtattr *at;
 			int alen;
 			if (h->nlmsg_seq != seq)
@@ -251,7 +252,8 @@ static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
 				return sum;
 			if (h->nlmsg_len < NLMSG_LENGTH(hdr))
 				continue;
-			at = (const struct rtattr *)((const char *)NLMSG_DATA(h) +
+			at = (const struct rtattr *)((const char *)NLMSG_DATA(
+							 h) +
 						     NLMSG_ALIGN(hdr));
 			alen = (int)(h->nlmsg_len - NLMSG_LENGTH(hdr));
 			for (; RTA_OK(at, alen); at = RTA_NEXT(at, alen)) {
@@ -316,11 +318,11 @@ uint64_t sbx_kmem_sample(struct sbx_kmem *k, struct sbx_kmem_use *u)
 		x.tmpfs += tmpfs_used(k->tmpfs[i]);
 	/* shm: rss and swap (bytes); msg: cbytes, qnum; sem: nsems */
 	if (k->ipc[SBX_KMEM_SHM] >= 0)
-		x.ipc = ipc_used(k->ipc[SBX_KMEM_SHM], 14, 1, 15, 1, 0) +
-			ipc_used(k->ipc[SBX_KMEM_MSG], 3, 1, 4, SBX_MSG_COST,
-				 0) +
-			ipc_used(k->ipc[SBX_KMEM_SEM], 3, SBX_SEM_COST, -1, 0,
-				 SBX_SEM_COST);
+		x.ipc =
+		    ipc_used(k->ipc[SBX_KMEM_SHM], 14, 1, 15, 1, 0) +
+		    ipc_used(k->ipc[SBX_KMEM_MSG], 3, 1, 4, SBX_MSG_COST, 0) +
+		    ipc_used(k->ipc[SBX_KMEM_SEM], 3, SBX_SEM_COST, -1, 0,
+			     SBX_SEM_COST);
 	if (k->diag >= 0)
 		x.sockets = sockets_used(k);
 	if (u)

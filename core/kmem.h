@@ -27,11 +27,11 @@ enum { SBX_KMEM_SOCKETS = 1, SBX_KMEM_IPC = 2 };
 enum { SBX_KMEM_SHM, SBX_KMEM_MSG, SBX_KMEM_SEM, SBX_KMEM_NIPC };
 
 struct sbx_kmem {
-	int diag;		     /* NETLINK_SOCK_DIAG of the box's netns */
-	int ipc[SBX_KMEM_NIPC];	     /* /proc/sysvipc/{shm,msg,sem} of its ns */
-	int tmpfs[SBX_KMEM_TMPFS];   /* O_PATH of each writable tmpfs */
+	int diag;		   /* NETLINK_SOCK_DIAG of the box's netns */
+	int ipc[SBX_KMEM_NIPC];	   /* /proc/sysvipc/{shm,msg,sem} of its ns */
+	int tmpfs[SBX_KMEM_TMPFS]; /* O_PATH of each writable tmpfs */
 	size_t ntmpfs;
-	unsigned seq;		     /* netlink sequence number */
+	unsigned seq; /* netlink sequence number */
 };
 
 /* Bytes found by one sample, per kind. */

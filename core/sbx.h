@@ -166,7 +166,7 @@ enum {
 	SBX_MSG_CANNOT,
 	SBX_MSG_STATUS,
 	SBX_MSG_PROBE,
-	SBX_MSG_EXEC, /* the command's process is about to execve */
+	SBX_MSG_EXEC,	/* the command's process is about to execve */
 	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
 };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */

@@ -15,8 +15,8 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
