@@ -845,9 +845,10 @@ static int send_meters(const struct sbx_plan *p)
 		const struct sbx_mount *mt = &p->mounts[i];
 		char path[4096];
 		size_t len = strlen(mt->dst);
+		/* a read-only /dev still has a writable /dev/shm */
 		if (n == SBX_KMEM_FDS || len + 5 > sizeof path ||
-		    (mt->attr & MOUNT_ATTR_RDONLY) ||
-		    (mt->op != SBX_OP_TMPFS && mt->op != SBX_OP_DEV))
+		    (mt->op != SBX_OP_TMPFS && mt->op != SBX_OP_DEV) ||
+		    (mt->op == SBX_OP_TMPFS && (mt->attr & MOUNT_ATTR_RDONLY)))
 			continue;
 		memcpy(path, mt->dst, len + 1);
 		if (mt->op == SBX_OP_DEV) /* its writable tmpfs: /dev/shm */
