@@ -777,41 +777,45 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
  * Each is opened only where the box has the namespace: with the host's
  * network namespace a dump would list the host's sockets.
  */
-static int meter_diag = -1, meter_ipc[SBX_KMEM_NIPC] = {-1, -1, -1};
+static int meter_diag = -1, meter_protocols = -1,
+	   meter_ipc[SBX_KMEM_NIPC] = {-1, -1, -1};
 
 static int open_meters(const struct sbx_plan *p)
 {
+	static const char *const name[SBX_KMEM_NIPC] = {
+	    [SBX_KMEM_SHM] = "sysvipc/shm",
+	    [SBX_KMEM_MSG] = "sysvipc/msg",
+	    [SBX_KMEM_SEM] = "sysvipc/sem"};
+	const uint64_t need = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUSER;
+	struct open_how how = {
+	    .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
+	    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	int proc;
+
+	/* a procfs of the box's pid namespace (in which init is 1) */
+	if ((p->nsflags & need) != need)
+		return 0;
+	proc = new_fs("proc", NULL,
+		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (proc < 0)
+		return -1;
 	if (p->nsflags & CLONE_NEWNET) {
 		meter_diag = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 				    NETLINK_SOCK_DIAG);
 		if (meter_diag < 0)
-			return -1;
+			return drop(proc, -1);
+		meter_protocols = sbx_openat2(proc, "1/net/protocols", &how);
+		if (meter_protocols < 0)
+			return drop(proc, -1);
 	}
-	const uint64_t ns =
-	    CLONE_NEWIPC | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUSER;
-	if ((p->nsflags & ns) == ns) {
-		struct open_how how = {
-		    .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
-		    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-		};
-		int proc = new_fs("proc", NULL,
-				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-				      MOUNT_ATTR_NOEXEC);
-		if (proc < 0)
-			return -1;
-		static const char *const name[SBX_KMEM_NIPC] = {
-		    [SBX_KMEM_SHM] = "sysvipc/shm",
-		    [SBX_KMEM_MSG] = "sysvipc/msg",
-		    [SBX_KMEM_SEM] = "sysvipc/sem"};
-		for (int i = 0; i < SBX_KMEM_NIPC; i++) {
-			meter_ipc[i] = sbx_openat2(proc, name[i], &how);
-			if (meter_ipc[i] < 0)
-				return drop(proc, -1);
-		}
-		return drop(proc, 0);
+	for (int i = 0; i < SBX_KMEM_NIPC && (p->nsflags & CLONE_NEWIPC); i++) {
+		meter_ipc[i] = sbx_openat2(proc, name[i], &how);
+		if (meter_ipc[i] < 0)
+			return drop(proc, -1);
 	}
-	return 0;
+	return drop(proc, 0);
 }
 
 /* Sends the meters and every writable tmpfs of the tree (at most
@@ -831,6 +835,7 @@ static int send_meters(const struct sbx_plan *p)
 
 	if (meter_diag >= 0) {
 		fd[n++] = meter_diag;
+		fd[n++] = meter_protocols;
 		which |= SBX_KMEM_SOCKETS;
 	}
 	if (meter_ipc[0] >= 0) {
@@ -840,7 +845,7 @@ static int send_meters(const struct sbx_plan *p)
 		}
 		which |= SBX_KMEM_IPC;
 	}
-	meter_diag = -1;
+	meter_diag = meter_protocols = -1;
 	for (size_t i = 0; i < p->nmounts && r == 0; i++) {
 		const struct sbx_mount *mt = &p->mounts[i];
 		char path[4096];

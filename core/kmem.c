@@ -36,6 +36,7 @@
 #include "sbx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -61,7 +62,7 @@ static void close_fd(int *fd)
 void sbx_kmem_init(struct sbx_kmem *k)
 {
 	memset(k, 0, sizeof *k);
-	k->diag = -1;
+	k->diag = k->protocols = -1;
 	for (size_t i = 0; i < SBX_KMEM_NIPC; i++)
 		k->ipc[i] = -1;
 	for (size_t i = 0; i < SBX_KMEM_TMPFS; i++)
@@ -71,11 +72,29 @@ void sbx_kmem_init(struct sbx_kmem *k)
 void sbx_kmem_close(struct sbx_kmem *k)
 {
 	close_fd(&k->diag);
+	close_fd(&k->protocols);
 	for (size_t i = 0; i < SBX_KMEM_NIPC; i++)
 		close_fd(&k->ipc[i]);
 	for (size_t i = 0; i < k->ntmpfs; i++)
 		close_fd(&k->tmpfs[i]);
 	k->ntmpfs = 0;
+}
+
+/* net.core.wmem_max: the largest send buffer a socket can ask for is
+ * twice it (one value for every namespace: a box cannot change it). */
+static uint64_t wmem_max(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd = open("/proc/sys/net/core/wmem_max", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1 << 22; /* as on this kind of host; errs high */
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 1 << 22;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10);
 }
 
 /* Takes the descriptors of a meters message (kmem.h: index says which). */
@@ -88,8 +107,11 @@ static void take(struct sbx_kmem *k, unsigned which, const int *fd, size_t n)
 			close(fd[i++]);
 		return;
 	}
-	if ((which & SBX_KMEM_SOCKETS) && i < n)
+	if ((which & SBX_KMEM_SOCKETS) && i + 2 <= n) {
 		k->diag = fd[i++];
+		k->protocols = fd[i++];
+		k->sender_max = 4 * wmem_max() + 65536;
+	}
 	if ((which & SBX_KMEM_IPC) && i + SBX_KMEM_NIPC <= n)
 		for (size_t t = 0; t < SBX_KMEM_NIPC; t++)
 			k->ipc[t] = fd[i++];
@@ -209,11 +231,18 @@ static uint64_t meminfo(const uint32_t *v, int tcp)
 	       (tcp ? v[SK_MEMINFO_WMEM_QUEUED] : v[SK_MEMINFO_WMEM_ALLOC]);
 }
 
+/* Unix sockets a dump listed, and the connections waiting in their
+ * listeners' queues (which no dump lists), by the kernel's two unix
+ * protocols: [0] "UNIX-STREAM", [1] "UNIX" (datagram and seqpacket). */
+struct unix_tally {
+	uint64_t listed[2], embryos[2];
+};
+
 /* Sends the dump request q (len bytes) and sums the answers: each
  * socket's meminfo, and for unix stream and seqpacket sockets the bytes
- * of their receive queues. */
+ * of their receive queues; t (unix only) tallies the sockets. */
 static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
-		     int family, int tcp)
+		     int family, int tcp, struct unix_tally *t)
 {
 	union {
 		char b[32768];
@@ -256,28 +285,102 @@ static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
 							 h) +
 						     NLMSG_ALIGN(hdr));
 			alen = (int)(h->nlmsg_len - NLMSG_LENGTH(hdr));
+			const struct unix_diag_msg *d = NLMSG_DATA(h);
+			int listen = d->udiag_state == 10, /* TCP_LISTEN */
+			    proto = d->udiag_type != SOCK_STREAM;
+			if (t)
+				t->listed[proto]++;
 			for (; RTA_OK(at, alen); at = RTA_NEXT(at, alen)) {
 				const uint32_t *v = RTA_DATA(at);
 				size_t vl = RTA_PAYLOAD(at);
-				const struct unix_diag_msg *d = NLMSG_DATA(h);
 				if (at->rta_type == mem &&
 				    vl >= sizeof(uint32_t) * SK_MEMINFO_VARS)
 					sum += meminfo(v, tcp);
-				else if (family == AF_UNIX &&
-					 at->rta_type == UNIX_DIAG_RQLEN &&
-					 vl >= sizeof(struct unix_diag_rqlen) &&
-					 d->udiag_type != SOCK_DGRAM &&
-					 d->udiag_state != 10 /* TCP_LISTEN */)
+				else if (!t ||
+					 at->rta_type != UNIX_DIAG_RQLEN ||
+					 vl < sizeof(struct unix_diag_rqlen))
+					continue;
+				else if (listen) /* connections waiting */
+					t->embryos[proto] += v[0];
+				else if (d->udiag_type != SOCK_DGRAM)
 					sum += v[0];
 			}
 		}
 	}
 }
 
+/* The sockets in use of each unix protocol of the box's network
+ * namespace, from its /proc/net/protocols: every socket not yet freed,
+ * listed or not. */
+static void unix_in_use(int fd, uint64_t out[2])
+{
+	char buf[8192];
+	ssize_t n;
+	size_t got = 0;
+	out[0] = out[1] = 0;
+	while (got < sizeof buf - 1) {
+		n = pread(fd, buf + got, sizeof buf - 1 - got, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	for (char *l = buf; *l; l++) {
+		int proto = strncmp(l, "UNIX-STREAM ", 12) == 0 ? 0
+			    : strncmp(l, "UNIX ", 5) == 0	? 1
+								: -1;
+		char *f;
+		if (proto >= 0) {
+			/* name, size, then the sockets */
+			f = l + strcspn(l, " \n");
+			f += strspn(f, " ");
+			f += strcspn(f, " \n");
+			out[proto] = strtoull(f, NULL, 10);
+		}
+		l += strcspn(l, "\n");
+		if (!*l)
+			break;
+	}
+}
+
+/*
+ * Memory no dump shows: a unix socket closed while buffers it sent are
+ * queued at a peer stays allocated (charged with them) but leaves the
+ * table, and a connection waiting to be accepted is in no table.  Their
+ * number is what the protocol has in use less what the dump listed and
+ * the connections waiting.  A closed datagram or seqpacket sender's
+ * buffers may sit in no receive queue the dump counts (a datagram
+ * socket's queue shows only its first datagram): each is charged the
+ * most a sender can have queued.  A closed stream sender's bytes are in
+ * its peer's receive queue, counted, unless the peer is a connection
+ * waiting to be accepted: as many closed stream senders as there are
+ * such connections are charged the same.  The bound: a sender allocates
+ * while it holds less than its send buffer, which is at most twice
+ * net.core.wmem_max, so it never holds more than four times that (plus
+ * one buffer's overhead).
+ */
+static uint64_t unlisted(const struct sbx_kmem *k, const struct unix_tally *t)
+{
+	uint64_t use[2], gone[2];
+	if (k->protocols < 0)
+		return 0;
+	unix_in_use(k->protocols, use);
+	for (int p = 0; p < 2; p++) {
+		uint64_t seen = t->listed[p] + t->embryos[p];
+		gone[p] = use[p] > seen ? use[p] - seen : 0;
+	}
+	if (gone[0] > t->embryos[0])
+		gone[0] = t->embryos[0];
+	return (gone[0] + gone[1]) * k->sender_max;
+}
+
 /* The unix, TCP and UDP sockets of the box's network namespace (its only
  * interface is lo: no other family carries data there). */
 static uint64_t sockets_used(struct sbx_kmem *k)
 {
+	struct unix_tally t;
 	struct {
 		struct nlmsghdr h;
 		struct unix_diag_req r;
@@ -298,7 +401,9 @@ static uint64_t sockets_used(struct sbx_kmem *k)
 	u.r.sdiag_family = AF_UNIX;
 	u.r.udiag_states = ~0u;
 	u.r.udiag_show = UDIAG_SHOW_MEMINFO | UDIAG_SHOW_RQLEN;
-	sum = dump(k, &u.h, sizeof u, AF_UNIX, 0);
+	memset(&t, 0, sizeof t);
+	sum = dump(k, &u.h, sizeof u, AF_UNIX, 0, &t);
+	sum += unlisted(k, &t);
 	for (size_t i = 0; i < sizeof inet / sizeof inet[0]; i++) {
 		memset(&in, 0, sizeof in);
 		in.r.sdiag_family = inet[i].family;
@@ -306,7 +411,7 @@ static uint64_t sockets_used(struct sbx_kmem *k)
 		in.r.idiag_states = ~0u;
 		in.r.idiag_ext = 1 << (INET_DIAG_SKMEMINFO - 1);
 		sum += dump(k, &in.h, sizeof in, inet[i].family,
-			    inet[i].protocol == IPPROTO_TCP);
+			    inet[i].protocol == IPPROTO_TCP, NULL);
 	}
 	return sum;
 }

@@ -10,7 +10,8 @@
  * NETLINK_SOCK_DIAG socket of its network namespace) and hands them to the
  * supervisor in one SBX_MSG_METERS message with SCM_RIGHTS, before the
  * command exists.  index of that message says which meters follow, in
- * this order: SBX_KMEM_SOCKETS, SBX_KMEM_IPC (three: shm, msg, sem), then
+ * this order: SBX_KMEM_SOCKETS (two: the diag socket, /proc/net/protocols
+ * of the box's network namespace), SBX_KMEM_IPC (three: shm, msg, sem), then
  * one descriptor per tmpfs.
  */
 #ifndef SBX_KMEM_H
@@ -21,13 +22,15 @@
 #include <sys/types.h>
 
 #define SBX_KMEM_TMPFS 16 /* tmpfs mounts counted per box */
-#define SBX_KMEM_FDS (SBX_KMEM_TMPFS + 1 + 3)
+#define SBX_KMEM_FDS (SBX_KMEM_TMPFS + 2 + 3)
 
 enum { SBX_KMEM_SOCKETS = 1, SBX_KMEM_IPC = 2 };
 enum { SBX_KMEM_SHM, SBX_KMEM_MSG, SBX_KMEM_SEM, SBX_KMEM_NIPC };
 
 struct sbx_kmem {
 	int diag;		   /* NETLINK_SOCK_DIAG of the box's netns */
+	int protocols;		   /* /proc/net/protocols of the same */
+	uint64_t sender_max;	   /* the most one socket can have sent */
 	int ipc[SBX_KMEM_NIPC];	   /* /proc/sysvipc/{shm,msg,sem} of its ns */
 	int tmpfs[SBX_KMEM_TMPFS]; /* O_PATH of each writable tmpfs */
 	size_t ntmpfs;

@@ -12,12 +12,17 @@
  *   sock   unix stream socket pairs, filled until they block, in
  *          processes of 96 pairs each (RLIMIT_NOFILE is per process)
  *   tcp    the same with TCP connections over lo, never read
+ *   dgram  unix datagram socket pairs: the sender fills its peer's queue
+ *          and closes, the receiver never reads
+ *   embryo connections to a unix stream listener that never accepts:
+ *          each client fills its connection and closes
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +32,7 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,6 +146,38 @@ int main(int argc, char **argv)
 			while (n < want &&
 			       msgsnd(id, &m, sizeof m.text, IPC_NOWAIT) == 0)
 				n += (long long)sizeof m.text;
+		}
+	} else if (strcmp(kind, "dgram") == 0) {
+		while (n < want) {
+			int sv[2], big = 1 << 30;
+			ssize_t w;
+			if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) < 0)
+				hold(NULL, n, "socketpair");
+			setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big,
+				   sizeof big);
+			fcntl(sv[0], F_SETFL, O_NONBLOCK);
+			while ((w = write(sv[0], block, sizeof block)) > 0)
+				n += w;
+			close(sv[0]);
+		}
+	} else if (strcmp(kind, "embryo") == 0) {
+		struct sockaddr_un a = {.sun_family = AF_UNIX};
+		socklen_t al = offsetof(struct sockaddr_un, sun_path) + 7;
+		int l = socket(AF_UNIX, SOCK_STREAM, 0);
+		memcpy(a.sun_path, "\0embryo", 7);
+		if (l < 0 || bind(l, (struct sockaddr *)&a, al) < 0 ||
+		    listen(l, 128) < 0)
+			hold(NULL, n, "listen");
+		while (n < want) {
+			int c = socket(AF_UNIX, SOCK_STREAM, 0), big = 1 << 30;
+			ssize_t w;
+			if (c < 0 || connect(c, (struct sockaddr *)&a, al) < 0)
+				hold(NULL, n, "connect");
+			setsockopt(c, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+			fcntl(c, F_SETFL, O_NONBLOCK);
+			while ((w = write(c, block, sizeof block)) > 0)
+				n += w;
+			close(c);
 		}
 	} else if (strcmp(kind, "sem") == 0) {
 		while (n < want) {
