@@ -39,6 +39,7 @@
 #include <fcntl.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
+#include <linux/netlink_diag.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
@@ -251,9 +252,12 @@ static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
 	uint64_t sum = 0;
 	unsigned seq = ++k->seq;
 	/* the attributes follow the family's header */
-	size_t hdr = family == AF_UNIX ? sizeof(struct unix_diag_msg)
-				       : sizeof(struct inet_diag_msg);
-	int mem = family == AF_UNIX ? UNIX_DIAG_MEMINFO : INET_DIAG_SKMEMINFO;
+	size_t hdr = family == AF_UNIX	    ? sizeof(struct unix_diag_msg)
+		     : family == AF_NETLINK ? sizeof(struct netlink_diag_msg)
+					    : sizeof(struct inet_diag_msg);
+	int mem = family == AF_UNIX	 ? UNIX_DIAG_MEMINFO
+		  : family == AF_NETLINK ? NETLINK_DIAG_MEMINFO
+					 : INET_DIAG_SKMEMINFO;
 
 	q->nlmsg_len = (uint32_t)len;
 	q->nlmsg_type = SOCK_DIAG_BY_FAMILY;
@@ -287,9 +291,9 @@ static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
 			alen = (int)(h->nlmsg_len - NLMSG_LENGTH(hdr));
 			const struct unix_diag_msg *d = NLMSG_DATA(h);
 			int listen = d->udiag_state == 10, /* TCP_LISTEN */
-			    proto = d->udiag_type != SOCK_STREAM;
+			    kind = d->udiag_type != SOCK_STREAM;
 			if (t)
-				t->listed[proto]++;
+				t->listed[kind]++;
 			for (; RTA_OK(at, alen); at = RTA_NEXT(at, alen)) {
 				const uint32_t *v = RTA_DATA(at);
 				size_t vl = RTA_PAYLOAD(at);
@@ -301,7 +305,7 @@ static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
 					 vl < sizeof(struct unix_diag_rqlen))
 					continue;
 				else if (listen) /* connections waiting */
-					t->embryos[proto] += v[0];
+					t->embryos[kind] += v[0];
 				else if (d->udiag_type != SOCK_DGRAM)
 					sum += v[0];
 			}
@@ -309,15 +313,47 @@ static uint64_t dump(struct sbx_kmem *k, struct nlmsghdr *q, size_t len,
 	}
 }
 
-/* The sockets in use of each unix protocol of the box's network
- * namespace, from its /proc/net/protocols: every socket not yet freed,
- * listed or not. */
-static void unix_in_use(int fd, uint64_t out[2])
+/* The protocols of /proc/net/protocols whose sockets are counted, by
+ * the name the kernel gives them there; a dump is made only of a protocol
+ * the box's network namespace has sockets of (TCP, UDP and netlink
+ * sockets are in tables shared by every namespace: a dump of one walks
+ * the whole host's). */
+enum {
+	P_UNIX_STREAM,
+	P_UNIX, /* datagram and seqpacket */
+	P_TCP,
+	P_TCP6,
+	P_UDP,
+	P_UDP6,
+	P_UDPLITE,
+	P_UDPLITE6,
+	P_NETLINK,
+	P_COUNT
+};
+static const struct {
+	const char *name;
+	unsigned char family, protocol;
+} proto[P_COUNT] = {
+    [P_UNIX_STREAM] = {"UNIX-STREAM", AF_UNIX, 0},
+    [P_UNIX] = {"UNIX", AF_UNIX, 0},
+    [P_TCP] = {"TCP", AF_INET, IPPROTO_TCP},
+    [P_TCP6] = {"TCPv6", AF_INET6, IPPROTO_TCP},
+    [P_UDP] = {"UDP", AF_INET, IPPROTO_UDP},
+    [P_UDP6] = {"UDPv6", AF_INET6, IPPROTO_UDP},
+    [P_UDPLITE] = {"UDP-Lite", AF_INET, IPPROTO_UDPLITE},
+    [P_UDPLITE6] = {"UDPLITEv6", AF_INET6, IPPROTO_UDPLITE},
+    [P_NETLINK] = {"NETLINK", AF_NETLINK, 0},
+};
+
+/* The sockets in use of each protocol of the box's network namespace,
+ * from its /proc/net/protocols ("name size sockets ..."): every socket
+ * not yet freed, listed by a dump or not. */
+static void in_use(int fd, uint64_t out[P_COUNT])
 {
 	char buf[8192];
 	ssize_t n;
 	size_t got = 0;
-	out[0] = out[1] = 0;
+	memset(out, 0, sizeof(uint64_t) * P_COUNT);
 	while (got < sizeof buf - 1) {
 		n = pread(fd, buf + got, sizeof buf - 1 - got, (off_t)got);
 		if (n < 0 && errno == EINTR)
@@ -328,16 +364,15 @@ static void unix_in_use(int fd, uint64_t out[2])
 	}
 	buf[got] = '\0';
 	for (char *l = buf; *l; l++) {
-		int proto = strncmp(l, "UNIX-STREAM ", 12) == 0 ? 0
-			    : strncmp(l, "UNIX ", 5) == 0	? 1
-								: -1;
-		char *f;
-		if (proto >= 0) {
-			/* name, size, then the sockets */
-			f = l + strcspn(l, " \n");
-			f += strspn(f, " ");
+		size_t len = strcspn(l, " \n");
+		for (int p = 0; p < P_COUNT; p++) {
+			char *f = l + len;
+			if (strlen(proto[p].name) != len ||
+			    strncmp(l, proto[p].name, len) != 0)
+				continue;
+			f += strspn(f, " "); /* size, then the sockets */
 			f += strcspn(f, " \n");
-			out[proto] = strtoull(f, NULL, 10);
+			out[p] = strtoull(f, NULL, 10);
 		}
 		l += strcspn(l, "\n");
 		if (!*l)
@@ -361,12 +396,10 @@ static void unix_in_use(int fd, uint64_t out[2])
  * net.core.wmem_max, so it never holds more than four times that (plus
  * one buffer's overhead).
  */
-static uint64_t unlisted(const struct sbx_kmem *k, const struct unix_tally *t)
+static uint64_t unlisted(const struct sbx_kmem *k, const uint64_t *use,
+			 const struct unix_tally *t)
 {
-	uint64_t use[2], gone[2];
-	if (k->protocols < 0)
-		return 0;
-	unix_in_use(k->protocols, use);
+	uint64_t gone[2];
 	for (int p = 0; p < 2; p++) {
 		uint64_t seen = t->listed[p] + t->embryos[p];
 		gone[p] = use[p] > seen ? use[p] - seen : 0;
@@ -376,42 +409,56 @@ static uint64_t unlisted(const struct sbx_kmem *k, const struct unix_tally *t)
 	return (gone[0] + gone[1]) * k->sender_max;
 }
 
-/* The unix, TCP and UDP sockets of the box's network namespace (its only
- * interface is lo: no other family carries data there). */
+/* The unix, TCP, UDP and netlink sockets of the box's network namespace
+ * (its only interface is lo; raw and packet sockets need a capability
+ * the command has not). */
 static uint64_t sockets_used(struct sbx_kmem *k)
 {
+	union {
+		struct {
+			struct nlmsghdr h;
+			struct unix_diag_req r;
+		} u;
+		struct {
+			struct nlmsghdr h;
+			struct inet_diag_req_v2 r;
+		} in;
+		struct {
+			struct nlmsghdr h;
+			struct netlink_diag_req r;
+		} nl;
+	} q;
 	struct unix_tally t;
-	struct {
-		struct nlmsghdr h;
-		struct unix_diag_req r;
-	} u;
-	struct {
-		struct nlmsghdr h;
-		struct inet_diag_req_v2 r;
-	} in;
-	static const struct {
-		unsigned char family, protocol;
-	} inet[] = {{AF_INET, IPPROTO_TCP},
-		    {AF_INET6, IPPROTO_TCP},
-		    {AF_INET, IPPROTO_UDP},
-		    {AF_INET6, IPPROTO_UDP}};
-	uint64_t sum;
+	uint64_t use[P_COUNT], sum = 0;
 
-	memset(&u, 0, sizeof u);
-	u.r.sdiag_family = AF_UNIX;
-	u.r.udiag_states = ~0u;
-	u.r.udiag_show = UDIAG_SHOW_MEMINFO | UDIAG_SHOW_RQLEN;
+	in_use(k->protocols, use);
 	memset(&t, 0, sizeof t);
-	sum = dump(k, &u.h, sizeof u, AF_UNIX, 0, &t);
-	sum += unlisted(k, &t);
-	for (size_t i = 0; i < sizeof inet / sizeof inet[0]; i++) {
-		memset(&in, 0, sizeof in);
-		in.r.sdiag_family = inet[i].family;
-		in.r.sdiag_protocol = inet[i].protocol;
-		in.r.idiag_states = ~0u;
-		in.r.idiag_ext = 1 << (INET_DIAG_SKMEMINFO - 1);
-		sum += dump(k, &in.h, sizeof in, inet[i].family,
-			    inet[i].protocol == IPPROTO_TCP, NULL);
+	if (use[P_UNIX_STREAM] + use[P_UNIX] > 0) {
+		memset(&q, 0, sizeof q);
+		q.u.r.sdiag_family = AF_UNIX;
+		q.u.r.udiag_states = ~0u;
+		q.u.r.udiag_show = UDIAG_SHOW_MEMINFO | UDIAG_SHOW_RQLEN;
+		sum += dump(k, &q.u.h, sizeof q.u, AF_UNIX, 0, &t);
+		sum += unlisted(k, use, &t);
+	}
+	for (int p = P_TCP; p <= P_UDPLITE6; p++) {
+		if (use[p] == 0)
+			continue;
+		memset(&q, 0, sizeof q);
+		q.in.r.sdiag_family = proto[p].family;
+		q.in.r.sdiag_protocol = proto[p].protocol;
+		q.in.r.idiag_states = ~0u;
+		q.in.r.idiag_ext = 1 << (INET_DIAG_SKMEMINFO - 1);
+		sum += dump(k, &q.in.h, sizeof q.in, proto[p].family,
+			    proto[p].protocol == IPPROTO_TCP, NULL);
+	}
+	/* the meter itself is one */
+	if (use[P_NETLINK] > 1) {
+		memset(&q, 0, sizeof q);
+		q.nl.r.sdiag_family = AF_NETLINK;
+		q.nl.r.sdiag_protocol = NDIAG_PROTO_ALL;
+		q.nl.r.ndiag_show = NDIAG_SHOW_MEMINFO;
+		sum += dump(k, &q.nl.h, sizeof q.nl, AF_NETLINK, 0, NULL);
 	}
 	return sum;
 }

@@ -16,8 +16,8 @@ describe("check.lua [" .. S.priv .. "]", function()
 		end
 		-- a sampled memory limit says what it leaves out, and how to get an exact one
 		if out:find("\ncheck: limit: memory [^\n]+ %(sampled") then
-			assert.matches("\ncheck: limit: memory 512 MiB %(sampled; pipe and datagram buffers not counted%)\n", out)
-			assert.matches("\ncheck: memory: sampled, not exact: pipe and datagram buffers not counted; for an "
+			assert.matches("\ncheck: limit: memory 512 MiB %(sampled; pipe buffers and kernel objects not counted%)\n", out)
+			assert.matches("\ncheck: memory: sampled, not exact: pipe buffers and kernel objects not counted; for an "
 				.. "exact limit, give sbxlua a delegated cgroup v2 base with the memory controller "
 				.. "%(%-%-cgroup DIR, see docs/limits.md%)\n", out)
 		end

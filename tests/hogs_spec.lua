@@ -49,7 +49,7 @@ describe("limits [" .. S.priv .. "]", function()
 		local _, err2, code2, res = json_run("--cgroup", "none", "--verbose", "/bin/true")
 		assert.are.equal(0, code2)
 		assert.is_false(res.measured.cgroup)
-		assert.matches("limit: memory 512 MiB %(sampled; pipe and datagram buffers not counted%)\n", err2)
+		assert.matches("limit: memory 512 MiB %(sampled; pipe buffers and kernel objects not counted%)\n", err2)
 	end)
 
 	it("stops a fork bomb at the task limit; the host's processes return", function()

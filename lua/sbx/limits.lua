@@ -512,8 +512,8 @@ end
 --  namespace: its socket buffers cannot be told from the host's)
 -- @treturn string
 function M.uncounted(opts)
-	if opts and opts.net_host then return "socket and pipe buffers not counted" end
-	return "pipe and datagram buffers not counted"
+	if opts and opts.net_host then return "socket buffers, pipe buffers and kernel objects not counted" end
+	return "pipe buffers and kernel objects not counted"
 end
 
 --- The limits as report lines (`limit: memory 512 MiB (cgroup)` ...),
@@ -522,7 +522,7 @@ end
 -- @tparam[opt] table how the table of `M.enforcement`
 -- @tparam[opt] table notes name -> what the enforcement leaves out, said
 --  after it where that is `"sampled"` (`limit: memory 512 MiB (sampled;
---  pipe buffers not counted)`)
+--  pipe buffers and kernel objects not counted)`)
 -- @treturn table list of strings
 function M.describe(lim, how, notes)
 	local out = {}

@@ -16,10 +16,15 @@
  *          and closes, the receiver never reads
  *   embryo connections to a unix stream listener that never accepts:
  *          each client fills its connection and closes
+ *   netlink route netlink sockets whose answers are never read, in
+ *          processes of 96 sockets each
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stddef.h>
@@ -77,10 +82,48 @@ static int tcp_pair(int sv[2])
 	return sv[1] < 0 ? -1 : 0;
 }
 
+/* 96 route netlink sockets, each asked for lo's link until its receive
+ * buffer is full; returns the bytes asked for (as the kernel answered) */
+static long long netlink_batch(void)
+{
+	long long n = 0;
+	for (int i = 0; i < 96; i++) {
+		struct {
+			struct nlmsghdr h;
+			struct ifinfomsg i;
+		} q = {{sizeof q, RTM_GETLINK, NLM_F_REQUEST, 0, 0},
+		       {.ifi_index = 1}};
+		int s = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE),
+		    big = 1 << 30;
+		if (s < 0)
+			break;
+		setsockopt(s, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+		for (;;) {
+			/* SK_MEMINFO_RMEM_ALLOC: what its receive queue holds
+			 */
+			unsigned m0[SK_MEMINFO_VARS], m1[SK_MEMINFO_VARS];
+			socklen_t l0 = sizeof m0, l1 = sizeof m1;
+			if (getsockopt(s, SOL_SOCKET, SO_MEMINFO, m0, &l0) <
+				0 ||
+			    send(s, &q, sizeof q, 0) < 0 ||
+			    getsockopt(s, SOL_SOCKET, SO_MEMINFO, m1, &l1) <
+				0 ||
+			    m1[SK_MEMINFO_RMEM_ALLOC] <=
+				m0[SK_MEMINFO_RMEM_ALLOC])
+				break; /* the kernel dropped the answer */
+			n += m1[SK_MEMINFO_RMEM_ALLOC] -
+			     m0[SK_MEMINFO_RMEM_ALLOC];
+		}
+	}
+	return n;
+}
+
 /* fills 96 socket pairs and returns the bytes queued */
 static long long sock_batch(int tcp)
 {
 	long long n = 0;
+	if (tcp == 2)
+		return netlink_batch();
 	for (int i = 0; i < 96; i++) {
 		int sv[2], big = 1 << 20;
 		ssize_t w;
@@ -194,7 +237,8 @@ int main(int argc, char **argv)
 				hold(NULL, n, "write");
 			n += CHUNK;
 		}
-	} else if (strcmp(kind, "sock") == 0 || strcmp(kind, "tcp") == 0) {
+	} else if (strcmp(kind, "sock") == 0 || strcmp(kind, "tcp") == 0 ||
+		   strcmp(kind, "netlink") == 0) {
 		int p[2];
 		if (pipe(p) < 0)
 			return 1;
@@ -204,7 +248,9 @@ int main(int argc, char **argv)
 			if (pid < 0)
 				hold(NULL, n, "fork");
 			if (pid == 0) {
-				got = sock_batch(kind[0] == 't');
+				got = sock_batch(kind[0] == 't'	  ? 1
+						 : kind[0] == 'n' ? 2
+								  : 0);
 				if (write(p[1], &got, sizeof got) < 0)
 					_exit(1);
 				for (;;)
