@@ -33,12 +33,18 @@ end
 describe("memory outside the processes [" .. S.priv .. "]", function()
 	local killed = "sandbox: killed: memory limit (32 MiB)\n"
 
+	-- the box was stopped at the limit: while the program was still
+	-- taking (no output), or once it held all of it and waited
+	local function stopped(out, err, code)
+		assert.are.equal(killed, err)
+		assert.are.equal(124, code)
+		assert.is_truthy(out == "" or out:match("^held %d+\n$"), out)
+	end
+
 	it("stops a box that holds detached SysV shared memory; the host gets it back", function()
 		local before = available()
 		local out, err, code = hold("shm", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.are.equal("", out)
+		stopped(out, err, code)
 		-- the segments die with the box's IPC namespace: nothing of
 		-- the 256 MiB stays held on the host (others' noise aside)
 		assert.is_true(available() > before - 128 * MiB)
@@ -46,16 +52,12 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 
 	it("stops a box that fills SysV message queues", function()
 		local out, err, code = hold("msg", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.are.equal("", out)
+		stopped(out, err, code)
 	end)
 
 	it("stops a box that makes SysV semaphore sets", function()
 		local out, err, code = hold("sem", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.are.equal("", out)
+		stopped(out, err, code)
 	end)
 
 	it("stops a box that fills its tmpfs mounts: /tmp, /work, /dev/shm", function()
@@ -77,26 +79,20 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 	it("stops a box that fills unix socket buffers in many processes", function()
 		local before = available()
 		local out, err, code = hold("sock", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.are.equal("", out)
+		stopped(out, err, code)
 		assert.is_true(available() > before - 128 * MiB)
 	end)
 
 	it("stops a box that fills TCP buffers over its loopback", function()
 		local out, err, code = hold("tcp", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.are.equal("", out)
+		stopped(out, err, code)
 	end)
 
 	it("stops a box that hides datagrams behind closed senders", function()
 		-- a closed sender leaves the socket table; its datagrams stay
 		-- queued at a receiver that never reads them
 		local out, err, code = hold("dgram", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.are.equal("", out)
+		stopped(out, err, code)
 	end)
 
 	it("stops a box that fills connections it never accepts", function()
@@ -104,16 +100,12 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 		-- no socket table lists.  The program may finish before a sample
 		-- sees it; it then holds it, and is stopped
 		local out, err, code = hold("embryo", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.is_truthy(out == "" or out:match("^held %d+\n$"), out)
+		stopped(out, err, code)
 	end)
 
 	it("stops a box that leaves netlink answers unread", function()
 		local out, err, code = hold("netlink", "256")
-		assert.are.equal(killed, err)
-		assert.are.equal(124, code)
-		assert.is_truthy(out == "" or out:match("^held %d+\n$"), out)
+		stopped(out, err, code)
 	end)
 
 	it("refuses memfd_create in the default profile", function()
