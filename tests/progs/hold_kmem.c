@@ -18,6 +18,8 @@
  *          each client fills its connection and closes
  *   netlink route netlink sockets whose answers are never read, in
  *          processes of 96 sockets each
+ *   pipe   pipes filled until they block, in processes of 96 each (not
+ *          counted: see docs/limits.md)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -124,6 +126,18 @@ static long long sock_batch(int tcp)
 	long long n = 0;
 	if (tcp == 2)
 		return netlink_batch();
+	if (tcp == 3) {
+		for (int i = 0; i < 96; i++) {
+			int p[2];
+			ssize_t w;
+			if (pipe2(p, O_NONBLOCK) < 0)
+				break;
+			fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+			while ((w = write(p[1], block, 4096)) > 0)
+				n += w;
+		}
+		return n;
+	}
 	for (int i = 0; i < 96; i++) {
 		int sv[2], big = 1 << 20;
 		ssize_t w;
@@ -238,7 +252,7 @@ int main(int argc, char **argv)
 			n += CHUNK;
 		}
 	} else if (strcmp(kind, "sock") == 0 || strcmp(kind, "tcp") == 0 ||
-		   strcmp(kind, "netlink") == 0) {
+		   strcmp(kind, "netlink") == 0 || strcmp(kind, "pipe") == 0) {
 		int p[2];
 		if (pipe(p) < 0)
 			return 1;
@@ -250,6 +264,7 @@ int main(int argc, char **argv)
 			if (pid == 0) {
 				got = sock_batch(kind[0] == 't'	  ? 1
 						 : kind[0] == 'n' ? 2
+						 : kind[0] == 'p' ? 3
 								  : 0);
 				if (write(p[1], &got, sizeof got) < 0)
 					_exit(1);
