@@ -154,6 +154,23 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 			r.outcome .. " " .. r.stdout)
 	end)
 
+	it("derives SysV limits from the memory limit, and checks its arguments", function()
+		assert.are.same({ ["kernel.shmmax"] = 32 * MiB, ["kernel.shmall"] = 8192, ["kernel.shmmni"] = 256,
+			["kernel.msgmax"] = 8192, ["kernel.msgmnb"] = 16384, ["kernel.msgmni"] = 4 },
+			limits.ipc_sysctl { memory = 32 * MiB })
+		assert.are.equal(1, limits.ipc_sysctl({ memory = 4096 })["kernel.msgmni"])
+		assert.are.equal(32000, limits.ipc_sysctl({ memory = 1 << 40 })["kernel.msgmni"])
+		assert.has_error(function() limits.ipc_sysctl {} end,
+			"bad argument #1 to 'ipc_sysctl' (resolved limits with a memory limit expected)")
+		assert.has_error(function() limits.uncounted(5) end,
+			"bad argument #1 to 'uncounted' (table expected, got number)")
+		local lim = assert(limits.resolve { memory = 32 * MiB })
+		assert.are.equal("limit: memory 32 MiB (sampled; x)",
+			limits.describe(lim, { memory = "sampled" }, { memory = "x" })[3])
+		assert.are.equal("limit: memory 32 MiB (cgroup)",
+			limits.describe(lim, { memory = "cgroup" }, { memory = "x" })[3])
+	end)
+
 	pending("pipe buffers: no kernel interface sums them per box; the host's per-user "
 		.. "fs.pipe-user-pages-soft bounds them; see docs/limits.md")
 end)

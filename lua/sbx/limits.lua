@@ -494,7 +494,10 @@ end
 -- @tparam table lim resolved limits (see `M.resolve`)
 -- @treturn table
 function M.ipc_sysctl(lim)
-	local mem, ipc = lim.memory, M.ipc
+	local mem, ipc = type(lim) == "table" and lim.memory, M.ipc
+	if mtype(mem) ~= "integer" or mem <= 0 then
+		error("bad argument #1 to 'ipc_sysctl' (resolved limits with a memory limit expected)", 2)
+	end
 	local queues = mem // (ipc.msg_share * ipc.msgmnb * ipc.msg_cost)
 	return {
 		["kernel.shmmax"] = mem,
@@ -512,6 +515,9 @@ end
 --  namespace: its socket buffers cannot be told from the host's)
 -- @treturn string
 function M.uncounted(opts)
+	if opts ~= nil and type(opts) ~= "table" then
+		error("bad argument #1 to 'uncounted' (table expected, got " .. type(opts) .. ")", 2)
+	end
 	if opts and opts.net_host then return "socket buffers, pipe buffers and kernel objects not counted" end
 	return "pipe buffers and kernel objects not counted"
 end
