@@ -54,6 +54,15 @@ build/tests/%: tests/progs/%.c | build/tests
 	@echo "  CC      $@"
 	@$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
 
+# one system call and no C library (see the program's comment)
+build/tests/bare_true: tests/progs/bare_true.c | build/tests
+	@echo "  CC      $@"
+	@$(CC) -O1 -Wall -Wextra -Werror -static -nostdlib -no-pie \
+		-fno-stack-protector -o $@ $<
+
+# the filter's own test program includes the filter's source
+build/tests/ttyfilter: core/ttyfilter.c core/ttyfilter.h
+
 build/obj build/sbx build/tests:
 	mkdir -p $@
 

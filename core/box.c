@@ -41,15 +41,39 @@ static struct box *check_box(lua_State *L, int idx)
 	return b;
 }
 
-static const char *const spec_keys[] = {
-    "namespaces",   "uid",	"gid",	       "host_uid",
-    "host_gid",	    "hostname", "root",	       "read_only_root",
-    "mounts",	    "net_lo",	"argv",	       "path",
-    "env",	    "cwd",	"rlimits",     "filter",
-    "landlock",	    "stdin",	"stdout",      "stderr",
-    "output_limit", "wall",	"new_session", "drop_caps",
-    "no_new_privs", "probe",	"pty",	       "memory_limit",
-    "task_limit",   "cgroup",	"sysctl",      NULL};
+static const char *const spec_keys[] = {"namespaces",
+					"uid",
+					"gid",
+					"host_uid",
+					"host_gid",
+					"hostname",
+					"root",
+					"read_only_root",
+					"mounts",
+					"net_lo",
+					"argv",
+					"path",
+					"env",
+					"cwd",
+					"rlimits",
+					"filter",
+					"landlock",
+					"stdin",
+					"stdout",
+					"stderr",
+					"output_limit",
+					"wall",
+					"new_session",
+					"drop_caps",
+					"no_new_privs",
+					"probe",
+					"pty",
+					"memory_limit",
+					"task_limit",
+					"cgroup",
+					"sysctl",
+					"tty_raw",
+					NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -328,6 +352,7 @@ static int box_parse(lua_State *L)
 			      "with it");
 	if (b->io.pty && !p->new_session)
 		luaL_error(L, "a pty needs a new session");
+	b->io.tty_raw = sbx_opt_bool(L, 1, "tty_raw", 0);
 	b->io.out_mode[0] = out_mode(L, 1, "stdout");
 	b->io.out_mode[1] = out_mode(L, 1, "stderr");
 	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20, 1,
@@ -404,6 +429,62 @@ static int jobs_gc(lua_State *L)
 {
 	jobs_release(luaL_checkudata(L, 1, JOBS));
 	return 0;
+}
+
+/* The deaths init recorded (deaths = {{pid, name, signal, signame, core,
+ * cpu, cpu_soft, cpu_hard, file_size, file_at_limit, files_partial,
+ * command}, ...}), deaths_unseen, and which processes init could see:
+ * death_coverage "init" (the command, orphans, and what was left when the
+ * command ended: a pid namespace of the box's own) or "command". */
+static void push_deaths(lua_State *L, const struct sbx_job *j)
+{
+	lua_createtable(L, j->ndeaths, 0);
+	for (int i = 0; i < j->ndeaths; i++) {
+		const struct sbx_death *d = &j->deaths[i];
+		lua_createtable(L, 0, 12);
+		lua_pushinteger(L, d->pid);
+		lua_setfield(L, -2, "pid");
+		lua_pushstring(L, d->comm);
+		lua_setfield(L, -2, "name");
+		if (WIFSIGNALED(d->status)) {
+			lua_pushinteger(L, WTERMSIG(d->status));
+			lua_setfield(L, -2, "signal");
+			lua_pushstring(L, sbx_signal_name(WTERMSIG(d->status)));
+			lua_setfield(L, -2, "signame");
+			lua_pushboolean(L, WCOREDUMP(d->status));
+			lua_setfield(L, -2, "core");
+		}
+		if (d->cpu_ns >= 0) {
+			lua_pushnumber(L, (double)d->cpu_ns / 1e9);
+			lua_setfield(L, -2, "cpu");
+		}
+		if (d->cpu_soft >= 0) {
+			lua_pushinteger(L, d->cpu_soft);
+			lua_setfield(L, -2, "cpu_soft");
+		}
+		if (d->cpu_hard >= 0) {
+			lua_pushinteger(L, d->cpu_hard);
+			lua_setfield(L, -2, "cpu_hard");
+		}
+		if (d->fsize >= 0) {
+			lua_pushinteger(L, d->fsize);
+			lua_setfield(L, -2, "file_size");
+		}
+		lua_pushboolean(L, d->flags & SBX_DEATH_FILE_AT_LIMIT);
+		lua_setfield(L, -2, "file_at_limit");
+		lua_pushboolean(L, d->flags & SBX_DEATH_FILES_PARTIAL);
+		lua_setfield(L, -2, "files_partial");
+		lua_pushboolean(L, d->flags & SBX_DEATH_COMMAND);
+		lua_setfield(L, -2, "command");
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "deaths");
+	lua_pushinteger(L, (lua_Integer)j->deaths_unseen);
+	lua_setfield(L, -2, "deaths_unseen");
+	lua_pushstring(L, j->plan && (j->plan->nsflags & CLONE_NEWPID)
+			      ? "init"
+			      : "command");
+	lua_setfield(L, -2, "death_coverage");
 }
 
 static void push_result(lua_State *L, struct sbx_job *j)
@@ -525,6 +606,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_pushinteger(L, j->ev.oom_kill);
 		lua_setfield(L, -2, "oom_kill");
 	}
+	push_deaths(L, j);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
 				strerror(j->cg_error));
@@ -532,28 +614,68 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	}
 }
 
-/* Runs boxes (stack indices) together; pushes a list of results. */
-static int run_boxes(lua_State *L, const int *idx, size_t n)
+/* Why one box of a run_many did not start: its stdin could not be copied
+ * (what, errno), or its stdin file was closed (what, 0). */
+struct not_run {
+	const char *what;
+	int err;
+};
+
+/* Pushes the entry of a box that did not start, in place of a result. */
+static void push_not_run(lua_State *L, const struct not_run *f, size_t i)
+{
+	lua_createtable(L, 0, 4);
+	lua_pushliteral(L, "error");
+	lua_setfield(L, -2, "outcome");
+	lua_pushinteger(L, (lua_Integer)i + 1);
+	lua_setfield(L, -2, "index");
+	if (f->err) {
+		lua_pushfstring(L, "dup %s: %s", f->what, strerror(f->err));
+		lua_setfield(L, -2, "error");
+		lua_pushinteger(L, f->err);
+		lua_setfield(L, -2, "errno");
+	} else {
+		lua_pushstring(L, f->what);
+		lua_setfield(L, -2, "error");
+	}
+}
+
+/*
+ * Runs boxes (stack indices) together; pushes a list of results.  One box
+ * alone (many == 0) raises when its stdin file was closed and fails when
+ * its stdin cannot be copied; in a run_many only that box does not start,
+ * its entry says why (push_not_run), and the others run.
+ */
+static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 {
 	struct jobs *js =
 	    lua_newuserdatauv(L, sizeof *js + n * sizeof js->job[0], 0);
 	struct sbx_job *ptr[MAX_PARALLEL];
+	struct not_run fail[MAX_PARALLEL];
 	struct sigaction ign, old;
 	struct sbx_stop stop;
 	struct termios saved, raw;
 	int pty = 0, restore = 0, cooked = 0;
+	size_t started = 0;
 
 	js->n = 0;
 	luaL_setmetatable(L, JOBS);
+	memset(fail, 0, sizeof fail);
 	for (size_t i = 0; i < n; i++) {
 		struct box *b = check_box(L, idx[i]);
-		if (b->in_file && b->in_file->fd < 0)
-			luaL_error(L, "attempt to run a box whose stdin file "
-				      "was closed");
+		if (b->in_file && b->in_file->fd < 0) {
+			if (!many)
+				luaL_error(L, "attempt to run a box whose "
+					      "stdin file was closed");
+			fail[i].what = "its stdin file was closed";
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct box *b = lua_touserdata(L, idx[i]);
 		sbx_job_init(&js->job[i]);
+		js->n = i + 1;
+		if (fail[i].what)
+			continue;
 		js->job[i].io = b->io;
 		if (b->in_file) {
 			/* a copy per run: a regular file is read from its
@@ -561,6 +683,11 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 			int fd = fcntl(b->in_file->fd, F_DUPFD_CLOEXEC, 3);
 			if (fd < 0) {
 				int e = errno;
+				if (many) {
+					fail[i] =
+					    (struct not_run){"stdin file", e};
+					continue;
+				}
 				jobs_release(js);
 				return sbx_fail(L, "dup", "stdin file", e);
 			}
@@ -571,13 +698,16 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 			int fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
 			if (fd < 0) {
 				int e = errno;
+				if (many) {
+					fail[i] = (struct not_run){"stdin", e};
+					continue;
+				}
 				jobs_release(js);
 				return sbx_fail(L, "dup", "stdin", e);
 			}
 			js->job[i].io.in_fd = fd;
 			pty = 1;
 		}
-		js->n = i + 1;
 	}
 	/* a caller started with 0, 1 or 2 closed would get the box's pipes at
 	 * those numbers, and pass output into them: fill the gaps first */
@@ -589,7 +719,7 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 			return sbx_fail(L, "open", "/dev/null", e);
 		}
 	/* from here to the results, the supervisor owns the operator's stop */
-	sbx_stop_own(&stop);
+	sbx_stop_own(&stop, pty);
 	/* a box that closes its stdin must not kill the supervisor */
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
@@ -607,21 +737,27 @@ static int run_boxes(lua_State *L, const int *idx, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct box *b = lua_touserdata(L, idx[i]);
 		struct sbx_io io = js->job[i].io;
+		if (fail[i].what)
+			continue;
 		if (io.pty && cooked) {
 			io.has_termios = 1;
 			io.termios = saved;
 		}
 		sbx_job_start(&js->job[i], &b->plan, &io);
-		ptr[i] = &js->job[i];
+		ptr[started++] = &js->job[i];
 	}
-	sbx_jobs_wait(ptr, n, stop.fd);
+	if (started > 0)
+		sbx_jobs_wait(ptr, started, stop.fd);
 	if (restore)
 		tcsetattr(0, TCSANOW, &saved);
 	sigaction(SIGPIPE, &old, NULL);
 	sbx_stop_release(&stop);
 	lua_createtable(L, (int)n, 0);
 	for (size_t i = 0; i < n; i++) {
-		push_result(L, &js->job[i]);
+		if (fail[i].what)
+			push_not_run(L, &fail[i], i);
+		else
+			push_result(L, &js->job[i]);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	jobs_release(js);
@@ -635,7 +771,7 @@ static int l_run(lua_State *L)
 	int idx = 1, r;
 	check_box(L, 1);
 	lua_settop(L, 1);
-	r = run_boxes(L, &idx, 1);
+	r = run_boxes(L, &idx, 1, 0);
 	if (r != 1)
 		return r;
 	lua_geti(L, -1, 1);
@@ -657,7 +793,7 @@ static int l_run_many(lua_State *L)
 		check_box(L, -1);
 		idx[i - 1] = lua_gettop(L);
 	}
-	return run_boxes(L, idx, (size_t)n);
+	return run_boxes(L, idx, (size_t)n, 1);
 }
 
 static int l_close(lua_State *L)

@@ -15,8 +15,9 @@
  * tree on a tmpfs and pivot into it, detach the host's root, make the root
  * read-only, hostname, lo; then init becomes undumpable, drops its own
  * capabilities and forks the command.  Order in the command's process:
- * session, stdio, cwd, rlimits, capabilities, no_new_privs, Landlock, and the
- * seccomp filter last (it may refuse calls the earlier steps need).
+ * session, stdio, cwd, rlimits, capabilities, no_new_privs, Landlock, the
+ * probe, and the seccomp filter last: the filter governs the program, not
+ * sbxlua, so after it nothing runs but execve (see step()).
  */
 #include "compat.h"
 #include "sbx.h"
@@ -445,8 +446,11 @@ static int make_symlink(int rootfd, const struct sbx_mount *m)
 	return drop(dfd, r);
 }
 
-static const char *const dev_nodes[] = {"null",	  "zero",    "full",
-					"random", "urandom", NULL};
+/* tty opens the opener's controlling terminal: in the box, the box's own
+ * pty or none (ENXIO), never the host's (the command leads a session of
+ * its own, and no host terminal reaches the box) */
+static const char *const dev_nodes[] = {"null",	   "zero", "full", "random",
+					"urandom", "tty",  NULL};
 static const char *const dev_links[][2] = {
     {"fd", "/proc/self/fd"},	   {"stdin", "/proc/self/fd/0"},
     {"stdout", "/proc/self/fd/1"}, {"stderr", "/proc/self/fd/2"},
@@ -1006,19 +1010,36 @@ static size_t slurp(const char *path, char *buf, size_t room)
 }
 
 /*
- * The kernel's own view of the command's process, read after every wall is
- * up and just before execve: /proc/self/status, /proc/self/mountinfo and the
- * namespace links, as one datagram of NUL-separated texts.  The supervisor
- * verifies the report's claims against it; a failure here only leaves the
- * claims unverified.
+ * The box's own view of the command's process just before the filter:
+ * /proc/self/status, /proc/self/mountinfo and the namespace links, as one
+ * datagram of NUL-separated texts, with two descriptors attached: the read
+ * end of a close-on-exec pipe whose write end only this process holds (it
+ * reaches EOF when the execve has happened, or the process is gone) and a
+ * pidfd of this process.  The supervisor reads the command's status again
+ * from outside once the execve has happened (supervise.c probe_exec): the
+ * seccomp filter, no_new_privs and the capabilities are verified there, on
+ * the program's own process.  Mounts and namespaces are taken here: neither
+ * the filter nor execve changes them.  A failure here only leaves claims
+ * unconfirmed (reported failed, never verified).
+ *
+ * Trust boundary: this runs before the filter on purpose.  A profile may
+ * refuse or trap any call (openat, read, readlink, sendmsg, close, write);
+ * after the filter, nothing of sbxlua runs but execve.
  */
 static void send_probe(void)
 {
 	static const char *const ns[] = {"user", "mnt", "pid",	  "ipc",
 					 "uts",	 "net", "cgroup", NULL};
-	char buf[SBX_PROBE_MAX];
+	static char buf[SBX_PROBE_MAX];
 	struct sbx_msg h = {SBX_MSG_PROBE, 0, 0, -1, 0};
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+	} cm;
+	struct iovec iov;
+	struct msghdr msg;
 	size_t n = sizeof h, room;
+	int ex[2] = {-1, -1}, fds[2];
 
 	memcpy(buf, &h, sizeof h);
 	room = sizeof buf - n - 1;
@@ -1039,12 +1060,37 @@ static void send_probe(void)
 			buf[n++] = '\n';
 		}
 	}
-	send(CTL, buf, n, MSG_NOSIGNAL);
+	iov.iov_base = buf;
+	iov.iov_len = n;
+	memset(&msg, 0, sizeof msg);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	/* getpid() is this process's number in the box's pid namespace,
+	 * where pidfd_open looks it up */
+	fds[1] = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (fds[1] >= 0 && pipe2(ex, O_CLOEXEC) == 0) {
+		struct cmsghdr *c;
+		fds[0] = ex[0];
+		memset(&cm, 0, sizeof cm);
+		msg.msg_control = cm.buf;
+		msg.msg_controllen = sizeof cm.buf;
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof fds);
+		memcpy(CMSG_DATA(c), fds, sizeof fds);
+	}
+	sendmsg(CTL, &msg, MSG_NOSIGNAL);
+	/* ex[1] stays open until the execve closes it */
+	drop(ex[0], 0);
+	drop(fds[1], 0);
 }
 
 /* The command's process: pid 2 of the box. */
 static _Noreturn void step(const struct sbx_plan *p)
 {
+	struct sbx_msg failed = {SBX_MSG_CANNOT, SBX_ST_EXEC, 0, -1, 0};
+
 	reset_signals();
 	if (p->new_session)
 		CHECK(setsid(), SBX_ST_SETSID, -1);
@@ -1070,18 +1116,32 @@ static _Noreturn void step(const struct sbx_plan *p)
 	 * seccomp last: the filter may refuse what the steps above use */
 	if (p->landlock.abi > 0)
 		CHECK(apply_landlock(&p->landlock), SBX_ST_LANDLOCK, -1);
-	if (p->filter)
-		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-				   p->filter_flags, p->filter),
-		      SBX_ST_SECCOMP, -1);
 	if (p->probe)
 		send_probe();
 	/* until now this process was a copy of the supervisor (its pages
 	 * shared copy-on-write): the supervisor counts the box's memory from
-	 * here on */
+	 * here on, where only the filter and execve are left */
 	send_msg(SBX_MSG_EXEC, 0, 0, -1, 0);
+	/*
+	 * Trust boundary: the filter governs the program, not sbxlua.  From
+	 * the seccomp call on, this process makes no system call but execve
+	 * and, if execve fails, one write of its errno on the control socket
+	 * (prepared before) and the exit: a profile that refuses or traps
+	 * what the set-up used (sendmsg, readlink, openat, prctl...) cannot
+	 * stop or confuse it.  A write the profile refuses loses only the
+	 * errno of a failed execve: the report then says "exit 126" (or the
+	 * trap's signal) instead of "cannot execute".
+	 */
+	if (p->filter)
+		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				   p->filter_flags, p->filter),
+		      SBX_ST_SECCOMP, -1);
 	execve(p->path, p->argv, p->envp);
-	die(SBX_ST_EXEC, -1);
+	failed.err = errno;
+	if (write(CTL, &failed, sizeof failed) < 0) {
+		/* nothing more to try under the filter */
+	}
+	_exit(126);
 }
 
 /*
@@ -1123,8 +1183,7 @@ static void wipe_args(void)
 _Noreturn void sbx_child_main(const struct sbx_plan *p)
 {
 	struct sbx_msg go;
-	int status;
-	pid_t cmd, w;
+	pid_t cmd;
 	ssize_t r;
 
 	/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
@@ -1208,14 +1267,5 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 	close(2);
 	if (p->drop_caps)
 		CHECK(drop_caps(p->last_cap, 0), SBX_ST_CAPS, -1);
-	for (;;) {
-		w = waitpid(-1, &status, 0);
-		if (w == cmd) {
-			send_msg(SBX_MSG_STATUS, 0, 0, -1, status);
-			/* init's exit kills every process left in the box */
-			_exit(0);
-		}
-		if (w < 0 && errno == ECHILD)
-			_exit(0);
-	}
+	sbx_init_reap(p, cmd);
 }

@@ -124,46 +124,26 @@ static void take(struct sbx_kmem *k, unsigned which, const int *fd, size_t n)
 	}
 }
 
-ssize_t sbx_kmem_recv(int ctl, void *buf, size_t len, struct sbx_kmem *k)
+void sbx_kmem_take(struct sbx_kmem *k, const void *msg, const struct cmsghdr *c)
 {
-	union {
-		char b[CMSG_SPACE(sizeof(int) * SBX_KMEM_FDS)];
-		struct cmsghdr align;
-	} cm;
-	struct iovec iov = {buf, len};
-	struct msghdr mh;
-	struct cmsghdr *c;
+	int fd[SBX_KMEM_FDS];
+	size_t nfd;
 	struct sbx_msg m;
-	ssize_t n;
 
-	memset(&mh, 0, sizeof mh);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = cm.b;
-	mh.msg_controllen = sizeof cm.b;
-	n = recvmsg(ctl, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	if (n < 0)
-		return n;
-	if ((size_t)n >= sizeof m)
-		memcpy(&m, buf, sizeof m);
-	else
-		m.type = 0;
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		int fd[SBX_KMEM_FDS];
-		size_t nfd;
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		if (nfd > sizeof fd / sizeof fd[0])
-			nfd = sizeof fd / sizeof fd[0];
-		memcpy(fd, CMSG_DATA(c), nfd * sizeof(int));
-		if (m.type == SBX_MSG_METERS)
-			take(k, (unsigned)m.index, fd, nfd);
-		else
-			for (size_t i = 0; i < nfd; i++)
-				close(fd[i]);
+	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len < CMSG_LEN(0))
+		return;
+	nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+	if (nfd > SBX_KMEM_FDS) /* the buffer held no more: cannot be */
+		nfd = SBX_KMEM_FDS;
+	memcpy(fd, CMSG_DATA(c), nfd * sizeof(int));
+	if (k && msg) {
+		memcpy(&m, msg, sizeof m);
+		take(k, (unsigned)m.index, fd, nfd);
+	} else {
+		for (size_t i = 0; i < nfd; i++)
+			close(fd[i]);
 	}
-	return n;
 }
 
 static uint64_t tmpfs_used(int fd)

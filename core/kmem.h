@@ -44,9 +44,12 @@ struct sbx_kmem_use {
 
 void sbx_kmem_init(struct sbx_kmem *k);
 void sbx_kmem_close(struct sbx_kmem *k);
-/* recv() of one control message into buf; a SBX_MSG_METERS message's
- * descriptors are kept in k, any other descriptor is closed. */
-ssize_t sbx_kmem_recv(int ctl, void *buf, size_t len, struct sbx_kmem *k);
+/* Takes the descriptors of control message c (SCM_RIGHTS) that came with
+ * msg, a SBX_MSG_METERS message (struct sbx_msg), into k; with k or msg
+ * NULL, closes them. */
+struct cmsghdr;
+void sbx_kmem_take(struct sbx_kmem *k, const void *msg,
+		   const struct cmsghdr *c);
 /* Sums what the meters of k hold now (fills u when not NULL). */
 uint64_t sbx_kmem_sample(struct sbx_kmem *k, struct sbx_kmem_use *u);
 

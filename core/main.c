@@ -728,7 +728,79 @@ static int loadline(struct interp *in, lua_State *L)
 	return status;
 }
 
-/* Prints the values a line returned, with the global print. */
+/*
+ * Tables print readably through lua-inspect (Debian's lua-inspect ships it
+ * for Lua 5.1 to 5.3 only: the same pure Lua file serves 5.4), loaded at
+ * the first table the REPL prints, never before and never by a script.
+ * It is looked up on package.path (which holds no relative template
+ * unless the user's LUA_PATH adds one), then in the system's own
+ * directories, which only root writes.
+ */
+#define INSPECT_KEY "sbx.repl.inspect"
+static const char inspect_loader[] =
+    "local ok, m = pcall(require, 'inspect')\n"
+    "if not ok then\n"
+    "  for _, v in ipairs { '5.4', '5.3' } do\n"
+    "    local f = loadfile('/usr/share/lua/' .. v .. '/inspect.lua', 't')\n"
+    "    if f then m = f() break end\n"
+    "  end\n"
+    "end\n"
+    "if type(m) == 'table' then m = m.inspect end\n"
+    "if type(m) == 'function' then return m end\n";
+
+/* Pushes lua-inspect's function and returns 1, or returns 0 when it is
+ * not there (said once; tables then print as addresses). */
+static int push_inspect(struct interp *in, lua_State *L)
+{
+	int t = lua_getfield(L, LUA_REGISTRYINDEX, INSPECT_KEY);
+
+	if (t == LUA_TFUNCTION)
+		return 1;
+	lua_pop(L, 1);
+	if (t != LUA_TNIL)
+		return 0; /* looked for and not found */
+	if (luaL_loadbufferx(L, inspect_loader, sizeof(inspect_loader) - 1,
+			     "=inspect", "t") != LUA_OK ||
+	    lua_pcall(L, 0, 1, 0) != LUA_OK || !lua_isfunction(L, -1)) {
+		lua_pop(L, 1);
+		lua_pushboolean(L, 0);
+		lua_setfield(L, LUA_REGISTRYINDEX, INSPECT_KEY);
+		fprintf(stderr,
+			"%s: tables print as addresses: lua-inspect is not "
+			"installed (apt-get install lua-inspect)\n",
+			in->progname ? in->progname : PROGNAME);
+		fflush(stderr);
+		return 0;
+	}
+	lua_pushvalue(L, -1);
+	lua_setfield(L, LUA_REGISTRYINDEX, INSPECT_KEY);
+	return 1;
+}
+
+/* Replaces each table among the n values at the bottom of the stack (but
+ * one with a __tostring of its own) with its text by lua-inspect. */
+static void inspect_tables(struct interp *in, lua_State *L, int n)
+{
+	for (int i = 1; i <= n; i++) {
+		if (lua_type(L, i) != LUA_TTABLE)
+			continue;
+		if (luaL_getmetafield(L, i, "__tostring") != LUA_TNIL) {
+			lua_pop(L, 1);
+			continue;
+		}
+		if (!push_inspect(in, L))
+			return;
+		lua_pushvalue(L, i);
+		if (lua_pcall(L, 1, 1, 0) == LUA_OK &&
+		    lua_type(L, -1) == LUA_TSTRING)
+			lua_replace(L, i);
+		else
+			lua_pop(L, 1); /* an error: the table prints as is */
+	}
+}
+
+/* Prints the values a line returned, with the global print; tables
+ * through lua-inspect. */
 static void print_results(struct interp *in, lua_State *L)
 {
 	int n = lua_gettop(L);
@@ -736,6 +808,7 @@ static void print_results(struct interp *in, lua_State *L)
 	if (n == 0)
 		return;
 	luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
+	inspect_tables(in, L, n);
 	lua_getglobal(L, "print");
 	lua_insert(L, 1);
 	if (lua_pcall(L, n, 0, 0) != LUA_OK)

@@ -167,6 +167,9 @@ enum {
 	SBX_MSG_STATUS,
 	SBX_MSG_PROBE,
 	SBX_MSG_EXEC,	/* the command's process is about to execve */
+	SBX_MSG_DEATH,	/* a process init reaped died of a limit's signal:
+			   the header, then a struct sbx_death */
+	SBX_MSG_UNSEEN, /* index: deaths init did not send (past its cap) */
 	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
 };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
@@ -178,9 +181,39 @@ struct sbx_msg {
 	int status; /* wait status of the command for SBX_MSG_STATUS */
 };
 
+/*
+ * How a process that init reaped died, with the kernel's own record of
+ * what a limit would have left (child.c, reap): sent for deaths by the
+ * signals a limit sends (SIGXCPU, SIGXFSZ, SIGKILL) and by SIGSYS.
+ */
+#define SBX_DEATH_COMMAND 1 /* the box's command */
+#define SBX_DEATH_FILE_AT_LIMIT                                                \
+	2			  /* a regular file in a writable mount of     \
+				     the box is at least fsize bytes */
+#define SBX_DEATH_FILES_PARTIAL 4 /* the search for it stopped early */
+#define SBX_DEATH_MAX 64	  /* records a job keeps */
+struct sbx_death {
+	int pid;    /* in the box's pid namespace */
+	int status; /* wait status */
+	int flags;  /* SBX_DEATH_* */
+	int pad;
+	int64_t cpu_ns;	  /* its CPU time on the clock RLIMIT_CPU is checked
+			     against (CPUCLOCK_PROF); -1: unknown */
+	int64_t cpu_soft; /* its RLIMIT_CPU at death, seconds; -1: none or */
+	int64_t cpu_hard; /* unknown (the kernel adds 1 s to the soft limit
+			     each time it sends SIGXCPU) */
+	int64_t fsize;	  /* its RLIMIT_FSIZE soft limit at death; -1 */
+	char comm[16];	  /* its command name ("" unknown) */
+};
+struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
+	struct sbx_msg m;
+	struct sbx_death d;
+};
+
 /* ---- supervise.c: running boxes ---- */
 #include "cgroup.h" /* (it includes this file: the guard is set above) */
 #include "kmem.h"
+#include "ttyfilter.h"
 
 enum { SBX_OUT_CAPTURE, SBX_OUT_PASS, SBX_OUT_DISCARD };
 enum {
@@ -191,7 +224,8 @@ enum {
 	SBX_END_OUTPUT,	     /* an output stream passed its cap */
 	SBX_END_CANNOT,	     /* the box could not be set up */
 	SBX_END_LOST,	     /* init ended without saying how the command did */
-	SBX_END_MEMORY,	     /* the sampler saw the memory limit passed */
+	SBX_END_MEMORY,	     /* the sampler saw the memory limit passed, or
+				the cgroup counted an OOM kill */
 	SBX_END_TASKS,	     /* the sampler saw the task limit reached */
 	SBX_END_INIT,	     /* init was killed after the command's execve */
 	SBX_END_INTERRUPTED, /* sbxlua got SIGINT, SIGTERM or SIGHUP */
@@ -213,6 +247,7 @@ struct sbx_io {
 	int pty;	  /* stdio on a pseudo-terminal of the box's own */
 	int has_termios;  /* the box's pty starts with these settings */
 	struct termios termios; /* (the caller's, taken before it went raw) */
+	int tty_raw;	       /* output passed to a terminal goes unfiltered */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
 	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
 	int cgroup;	       /* SBX_CGMODE_* */
@@ -244,6 +279,11 @@ struct sbx_job {
 	int in_eof;
 	char *probe; /* the probe datagram's text, after the header */
 	size_t probe_len;
+	/* from the probe: a pidfd of the command's process, and a pipe that
+	 * reaches EOF at its execve (-1: none, or read already) */
+	int cmd_pidfd, exec_fd;
+	char box_ids[256]; /* the Uid: and Gid: lines of the probe's status */
+	size_t box_ids_len;
 	/* limits of the whole box */
 	struct sbx_cgroup cg;
 	int have_events;
@@ -258,6 +298,14 @@ struct sbx_job {
 	int cg_error;
 	const char *cg_what;
 	int stop_signal; /* SBX_END_INTERRUPTED: the signal sbxlua got */
+	/* deaths that init reaped and recorded (SBX_MSG_DEATH), in order */
+	struct sbx_death deaths[SBX_DEATH_MAX];
+	int ndeaths;
+	unsigned long deaths_unseen; /* past either cap */
+	int filter[2];		     /* passed to a terminal: through tf */
+	struct sbx_ttyf tf[2];	     /* (ttyfilter.c) */
+	size_t tail[2];	   /* resets at the end of buf (not content) */
+	char tail_last[2]; /* the last byte of content before them */
 };
 
 /* The cgroup base of this process, probed once (NULL: none usable). */
@@ -268,14 +316,15 @@ SBX_LOCAL void sbx_job_init(struct sbx_job *j);
  * end_kind SBX_END_CANNOT and cannot.stage set). */
 SBX_LOCAL int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 			    const struct sbx_io *io);
-/* SIGINT, SIGTERM and SIGHUP to sbxlua while boxes run: blocked and read
- * from fd (a signalfd; -1 when none could be made, the mask then untouched)
- * by sbx_jobs_wait, the previous mask restored by sbx_stop_release. */
+/* SIGINT, SIGTERM and SIGHUP to sbxlua while boxes run (and SIGWINCH when
+ * winch: a box's pty follows the caller's window): blocked and read from fd
+ * (a signalfd; -1 when none could be made, the mask then untouched) by
+ * sbx_jobs_wait, the previous mask restored by sbx_stop_release. */
 struct sbx_stop {
 	sigset_t old;
 	int fd;
 };
-SBX_LOCAL void sbx_stop_own(struct sbx_stop *s);
+SBX_LOCAL void sbx_stop_own(struct sbx_stop *s, int winch);
 SBX_LOCAL void sbx_stop_release(struct sbx_stop *s);
 /* Supervises the started jobs until every one is done; a signal read from
  * stopfd (-1: none) kills every box still running (SBX_END_INTERRUPTED). */
@@ -286,6 +335,8 @@ SBX_LOCAL double sbx_now(void);
 
 /* child.c: entered in the cloned child; never returns. */
 SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
+/* reap.c: init's reap loop once the command is forked; exits. */
+SBX_LOCAL _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd);
 
 /* ---- file.c: host files held by descriptor ---- */
 #define SBX_FILE "sbx.file"

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -56,6 +57,7 @@ void sbx_job_init(struct sbx_job *j)
 	memset(j, 0, sizeof *j);
 	j->pid = -1;
 	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
+	j->cmd_pidfd = j->exec_fd = -1;
 	j->io.in_fd = -1;
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
@@ -295,6 +297,48 @@ static long clone_as(struct clone_args *ca, uid_t id)
 	return r;
 }
 
+/*
+ * The box's stdio pipes and pty are made with the box's host id as this
+ * process's file system ids.  A pipe's inode and a devpts slave belong to
+ * the fsuid and fsgid that made them, mode 0600 and 0620: the box's user
+ * reopens its own descriptors (/dev/stdin, /dev/stdout, /dev/stderr,
+ * /proc/self/fd/N) and opens its terminal by name (/dev/console) only as
+ * their owner.  Made by host root, they would belong to an id the box does
+ * not map, and each such open would fail with EACCES.  Only a root caller's
+ * box has a host id apart (an unprivileged caller's is the caller's own).
+ * setfsuid acts on this thread alone (sbxlua runs one) and is undone as
+ * soon as the pipes and the pty exist; the file capabilities it drops come
+ * back from the permitted set with fsuid 0.
+ */
+struct fsid {
+	int uid, gid; /* the caller's, to return to; -1: unchanged */
+};
+
+static void box_fsid(const struct sbx_plan *p, struct fsid *f)
+{
+	f->gid = setfsgid(p->host_gid);
+	if (setfsgid((gid_t)-1) != (int)p->host_gid) {
+		setfsgid((gid_t)f->gid);
+		f->gid = -1;
+		return;
+	}
+	f->uid = setfsuid(p->host_uid);
+	if (setfsuid((uid_t)-1) != (int)p->host_uid) {
+		setfsuid((uid_t)f->uid);
+		setfsgid((gid_t)f->gid);
+		f->uid = f->gid = -1;
+	}
+}
+
+static void caller_fsid(struct fsid *f)
+{
+	if (f->uid >= 0)
+		setfsuid((uid_t)f->uid);
+	if (f->gid >= 0)
+		setfsgid((gid_t)f->gid);
+	f->uid = f->gid = -1;
+}
+
 /* A pseudo-terminal pair from the host's devpts, with the caller's terminal
  * settings as they were before the caller's terminal went raw for the relay
  * (io->termios, taken by the one who made it raw), and the caller's size,
@@ -389,8 +433,9 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		  const struct sbx_io *io)
 {
 	int sv[2] = {-1, -1}, pin[2] = {-1, -1}, pout[2] = {-1, -1},
-	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e, own_id, bad = -1;
+	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e, own_id = 0, bad = -1;
 	int *trees = NULL;
+	struct fsid fsid = {-1, -1};
 	struct sbx_plan cp = *p;
 	struct clone_args ca;
 	long r;
@@ -398,8 +443,21 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	j->plan = p;
 	j->io = *io;
 	j->start = sbx_now();
+	for (int s = 0; s < 2; s++) {
+		/* output the caller's terminal shows is filtered (ttyfilter.c)
+		 * unless the caller asked for it raw */
+		j->filter[s] = io->out_mode[s] == SBX_OUT_PASS &&
+			       !io->tty_raw && isatty(s + 1);
+		sbx_ttyf_init(&j->tf[s]);
+	}
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		goto fail;
+	own_id =
+	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
+	if (own_id)
+		/* an id our namespace does not map cannot be an fsuid: the
+		 * clone and the maps say why the box cannot be made */
+		box_fsid(p, &fsid);
 	if (io->pty) {
 		/* master: stdin and stdout of the relay; the slave is all
 		 * three stdio of the box, and its controlling terminal */
@@ -417,11 +475,11 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		cp.stdio[1] = pout[1];
 		cp.stdio[2] = perr[1];
 	}
+	if (own_id)
+		caller_fsid(&fsid);
 	cp.ctl_fd = sv[1];
 	cp.kmem = io->memory_limit != 0;
 
-	own_id =
-	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
 	if (p->root_opts && p->caller_root) {
 		stage = SBX_ST_MOUNT;
 		trees = open_trees(p, &bad);
@@ -491,6 +549,8 @@ killed:
 	return -1;
 fail:
 	e = errno;
+	if (own_id)
+		caller_fsid(&fsid);
 	for (int i = 0; i < 2; i++) {
 		xclose(&sv[i]);
 		xclose(&pin[i]);
@@ -507,16 +567,253 @@ fail:
 	return -1;
 }
 
-static void keep_probe(struct sbx_job *j, const char *buf, size_t n)
+/*
+ * Keeps the probe datagram's text and the descriptors that came with it
+ * (fds[0]: the exec pipe, fds[1]: the command's pidfd; -1 if none).  The
+ * status read inside is not kept as the command's: it was read before the
+ * filter and the execve (probe_exec reads the program's own); only its
+ * Uid: and Gid: lines are, in box_ids.
+ */
+static void keep_probe(struct sbx_job *j, const char *buf, size_t n, int fds[2])
 {
+	const char *text = buf + sizeof(struct sbx_msg), *rest = NULL;
 	size_t len = n - sizeof(struct sbx_msg);
-	if (j->probe || n <= sizeof(struct sbx_msg))
-		return;
+	if (!j->probe && n > sizeof(struct sbx_msg))
+		rest = memchr(text, '\0', len);
+	if (!rest)
+		goto drop;
+	j->box_ids_len = 0;
+	for (const char *l = text; l < rest;) {
+		const char *e = memchr(l, '\n', (size_t)(rest - l));
+		size_t ll = e ? (size_t)(e - l + 1) : (size_t)(rest - l);
+		if ((strncmp(l, "Uid:", 4) == 0 ||
+		     strncmp(l, "Gid:", 4) == 0) &&
+		    j->box_ids_len + ll <= sizeof j->box_ids) {
+			memcpy(j->box_ids + j->box_ids_len, l, ll);
+			j->box_ids_len += ll;
+		}
+		l += ll;
+	}
+	len -= (size_t)(rest - text);
 	j->probe = malloc(len);
 	if (!j->probe)
-		return; /* the claims stay unverified */
-	memcpy(j->probe, buf + sizeof(struct sbx_msg), len);
+		goto drop;	     /* the claims stay unverified */
+	memcpy(j->probe, rest, len); /* an empty status, \0, the rest */
 	j->probe_len = len;
+	if (fds[0] >= 0 && fds[1] >= 0) {
+		fcntl(fds[0], F_SETFL, O_NONBLOCK);
+		j->exec_fd = fds[0];
+		j->cmd_pidfd = fds[1];
+		return;
+	}
+drop:
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* The current pid of the process of pidfd in our pid namespace (its
+ * fdinfo's Pid: line); -1 once it has been reaped, 0 if unknown. */
+static pid_t pidfd_pid(int pidfd)
+{
+	char path[64], buf[512], *s;
+	int fd;
+	ssize_t n;
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	s = strstr(buf, "\nPid:");
+	return s ? (pid_t)strtol(s + 5, NULL, 10) : 0;
+}
+
+/* Reads the file name below the directory fd (at most size - 1 bytes,
+ * NUL-terminated); returns the count or -1. */
+static ssize_t read_at(int dfd, const char *name, char *buf, size_t size)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t n = 0;
+	if (fd < 0)
+		return -1;
+	while (n < size - 1) {
+		ssize_t r = read(fd, buf + n, size - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* Copies the lines of status to out, the box's own Uid: and Gid: lines
+ * (j->box_ids) in place of those seen from here; returns the length (at
+ * most the length of status plus box_ids_len). */
+static size_t merge_status(const struct sbx_job *j, char *out,
+			   const char *status)
+{
+	size_t n = 0;
+	for (const char *l = status; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l + 1) : strlen(l);
+		if (strncmp(l, "Uid:", 4) == 0 || strncmp(l, "Gid:", 4) == 0) {
+			const char *in = j->box_ids,
+				   *end = j->box_ids + j->box_ids_len;
+			while (in < end) {
+				const char *ie =
+				    memchr(in, '\n', (size_t)(end - in));
+				size_t il = ie ? (size_t)(ie - in + 1)
+					       : (size_t)(end - in);
+				if (memcmp(in, l, 4) == 0) {
+					memcpy(out + n, in, il);
+					n += il;
+					break;
+				}
+				in += il;
+			}
+		} else {
+			memcpy(out + n, l, len);
+			n += len;
+		}
+		l += len;
+	}
+	return n;
+}
+
+/*
+ * The command's status, read from outside once its execve has happened
+ * (the exec pipe at EOF) or it has ended (init keeps its zombie until the
+ * supervisor has read this), becomes the probe's status: the filter,
+ * no_new_privs and the capabilities are verified on the program's own
+ * process, as the kernel holds them for it.  Read after the program
+ * started, it can only be more restrictive than at the execve, never less:
+ * no_new_privs and a filter cannot be removed, capability sets only shrink
+ * (one exception errs the other way: in a user namespace the program made
+ * itself, if its profile lets it, the sets are that namespace's, and the
+ * claim is reported failed).  The process is named by its pidfd: /proc/<pid>
+ * is opened, then the pidfd must still name that pid (not reaped, so the
+ * number was not reused).  The status's Uid:
+ * and Gid: lines are the host's ids seen from here; the box's own (from the
+ * probe inside, which neither the filter nor an execve under no_new_privs
+ * can change) stand in their place.  Anything that fails leaves the status
+ * empty: its claims are reported failed, never verified.
+ */
+static void probe_exec(struct sbx_job *j)
+{
+	static char status[16384], merged[16384 + sizeof j->box_ids];
+	char path[64], *np;
+	size_t n = 0;
+	pid_t pid;
+	int dfd;
+
+	xclose(&j->exec_fd);
+	if (j->cmd_pidfd < 0 || !j->probe || j->probe_len == 0 ||
+	    j->probe[0] != '\0')
+		goto out;
+	if (j->have_cannot || (pid = pidfd_pid(j->cmd_pidfd)) <= 0)
+		goto out;
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		goto out;
+	if (pidfd_pid(j->cmd_pidfd) == pid &&
+	    read_at(dfd, "status", status, sizeof status) > 0)
+		n = merge_status(j, merged, status);
+	close(dfd);
+	if (n == 0 || !(np = malloc(n + j->probe_len)))
+		goto out;
+	memcpy(np, merged, n);
+	memcpy(np + n, j->probe, j->probe_len);
+	free(j->probe);
+	j->probe = np;
+	j->probe_len += n;
+out:
+	xclose(&j->cmd_pidfd);
+}
+
+/* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
+ * the two descriptors a probe carries (close-on-exec), else -1; k takes
+ * those of the memory meters (kmem.h): any other descriptor that came is
+ * closed. */
+static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
+			struct sbx_kmem *k)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(SBX_KMEM_FDS * sizeof(int))];
+	} cm;
+	struct iovec iov = {buf, size};
+	struct msghdr mh;
+	struct cmsghdr *c;
+	int got[2] = {-1, -1};
+	ssize_t n;
+
+	fds[0] = fds[1] = -1;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cm.buf;
+	mh.msg_controllen = sizeof cm.buf;
+	n = recvmsg(ctl, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL;
+	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_METERS) {
+		sbx_kmem_take(k, buf, c);
+		return n;
+	}
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof got))
+		memcpy(got, CMSG_DATA(c), sizeof got);
+	else if (c) /* none kept: closed there */
+		sbx_kmem_take(NULL, NULL, c);
+	if (n > (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_PROBE) {
+		fds[0] = got[0];
+		fds[1] = got[1];
+	} else {
+		for (int i = 0; i < 2; i++)
+			if (got[i] >= 0)
+				close(got[i]);
+	}
+	return n;
+}
+
+/* The command has ended (init said so, and keeps its zombie): its status
+ * from outside if not read yet, then init may let it go. */
+static void command_ended(struct sbx_job *j)
+{
+	struct sbx_msg done = {SBX_MSG_GO, 0, 0, -1, 0};
+	if (j->cmd_pidfd >= 0)
+		probe_exec(j);
+	if (j->plan->probe)
+		send(j->ctl, &done, sizeof done, MSG_NOSIGNAL);
+}
+
+/* Keeps a death init recorded; the command's always has a place (the
+ * last one, when the others have taken every other). */
+static void keep_death(struct sbx_job *j, const char *p)
+{
+	struct sbx_death d;
+	memcpy(&d, p, sizeof d);
+	d.comm[sizeof d.comm - 1] = '\0';
+	if (j->ndeaths == SBX_DEATH_MAX - 1 && !(d.flags & SBX_DEATH_COMMAND)) {
+		j->deaths_unseen++;
+		return;
+	}
+	if (j->ndeaths >= SBX_DEATH_MAX) {
+		j->deaths_unseen++;
+		return;
+	}
+	j->deaths[j->ndeaths++] = d;
 }
 
 static void read_ctl(struct sbx_job *j)
@@ -524,8 +821,9 @@ static void read_ctl(struct sbx_job *j)
 	static char buf[SBX_PROBE_MAX + 64];
 	struct sbx_msg m;
 	ssize_t n;
+	int fds[2];
 	while (j->ctl >= 0) {
-		n = sbx_kmem_recv(j->ctl, buf, sizeof buf, &j->kmem);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -537,7 +835,12 @@ static void read_ctl(struct sbx_job *j)
 			continue;
 		memcpy(&m, buf, sizeof m);
 		if (m.type == SBX_MSG_PROBE) {
-			keep_probe(j, buf, (size_t)n);
+			keep_probe(j, buf, (size_t)n, fds);
+			continue;
+		}
+		if (m.type == SBX_MSG_DEATH &&
+		    n == (ssize_t)sizeof(struct sbx_death_msg)) {
+			keep_death(j, buf + offsetof(struct sbx_death_msg, d));
 			continue;
 		}
 		if (n != (ssize_t)sizeof m)
@@ -550,8 +853,40 @@ static void read_ctl(struct sbx_job *j)
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
+			command_ended(j);
+		} else if (m.type == SBX_MSG_UNSEEN && m.index > 0) {
+			j->deaths_unseen += (unsigned long)m.index;
 		}
 	}
+}
+
+/* Room for more bytes after what stream s holds: 0, or -1 (no memory). */
+static int grow_out(struct sbx_job *j, int s, size_t more)
+{
+	size_t ns = j->size[s] ? j->size[s] : 65536;
+	char *nb;
+	if (j->len[s] + more <= j->size[s])
+		return 0;
+	while (ns < j->len[s] + more)
+		ns *= 2;
+	nb = realloc(j->buf[s], ns);
+	if (!nb)
+		return -1;
+	j->buf[s] = nb;
+	j->size[s] = ns;
+	return 0;
+}
+
+/* The end of a stream the caller's terminal shows: the modes it left set
+ * that outlast it are reset (ttyfilter.c). */
+static void end_filter(struct sbx_job *j, int s)
+{
+	if (!j->filter[s] || grow_out(j, s, SBX_TTYF_END) < 0)
+		return;
+	/* what the program left unfinished is its last byte, not ours */
+	j->tail_last[s] = j->len[s] ? j->buf[s][j->len[s] - 1] : j->last[s];
+	j->tail[s] = sbx_ttyf_end(&j->tf[s], j->buf[s] + j->len[s]);
+	j->len[s] += j->tail[s];
 }
 
 /* Reads what is available on stream s; past the cap, kills the box. */
@@ -568,6 +903,7 @@ static void read_out(struct sbx_job *j, int s)
 		if (n <= 0) {	/* EIO: a pty whose slave side is all closed */
 			xclose(&j->out[s]);
 			j->eof[s] = 1;
+			end_filter(j, s);
 			return;
 		}
 		keep = (size_t)n;
@@ -580,25 +916,26 @@ static void read_out(struct sbx_job *j, int s)
 		 * the caller's descriptor takes it (pass_out): a reader that
 		 * stalls must not stall the loop that enforces the limits */
 		if (j->io.out_mode[s] != SBX_OUT_DISCARD && keep) {
-			if (j->len[s] + keep > j->size[s]) {
-				size_t ns = j->size[s] ? j->size[s] : 65536;
-				char *nb;
-				while (ns < j->len[s] + keep)
-					ns *= 2;
-				nb = realloc(j->buf[s], ns);
-				if (!nb) {
-					kill_box(j, SBX_END_OUTPUT);
-					return;
-				}
-				j->buf[s] = nb;
-				j->size[s] = ns;
+			if (grow_out(j, s, keep + SBX_TTYF_SEQ + 2) < 0) {
+				kill_box(j, SBX_END_OUTPUT);
+				return;
 			}
-			memcpy(j->buf[s] + j->len[s], tmp, keep);
-			j->len[s] += keep;
+			if (j->filter[s])
+				/* to the caller's terminal: only what draws
+				 * (ttyfilter.c); the cap counts what the box
+				 * wrote */
+				j->len[s] +=
+				    sbx_ttyf_run(&j->tf[s], tmp, keep,
+						 j->buf[s] + j->len[s]);
+			else {
+				memcpy(j->buf[s] + j->len[s], tmp, keep);
+				j->len[s] += keep;
+			}
 		}
 		if (j->end_kind == SBX_END_OUTPUT) {
 			xclose(&j->out[s]);
 			j->eof[s] = 1;
+			end_filter(j, s);
 			return;
 		}
 	}
@@ -685,10 +1022,12 @@ static void pass_out(struct sbx_job *j, int s, int all)
 			break;
 		}
 		j->sent[s] += (size_t)w;
-		j->last[s] = j->buf[s][j->sent[s] - 1];
+		j->last[s] = j->sent[s] + j->tail[s] > j->len[s]
+				 ? j->tail_last[s]
+				 : j->buf[s][j->sent[s] - 1];
 	} while (all);
 	if (j->sent[s] == j->len[s])
-		j->sent[s] = j->len[s] = 0;
+		j->sent[s] = j->len[s] = j->tail[s] = 0;
 }
 
 static void finish(struct sbx_job *j)
@@ -739,6 +1078,12 @@ static void finish(struct sbx_job *j)
 		j->end_kind = SBX_END_EXIT;
 	else if (j->end_kind != SBX_END_NONE)
 		return; /* the supervisor's own kill names the cause */
+	else if (j->have_events && j->ev.oom_kill > 0 &&
+		 (!j->have_status ||
+		  (WIFSIGNALED(j->status) && WTERMSIG(j->status) == SIGKILL)))
+		/* the kernel's record: the cgroup's OOM killer ended the box
+		 * (with memory.oom.group, init and all), or the command */
+		j->end_kind = SBX_END_MEMORY;
 	else if (j->have_status && WIFSIGNALED(j->status))
 		j->end_kind = SBX_END_SIGNAL;
 	else if (j->execed && j->init_signal)
@@ -768,13 +1113,19 @@ static int job_ready(const struct sbx_job *j)
  * (child.c reset_signals) before anything of the box runs.  A signal that
  * arrives after the loop stays pending and is delivered on release.
  */
-void sbx_stop_own(struct sbx_stop *s)
+void sbx_stop_own(struct sbx_stop *s, int winch)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	sigset_t stop;
 	int any = 0;
 	sigemptyset(&stop);
 	s->fd = -1;
+	/* a relayed pty follows the caller's window: SIGWINCH (ignored by
+	 * default) is read here too, and resizes each box's pty */
+	if (winch) {
+		sigaddset(&stop, SIGWINCH);
+		any = 1;
+	}
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction cur;
 		/* a signal the caller ignores (nohup's SIGHUP) stays ignored:
@@ -801,11 +1152,34 @@ void sbx_stop_release(struct sbx_stop *s)
 	sigprocmask(SIG_SETMASK, &s->old, NULL);
 }
 
-/* Reads the stops pending on fd; the first kills every box still running. */
+/*
+ * The caller's window size (its stdin, the terminal the pty relays) to each
+ * running box's pty: setting it on the master sends SIGWINCH to the box
+ * terminal's foreground process group, as a terminal emulator's resize
+ * does.  The master is the descriptor the box's output is read from.
+ */
+static void follow_window(struct sbx_job **jobs, size_t n)
+{
+	struct winsize ws;
+	if (ioctl(0, TIOCGWINSZ, &ws) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct sbx_job *j = jobs[i];
+		if (j->io.pty && !j->done && j->out[0] >= 0)
+			ioctl(j->out[0], TIOCSWINSZ, &ws);
+	}
+}
+
+/* Reads the signals pending on fd: a window change resizes the boxes'
+ * ptys; the first stop kills every box still running. */
 static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 {
 	struct signalfd_siginfo si;
-	while (read(fd, &si, sizeof si) == (ssize_t)sizeof si)
+	while (read(fd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_signo == SIGWINCH) {
+			follow_window(jobs, n);
+			continue;
+		}
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
 			if (j->done || j->exited ||
@@ -815,13 +1189,14 @@ static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 			if (j->end_kind == SBX_END_INTERRUPTED)
 				j->stop_signal = (int)si.ssi_signo;
 		}
+	}
 }
 
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 {
-	struct pollfd pfd[7 * 64 + 1];
-	struct sbx_job *who[7 * 64 + 1];
-	int what[7 * 64 + 1];
+	struct pollfd pfd[8 * 64 + 1];
+	struct sbx_job *who[8 * 64 + 1];
+	int what[8 * 64 + 1];
 
 	for (;;) {
 		size_t np = 0, active = 0;
@@ -864,7 +1239,7 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			}
 			if (j->exited && (next < 0 || j->end + 1.0 < next))
 				next = j->end + 1.0;
-			if (np + 7 > sizeof pfd / sizeof pfd[0])
+			if (np + 8 > sizeof pfd / sizeof pfd[0])
 				break;
 			active++;
 			if (!j->exited) {
@@ -876,6 +1251,12 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				pfd[np] = (struct pollfd){j->ctl, POLLIN, 0};
 				who[np] = j;
 				what[np++] = 1;
+			}
+			if (j->exec_fd >= 0) {
+				pfd[np] =
+				    (struct pollfd){j->exec_fd, POLLIN, 0};
+				who[np] = j;
+				what[np++] = 8;
 			}
 			if (j->in >= 0 && j->io.in_fd >= 0 &&
 			    j->inbuf_off == j->inbuf_len) {
@@ -938,6 +1319,12 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			case 1:
 				read_ctl(j);
 				break;
+			case 8:
+				/* the command's execve happened (or it ended):
+				 * a failure it sent comes first */
+				read_ctl(j);
+				probe_exec(j);
+				break;
 			case 2:
 				if ((pfd[k].revents & (POLLERR | POLLNVAL)) ||
 				    ((pfd[k].revents & POLLHUP) &&
@@ -974,6 +1361,8 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->out[0]);
 	xclose(&j->out[1]);
 	xclose(&j->io.in_fd);
+	xclose(&j->cmd_pidfd);
+	xclose(&j->exec_fd);
 	sbx_cgroup_remove(&j->cg);
 	sbx_kmem_close(&j->kmem);
 	free(j->buf[0]);

@@ -5,9 +5,15 @@
 --   ./sbxlua docs/first-box.lua
 local core = require "sbx.core"
 
+-- sbx.core takes a spec as it is: a root caller's box would map to host
+-- uid 0 unless host_uid says otherwise (sbx.run and sbx.box default to
+-- sbx.box.root_host_id, checked to be no one's)
+local host_id = core.ids().euid == 0 and require("sbx.box").root_host_id or nil
+
 local box = assert(core.box {
 	namespaces = { "user", "mount", "pid", "ipc", "uts", "net", "cgroup" },
-	uid = 1000, gid = 1000,          -- inside; outside: the caller's ids
+	uid = 1000, gid = 1000,          -- inside; outside: the caller's ids,
+	host_uid = host_id, host_gid = host_id, -- or for root an unused id
 	hostname = "first-box",
 	root = { size = 1 << 20, nr_inodes = 256 },  -- read-only after set-up
 	mounts = {

@@ -48,6 +48,11 @@ report to stderr after the box is gone.
                       regular file, a terminal of the box's own when it is
                       a terminal, else nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
+  --tty-raw           pass the program's output to the caller's terminal
+                      unfiltered (by default, when stdout or stderr is a
+                      terminal, only what draws reaches it: text, colours,
+                      cursor movement; no OSC, DCS, APC, PM or SOS string,
+                      no query the terminal answers on its input)
   --report FILE       also write the report to FILE
   --json FILE         write the structured result to FILE
   --verbose           add the isolation report to the report
@@ -247,6 +252,9 @@ local function parse(argv)
 			if not out then refuse("%s %s: %s", a, typed, reason(msg)) end
 			if o[key] then o[key]:close() end
 			o[key] = out
+		elseif a == "--tty-raw" then
+			-- what the program writes reaches the caller's terminal as it is
+			o.tty_raw = true
 		elseif a == "--verbose" or a == "-v" then
 			o.verbose = true
 		elseif a == "--" then
@@ -305,7 +313,7 @@ local function main(argv)
 	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
 	local filter, ferr = profile.compile(prof)
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
-	o.filter = filter or nil
+	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)

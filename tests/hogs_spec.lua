@@ -143,6 +143,8 @@ describe("limits [" .. S.priv .. "]", function()
 	end)
 
 	it("kills a write past the file size limit with SIGXFSZ", function()
+		-- named on the kernel's record: dd's RLIMIT_FSIZE, and /tmp/big
+		-- left at exactly that size (tests/evidence_spec.lua)
 		local _, err, code = S.runlua("--fsize", "1M", "dd", "if=/dev/zero", "of=/tmp/big", "bs=64k",
 			"count=64", "status=none")
 		assert.are.equal("sandbox: killed: file size limit (1 MiB)\n", err)

@@ -194,17 +194,17 @@ end)
 
 describe("limits.classify", function()
 	local lim = L.defaults
-	local mem90 = math.ceil(L.MEMORY_FRACTION * lim.memory)
 
-	local function killed(extra)
-		local r = { outcome = "signal", signal = 9, signame = "SIGKILL" }
-		for k, v in pairs(extra or {}) do r[k] = v end
-		return r
+	-- a run the command ended by a signal, with init's record of its death
+	local function died(sig, name, record)
+		local d = { command = true, pid = 2, name = "prog", signal = sig, signame = name }
+		for k, v in pairs(record or {}) do d[k] = v end
+		return { outcome = "signal", signal = sig, signame = name, deaths = { d } }
 	end
 
-	it("pins its thresholds", function()
-		assert.are.equal(0.9, L.MEMORY_FRACTION)
-		assert.are.equal(0.1, L.CPU_SLACK)
+	it("has no proximity rules left", function()
+		assert.is_nil(L.MEMORY_FRACTION)
+		assert.is_nil(L.CPU_SLACK)
 	end)
 
 	it("never reclassifies an exit, whatever was measured", function()
@@ -223,45 +223,85 @@ describe("limits.classify", function()
 		end
 	end)
 
-	it("memory: a SIGKILL at 90% of the limit, not just below", function()
-		assert.are.equal("memory", L.classify(killed { memory_peak = mem90 }, lim))
-		assert.are.equal("memory", L.classify(killed { memory_peak = lim.memory }, lim))
-		assert.is_nil(L.classify(killed { memory_peak = mem90 - 1 }, lim))
-		assert.is_nil(L.classify(killed { memory_peak = 0 }, lim))
-		-- the same memory with another signal is the program's own end
-		assert.is_nil(L.classify({ outcome = "signal", signal = 11,
-			signame = "SIGSEGV", memory_peak = lim.memory }, lim))
-		-- the cgroup counted an OOM kill: memory, whatever was sampled
-		assert.are.equal("memory", L.classify(killed { oom_kill = 1 }, lim))
-		assert.is_nil(L.classify(killed { oom_kill = 0 }, lim))
+	it("memory: only the cgroup's OOM kill count, never how much was sampled", function()
+		local near = died(9, "SIGKILL")
+		near.memory_peak = lim.memory
+		assert.is_nil(L.classify(near, lim))
+		assert.is_nil(L.classify({ outcome = "signal", signal = 9, signame = "SIGKILL",
+			memory_peak = lim.memory * 2 }, lim))
+		-- the cgroup counted an OOM kill: memory, for the command's
+		-- SIGKILL, and for a box whose init went too (memory.oom.group)
+		local oom = died(9, "SIGKILL")
+		oom.oom_kill = 1
+		assert.are.equal("memory", L.classify(oom, lim))
+		assert.are.equal("memory", L.classify({ outcome = "init", signal = 9, oom_kill = 2 }, lim))
+		assert.are.equal("memory", L.classify({ outcome = "lost", oom_kill = 1 }, lim))
+		assert.is_nil(L.classify({ outcome = "lost", oom_kill = 0 }, lim))
+		assert.is_nil(L.classify({ outcome = "signal", signal = 11, signame = "SIGSEGV",
+			oom_kill = 1 }, lim))
 	end)
 
-	it("cpu: SIGXCPU, or a SIGKILL within the slack of the budget", function()
-		assert.are.equal("cpu", L.classify({ outcome = "signal", signal = 24 }, lim))
-		assert.are.equal("cpu", L.classify({ outcome = "signal", signame = "SIGXCPU" }, lim))
-		local edge = lim.cpu - L.CPU_SLACK
-		assert.are.equal("cpu", L.classify(killed { cpu = edge }, lim))
-		assert.are.equal("cpu", L.classify(killed { cpu = lim.cpu + 1 }, lim))
-		assert.is_nil(L.classify(killed { cpu = edge - 0.001 }, lim))
-		assert.is_nil(L.classify(killed { cpu = 1 }, lim))
-		assert.is_nil(L.classify(killed {}, lim))
+	it("cpu: SIGXCPU at the soft limit, SIGKILL at the hard one, on the process's CPU time", function()
+		assert.are.equal("cpu", L.classify(died(24, "SIGXCPU", { cpu = 30 }), lim))
+		assert.are.equal("cpu", L.classify(died(24, "SIGXCPU", { cpu = 30.004 }), lim))
+		assert.is_nil(L.classify(died(24, "SIGXCPU", { cpu = 29.999 }), lim))
+		assert.is_nil(L.classify(died(24, "SIGXCPU", { cpu = 0 }), lim))
+		assert.are.equal("cpu", L.classify(died(9, "SIGKILL", { cpu = 31 }), lim))
+		assert.is_nil(L.classify(died(9, "SIGKILL", { cpu = 30.5 }), lim))
+		-- the signal alone, without init's record, is no evidence
+		assert.is_nil(L.classify({ outcome = "signal", signal = 24, signame = "SIGXCPU" }, lim))
+		assert.is_nil(L.classify({ outcome = "signal", signal = 24, cpu = 100 }, lim))
+		-- a budget of 1.5 s is a soft limit of 2 s (whole seconds)
+		local frac = assert(L.resolve { cpu = "1.5" })
+		assert.is_nil(L.classify(died(24, "SIGXCPU", { cpu = 1.9 }), frac))
+		assert.are.equal("cpu", L.classify(died(24, "SIGXCPU", { cpu = 2 }), frac))
 	end)
 
-	it("file size: SIGXFSZ", function()
-		assert.are.equal("file_size", L.classify({ outcome = "signal", signal = 25 }))
-		assert.are.equal("file_size", L.classify({ outcome = "signal", signame = "SIGXFSZ" }))
-		assert.is_nil(L.classify({ outcome = "signal", signal = 15, signame = "SIGTERM" }))
+	it("file size: SIGXFSZ with a file at the limit the process still had", function()
+		local at = { file_size = lim.file_size, file_at_limit = true }
+		assert.are.equal("file_size", L.classify(died(25, "SIGXFSZ", at), lim))
+		assert.is_nil(L.classify(died(25, "SIGXFSZ", { file_size = lim.file_size,
+			file_at_limit = false }), lim))
+		-- a file at a lower limit the program set itself
+		assert.is_nil(L.classify(died(25, "SIGXFSZ", { file_size = 4096,
+			file_at_limit = true }), lim))
+		assert.is_nil(L.classify({ outcome = "signal", signal = 25 }, lim))
+		assert.is_nil(L.classify(died(15, "SIGTERM", at), lim))
 	end)
 
-	it("uses the limits it is given", function()
-		local small = assert(L.resolve { memory = "100M", cpu = "2" })
-		assert.are.equal("memory", L.classify(killed { memory_peak = 90 * MiB }, small))
-		assert.is_nil(L.classify(killed { memory_peak = 90 * MiB - 1 }, small))
-		assert.are.equal("cpu", L.classify(killed { cpu = 1.9 }, small))
-		assert.is_nil(L.classify(killed { cpu = 1.89 }, small))
-		-- the shortfall measured here after a real RLIMIT_CPU kill at 2 s
-		assert.are.equal("cpu", L.classify(killed { cpu = 2 - 0.0481 }, small))
+	it("a SIGSYS is never named: nothing tells the filter's kill from kill -SYS", function()
+		assert.is_nil(L.classify(died(31, "SIGSYS", { cpu = 100 }), lim))
+		assert.is_nil(L.death_cause({ signal = 31 }, lim))
+	end)
+
+	it("words what the record shows of a limit's signal that was not the limit", function()
+		local small = assert(L.resolve { cpu = "2", file_size = "1M" })
+		assert.are.equal("before the cpu limit (2 s)",
+			L.not_limit({ signame = "SIGXCPU", cpu = 1.92 }, small))
+		assert.are.equal("with no file at the file size limit (1 MiB)",
+			L.not_limit({ signame = "SIGXFSZ", file_size = MiB, file_at_limit = false }, small))
+		-- a search that stopped early, or for another size, says nothing
+		assert.is_nil(L.not_limit({ signame = "SIGXFSZ", file_size = MiB,
+			file_at_limit = false, files_partial = true }, small))
+		assert.is_nil(L.not_limit({ signame = "SIGXFSZ", file_size = 4096,
+			file_at_limit = false }, small))
+		assert.is_nil(L.not_limit({ signame = "SIGXCPU" }, small))
+		assert.is_nil(L.not_limit({ signame = "SIGKILL", cpu = 1 }, small))
+	end)
+
+	it("words a note on another process", function()
+		local small = assert(L.resolve { file_size = "1M" })
+		assert.are.equal("note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
+			L.note_line("file_size", "SIGXFSZ", small))
+		assert.are.equal("note: a process was killed by SIGKILL at the cpu limit (30 s)",
+			L.note_line("cpu", "SIGKILL"))
+		assert.has_error(function() L.note_line("oops", "SIGKILL") end, "bad cause 'oops'")
+		assert.has_error(function() L.note_line("cpu", 9) end)
+	end)
+
+	it("checks its arguments", function()
 		assert.has_error(function() L.classify(nil) end)
+		assert.has_error(function() L.death_cause(nil) end)
 	end)
 end)
 

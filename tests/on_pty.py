@@ -8,15 +8,40 @@
 #   python3 tests/on_pty.py 'command' MARK1 KEYS1 MARK2 KEYS2 ...
 # Typing on what the terminal shows, never after a guessed delay, keeps the
 # order of what the program and the typist do the same on a loaded machine.
+# Options before the command:
+#   --size ROWSxCOLS   the terminal's window size from the start
+#   --raw              print the bytes shown as they are (no decoding)
+# A step whose KEYS is '@size=ROWSxCOLS:MORE' resizes the window (the
+# kernel sends SIGWINCH to the terminal's foreground processes), then types
+# MORE.
 import errno
+import fcntl
 import os
 import pty
 import select
+import struct
 import sys
+import termios
 import time
+
+
+def set_size(fd, spec):
+    rows, cols = (int(x) for x in spec.split("x"))
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+size, raw = None, False
+while sys.argv[1].startswith("--"):
+    if sys.argv[1] == "--size":
+        size = sys.argv.pop(2)
+    elif sys.argv[1] == "--raw":
+        raw = True
+    sys.argv.pop(1)
 
 pid, fd = pty.fork()
 if pid == 0:
+    if size:
+        set_size(0, size)
     os.execvp("sh", ["sh", "-c", sys.argv[1]])
 if len(sys.argv) == 3:
     steps = [(sys.argv[2].encode(), b"typed line\n")]
@@ -31,7 +56,11 @@ deadline = time.time() + 60
 while time.time() < deadline:
     while steps and steps[0][0] in out[seen:]:
         seen = out.index(steps[0][0], seen) + len(steps[0][0])
-        os.write(fd, steps[0][1])
+        keys = steps[0][1]
+        if keys.startswith(b"@size="):
+            spec, _, keys = keys[6:].partition(b":")
+            set_size(fd, spec.decode())
+        os.write(fd, keys)
         steps.pop(0)
     ready, _, _ = select.select([fd], [], [], 0.2)
     if not ready:
@@ -46,4 +75,7 @@ while time.time() < deadline:
         break
     out += data
 os.waitpid(pid, 0)
-sys.stdout.write(out.decode(errors="replace"))
+if raw:
+    sys.stdout.buffer.write(out)
+else:
+    sys.stdout.write(out.decode(errors="replace"))

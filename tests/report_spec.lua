@@ -1,5 +1,6 @@
--- sbx.report: the escaping of text from outside (the rest of the report is
--- exercised through run.lua in run_spec.lua).
+-- sbx.report: the escaping of text from outside, and the events a core
+-- result gives (the rest of the report is exercised through run.lua in
+-- run_spec.lua, and against real boxes in evidence_spec.lua).
 local report = require "sbx.report"
 
 -- reads the escaped form back into bytes
@@ -70,5 +71,65 @@ describe("sbx.report.events for the end of the box's init", function()
 		local ev = report.events({ outcome = "lost" }, {})
 		assert.are.equal("lost: the box ended without a status", report.line(ev[1]))
 		assert.are.equal(126, report.exit_code(ev))
+	end)
+end)
+
+describe("sbx.report.events: limits on the kernel's record only", function()
+	local MiB = 1024 * 1024
+	local info = { limits = { cpu = 1, file_size = MiB, memory = 64 * MiB } }
+
+	local function death(pid, name, sig, signame, extra)
+		local d = { pid = pid, name = name, signal = sig, signame = signame, command = false }
+		for k, v in pairs(extra or {}) do d[k] = v end
+		return d
+	end
+
+	it("notes the other processes a limit killed, in the order of their lines", function()
+		local r = { outcome = "exit", code = 0, death_coverage = "init", deaths_unseen = 0, deaths = {
+			death(9, "spin", 24, "SIGXCPU", { cpu = 1.004 }),
+			death(7, "head", 25, "SIGXFSZ", { file_size = MiB, file_at_limit = true }),
+			death(8, "sh", 25, "SIGXFSZ", { file_size = MiB, file_at_limit = false }),
+			death(6, "hog", 9, "SIGKILL", { cpu = 0.5 }),
+			death(5, "spin2", 9, "SIGKILL", { cpu = 2 }),
+			death(4, "sys", 31, "SIGSYS", { cpu = 9 }),
+		} }
+		local ev = report.events(r, info)
+		local lines = {}
+		for i, e in ipairs(ev) do lines[i] = report.line(e) end
+		assert.are.same({
+			"exit 0",
+			"note: a process was killed by SIGKILL at the cpu limit (1 s)",
+			"note: a process was killed by SIGXCPU at the cpu limit (1 s)",
+			"note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
+		}, lines)
+		assert.are.equal(0, report.exit_code(ev))
+		assert.are.same({ kind = "note", cause = "file_size", limit = MiB, signal = 25,
+			name = "SIGXFSZ", pid = 7, command = "head" }, ev[4])
+		local d = report.deaths(r, info)
+		assert.are.equal("init", d.coverage)
+		assert.are.equal(0, d.unseen)
+		assert.are.equal(3, #d.notable)
+	end)
+
+	it("says what the record shows after a limit's signal that was not the limit", function()
+		local r = { outcome = "signal", signal = 24, signame = "SIGXCPU",
+			deaths = { death(2, "prog", 24, "SIGXCPU", { cpu = 0.3, command = true }) } }
+		local ev = report.events(r, info)
+		assert.are.equal("killed: signal 24 (SIGXCPU) before the cpu limit (1 s)", report.line(ev[1]))
+		assert.are.equal(152, report.exit_code(ev))
+		-- without init's record, the signal alone
+		ev = report.events({ outcome = "signal", signal = 24, signame = "SIGXCPU" }, info)
+		assert.are.equal("killed: signal 24 (SIGXCPU)", report.line(ev[1]))
+		assert.are.equal(152, report.exit_code(ev))
+	end)
+
+	it("names the command's own death at a limit, and lists it in the JSON's deaths", function()
+		local r = { outcome = "signal", signal = 25, signame = "SIGXFSZ", deaths = {
+			death(2, "dd", 25, "SIGXFSZ", { file_size = MiB, file_at_limit = true, command = true }) } }
+		local ev = report.events(r, info)
+		assert.are.equal("killed: file size limit (1 MiB)", report.line(ev[1]))
+		assert.are.equal(124, report.exit_code(ev))
+		assert.are.same({ { pid = 2, command = "dd", signal = 25, signame = "SIGXFSZ",
+			limit = "file_size", is_command = true } }, report.deaths(r, info).notable)
 	end)
 end)

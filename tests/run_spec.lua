@@ -9,6 +9,16 @@ local run = S.runlua
 
 local function last_line(s) return s:match("([^\n]*)\n$") end
 
+-- Gives a host directory to the box's host id, so that --rw takes it: a
+-- root caller's box writes as the unprivileged host id (an unprivileged
+-- caller's box as the caller, who owns it already).
+local function box_writable(d)
+	if S.euid() == 0 then
+		local id = require("sbx.box").root_host_id
+		os.execute(("chown %d:%d %s"):format(id, id, S.q(d)))
+	end
+end
+
 describe("run.lua [" .. S.priv .. "]", function()
 	describe("real programs", function()
 		it("sh with pipes", function()
@@ -73,12 +83,12 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.are.equal(0, code)
 			for n, v in pairs(res.isolation.namespaces) do
 				assert.is_true(v, n)
-				assert.is_true(res.verified.namespaces[n], n)
+				assert.are.equal("verified", res.verified.namespaces[n], n)
 			end
 			for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
 				"capabilities_dropped", "seccomp" } do
 				assert.is_true(res.isolation[k], k)
-				assert.is_true(res.verified[k], k)
+				assert.are.equal("verified", res.verified[k], k)
 			end
 			assert.is_false(res.isolation.host_root)
 			assert.are.equal("none", res.isolation.network)
@@ -532,8 +542,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local out, err, code = run("/nonexistent/" .. evil)
 			assert.are.equal(126, code)
 			assert.are.equal("", out)
-			assert.are.equal("sbxlua: /nonexistent/" .. shown .. ": '/nonexistent/" .. shown
-				.. "' not found\n", err)
+			assert.are.equal("sbxlua: /nonexistent/" .. shown .. ": not found\n", err)
 			out, err, code = run("--mem", evil, "/bin/true")
 			assert.are.equal(126, code)
 			assert.are.equal("", out)
@@ -602,7 +611,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		it("126 when the box cannot be set up", function()
 			local _, err, code = run("--cwd", "/nonexistent", "/bin/true")
 			assert.are.equal(126, code)
-			assert.are.equal("sandbox: cannot enter working directory: ENOENT\n", err)
+			assert.are.equal("sandbox: cannot enter working directory /nonexistent: ENOENT\n", err)
 		end)
 	end)
 
@@ -765,20 +774,20 @@ describe("run.lua [" .. S.priv .. "]", function()
 			end
 			-- a directory beside them is no one's but the caller's
 			local d, rm = S.tmpdir()
-			os.execute("chmod 755 " .. S.q(d))
+			box_writable(d)
 			local _, berr, bcode = run("--rw", d .. ":/work", "/bin/true")
 			rm()
 			assert.are.equal(0, bcode, berr)
 		end)
 
 		it("a PROG that does not exist or is not executable", function()
-			refused("/nonexistent/prog: '/nonexistent/prog' not found", "/nonexistent/prog")
-			refused("no%-such%-program%-x: 'no%-such%-program%-x' not found", "no-such-program-x")
+			refused("/nonexistent/prog: not found", "/nonexistent/prog")
+			refused("no%-such%-program%-x: not found", "no-such-program-x")
 			local d, rm = S.tmpdir()
 			os.execute("touch " .. d .. "/data; chmod 644 " .. d .. "/data")
-			refused(d:gsub("%p", "%%%0") .. "/data: '.*/data' is not executable", d .. "/data")
+			refused(d:gsub("%p", "%%%0") .. "/data: not executable", d .. "/data")
 			rm()
-			refused("/usr: '/usr' is not a regular file", "/usr")
+			refused("/usr: not a regular file", "/usr")
 		end)
 
 		it("sizes and times that do not parse", function()
@@ -1204,6 +1213,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 
 		it("nor in a --rw directory", function()
 			local d, finish = daemon()
+			box_writable(d)
 			local out, err, code = run("--rw", d .. ":/d", "python3", "-c", CLIENT, "/d/sock", "/d/sub/deep")
 			local heard = finish()
 			assert.are.equal(0, code, err)
@@ -1265,6 +1275,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			rm()
 			d, rm = S.tmpdir()
 			os.execute("mkdir -p " .. d .. "/" .. ("a/"):rep(128))
+			box_writable(d)
 			_, err, code = run("--rw", d .. ":/d", "/bin/true")
 			rm()
 			assert.are.equal(126, code)

@@ -113,9 +113,11 @@ describe("walls [" .. S.priv .. "]", function()
 	end)
 
 	it("a call through another ABI kills the program, and the report says so", function()
+		-- the filter's kill is a SIGSYS that nothing outside the process
+		-- tells from a kill -SYS (docs/limits.md): reported as the signal
 		local _, err, code = S.runlua("build/tests/x32")
-		assert.are.equal(125, code)
-		assert.are.equal("sandbox: killed: refused system call: signal 31 (SIGSYS)\n", err)
+		assert.are.equal(128 + 31, code)
+		assert.are.equal("sandbox: killed: signal 31 (SIGSYS)\n", err)
 	end)
 
 	it("kills an int 0x80 call", function()
@@ -127,8 +129,8 @@ describe("walls [" .. S.priv .. "]", function()
 			return
 		end
 		local _, err, code = S.runlua("build/tests/int80")
-		assert.are.equal(125, code)
-		assert.are.equal("sandbox: killed: refused system call: signal 31 (SIGSYS)\n", err)
+		assert.are.equal(128 + 31, code)
+		assert.are.equal("sandbox: killed: signal 31 (SIGSYS)\n", err)
 	end)
 
 	it("--profile none loads no filter and the report says so", function()
@@ -141,7 +143,7 @@ describe("walls [" .. S.priv .. "]", function()
 		assert.matches("Seccomp:%s+0\n", out)
 		assert.matches("sandbox: seccomp: none\n", err)
 		assert.is_false(res.isolation.seccomp)
-		assert.is_false(res.verified.seccomp)
+		assert.are.equal("none", res.verified.seccomp)
 	end)
 
 	describe("landlock", function()
@@ -502,9 +504,9 @@ describe("walls [" .. S.priv .. "]", function()
 		end)
 	end)
 
-	it("report vocabulary for the refusal kill", function()
+	it("report vocabulary for a SIGSYS: the signal, never a guessed refusal", function()
 		local ev = report.events({ outcome = "signal", signal = 31, signame = "SIGSYS" }, { limits = {} })
-		assert.are.equal("killed: refused system call: signal 31 (SIGSYS)", report.line(ev[1]))
-		assert.are.equal(125, report.exit_code(ev))
+		assert.are.equal("killed: signal 31 (SIGSYS)", report.line(ev[1]))
+		assert.are.equal(128 + 31, report.exit_code(ev))
 	end)
 end)

@@ -9,6 +9,7 @@ local M = {}
 
 local limits = require "sbx.limits"
 local owner = require "sbx._owner"
+local profile = require "sbx.profile"
 
 local MiB = 1 << 20
 
@@ -145,15 +146,17 @@ end
 
 --- Finds the program on the host: a name with a slash is that path (no
 -- symlink followed, see `M.host_path`), a bare name is looked up in
--- `M.path` (the host's own directories).  Returns the host path, or nil, msg.
+-- `M.path` (the host's own directories).  Returns the host path, or nil
+-- and the reason (`not found`, `not a regular file`, `not executable`...),
+-- which the caller prefixes with the program's name.
 function M.find_program(prog)
 	if prog == "" then return nil, "empty program name" end
 	local candidates = {}
 	if prog:find("/", 1, true) then
 		local p, msg = M.host_path(prog)
 		if not p then
-			if msg == "No such file or directory" then return nil, ("'%s' not found"):format(prog) end
-			return nil, ("'%s': %s"):format(prog, msg)
+			if msg == "No such file or directory" then return nil, "not found" end
+			return nil, msg
 		end
 		candidates[1] = p
 	else
@@ -164,11 +167,11 @@ function M.find_program(prog)
 		local st = real and core.lstat(real)
 		if st and st.type == "file" and core.access(real, "x") then return real end
 		if st and #candidates == 1 then
-			if st.type ~= "file" then return nil, ("'%s' is not a regular file"):format(prog) end
-			return nil, ("'%s' is not executable"):format(prog)
+			if st.type ~= "file" then return nil, "not a regular file" end
+			return nil, "not executable"
 		end
 	end
-	return nil, ("'%s' not found"):format(prog)
+	return nil, "not found"
 end
 
 -- /proc/self/limits' rows by the names of core.rlimit_names
@@ -198,6 +201,22 @@ function M.caller_hard()
 end
 
 local function dev_rights() return { "read_file", "write_file", "read_dir" } end
+
+--- Whether the host id `id` (as uid and gid, with no supplementary group:
+-- a box has none) may create files in the directory of `st` (an lstat
+-- result): write and search bits of the class the kernel picks, owner,
+-- else group, else others.  An ACL entry is not read (the group class
+-- bits then hold its mask): a directory shared through an ACL alone is
+-- refused, giving it to the id is the fix the refusal names.
+function M.writable_by(st, id)
+	local m = st.mode
+	if st.uid == id then
+		m = m >> 6
+	elseif st.gid == id then
+		m = m >> 3
+	end
+	return st.type == "dir" and m & 3 == 3
+end
 
 --- Bounds of the scan of each operator bind for unix sockets
 -- (`core.find_sockets`): a bind the scan cannot finish is refused.
@@ -270,13 +289,22 @@ function M.socket_hides(b, id)
 end
 
 --- Builds the standard box.
+-- The program's argv[0] is the name as typed when it means the same file
+-- inside (a bare name, found in the same PATH; an absolute path under
+-- /usr, the same in the box), else the path the box sees (`./sus` bound at
+-- `/work/sus` is `/work/sus`): never a host path the box cannot resolve.
+-- The seccomp filter is `o.filter`, or the profile `o.profile` (default
+-- "default") loaded and compiled here; `filter = false` means none.
+-- A root caller's `--rw` directory must be writable by the box's host id
+-- (`M.writable_by`), else the build is refused with the fix.
 -- @tparam table o options: `prog` (as typed), `args`, `ro`/`rw` lists of
 --  `{src=, dst=}`, `tmp` list of `{dst=, size=}`, `env` (map), `cwd`,
 --  `socket` list of `{src=, dst=}` (unix sockets the box may connect to;
 --  every other socket in `ro`/`rw` is covered, see `M.socket_hides`),
 --  `limits` (names of `sbx.limits`, parsed there), `net` ("none"|"host"),
 --  `stdin` (a string, or an `sbx.file` opened before), `cgroup` (a cgroup v2 base, or false for none),
---  `filter` (a compiled filter or false), `profile` (its name), `pty`
+--  `filter` (a compiled filter, false for none, default: the profile),
+--  `profile` (its name, default "default"), `pty`
 --  (stdio on a pseudo-terminal of the box's own, relaying the caller's),
 --  `landlock` (default true), `host_id` (a root caller's box's host id,
 --  default `M.root_host_id`, checked by `M.check_host_id`)
@@ -296,9 +324,24 @@ function M.build(o)
 		if not ok then return nil, why end
 	end
 
+	local filter, profile_name = o.filter, o.profile or "default"
+	if filter == nil then
+		local prof, perr = profile.load(profile_name)
+		if prof == nil then return nil, perr end
+		filter, perr = profile.compile(prof)
+		if filter == nil then return nil, ("profile %s: %s"):format(profile_name, perr) end
+	end
+
 	local work_host
 	for _, b in ipairs(o.rw or {}) do
 		if b.dst == "/work" then work_host = b.src end
+		-- the box writes there as its host id: a directory that id
+		-- cannot write would fail later, inside the program, unexplained
+		local st = host_id and core.lstat(b.src)
+		if st and not M.writable_by(st, host_id) then
+			return nil, ("--rw %s: the box's host id %d cannot write it"
+				.. " (give it the directory: chown %d:%d %s)"):format(b.src, host_id, host_id, host_id, b.src)
+		end
 	end
 
 	local mounts = {
@@ -341,6 +384,11 @@ function M.build(o)
 	-- the box's own devpts instance: its ptys need their ioctls (a pty's
 	-- number, unlocking, termios), and reach only the box's own terminals
 	ll[#ll + 1] = { path = "/dev/pts", access = { "read_file", "write_file", "read_dir", "ioctl_dev" } }
+	-- the box's terminal, by name (/dev/tty: the controlling terminal,
+	-- /dev/console: its node): the ioctls a terminal needs (termios,
+	-- size), on the terminal the box already holds as its stdio
+	ll[#ll + 1] = { path = "/dev/tty", access = { "read_file", "write_file", "ioctl_dev" } }
+	ll[#ll + 1] = { path = "/dev/console", access = { "read_file", "write_file", "ioctl_dev" }, optional = true }
 	mounts[#mounts + 1] = { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = tree.inodes,
 		mode = tonumber("1777", 8) }
 	ll[#ll + 1] = { path = "/tmp", access = "rw" }
@@ -413,7 +461,11 @@ function M.build(o)
 	local cg = o.cgroup ~= false and core.cgroup_probe(type(o.cgroup) == "string" and o.cgroup or nil)
 	if cg and not cg.usable then cg = nil end
 	local ctl = cg and cg.controllers or {}
-	local argv = { o.prog }
+	local argv0 = o.prog
+	if o.prog:find("/", 1, true) and not (o.prog:sub(1, 1) == "/" and under(host_path, "/usr")) then
+		argv0 = path
+	end
+	local argv = { argv0 }
 	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
 	-- what execve copies onto the new stack: the strings and their pointers
 	local arg_bytes = 8
@@ -440,10 +492,11 @@ function M.build(o)
 		cwd = o.cwd or "/work",
 		rlimits = rlimits,
 		sysctl = limits.sysctl(lim),
-		filter = o.filter or nil,
+		filter = filter or nil,
 		landlock = use_landlock and { rules = ll, net = false } or nil,
 		stdin = o.stdin,
 		pty = o.pty or nil,
+		tty_raw = o.tty_raw or nil,
 		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
 		output_limit = lim.output,
 		wall = lim.wall,
@@ -456,8 +509,8 @@ function M.build(o)
 		namespaces = namespaces,
 		network = net_host and "host" or "none",
 		host_root = host_root,
-		seccomp = o.filter and true or false,
-		profile = o.filter and (o.profile or "default") or "none",
+		seccomp = filter and true or false,
+		profile = filter and profile_name or "none",
 		landlock = use_landlock,
 		landlock_abi = use_landlock and landlock_abi or 0,
 		limits = lim,

@@ -13,35 +13,210 @@ M.errno = core.errno
 --- Signal numbers by name (`sbx.signal.SIGKILL`).
 M.signal = core.signal
 
---- Compiles a box spec (see docs/lua-api.md) into a box object.
+-- Safe defaults.  `sbx.core.box` is mechanism: a spec without `root` runs
+-- on the host's tree, and a root caller's spec without `host_uid` runs as
+-- host uid 0.  The facade closes both unless the spec names the unsafe
+-- choice, and every result of such a box lists it in `result.unsafe`:
+--  * no `root`: a tmpfs root with `M.minimal_mounts()` (unless `mounts`
+--    gives the tree); `root = "host"` runs on the host's tree ("root=host");
+--  * a root caller: `host_uid`/`host_gid` default to the standard box's
+--    unprivileged host id (`sbx.box.root_host_id`, checked by
+--    `sbx.box.check_host_id`), one named alone stands for both;
+--    `host_uid = 0` ("host_uid=0"), `host_gid = 0` ("host_gid=0");
+--  * `drop_caps = false`, `no_new_privs = false` are listed as well.
+
+-- Raises a misuse of function fname, with its first argument, at the
+-- caller of the facade function (`level` frames up from here).
+local function bad(fname, msg, level)
+	error(("bad argument #1 to '%s' (%s)"):format(fname, msg), level or 4)
+end
+
+local function has(list, name)
+	for _, v in ipairs(list) do
+		if v == name then return true end
+	end
+	return false
+end
+
+-- The default host id of a root caller's box, checked (`check_host_id`
+-- reads /etc/passwd, /etc/group and every host process: about 2 ms) at
+-- most once a second, so that a batch of boxes does not pay it per box;
+-- nil, and the reason in default_why, when the check fails.
+local default_checked, default_why
+local function default_host_id()
+	local box = require "sbx.box"
+	local id, t = box.root_host_id, os.time()
+	if default_checked ~= id .. "@" .. t then
+		local ok, why = box.check_host_id(id)
+		if not ok then
+			default_why = why
+			return nil
+		end
+		default_checked = id .. "@" .. t
+	end
+	return id
+end
+
+-- The spec handed to the core (a copy: the caller's table is not changed)
+-- and the list of the unsafe choices it names; raises on misuse.
+local function prepare(spec, fname)
+	if type(spec) ~= "table" then bad(fname, ("table expected, got %s"):format(type(spec))) end
+	local s, unsafe = {}, {}
+	for k, v in pairs(spec) do s[k] = v end
+	local ns = s.namespaces
+	if ns ~= nil and type(ns) ~= "table" then bad(fname, "field 'namespaces' must be a list of names") end
+	if s.root == "host" then
+		s.root = nil
+		unsafe[#unsafe + 1] = "root=host"
+	elseif s.root == nil then
+		if ns and not has(ns, "mount") then
+			bad(fname, "the default tree needs the mount namespace"
+				.. " (root = \"host\" runs on the host's tree)")
+		end
+		s.root = {}
+		if s.mounts == nil then s.mounts = M.minimal_mounts() end
+	elseif type(s.root) ~= "table" then
+		bad(fname, "field 'root' must be a table or \"host\"")
+	end
+	if core.ids().euid == 0 then
+		if ns and not has(ns, "user") and s.host_uid ~= 0 then
+			bad(fname, "without the user namespace a root caller's box runs as host uid 0"
+				.. " (add \"user\", or name host_uid = 0)")
+		end
+		-- one id named stands for both (never the caller's gid 0 by
+		-- default); none named: the standard box's id, checked now
+		if s.host_uid ~= nil and s.host_gid == nil then
+			s.host_gid = s.host_uid
+		elseif s.host_gid ~= nil and s.host_uid == nil then
+			s.host_uid = s.host_gid
+		elseif s.host_uid == nil and (ns == nil or has(ns, "user")) then
+			local id = default_host_id()
+			if not id then bad(fname, default_why) end
+			s.host_uid, s.host_gid = id, id
+		end
+		if s.host_uid == 0 then unsafe[#unsafe + 1] = "host_uid=0" end
+		if s.host_gid == 0 then unsafe[#unsafe + 1] = "host_gid=0" end
+	end
+	if s.drop_caps == false then unsafe[#unsafe + 1] = "drop_caps=false" end
+	if s.no_new_privs == false then unsafe[#unsafe + 1] = "no_new_privs=false" end
+	return s, unsafe
+end
+
+-- Completes a core result: the unsafe choices of its spec, and the
+-- working directory a failed chdir names (as the box sees it).
+local function finish(r, unsafe, cwd)
+	if #unsafe > 0 then
+		local u = {}
+		for i, v in ipairs(unsafe) do u[i] = v end
+		r.unsafe = u
+	end
+	local c = r.cannot
+	if c and c.stage == "enter working directory" and c.path == nil then c.path = cwd end
+	return r
+end
+
+-- A box of the facade: the core's box, and what its spec named unsafe.
+local Box = { __name = "sbx.box" }
+Box.__index = Box
+
+--- Runs the box once (it can run again).
+-- @return result table (with `unsafe` when the spec named an unsafe
+-- choice), or nil, msg, errno
+function Box:run()
+	if getmetatable(self) ~= Box then
+		error(("bad argument #1 to 'run' (sbx.box expected, got %s)"):format(type(self)), 2)
+	end
+	local r, msg, err = self.core:run()
+	if not r then return nil, msg, err end
+	return finish(r, self.unsafe, self.cwd)
+end
+
+--- Closes the box (idempotent; also `__close`).
+function Box:close()
+	self.core:close()
+end
+Box.__close = Box.close
+
+function Box:__tostring()
+	return tostring(self.core)
+end
+
+-- A facade box from a spec prepared by `prepare`.
+local function new_box(spec, unsafe)
+	local b, msg, err = core.box(spec)
+	if not b then return nil, msg, err end
+	return setmetatable({ core = b, unsafe = unsafe, cwd = spec.cwd or "/" }, Box)
+end
+
+--- Compiles a box spec (see docs/lua-api.md) into a box object, with the
+-- safe defaults above (`sbx.core.box` takes the spec as it is).
 -- @tparam table spec
--- @return box, or nil, msg, errno when a host path cannot be resolved
+-- @return box (`:run()`, `:close()`, `.unsafe`, `.core` the core's box),
+-- or nil, msg, errno when a host path cannot be resolved
 function M.box(spec)
-	return core.box(spec)
+	return new_box(prepare(spec, "box"))
 end
 
 --- Builds a box from spec and runs it once.
 -- @tparam table spec
 -- @return result table, or nil, msg, errno
 function M.run(spec)
-	local b, msg, err = core.box(spec)
+	local b, msg, err = new_box(prepare(spec, "run"))
 	if not b then return nil, msg, err end
 	local r, rmsg, rerr = b:run()
 	b:close()
 	return r, rmsg, rerr
 end
 
---- Runs several specs at once under one supervisor loop.
--- @tparam {table,...} specs at most 64
--- @return list of results (same order), or nil, msg, errno
+-- the reason of a raised misuse, without its "bad argument" frame
+local function reason(e)
+	e = tostring(e)
+	e = e:match("^[^:\n]+:%d+: (.*)$") or e
+	return e:match("^bad argument #1 to '[%w_]+' %((.*)%)$") or e
+end
+
+--- Runs several specs at once under one supervisor loop.  A spec that
+-- cannot run (misused, a host path that cannot be opened, a stdin file
+-- closed or not copied) does not stop the others: its entry is an error.
+-- @tparam {table,...} specs 1 to 64
+-- @return a list in the order of specs: each a result, or `{outcome =
+-- "error", index = i, error = "spec i: why", errno = n}` (errno when the
+-- system said it)
 function M.run_many(specs)
-	local boxes = {}
-	for i, spec in ipairs(specs) do
-		local b, msg, err = core.box(spec)
-		if not b then return nil, ("spec %d: %s"):format(i, msg), err end
-		boxes[i] = b
+	if type(specs) ~= "table" then bad("run_many", ("table expected, got %s"):format(type(specs)), 3) end
+	local n = #specs
+	if n < 1 or n > 64 then bad("run_many", "between 1 and 64 specs", 3) end
+	local out, boxes, at = {}, {}, {}
+	local function failed(i, msg, err)
+		out[i] = { outcome = "error", index = i, error = ("spec %d: %s"):format(i, msg), errno = err }
 	end
-	return core.run_many(boxes)
+	for i = 1, n do
+		local ok, b, msg, err = pcall(function() return new_box(prepare(specs[i], "run_many")) end)
+		if not ok then
+			failed(i, reason(b))
+		elseif not b then
+			failed(i, msg, err)
+		else
+			boxes[#boxes + 1], at[#at + 1] = b, i
+		end
+	end
+	if #boxes > 0 then
+		local cores = {}
+		for j, b in ipairs(boxes) do cores[j] = b.core end
+		local rs, msg, err = core.run_many(cores)
+		for j, b in ipairs(boxes) do
+			local r = rs and rs[j]
+			if not r then
+				failed(at[j], msg, err)
+			elseif r.outcome == "error" then
+				failed(at[j], r.error, r.errno)
+			else
+				out[at[j]] = finish(r, b.unsafe, b.cwd)
+			end
+			b:close()
+		end
+	end
+	return out
 end
 
 --- The mount list of a minimal tree: a read-only `/usr` with the

@@ -255,40 +255,72 @@ end
 
 -- ---- classification ----
 
---- A SIGKILL while the sampler saw at least this fraction of the memory
--- limit is the memory limit.
-M.MEMORY_FRACTION = 0.9
-
---- A SIGKILL with the CPU time used at least the budget minus this many
--- seconds is the CPU limit.  The CPU time read back after the kernel's
--- RLIMIT_CPU kill (wait4's rusage) falls short of the limit: here
--- (HZ=250, tick accounting) by up to 48 ms over 92 runs, more than the
--- 50 ms others use, so the slack is 100 ms (docs/limits.md).
-M.CPU_SLACK = 0.1
-
 --- Causes a run can be stopped for.
 M.CAUSE = {
 	MEMORY = "memory", CPU = "cpu", TASKS = "tasks", OUTPUT = "output",
 	WALL = "wall", FILE_SIZE = "file_size",
 }
 
--- outcomes of a run that are the supervisor's own kill, by cause
+-- outcomes of a run that are the supervisor's own kill, by cause (memory
+-- also when the cgroup counted an OOM kill: the core's end kind)
 local supervisor_kill = {
 	wall = "wall", output = "output", memory = "memory", tasks = "tasks",
 	cpu = "cpu",
 }
 
 -- Linux signal numbers (the same on x86-64, arm64 and riscv64)
-local signames = { [9] = "SIGKILL", [24] = "SIGXCPU", [25] = "SIGXFSZ" }
+local signames = { [9] = "SIGKILL", [24] = "SIGXCPU", [25] = "SIGXFSZ", [31] = "SIGSYS" }
 
---- Which limit stopped a run, if any.  A command that exits, with any
--- status, is never reclassified: that is its own result.
+local function signame(t) return t.signame or signames[t.signal] end
+
+--- The limit that the kernel's own record of one process's death shows
+-- it reached, or nil.  A signal alone is never evidence: any process of
+-- the box can send itself SIGXCPU, SIGXFSZ or SIGKILL.
+--
+-- - SIGXCPU: the process's CPU time, on the clock the kernel checks
+--   RLIMIT_CPU against, is at least the soft limit (`ceil(lim.cpu)`);
+-- - SIGKILL: that CPU time is at least the hard limit (a second more);
+-- - SIGXFSZ: its RLIMIT_FSIZE at death is the file size limit, and a
+--   regular file in a writable mount of the box has reached that size.
+-- @tparam table d a death of the core result (`deaths[i]`): `signal` or
+--  `signame`, `cpu` (seconds), `file_size` (its RLIMIT_FSIZE),
+--  `file_at_limit`
+-- @tparam[opt] table lim the limits in force (default `M.defaults`)
+-- @treturn string|nil `"cpu"`, `"file_size"` or nil
+function M.death_cause(d, lim)
+	if type(d) ~= "table" then
+		error("bad death (a " .. type(d) .. "): expected a table", 2)
+	end
+	lim = lim or M.defaults
+	local sig = signame(d)
+	if (sig == "SIGXCPU" or sig == "SIGKILL") and d.cpu and lim.cpu then
+		local at = ceil(lim.cpu) + (sig == "SIGKILL" and 1 or 0)
+		if d.cpu >= at then return M.CAUSE.CPU end
+	elseif sig == "SIGXFSZ" and d.file_at_limit and lim.file_size
+		and d.file_size == lim.file_size then
+		return M.CAUSE.FILE_SIZE
+	end
+	return nil
+end
+
+--- The command's own death in a run's `deaths`, or nil.
+-- @tparam table run a core result
+-- @treturn table|nil
+function M.command_death(run)
+	for _, d in ipairs(run.deaths or {}) do
+		if d.command then return d end
+	end
+	return nil
+end
+
+--- Which limit stopped a run, if any: only on evidence, never on how close
+-- a measure came to a limit.  A command that exits, with any status, is
+-- never reclassified: that is its own result.
 -- @tparam table run `outcome` (`"exit"`, `"signal"`, `"wall"`, `"output"`,
 --  `"memory"`, `"tasks"`, `"cpu"`, `"cannot"`, `"lost"`, `"init"`,
---  `"interrupted"`: never a limit), `signal` (a number)
---  or `signame`, and what was measured: `memory_peak` (bytes, the highest
---  sample or the cgroup's memory.peak), `cpu` (seconds used), `oom_kill`
---  (the cgroup's count of OOM kills)
+--  `"interrupted"`), `signal` (a number) or `signame`, `oom_kill` (the
+--  cgroup's count of OOM kills) and `deaths` (the core's records; the one
+--  with `command` is the command's, see `M.death_cause`)
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil one of `M.CAUSE`, or nil: not a limit
 function M.classify(run, lim)
@@ -298,20 +330,16 @@ function M.classify(run, lim)
 	lim = lim or M.defaults
 	local cause = supervisor_kill[run.outcome]
 	if cause then return cause end
-	if run.outcome ~= "signal" then return nil end
-	local sig = run.signame or signames[run.signal]
-	if sig == "SIGXCPU" then return M.CAUSE.CPU end
-	if sig == "SIGXFSZ" then return M.CAUSE.FILE_SIZE end
-	if sig ~= "SIGKILL" then return nil end
-	if (run.oom_kill or 0) > 0 then return M.CAUSE.MEMORY end
-	if run.memory_peak and lim.memory
-		and run.memory_peak >= M.MEMORY_FRACTION * lim.memory then
+	-- the cgroup's OOM killer (with memory.oom.group, init goes too)
+	if (run.oom_kill or 0) > 0 and (run.outcome == "init" or run.outcome == "lost"
+		or (run.outcome == "signal" and signame(run) == "SIGKILL")) then
 		return M.CAUSE.MEMORY
 	end
-	if run.cpu and lim.cpu and run.cpu >= lim.cpu - M.CPU_SLACK then
-		return M.CAUSE.CPU
-	end
-	return nil
+	if run.outcome ~= "signal" then return nil end
+	local d = M.command_death(run)
+	if not d then return nil end
+	return M.death_cause({ signal = run.signal, signame = run.signame, cpu = d.cpu,
+		file_size = d.file_size, file_at_limit = d.file_at_limit }, lim)
 end
 
 local lines = {
@@ -325,17 +353,67 @@ local lines = {
 	end,
 }
 
+local function limit_text(cause, lim)
+	local f = lines[cause]
+	if not f then
+		error(format("bad cause '%s'", tostring(cause)), 3)
+	end
+	return f(lim or M.defaults)
+end
+
 --- The report text for a cause, without the `sandbox: ` prefix the
 -- report adds: `killed: memory limit (512 MiB)`.
 -- @tparam string cause one of `M.CAUSE`
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string
 function M.report_line(cause, lim)
-	local f = lines[cause]
-	if not f then
-		error(format("bad cause '%s'", tostring(cause)), 2)
+	return "killed: " .. limit_text(cause, lim)
+end
+
+--- The report text of a note on another process of the box that a limit
+-- killed: `note: a process was killed by SIGXFSZ at the file size limit
+-- (1 MiB)`.
+-- @tparam string cause one of `M.CAUSE`
+-- @tparam string sig the signal's name
+-- @tparam[opt] table lim the limits in force (default `M.defaults`)
+-- @treturn string
+function M.note_line(cause, sig, lim)
+	if type(sig) ~= "string" then
+		error("bad signal name (a " .. type(sig) .. "): expected a string", 2)
 	end
-	return "killed: " .. f(lim or M.defaults)
+	return format("note: a process was killed by %s at the %s", sig,
+		limit_text(cause, lim))
+end
+
+-- what the record shows when a limit's own signal was not the limit
+local short = {
+	SIGXCPU = function(l) return "before the " .. lines.cpu(l) end,
+	SIGXFSZ = function(l) return "with no file at the " .. lines.file_size(l) end,
+}
+
+--- What the kernel's record shows of a SIGXCPU or SIGXFSZ that was not
+-- the limit (the signal's report line ends with it): `before the cpu
+-- limit (30 s)` (the process's CPU time was below it), `with no file at
+-- the file size limit (1 MiB)`; nil for another signal or without a
+-- record to tell.
+-- @tparam table d the death (see `M.death_cause`)
+-- @tparam[opt] table lim the limits in force (default `M.defaults`)
+-- @treturn string|nil
+function M.not_limit(d, lim)
+	if type(d) ~= "table" then
+		error("bad death (a " .. type(d) .. "): expected a table", 2)
+	end
+	lim = lim or M.defaults
+	local sig = signame(d)
+	if sig == "SIGXCPU" and not (d.cpu and lim.cpu) then return nil end
+	-- only what the search looked for, all of it: a file of the size
+	-- the box's limit sets
+	if sig == "SIGXFSZ" and not (lim.file_size and d.file_size == lim.file_size
+		and d.file_at_limit == false and not d.files_partial) then
+		return nil
+	end
+	local f = short[sig]
+	return f and f(lim) or nil
 end
 
 -- ---- enforcement ----

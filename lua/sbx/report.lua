@@ -40,35 +40,70 @@ M.EXIT_LIMIT = 124 -- a limit stopped the program
 M.EXIT_REFUSED = 125 -- a refusal ended it
 M.EXIT_CANNOT = 126 -- the box could not be set up
 
---- Turns a core result into the list of events of the run.  An exit is
--- the program's own and never reclassified; a kill is named by the limit
--- that caused it (`sbx.limits.classify`), a SIGSYS is a refusal.
--- @tparam table r the result of box:run()
--- @tparam table info the claims of `sbx.box.build`
-function M.events(r, info)
-	local lim = info.limits or {}
-	if r.outcome == "exit" then return { { kind = "exit", code = r.code } } end
+-- The notes on processes of the box other than the command that a limit
+-- killed (on the kernel's record, `sbx.limits.death_cause`), in the order
+-- of their lines, so that two runs give the same report.
+local function death_notes(r, lim)
+	local notes = {}
+	for _, d in ipairs(r.deaths or {}) do
+		local cause = not d.command and d.signame and limits.death_cause(d, lim)
+		if cause then
+			notes[#notes + 1] = { kind = "note", cause = cause, limit = lim[cause],
+				signal = d.signal, name = d.signame, pid = d.pid, command = d.name }
+		end
+	end
+	table.sort(notes, function(a, b)
+		if a.cause ~= b.cause then return a.cause < b.cause end
+		if a.name ~= b.name then return a.name < b.name end
+		return a.pid < b.pid
+	end)
+	return notes
+end
+
+-- the main event of a run
+local function end_event(r, lim)
+	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
 	if r.outcome == "cannot" then
 		local c = r.cannot or {}
-		return { { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname } }
-	end
-	if r.outcome == "lost" then return { { kind = "lost" } } end
-	-- the box's init killed (from outside: nothing inside can signal it)
-	-- after the program started; the program died with its namespace
-	if r.outcome == "init" then
-		return { { kind = "killed", cause = "init", signal = r.signal, name = r.signame } }
+		return { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname }
 	end
 	-- the operator stopped sbxlua (SIGINT, SIGTERM, SIGHUP): the box was
 	-- killed, reaped and its cgroup removed before this report
 	if r.outcome == "interrupted" then
-		return { { kind = "interrupted", signal = r.signal, name = r.signame } }
-	end
-	if r.outcome == "signal" and r.signame == "SIGSYS" then
-		return { { kind = "killed", cause = "refused", signal = r.signal, name = r.signame } }
+		return { kind = "interrupted", signal = r.signal, name = r.signame }
 	end
 	local cause = limits.classify(r, lim)
-	if cause then return { { kind = "killed", cause = cause, limit = lim[cause] } } end
-	return { { kind = "killed", cause = "signal", signal = r.signal, name = r.signame } }
+	if cause then return { kind = "killed", cause = cause, limit = lim[cause] } end
+	if r.outcome == "lost" then return { kind = "lost" } end
+	-- the box's init killed (from outside: nothing inside can signal it)
+	-- after the program started; the program died with its namespace
+	if r.outcome == "init" then
+		return { kind = "killed", cause = "init", signal = r.signal, name = r.signame }
+	end
+	-- a signal, a limit's own among them, that the kernel's record does
+	-- not show to be a limit: what it does show follows the signal
+	local d = limits.command_death(r)
+	return { kind = "killed", cause = "signal", signal = r.signal, name = r.signame,
+		evidence = d and limits.not_limit({ signal = r.signal, signame = r.signame,
+			cpu = d.cpu, file_size = d.file_size, file_at_limit = d.file_at_limit,
+			files_partial = d.files_partial }, lim) or nil }
+end
+
+--- Turns a core result into the list of events of the run.  An exit is
+-- the program's own and never reclassified; a kill is named by a limit
+-- only on evidence (`sbx.limits.classify`); a signal is otherwise reported
+-- as such (a SIGSYS too: nothing outside the process tells the seccomp
+-- filter's kill from a `kill -SYS`).  Notes follow on other processes of
+-- the box that a limit killed.
+-- @tparam table r the result of box:run()
+-- @tparam table info the claims of `sbx.box.build`
+function M.events(r, info)
+	local lim = info.limits or {}
+	local events = { end_event(r, lim) }
+	if r.outcome ~= "cannot" then
+		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
+	end
+	return events
 end
 
 -- Plain words for the set-up failures a host (not the program) causes.
@@ -104,11 +139,15 @@ local function event_line(e)
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
 	if e.kind == "interrupted" then return ("interrupted (%s)"):format(e.name) end
+	if e.kind == "note" then
+		return limits.note_line(e.cause, e.name, { [e.cause] = e.limit })
+	end
 	if e.kind == "killed" then
 		if e.cause == "refused" then
 			return ("killed: refused system call: signal %d (%s)"):format(e.signal, e.name)
 		elseif e.cause == "signal" then
-			return ("killed: signal %d (%s)"):format(e.signal, e.name)
+			return ("killed: signal %d (%s)%s"):format(e.signal, e.name,
+				e.evidence and " " .. e.evidence or "")
 		elseif e.cause == "init" then
 			return ("killed: the box's init died: signal %d (%s)"):format(e.signal, e.name)
 		end
@@ -147,9 +186,11 @@ end
 
 local proc_name = { mount = "mnt" }
 
---- Verifies the claims against the probe read inside the box just before
--- the program started.  Every entry is true only when the kernel's view
--- confirms it; false when it contradicts it or could not be read.
+--- Verifies the claims against the probe: the command's mounts and
+-- namespaces read inside just before the filter, its status read from
+-- outside after its execve (docs/standard-box.md).  Every entry is true
+-- only when the kernel's view confirms it; false when it contradicts it or
+-- could not be read.
 -- @tparam table r the core result (with r.probe)
 -- @tparam table info the claims
 -- @tparam table host the host's namespace ids (sbx.core.ns_ids())
@@ -243,10 +284,42 @@ function M.digest(info)
 	return "sha256:" .. core.sha256(table.concat(buf, "\n"))
 end
 
+--- The state of each claim, in the words of the text report: `verified`
+-- (the kernel's view inside confirmed it), `failed` (the view was read and
+-- does not confirm it), `unverifiable` (made, but nothing reads it back:
+-- Landlock keeps no trace in /proc, resource limits are not probed; or
+-- the box ended before the probe), `none` (not claimed: a namespace not
+-- asked for, no filter, no Landlock).
+-- @tparam table r the core result
+-- @tparam table info the claims
+-- @tparam table verified from `M.verify`
+-- @treturn table the same keys as `verified`, each a state
+function M.verified_states(r, info, verified)
+	local iso = M.isolation(info)
+	local read = r.probe ~= nil and r.probe.status ~= nil
+	local function state(claimed, ok, readable)
+		if not claimed then return "none" end
+		if readable == false or not read then return "unverifiable" end
+		return ok and "verified" or "failed"
+	end
+	local out = { namespaces = {} }
+	for n, claimed in pairs(iso.namespaces) do
+		out.namespaces[n] = state(claimed, verified.namespaces[n])
+	end
+	for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
+		"capabilities_dropped", "seccomp" } do
+		out[k] = state(iso[k], verified[k])
+	end
+	out.uid = state(true, verified.uid)
+	out.landlock = state(iso.landlock, verified.landlock, false)
+	out.rlimits = state(iso.rlimits, verified.rlimits, false)
+	return out
+end
+
 --- The isolation report as `sandbox:` lines (for --verbose).
 function M.isolation_lines(info, verified)
 	local iso = M.isolation(info)
-	local function tag(ok) return ok and "verified" or "not verified" end
+	local function tag(ok) return ok and "verified" or "failed" end
 	local out = {}
 	local names = {}
 	for _, n in ipairs(info.namespaces) do names[#names + 1] = n end
@@ -263,7 +336,8 @@ function M.isolation_lines(info, verified)
 		out[#out + 1] = "seccomp: none"
 	end
 	if iso.landlock then
-		out[#out + 1] = ("landlock: ABI %d (set; the kernel offers no read-back)"):format(iso.landlock_abi)
+		out[#out + 1] = ("landlock: ABI %d (set; unverifiable: the kernel offers no read-back)")
+			:format(iso.landlock_abi)
 	else
 		out[#out + 1] = "landlock: none"
 	end
@@ -275,7 +349,34 @@ function M.isolation_lines(info, verified)
 	return out
 end
 
---- The structured result (for --json).
+--- The deaths of a run that a limit caused, on the kernel's record (for
+-- the JSON): `notable` lists each one (`pid` in the box, `command` its
+-- name, `signal`, `signame`, `limit` the cause it matches, `is_command`
+-- for the box's command itself); `coverage` says which processes were
+-- seen: `"init"` (the command, the orphans the box's init reaped, and
+-- every process left when the command ended; not a process reaped by its
+-- own parent) or `"command"` (the command only: no pid namespace of the
+-- box's own); `unseen` counts deaths past the records' cap.
+-- @tparam table r the result of box:run()
+-- @tparam table info the claims of `sbx.box.build`
+-- @treturn table
+function M.deaths(r, info)
+	local lim = info.limits or {}
+	local notable = {}
+	for _, d in ipairs(r.deaths or {}) do
+		local cause = limits.death_cause(d, lim)
+		if d.command and r.outcome == "signal" then cause = limits.classify(r, lim) end
+		if cause and d.signame then
+			notable[#notable + 1] = { pid = d.pid, command = d.name, signal = d.signal,
+				signame = d.signame, limit = cause, is_command = d.command }
+		end
+	end
+	return { coverage = r.death_coverage or "command", unseen = r.deaths_unseen or 0,
+		notable = notable }
+end
+
+--- The structured result (for --json); `verified` holds states
+-- (`M.verified_states`), not booleans.
 function M.result(r, info, events, verified)
 	local lim = {}
 	for k, v in pairs(info.limits) do
@@ -292,8 +393,9 @@ function M.result(r, info, events, verified)
 		limits = lim,
 		measured = { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
 			samples = r.samples, cgroup = r.cgroup },
+		deaths = M.deaths(r, info),
 		isolation = M.isolation(info),
-		verified = verified,
+		verified = M.verified_states(r, info, verified),
 		digest = M.digest(info),
 		stdout_bytes = r.stdout_bytes,
 		stderr_bytes = r.stderr_bytes,

@@ -1,0 +1,340 @@
+/*
+ * reap.c: the box init's last part, after it has forked the command: it
+ * reaps the box's processes and records how they ended.
+ *
+ * This runs in the box's init, a copy of the supervisor made by clone: the
+ * rules of child.c hold (raw system calls and async-signal-safe libc calls
+ * over static or stack buffers; no allocator, no stdio, no Lua).  Init has
+ * dropped its capabilities and is undumpable; it reads only what the
+ * kernel keeps of its own dead children and the box's writable files, and
+ * writes only to the control socket.
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define CTL 3 /* the control socket (child.c puts it there) */
+
+static void send_msg(int type, int index, int status)
+{
+	struct sbx_msg m = {type, 0, 0, index, status};
+	ssize_t r;
+	do
+		r = send(CTL, &m, sizeof m, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+}
+
+/*
+ * Init reaps every process of the box that its own parent does not: the
+ * command, orphans, and, once the command has ended, every process left
+ * (killed by init).  For a death by a signal a limit sends, it reads the
+ * kernel's own record of the dead process before reaping it (the zombie
+ * still holds it) and sends it to the supervisor, which names a limit only
+ * on that record: a signal says nothing of its sender (the kernel sends
+ * SIGXFSZ as SI_USER from the writer itself, and the sender of any signal
+ * is visible only to the process that gets it).
+ *
+ * - CPU: the process's CPU time on CPUCLOCK_PROF, the very clock the
+ *   kernel compares with RLIMIT_CPU (tick-based utime + stime; wait4's
+ *   rusage is the scheduler's time scaled, which can read a little less),
+ *   and its RLIMIT_CPU as it is at death.
+ * - file size: its RLIMIT_FSIZE at death, and whether a regular file of a
+ *   writable mount of the box has reached that size.  The kernel sends
+ *   SIGXFSZ for a write that starts at or past the limit, after cutting the
+ *   write before it to end exactly there: a file that long is what a
+ *   sequential writer leaves.  A file deleted or written with a seek past
+ *   the limit leaves none; the search is bounded and says when it stopped.
+ *
+ * All of it is raw calls over static buffers: init runs no allocator.
+ */
+#define DEATH_SENT_MAX 256 /* records init sends per run */
+#define WALK_DEPTH 16
+#define WALK_ENTRIES 65536
+
+static int death_signal(int sig)
+{
+	return sig == SIGXCPU || sig == SIGXFSZ || sig == SIGKILL ||
+	       sig == SIGSYS;
+}
+
+/* 1: a regular file of at least size bytes under dir; 0: none; -1: none
+ * found, but the search stopped early somewhere */
+static int walk_size(int dir, int64_t size, int depth, long *budget)
+{
+	char buf[2048];
+	int r = 0;
+	for (;;) {
+		long n = syscall(SYS_getdents64, dir, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : r;
+		for (long off = 0; off < n;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+			const char *name = d->d_name;
+			struct stat st;
+			int sub, s;
+			off += d->d_reclen;
+			if (name[0] == '.' &&
+			    (!name[1] || (name[1] == '.' && !name[2])))
+				continue;
+			if (--*budget < 0)
+				return -1;
+			if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+				r = -1;
+				continue;
+			}
+			if (S_ISREG(st.st_mode) && st.st_size >= size)
+				return 1;
+			if (!S_ISDIR(st.st_mode))
+				continue;
+			if (depth + 1 >= WALK_DEPTH) {
+				r = -1;
+				continue;
+			}
+			sub = openat(dir, name,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC);
+			if (sub < 0) {
+				r = -1;
+				continue;
+			}
+			s = walk_size(sub, size, depth + 1, budget);
+			close(sub);
+			if (s == 1)
+				return 1;
+			if (s < 0)
+				r = -1;
+		}
+	}
+}
+
+/* Searches the writable mounts of the box (tmpfs and binds without
+ * read-only, the shm of a /dev) for a regular file of at least size
+ * bytes; returns SBX_DEATH_* flags. */
+static int file_at_limit(const struct sbx_plan *p, int64_t size)
+{
+	char path[4096];
+	long budget = WALK_ENTRIES;
+	int partial = 0;
+	if (!p->root_opts)
+		return SBX_DEATH_FILES_PARTIAL; /* no tree of the box's own */
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct sbx_mount *m = &p->mounts[i];
+		const char *dst = m->dst;
+		int fd, r;
+		if (m->op == SBX_OP_DEV) {
+			size_t l = strlen(m->dst);
+			if (l + 5 > sizeof path)
+				continue;
+			memcpy(path, m->dst, l);
+			memcpy(path + l, "/shm", 5);
+			dst = path;
+		} else if (!((m->op == SBX_OP_TMPFS || m->op == SBX_OP_BIND) &&
+			     !(m->attr & MOUNT_ATTR_RDONLY) &&
+			     !(m->flags & SBX_MOUNT_ABSENT))) {
+			continue;
+		}
+		fd = open(dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			partial = 1;
+			continue;
+		}
+		r = walk_size(fd, size, 0, &budget);
+		close(fd);
+		if (r == 1)
+			return SBX_DEATH_FILE_AT_LIMIT;
+		if (r < 0)
+			partial = 1;
+	}
+	return partial ? SBX_DEATH_FILES_PARTIAL : 0;
+}
+
+/* The box's own /proc, or NULL (a box without one: the host's /proc, if
+ * it sees one, names the host's processes, not the box's pids). */
+static const char *proc_dir(const struct sbx_plan *p)
+{
+	if (!p->root_opts)
+		return NULL;
+	for (size_t i = 0; i < p->nmounts; i++)
+		if (p->mounts[i].op == SBX_OP_PROC)
+			return p->mounts[i].dst;
+	return NULL;
+}
+
+/* Reads what the kernel keeps of the zombie pid (not yet reaped). */
+static void read_death(const struct sbx_plan *p, pid_t pid, int sig,
+		       struct sbx_death *d)
+{
+	const char *proc = proc_dir(p);
+	struct timespec ts;
+	struct rlimit rl;
+	memset(d, 0, sizeof *d);
+	d->pid = (int)pid;
+	d->cpu_ns = d->cpu_soft = d->cpu_hard = d->fsize = -1;
+	/* MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_PROF) */
+	if (syscall(SYS_clock_gettime, (clockid_t)((~pid) << 3), &ts) == 0)
+		d->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (syscall(SYS_prlimit64, pid, RLIMIT_CPU, NULL, &rl) == 0) {
+		if (rl.rlim_cur != RLIM_INFINITY)
+			d->cpu_soft = (int64_t)rl.rlim_cur;
+		if (rl.rlim_max != RLIM_INFINITY)
+			d->cpu_hard = (int64_t)rl.rlim_max;
+	}
+	if (syscall(SYS_prlimit64, pid, RLIMIT_FSIZE, NULL, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY)
+		d->fsize = (int64_t)rl.rlim_cur;
+	if (proc) {
+		char path[4200], *w = path;
+		size_t l = strlen(proc);
+		int fd;
+		char num[16], *q = num + sizeof num;
+		unsigned v = (unsigned)pid;
+		if (l + 32 > sizeof path)
+			goto done;
+		memcpy(w, proc, l);
+		w += l;
+		*w++ = '/';
+		do
+			*--q = (char)('0' + v % 10);
+		while (v /= 10);
+		memcpy(w, q, (size_t)(num + sizeof num - q));
+		w += num + sizeof num - q;
+		memcpy(w, "/comm", 6);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t n = read(fd, d->comm, sizeof d->comm - 1);
+			close(fd);
+			if (n > 0 && d->comm[n - 1] == '\n')
+				n--;
+			d->comm[n > 0 ? n : 0] = '\0';
+		}
+	}
+done:
+	if (sig == SIGXFSZ && d->fsize >= 0)
+		d->flags |= file_at_limit(p, d->fsize);
+}
+
+static void send_death(struct sbx_death *d)
+{
+	struct sbx_death_msg b;
+	ssize_t r;
+	memset(&b, 0, sizeof b);
+	b.m.type = SBX_MSG_DEATH;
+	b.m.index = -1;
+	b.d = *d;
+	do
+		r = send(CTL, &b, sizeof b, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+}
+
+/*
+ * The reap loop of init.  Each child is looked at before it is reaped
+ * (WNOWAIT), so that its record is still there.  When the command ends,
+ * its status goes to the supervisor at once; then, in a pid namespace of
+ * the box's own, init kills what is left (as its own exit would) and
+ * reaps all of it, so that a process that died of a limit just before is
+ * still recorded; those that die of that kill are not.
+ */
+/* The wait status of a zombie from the siginfo of waitid(WNOWAIT). */
+static int wait_status(const siginfo_t *si)
+{
+	switch (si->si_code) {
+	case CLD_EXITED:
+		return (si->si_status & 0xff) << 8;
+	case CLD_DUMPED:
+		return (si->si_status & 0x7f) | 0x80;
+	default:
+		return si->si_status & 0x7f;
+	}
+}
+
+/* Waits for the supervisor's one answer after the command's status (any
+ * message, or the end of its socket). */
+static void await_supervisor(void)
+{
+	struct sbx_msg m;
+	ssize_t r;
+	do
+		r = recv(CTL, &m, sizeof m, 0);
+	while (r < 0 && errno == EINTR);
+}
+
+/*
+ * The command is reaped last of its own death's steps: where the
+ * supervisor verifies the report (p->probe) it reads the command's status
+ * from outside after the execve, and a command that ended at once (a
+ * /bin/true) must still be there to be read.  Its zombie keeps that status
+ * until the supervisor answers.
+ */
+_Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
+{
+	int own_ns = (p->nsflags & CLONE_NEWPID) != 0, ending = 0, status;
+	unsigned sent = 0, unseen = 0;
+	for (;;) {
+		siginfo_t si;
+		struct sbx_death d;
+		int sig = 0, keep, is_cmd;
+		pid_t w;
+		memset(&si, 0, sizeof si);
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
+			break; /* ECHILD: nobody left */
+		}
+		is_cmd = si.si_pid == cmd;
+		if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
+			sig = si.si_status;
+		keep = death_signal(sig) && !(ending && sig == SIGKILL);
+		if (keep && !is_cmd && sent >= DEATH_SENT_MAX) {
+			keep = 0;
+			unseen++;
+		}
+		if (keep)
+			read_death(p, si.si_pid, sig, &d);
+		if (is_cmd && p->probe) {
+			status = wait_status(&si);
+			w = cmd;
+		} else {
+			do
+				w = waitpid(si.si_pid, &status, 0);
+			while (w < 0 && errno == EINTR);
+			if (w < 0)
+				continue;
+		}
+		if (keep) {
+			d.status = status;
+			if (is_cmd)
+				d.flags |= SBX_DEATH_COMMAND;
+			send_death(&d);
+			sent++;
+		}
+		if (!is_cmd)
+			continue;
+		send_msg(SBX_MSG_STATUS, -1, status);
+		if (p->probe) {
+			await_supervisor();
+			while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
+				;
+		}
+		if (!own_ns)
+			break;
+		/* pid 1 of the box's own namespace: -1 is the box */
+		ending = 1;
+		kill(-1, SIGKILL);
+	}
+	if (unseen)
+		send_msg(SBX_MSG_UNSEEN, (int)unseen, 0);
+	_exit(0);
+}

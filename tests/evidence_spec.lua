@@ -1,0 +1,186 @@
+-- A limit is named only on evidence: sbxlua stopped the box for it, or the
+-- kernel's own record of the dead process says so.  Each test runs a real
+-- box (as root and as uid 65534) and checks the report line byte for byte
+-- and the exit code; a program that sends itself a limit's signal, or dies
+-- close to a limit, is reported as what it is.
+local core = require "sbx.core"
+local report = require "sbx.report"
+local S = require "support"
+local cjson = require "cjson"
+
+local T = "build/tests/"
+local MiB = 1024 * 1024
+
+local function json_run(...)
+	local j = os.tmpname()
+	local out, err, code = S.runlua("--json", j, ...)
+	local res = cjson.decode(S.read(j) or "null")
+	os.remove(j)
+	return out, err, code, res
+end
+
+local function last_line(s) return s:match("([^\n]*\n)$") end
+
+-- a shell line that starts cmd as an orphan (the box's init reaps it) and
+-- returns once it has ended: the orphan holds the pipe to cat open until
+-- it dies
+local function orphan(cmd) return "(exec 3>&1; " .. cmd .. " &) | cat" end
+
+describe("evidence: a limit's signal sent by the program itself [" .. S.priv .. "]", function()
+	it("kill -XCPU $$ is a signal, before the cpu limit", function()
+		local _, err, code, res = json_run("/bin/sh", "-c", "kill -XCPU $$")
+		assert.are.equal("sandbox: killed: signal 24 (SIGXCPU) before the cpu limit (30 s)\n", err)
+		assert.are.equal(128 + 24, code)
+		assert.are.same({}, res.deaths.notable)
+	end)
+
+	it("kill -XFSZ $$ is a signal, with no file at the file size limit", function()
+		local _, err, code = S.runlua("/bin/sh", "-c", "kill -XFSZ $$")
+		assert.are.equal("sandbox: killed: signal 25 (SIGXFSZ) with no file at the file size limit (64 MiB)\n", err)
+		assert.are.equal(128 + 25, code)
+	end)
+
+	it("a file just under the size limit is no evidence either", function()
+		local _, err, code = S.runlua("--fsize", "1M", "/bin/sh", "-c",
+			"head -c 1048575 /dev/zero > /work/f && kill -XFSZ $$")
+		assert.are.equal("sandbox: killed: signal 25 (SIGXFSZ) with no file at the file size limit (1 MiB)\n", err)
+		assert.are.equal(128 + 25, code)
+	end)
+
+	it("kill -SYS $$ is a signal, not a refused call", function()
+		local _, err, code = S.runlua("/bin/sh", "-c", "kill -SYS $$")
+		assert.are.equal("sandbox: killed: signal 31 (SIGSYS)\n", err)
+		assert.are.equal(128 + 31, code)
+	end)
+
+	it("kill -KILL $$ is a signal", function()
+		local _, err, code = S.runlua("/bin/sh", "-c", "kill -KILL $$")
+		assert.are.equal("sandbox: killed: signal 9 (SIGKILL)\n", err)
+		assert.are.equal(128 + 9, code)
+	end)
+
+	it("a SIGKILL of its own at 235 MiB of a 256 MiB limit is not the memory limit", function()
+		local _, err, code, res = json_run("--mem", "256M", T .. "selfkill", "KILL", "0", "235")
+		assert.are.equal("sandbox: killed: signal 9 (SIGKILL)\n", err)
+		assert.are.equal(128 + 9, code)
+		print(("\n[%s] self-kill near the memory limit: peak seen %.1f MiB of 256 MiB"):format(
+			S.priv, (res.measured.memory_peak or 0) / MiB))
+	end)
+
+	it("a SIGXCPU of its own at 1.9 s of a 2 s budget is not the cpu limit", function()
+		local _, err, code = S.runlua("--cpu", "2", T .. "selfkill", "XCPU", "1900", "0")
+		assert.are.equal("sandbox: killed: signal 24 (SIGXCPU) before the cpu limit (2 s)\n", err)
+		assert.are.equal(128 + 24, code)
+	end)
+
+	it("a SIGKILL of its own near the cpu budget is not the cpu limit", function()
+		local _, err, code = S.runlua("--cpu", "1", T .. "selfkill", "KILL", "900", "0")
+		assert.are.equal("sandbox: killed: signal 9 (SIGKILL)\n", err)
+		assert.are.equal(128 + 9, code)
+	end)
+
+	it("a descendant's own SIGXFSZ gives no note", function()
+		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
+			orphan("sh -c 'kill -XFSZ $$'"))
+		assert.are.equal("sandbox: exit 0\n", err)
+		assert.are.equal(0, code)
+		assert.are.same({}, res.deaths.notable)
+	end)
+end)
+
+describe("evidence: the real limits are still named [" .. S.priv .. "]", function()
+	it("a busy loop under --cpu 1 is the cpu limit (SIGXCPU at the soft limit)", function()
+		local _, err, code, res = json_run("--cpu", "1", "/bin/sh", "-c", "while :; do :; done")
+		assert.are.equal("sandbox: killed: cpu limit (1 s)\n", err)
+		assert.are.equal(124, code)
+		local n = res.deaths.notable[1]
+		assert.is_truthy(({ sh = 1, dash = 1 })[n.command], n.command)
+		n.command = nil
+		assert.are.same({ signal = 24, signame = "SIGXCPU", limit = "cpu", is_command = true,
+			pid = 2 }, n)
+	end)
+
+	it("a spinner that ignores SIGXCPU is the cpu limit (SIGKILL at the hard limit)", function()
+		local _, err, code = S.runlua("--cpu", "1", T .. "selfkill", "KILL", "-1", "0", "ignore")
+		assert.are.equal("sandbox: killed: cpu limit (1 s)\n", err)
+		assert.are.equal(124, code)
+	end)
+
+	it("a write past --fsize is the file size limit", function()
+		local _, err, code = S.runlua("--fsize", "1M", "dd", "if=/dev/zero", "of=/work/big",
+			"bs=64k", "count=64", "status=none")
+		assert.are.equal("sandbox: killed: file size limit (1 MiB)\n", err)
+		assert.are.equal(124, code)
+	end)
+end)
+
+describe("evidence: how descendants ended [" .. S.priv .. "]", function()
+	it("notes a descendant killed at the file size limit", function()
+		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
+			orphan("head -c 5M /dev/zero >/work/big"))
+		assert.are.equal("sandbox: exit 0\n"
+			.. "sandbox: note: a process was killed by SIGXFSZ at the file size limit (1 MiB)\n", err)
+		assert.are.equal(0, code)
+		assert.are.equal("init", res.deaths.coverage)
+		assert.are.equal(0, res.deaths.unseen)
+		local n = res.deaths.notable[1]
+		assert.are.equal("head", n.command)
+		assert.are.equal(25, n.signal)
+		assert.are.equal("SIGXFSZ", n.signame)
+		assert.are.equal("file_size", n.limit)
+		assert.is_false(n.is_command)
+		assert.is_true(n.pid > 2)
+		-- the note is in the events too, as the report line says it
+		local ev = res.events[2]
+		assert.are.equal("note", ev.kind)
+		assert.are.equal(MiB, ev.limit)
+	end)
+
+	it("notes a descendant killed at the cpu limit", function()
+		local _, err, code = S.runlua("--cpu", "1", "/bin/sh", "-c",
+			orphan("sh -c 'while :; do :; done'"))
+		assert.are.equal("sandbox: exit 0\n"
+			.. "sandbox: note: a process was killed by SIGXCPU at the cpu limit (1 s)\n", err)
+		assert.are.equal(0, code)
+	end)
+
+	it("says that a process reaped by its own parent is not seen", function()
+		-- sh waits for head itself: only sh's status (128 + 25) reaches
+		-- the box's init, and the report claims nothing more
+		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
+			"head -c 5M /dev/zero > /work/big; exit $?")
+		assert.are.equal("sandbox: exit 153\n", last_line(err))
+		assert.are.equal(153, code)
+		assert.are.equal("init", res.deaths.coverage)
+		assert.are.same({}, res.deaths.notable)
+	end)
+end)
+
+describe("evidence: the cgroup's OOM kill [" .. S.priv .. "]", function()
+	it("is the memory limit, never a lost box", function()
+		-- the kernel's record, as the core passes it on
+		for _, r in ipairs {
+			{ outcome = "lost", oom_kill = 1 },
+			{ outcome = "init", signal = 9, signame = "SIGKILL", oom_kill = 3 },
+			{ outcome = "signal", signal = 9, signame = "SIGKILL", oom_kill = 1 },
+			{ outcome = "memory", oom_kill = 1 },
+		} do
+			local ev = report.events(r, { limits = { memory = 16 * MiB } })
+			assert.are.equal("killed: memory limit (16 MiB)", report.line(ev[1]))
+			assert.are.equal(124, report.exit_code(ev))
+		end
+	end)
+
+	it("of a real box under memory.max", function()
+		local p = assert(core.cgroup_probe())
+		if not (p.usable and p.controllers.memory) then
+			pending("no cgroup v2 memory controller here (" .. (p.note or p.reason)
+				.. "): the kernel's OOM kill of a box (memory.oom.group takes its init "
+				.. "too) is not verified on this host")
+			return
+		end
+		local _, err, code = S.runlua("--mem", "16M", T .. "hog_mem", "64")
+		assert.are.equal("sandbox: killed: memory limit (16 MiB)\n", err)
+		assert.are.equal(124, code)
+	end)
+end)

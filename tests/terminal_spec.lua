@@ -1,0 +1,196 @@
+-- The box's terminal as people use it: what reaches the caller's terminal,
+-- the window size, /dev/tty and /dev/console, and the box's descriptors
+-- reopened by name; through a real pseudo-terminal (tests/on_pty.py) and
+-- through plain pipes.
+-- scripts/test.sh runs this file as root and as uid 65534.
+local S = require "support"
+
+-- Runs `sbxlua run.lua ARGS` on a fresh terminal (tests/on_pty.py);
+-- returns the bytes the terminal received, as they came.  opts.size sets
+-- the window ("ROWSxCOLS"), opts.steps are (mark, keys) pairs, opts.tail a
+-- shell command line run after sbxlua on the same terminal.
+local function on_tty(args, opts)
+	opts = opts or {}
+	local q = {}
+	for i, a in ipairs(args) do q[i] = S.q(a) end
+	local cmd = S.bin .. " run.lua " .. table.concat(q, " ") .. (opts.tail or "")
+	local steps = {}
+	for i, a in ipairs(opts.steps or { "NEVER SHOWN", "" }) do steps[i] = S.q(a) end
+	return (S.sh("/usr/bin/python3 tests/on_pty.py --raw " .. (opts.size and "--size " .. opts.size .. " " or "")
+		.. S.q(cmd) .. " " .. table.concat(steps, " ")))
+end
+
+-- what the program wrote, before the report
+local function program_part(out)
+	return out:match("^(.-)sandbox: ") or out
+end
+
+-- sh's printf: every hostile thing a program can write to a terminal, with
+-- a letter between each, then what draws
+local HOSTILE = table.concat {
+	"A\\033]52;c;SGVsbG8=\\007", -- OSC 52: write the caller's clipboard
+	"B\\033]52;c;?\\033\\\\", -- OSC 52: read it (answered on stdin)
+	"C\\033[21t", -- report the window title (answered on stdin)
+	"D\\033]0;spoofed\\033\\\\", -- set the title
+	"E\\033P$qm\\033\\\\", -- DCS DECRQSS (answered on stdin)
+	"F\\033[6n\\033[c\\033[>c\\005", -- CPR, DA1, DA2, ENQ (all answered)
+	"G\\033_apc\\033\\\\\\033^pm\\033\\\\\\033Xsos\\033\\\\", -- APC, PM, SOS
+	"H\\302\\23552;c;eA==\\302\\234", -- OSC 52 as UTF-8 encoded C1 controls
+	"I\\033[?2l\\033Z", -- VT52 mode, DECID
+}
+local DRAWS = "\\033[31mred\\033[0m\\033[2;5H\\033[K\\303\\251 \\342\\234\\223\\033[?25l\\033[?25h"
+local DRAWN = "\27[31mred\27[0m\27[2;5H\27[K\195\169 \226\156\147\27[?25l\27[?25h"
+
+-- the same bytes, as the terminal receives them raw (LF as CR LF)
+local function unescaped(fmt)
+	local s = fmt:gsub("\\\\", "\0"):gsub("\\(%d%d%d)", function(o) return string.char(tonumber(o, 8)) end)
+	return (s:gsub("\0", "\\"))
+end
+
+describe("the box's terminal [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	describe("output to the caller's terminal", function()
+		it("reaches it without strings, queries or mode switches; what draws passes untouched", function()
+			local out = on_tty { "/bin/sh", "-c", "printf '" .. HOSTILE .. DRAWS .. "\\n'" }
+			assert.are.equal("ABCDEFGHI" .. DRAWN .. "\r\n", program_part(out))
+			assert.matches("sandbox: exit 0\r\n", out, 1, true)
+		end)
+
+		it("ends with the modes the program left set reset: mouse, focus, paste, screen, cursor", function()
+			local out = on_tty { "/bin/sh", "-c",
+				"printf 'M\\033[?1049h\\033[?1000;1006h\\033[?1004h\\033[?2004h\\033[?25l\\033[?1006l\\n'" }
+			-- passed as written, then each reset once the output ends,
+			-- before the report
+			assert.are.equal("M\27[?1049h\27[?1000;1006h\27[?1004h\27[?2004h\27[?25l\27[?1006l\r\n"
+				.. "\27[?2004l\27[?1049l\27[?1004l\27[?1000l\27[?25h", program_part(out))
+			-- nothing left to reset: nothing added
+			out = on_tty { "/bin/sh", "-c", "printf 'N\\033[?1000h\\033[?1000l\\n'" }
+			assert.are.equal("N\27[?1000h\27[?1000l\r\n", program_part(out))
+		end)
+
+		it("passes unchanged with --tty-raw", function()
+			local out = on_tty { "--tty-raw", "/bin/sh", "-c", "printf '" .. HOSTILE .. DRAWS .. "\\n'" }
+			assert.are.equal(unescaped(HOSTILE) .. DRAWN .. "\r\n", program_part(out))
+		end)
+
+		it("is filtered on stderr too, and never when it goes to a pipe or a file", function()
+			-- without a pty (--stdin none): stdout to a file, stderr to
+			-- the terminal
+			local d, rm = S.tmpdir()
+			local fmt = "X\\033]52;c;SGVsbG8=\\007Y\\033[6nZ"
+			local out = on_tty({ "--stdin", "none", "/bin/sh", "-c",
+				"printf '" .. fmt .. "'; printf '" .. fmt .. "\\n' >&2" }, { tail = " >" .. d .. "/out" })
+			local file = S.read(d .. "/out")
+			rm()
+			assert.are.equal(unescaped(fmt), file)
+			assert.are.equal("XYZ\r\n", program_part(out))
+			-- a pipe, both streams
+			local o, e, code = S.runlua("/bin/sh", "-c", "printf '" .. fmt .. "'; printf '" .. fmt .. "\\n' >&2")
+			assert.are.equal(0, code)
+			assert.are.equal(unescaped(fmt), o)
+			assert.are.equal(unescaped(fmt) .. "\nsandbox: exit 0\n", e)
+		end)
+
+		it("gives the same bytes however the output is cut, and nothing a second pass would drop", function()
+			-- the filter alone (tests/progs/ttyfilter.c): cut at every
+			-- point and in pieces of 1 to 64 bytes; the input is every
+			-- hostile sequence above, what draws, and 4000 bytes drawn
+			-- (fixed seed) from the bytes that matter to the parser
+			local alphabet = { "\27", "[", "]", "P", "X", "^", "_", "\\", "\7", "\24", "\26", "\5", "\194",
+				"\155", "\157", "\156", "\144", "?", ">", ";", "0", "2", "6", "m", "n", "c", "t", "q", " ",
+				"$", "\"", "#", "(", "a", "\195", "\169", "\226", "\127" }
+			local r = {}
+			math.randomseed(42)
+			for i = 1, 4000 do r[i] = alphabet[math.random(#alphabet)] end
+			local input = unescaped(HOSTILE) .. unescaped(DRAWS) .. table.concat(r)
+			local f = os.tmpname()
+			local h = assert(io.open(f, "wb"))
+			h:write(input)
+			h:close()
+			local out = S.sh("build/tests/ttyfilter --check < " .. f)
+			local whole = S.sh("build/tests/ttyfilter < " .. f)
+			os.remove(f)
+			assert.are.equal("same\n", out)
+			-- no string opener, no query survives
+			assert.is_nil(whole:find("\27[%]P_%^X]"))
+			assert.is_nil(whole:find("\194[\128-\159]"))
+			assert.is_nil(whole:find("\27%[[%d;]*[cn]"))
+		end)
+
+		it("filters a sequence split across writes, each written after the terminal showed the one before", function()
+			-- the program writes a part, waits for a typed line (typed
+			-- once the terminal has shown the part's mark), writes the next
+			local prog = table.concat({
+				"printf 'S1\\033]52;c;SGVs'", "read x",
+				"printf 'bG8=\\007S2\\033[3'", "read x",
+				"printf '2mGREEN\\033[0mS3\\302'", "read x",
+				"printf '\\2350;spoofed\\007S4\\033'", "read x",
+				"printf 'P$qm\\033\\\\S5\\n'",
+			}, "; ")
+			local out = on_tty({ "--env", "PS1=", "/bin/sh", "-c", "stty -echo; " .. prog },
+				{ steps = { "S1", "\r", "S2", "\r", "S3", "\r", "S4", "\r" } })
+			assert.are.equal("S1S2\27[32mGREEN\27[0mS3S4S5\r\n", program_part(out))
+		end)
+	end)
+
+	it("tty_raw in a spec is a boolean; captured output is never filtered", function()
+		local sbx = require "sbx"
+		assert.has_error(function() sbx.run(S.spec("true", { tty_raw = "yes" })) end,
+			"bad argument #1 to 'box' (field 'tty_raw' must be a boolean (got string))")
+		local r = S.run("printf 'T\\033]0;x\\007\\033[6n'")
+		assert.are.equal("T\27]0;x\7\27[6n", r.stdout)
+		r = S.run("printf 'T\\033]0;x\\007'", { tty_raw = true })
+		assert.are.equal("T\27]0;x\7", r.stdout)
+	end)
+
+	describe("window size", function()
+		it("is the caller's at the start and follows a resize", function()
+			local out = on_tty({ "/bin/sh", "-c", "stty size; echo READY; read x; stty size; stty size </dev/tty" },
+				{ size = "33x101", steps = { "READY", "@size=40x120:\r" } })
+			assert.matches("^33 101\r\nREADY\r\n", out)
+			assert.matches("\r\n40 120\r\n40 120\r\nsandbox: exit 0\r\n", out, 1, true)
+		end)
+	end)
+
+	describe("the terminal by name", function()
+		it("opens as /dev/tty and /dev/console, and tty names it", function()
+			local out = on_tty { "/bin/sh", "-c",
+				"tty; echo viatty >/dev/tty && echo viaconsole >/dev/console && stty -F /dev/tty size "
+				.. "&& stty -F /dev/console size" }
+			assert.are.equal("/dev/console\r\nviatty\r\nviaconsole\r\n0 0\r\n0 0\r\n",
+				program_part(out))
+		end)
+
+		it("/dev/tty without a terminal: no such device", function()
+			local out, err, code = S.runlua("/bin/sh", "-c", "tty; : >/dev/tty")
+			assert.are.equal("not a tty\n", out)
+			assert.matches("/dev/tty: No such device or address\n", err, 1, true)
+			assert.are.equal(2, code)
+		end)
+	end)
+
+	describe("the box's descriptors reopened by name", function()
+		local prog = "echo out >/dev/stdout && echo err >/dev/stderr && echo fd1 >/proc/self/fd/1 "
+			.. "&& echo fd2 >/proc/self/fd/2 && echo stdin-$(head -c 0 /dev/stdin; echo ok)"
+
+		it("with pipes", function()
+			local out, err, code = S.runlua("/bin/sh", "-c", prog)
+			assert.are.equal("out\nfd1\nstdin-ok\n", out)
+			assert.are.equal("err\nfd2\nsandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+		end)
+
+		it("with a piped stdin", function()
+			local out, code = S.sh("echo piped | " .. S.bin .. " run.lua /bin/sh -c 'cat /dev/stdin; "
+				.. "echo x >/dev/stderr' 2>&1")
+			assert.are.equal("piped\nx\nsandbox: exit 0\n", out)
+			assert.are.equal(0, code)
+		end)
+
+		it("with the pty", function()
+			local out = on_tty { "/bin/sh", "-c", prog }
+			assert.are.equal("out\r\nerr\r\nfd1\r\nfd2\r\nstdin-ok\r\n", program_part(out))
+		end)
+	end)
+end)
