@@ -20,10 +20,12 @@
  *   waiting in a stream or seqpacket socket's receive queue
  *   (UNIX_DIAG_RQLEN), which stay there when the sender has closed;
  *   sockets passed in SCM_RIGHTS and not yet received are still in the
- *   namespace's table.  TCP and UDP (v4 and v6, over the box's lo): the
- *   receive buffers and the send queue of each socket.  Not counted:
- *   datagrams a unix socket queued before it closed (the kernel keeps
- *   them charged to the closed sender, which no dump lists).
+ *   namespace's table.  Unix sockets no dump lists (a closed sender whose
+ *   buffers are unread, a connection not yet accepted) are found by the
+ *   namespace's count of sockets in /proc/net/protocols and charged a
+ *   bound (see unlisted()).  TCP, UDP and UDP-Lite (v4 and v6, over the
+ *   box's lo) and netlink: the receive buffers and the send queue of each
+ *   socket, dumped only while the namespace has sockets of the protocol.
  *
  * Mapped tmpfs and SysV pages are also in the RssShmem of the processes
  * that map them: counted twice, an overestimate on the side of the limit.
