@@ -304,10 +304,15 @@ static int box_parse(lua_State *L)
 		 * for the procfs */
 		const uint64_t need =
 		    CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID;
-		sbx_sysctls_parse(L, -1, anchor, p);
+		int ipc;
+		sbx_sysctls_parse(L, -1, anchor, p, &ipc);
 		if (p->nsysctls > 0 && (p->nsflags & need) != need)
 			luaL_error(L, "sysctl needs the user, mount and pid "
 				      "namespaces");
+		/* else they would be the host's IPC limits */
+		if (ipc && !(p->nsflags & CLONE_NEWIPC))
+			luaL_error(L, "sysctl kernel.shm*, kernel.msg* need "
+				      "the ipc namespace");
 	}
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "filter") != LUA_TNIL) {

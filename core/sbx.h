@@ -62,7 +62,7 @@ struct sbx_rlimit {
 };
 
 #define SBX_MAX_RLIMITS 16
-#define SBX_MAX_SYSCTLS 8
+#define SBX_MAX_SYSCTLS 16
 
 /* A sysctl of the box's own user namespace (/proc/sys/user/...), written
  * by init while it holds the namespace's capabilities. */
@@ -117,6 +117,7 @@ enum sbx_stage {
 	SBX_ST_EXEC,
 	SBX_ST_DUMPABLE,
 	SBX_ST_SYSCTL,
+	SBX_ST_METERS,
 	SBX_ST_COUNT
 };
 
@@ -149,6 +150,7 @@ struct sbx_plan {
 	int new_session;
 	int ctty;  /* make stdin the controlling terminal (a box pty) */
 	int probe; /* send the kernel's view of the command before exec */
+	int kmem;  /* send the supervisor the meters of kmem.h (sampled) */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
 	int stdio[3];
@@ -168,6 +170,7 @@ enum {
 	SBX_MSG_DEATH,	/* a process init reaped died of a limit's signal:
 			   the header, then a struct sbx_death */
 	SBX_MSG_UNSEEN, /* index: deaths init did not send (past its cap) */
+	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
 };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
@@ -209,6 +212,7 @@ struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 
 /* ---- supervise.c: running boxes ---- */
 #include "cgroup.h" /* (it includes this file: the guard is set above) */
+#include "kmem.h"
 #include "ttyfilter.h"
 
 enum { SBX_OUT_CAPTURE, SBX_OUT_PASS, SBX_OUT_DISCARD };
@@ -288,6 +292,7 @@ struct sbx_job {
 	unsigned long tasks_peak;
 	unsigned long samples;
 	int execed; /* SBX_MSG_EXEC seen: the box's memory is its own */
+	struct sbx_kmem kmem; /* the box's kernel memory, when sampled */
 	double next_sample;
 	double cpu; /* seconds of CPU used by the box (cgroup or rusage) */
 	int cg_error;
@@ -389,9 +394,10 @@ SBX_LOCAL const char *sbx_check_boxpath(lua_State *L, int idx,
 					const char *what);
 /* limit.c: parse spec.rlimits (a table name -> number) */
 SBX_LOCAL void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p);
-/* limit.c: parse spec.sysctl (a table "user.NAME" -> integer) */
+/* limit.c: parse spec.sysctl (a table "user.NAME" or "kernel.shmmax"...
+ * -> integer); *ipc: one of the IPC namespace's is named */
 SBX_LOCAL void sbx_sysctls_parse(lua_State *L, int idx, int anchor,
-				 struct sbx_plan *p);
+				 struct sbx_plan *p, int *ipc);
 /* caps.c */
 SBX_LOCAL int sbx_last_cap(void);
 /* filter.c: the compiled program of an sbx.filter at idx (raises) */

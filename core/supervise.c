@@ -61,6 +61,7 @@ void sbx_job_init(struct sbx_job *j)
 	j->io.in_fd = -1;
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
+	sbx_kmem_init(&j->kmem);
 }
 
 /*
@@ -405,6 +406,8 @@ static void sample_box(struct sbx_job *j, double now)
 	 * one: only its tasks count then */
 	if (r == 0 && !j->execed)
 		s.memory = s.rss_anon = s.rss_shmem = 0;
+	else if (r == 0) /* tmpfs, SysV shm, socket buffers (kmem.c) */
+		s.memory += sbx_kmem_sample(&j->kmem, NULL);
 	if (r < 0) {
 		j->next_sample = now + SAMPLE_MID;
 		return;
@@ -475,6 +478,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (own_id)
 		caller_fsid(&fsid);
 	cp.ctl_fd = sv[1];
+	cp.kmem = io->memory_limit != 0;
 
 	if (p->root_opts && p->caller_root) {
 		stage = SBX_ST_MOUNT;
@@ -735,13 +739,15 @@ out:
 }
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
- * the two descriptors a probe carries (close-on-exec), else -1: any other
- * descriptor that came is closed. */
-static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2])
+ * the two descriptors a probe carries (close-on-exec), else -1; k takes
+ * those of the memory meters (kmem.h): any other descriptor that came is
+ * closed. */
+static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
+			struct sbx_kmem *k)
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(2 * sizeof(int))];
+		char buf[CMSG_SPACE(SBX_KMEM_FDS * sizeof(int))];
 	} cm;
 	struct iovec iov = {buf, size};
 	struct msghdr mh;
@@ -757,9 +763,17 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2])
 	mh.msg_controllen = sizeof cm.buf;
 	n = recvmsg(ctl, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL;
+	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_METERS) {
+		sbx_kmem_take(k, buf, c);
+		return n;
+	}
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 	    c->cmsg_len == CMSG_LEN(sizeof got))
 		memcpy(got, CMSG_DATA(c), sizeof got);
+	else if (c) /* none kept: closed there */
+		sbx_kmem_take(NULL, NULL, c);
 	if (n > (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_PROBE) {
@@ -809,7 +823,7 @@ static void read_ctl(struct sbx_job *j)
 	ssize_t n;
 	int fds[2];
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1350,6 +1364,7 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->cmd_pidfd);
 	xclose(&j->exec_fd);
 	sbx_cgroup_remove(&j->cg);
+	sbx_kmem_close(&j->kmem);
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);

@@ -12,7 +12,14 @@ describe("check.lua [" .. S.priv .. "]", function()
 			assert.matches("\ncheck: cgroup v2: no usable base: [^\n]+\n", out)
 		end
 		for _, l in ipairs { "wall", "cpu", "memory", "tasks", "output", "open files", "file size" } do
-			assert.matches("\ncheck: limit: " .. l .. " [^\n]+ %(%a+%)\n", out)
+			assert.matches("\ncheck: limit: " .. l .. " [^\n]+ %(%a+[%a; ]*%)\n", out)
+		end
+		-- a sampled memory limit says what it leaves out, and how to get an exact one
+		if out:find("\ncheck: limit: memory [^\n]+ %(sampled") then
+			assert.matches("\ncheck: limit: memory 512 MiB %(sampled; pipe buffers and kernel objects not counted%)\n", out)
+			assert.matches("\ncheck: memory: sampled, not exact: pipe buffers and kernel objects not counted; for an "
+				.. "exact limit, give sbxlua a delegated cgroup v2 base with the memory controller "
+				.. "%(%-%-cgroup DIR, see docs/limits.md%)\n", out)
 		end
 	end)
 

@@ -515,6 +515,8 @@ function M.build(o)
 		landlock_abi = use_landlock and landlock_abi or 0,
 		limits = lim,
 		enforcement = enforcement,
+		-- what a sampled limit leaves out, said in its report line
+		uncounted = { memory = limits.uncounted { net_host = net_host } },
 		cgroup = cg and cg.source or false,
 		env = env,
 		ro_roots = ro_roots,
