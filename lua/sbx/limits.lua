@@ -485,12 +485,11 @@ end
 --- The `rlimits` of a box spec (`core.box{rlimits = ...}`) for the limits:
 -- every resource limit the kernel has, so that nothing of the caller's
 -- limits reaches the box.
--- CPU gets a soft limit at the first whole second past the budget
+-- CPU gets a soft limit at the budget rounded up to whole seconds
 -- (SIGXCPU) and a hard one a second later (SIGKILL, for a process that
 -- ignores SIGXCPU): a per-process backstop behind the sampler, which
--- holds the whole box to the exact budget (a soft limit at the budget
--- itself would race the sampler, and a child killed by it could leave its
--- parent to exit 0 with the budget used).  The limits of
+-- holds the whole box to the exact budget (`M.death_cause` reads a
+-- process's death against these same values).  The limits of
 -- `M.fixed_rlimits` (and `nproc` and `data` where not set from a limit)
 -- are lowered to the caller's hard limit where that is lower: no process
 -- in a user namespace can raise a hard limit.  The operator's limits are
@@ -506,7 +505,7 @@ end
 function M.rlimits(lim, opts)
 	opts = opts or {}
 	local hard = opts.caller_hard or {}
-	local cpu = floor(lim.cpu) + 1
+	local cpu = ceil(lim.cpu)
 	local r = {
 		cpu = { cpu, cpu + 1 },
 		fsize = lim.file_size,
