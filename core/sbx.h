@@ -229,6 +229,7 @@ enum {
 	SBX_END_TASKS,	     /* the sampler saw the task limit reached */
 	SBX_END_INIT,	     /* init was killed after the command's execve */
 	SBX_END_INTERRUPTED, /* sbxlua got SIGINT, SIGTERM or SIGHUP */
+	SBX_END_CPU,	     /* the sampler saw the box's CPU budget used */
 	SBX_END_COUNT
 };
 
@@ -250,6 +251,7 @@ struct sbx_io {
 	int tty_raw;	       /* output passed to a terminal goes unfiltered */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
 	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
+	double cpu_limit;      /* seconds of CPU, whole box: sampled; 0 none */
 	int cgroup;	       /* SBX_CGMODE_* */
 	const char *cgroup_base; /* for SBX_CGMODE_PATH */
 };
@@ -294,7 +296,11 @@ struct sbx_job {
 	int execed; /* SBX_MSG_EXEC seen: the box's memory is its own */
 	struct sbx_kmem kmem; /* the box's kernel memory, when sampled */
 	double next_sample;
-	double cpu; /* seconds of CPU used by the box (cgroup or rusage) */
+	double cpu; /* seconds of CPU used by the box (cgroup, or the larger
+		       of the sampler's count and init's rusage) */
+	struct sbx_cpu_track cpu_track; /* the sampler's count, no cgroup */
+	double cpu_seen;    /* seconds: the highest CPU time sampled */
+	double sample_cost; /* seconds of supervisor CPU per sample, smoothed */
 	int cg_error;
 	const char *cg_what;
 	int stop_signal; /* SBX_END_INTERRUPTED: the signal sbxlua got */

@@ -383,25 +383,50 @@ static void kill_box(struct sbx_job *j, int why)
 }
 
 /*
- * Samples the whole box: its memory (anonymous + shared resident) and its
- * tasks, summed over every process; kills it past a limit the cgroup does
- * not hold itself.  The rate rises as the box nears a limit: a sample costs
- * ~250 us of supervisor CPU here, wake-up included (/proc opens are slow
- * on this kind of VM), and between two
- * samples RLIMIT_DATA and RLIMIT_NPROC hold a runaway process.
+ * Samples the whole box: its memory (anonymous + shared resident), its
+ * tasks and, for a CPU budget, its CPU time, summed over every process
+ * (the CPU from the cgroup's cpu.stat where the box has one); kills it
+ * past a limit the cgroup does not hold itself.
+ *
+ * When: the rate rises as the box nears a limit (memory, tasks), and a CPU
+ * budget is looked at again no later than the box could reach it with
+ * every task on a core of its own.  Whatever the box holds, sampling takes
+ * at most SAMPLE_SHARE of one core: a sample costs in proportion to the
+ * box's processes (one to three /proc reads each), so the next one waits at
+ * least its measured cost (this thread's CPU time, plus the wake-up around
+ * it) divided by SAMPLE_SHARE.  Between two samples RLIMIT_DATA,
+ * RLIMIT_NPROC and RLIMIT_CPU hold a runaway process (docs/limits.md).
  */
 #define SAMPLE_SLOW 0.050 /* below 1/4 of the memory, 1/2 of the tasks */
 #define SAMPLE_MID 0.010
-#define SAMPLE_NEAR 0.001 /* from half the memory limit */
+#define SAMPLE_NEAR 0.001 /* from half the memory limit; the shortest */
+/* of one core: 2 %, less a margin for the wake-up the measure leaves out */
+#define SAMPLE_SHARE 0.018
+#define SAMPLE_WAKE 20e-6 /* poll's return and the loop around a sample */
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void sample_box(struct sbx_job *j, double now)
 {
+	static long ncpu;
 	struct sbx_sample s;
 	uint64_t ml = j->io.memory_limit, tl = j->io.task_limit;
+	double cl = j->io.cpu_limit, c0 = thread_cpu(), cpu = -1, gap, cost;
 	int r;
-	if (j->cg.fd >= 0)
+	if (j->cg.fd >= 0) {
 		r = sbx_sample_cgroup(j->cg.fd, j->pid, &s);
-	else
-		r = sbx_sample(j->pid, 1, &s);
+		if (cl > 0 && sbx_sample_cgroup_cpu(j->cg.fd, &cpu) < 0)
+			cpu = -1;
+	} else {
+		r = sbx_sample(j->pid, 1, cl > 0 ? &j->cpu_track : NULL, &s);
+		if (r == 0 && cl > 0)
+			cpu = s.cpu;
+	}
 	/* before the command's execve its process is still a copy of this
 	 * one: only its tasks count then */
 	if (r == 0 && !j->execed)
@@ -413,11 +438,33 @@ static void sample_box(struct sbx_job *j, double now)
 		return;
 	}
 	if (ml && s.memory >= ml / 2)
-		j->next_sample = now + SAMPLE_NEAR;
+		gap = SAMPLE_NEAR;
 	else if ((ml && s.memory >= ml / 4) || (tl && s.tasks >= tl / 2))
-		j->next_sample = now + SAMPLE_MID;
+		gap = SAMPLE_MID;
 	else
-		j->next_sample = now + SAMPLE_SLOW;
+		gap = SAMPLE_SLOW;
+	if (cpu > j->cpu_seen)
+		j->cpu_seen = cpu;
+	if (cl > 0 && j->cpu_seen < cl) {
+		/* the soonest the budget can be used up */
+		double par = (double)(s.tasks ? s.tasks : 1);
+		if (!ncpu)
+			ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		if (ncpu > 0 && par > (double)ncpu)
+			par = (double)ncpu;
+		if ((cl - j->cpu_seen) / par < gap)
+			gap = (cl - j->cpu_seen) / par;
+	}
+	if (gap < SAMPLE_NEAR)
+		gap = SAMPLE_NEAR;
+	/* the cost bound: a cost that rises counts at once, one that falls
+	 * is believed slowly (one cheap sample of a large box is luck) */
+	cost = thread_cpu() - c0 + SAMPLE_WAKE;
+	j->sample_cost =
+	    cost > j->sample_cost ? cost : 0.75 * j->sample_cost + 0.25 * cost;
+	if (gap < j->sample_cost / SAMPLE_SHARE)
+		gap = j->sample_cost / SAMPLE_SHARE;
+	j->next_sample = now + gap;
 	j->samples++;
 	if (s.memory > j->memory_peak)
 		j->memory_peak = s.memory;
@@ -427,6 +474,8 @@ static void sample_box(struct sbx_job *j, double now)
 		kill_box(j, SBX_END_MEMORY);
 	else if (tl && s.tasks >= tl && !(j->cg.limited & SBX_CG_PIDS))
 		kill_box(j, SBX_END_TASKS);
+	else if (cl > 0 && j->cpu_seen >= cl)
+		kill_box(j, SBX_END_CPU);
 }
 
 int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
@@ -1048,6 +1097,12 @@ static void finish(struct sbx_job *j)
 	j->cpu = (double)ru.ru_utime.tv_sec +
 		 (double)ru.ru_utime.tv_usec / 1e6 +
 		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	/* init's usage misses what was never waited for (children of a
+	 * process that ignores SIGCHLD): the sampler's count is a lower bound
+	 * that keeps it */
+	if (j->cpu_seen > j->cpu)
+		j->cpu = j->cpu_seen;
+	sbx_cpu_track_free(&j->cpu_track);
 	if (j->cg.fd >= 0) {
 		if (sbx_cgroup_events(&j->cg, &j->ev) == 0) {
 			j->have_events = 1;
@@ -1223,7 +1278,8 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				else if (next < 0 || dl < next)
 					next = dl;
 			}
-			if ((j->io.memory_limit || j->io.task_limit) &&
+			if ((j->io.memory_limit || j->io.task_limit ||
+			     j->io.cpu_limit > 0) &&
 			    !j->exited && j->end_kind == SBX_END_NONE) {
 				if (now >= j->next_sample)
 					sample_box(j, now);
@@ -1365,6 +1421,7 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->exec_fd);
 	sbx_cgroup_remove(&j->cg);
 	sbx_kmem_close(&j->kmem);
+	sbx_cpu_track_free(&j->cpu_track);
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);

@@ -502,6 +502,7 @@ function M.build(o)
 		wall = lim.wall,
 		memory_limit = lim.memory,
 		task_limit = lim.tasks,
+		cpu_limit = lim.cpu,
 		cgroup = cg and (type(o.cgroup) == "string" and o.cgroup or true) or false,
 		probe = true,
 	}

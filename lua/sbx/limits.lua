@@ -438,7 +438,10 @@ function M.enforcement(opts)
 	local tasks = ctl.pids and "cgroup" or sampled
 	return {
 		wall = "supervisor", output = "supervisor",
-		cpu = "rlimit", open_files = "rlimit", file_size = "rlimit",
+		-- the box's CPU time (the cgroup's cpu.stat, else summed over its
+		-- processes) against the budget; RLIMIT_CPU per process behind it
+		cpu = opts.sampler == false and "rlimit" or "sampled",
+		open_files = "rlimit", file_size = "rlimit",
 		core = "rlimit", tmp = "tmpfs",
 		pending_signals = "rlimit", msgqueue = "rlimit",
 		inotify_instances = "userns", inotify_watches = "userns",
@@ -482,8 +485,11 @@ end
 --- The `rlimits` of a box spec (`core.box{rlimits = ...}`) for the limits:
 -- every resource limit the kernel has, so that nothing of the caller's
 -- limits reaches the box.
--- CPU gets a soft limit at the budget (SIGXCPU) and a hard one a second
--- later (SIGKILL, for a process that ignores SIGXCPU).  The limits of
+-- CPU gets a soft limit at the budget rounded up to whole seconds
+-- (SIGXCPU) and a hard one a second later (SIGKILL, for a process that
+-- ignores SIGXCPU): a per-process backstop behind the sampler, which
+-- holds the whole box to the exact budget (`M.death_cause` reads a
+-- process's death against these same values).  The limits of
 -- `M.fixed_rlimits` (and `nproc` and `data` where not set from a limit)
 -- are lowered to the caller's hard limit where that is lower: no process
 -- in a user namespace can raise a hard limit.  The operator's limits are
@@ -600,8 +606,15 @@ function M.uncounted(opts)
 	return "pipe buffers and kernel objects not counted"
 end
 
---- The limits as report lines (`limit: memory 512 MiB (cgroup)` ...),
--- in `M.names` order.
+--- How the report says an enforcement, where the one word is not all of
+-- it: name -> enforcement -> text.
+M.enforcement_text = {
+	cpu = { sampled = "sampled, box-wide; rlimit per process" },
+}
+
+--- The limits as report lines (`limit: memory 512 MiB (cgroup)`,
+-- `limit: cpu 30 s (sampled, box-wide; rlimit per process)` ...), in
+-- `M.names` order.
 -- @tparam table lim resolved limits
 -- @tparam[opt] table how the table of `M.enforcement`
 -- @tparam[opt] table notes name -> what the enforcement leaves out, said
@@ -621,8 +634,10 @@ function M.describe(lim, how, notes)
 			text = tostring(v)
 		end
 		local h = how and how[name]
-		if h == "sampled" and notes and notes[name] then h = h .. "; " .. notes[name] end
-		out[#out + 1] = format("limit: %s %s%s", (name:gsub("_", " ")), text, h and " (" .. h .. ")" or "")
+		h = h and (M.enforcement_text[name] and M.enforcement_text[name][h] or h)
+		if how and how[name] == "sampled" and notes and notes[name] then h = h .. "; " .. notes[name] end
+		out[#out + 1] = format("limit: %s %s%s", (name:gsub("_", " ")), text,
+			h and " (" .. h .. ")" or "")
 	end
 	return out
 end
