@@ -42,15 +42,15 @@ static struct box *check_box(lua_State *L, int idx)
 }
 
 static const char *const spec_keys[] = {
-    "namespaces",   "uid",	"gid",	       "host_uid",
-    "host_gid",	    "hostname", "root",	       "read_only_root",
-    "mounts",	    "net_lo",	"argv",	       "path",
-    "env",	    "cwd",	"rlimits",     "filter",
-    "landlock",	    "stdin",	"stdout",      "stderr",
-    "output_limit", "wall",	"new_session", "drop_caps",
-    "no_new_privs", "probe",	"pty",	       "memory_limit",
-    "task_limit",   "cgroup",	"sysctl",      "tty_raw",
-    "proc_events",  NULL};
+    "namespaces",   "uid",	 "gid",		"host_uid",
+    "host_gid",	    "hostname",	 "root",	"read_only_root",
+    "mounts",	    "net_lo",	 "argv",	"path",
+    "env",	    "cwd",	 "rlimits",	"filter",
+    "landlock",	    "stdin",	 "stdout",	"stderr",
+    "output_limit", "wall",	 "new_session", "drop_caps",
+    "no_new_privs", "probe",	 "pty",		"memory_limit",
+    "task_limit",   "cgroup",	 "sysctl",	"tty_raw",
+    "proc_events",  "cpu_limit", NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -281,10 +281,15 @@ static int box_parse(lua_State *L)
 		 * for the procfs */
 		const uint64_t need =
 		    CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID;
-		sbx_sysctls_parse(L, -1, anchor, p);
+		int ipc;
+		sbx_sysctls_parse(L, -1, anchor, p, &ipc);
 		if (p->nsysctls > 0 && (p->nsflags & need) != need)
 			luaL_error(L, "sysctl needs the user, mount and pid "
 				      "namespaces");
+		/* else they would be the host's IPC limits */
+		if (ipc && !(p->nsflags & CLONE_NEWIPC))
+			luaL_error(L, "sysctl kernel.shm*, kernel.msg* need "
+				      "the ipc namespace");
 	}
 	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "filter") != LUA_TNIL) {
@@ -345,6 +350,14 @@ static int box_parse(lua_State *L)
 						   (lua_Integer)1 << 50);
 	b->io.task_limit =
 	    (uint64_t)sbx_opt_int(L, 1, "task_limit", 0, 0, 1 << 22);
+	if (lua_getfield(L, 1, "cpu_limit") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TNUMBER ||
+		    !(lua_tonumber(L, -1) > 0) || lua_tonumber(L, -1) > 1e7)
+			luaL_error(L, "field 'cpu_limit' must be a number of "
+				      "seconds above 0");
+		b->io.cpu_limit = lua_tonumber(L, -1);
+	}
+	lua_pop(L, 1);
 	switch (lua_getfield(L, 1, "cgroup")) {
 	case LUA_TNIL:
 		break;
@@ -508,7 +521,8 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	    [SBX_END_MEMORY] = "memory",
 	    [SBX_END_TASKS] = "tasks",
 	    [SBX_END_INIT] = "init",
-	    [SBX_END_INTERRUPTED] = "interrupted"};
+	    [SBX_END_INTERRUPTED] = "interrupted",
+	    [SBX_END_CPU] = "cpu"};
 	lua_createtable(L, 0, 12);
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");

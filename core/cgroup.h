@@ -114,19 +114,56 @@ struct sbx_sample {
 	uint64_t rss_anon, rss_shmem;
 	int truncated; /* more than SBX_SAMPLE_MAX processes: the
 			  counts are lower bounds */
+	double cpu;    /* seconds: the box's CPU time so far, a lower
+			  bound (only with a struct sbx_cpu_track) */
 };
+
+/*
+ * The CPU time of a box without a cgroup, kept from one sample to the next
+ * (sbx_sample).  Two lower bounds of the CPU the box has used:
+ *  - live: over the processes found, utime+stime (every thread, living and
+ *    gone) plus cutime+cstime (the children each one waited for, with
+ *    theirs); init's share holds every process it reaped.  A child that
+ *    was never waited for (SIGCHLD ignored, SA_NOCLDWAIT) leaves no trace
+ *    in any cutime: this sum can fall;
+ *  - per task: every process ever seen at the utime+stime last read for
+ *    it, those gone included (dead): it never falls, and never counts the
+ *    children of a process twice.
+ * best is the largest either ever was: monotone, and still a lower bound.
+ * In clock ticks (sysconf(_SC_CLK_TCK)).
+ */
+struct sbx_cpu_task {
+	pid_t pid;		  /* 0: a free slot */
+	unsigned gen;		  /* the sample that last saw it */
+	unsigned long long start; /* starttime: tells a reused pid */
+	uint64_t ticks;		  /* utime+stime last read */
+};
+struct sbx_cpu_track {
+	struct sbx_cpu_task *t; /* open addressing by pid; NULL: none yet */
+	size_t n, cap;		/* cap: a power of two, or 0 */
+	unsigned gen;
+	uint64_t dead; /* ticks of the processes seen and gone since */
+	uint64_t best; /* the bound: max over time of live and per task */
+};
+/* Frees the table; the counts stay.  Idempotent. */
+SBX_LOCAL void sbx_cpu_track_free(struct sbx_cpu_track *t);
 
 /* Samples the tree under the host pid init (init included), following
  * /proc/<pid>/task/<tid>/children.  -ESRCH once init is gone.  With
  * skip_init_memory, init's tasks count but not its memory: a box init is a
  * copy of the supervisor, whose pages it shares copy-on-write and never
- * uses, and counting them would charge the supervisor's size to the box. */
+ * uses, and counting them would charge the supervisor's size to the box.
+ * With cpu (NULL: none), /proc/<pid>/stat of each process is read too and
+ * out->cpu is the box's CPU time so far (struct sbx_cpu_track). */
 SBX_LOCAL int sbx_sample(pid_t init, int skip_init_memory,
-			 struct sbx_sample *out);
+			 struct sbx_cpu_track *cpu, struct sbx_sample *out);
 /* Samples the processes listed in cgroup.procs of the cgroup directory
  * cgfd (sbx_cgroup.fd): exact membership, no walk. */
 SBX_LOCAL int sbx_sample_cgroup(int cgfd, pid_t skip_memory_of,
 				struct sbx_sample *out);
+
+/* The cgroup's CPU time (cpu.stat usage_usec) in seconds, into *secs. */
+SBX_LOCAL int sbx_sample_cgroup_cpu(int cgfd, double *secs);
 
 /* Pushes a sample as the table core.sample returns. */
 SBX_LOCAL void sbx_push_sample(lua_State *L, const struct sbx_sample *s);

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <linux/securebits.h>
 #include <net/if.h>
@@ -772,6 +773,125 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
 	return drop(proc, r);
 }
 
+/*
+ * The meters of the box's kernel memory (kmem.h), opened inside its own
+ * namespaces for the supervisor: open_meters() before the tree is built
+ * (a new procfs is mountable only while the host's shows fully, as for
+ * set_sysctls), send_meters() after it, when the tmpfs mounts exist.
+ * Each is opened only where the box has the namespace: with the host's
+ * network namespace a dump would list the host's sockets.
+ */
+static int meter_diag = -1, meter_protocols = -1,
+	   meter_ipc[SBX_KMEM_NIPC] = {-1, -1, -1};
+
+static int open_meters(const struct sbx_plan *p)
+{
+	static const char *const name[SBX_KMEM_NIPC] = {
+	    [SBX_KMEM_SHM] = "sysvipc/shm",
+	    [SBX_KMEM_MSG] = "sysvipc/msg",
+	    [SBX_KMEM_SEM] = "sysvipc/sem"};
+	const uint64_t need = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWUSER;
+	struct open_how how = {
+	    .flags = O_RDONLY | O_CLOEXEC | O_NOCTTY,
+	    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	int proc;
+
+	/* a procfs of the box's pid namespace (in which init is 1) */
+	if ((p->nsflags & need) != need)
+		return 0;
+	proc = new_fs("proc", NULL,
+		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (proc < 0)
+		return -1;
+	if (p->nsflags & CLONE_NEWNET) {
+		meter_diag = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				    NETLINK_SOCK_DIAG);
+		if (meter_diag < 0)
+			return drop(proc, -1);
+		meter_protocols = sbx_openat2(proc, "1/net/protocols", &how);
+		if (meter_protocols < 0)
+			return drop(proc, -1);
+	}
+	for (int i = 0; i < SBX_KMEM_NIPC && (p->nsflags & CLONE_NEWIPC); i++) {
+		meter_ipc[i] = sbx_openat2(proc, name[i], &how);
+		if (meter_ipc[i] < 0)
+			return drop(proc, -1);
+	}
+	return drop(proc, 0);
+}
+
+/* Sends the meters and every writable tmpfs of the tree (at most
+ * SBX_KMEM_TMPFS) in one SBX_MSG_METERS; init keeps none of them. */
+static int send_meters(const struct sbx_plan *p)
+{
+	int fd[SBX_KMEM_FDS], n = 0, r = 0, which = 0;
+	union {
+		char b[CMSG_SPACE(sizeof fd)];
+		struct cmsghdr align;
+	} cm;
+	struct sbx_msg m = {SBX_MSG_METERS, 0, 0, 0, 0};
+	struct iovec iov = {&m, sizeof m};
+	struct msghdr mh;
+	struct cmsghdr *c;
+	ssize_t w;
+
+	if (meter_diag >= 0) {
+		fd[n++] = meter_diag;
+		fd[n++] = meter_protocols;
+		which |= SBX_KMEM_SOCKETS;
+	}
+	if (meter_ipc[0] >= 0) {
+		for (int i = 0; i < SBX_KMEM_NIPC; i++) {
+			fd[n++] = meter_ipc[i];
+			meter_ipc[i] = -1;
+		}
+		which |= SBX_KMEM_IPC;
+	}
+	meter_diag = meter_protocols = -1;
+	for (size_t i = 0; i < p->nmounts && r == 0; i++) {
+		const struct sbx_mount *mt = &p->mounts[i];
+		char path[4096];
+		size_t len = strlen(mt->dst);
+		/* a read-only /dev still has a writable /dev/shm */
+		if (n == SBX_KMEM_FDS || len + 5 > sizeof path ||
+		    (mt->op != SBX_OP_TMPFS && mt->op != SBX_OP_DEV) ||
+		    (mt->op == SBX_OP_TMPFS && (mt->attr & MOUNT_ATTR_RDONLY)))
+			continue;
+		memcpy(path, mt->dst, len + 1);
+		if (mt->op == SBX_OP_DEV) /* its writable tmpfs: /dev/shm */
+			memcpy(path + len, "/shm", 5);
+		fd[n] = open_beneath(AT_FDCWD, path, O_PATH | O_DIRECTORY);
+		if (fd[n] < 0)
+			r = -1;
+		else
+			n++;
+	}
+	m.index = which;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	if (r == 0 && n > 0) {
+		mh.msg_control = cm.b;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
+	}
+	if (r == 0) {
+		do
+			w = sendmsg(CTL, &mh, MSG_NOSIGNAL);
+		while (w < 0 && errno == EINTR);
+		r = w < 0 ? -1 : 0;
+	}
+	for (int i = 0; i < n; i++)
+		drop(fd[i], 0);
+	return r;
+}
+
 static int lo_up(void)
 {
 	struct ifreq ifr;
@@ -1111,6 +1231,8 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		int index;
 		CHECK(set_sysctls(p, &index), SBX_ST_SYSCTL, index);
 	}
+	if (p->kmem)
+		CHECK(open_meters(p), SBX_ST_METERS, -1);
 	if (p->root_opts)
 		build_tree(p);
 	if (p->hostname)
@@ -1118,6 +1240,8 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		      SBX_ST_HOSTNAME, -1);
 	if (p->net_lo)
 		CHECK(lo_up(), SBX_ST_NET, -1);
+	if (p->kmem)
+		CHECK(send_meters(p), SBX_ST_METERS, -1);
 
 	/* the box's resource limits in init too, before the fork: its own
 	 * (the supervisor's, the caller's) would otherwise show in

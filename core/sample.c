@@ -19,10 +19,20 @@
  * mapped by several processes of the box is counted once per process, an
  * overestimate that errs on the side of the limit.
  *
- * Cost: no allocation; the pid queue and the read buffer live on the
- * stack.  Per process: one open+read+close of status and one of children
- * (a multi-threaded process: its task directory and one children file per
- * thread).
+ * CPU (a box without a cgroup): utime, stime, cutime, cstime and starttime
+ * of each process from /proc/<pid>/stat, summed two ways (struct
+ * sbx_cpu_track in cgroup.h).  The walk reads a parent before its
+ * children, so a child reaped while the walk runs is missed by this sample
+ * (it is in the parent's cutime, read before), never counted twice.  With
+ * a cgroup, cpu.stat's usage_usec is the kernel's own count for the whole
+ * box, one read.
+ *
+ * Cost: the pid queue and the read buffer live on the stack; the CPU
+ * table grows with the box (one allocation per doubling).  Per process:
+ * one open+read+close of status and one of children (a multi-threaded
+ * process: its task directory and one children file per thread), and one
+ * of stat where the CPU is tracked; per process gone since the last sample,
+ * one more of stat.
  */
 #include "cgroup.h"
 
@@ -138,7 +148,172 @@ static uint64_t kb_field(const char *s, const char *key)
  * when the process is gone or is not the child expected (its pid was
  * reused after it exited).
  */
+/*
+ * The fields of /proc/<pid>/stat that the CPU count needs.  The command
+ * name (field 2) is the program's to choose and may hold spaces and ')':
+ * the fields are counted from the last ')'.
+ */
+struct stat_fields {
+	long ppid;
+	uint64_t own;	 /* utime + stime, ticks */
+	uint64_t reaped; /* cutime + cstime, ticks */
+	unsigned long long start;
+};
+
+static int read_stat(struct walk *w, pid_t pid, struct stat_fields *f)
+{
+	char path[64];
+	const char *p;
+	unsigned long long v[20];
+	ssize_t n;
+	int fd, k;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		n = read(fd, w->buf, sizeof w->buf - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	w->buf[n] = '\0';
+	p = strrchr(w->buf, ')');
+	if (!p)
+		return -1;
+	p++;
+	/* field 3 (state) is token 0: ppid 1, utime 11, stime 12, cutime 13,
+	 * cstime 14, starttime 19 */
+	for (k = 0; k < 20; k++) {
+		char *end;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			return -1;
+		v[k] = strtoull(p, &end, 10);
+		if (end == p) /* the state letter */
+			while (*end && *end != ' ')
+				end++;
+		p = end;
+	}
+	f->ppid = (long)v[1];
+	f->own = v[11] + v[12];
+	f->reaped = v[13] + v[14];
+	f->start = v[19];
+	return 0;
+}
+
+/* The slot of pid in the table, or a free one to take it; NULL when the
+ * table cannot grow (the process then counts in the live sum only). */
+static struct sbx_cpu_task *track_slot(struct sbx_cpu_track *t, pid_t pid)
+{
+	size_t i;
+	if (t->n + 1 > t->cap / 2) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		struct sbx_cpu_task *nt = calloc(ncap, sizeof *nt);
+		if (!nt)
+			return NULL;
+		t->n = 0;
+		for (size_t k = 0; k < t->cap; k++) {
+			if (t->t[k].pid <= 0)
+				continue;
+			i = (size_t)t->t[k].pid & (ncap - 1);
+			while (nt[i].pid)
+				i = (i + 1) & (ncap - 1);
+			nt[i] = t->t[k];
+			t->n++;
+		}
+		free(t->t);
+		t->t = nt;
+		t->cap = ncap;
+	}
+	i = (size_t)pid & (t->cap - 1);
+	while (t->t[i].pid && t->t[i].pid != pid)
+		i = (i + 1) & (t->cap - 1);
+	return &t->t[i];
+}
+
+static void track_seen(struct sbx_cpu_track *t, pid_t pid,
+		       const struct stat_fields *f)
+{
+	struct sbx_cpu_task *e = track_slot(t, pid);
+	if (!e)
+		return;
+	if (e->pid && e->start != f->start) {
+		t->dead += e->ticks; /* gone, and its pid taken again */
+		e->ticks = 0;
+	}
+	if (!e->pid)
+		t->n++;
+	e->pid = pid;
+	e->start = f->start;
+	e->gen = t->gen;
+	if (f->own > e->ticks)
+		e->ticks = f->own;
+}
+
+/*
+ * After a walk: a process the walk did not see is either gone (its last
+ * count moves to dead) or was missed (re-parented while the walk ran, or
+ * past SBX_SAMPLE_MAX): its stat says which.  Returns the per-task sum.
+ */
+static uint64_t track_sweep(struct sbx_cpu_track *t, struct walk *w)
+{
+	uint64_t sum = t->dead;
+	int removed = 0;
+	for (size_t i = 0; i < t->cap; i++) {
+		struct sbx_cpu_task *e = &t->t[i];
+		struct stat_fields f;
+		if (e->pid <= 0)
+			continue;
+		if (e->gen != t->gen) {
+			if (read_stat(w, e->pid, &f) == 0 &&
+			    f.start == e->start) {
+				if (f.own > e->ticks)
+					e->ticks = f.own;
+			} else {
+				t->dead += e->ticks;
+				sum += e->ticks;
+				e->pid = -1; /* a tombstone: probes go on */
+				removed = 1;
+				continue;
+			}
+		}
+		sum += e->ticks;
+	}
+	if (removed) {
+		/* drop the tombstones: the living entries into a new table
+		 * (without memory, the tombstones stay, which is still right)
+		 */
+		struct sbx_cpu_task *nt = calloc(t->cap, sizeof *nt);
+		if (nt) {
+			t->n = 0;
+			for (size_t i = 0; i < t->cap; i++) {
+				size_t k;
+				if (t->t[i].pid <= 0)
+					continue;
+				k = (size_t)t->t[i].pid & (t->cap - 1);
+				while (nt[k].pid)
+					k = (k + 1) & (t->cap - 1);
+				nt[k] = t->t[i];
+				t->n++;
+			}
+			free(t->t);
+			t->t = nt;
+		}
+	}
+	return sum;
+}
+
+void sbx_cpu_track_free(struct sbx_cpu_track *t)
+{
+	free(t->t);
+	t->t = NULL;
+	t->n = t->cap = 0;
+}
+
 static long sample_one(struct walk *w, pid_t pid, pid_t parent, int memory,
+		       struct sbx_cpu_track *cpu, uint64_t *live,
 		       struct sbx_sample *out)
 {
 	char path[64];
@@ -184,21 +359,37 @@ static long sample_one(struct walk *w, pid_t pid, pid_t parent, int memory,
 	out->rss_anon += anon;
 	out->rss_shmem += shmem;
 	out->memory += anon + shmem;
+	if (cpu) {
+		struct stat_fields f;
+		/* the same process as status showed: a reused pid has
+		 * another parent, or starts later than the table says */
+		if (read_stat(w, pid, &f) == 0 &&
+		    (!parent || f.ppid == parent)) {
+			*live += f.own + f.reaped;
+			track_seen(cpu, pid, &f);
+		}
+	}
 	return threads;
 }
 
-int sbx_sample(pid_t init, int skip_init_memory, struct sbx_sample *out)
+int sbx_sample(pid_t init, int skip_init_memory, struct sbx_cpu_track *cpu,
+	       struct sbx_sample *out)
 {
+	static long hz;
 	struct walk w;
+	uint64_t live = 0;
 	memset(out, 0, sizeof *out);
 	if (init <= 0)
 		return -EINVAL;
 	w.n = 0;
 	w.truncated = 0;
+	if (cpu)
+		cpu->gen++;
 	push(&w, init, 0);
 	for (size_t i = 0; i < w.n; i++) {
-		long threads = sample_one(&w, w.pid[i], w.parent[i],
-					  !(i == 0 && skip_init_memory), out);
+		long threads =
+		    sample_one(&w, w.pid[i], w.parent[i],
+			       !(i == 0 && skip_init_memory), cpu, &live, out);
 		if (threads == 0) {
 			if (i == 0)
 				return -ESRCH;
@@ -210,6 +401,38 @@ int sbx_sample(pid_t init, int skip_init_memory, struct sbx_sample *out)
 			children_of_threads(&w, w.pid[i]);
 	}
 	out->truncated = w.truncated;
+	if (cpu) {
+		uint64_t per_task = track_sweep(cpu, &w);
+		if (live > cpu->best)
+			cpu->best = live;
+		if (per_task > cpu->best)
+			cpu->best = per_task;
+		if (!hz)
+			hz = sysconf(_SC_CLK_TCK);
+		out->cpu = (double)cpu->best / (double)(hz > 0 ? hz : 100);
+	}
+	return 0;
+}
+
+int sbx_sample_cgroup_cpu(int cgfd, double *secs)
+{
+	char buf[512];
+	const char *p;
+	ssize_t n;
+	int fd = openat(cgfd, "cpu.stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		n = read(fd, buf, sizeof buf - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	p = strstr(buf, "usage_usec ");
+	if (!p)
+		return -EIO;
+	*secs = (double)strtoull(p + 11, NULL, 10) / 1e6;
 	return 0;
 }
 
@@ -226,7 +449,8 @@ int sbx_sample_cgroup(int cgfd, pid_t skip_memory_of, struct sbx_sample *out)
 	read_pids(&w, fd, 0);
 	close(fd);
 	for (size_t i = 0; i < w.n; i++)
-		sample_one(&w, w.pid[i], 0, w.pid[i] != skip_memory_of, out);
+		sample_one(&w, w.pid[i], 0, w.pid[i] != skip_memory_of, NULL,
+			   NULL, out);
 	out->truncated = w.truncated;
 	return 0;
 }
@@ -259,7 +483,7 @@ static int l_sample(lua_State *L)
 	struct sbx_sample s;
 	int r;
 	luaL_argcheck(L, pid > 0 && pid <= INT32_MAX, 1, "not a pid");
-	r = sbx_sample((pid_t)pid, 0, &s);
+	r = sbx_sample((pid_t)pid, 0, NULL, &s);
 	if (r < 0) {
 		char operand[24];
 		snprintf(operand, sizeof operand, "%lld", (long long)pid);

@@ -62,7 +62,7 @@ struct sbx_rlimit {
 };
 
 #define SBX_MAX_RLIMITS 16
-#define SBX_MAX_SYSCTLS 8
+#define SBX_MAX_SYSCTLS 16
 
 /* A sysctl of the box's own user namespace (/proc/sys/user/...), written
  * by init while it holds the namespace's capabilities. */
@@ -117,6 +117,7 @@ enum sbx_stage {
 	SBX_ST_EXEC,
 	SBX_ST_DUMPABLE,
 	SBX_ST_SYSCTL,
+	SBX_ST_METERS,
 	SBX_ST_COUNT
 };
 
@@ -152,6 +153,7 @@ struct sbx_plan {
 	/* the supervisor follows the box's processes (procev.c): init waits
 	 * for its answer after the command's status and at its end */
 	int deaths_sync;
+	int kmem; /* send the supervisor the meters of kmem.h (sampled) */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
 	int stdio[3];
@@ -175,6 +177,7 @@ enum {
 			   the supervisor answers SBX_MSG_GO, status 1 to ask
 			   for a search for a file at the box's size limit */
 	SBX_MSG_FOUND,	/* status: SBX_DEATH_* flags of that search */
+	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
 };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
@@ -220,6 +223,7 @@ struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 
 /* ---- supervise.c: running boxes ---- */
 #include "cgroup.h" /* (it includes this file: the guard is set above) */
+#include "kmem.h"
 #include "procev.h"
 #include "ttyfilter.h"
 
@@ -237,6 +241,7 @@ enum {
 	SBX_END_TASKS,	     /* the sampler saw the task limit reached */
 	SBX_END_INIT,	     /* init was killed after the command's execve */
 	SBX_END_INTERRUPTED, /* sbxlua got SIGINT, SIGTERM or SIGHUP */
+	SBX_END_CPU,	     /* the sampler saw the box's CPU budget used */
 	SBX_END_COUNT
 };
 
@@ -259,6 +264,7 @@ struct sbx_io {
 	int tty_raw;	       /* output passed to a terminal goes unfiltered */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
 	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
+	double cpu_limit;      /* seconds of CPU, whole box: sampled; 0 none */
 	int cgroup;	       /* SBX_CGMODE_* */
 	const char *cgroup_base; /* for SBX_CGMODE_PATH */
 };
@@ -301,8 +307,13 @@ struct sbx_job {
 	unsigned long tasks_peak;
 	unsigned long samples;
 	int execed; /* SBX_MSG_EXEC seen: the box's memory is its own */
+	struct sbx_kmem kmem; /* the box's kernel memory, when sampled */
 	double next_sample;
-	double cpu; /* seconds of CPU used by the box (cgroup or rusage) */
+	double cpu; /* seconds of CPU used by the box (cgroup, or the larger
+		       of the sampler's count and init's rusage) */
+	struct sbx_cpu_track cpu_track; /* the sampler's count, no cgroup */
+	double cpu_seen;    /* seconds: the highest CPU time sampled */
+	double sample_cost; /* seconds of supervisor CPU per sample, smoothed */
 	int cg_error;
 	const char *cg_what;
 	int stop_signal; /* SBX_END_INTERRUPTED: the signal sbxlua got */
@@ -409,9 +420,10 @@ SBX_LOCAL const char *sbx_check_boxpath(lua_State *L, int idx,
 					const char *what);
 /* limit.c: parse spec.rlimits (a table name -> number) */
 SBX_LOCAL void sbx_rlimits_parse(lua_State *L, int idx, struct sbx_plan *p);
-/* limit.c: parse spec.sysctl (a table "user.NAME" -> integer) */
+/* limit.c: parse spec.sysctl (a table "user.NAME" or "kernel.shmmax"...
+ * -> integer); *ipc: one of the IPC namespace's is named */
 SBX_LOCAL void sbx_sysctls_parse(lua_State *L, int idx, int anchor,
-				 struct sbx_plan *p);
+				 struct sbx_plan *p, int *ipc);
 /* caps.c */
 SBX_LOCAL int sbx_last_cap(void);
 /* filter.c: the compiled program of an sbx.filter at idx (raises) */

@@ -62,6 +62,7 @@ void sbx_job_init(struct sbx_job *j)
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
 	sbx_procev_init(&j->pe);
+	sbx_kmem_init(&j->kmem);
 }
 
 /*
@@ -384,39 +385,88 @@ static void kill_box(struct sbx_job *j, int why)
 }
 
 /*
- * Samples the whole box: its memory (anonymous + shared resident) and its
- * tasks, summed over every process; kills it past a limit the cgroup does
- * not hold itself.  The rate rises as the box nears a limit: a sample costs
- * ~250 us of supervisor CPU here, wake-up included (/proc opens are slow
- * on this kind of VM), and between two
- * samples RLIMIT_DATA and RLIMIT_NPROC hold a runaway process.
+ * Samples the whole box: its memory (anonymous + shared resident), its
+ * tasks and, for a CPU budget, its CPU time, summed over every process
+ * (the CPU from the cgroup's cpu.stat where the box has one); kills it
+ * past a limit the cgroup does not hold itself.
+ *
+ * When: the rate rises as the box nears a limit (memory, tasks), and a CPU
+ * budget is looked at again no later than the box could reach it with
+ * every task on a core of its own.  Whatever the box holds, sampling takes
+ * at most SAMPLE_SHARE of one core: a sample costs in proportion to the
+ * box's processes (one to three /proc reads each), so the next one waits at
+ * least its measured cost (this thread's CPU time, plus the wake-up around
+ * it) divided by SAMPLE_SHARE.  Between two samples RLIMIT_DATA,
+ * RLIMIT_NPROC and RLIMIT_CPU hold a runaway process (docs/limits.md).
  */
 #define SAMPLE_SLOW 0.050 /* below 1/4 of the memory, 1/2 of the tasks */
 #define SAMPLE_MID 0.010
-#define SAMPLE_NEAR 0.001 /* from half the memory limit */
+#define SAMPLE_NEAR 0.001 /* from half the memory limit; the shortest */
+/* of one core: 2 %, less a margin for the wake-up the measure leaves out */
+#define SAMPLE_SHARE 0.018
+#define SAMPLE_WAKE 20e-6 /* poll's return and the loop around a sample */
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void sample_box(struct sbx_job *j, double now)
 {
+	static long ncpu;
 	struct sbx_sample s;
 	uint64_t ml = j->io.memory_limit, tl = j->io.task_limit;
+	double cl = j->io.cpu_limit, c0 = thread_cpu(), cpu = -1, gap, cost;
 	int r;
-	if (j->cg.fd >= 0)
+	if (j->cg.fd >= 0) {
 		r = sbx_sample_cgroup(j->cg.fd, j->pid, &s);
-	else
-		r = sbx_sample(j->pid, 1, &s);
+		if (cl > 0 && sbx_sample_cgroup_cpu(j->cg.fd, &cpu) < 0)
+			cpu = -1;
+	} else {
+		r = sbx_sample(j->pid, 1, cl > 0 ? &j->cpu_track : NULL, &s);
+		if (r == 0 && cl > 0)
+			cpu = s.cpu;
+	}
 	/* before the command's execve its process is still a copy of this
 	 * one: only its tasks count then */
 	if (r == 0 && !j->execed)
 		s.memory = s.rss_anon = s.rss_shmem = 0;
+	else if (r == 0) /* tmpfs, SysV shm, socket buffers (kmem.c) */
+		s.memory += sbx_kmem_sample(&j->kmem, NULL);
 	if (r < 0) {
 		j->next_sample = now + SAMPLE_MID;
 		return;
 	}
 	if (ml && s.memory >= ml / 2)
-		j->next_sample = now + SAMPLE_NEAR;
+		gap = SAMPLE_NEAR;
 	else if ((ml && s.memory >= ml / 4) || (tl && s.tasks >= tl / 2))
-		j->next_sample = now + SAMPLE_MID;
+		gap = SAMPLE_MID;
 	else
-		j->next_sample = now + SAMPLE_SLOW;
+		gap = SAMPLE_SLOW;
+	if (cpu > j->cpu_seen)
+		j->cpu_seen = cpu;
+	if (cl > 0 && j->cpu_seen < cl) {
+		/* the soonest the budget can be used up */
+		double par = (double)(s.tasks ? s.tasks : 1);
+		if (!ncpu)
+			ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		if (ncpu > 0 && par > (double)ncpu)
+			par = (double)ncpu;
+		if ((cl - j->cpu_seen) / par < gap)
+			gap = (cl - j->cpu_seen) / par;
+	}
+	if (gap < SAMPLE_NEAR)
+		gap = SAMPLE_NEAR;
+	/* the cost bound: a cost that rises counts at once, one that falls
+	 * is believed slowly (one cheap sample of a large box is luck) */
+	cost = thread_cpu() - c0 + SAMPLE_WAKE;
+	j->sample_cost =
+	    cost > j->sample_cost ? cost : 0.75 * j->sample_cost + 0.25 * cost;
+	if (gap < j->sample_cost / SAMPLE_SHARE)
+		gap = j->sample_cost / SAMPLE_SHARE;
+	j->next_sample = now + gap;
 	j->samples++;
 	if (s.memory > j->memory_peak)
 		j->memory_peak = s.memory;
@@ -426,6 +476,8 @@ static void sample_box(struct sbx_job *j, double now)
 		kill_box(j, SBX_END_MEMORY);
 	else if (tl && s.tasks >= tl && !(j->cg.limited & SBX_CG_PIDS))
 		kill_box(j, SBX_END_TASKS);
+	else if (cl > 0 && j->cpu_seen >= cl)
+		kill_box(j, SBX_END_CPU);
 }
 
 int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
@@ -477,6 +529,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (own_id)
 		caller_fsid(&fsid);
 	cp.ctl_fd = sv[1];
+	cp.kmem = io->memory_limit != 0;
 
 	if (p->root_opts && p->caller_root) {
 		stage = SBX_ST_MOUNT;
@@ -754,13 +807,15 @@ out:
 }
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
- * the two descriptors a probe carries (close-on-exec), else -1: any other
- * descriptor that came is closed. */
-static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2])
+ * the two descriptors a probe carries (close-on-exec), else -1; k takes
+ * those of the memory meters (kmem.h): any other descriptor that came is
+ * closed. */
+static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
+			struct sbx_kmem *k)
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(2 * sizeof(int))];
+		char buf[CMSG_SPACE(SBX_KMEM_FDS * sizeof(int))];
 	} cm;
 	struct iovec iov = {buf, size};
 	struct msghdr mh;
@@ -776,9 +831,17 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2])
 	mh.msg_controllen = sizeof cm.buf;
 	n = recvmsg(ctl, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL;
+	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_METERS) {
+		sbx_kmem_take(k, buf, c);
+		return n;
+	}
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 	    c->cmsg_len == CMSG_LEN(sizeof got))
 		memcpy(got, CMSG_DATA(c), sizeof got);
+	else if (c) /* none kept: closed there */
+		sbx_kmem_take(NULL, NULL, c);
 	if (n > (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_PROBE) {
@@ -873,7 +936,7 @@ static void read_ctl(struct sbx_job *j)
 	ssize_t n;
 	int fds[2];
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1130,6 +1193,12 @@ static void finish(struct sbx_job *j)
 	j->cpu = (double)ru.ru_utime.tv_sec +
 		 (double)ru.ru_utime.tv_usec / 1e6 +
 		 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	/* init's usage misses what was never waited for (children of a
+	 * process that ignores SIGCHLD): the sampler's count is a lower bound
+	 * that keeps it */
+	if (j->cpu_seen > j->cpu)
+		j->cpu = j->cpu_seen;
+	sbx_cpu_track_free(&j->cpu_track);
 	if (j->cg.fd >= 0) {
 		if (sbx_cgroup_events(&j->cg, &j->ev) == 0) {
 			j->have_events = 1;
@@ -1318,7 +1387,8 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				else if (next < 0 || dl < next)
 					next = dl;
 			}
-			if ((j->io.memory_limit || j->io.task_limit) &&
+			if ((j->io.memory_limit || j->io.task_limit ||
+			     j->io.cpu_limit > 0) &&
 			    !j->exited && j->end_kind == SBX_END_NONE) {
 				if (now >= j->next_sample)
 					sample_box(j, now);
@@ -1476,6 +1546,8 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->exec_fd);
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);
+	sbx_kmem_close(&j->kmem);
+	sbx_cpu_track_free(&j->cpu_track);
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);

@@ -72,6 +72,7 @@ static const char *const stages[SBX_ST_COUNT] = {
     [SBX_ST_EXEC] = "execute",
     [SBX_ST_DUMPABLE] = "make init undumpable",
     [SBX_ST_SYSCTL] = "set sysctl",
+    [SBX_ST_METERS] = "open memory meters",
 };
 
 const char *sbx_errno_name(int err)

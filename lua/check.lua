@@ -81,5 +81,9 @@ if cg and cg.usable then
 else
 	say("cgroup v2: no usable base: %s", cg and cg.reason or "no cgroup v2 hierarchy")
 end
-for _, l in ipairs(limits.describe(info.limits, info.enforcement)) do say("%s", l) end
+for _, l in ipairs(limits.describe(info.limits, info.enforcement, info.uncounted)) do say("%s", l) end
+if info.enforcement.memory == "sampled" then
+	say("memory: sampled, not exact: %s; for an exact limit, give sbxlua a delegated cgroup v2 base "
+		.. "with the memory controller (--cgroup DIR, see docs/limits.md)", info.uncounted.memory)
+end
 os.exit(ok and 0 or 1)

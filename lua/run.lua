@@ -30,7 +30,7 @@ report to stderr after the box is gone.
   --env K=V           set a variable (the environment is otherwise fixed)
   --cwd DIR           working directory inside the box (default /work)
   --wall S            wall-clock limit in seconds (default 60)
-  --cpu S             CPU time limit (default 30)
+  --cpu S             CPU time of the whole box (default 30)
   --mem SIZE          memory limit (default 512M)
   --pids N            task limit (default 128)
   --out SIZE          output limit per stream (default 16M)

@@ -112,6 +112,15 @@ local rules = {
 	-- fall back to plain reads and writes
 	{ call = "io_setup", action = ENOSYS },
 
+	-- memory no sampler sees: a memfd's pages belong to no mount of
+	-- the box and to no process until mapped (or passed in a
+	-- socket), and memfd_secret's are hidden from the kernel's own
+	-- accounting; ENOSYS (as on a kernel before 3.17 / 5.14) makes a
+	-- program fall back to a file in /dev/shm or /tmp, which are
+	-- counted (docs/limits.md)
+	{ call = "memfd_create", action = ENOSYS },
+	{ call = "memfd_secret", action = ENOSYS, optional = true },
+
 	-- x86-64 only
 	{ call = "iopl", action = EPERM },
 	{ call = "ioperm", action = EPERM },

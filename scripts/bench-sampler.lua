@@ -1,47 +1,104 @@
 -- The sampler's own cost and its memory overshoot, measured:
---   ./sbxlua scripts/bench-sampler.lua
+--   ./sbxlua scripts/bench-sampler.lua [seconds] [--cost-only]
 -- 1. supervisor CPU per second of a run (os.clock: this process only, not
---    the box), with and without sampling, for an idle and a busy program
---    and a box of 10 processes;
--- 2. the peak memory the sampler saw for a fast hog (1 MiB per malloc,
+--    the box) as a percentage of one core, next to the 2 % target, for a
+--    quiet box, a busy box and 100 idle processes holding half the memory
+--    limit; with the box's cgroup (where this caller gets one) and without.
+--    "sampling" is the run with sampling less the same run without it
+--    (memory_limit, task_limit and cpu_limit removed from the spec);
+-- 2. the CPU a box of 1, 8 and 100 spinning processes had used when the
+--    sampler stopped it at a 1 s budget (measured.cpu / budget);
+-- 3. the peak memory the sampler saw for a fast hog (1 MiB per malloc,
 --    touched) against its limit: peak / limit.
 local sbx = require "sbx"
 local stdbox = require "sbx.box"
 
-local function spec(prog, args, lim, sample)
-	local s = assert(stdbox.build { prog = prog, args = args, limits = lim })
+local secs, cost_only = 5, false
+for _, a in ipairs(arg) do
+	if a == "--cost-only" then cost_only = true else secs = assert(tonumber(a), "seconds") end
+end
+
+local hog = sbx.realpath("build/tests/hog_mem")
+local memgrow = sbx.realpath("build/tests/memgrow")
+local burn = sbx.realpath("build/tests/cpu_burn")
+if not hog or not memgrow or not burn then
+	print("build/tests/hog_mem, memgrow or cpu_burn missing: run make")
+	os.exit(1)
+end
+
+local function spec(o, sample, cgroup)
+	o.cgroup = cgroup
+	local s = assert(stdbox.build(o))
 	s.stdout, s.stderr = "discard", "discard"
-	if not sample then s.memory_limit, s.task_limit = nil, nil end
+	if not sample then s.memory_limit, s.task_limit, s.cpu_limit = nil, nil, nil end
 	return s
 end
 
-local function cost(name, prog, args, secs)
+local TARGET = 2.0
+local function cost(name, o, cgroup)
+	local c, e, n, got = {}, {}, 0, false
 	for _, sample in ipairs { false, true } do
-		local s = spec(prog, args, { wall = secs }, sample)
+		local lim = {}
+		for k, v in pairs(o.limits or {}) do lim[k] = v end
+		lim.wall = secs
+		local s = spec({ prog = o.prog, args = o.args, ro = o.ro, limits = lim }, sample, cgroup)
 		local c0 = os.clock()
 		local r = assert(sbx.run(s))
-		local c = os.clock() - c0
-		print(("%-28s sampling %-3s  supervisor CPU %6.2f ms over %.2f s = %5.3f%% of a core  (%s samples)")
-			:format(name, sample and "on" or "off", c * 1e3, r.elapsed, 100 * c / r.elapsed,
-				tostring(r.samples or 0)))
+		c[sample] = os.clock() - c0
+		e[sample] = r.elapsed
+		if sample then n, got = r.samples or 0, r.cgroup end
+		assert(r.outcome == "wall", name .. ": " .. r.outcome)
+	end
+	if cgroup and not got then return false end
+	local pct = 100 * c[true] / e[true]
+	local sampling = 100 * (c[true] / e[true] - c[false] / e[false])
+	print(("%-34s %-9s %6.3f%% of a core (sampling %6.3f%%, %4d samples, %7.1f us each)  target %.0f%%  %s")
+		:format(name, got and "cgroup" or "no cgroup", pct, sampling, n,
+			n > 0 and sampling / 100 * e[true] / n * 1e6 or 0, TARGET,
+			pct <= TARGET and "ok" or "OVER"))
+	return true
+end
+
+local hundred = "for i in $(seq 100); do /work/hog_mem 2 anon 600 & done; wait"
+local cases = {
+	{ "quiet (sleep)", { prog = "/bin/sleep", args = { "600" } } },
+	{ "busy (a spinning shell)", { prog = "/bin/sh", args = { "-c", "while :; do :; done" } } },
+	{ "100 idle, 200 of 384 MiB", { prog = "/bin/sh", args = { "-c", hundred },
+		ro = { { src = hog, dst = "/work/hog_mem" } }, limits = { memory = "384M", tasks = 256 } } },
+}
+print(("supervisor CPU per second of a %g s run, as a percentage of one core"):format(secs))
+for _, cg in ipairs { true, false } do
+	for _, c in ipairs(cases) do
+		if cost(c[1], c[2], cg) == false then
+			print("(no cgroup for this caller: the boxes run without one)")
+			break
+		end
+	end
+end
+if cost_only then return end
+
+print("\nCPU used when the sampler stopped a box at a 1 s budget (build/tests/cpu_burn spin N)")
+for _, cg in ipairs { true, false } do
+	for _, n in ipairs { 1, 8, 100 } do
+		local worst, sum, runs, got = 0, 0, 5, false
+		for _ = 1, runs do
+			local r = assert(sbx.run(spec({ prog = burn, args = { "spin", tostring(n) },
+				limits = { cpu = 1, wall = 60 } }, true, cg)))
+			assert(r.outcome == "cpu", "spinners not stopped by the cpu limit: " .. r.outcome)
+			worst, sum, got = math.max(worst, r.cpu), sum + r.cpu, r.cgroup
+		end
+		if cg and not got then break end
+		print(("%3d processes, %-9s: cpu / budget = %.3f mean, %.3f worst over %d runs"):format(
+			n, got and "cgroup" or "no cgroup", sum / runs, worst, runs))
 	end
 end
 
-print("sampler cost (50 ms below 1/4 of the memory and 1/2 of the task limit, 10 ms above, 1 ms past half the memory)")
-cost("idle (sleep)", "/bin/sleep", { "60" }, 3)
-cost("busy (spinning shell)", "/bin/sh", { "-c", "while :; do :; done" }, 3)
-cost("10 processes", "/bin/sh", { "-c", "for i in 1 2 3 4 5 6 7 8 9; do sleep 60 & done; sleep 60" }, 3)
-
 print("\nmemory overshoot of a fast hog (build/tests/memgrow, 1 MiB steps)")
-local prog = sbx.realpath("build/tests/memgrow")
-if not prog then
-	print("build/tests/memgrow missing: run make")
-	os.exit(1)
-end
 for _, mib in ipairs { 64, 256 } do
 	local worst, sum, n = 0, 0, 10
 	for _ = 1, n do
-		local r = assert(sbx.run(spec(prog, { "100000" }, { memory = mib << 20, wall = 20 }, true)))
+		local r = assert(sbx.run(spec({ prog = memgrow, args = { "100000" },
+			limits = { memory = mib << 20, wall = 20 } }, true)))
 		local ratio = (r.memory_peak or 0) / (mib << 20)
 		worst = math.max(worst, ratio)
 		sum = sum + ratio

@@ -11,9 +11,17 @@ describe("check.lua [" .. S.priv .. "]", function()
 		if S.euid() ~= 0 then
 			assert.matches("\ncheck: cgroup v2: no usable base: [^\n]+\n", out)
 		end
-		for _, l in ipairs { "wall", "cpu", "memory", "tasks", "output", "open files", "file size" } do
-			assert.matches("\ncheck: limit: " .. l .. " [^\n]+ %(%a+%)\n", out)
+		for _, l in ipairs { "wall", "memory", "tasks", "output", "open files", "file size" } do
+			assert.matches("\ncheck: limit: " .. l .. " [^\n]+ %(%a+[%a; ]*%)\n", out)
 		end
+		-- a sampled memory limit says what it leaves out, and how to get an exact one
+		if out:find("\ncheck: limit: memory [^\n]+ %(sampled") then
+			assert.matches("\ncheck: limit: memory 512 MiB %(sampled; pipe buffers and kernel objects not counted%)\n", out)
+			assert.matches("\ncheck: memory: sampled, not exact: pipe buffers and kernel objects not counted; for an "
+				.. "exact limit, give sbxlua a delegated cgroup v2 base with the memory controller "
+				.. "%(%-%-cgroup DIR, see docs/limits.md%)\n", out)
+		end
+		assert.matches("\ncheck: limit: cpu 30 s %(sampled, box%-wide; rlimit per process%)\n", out)
 	end)
 
 	it("exits 1 with the reason on a host without user namespaces", function()

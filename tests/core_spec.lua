@@ -94,7 +94,14 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		box_err(with { sysctl = 5 }, "field 'sysctl' must be a table")
 		box_err(with { sysctl = { 5 } }, "sysctl: keys must be names")
 		box_err(with { sysctl = { ["kernel.pid_max"] = 5 } },
-			"sysctl 'kernel.pid_max': only user.NAME (a limit of the box's own user namespace) can be set")
+			"sysctl 'kernel.pid_max': only user.NAME (a limit of the box's own user namespace) or a SysV IPC "
+			.. "limit (kernel.shmmax, shmall, shmmni, msgmax, msgmnb, msgmni) can be set")
+		box_err(with { sysctl = { ["kernel.shmmni"] = 1 << 15 | 1 } }, "sysctl 'kernel.shmmni' must be an integer 0..32768")
+		box_err(with { sysctl = { ["kernel.shmmax"] = -1 } }, "sysctl 'kernel.shmmax' must be an integer 0..4611686018427387904")
+		assert.is_truthy(core.box(with { namespaces = { "user", "mount", "pid", "ipc" },
+			sysctl = { ["kernel.shmmax"] = 1 << 40, ["kernel.msgmni"] = 4 } }))
+		box_err(with { namespaces = { "user", "mount", "pid" }, sysctl = { ["kernel.shmall"] = 1 } },
+			"sysctl kernel.shm*, kernel.msg* need the ipc namespace")
 		box_err(with { sysctl = { ["user.../x"] = 5 } }, "sysctl 'user.../x': only user.NAME")
 		box_err(with { sysctl = { ["user."] = 5 } }, "sysctl 'user.': only user.NAME")
 		box_err(with { sysctl = { ["user." .. ("x"):rep(41)] = 5 } }, "only user.NAME")
@@ -105,8 +112,8 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		box_err(with { sysctl = { ["user.max_inotify_instances"] = 1.5 } }, "must be an integer")
 		do
 			local many = {}
-			for i = 1, 9 do many["user.x" .. i] = 1 end
-			box_err(with { sysctl = many }, "too many sysctls (at most 8)")
+			for i = 1, 17 do many["user.x" .. i] = 1 end
+			box_err(with { sysctl = many }, "too many sysctls (at most 16)")
 		end
 		box_err(with { namespaces = { "user", "mount" }, sysctl = { ["user.max_inotify_instances"] = 1 } },
 			"sysctl needs the user, mount and pid namespaces")

@@ -320,6 +320,9 @@ describe("limits enforcement and rlimits", function()
 		assert.are.equal("sampled", e.memory)
 		-- not host root: RLIMIT_NPROC is only a backstop at twice the limit
 		assert.are.equal("sampled", e.tasks)
+		-- cpu: the box's total against the budget, a cgroup or not
+		assert.are.equal("sampled", e.cpu)
+		assert.are.equal("sampled", L.enforcement { cgroup = cg }.cpu)
 		e = L.enforcement { host_root = true, sampler = false }
 		assert.are.equal("none", e.memory)
 		assert.are.equal("none", e.tasks)
@@ -347,6 +350,9 @@ describe("limits enforcement and rlimits", function()
 		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true,
 			cgroup_memory = true })
 		assert.are.same({ 2, 3 }, r.cpu)
+		-- a fractional budget: the backstop is rounded up, the sampler
+		-- holds the box to the budget itself
+		assert.are.same({ 1, 2 }, L.rlimits(assert(L.resolve { cpu = 0.1 })).cpu)
 		assert.are.same({ "unlimited", "unlimited" }, r.nproc)
 		assert.are.same({ "unlimited", "unlimited" }, r.data)
 		-- every resource limit the core knows is set
@@ -368,7 +374,10 @@ describe("limits enforcement and rlimits", function()
 		local d = L.describe(L.defaults, L.enforcement { host_root = true })
 		assert.are.equal(#L.names, #d)
 		assert.are.equal("limit: wall 60 s (supervisor)", d[1])
+		assert.are.equal("limit: cpu 30 s (sampled, box-wide; rlimit per process)", d[2])
 		assert.are.equal("limit: memory 512 MiB (sampled)", d[3])
+		d = L.describe(assert(L.resolve { cpu = "300ms" }), L.enforcement { sampler = false })
+		assert.are.equal("limit: cpu 0.3 s (rlimit)", d[2])
 		assert.are.equal("limit: open files 256 (rlimit)", d[6])
 		assert.are.equal("limit: pending signals 1024 (rlimit)", d[10])
 		assert.are.equal("limit: msgqueue 256 KiB (rlimit)", d[11])

@@ -502,6 +502,7 @@ function M.build(o)
 		wall = lim.wall,
 		memory_limit = lim.memory,
 		task_limit = lim.tasks,
+		cpu_limit = lim.cpu,
 		cgroup = cg and (type(o.cgroup) == "string" and o.cgroup or true) or false,
 		probe = true,
 	}
@@ -515,6 +516,8 @@ function M.build(o)
 		landlock_abi = use_landlock and landlock_abi or 0,
 		limits = lim,
 		enforcement = enforcement,
+		-- what a sampled limit leaves out, said in its report line
+		uncounted = { memory = limits.uncounted { net_host = net_host } },
 		cgroup = cg and cg.source or false,
 		env = env,
 		ro_roots = ro_roots,

@@ -467,7 +467,10 @@ function M.enforcement(opts)
 	local tasks = ctl.pids and "cgroup" or sampled
 	return {
 		wall = "supervisor", output = "supervisor",
-		cpu = "rlimit", open_files = "rlimit", file_size = "rlimit",
+		-- the box's CPU time (the cgroup's cpu.stat, else summed over its
+		-- processes) against the budget; RLIMIT_CPU per process behind it
+		cpu = opts.sampler == false and "rlimit" or "sampled",
+		open_files = "rlimit", file_size = "rlimit",
 		core = "rlimit", tmp = "tmpfs",
 		pending_signals = "rlimit", msgqueue = "rlimit",
 		inotify_instances = "userns", inotify_watches = "userns",
@@ -511,8 +514,11 @@ end
 --- The `rlimits` of a box spec (`core.box{rlimits = ...}`) for the limits:
 -- every resource limit the kernel has, so that nothing of the caller's
 -- limits reaches the box.
--- CPU gets a soft limit at the budget (SIGXCPU) and a hard one a second
--- later (SIGKILL, for a process that ignores SIGXCPU).  The limits of
+-- CPU gets a soft limit at the budget rounded up to whole seconds
+-- (SIGXCPU) and a hard one a second later (SIGKILL, for a process that
+-- ignores SIGXCPU): a per-process backstop behind the sampler, which
+-- holds the whole box to the exact budget (`M.death_cause` reads a
+-- process's death against these same values).  The limits of
 -- `M.fixed_rlimits` (and `nproc` and `data` where not set from a limit)
 -- are lowered to the caller's hard limit where that is lower: no process
 -- in a user namespace can raise a hard limit.  The operator's limits are
@@ -566,6 +572,16 @@ function M.rlimits(lim, opts)
 	return r
 end
 
+--- SysV IPC limits for a box's own IPC namespace (`M.ipc_sysctl`):
+-- `shmmni` segments at most; messages of at most `msgmax` bytes, queues of
+-- `msgmnb` bytes, and as many queues as keep their worst case (one-byte
+-- messages, each a `msg_cost`-byte kernel record; `msgmnb` also caps a
+-- queue's message count) at `1/msg_share` of the memory limit.
+M.ipc = { shmmni = 256, msgmax = 8192, msgmnb = 16384, msg_cost = 64, msg_share = 8 }
+
+--- Bytes of a page: the unit of `kernel.shmall` (x86-64).
+M.PAGE = 4096
+
 --- The `sysctl` of a box spec (`core.box{sysctl = ...}`) for the limits:
 -- the inotify limits of the box's own user namespace.  The kernel counts
 -- inotify instances and watches per user of each user namespace and again
@@ -580,12 +596,61 @@ function M.sysctl(lim)
 	}
 end
 
---- The limits as report lines (`limit: memory 512 MiB (cgroup)` ...),
--- in `M.names` order.
+--- SysV IPC limits derived from the memory limit, as `sysctl` entries of a
+-- box spec: shared memory in all held to the memory limit (`shmall`, and
+-- `shmmax` per segment), message queues to an eighth of it (`M.ipc`).
+-- The kernel lets only uid 0 of the IPC namespace's user namespace write
+-- these (when it is unmapped: host root), so they serve a box that maps
+-- its uid 0 (`uid = 0` in its spec); the standard box runs as uid 1000
+-- and its init cannot write them (EACCES, docs/kernel-notes.md): there the
+-- sampler counts SysV IPC instead.
+-- @tparam table lim resolved limits (see `M.resolve`)
+-- @treturn table
+function M.ipc_sysctl(lim)
+	local mem, ipc = type(lim) == "table" and lim.memory, M.ipc
+	if mtype(mem) ~= "integer" or mem <= 0 then
+		error("bad argument #1 to 'ipc_sysctl' (resolved limits with a memory limit expected)", 2)
+	end
+	local queues = mem // (ipc.msg_share * ipc.msgmnb * ipc.msg_cost)
+	return {
+		["kernel.shmmax"] = mem,
+		["kernel.shmall"] = (mem + M.PAGE - 1) // M.PAGE,
+		["kernel.shmmni"] = ipc.shmmni,
+		["kernel.msgmax"] = ipc.msgmax,
+		["kernel.msgmnb"] = ipc.msgmnb,
+		["kernel.msgmni"] = queues < 1 and 1 or queues > 32000 and 32000 or queues,
+	}
+end
+
+--- What a sampled memory limit does not count, as the report says it
+-- (docs/limits.md, "What the sampler counts, and what it cannot").
+-- @tparam[opt] table opts `net_host` (the box shares the host's network
+--  namespace: its socket buffers cannot be told from the host's)
+-- @treturn string
+function M.uncounted(opts)
+	if opts ~= nil and type(opts) ~= "table" then
+		error("bad argument #1 to 'uncounted' (table expected, got " .. type(opts) .. ")", 2)
+	end
+	if opts and opts.net_host then return "socket buffers, pipe buffers and kernel objects not counted" end
+	return "pipe buffers and kernel objects not counted"
+end
+
+--- How the report says an enforcement, where the one word is not all of
+-- it: name -> enforcement -> text.
+M.enforcement_text = {
+	cpu = { sampled = "sampled, box-wide; rlimit per process" },
+}
+
+--- The limits as report lines (`limit: memory 512 MiB (cgroup)`,
+-- `limit: cpu 30 s (sampled, box-wide; rlimit per process)` ...), in
+-- `M.names` order.
 -- @tparam table lim resolved limits
 -- @tparam[opt] table how the table of `M.enforcement`
+-- @tparam[opt] table notes name -> what the enforcement leaves out, said
+--  after it where that is `"sampled"` (`limit: memory 512 MiB (sampled;
+--  pipe buffers and kernel objects not counted)`)
 -- @treturn table list of strings
-function M.describe(lim, how)
+function M.describe(lim, how, notes)
 	local out = {}
 	for _, name in ipairs(M.names) do
 		local v, kind = lim[name], M.kinds[name]
@@ -597,8 +662,11 @@ function M.describe(lim, how)
 		else
 			text = tostring(v)
 		end
+		local h = how and how[name]
+		h = h and (M.enforcement_text[name] and M.enforcement_text[name][h] or h)
+		if how and how[name] == "sampled" and notes and notes[name] then h = h .. "; " .. notes[name] end
 		out[#out + 1] = format("limit: %s %s%s", (name:gsub("_", " ")), text,
-			how and how[name] and " (" .. how[name] .. ")" or "")
+			h and " (" .. h .. ")" or "")
 	end
 	return out
 end

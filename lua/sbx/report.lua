@@ -346,7 +346,7 @@ function M.isolation_lines(info, verified)
 	end
 	out[#out + 1] = ("network: %s"):format(iso.network)
 	out[#out + 1] = ("host root: %s"):format(iso.host_root and "yes (the box runs as kernel uid 0)" or "no")
-	for _, l in ipairs(limits.describe(info.limits, info.enforcement)) do out[#out + 1] = l end
+	for _, l in ipairs(limits.describe(info.limits, info.enforcement, info.uncounted)) do out[#out + 1] = l end
 	out[#out + 1] = ("digest: %s"):format(M.digest(info))
 	for i, l in ipairs(out) do out[i] = M.escape(l) end
 	return out
@@ -396,7 +396,8 @@ end
 function M.result(r, info, events, verified)
 	local lim = {}
 	for k, v in pairs(info.limits) do
-		lim[k] = { value = v, enforcement = info.enforcement[k] or "none" }
+		lim[k] = { value = v, enforcement = info.enforcement[k] or "none",
+			uncounted = info.enforcement[k] == "sampled" and (info.uncounted or {})[k] or nil }
 	end
 	return {
 		version = 1,

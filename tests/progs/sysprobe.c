@@ -396,6 +396,17 @@ P(io_setup)
 {
 	return syscall(SYS_io_setup, 0L, BAD);
 }
+/* a bad name pointer: EFAULT when the call is allowed, no memfd made */
+P(memfd_create)
+{
+	return syscall(SYS_memfd_create, BAD, 0L);
+}
+/* unknown flags: EINVAL when the call is allowed (ENOSYS where the kernel
+ * has no secret memory) */
+P(memfd_secret)
+{
+	return syscall(SYS_memfd_secret, ~0L);
+}
 /* descriptor -1: EBADF when the call is allowed; no lease is ever taken */
 P(fcntl_setlease)
 {
@@ -630,6 +641,8 @@ static const struct probe {
     C(name_to_handle_at),
     C(fanotify_init),
     C(io_setup),
+    C(memfd_create),
+    C(memfd_secret),
     C(iopl),
     C(ioperm),
     C(modify_ldt),
