@@ -42,15 +42,15 @@ static struct box *check_box(lua_State *L, int idx)
 }
 
 static const char *const spec_keys[] = {
-    "namespaces",   "uid",	"gid",	       "host_uid",
-    "host_gid",	    "hostname", "root",	       "read_only_root",
-    "mounts",	    "net_lo",	"argv",	       "path",
-    "env",	    "cwd",	"rlimits",     "filter",
-    "landlock",	    "stdin",	"stdout",      "stderr",
-    "output_limit", "wall",	"new_session", "drop_caps",
-    "no_new_privs", "probe",	"pty",	       "memory_limit",
-    "task_limit",   "cgroup",	"sysctl",      "tty_raw",
-    "cpu_limit",    NULL};
+    "namespaces",   "uid",	 "gid",		"host_uid",
+    "host_gid",	    "hostname",	 "root",	"read_only_root",
+    "mounts",	    "net_lo",	 "argv",	"path",
+    "env",	    "cwd",	 "rlimits",	"filter",
+    "landlock",	    "stdin",	 "stdout",	"stderr",
+    "output_limit", "wall",	 "new_session", "drop_caps",
+    "no_new_privs", "probe",	 "pty",		"memory_limit",
+    "task_limit",   "cgroup",	 "sysctl",	"tty_raw",
+    "proc_events",  "cpu_limit", NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -330,6 +330,7 @@ static int box_parse(lua_State *L)
 	if (b->io.pty && !p->new_session)
 		luaL_error(L, "a pty needs a new session");
 	b->io.tty_raw = sbx_opt_bool(L, 1, "tty_raw", 0);
+	b->io.no_proc_events = !sbx_opt_bool(L, 1, "proc_events", 1);
 	b->io.out_mode[0] = out_mode(L, 1, "stdout");
 	b->io.out_mode[1] = out_mode(L, 1, "stderr");
 	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20, 1,
@@ -416,21 +417,48 @@ static int jobs_gc(lua_State *L)
 	return 0;
 }
 
-/* The deaths init recorded (deaths = {{pid, name, signal, signame, core,
- * cpu, cpu_soft, cpu_hard, file_size, file_at_limit, files_partial,
- * command}, ...}), deaths_unseen, and which processes init could see:
- * death_coverage "init" (the command, orphans, and what was left when the
- * command ended: a pid namespace of the box's own) or "command". */
+/* The deaths init recorded or the proc connector saw (deaths = {{pid,
+ * name, signal, signame, core, cpu, cpu_soft, cpu_hard, file_size,
+ * file_at_limit, files_partial, command, seen, record}, ...}),
+ * deaths_unseen, and which processes were seen: death_coverage "all" (the
+ * connector followed every process of the box), "init" (the command,
+ * orphans, and what was left when the command ended: a pid namespace of
+ * the box's own; death_coverage_reason says why no more) or "command". */
+/* Why the proc connector did not see every process of the box, in fixed
+ * words (pushed). */
+static void procev_reason(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_procev *pe = &j->pe;
+	const char *why = pe->why ? pe->why : "not asked";
+	if (j->io.no_proc_events)
+		lua_pushliteral(L, "proc connector: not asked");
+	else if (pe->err)
+		lua_pushfstring(L, "proc connector: %s: %s", why,
+				sbx_errno_name(pe->err));
+	else
+		lua_pushfstring(L, "proc connector: %s", why);
+}
+
 static void push_deaths(lua_State *L, const struct sbx_job *j)
 {
 	lua_createtable(L, j->ndeaths, 0);
 	for (int i = 0; i < j->ndeaths; i++) {
 		const struct sbx_death *d = &j->deaths[i];
-		lua_createtable(L, 0, 12);
-		lua_pushinteger(L, d->pid);
-		lua_setfield(L, -2, "pid");
-		lua_pushstring(L, d->comm);
-		lua_setfield(L, -2, "name");
+		lua_createtable(L, 0, 14);
+		if (d->pid > 0) {
+			lua_pushinteger(L, d->pid);
+			lua_setfield(L, -2, "pid");
+		}
+		if (d->comm[0]) {
+			lua_pushstring(L, d->comm);
+			lua_setfield(L, -2, "name");
+		}
+		lua_pushstring(L, d->flags & SBX_DEATH_CONNECTOR ? "connector"
+								 : "init");
+		lua_setfield(L, -2, "seen");
+		/* the kernel's record of it (cpu, limits) was read */
+		lua_pushboolean(L, !(d->flags & SBX_DEATH_UNREAD));
+		lua_setfield(L, -2, "record");
 		if (WIFSIGNALED(d->status)) {
 			lua_pushinteger(L, WTERMSIG(d->status));
 			lua_setfield(L, -2, "signal");
@@ -466,10 +494,18 @@ static void push_deaths(lua_State *L, const struct sbx_job *j)
 	lua_setfield(L, -2, "deaths");
 	lua_pushinteger(L, (lua_Integer)j->deaths_unseen);
 	lua_setfield(L, -2, "deaths_unseen");
-	lua_pushstring(L, j->plan && (j->plan->nsflags & CLONE_NEWPID)
-			      ? "init"
-			      : "command");
+	if (!j->plan || !(j->plan->nsflags & CLONE_NEWPID)) {
+		lua_pushstring(L, "command");
+	} else if (j->deaths_sync && j->pe.on && !j->pe.why) {
+		lua_pushstring(L, "all");
+	} else {
+		lua_pushstring(L, "init");
+		procev_reason(L, j);
+		lua_setfield(L, -3, "death_coverage_reason");
+	}
 	lua_setfield(L, -2, "death_coverage");
+	lua_pushinteger(L, (lua_Integer)j->pe.events);
+	lua_setfield(L, -2, "proc_events");
 }
 
 static void push_result(lua_State *L, struct sbx_job *j)

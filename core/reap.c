@@ -57,6 +57,14 @@ static void send_msg(int type, int index, int status)
  *   the limit leaves none; the search is bounded and says when it stopped.
  *
  * All of it is raw calls over static buffers: init runs no allocator.
+ *
+ * A process reaped by its own parent never reaches init: the supervisor
+ * sees it by the proc connector (procev.c).  Then (p->deaths_sync) init
+ * waits for the supervisor after sending the command's status (the events
+ * queued before then came before init's kill of what is left), and at its
+ * end, every process gone and the box's mounts still there, it says so and
+ * searches them for a file at the box's file size limit if the supervisor
+ * asks (end_sync).
  */
 #define DEATH_SENT_MAX 256 /* records init sends per run */
 #define WALK_DEPTH 16
@@ -260,15 +268,38 @@ static int wait_status(const siginfo_t *si)
 	}
 }
 
-/* Waits for the supervisor's one answer after the command's status (any
- * message, or the end of its socket). */
-static void await_supervisor(void)
+/* Waits for the supervisor's one answer (any message, or the end of its
+ * socket); returns its status field (0 when none). */
+static int await_supervisor(void)
 {
 	struct sbx_msg m;
 	ssize_t r;
 	do
 		r = recv(CTL, &m, sizeof m, 0);
 	while (r < 0 && errno == EINTR);
+	return r == (ssize_t)sizeof m ? m.status : 0;
+}
+
+/*
+ * The box's end, when the supervisor follows its processes by the proc
+ * connector (p->deaths_sync): every process of the box has ended, and the
+ * box's mounts live as long as init does.  Init says so and waits for one
+ * answer: whether a process init did not reap died of SIGXFSZ.  If one
+ * did, it searches the writable mounts for a file at the box's file size
+ * limit (the plan's RLIMIT_FSIZE) and sends what it found.
+ */
+static void end_sync(const struct sbx_plan *p)
+{
+	int64_t size = -1;
+	send_msg(SBX_MSG_REAPED, -1, 0);
+	if (!await_supervisor())
+		return;
+	for (size_t i = 0; i < p->nrlimits; i++)
+		if (p->rlimits[i].resource == RLIMIT_FSIZE &&
+		    p->rlimits[i].lim.rlim_cur != RLIM_INFINITY)
+			size = (int64_t)p->rlimits[i].lim.rlim_cur;
+	send_msg(SBX_MSG_FOUND, -1,
+		 size < 0 ? SBX_DEATH_FILES_PARTIAL : file_at_limit(p, size));
 }
 
 /*
@@ -323,6 +354,8 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 		if (!is_cmd)
 			continue;
 		send_msg(SBX_MSG_STATUS, -1, status);
+		if (p->deaths_sync && !p->probe)
+			await_supervisor();
 		if (p->probe) {
 			await_supervisor();
 			while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
@@ -336,5 +369,7 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 	}
 	if (unseen)
 		send_msg(SBX_MSG_UNSEEN, (int)unseen, 0);
+	if (own_ns && p->deaths_sync)
+		end_sync(p);
 	_exit(0);
 }

@@ -150,7 +150,10 @@ struct sbx_plan {
 	int new_session;
 	int ctty;  /* make stdin the controlling terminal (a box pty) */
 	int probe; /* send the kernel's view of the command before exec */
-	int kmem;  /* send the supervisor the meters of kmem.h (sampled) */
+	/* the supervisor follows the box's processes (procev.c): init waits
+	 * for its answer after the command's status and at its end */
+	int deaths_sync;
+	int kmem; /* send the supervisor the meters of kmem.h (sampled) */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
 	int stdio[3];
@@ -170,6 +173,10 @@ enum {
 	SBX_MSG_DEATH,	/* a process init reaped died of a limit's signal:
 			   the header, then a struct sbx_death */
 	SBX_MSG_UNSEEN, /* index: deaths init did not send (past its cap) */
+	SBX_MSG_REAPED, /* every process of the box has ended (deaths_sync);
+			   the supervisor answers SBX_MSG_GO, status 1 to ask
+			   for a search for a file at the box's size limit */
+	SBX_MSG_FOUND,	/* status: SBX_DEATH_* flags of that search */
 	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
 };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
@@ -186,12 +193,16 @@ struct sbx_msg {
  * what a limit would have left (child.c, reap): sent for deaths by the
  * signals a limit sends (SIGXCPU, SIGXFSZ, SIGKILL) and by SIGSYS.
  */
-#define SBX_DEATH_COMMAND 1 /* the box's command */
-#define SBX_DEATH_FILE_AT_LIMIT                                                \
-	2			  /* a regular file in a writable mount of     \
-				     the box is at least fsize bytes */
-#define SBX_DEATH_FILES_PARTIAL 4 /* the search for it stopped early */
-#define SBX_DEATH_MAX 64	  /* records a job keeps */
+/* SBX_DEATH_* flags: the box's command; a regular file in a writable
+ * mount of the box is at least fsize bytes; the search for it stopped
+ * early (or was not made); seen by the proc connector (procev.c), not
+ * reaped by init; its zombie was gone (pid, cpu, limits unknown). */
+#define SBX_DEATH_COMMAND 1
+#define SBX_DEATH_FILE_AT_LIMIT 2
+#define SBX_DEATH_FILES_PARTIAL 4
+#define SBX_DEATH_CONNECTOR 8
+#define SBX_DEATH_UNREAD 16
+#define SBX_DEATH_MAX 64 /* records a job keeps */
 struct sbx_death {
 	int pid;    /* in the box's pid namespace */
 	int status; /* wait status */
@@ -213,6 +224,7 @@ struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 /* ---- supervise.c: running boxes ---- */
 #include "cgroup.h" /* (it includes this file: the guard is set above) */
 #include "kmem.h"
+#include "procev.h"
 #include "ttyfilter.h"
 
 enum { SBX_OUT_CAPTURE, SBX_OUT_PASS, SBX_OUT_DISCARD };
@@ -243,10 +255,11 @@ struct sbx_io {
 	int in_pread; /* in_fd is a regular file, read from its start with
 			 pread (its shared offset untouched) */
 	int out_mode[2];
-	size_t out_limit; /* bytes per stream; 0: none */
-	double wall;	  /* seconds; 0: none */
-	int pty;	  /* stdio on a pseudo-terminal of the box's own */
-	int has_termios;  /* the box's pty starts with these settings */
+	size_t out_limit;   /* bytes per stream; 0: none */
+	double wall;	    /* seconds; 0: none */
+	int pty;	    /* stdio on a pseudo-terminal of the box's own */
+	int no_proc_events; /* do not follow the box by the proc connector */
+	int has_termios;    /* the box's pty starts with these settings */
 	struct termios termios; /* (the caller's, taken before it went raw) */
 	int tty_raw;	       /* output passed to a terminal goes unfiltered */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
@@ -308,10 +321,15 @@ struct sbx_job {
 	struct sbx_death deaths[SBX_DEATH_MAX];
 	int ndeaths;
 	unsigned long deaths_unseen; /* past either cap */
-	int filter[2];		     /* passed to a terminal: through tf */
-	struct sbx_ttyf tf[2];	     /* (ttyfilter.c) */
-	size_t tail[2];	   /* resets at the end of buf (not content) */
-	char tail_last[2]; /* the last byte of content before them */
+	/* the proc connector: the deaths init does not see */
+	struct sbx_procev pe;
+	int deaths_sync;       /* init waits for the supervisor (plan) */
+	double reaped_at;      /* init said every process ended; 0: not yet */
+	int answered;	       /* the supervisor has answered that */
+	int filter[2];	       /* passed to a terminal: through tf */
+	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
+	size_t tail[2];	       /* resets at the end of buf (not content) */
+	char tail_last[2];     /* the last byte of content before them */
 };
 
 /* The cgroup base of this process, probed once (NULL: none usable). */
@@ -337,6 +355,8 @@ SBX_LOCAL void sbx_stop_release(struct sbx_stop *s);
 SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd);
 /* Kills and reaps a job still running; frees its buffers. Idempotent. */
 SBX_LOCAL void sbx_job_release(struct sbx_job *j);
+/* Keeps a death in the job's records (the command's always has a place). */
+SBX_LOCAL void sbx_job_keep_death(struct sbx_job *j, const struct sbx_death *d);
 SBX_LOCAL double sbx_now(void);
 
 /* child.c: entered in the cloned child; never returns. */

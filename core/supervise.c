@@ -61,6 +61,7 @@ void sbx_job_init(struct sbx_job *j)
 	j->io.in_fd = -1;
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
+	sbx_procev_init(&j->pe);
 	sbx_kmem_init(&j->kmem);
 }
 
@@ -376,6 +377,7 @@ static void kill_box(struct sbx_job *j, int why)
 		j->end_kind = why;
 	if (j->pidfd >= 0 && !j->exited)
 		sbx_pidfd_send_signal(j->pidfd, SIGKILL);
+	j->pe.teardown = 1;
 	/* init's death ends its pid namespace; the cgroup's kill also takes
 	 * a box that has none, at once */
 	if (j->cg.fd >= 0)
@@ -538,6 +540,12 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		stage = SBX_ST_CLONE;
 	}
 	make_cgroup(j);
+	/* the proc connector before the box exists, so that its first fork
+	 * is seen; only a box with a pid namespace of its own has an init
+	 * that outlives every process of it */
+	if ((p->nsflags & CLONE_NEWPID) && !io->no_proc_events &&
+	    sbx_procev_open(&j->pe) == 0)
+		cp.deaths_sync = j->deaths_sync = 1;
 	memset(&ca, 0, sizeof ca);
 	ca.flags = p->nsflags | CLONE_PIDFD;
 	if (j->cg.fd >= 0 && !own_id) {
@@ -555,6 +563,16 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (r < 0)
 		goto fail;
 	j->pid = (pid_t)r;
+	if (j->deaths_sync) {
+		/* init's own fork event is queued by now: not there, the
+		 * connector's pids are not this process's */
+		sbx_procev_track(&j->pe, j->pid);
+		sbx_procev_read(j);
+		if (!j->pe.seen_init)
+			sbx_procev_fail(
+			    &j->pe, "init not seen (pids of another namespace)",
+			    0);
+	}
 	xclose(&sv[1]);
 	xclose(&pin[0]);
 	xclose(&pout[1]);
@@ -606,6 +624,7 @@ fail:
 		xclose(&pout[i]);
 		xclose(&perr[i]);
 	}
+	sbx_procev_close(&j->pe);
 	set_cannot(j, stage, e);
 	if (stage == SBX_ST_MOUNT)
 		j->cannot.index = bad;
@@ -837,22 +856,67 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 }
 
 /* The command has ended (init said so, and keeps its zombie): its status
- * from outside if not read yet, then init may let it go. */
+ * from outside if not read yet, then init may let it go.  The events the
+ * connector has queued came before the command's end: deaths by SIGKILL
+ * after them are the box's end (init kills what is left). */
 static void command_ended(struct sbx_job *j)
 {
 	struct sbx_msg done = {SBX_MSG_GO, 0, 0, -1, 0};
 	if (j->cmd_pidfd >= 0)
 		probe_exec(j);
-	if (j->plan->probe)
+	if (j->deaths_sync) {
+		sbx_procev_read(j);
+		j->pe.teardown = 1;
+	}
+	if (j->plan->probe || j->deaths_sync)
 		send(j->ctl, &done, sizeof done, MSG_NOSIGNAL);
 }
 
-/* Keeps a death init recorded; the command's always has a place (the
- * last one, when the others have taken every other). */
-static void keep_death(struct sbx_job *j, const char *p)
+/* Every process of the box has ended (init said so, and waits): once the
+ * connector has brought every one's exit event, the supervisor says
+ * whether init must search the box's writable mounts for a file at the
+ * size limit (a death by SIGXFSZ it did not see is named only on that).
+ * Without the events (the connector lost them, or they did not all come
+ * within a second) it answers with what it has. */
+static void answer_reaped(struct sbx_job *j, int late)
 {
-	struct sbx_death d;
-	memcpy(&d, p, sizeof d);
+	struct sbx_msg m = {SBX_MSG_GO, 0, 0, -1, 0};
+	if (j->answered || !j->reaped_at)
+		return;
+	sbx_procev_read(j);
+	if (j->pe.on && !sbx_procev_settled(&j->pe)) {
+		if (!late)
+			return;
+		sbx_procev_fail(&j->pe, "exit events missing at the end", 0);
+	}
+	for (int i = 0; i < j->ndeaths; i++)
+		if ((j->deaths[i].flags & SBX_DEATH_CONNECTOR) &&
+		    WIFSIGNALED(j->deaths[i].status) &&
+		    WTERMSIG(j->deaths[i].status) == SIGXFSZ)
+			m.status = 1;
+	j->answered = 1;
+	send(j->ctl, &m, sizeof m, MSG_NOSIGNAL);
+}
+
+/* init's search: its answer is each SIGXFSZ death the connector saw */
+static void found(struct sbx_job *j, int flags)
+{
+	for (int i = 0; i < j->ndeaths; i++) {
+		struct sbx_death *d = &j->deaths[i];
+		if ((d->flags & SBX_DEATH_CONNECTOR) &&
+		    WIFSIGNALED(d->status) && WTERMSIG(d->status) == SIGXFSZ)
+			d->flags = (d->flags & ~(SBX_DEATH_FILE_AT_LIMIT |
+						 SBX_DEATH_FILES_PARTIAL)) |
+				   (flags & (SBX_DEATH_FILE_AT_LIMIT |
+					     SBX_DEATH_FILES_PARTIAL));
+	}
+}
+
+/* Keeps a death init recorded or the connector saw; the command's always
+ * has a place (the last one, when the others have taken every other). */
+void sbx_job_keep_death(struct sbx_job *j, const struct sbx_death *dp)
+{
+	struct sbx_death d = *dp;
 	d.comm[sizeof d.comm - 1] = '\0';
 	if (j->ndeaths == SBX_DEATH_MAX - 1 && !(d.flags & SBX_DEATH_COMMAND)) {
 		j->deaths_unseen++;
@@ -889,7 +953,12 @@ static void read_ctl(struct sbx_job *j)
 		}
 		if (m.type == SBX_MSG_DEATH &&
 		    n == (ssize_t)sizeof(struct sbx_death_msg)) {
-			keep_death(j, buf + offsetof(struct sbx_death_msg, d));
+			struct sbx_death d;
+			memcpy(&d, buf + offsetof(struct sbx_death_msg, d),
+			       sizeof d);
+			d.flags &= SBX_DEATH_COMMAND | SBX_DEATH_FILE_AT_LIMIT |
+				   SBX_DEATH_FILES_PARTIAL;
+			sbx_job_keep_death(j, &d);
 			continue;
 		}
 		if (n != (ssize_t)sizeof m)
@@ -905,6 +974,12 @@ static void read_ctl(struct sbx_job *j)
 			command_ended(j);
 		} else if (m.type == SBX_MSG_UNSEEN && m.index > 0) {
 			j->deaths_unseen += (unsigned long)m.index;
+		} else if (m.type == SBX_MSG_REAPED && j->deaths_sync &&
+			   !j->reaped_at) {
+			j->reaped_at = sbx_now();
+			answer_reaped(j, 0);
+		} else if (m.type == SBX_MSG_FOUND && j->answered) {
+			found(j, m.status);
 		}
 	}
 }
@@ -1079,6 +1154,27 @@ static void pass_out(struct sbx_job *j, int s, int all)
 		j->sent[s] = j->len[s] = j->tail[s] = 0;
 }
 
+/* A death the connector saw that init recorded too (a process whose
+ * parent died before reaping it, reaped by init after all) is init's. */
+static void dedup_deaths(struct sbx_job *j)
+{
+	int k = 0;
+	for (int i = 0; i < j->ndeaths; i++) {
+		const struct sbx_death *d = &j->deaths[i];
+		int dup = 0;
+		for (int o = 0; (d->flags & SBX_DEATH_CONNECTOR) &&
+				d->pid > 0 && o < j->ndeaths && !dup;
+		     o++)
+			dup =
+			    !(j->deaths[o].flags & SBX_DEATH_CONNECTOR) &&
+			    j->deaths[o].pid == d->pid &&
+			    (j->deaths[o].status & 0x7f) == (d->status & 0x7f);
+		if (!dup)
+			j->deaths[k++] = *d;
+	}
+	j->ndeaths = k;
+}
+
 static void finish(struct sbx_job *j)
 {
 	siginfo_t si;
@@ -1114,6 +1210,19 @@ static void finish(struct sbx_job *j)
 		sbx_cgroup_remove(&j->cg);
 	}
 	read_ctl(j);
+	if (j->deaths_sync) {
+		/* init killed before it asked (the supervisor's own kill):
+		 * the deaths before the kill were seen, those of it are the
+		 * box's end; a SIGXFSZ death keeps files_partial (no search) */
+		sbx_procev_read(j);
+		dedup_deaths(j);
+		/* closed; what it says of the coverage stays */
+		if (j->pe.fd >= 0) {
+			int on = j->pe.on;
+			sbx_procev_close(&j->pe);
+			j->pe.on = on;
+		}
+	}
 	xclose(&j->pidfd);
 	xclose(&j->ctl);
 	xclose(&j->in);
@@ -1249,9 +1358,9 @@ static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 {
-	struct pollfd pfd[8 * 64 + 1];
-	struct sbx_job *who[8 * 64 + 1];
-	int what[8 * 64 + 1];
+	struct pollfd pfd[9 * 64 + 1];
+	struct sbx_job *who[9 * 64 + 1];
+	int what[9 * 64 + 1];
 
 	for (;;) {
 		size_t np = 0, active = 0;
@@ -1295,7 +1404,14 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			}
 			if (j->exited && (next < 0 || j->end + 1.0 < next))
 				next = j->end + 1.0;
-			if (np + 8 > sizeof pfd / sizeof pfd[0])
+			/* init waits for the last exit events: at most 1 s */
+			if (j->reaped_at && !j->answered) {
+				if (now > j->reaped_at + 1.0)
+					answer_reaped(j, 1);
+				else if (next < 0 || j->reaped_at + 1.0 < next)
+					next = j->reaped_at + 1.0;
+			}
+			if (np + 9 > sizeof pfd / sizeof pfd[0])
 				break;
 			active++;
 			if (!j->exited) {
@@ -1307,6 +1423,11 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				pfd[np] = (struct pollfd){j->ctl, POLLIN, 0};
 				who[np] = j;
 				what[np++] = 1;
+			}
+			if (j->pe.fd >= 0 && !j->exited) {
+				pfd[np] = (struct pollfd){j->pe.fd, POLLIN, 0};
+				who[np] = j;
+				what[np++] = 9;
 			}
 			if (j->exec_fd >= 0) {
 				pfd[np] =
@@ -1375,6 +1496,10 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			case 1:
 				read_ctl(j);
 				break;
+			case 9:
+				sbx_procev_read(j);
+				answer_reaped(j, 0);
+				break;
 			case 8:
 				/* the command's execve happened (or it ended):
 				 * a failure it sent comes first */
@@ -1420,6 +1545,7 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->cmd_pidfd);
 	xclose(&j->exec_fd);
 	sbx_cgroup_remove(&j->cg);
+	sbx_procev_close(&j->pe);
 	sbx_kmem_close(&j->kmem);
 	sbx_cpu_track_free(&j->cpu_track);
 	free(j->buf[0]);

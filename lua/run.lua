@@ -58,8 +58,8 @@ report to stderr after the box is gone.
   --verbose           add the isolation report to the report
   --help              this text
 
-Exit status: the program's own; 128+N for signal N; 124 a limit stopped it;
-125 a refusal ended it; 126 the box could not be set up.
+Exit status: the program's own; 128+N for signal N (a call the filter kills:
+SIGSYS, 159); 124 a limit stopped it; 126 the box could not be set up.
 ]]
 
 -- what the operator typed and what the host said, escaped: one line

@@ -79,12 +79,36 @@ describe("evidence: a limit's signal sent by the program itself [" .. S.priv .. 
 		assert.are.equal(128 + 9, code)
 	end)
 
-	it("a descendant's own SIGXFSZ gives no note", function()
+	it("a descendant's own SIGXFSZ is noted without naming the limit", function()
 		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
 			orphan("sh -c 'kill -XFSZ $$'"))
-		assert.are.equal("sandbox: exit 0\n", err)
+		assert.are.equal("sandbox: exit 0\n"
+			.. "sandbox: note: a process was killed by SIGXFSZ with no file at the file size limit (1 MiB)\n", err)
 		assert.are.equal(0, code)
-		assert.are.same({}, res.deaths.notable)
+		assert.are.equal(1, #res.deaths.notable)
+		assert.is_nil(res.deaths.notable[1].limit)
+		assert.are.equal("init", res.deaths.notable[1].seen)
+	end)
+
+	it("a child's own SIGXFSZ, reaped by its parent, is noted without naming the limit", function()
+		-- no file at the limit: the search in the box before its end
+		-- found none; sh reaps the child itself (the proc connector sees it)
+		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
+			"head -c 1048575 /dev/zero > /work/f; sh -c 'kill -XFSZ $$'; exit 0")
+		assert.are.equal(0, code)
+		if res.deaths.coverage ~= "all" then
+			pending("the proc connector is not available here: " .. tostring(res.deaths.reason))
+			return
+		end
+		assert.are.equal("sandbox: exit 0\n"
+			.. "sandbox: note: a process was killed by SIGXFSZ with no file at the file size limit (1 MiB)\n",
+			err:match("(sandbox: .*)$"))
+		local n = res.deaths.notable[1]
+		assert.are.equal(1, #res.deaths.notable)
+		assert.are.equal("SIGXFSZ", n.signame)
+		assert.are.equal("connector", n.seen)
+		assert.is_nil(n.limit)
+		assert.is_false(n.is_command)
 	end)
 end)
 
@@ -97,7 +121,7 @@ describe("evidence: the real limits are still named [" .. S.priv .. "]", functio
 		assert.is_truthy(({ sh = 1, dash = 1 })[n.command], n.command)
 		n.command = nil
 		assert.are.same({ signal = 24, signame = "SIGXCPU", limit = "cpu", is_command = true,
-			pid = 2 }, n)
+			pid = 2, seen = "init" }, n)
 	end)
 
 	it("a spinner that ignores SIGXCPU is the cpu limit (SIGKILL at the hard limit)", function()
@@ -121,9 +145,11 @@ describe("evidence: how descendants ended [" .. S.priv .. "]", function()
 		assert.are.equal("sandbox: exit 0\n"
 			.. "sandbox: note: a process was killed by SIGXFSZ at the file size limit (1 MiB)\n", err)
 		assert.are.equal(0, code)
-		assert.are.equal("init", res.deaths.coverage)
+		assert.is_truthy(({ all = 1, init = 1 })[res.deaths.coverage], res.deaths.coverage)
 		assert.are.equal(0, res.deaths.unseen)
 		local n = res.deaths.notable[1]
+		assert.are.equal("init", n.seen) -- an orphan: init reaped it, once
+		assert.are.equal(1, #res.deaths.notable)
 		assert.are.equal("head", n.command)
 		assert.are.equal(25, n.signal)
 		assert.are.equal("SIGXFSZ", n.signame)
@@ -151,15 +177,78 @@ describe("evidence: how descendants ended [" .. S.priv .. "]", function()
 		end
 	end)
 
-	it("says that a process reaped by its own parent is not seen", function()
-		-- sh waits for head itself: only sh's status (128 + 25) reaches
-		-- the box's init, and the report claims nothing more
+	it("notes a process reaped by its own parent at the file size limit", function()
+		-- sh waits for head itself: the box's init never sees head; the
+		-- proc connector does, and the box's init finds the file at the
+		-- limit before the box ends
 		local _, err, code, res = json_run("--fsize", "1M", "/bin/sh", "-c",
-			"head -c 5M /dev/zero > /work/big; exit $?")
-		assert.are.equal("sandbox: exit 153\n", last_line(err))
+			"head -c 5M /dev/zero > /work/big")
 		assert.are.equal(153, code)
-		assert.are.equal("init", res.deaths.coverage)
-		assert.are.same({}, res.deaths.notable)
+		if res.deaths.coverage ~= "all" then
+			-- without the connector the report claims nothing more
+			assert.are.equal("sandbox: exit 153\n", last_line(err))
+			assert.are.equal("init", res.deaths.coverage)
+			assert.are.same({}, res.deaths.notable)
+			pending("the proc connector is not available here: " .. tostring(res.deaths.reason))
+			return
+		end
+		assert.are.equal("sandbox: exit 153\n"
+			.. "sandbox: note: a process was killed by SIGXFSZ at the file size limit (1 MiB)\n",
+			err:match("(sandbox: .*)$"))
+		assert.is_nil(res.deaths.reason)
+		assert.are.equal(0, res.deaths.unseen)
+		local n = res.deaths.notable[1]
+		assert.are.equal(1, #res.deaths.notable)
+		assert.are.equal(25, n.signal)
+		assert.are.equal("SIGXFSZ", n.signame)
+		assert.are.equal("file_size", n.limit)
+		assert.are.equal("connector", n.seen)
+		assert.is_false(n.is_command)
+		-- its name is read at its execve and its pid in the box from its
+		-- zombie, each only while it is there to be read
+		assert.is_true(n.command == nil or n.command == "head", n.command)
+		assert.is_true(n.pid == nil or n.pid > 2)
+		print(("\n[%s] head reaped by sh: name %s, pid in the box %s"):format(S.priv,
+			tostring(n.command), tostring(n.pid)))
+		local ev = res.events[2]
+		assert.are.equal("note", ev.kind)
+		assert.are.equal(MiB, ev.limit)
+	end)
+
+	it("notes every child of a fork-heavy box that died of SIGXCPU", function()
+		-- four spinners that lowered their own soft RLIMIT_CPU to 1 s
+		-- (the kernel's SIGXCPU, not the box's limit), under a box budget
+		-- of 10 s, reaped by the shell's wait: each is noted
+		-- before the cpu limit where its zombie's CPU time could be read
+		-- before the shell reaped it, else by its signal only
+		local _, err, code, res = json_run("--cpu", "10", "/bin/sh", "-c",
+			"i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i+1)); done; "
+			.. "for i in 1 2 3 4; do sh -c 'ulimit -S -t 1; while :; do :; done' & done; wait")
+		assert.are.equal(0, code)
+		if res.deaths.coverage ~= "all" then
+			pending("the proc connector is not available here: " .. tostring(res.deaths.reason))
+			return
+		end
+		local lines, read = {}, 0
+		for l in err:gmatch("[^\n]+") do
+			if l:find("^sandbox: ") then lines[#lines + 1] = l end
+		end
+		assert.are.equal("sandbox: exit 0", lines[1])
+		assert.are.equal(5, #lines)
+		for i = 2, 5 do
+			local l = lines[i]
+			assert.is_true(l == "sandbox: note: a process was killed by SIGXCPU"
+				or l == "sandbox: note: a process was killed by SIGXCPU before the cpu limit (10 s)", l)
+			if l:find("before the cpu limit", 1, true) then read = read + 1 end
+		end
+		assert.are.equal(4, #res.deaths.notable)
+		for _, n in ipairs(res.deaths.notable) do
+			assert.are.equal("SIGXCPU", n.signame)
+			assert.are.equal("connector", n.seen)
+			assert.is_nil(n.limit)
+		end
+		print(("\n[%s] fork-heavy box: %d of 4 SIGXCPU deaths with their CPU time read, %d events"):format(
+			S.priv, read, res.measured.proc_events or -1))
 	end)
 end)
 
@@ -189,5 +278,63 @@ describe("evidence: the cgroup's OOM kill [" .. S.priv .. "]", function()
 		local _, err, code = S.runlua("--mem", "16M", T .. "hog_mem", "64")
 		assert.are.equal("sandbox: killed: memory limit (16 MiB)\n", err)
 		assert.are.equal(124, code)
+	end)
+end)
+
+describe("evidence: where the proc connector is not used [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	-- the standard box's sh -c head case, run in this process
+	local function head_box(proc_events)
+		local sbx = require "sbx"
+		local stdbox = require "sbx.box"
+		local spec, info = assert(stdbox.build { prog = "/bin/sh",
+			args = { "-c", "head -c 5M /dev/zero > /work/big" },
+			limits = { file_size = "1M" }, stdin = "" })
+		spec.stdout, spec.stderr = "capture", "capture"
+		spec.proc_events = proc_events
+		local r = assert(sbx.run(spec))
+		local ev = report.events(r, info)
+		local lines = {}
+		for i, e in ipairs(ev) do lines[i] = report.line(e) end
+		return lines, report.deaths(r, info), r
+	end
+
+	it("a spec without it keeps init's coverage and says why", function()
+		local lines, d, r = head_box(false)
+		assert.are.same({ "exit 153" }, lines)
+		assert.are.equal("init", d.coverage)
+		assert.are.equal("proc connector: not asked", d.reason)
+		assert.are.same({}, d.notable)
+		assert.are.equal(0, r.proc_events)
+	end)
+
+	it("the same box with it notes head's death", function()
+		local lines, d, r = head_box(true)
+		if d.coverage ~= "all" then
+			pending("the proc connector is not available here: " .. tostring(d.reason))
+			return
+		end
+		assert.are.same({ "exit 153",
+			"note: a process was killed by SIGXFSZ at the file size limit (1 MiB)" }, lines)
+		assert.is_true(r.proc_events > 0)
+	end)
+
+	it("a supervisor in a pid namespace apart keeps init's coverage and says why", function()
+		if S.euid() ~= 0 then
+			pending("only root makes a pid namespace without a user namespace here; in one of "
+				.. "its own, uid 65534's sbxlua is uid 0 there, whose box needs a host id it "
+				.. "does not map")
+			return
+		end
+		local j = os.tmpname()
+		local out = S.sh("unshare -p --fork --mount-proc " .. S.bin .. " run.lua --json " .. j
+			.. " --fsize 1M /bin/sh -c 'head -c 5M /dev/zero > /work/big' 2>&1 </dev/null")
+		local res = cjson.decode(S.read(j) or "null")
+		os.remove(j)
+		assert.are.equal("sandbox: exit 153\n", last_line(out))
+		assert.are.equal("init", res.deaths.coverage)
+		assert.are.equal("proc connector: no answer to the subscription", res.deaths.reason)
+		assert.are.same({}, res.deaths.notable)
 	end)
 end)

@@ -101,14 +101,54 @@ describe("sbx.report.events: limits on the kernel's record only", function()
 			"note: a process was killed by SIGKILL at the cpu limit (1 s)",
 			"note: a process was killed by SIGXCPU at the cpu limit (1 s)",
 			"note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
+			"note: a process was killed by SIGXFSZ with no file at the file size limit (1 MiB)",
 		}, lines)
 		assert.are.equal(0, report.exit_code(ev))
 		assert.are.same({ kind = "note", cause = "file_size", limit = MiB, signal = 25,
-			name = "SIGXFSZ", pid = 7, command = "head" }, ev[4])
+			name = "SIGXFSZ", pid = 7, command = "head",
+			text = "note: a process was killed by SIGXFSZ at the file size limit (1 MiB)" }, ev[4])
 		local d = report.deaths(r, info)
 		assert.are.equal("init", d.coverage)
 		assert.are.equal(0, d.unseen)
-		assert.are.equal(3, #d.notable)
+		-- the three a limit killed, and the SIGXFSZ noted without one
+		assert.are.equal(4, #d.notable)
+	end)
+
+	it("notes the deaths the proc connector saw on what could be read of them", function()
+		local r = { outcome = "exit", code = 0, death_coverage = "all", deaths_unseen = 0, deaths = {
+			-- reaped before its record was read: the file at the box's
+			-- limit, found by init's search at the end, is the evidence
+			death(nil, "head", 25, "SIGXFSZ", { record = false, file_at_limit = true, seen = "connector" }),
+			-- the search could not be made (the box ended first)
+			death(nil, "dd", 25, "SIGXFSZ", { record = false, file_at_limit = false,
+				files_partial = true, seen = "connector" }),
+			-- no CPU time read: the signal alone
+			death(nil, nil, 24, "SIGXCPU", { record = false, seen = "connector" }),
+			-- read, and a limit of its own lower than the box's
+			death(5, "w", 25, "SIGXFSZ", { file_size = 4096, file_at_limit = true, seen = "connector" }),
+			death(nil, nil, 9, "SIGKILL", { record = false, seen = "connector" }),
+		} }
+		local ev = report.events(r, info)
+		local lines = {}
+		for i, e in ipairs(ev) do lines[i] = report.line(e) end
+		assert.are.same({
+			"exit 0",
+			"note: a process was killed by SIGXCPU",
+			"note: a process was killed by SIGXFSZ",
+			"note: a process was killed by SIGXFSZ",
+			"note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
+		}, lines)
+		local d = report.deaths(r, info)
+		assert.are.equal("all", d.coverage)
+		assert.are.equal(4, #d.notable)
+		for _, n in ipairs(d.notable) do assert.are.equal("connector", n.seen) end
+	end)
+
+	it("says why the coverage is init's only", function()
+		local d = report.deaths({ outcome = "exit", code = 0, death_coverage = "init",
+			death_coverage_reason = "proc connector: subscribe: ECONNREFUSED", deaths = {} }, info)
+		assert.are.same({ coverage = "init", reason = "proc connector: subscribe: ECONNREFUSED",
+			unseen = 0, notable = {} }, d)
 	end)
 
 	it("says what the record shows after a limit's signal that was not the limit", function()
@@ -130,6 +170,6 @@ describe("sbx.report.events: limits on the kernel's record only", function()
 		assert.are.equal("killed: file size limit (1 MiB)", report.line(ev[1]))
 		assert.are.equal(124, report.exit_code(ev))
 		assert.are.same({ { pid = 2, command = "dd", signal = 25, signame = "SIGXFSZ",
-			limit = "file_size", is_command = true } }, report.deaths(r, info).notable)
+			limit = "file_size", is_command = true, seen = "init" } }, report.deaths(r, info).notable)
 	end)
 end)

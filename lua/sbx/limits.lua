@@ -280,11 +280,13 @@ local function signame(t) return t.signame or signames[t.signal] end
 -- - SIGXCPU: the process's CPU time, on the clock the kernel checks
 --   RLIMIT_CPU against, is at least the soft limit (`ceil(lim.cpu)`);
 -- - SIGKILL: that CPU time is at least the hard limit (a second more);
--- - SIGXFSZ: its RLIMIT_FSIZE at death is the file size limit, and a
---   regular file in a writable mount of the box has reached that size.
+-- - SIGXFSZ: a regular file in a writable mount of the box has reached
+--   the file size limit, and the process's RLIMIT_FSIZE at death is that
+--   limit where its record could be read (`record ~= false`: a process
+--   the proc connector saw may be reaped before its record is read).
 -- @tparam table d a death of the core result (`deaths[i]`): `signal` or
 --  `signame`, `cpu` (seconds), `file_size` (its RLIMIT_FSIZE),
---  `file_at_limit`
+--  `file_at_limit`, `record`
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil `"cpu"`, `"file_size"` or nil
 function M.death_cause(d, lim)
@@ -297,7 +299,7 @@ function M.death_cause(d, lim)
 		local at = ceil(lim.cpu) + (sig == "SIGKILL" and 1 or 0)
 		if d.cpu >= at then return M.CAUSE.CPU end
 	elseif sig == "SIGXFSZ" and d.file_at_limit and lim.file_size
-		and d.file_size == lim.file_size then
+		and (d.file_size == lim.file_size or d.record == false) then
 		return M.CAUSE.FILE_SIZE
 	end
 	return nil
@@ -408,12 +410,39 @@ function M.not_limit(d, lim)
 	if sig == "SIGXCPU" and not (d.cpu and lim.cpu) then return nil end
 	-- only what the search looked for, all of it: a file of the size
 	-- the box's limit sets
-	if sig == "SIGXFSZ" and not (lim.file_size and d.file_size == lim.file_size
+	if sig == "SIGXFSZ" and not (lim.file_size
+		and (d.file_size == lim.file_size or d.record == false)
 		and d.file_at_limit == false and not d.files_partial) then
 		return nil
 	end
 	local f = short[sig]
 	return f and f(lim) or nil
+end
+
+--- The note on a process of the box other than the command that died of
+-- a limit's signal, and the limit it names, if any: on the kernel's
+-- record, a limit (`note: a process was killed by SIGXCPU at the cpu
+-- limit (1 s)`); for SIGXCPU and SIGXFSZ that record names no limit, what
+-- it shows (`note: a process was killed by SIGXFSZ with no file at the
+-- file size limit (1 MiB)`), or, without a record to tell (a process
+-- reaped before it could be read), the signal alone (`note: a process
+-- was killed by SIGXCPU`).  A SIGKILL is noted only at a limit (every
+-- process left at the box's end gets one), a SIGSYS never.
+-- @tparam table d the death (see `M.death_cause`)
+-- @tparam[opt] table lim the limits in force (default `M.defaults`)
+-- @treturn string|nil the note's text, without the `sandbox: ` prefix
+-- @treturn string|nil the cause it names (one of `M.CAUSE`)
+function M.death_note(d, lim)
+	if type(d) ~= "table" then
+		error("bad death (a " .. type(d) .. "): expected a table", 2)
+	end
+	lim = lim or M.defaults
+	local sig = signame(d)
+	local cause = M.death_cause(d, lim)
+	if cause then return M.note_line(cause, sig, lim), cause end
+	if sig ~= "SIGXCPU" and sig ~= "SIGXFSZ" then return nil end
+	local why = M.not_limit(d, lim)
+	return "note: a process was killed by " .. sig .. (why and " " .. why or ""), nil
 end
 
 -- ---- enforcement ----

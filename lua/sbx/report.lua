@@ -40,22 +40,24 @@ M.EXIT_LIMIT = 124 -- a limit stopped the program
 M.EXIT_REFUSED = 125 -- a refusal ended it
 M.EXIT_CANNOT = 126 -- the box could not be set up
 
--- The notes on processes of the box other than the command that a limit
--- killed (on the kernel's record, `sbx.limits.death_cause`), in the order
--- of their lines, so that two runs give the same report.
+-- The notes on processes of the box other than the command that died of
+-- a limit's signal (`sbx.limits.death_note`: a limit only on the kernel's
+-- record), in the order of their lines, so that two runs give the same
+-- report.
 local function death_notes(r, lim)
 	local notes = {}
 	for _, d in ipairs(r.deaths or {}) do
-		local cause = not d.command and d.signame and limits.death_cause(d, lim)
-		if cause then
-			notes[#notes + 1] = { kind = "note", cause = cause, limit = lim[cause],
-				signal = d.signal, name = d.signame, pid = d.pid, command = d.name }
+		local text, cause
+		if not d.command and d.signame then text, cause = limits.death_note(d, lim) end
+		if text then
+			notes[#notes + 1] = { kind = "note", cause = cause or "signal",
+				limit = cause and lim[cause] or nil, signal = d.signal, name = d.signame,
+				pid = d.pid, command = d.name, text = text, seen = d.seen }
 		end
 	end
 	table.sort(notes, function(a, b)
-		if a.cause ~= b.cause then return a.cause < b.cause end
-		if a.name ~= b.name then return a.name < b.name end
-		return a.pid < b.pid
+		if a.text ~= b.text then return a.text < b.text end
+		return (a.pid or 0) < (b.pid or 0)
 	end)
 	return notes
 end
@@ -140,6 +142,7 @@ local function event_line(e)
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
 	if e.kind == "interrupted" then return ("interrupted (%s)"):format(e.name) end
 	if e.kind == "note" then
+		if e.text then return e.text end
 		return limits.note_line(e.cause, e.name, { [e.cause] = e.limit })
 	end
 	if e.kind == "killed" then
@@ -349,14 +352,17 @@ function M.isolation_lines(info, verified)
 	return out
 end
 
---- The deaths of a run that a limit caused, on the kernel's record (for
--- the JSON): `notable` lists each one (`pid` in the box, `command` its
--- name, `signal`, `signame`, `limit` the cause it matches, `is_command`
--- for the box's command itself); `coverage` says which processes were
--- seen: `"init"` (the command, the orphans the box's init reaped, and
--- every process left when the command ended; not a process reaped by its
--- own parent) or `"command"` (the command only: no pid namespace of the
--- box's own); `unseen` counts deaths past the records' cap.
+--- The deaths of a run that a limit caused or that the report notes
+-- (for the JSON): `notable` lists each one (`pid` in the box when known,
+-- `command` its name when known, `signal`, `signame`, `limit` the cause it
+-- matches (none for a note that names no limit), `is_command` for the
+-- box's command itself, `seen` `"init"` or `"connector"`);
+-- `coverage` says which processes were seen: `"all"` (the proc connector
+-- followed every process of the box), `"init"` (the command, the orphans
+-- the box's init reaped, and every process left when the command ended;
+-- not a process reaped by its own parent; `reason` says why no more) or
+-- `"command"` (the command only: no pid namespace of the box's own);
+-- `unseen` counts deaths past the records' cap.
 -- @tparam table r the result of box:run()
 -- @tparam table info the claims of `sbx.box.build`
 -- @treturn table
@@ -364,15 +370,25 @@ function M.deaths(r, info)
 	local lim = info.limits or {}
 	local notable = {}
 	for _, d in ipairs(r.deaths or {}) do
-		local cause = limits.death_cause(d, lim)
-		if d.command and r.outcome == "signal" then cause = limits.classify(r, lim) end
-		if cause and d.signame then
+		local noted, cause
+		if d.command then
+			cause = limits.death_cause(d, lim)
+			if r.outcome == "signal" then cause = limits.classify(r, lim) end
+		elseif d.signame then
+			noted, cause = limits.death_note(d, lim)
+		end
+		if (cause or noted) and d.signame then
 			notable[#notable + 1] = { pid = d.pid, command = d.name, signal = d.signal,
-				signame = d.signame, limit = cause, is_command = d.command }
+				signame = d.signame, limit = cause, is_command = d.command,
+				seen = d.seen or "init" }
 		end
 	end
-	return { coverage = r.death_coverage or "command", unseen = r.deaths_unseen or 0,
-		notable = notable }
+	table.sort(notable, function(a, b)
+		if a.signal ~= b.signal then return a.signal < b.signal end
+		return (a.pid or 0) < (b.pid or 0)
+	end)
+	return { coverage = r.death_coverage or "command", reason = r.death_coverage_reason,
+		unseen = r.deaths_unseen or 0, notable = notable }
 end
 
 --- The structured result (for --json); `verified` holds states
@@ -392,7 +408,7 @@ function M.result(r, info, events, verified)
 		events = events,
 		limits = lim,
 		measured = { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
-			samples = r.samples, cgroup = r.cgroup },
+			samples = r.samples, cgroup = r.cgroup, proc_events = r.proc_events },
 		deaths = M.deaths(r, info),
 		isolation = M.isolation(info),
 		verified = M.verified_states(r, info, verified),
