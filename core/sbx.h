@@ -372,6 +372,19 @@ struct sbx_file {
 	int fd;	    /* -1 once closed */
 	int stream; /* read in sequence (the caller's stdin), not from 0 */
 };
+
+/* ---- spec.c, box.c: the sbx.box object ---- */
+#define SBX_BOX "sbx.box"
+/* A compiled spec (spec.c), run by box.c. */
+struct sbx_box {
+	struct sbx_plan plan;
+	struct sbx_io io;
+	const struct sbx_file *in_file; /* stdin, an sbx.file kept alive by
+					   the anchor; dup'ed at each run */
+	int closed;
+	int has_filter;
+};
+
 struct stat;
 /* fs.c: pushes { type, mode, uid, gid, size } */
 SBX_LOCAL void sbx_push_stat(lua_State *L, const struct stat *st);
@@ -403,6 +416,7 @@ SBX_LOCAL void sbx_open_caps(lua_State *L);
 SBX_LOCAL void sbx_open_limit(lua_State *L);
 SBX_LOCAL void sbx_open_filter(lua_State *L);
 SBX_LOCAL void sbx_open_landlock(lua_State *L);
+SBX_LOCAL void sbx_open_spec(lua_State *L);
 SBX_LOCAL void sbx_open_box(lua_State *L);
 SBX_LOCAL void sbx_open_fs(lua_State *L);
 SBX_LOCAL void sbx_open_file(lua_State *L);
