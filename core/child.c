@@ -20,7 +20,8 @@
  * sbxlua, so after it nothing runs but execve (see step()).
  */
 #include "compat.h"
-#include "sbx.h"
+#include "kmem.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <fcntl.h>

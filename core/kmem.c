@@ -35,7 +35,8 @@
  * own record.  The text of the sysvipc files is parsed without trusting
  * its length; a netlink answer is checked against its own lengths.
  */
-#include "sbx.h"
+#include "kmem.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <fcntl.h>
