@@ -58,7 +58,8 @@ SBX_LOCAL int sbx_fail(lua_State *L, const char *what, const char *operand,
 SBX_LOCAL const char *sbx_errno_name(int err);
 SBX_LOCAL const char *sbx_signal_name(int sig);
 SBX_LOCAL const char *sbx_stage_name(int stage);
-SBX_LOCAL void sbx_check_keys(lua_State *L, int idx, const char *const *keys);
+SBX_LOCAL void sbx_check_keys(lua_State *L, int idx, int arg,
+			      const char *const *keys);
 SBX_LOCAL int sbx_opt_bool(lua_State *L, int idx, const char *k, int def);
 SBX_LOCAL lua_Integer sbx_opt_int(lua_State *L, int idx, const char *k,
 				  lua_Integer def, lua_Integer min,

@@ -172,7 +172,7 @@ static int spec_tree(lua_State *L, struct sbx_plan *p, int anchor)
 						 NULL};
 		char opts[128];
 		int r = lua_gettop(L);
-		sbx_check_keys(L, r, rk);
+		sbx_check_keys(L, r, 0, rk);
 		snprintf(opts, sizeof opts,
 			 "size=%lld,nr_inodes=%lld,mode=%llo",
 			 (long long)sbx_opt_int(L, r, "size", 16 << 20, 4096,
@@ -368,7 +368,7 @@ static int box_parse(lua_State *L)
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
-	sbx_check_keys(L, 1, spec_keys);
+	sbx_check_keys(L, 1, 0, spec_keys);
 	b = lua_newuserdatauv(L, sizeof *b, 1);
 	memset(b, 0, sizeof *b);
 	b->closed = 1; /* safe state until the plan is complete */

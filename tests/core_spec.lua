@@ -400,6 +400,8 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 			"bad argument #1 to 'clear_setid' (absolute path expected)")
 		assert.has_error(function() core.clear_setid("/tmp", 5) end,
 			"bad argument #2 to 'clear_setid' (table expected, got number)")
+		assert.has_error(function() core.clear_setid("/tmp", { dryrun = true }) end,
+			"bad argument #2 to 'clear_setid' (unknown key 'dryrun')")
 		-- an option is checked before anything is opened: /nonexistent
 		-- would otherwise answer with a triple
 		local function bad(opts, pattern)
@@ -434,6 +436,8 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 			"bad argument #1 to 'find_sockets' (absolute path expected)")
 		assert.has_error(function() core.find_sockets("/tmp", 5) end,
 			"bad argument #2 to 'find_sockets' (table expected, got number)")
+		assert.has_error(function() core.find_sockets("/tmp", { [1] = true }) end,
+			"bad argument #2 to 'find_sockets' (unexpected non-string key (a number))")
 		local function bad(opts, pattern)
 			local ok, msg = pcall(core.find_sockets, "/nonexistent", opts)
 			assert.is_false(ok, pattern)
