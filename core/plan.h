@@ -136,7 +136,7 @@ struct sbx_plan {
 	size_t nrlimits;
 	struct sbx_sysctl sysctls[SBX_MAX_SYSCTLS];
 	size_t nsysctls;
-	int no_new_privs; /* always 1 in a box; kept explicit for the report */
+	int no_new_privs; /* 1 unless the spec sets no_new_privs = false */
 	int drop_caps;
 	const struct sock_fprog *filter; /* NULL: no filter */
 	unsigned filter_flags;		 /* SECCOMP_FILTER_FLAG_* */
