@@ -195,7 +195,20 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.are.equal(64, #core.sha256(("\0"):rep(1000)))
 		local ids = core.ids()
 		assert.are.equal(S.euid(), ids.euid)
-		assert.is_boolean(core.isatty(0))
+		-- a pseudo-terminal's master is a terminal, a regular file is not
+		local function fd_of(path)
+			for fd, target in pairs(core.fds()) do
+				if target == path then return fd end
+			end
+		end
+		local name = os.tmpname()
+		local pt, reg = assert(io.open("/dev/ptmx", "r+")), assert(io.open(name, "w"))
+		local tty, file = core.isatty(fd_of("/dev/ptmx")), core.isatty(fd_of(name))
+		pt:close()
+		reg:close()
+		os.remove(name)
+		assert.is_true(tty)
+		assert.is_false(file)
 	end)
 
 	it("uid_users: processes of this namespace holding an id", function()
