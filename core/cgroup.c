@@ -656,7 +656,7 @@ static int l_cgroup_create(lua_State *L)
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
-	sbx_check_keys(L, 1, keys);
+	sbx_check_keys(L, 1, 1, keys);
 	base = sbx_opt_str(L, 1, "base", NULL);
 	luaL_argcheck(L, !base || base[0] == '/', 1,
 		      "the base must be an absolute path");

@@ -20,7 +20,8 @@
  * sbxlua, so after it nothing runs but execve (see step()).
  */
 #include "compat.h"
-#include "sbx.h"
+#include "kmem.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -614,7 +615,7 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 		if (t < 0)
 			return -1;
 		/* a tmpfs stays writable until the whole tree is built; its
-		 * read-only flag is applied by finish_tree() */
+		 * read-only flag is applied at the end of build_tree() */
 		r = mount_fs(m->op == SBX_OP_PROC ? "proc" : "tmpfs", m->data,
 			     m->attr & ~(uint64_t)MOUNT_ATTR_RDONLY, t);
 		return drop(t, r);

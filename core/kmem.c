@@ -35,7 +35,8 @@
  * own record.  The text of the sysvipc files is parsed without trusting
  * its length; a netlink answer is checked against its own lengths.
  */
-#include "sbx.h"
+#include "kmem.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,7 +92,8 @@ static uint64_t wmem_max(void)
 	ssize_t n;
 	int fd = open("/proc/sys/net/core/wmem_max", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 1 << 22; /* as on this kind of host; errs high */
+		return 1 << 22; /* unreadable: Linux 6.18's default
+				   (older kernels: 212992); errs high */
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)

@@ -114,7 +114,7 @@ void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 	idx = lua_absindex(L, idx);
 	anchor = lua_absindex(L, anchor);
 	luaL_checktype(L, idx, LUA_TTABLE);
-	sbx_check_keys(L, idx, top);
+	sbx_check_keys(L, idx, 0, top);
 	memset(ll, 0, sizeof *ll);
 	ll->abi = abi;
 	ll->handled_fs = fs_rights(abi);
@@ -135,7 +135,7 @@ void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 		if (lua_geti(L, -1, i) != LUA_TTABLE)
 			luaL_error(L, "landlock.rules[%I] must be a table", i);
 		t = lua_gettop(L);
-		sbx_check_keys(L, t, rk);
+		sbx_check_keys(L, t, 0, rk);
 		lua_getfield(L, t, "path");
 		r->path = sbx_check_boxpath(L, -1, "landlock rule path");
 		r->path = sbx_anchor_str(L, anchor, -1);
@@ -158,7 +158,7 @@ void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				luaL_error(
 				    L, "landlock.ports[%I] must be a table", i);
 			t = lua_gettop(L);
-			sbx_check_keys(L, t, pk);
+			sbx_check_keys(L, t, 0, pk);
 			ll->ports[i - 1].port =
 			    (uint64_t)sbx_opt_int(L, t, "port", -1, 0, 65535);
 			if (sbx_opt_bool(L, t, "bind", 0))

@@ -19,6 +19,7 @@ int luaopen_sbx_core(lua_State *L)
 	sbx_open_walk(L);
 	sbx_open_cgroup(L);
 	sbx_open_sample(L);
+	sbx_open_spec(L);
 	sbx_open_box(L);
 	return 1;
 }

@@ -175,7 +175,7 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 				   lua_tostring(L, -1));
 		lua_pop(L, 1);
 		m->op = ops[k];
-		sbx_check_keys(L, t, keys[m->op]);
+		sbx_check_keys(L, t, 0, keys[m->op]);
 		if (m->op == SBX_OP_BIND &&
 		    lua_getfield(L, t, "dst") == LUA_TNIL) {
 			lua_pop(L, 1);

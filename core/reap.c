@@ -10,7 +10,7 @@
  * writes only to the control socket.
  */
 #include "compat.h"
-#include "sbx.h"
+#include "plan.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -10,28 +10,23 @@
 #include <signal.h>
 #include <string.h>
 
-#define E(x)                                                                   \
-	{                                                                      \
-#x, x                                                          \
-	}
-static const struct {
-	const char *name;
-	int num;
-} errnos[] = {
-    E(EPERM),	   E(ENOENT),	       E(ESRCH),	E(EINTR),
-    E(EIO),	   E(ENXIO),	       E(E2BIG),	E(ENOEXEC),
-    E(EBADF),	   E(ECHILD),	       E(EAGAIN),	E(ENOMEM),
-    E(EACCES),	   E(EFAULT),	       E(EBUSY),	E(EEXIST),
-    E(EXDEV),	   E(ENODEV),	       E(ENOTDIR),	E(EISDIR),
-    E(EINVAL),	   E(ENFILE),	       E(EMFILE),	E(ENOTTY),
-    E(ETXTBSY),	   E(EFBIG),	       E(ENOSPC),	E(ESPIPE),
-    E(EROFS),	   E(EMLINK),	       E(EPIPE),	E(EDOM),
-    E(ERANGE),	   E(EDEADLK),	       E(ENAMETOOLONG), E(ENOSYS),
-    E(ENOTEMPTY),  E(ELOOP),	       E(ENODATA),	E(EOVERFLOW),
-    E(ENOTSOCK),   E(EPROTONOSUPPORT), E(EOPNOTSUPP),	E(EAFNOSUPPORT),
-    E(EADDRINUSE), E(EADDRNOTAVAIL),   E(ENETUNREACH),	E(ECONNREFUSED),
-    E(ECONNRESET), E(ETIMEDOUT),       E(EHOSTUNREACH), E(EDQUOT),
-    E(ENOTSUP),	   E(ECANCELED),       E(EOWNERDEAD),	E(ESTALE),
+/* The errno values exported as sbx.core.errno, by the names the C library
+ * gives them (strerrorname_np), with ENOTSUP beside EOPNOTSUPP. */
+static const int errnos[] = {
+    EPERM,	ENOENT,		 ESRCH,	       EINTR,
+    EIO,	ENXIO,		 E2BIG,	       ENOEXEC,
+    EBADF,	ECHILD,		 EAGAIN,       ENOMEM,
+    EACCES,	EFAULT,		 EBUSY,	       EEXIST,
+    EXDEV,	ENODEV,		 ENOTDIR,      EISDIR,
+    EINVAL,	ENFILE,		 EMFILE,       ENOTTY,
+    ETXTBSY,	EFBIG,		 ENOSPC,       ESPIPE,
+    EROFS,	EMLINK,		 EPIPE,	       EDOM,
+    ERANGE,	EDEADLK,	 ENAMETOOLONG, ENOSYS,
+    ENOTEMPTY,	ELOOP,		 ENODATA,      EOVERFLOW,
+    ENOTSOCK,	EPROTONOSUPPORT, EOPNOTSUPP,   EAFNOSUPPORT,
+    EADDRINUSE, EADDRNOTAVAIL,	 ENETUNREACH,  ECONNREFUSED,
+    ECONNRESET, ETIMEDOUT,	 EHOSTUNREACH, EDQUOT,
+    ECANCELED,	EOWNERDEAD,	 ESTALE,
 };
 
 static const char *const signames[] = {
@@ -75,12 +70,11 @@ static const char *const stages[SBX_ST_COUNT] = {
     [SBX_ST_METERS] = "open memory meters",
 };
 
+/* The C library's name of an errno value ("EPERM"), "EUNKNOWN" if none. */
 const char *sbx_errno_name(int err)
 {
-	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++)
-		if (errnos[i].num == err)
-			return errnos[i].name;
-	return "EUNKNOWN";
+	const char *name = err > 0 ? strerrorname_np(err) : NULL;
+	return name ? name : "EUNKNOWN";
 }
 
 const char *sbx_signal_name(int sig)
@@ -110,9 +104,22 @@ int sbx_fail(lua_State *L, const char *what, const char *operand, int err)
 	return 3;
 }
 
-/* Raises for any key of the table at idx that is not in keys (NULL-ended):
- * in a sandbox a silently ignored typo is a hole. */
-void sbx_check_keys(lua_State *L, int idx, const char *const *keys)
+/* Raises msg as a bad argument #arg, or bare when arg is 0 (see below). */
+static void key_error(lua_State *L, int arg, const char *msg)
+{
+	if (arg > 0)
+		luaL_argerror(L, arg, msg);
+	luaL_error(L, "%s", msg);
+}
+
+/*
+ * Raises for any key of the table at idx that is not in keys (NULL-ended):
+ * in a sandbox a silently ignored typo is a hole.  The table is argument
+ * arg of the calling function: "bad argument #arg to 'f' (unknown key
+ * 'x')".  arg 0: the table is part of a spec that core.box compiles under
+ * a pcall, and l_box raises every error of the compile as its argument's.
+ */
+void sbx_check_keys(lua_State *L, int idx, int arg, const char *const *keys)
 {
 	idx = lua_absindex(L, idx);
 	lua_pushnil(L);
@@ -120,16 +127,19 @@ void sbx_check_keys(lua_State *L, int idx, const char *const *keys)
 		const char *k;
 		size_t i;
 		lua_pop(L, 1);
-		if (lua_type(L, -1) != LUA_TSTRING) {
-			luaL_error(L, "unexpected non-string key (a %s)",
-				   luaL_typename(L, -1));
-		}
+		if (lua_type(L, -1) != LUA_TSTRING)
+			key_error(L, arg,
+				  lua_pushfstring(L,
+						  "unexpected non-string key "
+						  "(a %s)",
+						  luaL_typename(L, -1)));
 		k = lua_tostring(L, -1);
 		for (i = 0; keys[i]; i++)
 			if (strcmp(k, keys[i]) == 0)
 				break;
 		if (!keys[i])
-			luaL_error(L, "unknown key '%s'", k);
+			key_error(L, arg,
+				  lua_pushfstring(L, "unknown key '%s'", k));
 	}
 }
 
@@ -220,11 +230,14 @@ void sbx_new_class(lua_State *L, const char *name, const luaL_Reg *meta,
 
 void sbx_open_util(lua_State *L)
 {
-	lua_createtable(L, 0, (int)(sizeof errnos / sizeof errnos[0]));
+	lua_createtable(L, 0, (int)(sizeof errnos / sizeof errnos[0]) + 1);
 	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++) {
-		lua_pushinteger(L, errnos[i].num);
-		lua_setfield(L, -2, errnos[i].name);
+		lua_pushinteger(L, errnos[i]);
+		lua_setfield(L, -2, sbx_errno_name(errnos[i]));
 	}
+	/* POSIX's second name of EOPNOTSUPP (the same number on Linux) */
+	lua_pushinteger(L, ENOTSUP);
+	lua_setfield(L, -2, "ENOTSUP");
 	lua_setfield(L, -2, "errno");
 	lua_createtable(L, 0, 32);
 	for (int i = 1; i < (int)(sizeof signames / sizeof signames[0]); i++)

@@ -354,7 +354,7 @@ static int l_clear_setid(lua_State *L)
 	/* every argument before any side effect */
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
-		sbx_check_keys(L, 2, keys);
+		sbx_check_keys(L, 2, 2, keys);
 		c.uid = sbx_opt_int(L, 2, "uid", -1, 0, 0xfffffffe);
 		c.dry_run = sbx_opt_bool(L, 2, "dry_run", 0);
 		opt_bounds(L, &c);
@@ -380,7 +380,7 @@ static int l_find_sockets(lua_State *L)
 
 	if (!lua_isnoneornil(L, 2)) {
 		luaL_checktype(L, 2, LUA_TTABLE);
-		sbx_check_keys(L, 2, keys);
+		sbx_check_keys(L, 2, 2, keys);
 		opt_bounds(L, &c);
 	}
 	lua_settop(L, 2);

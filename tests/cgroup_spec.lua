@@ -174,7 +174,7 @@ describe("cgroup_create [" .. S.priv .. "]", function()
 	it("checks its arguments", function()
 		assert.has_error(function() core.cgroup_create() end)
 		assert.has_error(function() core.cgroup_create { memroy = 1 } end,
-			"unknown key 'memroy'")
+			"bad argument #1 to 'cgroup_create' (unknown key 'memroy')")
 		assert.has_error(function() core.cgroup_create { memory = -1 } end)
 		assert.has_error(function() core.cgroup_create { base = "rel" } end)
 	end)

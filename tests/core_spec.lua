@@ -195,7 +195,20 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.are.equal(64, #core.sha256(("\0"):rep(1000)))
 		local ids = core.ids()
 		assert.are.equal(S.euid(), ids.euid)
-		assert.is_boolean(core.isatty(0))
+		-- a pseudo-terminal's master is a terminal, a regular file is not
+		local function fd_of(path)
+			for fd, target in pairs(core.fds()) do
+				if target == path then return fd end
+			end
+		end
+		local name = os.tmpname()
+		local pt, reg = assert(io.open("/dev/ptmx", "r+")), assert(io.open(name, "w"))
+		local tty, file = core.isatty(fd_of("/dev/ptmx")), core.isatty(fd_of(name))
+		pt:close()
+		reg:close()
+		os.remove(name)
+		assert.is_true(tty)
+		assert.is_false(file)
 	end)
 
 	it("uid_users: processes of this namespace holding an id", function()
@@ -400,6 +413,8 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 			"bad argument #1 to 'clear_setid' (absolute path expected)")
 		assert.has_error(function() core.clear_setid("/tmp", 5) end,
 			"bad argument #2 to 'clear_setid' (table expected, got number)")
+		assert.has_error(function() core.clear_setid("/tmp", { dryrun = true }) end,
+			"bad argument #2 to 'clear_setid' (unknown key 'dryrun')")
 		-- an option is checked before anything is opened: /nonexistent
 		-- would otherwise answer with a triple
 		local function bad(opts, pattern)
@@ -434,6 +449,8 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 			"bad argument #1 to 'find_sockets' (absolute path expected)")
 		assert.has_error(function() core.find_sockets("/tmp", 5) end,
 			"bad argument #2 to 'find_sockets' (table expected, got number)")
+		assert.has_error(function() core.find_sockets("/tmp", { [1] = true }) end,
+			"bad argument #2 to 'find_sockets' (unexpected non-string key (a number))")
 		local function bad(opts, pattern)
 			local ok, msg = pcall(core.find_sockets, "/nonexistent", opts)
 			assert.is_false(ok, pattern)

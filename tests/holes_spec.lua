@@ -31,6 +31,8 @@ local function memory_line(...)
 end
 
 describe("memory outside the processes [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
 	local killed = "sandbox: killed: memory limit (32 MiB)\n"
 
 	-- the box was stopped at the limit: while the program was still

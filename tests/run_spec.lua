@@ -20,6 +20,8 @@ local function box_writable(d)
 end
 
 describe("run.lua [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
 	describe("real programs", function()
 		it("sh with pipes", function()
 			local out, err, code = run("/bin/sh", "-c", "printf 'b\\na\\nc\\n' | sort | tr a-c A-C | head -2")

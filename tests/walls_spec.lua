@@ -77,6 +77,8 @@ local function expected()
 end
 
 describe("walls [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
 	it("the default profile answers every denied call inside the box", function()
 		local want = expected()
 		local out, err, code = S.runlua("--ro", PROBE .. ":/work/sysprobe", "/bin/sh", "-c",
@@ -167,19 +169,27 @@ describe("walls [" .. S.priv .. "]", function()
 			local f = assert(io.open(d .. "/file", "w"))
 			f:write("reachable\n")
 			f:close()
-			os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/file")
+			-- the directory's mode lets anyone write: only Landlock stops it
+			os.execute("chmod 777 " .. d .. "; chmod 644 " .. d .. "/file")
 			local spec, info = assert(stdbox.build { prog = "/bin/sh",
-				args = { "-c", "cat /extra/file; cat /usr/share/extra/file; echo x > /tmp/ok && cat /tmp/ok" },
+				args = { "-c", "cat /extra/file; cat /extra_rw/file; echo new > /extra_rw/new; "
+					.. "echo x > /tmp/ok && cat /tmp/ok" },
 				filter = profile.compile(profile.load("default")) })
-			-- a deliberately wrong tree: two mounts no Landlock rule grants
-			-- (one under a granted read-only root, one of its own)
+			-- a deliberately wrong tree: two mounts no Landlock rule grants,
+			-- a read-only one and a writable one
 			table.insert(spec.mounts, { type = "bind", src = d, dst = "/extra" })
+			table.insert(spec.mounts, { type = "bind", src = d, dst = "/extra_rw", rw = true })
 			spec.stdout, spec.stderr = "capture", "capture"
 			local r = assert(sbx.run(spec))
+			local made = io.open(d .. "/new")
+			if made then made:close() end
 			rm()
 			assert.are.equal("exit", r.outcome)
 			assert.not_matches("reachable", r.stdout)
 			assert.matches("cat: /extra/file: Permission denied", r.stderr)
+			assert.matches("cat: /extra_rw/file: Permission denied", r.stderr)
+			assert.matches("/extra_rw/new: Permission denied", r.stderr)
+			assert.is_nil(made, "the box wrote into a mount Landlock does not grant")
 			assert.matches("x\n$", r.stdout)
 			assert.is_true(info.landlock)
 		end)

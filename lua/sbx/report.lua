@@ -225,7 +225,7 @@ function M.verify(r, _info, host)
 	-- Landlock keeps no trace in /proc: it is claimed when restrict_self
 	-- succeeded (the run fails otherwise) but cannot be read back here.
 	v.landlock = false
-	v.rlimits = false -- read back by the limits issue's probe, not yet
+	v.rlimits = false -- the probe does not read /proc/self/limits
 	return v
 end
 

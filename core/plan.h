@@ -1,0 +1,223 @@
+/*
+ * plan.h: the child's contract.  The plan a box's init and command read
+ * between clone and execve (child.c, reap.c), compiled by the supervisor
+ * before the clone (spec.c, mount.c, limit.c, landlock.c, ...), and the
+ * messages and stages they send back on the control socket.  Nothing here
+ * needs Lua or the supervisor's state (job.h).
+ */
+#ifndef SBX_PLAN_H
+#define SBX_PLAN_H
+
+#include <linux/filter.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#define SBX_API __attribute__((visibility("default")))
+#define SBX_LOCAL __attribute__((visibility("hidden")))
+
+/* ---- the plan: everything the child needs, built before the clone ---- */
+
+enum sbx_op {
+	SBX_OP_TMPFS,	/* dst, data = mount options, attr */
+	SBX_OP_BIND,	/* src (host, resolved) -> dst, attr, recursive */
+	SBX_OP_PROC,	/* dst, attr */
+	SBX_OP_DEV,	/* dst; data = options of dev/shm tmpfs */
+	SBX_OP_MKDIR,	/* dst, mode */
+	SBX_OP_SYMLINK, /* src = link text, dst */
+	SBX_OP_FILE,	/* dst, data/datalen = contents, mode */
+	SBX_OP_REMOUNT, /* dst (inside the box): bind onto itself, set attr */
+	SBX_OP_HIDE,	/* dst (inside the box): cover with an empty ro node */
+	SBX_OP_COUNT
+};
+
+#define SBX_MOUNT_OPTIONAL 1 /* a missing source or target is skipped */
+#define SBX_MOUNT_ABSENT 2   /* an optional source missing at compile time */
+
+struct sbx_mount {
+	int op;
+	int flags; /* SBX_MOUNT_* */
+	const char *src;
+	const char *dst;
+	const char *data;
+	size_t datalen;
+	uint64_t attr; /* MOUNT_ATTR_* applied recursively */
+	unsigned mode;
+	/* SBX_OP_BIND: the source as the supervisor opened it at compile time;
+	 * the child binds only that same file (device and inode) */
+	dev_t src_dev;
+	ino_t src_ino;
+};
+
+struct sbx_rlimit {
+	int resource;
+	struct rlimit lim;
+};
+
+#define SBX_MAX_RLIMITS 16
+#define SBX_MAX_SYSCTLS 16
+
+/* A sysctl of the box's own user namespace (/proc/sys/user/...), written
+ * by init while it holds the namespace's capabilities. */
+struct sbx_sysctl {
+	const char *name; /* "user.max_inotify_instances", for the report */
+	char path[64];	  /* "sys/user/max_inotify_instances", under proc */
+	char value[24];	  /* decimal, as written */
+};
+#define SBX_MAX_LANDLOCK 64
+
+struct sbx_landlock_rule {
+	const char *path; /* inside the box */
+	uint64_t access;
+	int optional;
+};
+
+struct sbx_landlock {
+	int abi; /* 0: no Landlock */
+	uint64_t handled_fs;
+	uint64_t handled_net;
+	uint64_t scoped;
+	size_t nrules;
+	struct sbx_landlock_rule rules[SBX_MAX_LANDLOCK];
+	size_t nports;
+	struct {
+		uint64_t port, access;
+	} ports[16];
+};
+
+/* Stages a setup failure can be reported at: see sbx_stage_name(). */
+enum sbx_stage {
+	SBX_ST_NONE,
+	SBX_ST_CLONE,
+	SBX_ST_SYNC,
+	SBX_ST_SETGROUPS,
+	SBX_ST_SETID,
+	SBX_ST_MOUNT,
+	SBX_ST_PIVOT,
+	SBX_ST_HOSTNAME,
+	SBX_ST_NET,
+	SBX_ST_REMOUNT_ROOT,
+	SBX_ST_FORK,
+	SBX_ST_SETSID,
+	SBX_ST_STDIO,
+	SBX_ST_CLOSE_FDS,
+	SBX_ST_CWD,
+	SBX_ST_RLIMIT,
+	SBX_ST_CAPS,
+	SBX_ST_NO_NEW_PRIVS,
+	SBX_ST_LANDLOCK,
+	SBX_ST_SECCOMP,
+	SBX_ST_EXEC,
+	SBX_ST_DUMPABLE,
+	SBX_ST_SYSCTL,
+	SBX_ST_METERS,
+	SBX_ST_COUNT
+};
+
+struct sbx_plan {
+	uint64_t nsflags; /* CLONE_NEW* */
+	uid_t uid, host_uid;
+	gid_t gid, host_gid;
+	int caller_root; /* drop supplementary groups instead of deny */
+	const char *hostname;
+	/* tree: when root_opts is set, a tmpfs root is built and pivoted to */
+	const char *root_opts;
+	int ro_root;
+	const struct sbx_mount *mounts;
+	size_t nmounts;
+	int net_lo;
+	/* the command */
+	const char *path;
+	char *const *argv;
+	char *const *envp;
+	const char *cwd;
+	struct sbx_rlimit rlimits[SBX_MAX_RLIMITS];
+	size_t nrlimits;
+	struct sbx_sysctl sysctls[SBX_MAX_SYSCTLS];
+	size_t nsysctls;
+	int no_new_privs; /* 1 unless the spec sets no_new_privs = false */
+	int drop_caps;
+	const struct sock_fprog *filter; /* NULL: no filter */
+	unsigned filter_flags;		 /* SECCOMP_FILTER_FLAG_* */
+	struct sbx_landlock landlock;
+	int new_session;
+	int ctty;  /* make stdin the controlling terminal (a box pty) */
+	int probe; /* send the kernel's view of the command before exec */
+	/* the supervisor follows the box's processes (procev.c): init waits
+	 * for its answer after the command's status and at its end */
+	int deaths_sync;
+	int kmem; /* send the supervisor the meters of kmem.h (sampled) */
+	/* descriptors, numbered as the child sees them before it moves them */
+	int ctl_fd;
+	int stdio[3];
+	/* per mount, a detached tree of a bind's source the supervisor opened
+	 * for this run (-1: none); NULL: the child opens the sources itself */
+	const int *trees;
+	int last_cap;
+};
+
+/* Messages on the control socket (SOCK_SEQPACKET, one per datagram). */
+enum {
+	SBX_MSG_GO = 1,
+	SBX_MSG_CANNOT,
+	SBX_MSG_STATUS,
+	SBX_MSG_PROBE,
+	SBX_MSG_EXEC,	/* the command's process is about to execve */
+	SBX_MSG_DEATH,	/* a process init reaped died of a limit's signal:
+			   the header, then a struct sbx_death */
+	SBX_MSG_UNSEEN, /* index: deaths init did not send (past its cap) */
+	SBX_MSG_REAPED, /* every process of the box has ended (deaths_sync);
+			   the supervisor answers SBX_MSG_GO, status 1 to ask
+			   for a search for a file at the box's size limit */
+	SBX_MSG_FOUND,	/* status: SBX_DEATH_* flags of that search */
+	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
+};
+#define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
+struct sbx_msg {
+	int type;
+	int stage;
+	int err;
+	int index;  /* mount or rlimit index for SBX_MSG_CANNOT, -1 if none */
+	int status; /* wait status of the command for SBX_MSG_STATUS */
+};
+
+/*
+ * How a process that init reaped died, with the kernel's own record of
+ * what a limit would have left (child.c, reap): sent for deaths by the
+ * signals a limit sends (SIGXCPU, SIGXFSZ, SIGKILL) and by SIGSYS.
+ */
+/* SBX_DEATH_* flags: the box's command; a regular file in a writable
+ * mount of the box is at least fsize bytes; the search for it stopped
+ * early (or was not made); seen by the proc connector (procev.c), not
+ * reaped by init; its zombie was gone (pid, cpu, limits unknown). */
+#define SBX_DEATH_COMMAND 1
+#define SBX_DEATH_FILE_AT_LIMIT 2
+#define SBX_DEATH_FILES_PARTIAL 4
+#define SBX_DEATH_CONNECTOR 8
+#define SBX_DEATH_UNREAD 16
+#define SBX_DEATH_MAX 64 /* records a job keeps */
+struct sbx_death {
+	int pid;    /* in the box's pid namespace */
+	int status; /* wait status */
+	int flags;  /* SBX_DEATH_* */
+	int pad;
+	int64_t cpu_ns;	  /* its CPU time on the clock RLIMIT_CPU is checked
+			     against (CPUCLOCK_PROF); -1: unknown */
+	int64_t cpu_soft; /* its RLIMIT_CPU at death, seconds; -1: none or */
+	int64_t cpu_hard; /* unknown (the kernel adds 1 s to the soft limit
+			     each time it sends SIGXCPU) */
+	int64_t fsize;	  /* its RLIMIT_FSIZE soft limit at death; -1 */
+	char comm[16];	  /* its command name ("" unknown) */
+};
+struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
+	struct sbx_msg m;
+	struct sbx_death d;
+};
+
+/* child.c: entered in the cloned child; never returns. */
+SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
+/* reap.c: init's reap loop once the command is forked; exits. */
+SBX_LOCAL _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd);
+
+#endif

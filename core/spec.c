@@ -1,0 +1,417 @@
+/*
+ * spec.c: the spec compiler.  core.box(spec) validates a spec table field by
+ * field (unknown keys raise) and compiles it into a plan and the
+ * supervisor's io settings, held by an sbx.box object that box.c runs.
+ * Strings and arrays of the plan are anchored in the object's user value,
+ * so nothing malloc'ed is held across a call that can raise.
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <errno.h>
+#include <linux/binfmts.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const spec_keys[] = {
+    "namespaces",   "uid",	 "gid",		"host_uid",
+    "host_gid",	    "hostname",	 "root",	"read_only_root",
+    "mounts",	    "net_lo",	 "argv",	"path",
+    "env",	    "cwd",	 "rlimits",	"filter",
+    "landlock",	    "stdin",	 "stdout",	"stderr",
+    "output_limit", "wall",	 "new_session", "drop_caps",
+    "no_new_privs", "probe",	 "pty",		"memory_limit",
+    "task_limit",   "cgroup",	 "sysctl",	"tty_raw",
+    "proc_events",  "cpu_limit", NULL};
+
+static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
+				int allow_empty)
+{
+	lua_Integer n;
+	char **v;
+	if (lua_getfield(L, t, k) != LUA_TTABLE)
+		luaL_error(L, "field '%s' must be a list of strings", k);
+	n = luaL_len(L, -1);
+	/* the kernel's own bound on the count; the size of the whole (its
+	 * ARG_MAX) is execve's to judge: E2BIG, reported as `cannot execute` */
+	if (n < (allow_empty ? 0 : 1) || n > MAX_ARG_STRINGS)
+		luaL_error(L, "field '%s' must hold 1 to %d strings", k,
+			   MAX_ARG_STRINGS);
+	v = sbx_anchor(L, anchor, (size_t)(n + 1) * sizeof *v);
+	for (lua_Integer i = 1; i <= n; i++) {
+		size_t len;
+		const char *s;
+		if (lua_geti(L, -1, i) != LUA_TSTRING)
+			luaL_error(L, "%s[%I] must be a string", k, i);
+		s = lua_tolstring(L, -1, &len);
+		if (strlen(s) != len)
+			luaL_error(L, "%s[%I] contains a NUL byte", k, i);
+		v[i - 1] = (char *)sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+/* env: a map { K = "V" } or a list { "K=V" }; exactly this reaches the
+ * command, nothing of the caller's environment. */
+static char *const *env_list(lua_State *L, int t, int anchor)
+{
+	size_t n = 0, i = 0;
+	char **v;
+	int e;
+	if (lua_getfield(L, t, "env") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return sbx_anchor(L, anchor, sizeof(char *));
+	}
+	luaL_argcheck(L, lua_istable(L, -1), 1, "field 'env' must be a table");
+	e = lua_gettop(L);
+	lua_pushnil(L);
+	while (lua_next(L, e)) {
+		n++;
+		lua_pop(L, 1);
+	}
+	if (n > 65536)
+		luaL_error(L, "field 'env' has too many entries");
+	v = sbx_anchor(L, anchor, (n + 1) * sizeof *v);
+	lua_pushnil(L);
+	while (lua_next(L, e)) {
+		size_t kl, vl;
+		const char *k, *val;
+		if (lua_type(L, -2) == LUA_TNUMBER) {
+			if (lua_type(L, -1) != LUA_TSTRING)
+				luaL_error(L, "env entries must be strings");
+			val = lua_tolstring(L, -1, &vl);
+			if (!strchr(val, '=') || val[0] == '=' ||
+			    strlen(val) != vl)
+				luaL_error(L, "env entry '%s' is not K=V", val);
+			v[i++] = (char *)sbx_anchor_str(L, anchor, -1);
+		} else if (lua_type(L, -2) == LUA_TSTRING &&
+			   lua_type(L, -1) == LUA_TSTRING) {
+			k = lua_tolstring(L, -2, &kl);
+			val = lua_tolstring(L, -1, &vl);
+			if (kl == 0 || strchr(k, '=') || strlen(k) != kl ||
+			    strlen(val) != vl)
+				luaL_error(L, "env name '%s' is not valid", k);
+			lua_pushfstring(L, "%s=%s", k, val);
+			v[i++] = (char *)sbx_anchor_str(L, anchor, -1);
+			lua_pop(L, 1);
+		} else {
+			luaL_error(L, "env must map names to strings");
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+static int out_mode(lua_State *L, int t, const char *k)
+{
+	static const char *const modes[] = {"capture", "pass", "discard", NULL};
+	int m;
+	if (lua_getfield(L, t, k) == LUA_TNIL) {
+		lua_pop(L, 1);
+		return SBX_OUT_CAPTURE;
+	}
+	for (m = 0; modes[m]; m++)
+		if (lua_type(L, -1) == LUA_TSTRING &&
+		    strcmp(lua_tostring(L, -1), modes[m]) == 0)
+			break;
+	if (!modes[m])
+		luaL_error(
+		    L, "field '%s' must be 'capture', 'pass' or 'discard'", k);
+	lua_pop(L, 1);
+	return m;
+}
+
+/* namespaces, ids and the hostname */
+static void spec_ids(lua_State *L, struct sbx_plan *p, int anchor)
+{
+	int euid = (int)geteuid();
+
+	if (lua_getfield(L, 1, "namespaces") == LUA_TNIL)
+		p->nsflags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |
+			     CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET |
+			     CLONE_NEWCGROUP;
+	else
+		p->nsflags = sbx_ns_flags(L, -1);
+	lua_pop(L, 1);
+	p->uid = (uid_t)sbx_opt_int(L, 1, "uid", 1000, 0, 0xfffffffe);
+	p->gid = (gid_t)sbx_opt_int(L, 1, "gid", 1000, 0, 0xfffffffe);
+	p->host_uid = (uid_t)sbx_opt_int(L, 1, "host_uid", euid, 0, 0xfffffffe);
+	p->host_gid =
+	    (gid_t)sbx_opt_int(L, 1, "host_gid", (int)getegid(), 0, 0xfffffffe);
+	p->caller_root = euid == 0;
+	if (euid != 0 &&
+	    (p->host_uid != (uid_t)euid || p->host_gid != getegid()))
+		luaL_error(L, "host_uid/host_gid other than the caller's need "
+			      "root");
+	if (!(p->nsflags & CLONE_NEWUSER) && (p->uid != 1000 || p->gid != 1000))
+		luaL_error(L, "uid/gid need the user namespace");
+	p->hostname = sbx_opt_str(L, 1, "hostname", NULL);
+	if (p->hostname) {
+		if (strlen(p->hostname) == 0 || strlen(p->hostname) > 64)
+			luaL_error(L, "field 'hostname' must be 1 to 64 bytes");
+		if (!(p->nsflags & CLONE_NEWUTS))
+			luaL_error(L, "hostname needs the uts namespace");
+		lua_pushstring(L, p->hostname);
+		p->hostname = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+}
+
+/* the tree: the root, its mounts and lo; returns 0, or pushes the failure
+ * triple of a mount source that cannot be resolved and returns 3 */
+static int spec_tree(lua_State *L, struct sbx_plan *p, int anchor)
+{
+	const char *bad = NULL;
+
+	if (lua_getfield(L, 1, "root") == LUA_TTABLE) {
+		static const char *const rk[] = {"size", "nr_inodes", "mode",
+						 NULL};
+		char opts[128];
+		int r = lua_gettop(L);
+		sbx_check_keys(L, r, 0, rk);
+		snprintf(opts, sizeof opts,
+			 "size=%lld,nr_inodes=%lld,mode=%llo",
+			 (long long)sbx_opt_int(L, r, "size", 16 << 20, 4096,
+						(lua_Integer)1 << 40),
+			 (long long)sbx_opt_int(L, r, "nr_inodes", 4096, 16,
+						1 << 30),
+			 (long long)sbx_opt_int(L, r, "mode", 0755, 0, 07777));
+		lua_pushstring(L, opts);
+		p->root_opts = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	} else if (!lua_isnil(L, -1)) {
+		luaL_error(L, "field 'root' must be a table");
+	}
+	lua_pop(L, 1);
+	if (p->root_opts && !(p->nsflags & CLONE_NEWNS))
+		luaL_error(L, "a root needs the mount namespace");
+	p->ro_root = sbx_opt_bool(L, 1, "read_only_root", 1);
+	if (lua_getfield(L, 1, "mounts") != LUA_TNIL) {
+		if (!p->root_opts)
+			luaL_error(L, "mounts need a root");
+		if (sbx_mounts_parse(L, -1, anchor, p, &bad) < 0) {
+			int e = errno;
+			if (e == ELOOP) {
+				lua_pushnil(L);
+				lua_pushfstring(
+				    L,
+				    "mount source %s: a symbolic link "
+				    "on the path (never followed)",
+				    bad);
+				lua_pushinteger(L, e);
+				return 3;
+			}
+			return sbx_fail(L, "mount source", bad, e);
+		}
+	}
+	lua_pop(L, 1);
+	p->net_lo =
+	    sbx_opt_bool(L, 1, "net_lo", (p->nsflags & CLONE_NEWNET) != 0);
+	if (p->net_lo && !(p->nsflags & CLONE_NEWNET))
+		luaL_error(L, "net_lo needs the net namespace");
+	return 0;
+}
+
+/* the command: argv, path, env and cwd */
+static void spec_command(lua_State *L, struct sbx_plan *p, int anchor)
+{
+	p->argv = string_list(L, 1, "argv", anchor, 0);
+	if (lua_getfield(L, 1, "path") != LUA_TNIL) {
+		sbx_check_boxpath(L, -1, "field 'path'");
+		p->path = sbx_anchor_str(L, anchor, -1);
+	} else {
+		lua_pushstring(L, p->argv[0]);
+		if (p->argv[0][0] != '/')
+			luaL_error(L, "argv[1] must be an absolute path when "
+				      "'path' is not given");
+		p->path = p->argv[0];
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	p->envp = env_list(L, 1, anchor);
+	if (lua_getfield(L, 1, "cwd") != LUA_TNIL) {
+		sbx_check_boxpath(L, -1, "field 'cwd'");
+		p->cwd = sbx_anchor_str(L, anchor, -1);
+	}
+	lua_pop(L, 1);
+}
+
+/* what confines the command's processes: rlimits, sysctls, the seccomp
+ * filter, Landlock, the session, capabilities and no_new_privs */
+static void spec_process(lua_State *L, struct sbx_box *b, int anchor)
+{
+	struct sbx_plan *p = &b->plan;
+
+	if (lua_getfield(L, 1, "rlimits") != LUA_TNIL)
+		sbx_rlimits_parse(L, -1, p);
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "sysctl") != LUA_TNIL) {
+		/* init writes them through a procfs of the box's own, with
+		 * the capabilities of the box's user namespace: it needs that
+		 * namespace, a mount namespace to mount in, a pid namespace
+		 * for the procfs */
+		const uint64_t need =
+		    CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID;
+		int ipc;
+		sbx_sysctls_parse(L, -1, anchor, p, &ipc);
+		if (p->nsysctls > 0 && (p->nsflags & need) != need)
+			luaL_error(L, "sysctl needs the user, mount and pid "
+				      "namespaces");
+		/* else they would be the host's IPC limits */
+		if (ipc && !(p->nsflags & CLONE_NEWIPC))
+			luaL_error(L, "sysctl kernel.shm*, kernel.msg* need "
+				      "the ipc namespace");
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "filter") != LUA_TNIL) {
+		p->filter = sbx_filter_prog(L, -1);
+		sbx_anchor_value(L, anchor, -1); /* the program's memory */
+		b->has_filter = 1;
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "landlock") != LUA_TNIL)
+		sbx_landlock_parse(L, -1, anchor, &p->landlock);
+	lua_pop(L, 1);
+	p->new_session = sbx_opt_bool(L, 1, "new_session", 1);
+	p->drop_caps = sbx_opt_bool(L, 1, "drop_caps", 1);
+	p->no_new_privs = sbx_opt_bool(L, 1, "no_new_privs", 1);
+	p->probe = sbx_opt_bool(L, 1, "probe", 0);
+	p->last_cap = sbx_last_cap();
+}
+
+/* stdio: stdin is data, or a file the caller opened and checked
+ * (core.open_file, core.stdin): never a path opened here; the pty, the
+ * output streams, their cap, and the wall clock */
+static void spec_stdio(lua_State *L, struct sbx_box *b, int anchor)
+{
+	if (lua_getfield(L, 1, "stdin") == LUA_TSTRING) {
+		b->io.in_data = lua_tolstring(L, -1, &b->io.in_len);
+		sbx_anchor_value(L, anchor, -1);
+	} else if (!lua_isnil(L, -1)) {
+		const struct sbx_file *f = luaL_testudata(L, -1, SBX_FILE);
+		if (!f)
+			luaL_error(L, "field 'stdin' must be a string "
+				      "or an sbx.file");
+		else if (f->fd < 0)
+			luaL_error(L, "field 'stdin' is a closed file");
+		b->in_file = f;
+		sbx_anchor_value(L, anchor, -1);
+	}
+	lua_pop(L, 1);
+	b->io.pty = sbx_opt_bool(L, 1, "pty", 0);
+	if (b->io.pty && (b->io.in_data || b->in_file))
+		luaL_error(L, "a pty relays the caller's stdin: no 'stdin' "
+			      "with it");
+	if (b->io.pty && !b->plan.new_session)
+		luaL_error(L, "a pty needs a new session");
+	b->io.tty_raw = sbx_opt_bool(L, 1, "tty_raw", 0);
+	b->io.no_proc_events = !sbx_opt_bool(L, 1, "proc_events", 1);
+	b->io.out_mode[0] = out_mode(L, 1, "stdout");
+	b->io.out_mode[1] = out_mode(L, 1, "stderr");
+	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20, 1,
+					      (lua_Integer)1 << 40);
+	if (lua_getfield(L, 1, "wall") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TNUMBER ||
+		    lua_tonumber(L, -1) <= 0 || lua_tonumber(L, -1) > 1e7)
+			luaL_error(L,
+				   "field 'wall' must be a number of seconds "
+				   "above 0");
+		b->io.wall = lua_tonumber(L, -1);
+	}
+	lua_pop(L, 1);
+}
+
+/* limits of the whole box: a cgroup where one is usable, else sampled */
+static void spec_limits(lua_State *L, struct sbx_io *io, int anchor)
+{
+	io->memory_limit = (uint64_t)sbx_opt_int(L, 1, "memory_limit", 0, 0,
+						 (lua_Integer)1 << 50);
+	io->task_limit =
+	    (uint64_t)sbx_opt_int(L, 1, "task_limit", 0, 0, 1 << 22);
+	if (lua_getfield(L, 1, "cpu_limit") != LUA_TNIL) {
+		if (lua_type(L, -1) != LUA_TNUMBER ||
+		    !(lua_tonumber(L, -1) > 0) || lua_tonumber(L, -1) > 1e7)
+			luaL_error(L, "field 'cpu_limit' must be a number of "
+				      "seconds above 0");
+		io->cpu_limit = lua_tonumber(L, -1);
+	}
+	lua_pop(L, 1);
+	switch (lua_getfield(L, 1, "cgroup")) {
+	case LUA_TNIL:
+		break;
+	case LUA_TBOOLEAN:
+		io->cgroup =
+		    lua_toboolean(L, -1) ? SBX_CGMODE_AUTO : SBX_CGMODE_NONE;
+		break;
+	case LUA_TSTRING:
+		sbx_check_boxpath(L, -1, "field 'cgroup'");
+		io->cgroup = SBX_CGMODE_PATH;
+		io->cgroup_base = sbx_anchor_str(L, anchor, -1);
+		break;
+	default:
+		luaL_error(L, "field 'cgroup' must be a boolean or a path");
+	}
+	lua_pop(L, 1);
+}
+
+/* Compiles the spec at index 1 into a new box (pushed at index 2), part by
+ * part in the order of the spec's documentation; raises on misuse, returns
+ * the failure triple when a mount source cannot be resolved. */
+static int box_parse(lua_State *L)
+{
+	struct sbx_box *b;
+	int anchor, r;
+
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	sbx_check_keys(L, 1, 0, spec_keys);
+	b = lua_newuserdatauv(L, sizeof *b, 1);
+	memset(b, 0, sizeof *b);
+	b->closed = 1; /* safe state until the plan is complete */
+	luaL_setmetatable(L, SBX_BOX);
+	lua_newtable(L);
+	anchor = lua_gettop(L);
+	lua_pushvalue(L, anchor);
+	lua_setiuservalue(L, 2, 1);
+	b->io.in_fd = -1;
+
+	spec_ids(L, &b->plan, anchor);
+	r = spec_tree(L, &b->plan, anchor);
+	if (r)
+		return r;
+	spec_command(L, &b->plan, anchor);
+	spec_process(L, b, anchor);
+	spec_stdio(L, b, anchor);
+	spec_limits(L, &b->io, anchor);
+	lua_settop(L, 2);
+	b->closed = 0;
+	return 1;
+}
+
+/** core.box(spec) -> box, or nil, msg, errno when a host path of the spec
+ * cannot be resolved.  See docs/lua-api.md for the fields.  Any misuse in
+ * the spec raises "bad argument #1 to 'box' (<what is wrong>)". */
+static int l_box(lua_State *L)
+{
+	int st;
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	lua_pushcfunction(L, box_parse);
+	lua_insert(L, 1);
+	st = lua_pcall(L, 1, LUA_MULTRET, 0);
+	if (st == LUA_OK)
+		return lua_gettop(L);
+	if (st == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING)
+		return luaL_argerror(L, 1, lua_tostring(L, -1));
+	return lua_error(L);
+}
+
+void sbx_open_spec(lua_State *L)
+{
+	static const luaL_Reg f[] = {{"box", l_box}, {NULL, NULL}};
+	luaL_setfuncs(L, f, 0);
+}
