@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "sbx.h"
+#include "stamp.h"
 
 #define FILTER_MT "sbx.filter"
 #define MAX_CMP 6	   /* a system call has six arguments */
@@ -501,6 +502,7 @@ static int l_filter(lua_State *L)
 	int rc;
 
 	/* 1. Validate the whole spec; raise on any misuse. */
+	sbx_stamp(SBX_T_FILTER0);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
 	check_keys(L, 1, keys, 0, "");
@@ -574,6 +576,7 @@ static int l_filter(lua_State *L)
 	lua_setiuservalue(L, 5, UV_PROG);
 	f->prog.filter = insns;
 	f->prog.len = (unsigned short)((size_t)size / sizeof *insns);
+	sbx_stamp(SBX_T_FILTER1);
 	return 1;
 }
 

@@ -11,9 +11,11 @@
  */
 #include "compat.h"
 #include "sbx.h"
+#include "stamp.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -270,9 +272,15 @@ static void close_trees(int **t, size_t n)
  * setresuid: this thread only, and sbxlua runs one), keeping uid 0 as real
  * and saved id to return to at once.  The effective capabilities drop for
  * the moment and come back from the permitted set; the change makes the
- * process undumpable, which is undone.  The clone cannot also enter the
- * box's cgroup (that would need the host id to write cgroup.procs): the
- * child is moved there before it is told to go.
+ * process undumpable, which is undone.  The clone enters the box's
+ * cgroup (CLONE_INTO_CGROUP) with the effective capabilities raised again
+ * from the permitted set for the call: the kernel checks the write access
+ * to cgroup.procs with the cloning credentials, and moving the child there
+ * afterwards costs a grace period of RCU in the kernel (milliseconds) per
+ * box.  The box's own credentials are those of its new user namespace,
+ * whatever the parent's effective set.  Where that clone is refused the
+ * flag is dropped (ca->flags says so) and the child is moved there before
+ * it is told to go.
  */
 static long clone_as(struct clone_args *ca, uid_t id)
 {
@@ -282,11 +290,27 @@ static long clone_as(struct clone_args *ca, uid_t id)
 		/* an id our own namespace does not map: no map of the box
 		 * could name it either, so the box cannot be made with it; the
 		 * plain clone says why first (EINVAL from the map otherwise) */
+		ca->flags &= ~(uint64_t)CLONE_INTO_CGROUP;
 		if (errno == EINVAL)
 			return sbx_clone3(ca);
 		return -1;
 	}
-	r = sbx_clone3(ca);
+	r = -1;
+	if (ca->flags & CLONE_INTO_CGROUP) {
+		struct __user_cap_header_struct h = {
+		    _LINUX_CAPABILITY_VERSION_3, 0};
+		struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+		if (syscall(SYS_capget, &h, d) == 0) {
+			for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+				d[i].effective = d[i].permitted;
+			if (syscall(SYS_capset, &h, d) == 0)
+				r = sbx_clone3(ca);
+		}
+		if (r < 0)
+			ca->flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+	}
+	if (r < 0)
+		r = sbx_clone3(ca);
 	if (r == 0)
 		return 0; /* the box: it keeps the host id */
 	e = errno;
@@ -488,6 +512,8 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	int *trees = NULL;
 	struct fsid fsid = {-1, -1};
 	struct sbx_plan cp = *p;
+
+	sbx_stamp(SBX_T_START);
 	struct clone_args ca;
 	long r;
 
@@ -539,7 +565,9 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		cp.trees = trees;
 		stage = SBX_ST_CLONE;
 	}
+	sbx_stamp(SBX_T_CGROUP0);
 	make_cgroup(j);
+	sbx_stamp(SBX_T_CGROUP1);
 	/* the proc connector before the box exists, so that its first fork
 	 * is seen; only a box with a pid namespace of its own has an init
 	 * that outlives every process of it */
@@ -548,13 +576,15 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		cp.deaths_sync = j->deaths_sync = 1;
 	memset(&ca, 0, sizeof ca);
 	ca.flags = p->nsflags | CLONE_PIDFD;
-	if (j->cg.fd >= 0 && !own_id) {
+	if (j->cg.fd >= 0) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = (uint64_t)j->cg.fd;
 	}
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
+	sbx_stamp(SBX_T_CLONE);
 	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
+	sbx_stamp(SBX_T_CLONED);
 	if (r == 0)
 		sbx_child_main(&cp); /* the box: never returns */
 	e = errno;
@@ -588,7 +618,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (io->in_fd < 0 && io->in_len == 0 && !io->pty)
 		xclose(&j->in);
 
-	if (own_id && j->cg.fd >= 0) {
+	if (own_id && j->cg.fd >= 0 && !(ca.flags & CLONE_INTO_CGROUP)) {
 		int cr = sbx_cgroup_attach(&j->cg, j->pid);
 		if (cr < 0) {
 			/* as a cgroup that could not be made: sampled */
@@ -600,6 +630,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	}
 	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
 		goto killed;
+	sbx_stamp(SBX_T_MAPS);
 	{
 		struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
 		stage = SBX_ST_SYNC;
@@ -862,6 +893,7 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 static void command_ended(struct sbx_job *j)
 {
 	struct sbx_msg done = {SBX_MSG_GO, 0, 0, -1, 0};
+	sbx_stamp(SBX_T_ENDED);
 	if (j->cmd_pidfd >= 0)
 		probe_exec(j);
 	if (j->deaths_sync) {
@@ -1179,6 +1211,7 @@ static void finish(struct sbx_job *j)
 {
 	siginfo_t si;
 	struct rusage ru;
+	sbx_stamp(SBX_T_FINISH);
 	memset(&si, 0, sizeof si);
 	memset(&ru, 0, sizeof ru);
 	/* the raw call returns init's usage, which holds every process of
