@@ -475,7 +475,8 @@ static int filter_read_fd(struct filter *f, void *buf, size_t size)
 static struct filter *check_filter(lua_State *L, int idx)
 {
 	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
-	if (f->ctx == NULL)
+	if (f->prog.filter == NULL) /* closed (a program from the cache has
+				       no libseccomp context) */
 		luaL_error(L, "attempt to use a closed filter");
 	return f;
 }
@@ -580,6 +581,64 @@ static int l_filter(lua_State *L)
 	return 1;
 }
 
+/*
+ * core.filter_bpf(bpf, rules, notify) -> sbx.filter
+ * A filter from a program f:export() gave (sbx.profile's cache, which
+ * checks where it came from): whole 8-byte instructions, at most
+ * BPF_MAXINSNS, starting with the load of the architecture as every
+ * program of core.filter does.  rules and notify are what f:info() said.
+ * It has no libseccomp context: f:dump() fails on it.
+ */
+static int l_filter_bpf(lua_State *L)
+{
+	size_t len;
+	const char *bpf = luaL_checklstring(L, 1, &len);
+	lua_Integer nrules = luaL_checkinteger(L, 2);
+	struct sock_filter *insns;
+	struct filter *f;
+
+	luaL_checktype(L, 3, LUA_TBOOLEAN);
+	luaL_argcheck(L, nrules >= 0, 2, "negative");
+	luaL_argcheck(L,
+		      len > 0 && len % sizeof *insns == 0 &&
+			  len / sizeof *insns <= BPF_MAXINSNS,
+		      1, "not a BPF program");
+	insns = (struct sock_filter *)(uintptr_t)bpf;
+	luaL_argcheck(L,
+		      insns[0].code == (BPF_LD | BPF_W | BPF_ABS) &&
+			  insns[0].k == offsetof(struct seccomp_data, arch),
+		      1, "does not start with the architecture's load");
+	f = lua_newuserdatauv(L, sizeof *f, UV_COUNT);
+	f->ctx = NULL;
+	f->fd = -1;
+	f->notify = lua_toboolean(L, 3);
+	f->nrules = (size_t)nrules;
+	f->prog.len = 0;
+	f->prog.filter = NULL;
+	luaL_setmetatable(L, FILTER_MT);
+	lua_newtable(L);
+	lua_setiuservalue(L, -2, UV_SKIPPED);
+	insns = lua_newuserdatauv(L, len, 0);
+	memcpy(insns, bpf, len);
+	lua_setiuservalue(L, -2, UV_PROG);
+	f->prog.filter = insns;
+	f->prog.len = (unsigned short)(len / sizeof *insns);
+	return 1;
+}
+
+/* core.filter_abi() -> "libseccomp MAJOR.MINOR.MICRO arch 0xAUDIT": what a
+ * compiled program depends on besides its spec (the pointer is
+ * libseccomp's own) */
+static int l_filter_abi(lua_State *L)
+{
+	const struct scmp_version *v = seccomp_version();
+	char s[80];
+	snprintf(s, sizeof s, "libseccomp %u.%u.%u arch 0x%x", v->major,
+		 v->minor, v->micro, (unsigned)seccomp_arch_native());
+	lua_pushstring(L, s);
+	return 1;
+}
+
 /* f:export() -> the BPF program as a string of 8-byte instructions */
 static int l_export(lua_State *L)
 {
@@ -599,6 +658,8 @@ static int l_dump(lua_State *L)
 	int rc;
 
 	lua_settop(L, 1);
+	if (f->ctx == NULL) /* a program from the cache: no rules to render */
+		return sbx_fail(L, "filter", "dump", EOPNOTSUPP);
 	size = filter_export_fd(f, 1);
 	if (size < 0) {
 		int err = (int)-size;
@@ -771,7 +832,7 @@ const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx)
 			   luaL_typename(L, idx));
 		return NULL;
 	}
-	if (f->ctx == NULL || f->prog.filter == NULL) {
+	if (f->prog.filter == NULL) {
 		luaL_error(L, "attempt to use a closed filter");
 		return NULL;
 	}
@@ -788,6 +849,8 @@ void sbx_open_filter(lua_State *L)
 					{"__tostring", l_tostring},
 					{NULL, NULL}};
 	static const luaL_Reg funcs[] = {{"filter", l_filter},
+					 {"filter_bpf", l_filter_bpf},
+					 {"filter_abi", l_filter_abi},
 					 {"syscall_name", l_syscall_name},
 					 {"syscall_number", l_syscall_number},
 					 {NULL, NULL}};

@@ -112,6 +112,21 @@ static int l_access(lua_State *L)
 	return 1;
 }
 
+/** core.mkdir(path, mode) -> true, or nil, msg, errno (EEXIST when
+ * anything is there: the caller checks what with lstat). */
+static int l_mkdir(lua_State *L)
+{
+	const char *path = luaL_checkstring(L, 1);
+	lua_Integer mode = luaL_checkinteger(L, 2);
+	luaL_argcheck(L, mode >= 0 && mode <= 07777, 2, "invalid mode");
+	if (mkdir(path, (mode_t)mode) < 0) {
+		int e = errno;
+		return sbx_fail(L, "mkdir", path, e);
+	}
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
 /** core.sha256(s) -> 64 lowercase hex digits. */
 static int l_sha256(lua_State *L)
 {
@@ -281,10 +296,14 @@ static int l_uid_users(lua_State *L)
 
 void sbx_open_fs(lua_State *L)
 {
-	static const luaL_Reg f[] = {
-	    {"lstat", l_lstat},		{"isatty", l_isatty},
-	    {"realpath", l_realpath},	{"access", l_access},
-	    {"sha256", l_sha256},	{"fds", l_fds},
-	    {"uid_users", l_uid_users}, {NULL, NULL}};
+	static const luaL_Reg f[] = {{"lstat", l_lstat},
+				     {"isatty", l_isatty},
+				     {"realpath", l_realpath},
+				     {"access", l_access},
+				     {"sha256", l_sha256},
+				     {"fds", l_fds},
+				     {"uid_users", l_uid_users},
+				     {"mkdir", l_mkdir},
+				     {NULL, NULL}};
 	luaL_setfuncs(L, f, 0);
 }

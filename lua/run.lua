@@ -309,10 +309,12 @@ end
 
 local function main(argv)
 	local o = parse(argv)
-	local prof, msg = profile.load(o.profile or "default")
-	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
-	local filter, ferr = profile.compile(prof)
-	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
+	local filter, msg = profile.filter(o.profile or "default")
+	if filter == nil then
+		-- a profile refused or malformed, or libseccomp's failure
+		refuse("--profile %s: %s", o.profile or "default",
+			msg:find("^profile ") and reason(msg) or msg)
+	end
 	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
 	-- an interactive program gets a terminal of the box's own, never the

@@ -326,10 +326,12 @@ function M.build(o)
 
 	local filter, profile_name = o.filter, o.profile or "default"
 	if filter == nil then
-		local prof, perr = profile.load(profile_name)
-		if prof == nil then return nil, perr end
-		filter, perr = profile.compile(prof)
-		if filter == nil then return nil, ("profile %s: %s"):format(profile_name, perr) end
+		local perr
+		filter, perr = profile.filter(profile_name)
+		if filter == nil then
+			if perr:find("^profile ") then return nil, perr end
+			return nil, ("profile %s: %s"):format(profile_name, perr)
+		end
 	end
 
 	local work_host
