@@ -30,11 +30,13 @@ local function probe(xdg)
 	return table.concat(got, " ")
 end
 
--- The default profile's entry name, and a sound entry (right key, right
--- hash) whose program allows every call.
+-- The default profile's entry name, and a sound entry (right key: the
+-- format, libseccomp's version and architecture, the text of each file
+-- read for the profile; right hash) whose program allows every call.
 local function planted()
 	local f <close> = assert(core.open_file(assert(profile.dir()) .. "/default.lua"))
-	local key = table.concat({ FORMAT, core.filter_abi(), f:read(profile.MAX_SIZE) }, "\n")
+	local text = f:read(profile.MAX_SIZE)
+	local key = table.concat({ FORMAT, core.filter_abi(), #text .. ":" .. text }, "\n")
 	local allow = assert(core.filter { default = "allow" })
 	local bpf = allow:export()
 	allow:close()

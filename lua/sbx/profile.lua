@@ -36,6 +36,10 @@ local function untrusted(path, st)
 end
 
 -- The text of the profile file at path, checked as above; or nil, msg.
+-- While M.filter loads a profile, every text read for it, in order (the
+-- cache's key: whatever a profile is made of decides its program).
+local reading
+
 local function read_profile(path)
 	local f <close>, msg = core.open_file(path)
 	if not f then return nil, "cannot " .. msg end
@@ -45,6 +49,9 @@ local function read_profile(path)
 	if why then return nil, why end
 	local text, rmsg = f:read(M.MAX_SIZE)
 	if not text then return nil, "cannot " .. rmsg end
+	if reading then
+		reading[#reading + 1] = #text .. ":" .. text
+	end
 	return text
 end
 
@@ -230,30 +237,36 @@ end
 
 --- Loads and compiles a profile, through the cache.
 -- As `M.compile(M.load(name))`, but the program is taken from the cache
--- (see `M.cache_dir`) when an entry for the profile's text, libseccomp's
--- version and the architecture is there and sound (a profile's text runs
--- with no library and no global, so it alone decides the spec); else the
--- profile is loaded and compiled, and the program kept there.  A filter
--- from the cache has no libseccomp context (`f:dump()` fails on it);
--- everything else is the same.  The spec never leaves this function, so
--- nothing can change it between the compile and the key.
+-- (see `M.cache_dir`) when an entry for the same profile is there and
+-- sound; else it is compiled, and kept there.  The profile is always loaded
+-- (its text run, as `M.load` does); the key is the sha256 of a format tag,
+-- libseccomp's version and the architecture, and the text of every file
+-- read while loading it, in order: what a profile's program depends on,
+-- since its text runs with no library and no global (where the files lie
+-- does not change it).  The spec never
+-- leaves this function, so nothing can change it between the key and the
+-- compile.  A filter from the cache has no libseccomp context (`f:dump()`
+-- fails on it); everything else is the same.
 -- @tparam string name a profile name or a path, as for `M.load`
 -- @tparam[opt] boolean nocache true: neither read nor write the cache
 -- @return an `sbx.filter`, or `false` for a profile that returns false;
 -- or nil, msg (errno) as `M.load` and `M.compile` fail
 function M.filter(name, nocache)
-	local path, text = profile_text(name, "filter")
-	if path == nil then return nil, text end
+	local texts = {}
+	reading = texts
+	local ok, spec, msg = pcall(M.load, name)
+	reading = nil
+	if not ok then error(tostring(spec):gsub("'load'", "'filter'"), 2) end
+	if spec == nil then return nil, msg end
+	if spec == false then return false end
 	local dir = not nocache and cache_dir()
 	local key, entry_name
 	if dir then
-		key = table.concat({ CACHE_FORMAT, core.filter_abi(), text }, "\n")
+		key = table.concat({ CACHE_FORMAT, core.filter_abi(), table.concat(texts, "\n") }, "\n")
 		entry_name = core.sha256(key)
 		local cached = cache_load(dir .. "/" .. entry_name, key)
 		if cached then return cached end
 	end
-	local spec, msg = spec_of(name, path, text)
-	if spec == nil then return nil, msg end
 	local filter, ferr, errno = M.compile(spec)
 	if not filter then return filter, ferr, errno end
 	local info = filter:info()
