@@ -138,6 +138,36 @@ static void push_deaths(lua_State *L, const struct sbx_job *j)
 	lua_setfield(L, -2, "proc_events");
 }
 
+/* How the core enforced each limit of the whole box it holds:
+ * enforcement = {memory, tasks, cpu, wall, output}, each "cgroup" (the
+ * box's cgroup holds it), "sampled" (the supervisor reads the box and
+ * kills it past the limit), "supervisor" (counted exactly: time, bytes)
+ * or "none" (no such limit); cgroup_base, the base of the box's cgroup. */
+static void push_enforcement(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_io *io = &j->io;
+	lua_createtable(L, 0, 5);
+	lua_pushstring(L, !io->memory_limit		  ? "none"
+			  : j->cg.limited & SBX_CG_MEMORY ? "cgroup"
+							  : "sampled");
+	lua_setfield(L, -2, "memory");
+	lua_pushstring(L, !io->task_limit		? "none"
+			  : j->cg.limited & SBX_CG_PIDS ? "cgroup"
+							: "sampled");
+	lua_setfield(L, -2, "tasks");
+	lua_pushstring(L, io->cpu_limit > 0 ? "sampled" : "none");
+	lua_setfield(L, -2, "cpu");
+	lua_pushstring(L, io->wall > 0 ? "supervisor" : "none");
+	lua_setfield(L, -2, "wall");
+	lua_pushstring(L, io->out_limit ? "supervisor" : "none");
+	lua_setfield(L, -2, "output");
+	lua_setfield(L, -2, "enforcement");
+	if (j->cg_base) {
+		lua_pushstring(L, j->cg_base);
+		lua_setfield(L, -2, "cgroup_base");
+	}
+}
+
 static void push_result(lua_State *L, struct sbx_job *j)
 {
 	static const char *const ends[SBX_END_COUNT] = {
@@ -259,6 +289,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_setfield(L, -2, "oom_kill");
 	}
 	push_deaths(L, j);
+	push_enforcement(L, j);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
 				strerror(j->cg_error));

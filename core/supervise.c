@@ -66,18 +66,14 @@ void sbx_job_init(struct sbx_job *j)
 }
 
 /*
- * The cgroup base is probed once per process: for root it may create
- * <v2 mount>/sbxlua.  An explicit base is probed each time it is named.
+ * The cgroup base a box without a named one uses, probed once per process:
+ * for root it may create <v2 mount>/sbxlua.  A named base was probed when
+ * its spec was compiled (spec.c).
  */
-const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit)
+const struct sbx_cgroup_base *sbx_cgroup_base(void)
 {
-	static struct sbx_cgroup_base auto_base, named;
+	static struct sbx_cgroup_base auto_base;
 	static int probed;
-	if (explicit) {
-		if (sbx_cgroup_probe(explicit, &named) < 0 || !named.usable)
-			return NULL;
-		return &named;
-	}
 	if (!probed) {
 		probed = 1;
 		if (sbx_cgroup_probe(NULL, &auto_base) < 0)
@@ -88,7 +84,9 @@ const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit)
 
 /* A cgroup of the box's own, when a base is usable: the box is cloned
  * into it, so no instant of it runs outside; its limits are written first.
- * Without a base the box runs without one (the limits are then sampled). */
+ * Without a base the box runs without one (the limits are then sampled).
+ * This is where the way each limit is enforced is decided: the result
+ * says it (box.c, push_enforcement). */
 static void make_cgroup(struct sbx_job *j)
 {
 	const struct sbx_cgroup_base *b;
@@ -96,8 +94,8 @@ static void make_cgroup(struct sbx_job *j)
 	int r;
 	if (j->io.cgroup == SBX_CGMODE_NONE)
 		return;
-	b = sbx_cgroup_base(j->io.cgroup == SBX_CGMODE_PATH ? j->io.cgroup_base
-							    : NULL);
+	b = j->io.cgroup == SBX_CGMODE_PATH ? j->io.cgroup_named
+					    : sbx_cgroup_base();
 	if (!b)
 		return;
 	lim.memory = j->io.memory_limit;
@@ -106,7 +104,29 @@ static void make_cgroup(struct sbx_job *j)
 	if (r < 0) {
 		j->cg_error = -r;
 		j->cg_what = j->cg.what;
+	} else {
+		j->cg_base = b->path;
 	}
+}
+
+/* A memory limit the cgroup does not hold is sampled: RLIMIT_DATA holds
+ * one process between two samples (the spec's memory_backstop). */
+static void memory_backstop(struct sbx_job *j, struct sbx_plan *cp)
+{
+	size_t i;
+	if (!j->io.memory_backstop || (j->cg.limited & SBX_CG_MEMORY))
+		return;
+	for (i = 0; i < cp->nrlimits; i++)
+		if (cp->rlimits[i].resource == RLIMIT_DATA)
+			break;
+	if (i == cp->nrlimits) {
+		if (i == SBX_MAX_RLIMITS)
+			return; /* (not reached: a place per resource) */
+		cp->nrlimits++;
+	}
+	cp->rlimits[i].resource = RLIMIT_DATA;
+	cp->rlimits[i].lim.rlim_cur = cp->rlimits[i].lim.rlim_max =
+	    (rlim_t)j->io.memory_backstop;
 }
 
 static void set_cannot(struct sbx_job *j, int stage, int err)
@@ -540,6 +560,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		stage = SBX_ST_CLONE;
 	}
 	make_cgroup(j);
+	memory_backstop(j, &cp);
 	/* the proc connector before the box exists, so that its first fork
 	 * is seen; only a box with a pid namespace of its own has an init
 	 * that outlives every process of it */
@@ -591,9 +612,11 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	if (own_id && j->cg.fd >= 0) {
 		int cr = sbx_cgroup_attach(&j->cg, j->pid);
 		if (cr < 0) {
-			/* as a cgroup that could not be made: sampled */
+			/* as a cgroup that could not be made: sampled (the
+			 * box is cloned: RLIMIT_DATA stays the plan's) */
 			j->cg_error = -cr;
 			j->cg_what = "attach";
+			j->cg_base = NULL;
 			sbx_cgroup_remove(&j->cg);
 			j->cg.limited = 0;
 		}

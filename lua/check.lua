@@ -81,8 +81,12 @@ if cg and cg.usable then
 else
 	say("cgroup v2: no usable base: %s", cg and cg.reason or "no cgroup v2 hierarchy")
 end
-for _, l in ipairs(limits.describe(info.limits, info.enforcement, info.uncounted)) do say("%s", l) end
-if info.enforcement.memory == "sampled" then
+-- as the core enforced them in the run above (none without a run)
+local how = r and limits.enforcement(r) or {}
+if r then
+	for _, l in ipairs(limits.describe(info.limits, how, info.uncounted)) do say("%s", l) end
+end
+if how.memory == "sampled" then
 	say("memory: sampled, not exact: %s; for an exact limit, give sbxlua a delegated cgroup v2 base "
 		.. "with the memory controller (--cgroup DIR, see docs/limits.md)", info.uncounted.memory)
 end

@@ -271,12 +271,6 @@ local function parse(argv)
 		o.cgroup = os.getenv("SBXLUA_CGROUP")
 		if o.cgroup == "none" then o.cgroup = false end
 	end
-	if type(o.cgroup) == "string" then
-		-- a base the operator names must work: never a silent fallback
-		local cg, msg = sbx.cgroup_probe(o.cgroup)
-		if not cg then refuse("--cgroup %s: %s", o.cgroup, msg) end
-		if not cg.usable then refuse("--cgroup %s: %s", o.cgroup, cg.reason or "not usable") end
-	end
 	o.prog = argv[i]
 	if not o.prog then
 		io.stderr:write(USAGE)
@@ -324,24 +318,22 @@ local function main(argv)
 	local spec, info = stdbox.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end
 	local r, rmsg = sbx.run(spec)
+	-- a base the operator names must work (the core probes it and refuses
+	-- the box): never a silent fallback
+	if not r and type(o.cgroup) == "string" and rmsg:find("^cgroup base ") then
+		refuse("--cgroup %s: %s", o.cgroup, reason(rmsg))
+	end
 	if not r then refuse("%s", rmsg) end
 	-- the box is gone: no set-id file of its host id stays in a --rw
 	-- directory (reported after the run's own events)
 	local swept = setid.after_run(info)
 
-	-- a cgroup that could not be made at run time: the sampler held
-	-- memory and tasks instead, and the report says so
-	if r.cgroup_error then
-		for _, k in ipairs { "memory", "tasks" } do
-			if info.enforcement[k] == "cgroup" then info.enforcement[k] = "sampled" end
-		end
-	end
 	local events = report.events(r, info)
 	for _, e in ipairs(swept) do events[#events + 1] = e end
 	local verified = report.verify(r, info, sbx.ns_ids())
 	local lines = {}
 	if o.verbose then
-		for _, l in ipairs(report.isolation_lines(info, verified)) do lines[#lines + 1] = l end
+		for _, l in ipairs(report.isolation_lines(r, info, verified)) do lines[#lines + 1] = l end
 	end
 	for _, e in ipairs(events) do lines[#lines + 1] = report.line(e) end
 	local text = {}

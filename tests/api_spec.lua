@@ -322,7 +322,7 @@ describe("api [" .. S.priv .. "]", function()
 			local states = report.verified_states(r, info, v)
 			assert.are.equal("failed", states.no_new_privs)
 			assert.are.equal("verified", states.capabilities_dropped)
-			local text = table.concat(report.isolation_lines(info, v), "\n")
+			local text = table.concat(report.isolation_lines(r, info, v), "\n")
 			assert.matches("\nno_new_privs: yes %(failed%)\n", text)
 			-- no probe at all (the box ended before it): nothing read back
 			r.probe = nil

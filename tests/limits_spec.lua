@@ -306,24 +306,18 @@ describe("limits.classify", function()
 end)
 
 describe("limits enforcement and rlimits", function()
-	it("says cgroup only for controllers the base enables", function()
-		local cg = { usable = true, controllers = { memory = true, pids = true } }
-		local e = L.enforcement { cgroup = cg, host_root = true }
-		assert.are.equal("cgroup", e.memory)
-		assert.are.equal("cgroup", e.tasks)
-		e = L.enforcement { cgroup = { usable = true, controllers = { memory = false,
-			pids = false } }, host_root = true }
+	it("reads the core's enforcement from a result, the kernel's for the rest", function()
+		local core_says = { memory = "cgroup", tasks = "cgroup", cpu = "sampled",
+			wall = "supervisor", output = "supervisor" }
+		local e = L.enforcement { enforcement = core_says }
+		for k, v in pairs(core_says) do assert.are.equal(v, e[k], k) end
+		e = L.enforcement { enforcement = { memory = "sampled", tasks = "sampled", cpu = "sampled",
+			wall = "supervisor", output = "supervisor" } }
 		assert.are.equal("sampled", e.memory)
 		assert.are.equal("sampled", e.tasks)
-		e = L.enforcement { cgroup = { usable = false, controllers = { memory = true,
-			pids = true } } }
-		assert.are.equal("sampled", e.memory)
-		-- not host root: RLIMIT_NPROC is only a backstop at twice the limit
-		assert.are.equal("sampled", e.tasks)
-		-- cpu: the box's total against the budget, a cgroup or not
-		assert.are.equal("sampled", e.cpu)
-		assert.are.equal("sampled", L.enforcement { cgroup = cg }.cpu)
-		e = L.enforcement { host_root = true, sampler = false }
+		-- no budget the core samples: RLIMIT_CPU per process alone
+		e = L.enforcement { enforcement = { memory = "none", tasks = "none", cpu = "none",
+			wall = "supervisor", output = "supervisor" } }
 		assert.are.equal("none", e.memory)
 		assert.are.equal("none", e.tasks)
 		for _, k in ipairs { "cpu", "open_files", "file_size", "core", "pending_signals", "msgqueue" } do
@@ -335,6 +329,8 @@ describe("limits enforcement and rlimits", function()
 		assert.are.equal("supervisor", e.wall)
 		assert.are.equal("supervisor", e.output)
 		assert.are.equal("tmpfs", e.tmp)
+		assert.has_error(function() L.enforcement(nil) end,
+			"bad argument #1 to 'enforcement' (table expected, got nil)")
 	end)
 
 	it("builds the rlimits of a box spec", function()
@@ -344,17 +340,17 @@ describe("limits enforcement and rlimits", function()
 		assert.are.equal(256, r.nofile)
 		assert.are.equal(0, r.core)
 		assert.are.equal(2 * 128, r.nproc) -- the backstop
-		assert.are.equal(640 * MiB + 32 * MiB, r.data)
+		-- the core sets the backstop when it samples the memory limit
+		assert.are.same({ "unlimited", "unlimited" }, r.data)
+		assert.are.equal(640 * MiB + 32 * MiB, L.memory_backstop(L.defaults))
 		assert.are.equal(1024, r.sigpending)
 		assert.are.equal(256 * 1024, r.msgqueue)
-		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true,
-			cgroup_memory = true })
+		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true })
 		assert.are.same({ 2, 3 }, r.cpu)
 		-- a fractional budget: the backstop is rounded up, the sampler
 		-- holds the box to the budget itself
 		assert.are.same({ 1, 2 }, L.rlimits(assert(L.resolve { cpu = 0.1 })).cpu)
 		assert.are.same({ "unlimited", "unlimited" }, r.nproc)
-		assert.are.same({ "unlimited", "unlimited" }, r.data)
 		-- every resource limit the core knows is set
 		for _, name in ipairs(require("sbx.core").rlimit_names()) do
 			assert.is_not_nil(r[name], name)
@@ -371,12 +367,13 @@ describe("limits enforcement and rlimits", function()
 	end)
 
 	it("describes the limits with their enforcement", function()
-		local d = L.describe(L.defaults, L.enforcement { host_root = true })
+		local d = L.describe(L.defaults, L.enforcement { enforcement = { memory = "sampled", tasks = "sampled",
+			cpu = "sampled", wall = "supervisor", output = "supervisor" } })
 		assert.are.equal(#L.names, #d)
 		assert.are.equal("limit: wall 60 s (supervisor)", d[1])
 		assert.are.equal("limit: cpu 30 s (sampled, box-wide; rlimit per process)", d[2])
 		assert.are.equal("limit: memory 512 MiB (sampled)", d[3])
-		d = L.describe(assert(L.resolve { cpu = "300ms" }), L.enforcement { sampler = false })
+		d = L.describe(assert(L.resolve { cpu = "300ms" }), L.enforcement { enforcement = { cpu = "none" } })
 		assert.are.equal("limit: cpu 0.3 s (rlimit)", d[2])
 		assert.are.equal("limit: open files 256 (rlimit)", d[6])
 		assert.are.equal("limit: pending signals 1024 (rlimit)", d[10])

@@ -456,11 +456,6 @@ function M.build(o)
 	if not net_host then table.insert(namespaces, 5, "net") end
 
 	local host_root = (host_id or euid) == 0
-	-- the whole box's memory and tasks: a cgroup v2 where one is usable
-	-- (exact), else sampled by the supervisor; rlimits per process beside
-	local cg = o.cgroup ~= false and core.cgroup_probe(type(o.cgroup) == "string" and o.cgroup or nil)
-	if cg and not cg.usable then cg = nil end
-	local ctl = cg and cg.controllers or {}
 	local argv0 = o.prog
 	if o.prog:find("/", 1, true) and not (o.prog:sub(1, 1) == "/" and under(host_path, "/usr")) then
 		argv0 = path
@@ -472,9 +467,8 @@ function M.build(o)
 	for _, a in ipairs(argv) do arg_bytes = arg_bytes + #a + 9 end
 	for k, v in pairs(env) do arg_bytes = arg_bytes + #k + #v + 10 end
 
-	local rlimits = limits.rlimits(lim, { host_root = host_root, cgroup_memory = ctl.memory,
+	local rlimits = limits.rlimits(lim, { host_root = host_root,
 		caller_hard = M.caller_hard(), arg_bytes = arg_bytes })
-	local enforcement = limits.enforcement { cgroup = cg, host_root = host_root }
 
 	local landlock_abi = core.landlock_abi()
 	local use_landlock = o.landlock ~= false and landlock_abi > 0
@@ -501,9 +495,13 @@ function M.build(o)
 		output_limit = lim.output,
 		wall = lim.wall,
 		memory_limit = lim.memory,
+		memory_backstop = limits.memory_backstop(lim),
 		task_limit = lim.tasks,
 		cpu_limit = lim.cpu,
-		cgroup = cg and (type(o.cgroup) == "string" and o.cgroup or true) or false,
+		-- the whole box's memory and tasks: the core makes a cgroup v2
+		-- where a base is usable (exact), else samples them (the
+		-- result's `enforcement` says which); rlimits per process beside
+		cgroup = o.cgroup ~= false and (o.cgroup or true),
 		probe = true,
 	}
 	local info = {
@@ -515,10 +513,8 @@ function M.build(o)
 		landlock = use_landlock,
 		landlock_abi = use_landlock and landlock_abi or 0,
 		limits = lim,
-		enforcement = enforcement,
 		-- what a sampled limit leaves out, said in its report line
 		uncounted = { memory = limits.uncounted { net_host = net_host } },
-		cgroup = cg and cg.source or false,
 		env = env,
 		ro_roots = ro_roots,
 		program = path,

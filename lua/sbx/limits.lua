@@ -447,36 +447,31 @@ end
 
 -- ---- enforcement ----
 
---- How each limit is enforced: `"cgroup"` (the kernel, for the whole box),
--- `"rlimit"` (the kernel, per process), `"sampled"` (the supervisor reads
--- the box every few ms and kills it), `"supervisor"` (counted exactly by
--- the supervisor: time, bytes of output), `"tmpfs"` (the size of /tmp),
--- `"userns"` (the kernel, for the box's user namespace as a whole) or
--- `"none"`.
--- @tparam[opt] table opts `cgroup` (the table of `core.cgroup_probe`),
---  `host_root` (the box runs as host uid 0: RLIMIT_NPROC does not apply),
---  `sampler` (false: no sampling)
+--- How each limit of a run was enforced: `"cgroup"` (the kernel, for the
+-- whole box), `"rlimit"` (the kernel, per process), `"sampled"` (the
+-- supervisor reads the box every few ms and kills it), `"supervisor"`
+-- (counted exactly by the supervisor: time, bytes of output), `"tmpfs"`
+-- (the size of /tmp), `"userns"` (the kernel, for the box's user namespace
+-- as a whole) or `"none"`.  The core decides for the limits of the whole
+-- box (it makes the box's cgroup or not) and says so in its result
+-- (`run.enforcement`: memory, tasks, cpu, wall, output); the others are
+-- the kernel's, set in the spec (`M.rlimits`, `M.sysctl`, the /tmp size).
+-- A cpu limit the core does not sample is RLIMIT_CPU's alone.
+-- @tparam table run a core result
 -- @treturn table name -> enforcement
-function M.enforcement(opts)
-	opts = opts or {}
-	local cg = opts.cgroup
-	local ctl = cg and cg.usable and cg.controllers or {}
-	local sampled = opts.sampler == false and "none" or "sampled"
-	-- tasks: the cgroup's pids.max, else the sampler (with RLIMIT_NPROC
-	-- at twice the limit behind it for a non-root host id)
-	local tasks = ctl.pids and "cgroup" or sampled
-	return {
-		wall = "supervisor", output = "supervisor",
-		-- the box's CPU time (the cgroup's cpu.stat, else summed over its
-		-- processes) against the budget; RLIMIT_CPU per process behind it
-		cpu = opts.sampler == false and "rlimit" or "sampled",
+function M.enforcement(run)
+	if type(run) ~= "table" then
+		error("bad argument #1 to 'enforcement' (table expected, got " .. type(run) .. ")", 2)
+	end
+	local t = {
 		open_files = "rlimit", file_size = "rlimit",
 		core = "rlimit", tmp = "tmpfs",
 		pending_signals = "rlimit", msgqueue = "rlimit",
 		inotify_instances = "userns", inotify_watches = "userns",
-		memory = ctl.memory and "cgroup" or sampled,
-		tasks = tasks,
 	}
+	for k, v in pairs(run.enforcement or {}) do t[k] = v end
+	if t.cpu == nil or t.cpu == "none" then t.cpu = "rlimit" end
+	return t
 end
 
 --- The per-process backstop for memory: RLIMIT_DATA at this factor of the
@@ -484,6 +479,15 @@ end
 -- the limit between two samples.
 M.DATA_FACTOR = 1.25
 M.DATA_EXTRA = 32 * M.MiB
+
+--- The `memory_backstop` of a box spec for the limits: RLIMIT_DATA, soft
+-- and hard, that the core gives every process when it samples the memory
+-- limit (no cgroup of the box holds it).
+-- @tparam table lim resolved limits (see `M.resolve`)
+-- @treturn integer bytes
+function M.memory_backstop(lim)
+	return floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
+end
 
 --- RLIMIT_NPROC is this many times the task limit (see `M.rlimits`).
 M.NPROC_FACTOR = 2
@@ -524,9 +528,10 @@ end
 -- in a user namespace can raise a hard limit.  The operator's limits are
 -- not: a caller that cannot give them gets a box that is not set up.
 -- @tparam table lim resolved limits (see `M.resolve`)
+-- `data` is unlimited (to the caller's hard limit): when the core samples
+-- the memory limit it sets `M.memory_backstop` instead.
 -- @tparam[opt] table opts `host_root` (`nproc` unlimited: not applied to
---  uid 0), `cgroup_memory` (`data` unlimited when a cgroup holds memory),
---  `caller_hard` (name -> the caller's hard limit, a number or
+--  uid 0), `caller_hard` (name -> the caller's hard limit, a number or
 --  `"unlimited"`), `arg_bytes` (the size execve needs for the command's
 --  arguments and environment: the stack's soft limit is at least four
 --  times that)
@@ -550,13 +555,10 @@ function M.rlimits(lim, opts)
 	-- between two samples hovers just below it, so a bomb would never be
 	-- named); the kernel holds a runaway at twice the limit
 	if not opts.host_root then r.nproc = lim.tasks * M.NPROC_FACTOR end
-	if not opts.cgroup_memory then
-		r.data = floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
-	end
 	local fixed = {}
 	for k, v in pairs(M.fixed_rlimits) do fixed[k] = v end
 	if opts.host_root then fixed.nproc = { "unlimited", "unlimited" } end
-	if opts.cgroup_memory then fixed.data = { "unlimited", "unlimited" } end
+	fixed.data = { "unlimited", "unlimited" }
 	-- execve takes at most a quarter of the stack limit for the arguments
 	-- and environment: a command line longer than the standard stack
 	-- allows gets the stack it needs (from the command line, never from

@@ -319,8 +319,12 @@ function M.verified_states(r, info, verified)
 	return out
 end
 
---- The isolation report as `sandbox:` lines (for --verbose).
-function M.isolation_lines(info, verified)
+--- The isolation report as `sandbox:` lines (for --verbose), each limit
+-- with its enforcement as the core's result says it.
+-- @tparam table r the core result
+-- @tparam table info the claims
+-- @tparam table verified from `M.verify`
+function M.isolation_lines(r, info, verified)
 	local iso = M.isolation(info)
 	local function tag(ok) return ok and "verified" or "failed" end
 	local out = {}
@@ -346,7 +350,9 @@ function M.isolation_lines(info, verified)
 	end
 	out[#out + 1] = ("network: %s"):format(iso.network)
 	out[#out + 1] = ("host root: %s"):format(iso.host_root and "yes (the box runs as kernel uid 0)" or "no")
-	for _, l in ipairs(limits.describe(info.limits, info.enforcement, info.uncounted)) do out[#out + 1] = l end
+	for _, l in ipairs(limits.describe(info.limits, limits.enforcement(r), info.uncounted)) do
+		out[#out + 1] = l
+	end
 	out[#out + 1] = ("digest: %s"):format(M.digest(info))
 	for i, l in ipairs(out) do out[i] = M.escape(l) end
 	return out
@@ -394,10 +400,10 @@ end
 --- The structured result (for --json); `verified` holds states
 -- (`M.verified_states`), not booleans.
 function M.result(r, info, events, verified)
-	local lim = {}
+	local lim, how = {}, limits.enforcement(r)
 	for k, v in pairs(info.limits) do
-		lim[k] = { value = v, enforcement = info.enforcement[k] or "none",
-			uncounted = info.enforcement[k] == "sampled" and (info.uncounted or {})[k] or nil }
+		lim[k] = { value = v, enforcement = how[k] or "none",
+			uncounted = how[k] == "sampled" and (info.uncounted or {})[k] or nil }
 	end
 	return {
 		version = 1,
