@@ -84,10 +84,12 @@ end
 -- as the core enforced them in the run above (none without a run)
 local how = r and limits.enforcement(r) or {}
 if r then
-	for _, l in ipairs(limits.describe(info.limits, how, info.uncounted)) do say("%s", l) end
+	local uncounted = { memory = report.uncounted { net_host = info.network == "host" } }
+	for _, l in ipairs(report.limit_lines(info.limits, how, uncounted)) do say("%s", l) end
 end
 if how.memory == "sampled" then
 	say("memory: sampled, not exact: %s; for an exact limit, give sbxlua a delegated cgroup v2 base "
-		.. "with the memory controller (--cgroup DIR, see docs/limits.md)", info.uncounted.memory)
+		.. "with the memory controller (--cgroup DIR, see docs/limits.md)",
+		report.uncounted { net_host = info.network == "host" })
 end
 os.exit(ok and 0 or 1)

@@ -1,4 +1,4 @@
--- sbx.limits: parsers, formatting, enforcement and the classification
+-- sbx.limits: parsers, enforcement and the classification
 -- thresholds, each checked on both sides.  Pure Lua: the same as root and
 -- as uid 65534.
 local L = require "sbx.limits"
@@ -160,38 +160,6 @@ describe("limits.parse_count and parse", function()
 	end)
 end)
 
-describe("limits formatting", function()
-	it("prints sizes in the largest exact binary unit", function()
-		assert.are.equal("512 MiB", L.format_size(512 * MiB))
-		assert.are.equal("1 GiB", L.format_size(GiB))
-		assert.are.equal("1536 MiB", L.format_size(3 * GiB // 2))
-		assert.are.equal("64 KiB", L.format_size(65536))
-		assert.are.equal("1000 B", L.format_size(1000))
-		assert.are.equal("1025 KiB", L.format_size(1025 * 1024))
-		assert.are.equal("0 B", L.format_size(0))
-		assert.are.equal("2 TiB", L.format_size(2048 * GiB))
-	end)
-
-	it("prints durations in seconds", function()
-		assert.are.equal("60 s", L.format_duration(60))
-		assert.are.equal("60 s", L.format_duration(60.0))
-		assert.are.equal("1.5 s", L.format_duration(1.5))
-	end)
-
-	it("words each report line", function()
-		assert.are.equal("killed: memory limit (512 MiB)", L.report_line("memory"))
-		assert.are.equal("killed: cpu limit (30 s)", L.report_line("cpu"))
-		assert.are.equal("killed: process limit (128)", L.report_line("tasks"))
-		assert.are.equal("killed: output limit (16 MiB)", L.report_line("output"))
-		assert.are.equal("killed: wall clock (60 s)", L.report_line("wall"))
-		assert.are.equal("killed: file size limit (64 MiB)", L.report_line("file_size"))
-		local lim = assert(L.resolve { memory = "1536M", wall = "1.5" })
-		assert.are.equal("killed: memory limit (1536 MiB)", L.report_line("memory", lim))
-		assert.are.equal("killed: wall clock (1.5 s)", L.report_line("wall", lim))
-		assert.has_error(function() L.report_line("oops") end, "bad cause 'oops'")
-	end)
-end)
-
 describe("limits.classify", function()
 	local lim = L.defaults
 
@@ -274,11 +242,10 @@ describe("limits.classify", function()
 		assert.is_nil(L.death_cause({ signal = 31 }, lim))
 	end)
 
-	it("words what the record shows of a limit's signal that was not the limit", function()
+	it("names the limit a limit's signal was not, on the record", function()
 		local small = assert(L.resolve { cpu = "2", file_size = "1M" })
-		assert.are.equal("before the cpu limit (2 s)",
-			L.not_limit({ signame = "SIGXCPU", cpu = 1.92 }, small))
-		assert.are.equal("with no file at the file size limit (1 MiB)",
+		assert.are.equal("cpu", L.not_limit({ signame = "SIGXCPU", cpu = 1.92 }, small))
+		assert.are.equal("file_size",
 			L.not_limit({ signame = "SIGXFSZ", file_size = MiB, file_at_limit = false }, small))
 		-- a search that stopped early, or for another size, says nothing
 		assert.is_nil(L.not_limit({ signame = "SIGXFSZ", file_size = MiB,
@@ -289,14 +256,13 @@ describe("limits.classify", function()
 		assert.is_nil(L.not_limit({ signame = "SIGKILL", cpu = 1 }, small))
 	end)
 
-	it("words a note on another process", function()
-		local small = assert(L.resolve { file_size = "1M" })
-		assert.are.equal("note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
-			L.note_line("file_size", "SIGXFSZ", small))
-		assert.are.equal("note: a process was killed by SIGKILL at the cpu limit (30 s)",
-			L.note_line("cpu", "SIGKILL"))
-		assert.has_error(function() L.note_line("oops", "SIGKILL") end, "bad cause 'oops'")
-		assert.has_error(function() L.note_line("cpu", 9) end)
+	it("notes another process's death by a limit's signal, a SIGKILL only at a limit", function()
+		local small = assert(L.resolve { cpu = "2" })
+		assert.are.same({ true, "cpu" }, { L.noted({ signal = 24, cpu = 2.1 }, small) })
+		assert.are.same({ true }, { L.noted({ signame = "SIGXCPU" }, small) })
+		assert.are.same({ false }, { L.noted({ signame = "SIGKILL", cpu = 0.5 }, small) })
+		assert.are.same({ false }, { L.noted({ signame = "SIGSYS" }, small) })
+		assert.has_error(function() L.noted(nil) end)
 	end)
 
 	it("checks its arguments", function()
@@ -364,22 +330,6 @@ describe("limits enforcement and rlimits", function()
 		assert.are.same({ 77, 77 }, r.locks)
 		assert.are.same({ "unlimited", "unlimited" }, r.as)
 		assert.are.equal(256, r.nofile)
-	end)
-
-	it("describes the limits with their enforcement", function()
-		local d = L.describe(L.defaults, L.enforcement { enforcement = { memory = "sampled", tasks = "sampled",
-			cpu = "sampled", wall = "supervisor", output = "supervisor" } })
-		assert.are.equal(#L.names, #d)
-		assert.are.equal("limit: wall 60 s (supervisor)", d[1])
-		assert.are.equal("limit: cpu 30 s (sampled, box-wide; rlimit per process)", d[2])
-		assert.are.equal("limit: memory 512 MiB (sampled)", d[3])
-		d = L.describe(assert(L.resolve { cpu = "300ms" }), L.enforcement { enforcement = { cpu = "none" } })
-		assert.are.equal("limit: cpu 0.3 s (rlimit)", d[2])
-		assert.are.equal("limit: open files 256 (rlimit)", d[6])
-		assert.are.equal("limit: pending signals 1024 (rlimit)", d[10])
-		assert.are.equal("limit: msgqueue 256 KiB (rlimit)", d[11])
-		assert.are.equal("limit: inotify instances 8 (userns)", d[12])
-		assert.are.equal("limit: inotify watches 8192 (userns)", d[13])
 	end)
 
 	it("builds the sysctl of a box spec: the inotify limits", function()

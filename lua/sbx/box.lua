@@ -513,8 +513,6 @@ function M.build(o)
 		landlock = use_landlock,
 		landlock_abi = use_landlock and landlock_abi or 0,
 		limits = lim,
-		-- what a sampled limit leaves out, said in its report line
-		uncounted = { memory = limits.uncounted { net_host = net_host } },
 		env = env,
 		ro_roots = ro_roots,
 		program = path,
