@@ -3,24 +3,28 @@
 -- be created but refuses the first mount, as AppArmor may, is caught), then
 -- reports Landlock, seccomp and the cgroup v2 base.
 --   sbxlua check.lua [--cgroup DIR]
--- Exit 0 when the standard box can run here, 1 when it cannot.
+-- Exit 0 when the standard box can run here, 1 when it cannot, 2 on a
+-- usage error.
 local sbx = require "sbx"
 local stdbox = require "sbx.box"
+local cli = require "sbx.cli"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
 local report = require "sbx.report"
 
+local CLI = {
+	name = "check.lua",
+	description = "Says what this host offers a box, and how each limit is enforced here.",
+	epilog = "Exit status: 0 when the standard box can run here, 1 when it cannot, 2 on a usage error.",
+	options = {
+		{ "--cgroup", "DIR", "the cgroup v2 base to check (default: the environment's SBXLUA_CGROUP, "
+			.. "else found)" },
+	},
+}
+local args = cli.parse(CLI, arg, 2)
 local base = os.getenv("SBXLUA_CGROUP")
 if base == "" or base == "none" then base = nil end
-if arg[1] == "--cgroup" and arg[2] then
-	base = arg[2]
-elseif arg[1] == "--help" then
-	print("usage: sbxlua check.lua [--cgroup DIR]")
-	os.exit(0)
-elseif arg[1] then
-	io.stderr:write("sbxlua: unknown argument ", report.escape(arg[1]), "\n")
-	os.exit(2)
-end
+if #args.cgroup > 0 then base = args.cgroup[#args.cgroup] end
 
 -- paths and the host's messages escaped: one line each
 local function say(fmt, ...) print("check: " .. report.escape(fmt:format(...))) end

@@ -202,6 +202,63 @@ end
 
 local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 
+-- The caller's home directories: $HOME and its /etc/passwd entry, as real
+-- paths (each that resolves).
+local function home_dirs()
+	local homes = {}
+	local h = os.getenv("HOME")
+	if h and h ~= "" then homes[#homes + 1] = core.realpath(h) or h end
+	local uid = core.ids().uid
+	local f = io.open("/etc/passwd")
+	if f then
+		for l in f:lines() do
+			local u, dir = l:match("^[^:]*:[^:]*:(%d+):%d+:[^:]*:([^:]*):")
+			if tonumber(u) == uid and dir ~= "" then homes[#homes + 1] = core.realpath(dir) or dir end
+		end
+		f:close()
+	end
+	return homes
+end
+
+-- What sbxlua loads or runs: its bundled Lua directory, its profiles and
+-- its executable, as real paths (each that resolves).
+local function own_files()
+	local config = package.loaded["sbx.config"]
+	local own = {}
+	for _, p in ipairs {
+		type(config) == "table" and config.luadir or false,
+		profile.dir() or false,
+		"/proc/self/exe",
+	} do
+		local real = p and core.realpath(p)
+		if real then own[#own + 1] = real end
+	end
+	return own
+end
+
+--- Checks a host directory the operator would make writable in the box
+-- (`--rw`): never the host's root, a home directory of the caller or a
+-- directory that holds one, nor sbxlua's own files (a box that rewrote
+-- them would run its code in every later sbxlua, with the caller's
+-- rights), nor anything but a directory.
+-- @tparam string real a host path free of symlinks (`M.host_path`)
+-- @return true, or nil, reason
+function M.check_writable(real)
+	if real == "/" then return nil, "refusing to make the host's root writable" end
+	for _, h in ipairs(home_dirs()) do
+		-- the home directory, or a directory that holds it
+		if under(h, real) then return nil, "refusing to make the home directory writable" end
+	end
+	for _, own in ipairs(own_files()) do
+		if under(own, real) or under(real, own) then
+			return nil, "refusing to make sbxlua's own files writable"
+		end
+	end
+	local st = core.lstat(real)
+	if not st or st.type ~= "dir" then return nil, "not a directory" end
+	return true
+end
+
 --- Whether the host id `id` (as uid and gid, with no supplementary group:
 -- a box has none) may create files in the directory of `st` (an lstat
 -- result): write and search bits of the class the kernel picks, owner,

@@ -522,6 +522,24 @@ function M.isolation_lines(r, info, verified)
 	return out
 end
 
+--- The text report of a run: one line per event, each `sandbox: ` and
+-- escaped, after the isolation report's lines when `verbose`.
+-- @tparam table r the core result
+-- @tparam table info the claims
+-- @tparam table events from `M.events` (and any the caller adds)
+-- @tparam table verified from `M.verify`
+-- @tparam[opt] boolean verbose
+-- @treturn string
+function M.text(r, info, events, verified, verbose)
+	local lines = {}
+	if verbose then
+		for _, l in ipairs(M.isolation_lines(r, info, verified)) do lines[#lines + 1] = l end
+	end
+	for _, e in ipairs(events) do lines[#lines + 1] = M.line(e) end
+	for i, l in ipairs(lines) do lines[i] = "sandbox: " .. l .. "\n" end
+	return table.concat(lines)
+end
+
 --- The deaths of a run that a limit caused or that the report notes
 -- (for the JSON): `notable` lists each one (`pid` in the box when known,
 -- `command` its name when known, `signal`, `signame`, `limit` the cause it
