@@ -6,7 +6,7 @@
 -- Exit 0 when the standard box can run here, 1 when it cannot, 2 on a
 -- usage error.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local cli = require "sbx.cli"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"

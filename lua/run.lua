@@ -3,7 +3,7 @@
 -- Thin: the options to the standard box's options (a table, parsed by
 -- sbx.cli), the facade's run, the report and the exit code.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local cli = require "sbx.cli"
 local report = require "sbx.report"
 local limits = require "sbx.limits"

@@ -3,7 +3,7 @@
 -- the host's side.  The path that enforced each limit here is printed.
 -- Run as root and as uid 65534 by scripts/test.sh.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local S = require "support"
 local cjson = require "cjson"
 

@@ -5,7 +5,7 @@
 -- limit or the allocation refused, and the host must get its memory back.
 -- Run as root and as uid 65534 by scripts/test.sh.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local limits = require "sbx.limits"
 local report = require "sbx.report"
 local S = require "support"

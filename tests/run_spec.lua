@@ -14,7 +14,7 @@ local function last_line(s) return s:match("([^\n]*)\n$") end
 -- caller's box as the caller, who owns it already).
 local function box_writable(d)
 	if S.euid() == 0 then
-		local id = require("sbx.box").root_host_id
+		local id = require("sbx.stdbox").root_host_id
 		os.execute(("chown %d:%d %s"):format(id, id, S.q(d)))
 	end
 end
@@ -814,7 +814,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 	end)
 
 	describe("the box's host id", function()
-		local stdbox = require "sbx.box"
+		local stdbox = require "sbx.stdbox"
 		if S.euid() ~= 0 then
 			it("is the caller's; --host-id is refused", function()
 				local out, err, code = run("/bin/sh", "-c", "cat /proc/self/uid_map")
@@ -1354,7 +1354,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 				assert.are.equal(126, code)
 				assert.are.equal("", out)
 				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is owned by uid %d, "
-					.. "not by root or the caller\n"):format(d, d, require("sbx.box").root_host_id), err)
+					.. "not by root or the caller\n"):format(d, d, require("sbx.stdbox").root_host_id), err)
 			end)
 		else
 			pending("a profile a box rewrote: an unprivileged caller's box writes as the caller, "

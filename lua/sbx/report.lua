@@ -262,7 +262,7 @@ end
 -- filter's kill from a `kill -SYS`).  Notes follow on other processes of
 -- the box that a limit killed.
 -- @tparam table r the result of box:run()
--- @tparam table info the claims of `sbx.box.build`
+-- @tparam table info the claims of `sbx.stdbox.build`
 function M.events(r, info)
 	local lim = info.limits or {}
 	local events = { end_event(r, lim) }
@@ -552,7 +552,7 @@ end
 -- `"command"` (the command only: no pid namespace of the box's own);
 -- `unseen` counts deaths past the records' cap.
 -- @tparam table r the result of box:run()
--- @tparam table info the claims of `sbx.box.build`
+-- @tparam table info the claims of `sbx.stdbox.build`
 -- @treturn table
 function M.deaths(r, info)
 	local lim = info.limits or {}

@@ -2,7 +2,7 @@
 -- `M.build(opts)` turns command-line level options into a spec for
 -- `sbx.core.box` and a description of every claim the report may make.
 -- Operators copy and change this module, or pass their own opts.
--- @module sbx.box
+-- @module sbx.stdbox
 local core = require "sbx.core"
 
 local M = {}
