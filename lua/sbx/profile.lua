@@ -196,7 +196,9 @@ end
 -- library, no global): a profile is data, not a script.  Its one argument
 -- (`...`) is a table: `steps` (from opts, or nil), `calls(step)` (the
 -- measured list of that step for this platform, `M.calls`; raises on error)
--- and `load(name)` (another profile, `M.load`; raises on error).  The
+-- and `load(name [, steps])` (another profile, `M.load` with those steps;
+-- raises on error), so that `return (...).load("strict", { "program",
+-- "net" })` is a profile.  The
 -- strict profile uses them; the default profile ignores them.
 -- @tparam string name a profile name or a path
 -- @tparam[opt] table opts `steps` (a list of step names for the profile's
@@ -252,8 +254,10 @@ function M.load(name, opts)
 			if list == nil then error(cmsg, 0) end
 			return list
 		end,
-		load = function(other)
-			local p, pmsg = M.load(other, platform)
+		load = function(other, other_steps)
+			local p, pmsg = M.load(other, {
+				steps = other_steps, arch = platform.arch, libc = platform.libc,
+			})
 			if p == nil then error(pmsg, 0) end
 			return p
 		end,

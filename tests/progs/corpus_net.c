@@ -3,6 +3,7 @@
  * step of the strict profile's corpus (scripts/trace-profile.sh).  Needs
  * only 127.0.0.1 (a box's network namespace has lo up).  Prints "net ok"
  * and exits 0; any failure prints its step and exits 1.
+ * With --seccomp FILE, the work runs under that filter (corpus.h).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "corpus.h"
 
 static int fail(const char *step)
 {
@@ -37,7 +40,7 @@ static int bound(int type, struct sockaddr_in *a)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct sockaddr_in a, from;
 	socklen_t len = sizeof from;
@@ -46,6 +49,8 @@ int main(void)
 	struct msghdr msg = {0};
 	int srv, cli, conn, u1, u2;
 
+	if (corpus_seccomp(argc, argv) != 0)
+		return 1;
 	srv = bound(SOCK_STREAM, &a);
 	if (srv < 0 || listen(srv, 1) != 0)
 		return fail("tcp listen");

@@ -5,8 +5,10 @@
  * profile's cap), stdio on stdout and on a file it reads, a directory
  * listing, a signal mask and a handler, the time, the environment.
  * Prints "program ok" and exits 0; any failure prints its step and exits 1.
+ * With --seccomp FILE, the work runs under that filter (corpus.h).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "corpus.h"
+
 #define BIG (16u << 20) /* above malloc's mmap threshold, under the cap */
 
 static int fail(const char *step)
 {
-	fprintf(stderr, "corpus_program: %s failed\n", step);
+	fprintf(stderr, "corpus_program: %s: %s\n", step, strerror(errno));
 	return 1;
 }
 
@@ -28,7 +32,7 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char line[256];
 	struct timespec ts, nap = {0, 1};
@@ -36,10 +40,13 @@ int main(void)
 	struct sigaction sa;
 	sigset_t set, old;
 	size_t entries = 0;
-	char *big = malloc(BIG);
+	char *big;
 	FILE *f;
 	DIR *d;
 
+	if (corpus_seccomp(argc, argv) != 0)
+		return 1;
+	big = malloc(BIG);
 	if (!big)
 		return fail("malloc");
 	memset(big, 1, BIG);

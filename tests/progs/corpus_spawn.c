@@ -4,12 +4,15 @@
  * writes into a pipe; a forked child execs /bin/sh with an exit status; a
  * posix_spawn'd /bin/sh writes into a pipe set as its stdout.  Prints
  * "spawn ok" and exits 0; any failure prints its step and exits 1.
+ * With --seccomp FILE, the work runs under that filter (corpus.h).
  */
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "corpus.h"
 
 extern char **environ;
 
@@ -29,7 +32,7 @@ static int status_of(pid_t pid)
 	return WEXITSTATUS(st);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char buf[16];
 	int p[2];
@@ -38,6 +41,8 @@ int main(void)
 	char *sh_exit[] = {"sh", "-c", "exit 7", NULL};
 	char *sh_echo[] = {"sh", "-c", "echo spawned", NULL};
 
+	if (corpus_seccomp(argc, argv) != 0)
+		return 1;
 	if (pipe(p) != 0)
 		return fail("pipe");
 	pid = fork();

@@ -3,9 +3,12 @@
  * the strict profile's corpus (scripts/trace-profile.sh).  Four threads
  * meet at a barrier (futex waits), add their thread-local counts under a
  * mutex, and are joined.  Prints "threads ok" and exits 0, else exits 1.
+ * With --seccomp FILE, the work runs under that filter (corpus.h).
  */
 #include <pthread.h>
 #include <stdio.h>
+
+#include "corpus.h"
 
 #define NTHREADS 4
 #define ROUNDS 1000
@@ -28,10 +31,12 @@ static void *work(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t t[NTHREADS];
 
+	if (corpus_seccomp(argc, argv) != 0)
+		return 1;
 	if (pthread_barrier_init(&barrier, NULL, NTHREADS + 1) != 0)
 		return 1;
 	for (int i = 0; i < NTHREADS; i++)
