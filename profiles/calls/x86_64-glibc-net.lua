@@ -3,6 +3,7 @@
 -- strace 6.1 -f -qq -e trace=all -o FILE (no --seccomp-bpf),
 -- outside the box, env -i PATH=/usr/bin:/bin, kernel 6.18.44-fc-v1098, over:
 --   build/tests/corpus_net
+-- Merged (--union) with the names this file held before.
 -- Regenerate: scripts/trace-profile.sh [--union] net;
 -- verify: scripts/trace-profile.sh --check net.  Data for profiles/strict.lua.
 return {

@@ -5,6 +5,7 @@
 --   build/tests/corpus_program
 --   /bin/sh -c 'echo corpus'
 --   /usr/bin/python3 -c 'import json'
+-- Merged (--union) with the names this file held before.
 -- Regenerate: scripts/trace-profile.sh [--union] program;
 -- verify: scripts/trace-profile.sh --check program.  Data for profiles/strict.lua.
 return {

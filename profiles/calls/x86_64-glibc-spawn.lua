@@ -4,6 +4,7 @@
 -- outside the box, env -i PATH=/usr/bin:/bin, kernel 6.18.44-fc-v1098, over:
 --   build/tests/corpus_spawn
 --   /bin/sh -c 'true | cat; /bin/true'
+-- Merged (--union) with the names this file held before.
 -- Regenerate: scripts/trace-profile.sh [--union] spawn;
 -- verify: scripts/trace-profile.sh --check spawn.  Data for profiles/strict.lua.
 return {
