@@ -412,6 +412,17 @@ describe("the compiled strict profile [" .. S.priv .. "]", function()
 		assert.equal(RET_ALLOW, answer(prog, "listen", { 3, 1 }))
 		assert.equal(RET_USER_NOTIF, answer(prog, "wait4", { -1 })) -- spawn's, not listed
 	end)
+
+	it("a profile that loads itself is refused at a fixed depth", function()
+		local dir, cleanup = S.tmpdir()
+		local path = dir .. "/self.lua"
+		write(path, ("return (...).load(%q)\n"):format(path))
+		local p, msg = profile.load(path)
+		cleanup()
+		assert.is_nil(p)
+		local prefix = ("profile " .. path .. ": "):rep(profile.MAX_DEPTH + 1)
+		assert.equal(prefix .. "profiles load each other deeper than " .. profile.MAX_DEPTH, msg)
+	end)
 end)
 
 describe("the corpus under the compiled strict filter, in its own process [" .. S.priv .. "]", function()

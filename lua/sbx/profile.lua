@@ -11,6 +11,12 @@ local M = {}
 --- The largest profile file read, in bytes.
 M.MAX_SIZE = 1 << 20
 
+--- How deep profiles may load each other (`(...).load(name)`).
+M.MAX_DEPTH = 4
+
+-- profiles being loaded now, one inside the other
+local depth = 0
+
 -- Trust boundary: a profile decides the box's seccomp filter, and a box
 -- may have written where it lies (`--rw .:/work --profile ./p.lua`): a box
 -- that rewrites it to `return false` must not get the next run without a
@@ -96,7 +102,7 @@ function M.host()
 	local maps = f:read("a")
 	f:close()
 	local libc
-	if maps:find("/ld%-musl%-[^/\n]*$") or maps:find("/ld%-musl%-[^/\n]*\n") then
+	if maps:find("/ld%-musl%-[%w_]+%.so") then
 		libc = "musl"
 	elseif maps:find("/libc%.so%.6\n") then
 		libc = "glibc"
@@ -262,7 +268,13 @@ function M.load(name, opts)
 			return p
 		end,
 	}
+	if depth >= M.MAX_DEPTH then
+		return nil, ("profile %s: profiles load each other deeper than %d")
+			:format(name, M.MAX_DEPTH)
+	end
+	depth = depth + 1
 	local ok, spec = pcall(chunk, ctx)
+	depth = depth - 1
 	if not ok then
 		return nil, "profile " .. name .. ": " .. tostring(spec)
 	end
