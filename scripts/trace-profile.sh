@@ -19,17 +19,21 @@
 # directory is $SBX_CALLS_DIR when set), a Lua file returning the sorted
 # names, its header saying how it was made.
 #
+# Exit status: 0; 1 when --check found a call a list lacks; 2 when the
+# script could not measure (strace missing or failing, a corpus program
+# failing, a name libseccomp does not know); that step's list is left as it was.
+#
 # Needs `make` first (the corpus is build/tests/corpus_*) and strace
 # (scripts/deps.sh).  Runs as any user: strace traces only its own children.
 set -eu
 cd "$(dirname "$0")/.."
 
-mode=write
+mode="write"
 case ${1:-} in
 --check) mode=check && shift ;;
 --union) mode=union && shift ;;
 -h | --help)
-	sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
+	sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0"
 	exit 0
 	;;
 -*)
@@ -44,7 +48,7 @@ die() {
 	exit 2
 }
 
-command -v strace >/dev/null || die "strace is missing (scripts/deps.sh)"
+strace=$(command -v strace) || die "strace is missing (scripts/deps.sh)"
 [ -f build/sbx/core.so ] || die "build/sbx/core.so is missing: run make"
 LUA=${LUA:-lua5.4}
 
@@ -59,7 +63,7 @@ else
 	die "cannot tell the C library (neither glibc nor musl)"
 fi
 kernel=$(uname -r)
-strace_version=$(strace -V | sed -n '1s/.*version //p')
+strace_version=$("$strace" -V | sed -n '1s/.*version //p')
 
 # The corpus of a step, one command a line (words split by the shell).
 corpus() {
@@ -89,7 +93,7 @@ trace() { # $1 = command, $2 = output list (names, one a line, unsorted)
 	names=$2
 	eval "set -- $1"
 	[ -x "$1" ] || die "$1 is missing (run make)"
-	if ! env -i PATH=/usr/bin:/bin strace -f -qq -e trace=all \
+	if ! env -i PATH=/usr/bin:/bin "$strace" -f -qq -e trace=all \
 		-o "$tmp/raw" "$@" </dev/null >"$tmp/out" 2>&1; then
 		cat "$tmp/out" >&2
 		die "$* failed under strace"
@@ -141,7 +145,7 @@ for step in $steps; do
 	done <"$tmp/cmds"
 	sort -u "$tmp/names" >"$tmp/seen"
 	bad=$(unknown "$tmp/seen")
-	[ -z "$bad" ] || die "$step: names libseccomp does not know:" $bad
+	[ -z "$bad" ] || die "$step: names libseccomp does not know:" "$(echo "$bad" | tr "\n" " ")"
 	case $mode in
 	check)
 		[ -f "$list" ] || die "$list is missing (run scripts/trace-profile.sh $step)"

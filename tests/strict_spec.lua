@@ -163,6 +163,27 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 			assert.equal(("trace-profile: %s lacks: exit_group futex \n"):format(path), out)
 		end)
 
+		it("a name libseccomp does not know stops the script, and no list is written", function()
+			-- a strace that adds a line for a call of that name
+			local shim = dir .. "/bin"
+			assert(os.execute("mkdir " .. S.q(shim)))
+			write(shim .. "/strace", table.concat({
+				"#!/bin/sh",
+				"/usr/bin/strace \"$@\"; rc=$?",
+				"while [ $# -gt 0 ]; do",
+				"\t[ \"$1\" = -o ] && echo '4242  not_a_call(0) = 0' >>\"$2\"",
+				"\tshift",
+				"done",
+				"exit $rc", "" }, "\n"), "0755")
+			local path = list_file("threads")
+			local before = S.read(path)
+			local out, code = S.sh(("PATH=%s:$PATH SBX_CALLS_DIR=%s scripts/trace-profile.sh threads 2>&1")
+				:format(S.q(shim), S.q(dir)))
+			assert.equal(2, code, out)
+			assert.equal("trace-profile: threads: names libseccomp does not know: not_a_call \n", out)
+			assert.equal(before, S.read(path))
+		end)
+
 		it("--union adds the traced calls and keeps the others", function()
 			local path = list_file("threads")
 			-- kcmp: a call the corpus never makes
