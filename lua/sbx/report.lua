@@ -101,7 +101,12 @@ end
 -- @tparam table info the claims of `sbx.box.build`
 function M.events(r, info)
 	local lim = info.limits or {}
-	local events = { end_event(r, lim) }
+	local events = {}
+	-- a backend's own first line (the isolation it does not give), then
+	-- what its runtime recorded differently from what was asked
+	if info.first_line then events[1] = { kind = "isolation", text = info.first_line } end
+	for _, m in ipairs(info.mismatches or {}) do events[#events + 1] = { kind = "mismatch", text = m } end
+	events[#events + 1] = end_event(r, lim)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end
@@ -140,6 +145,8 @@ local setid_lines = {
 local function event_line(e)
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
+	if e.kind == "isolation" then return e.text end
+	if e.kind == "mismatch" then return "not as asked: " .. e.text end
 	if e.kind == "interrupted" then return ("interrupted (%s)"):format(e.name) end
 	if e.kind == "note" then
 		if e.text then return e.text end
@@ -175,7 +182,7 @@ end
 --- The exit code of run.lua for the events of a run.
 function M.exit_code(events)
 	for _, e in ipairs(events) do
-		if e.kind == "cannot" or e.kind == "lost" then return M.EXIT_CANNOT end
+		if e.kind == "cannot" or e.kind == "lost" or e.kind == "mismatch" then return M.EXIT_CANNOT end
 		if e.kind == "killed" then
 			if e.cause == "signal" or e.cause == "init" then return 128 + e.signal end
 			if e.cause == "refused" then return M.EXIT_REFUSED end
@@ -234,7 +241,7 @@ function M.isolation(info)
 	local ns = {}
 	for _, n in ipairs(core.namespaces()) do ns[n] = false end
 	for _, n in ipairs(info.namespaces) do ns[n] = true end
-	return {
+	local iso = {
 		namespaces = ns,
 		private_root = true,
 		read_only_root = true,
@@ -248,6 +255,9 @@ function M.isolation(info)
 		network = info.network,
 		host_root = info.host_root,
 	}
+	-- what a backend other than the namespace box does not give
+	for k, v in pairs(info.claims or {}) do iso[k] = v end
+	return iso
 end
 
 local function sorted_keys(t)
@@ -262,7 +272,10 @@ end
 -- network mode, the environment and the read-only mounts.
 function M.digest(info)
 	local iso = M.isolation(info)
-	local parts = { "sbxlua-environment-v1", "kind=namespaces", "os=linux", "arch=x86_64" }
+	local parts = { "sbxlua-environment-v1", "kind=" .. (info.kind or "namespaces"), "os=linux",
+		"arch=x86_64" }
+	-- a backend's own facts (the OCI runtime, another root's identity)
+	for _, x in ipairs(info.digest_extra or {}) do parts[#parts + 1] = x end
 	for _, n in ipairs(sorted_keys(iso.namespaces)) do
 		parts[#parts + 1] = ("ns.%s=%s"):format(n, tostring(iso.namespaces[n]))
 	end
@@ -274,8 +287,9 @@ function M.digest(info)
 	for _, k in ipairs(sorted_keys(info.limits)) do
 		parts[#parts + 1] = ("limit.%s=%s"):format(k, tostring(info.limits[k]))
 	end
-	for _, k in ipairs(sorted_keys(info.env)) do
-		parts[#parts + 1] = ("env.%s=%s"):format(k, info.env[k])
+	local env = info.digest_env or info.env
+	for _, k in ipairs(sorted_keys(env)) do
+		parts[#parts + 1] = ("env.%s=%s"):format(k, env[k])
 	end
 	local ro = {}
 	for _, p in ipairs(info.ro_roots) do ro[#ro + 1] = p end
@@ -328,11 +342,23 @@ function M.isolation_lines(info, verified)
 	for _, n in ipairs(info.namespaces) do names[#names + 1] = n end
 	local all = true
 	for _, n in ipairs(info.namespaces) do all = all and verified.namespaces[n] end
-	out[#out + 1] = ("namespaces: %s (%s)"):format(table.concat(names, " "), tag(all))
-	out[#out + 1] = ("root: private tmpfs (%s), read-only (%s)"):format(
-		tag(verified.private_root), tag(verified.read_only_root))
+	if #names == 0 then
+		out[#out + 1] = "namespaces: none"
+	else
+		out[#out + 1] = ("namespaces: %s (%s)"):format(table.concat(names, " "), tag(all))
+	end
+	if iso.private_root then
+		out[#out + 1] = ("root: %s (%s), read-only (%s)"):format(info.root_name or "private tmpfs",
+			tag(verified.private_root), tag(verified.read_only_root))
+	else
+		out[#out + 1] = "root: the host's"
+	end
 	out[#out + 1] = ("no_new_privs: yes (%s)"):format(tag(verified.no_new_privs))
-	out[#out + 1] = ("capabilities: none (%s)"):format(tag(verified.capabilities_dropped))
+	if iso.capabilities_dropped then
+		out[#out + 1] = ("capabilities: none (%s)"):format(tag(verified.capabilities_dropped))
+	else
+		out[#out + 1] = "capabilities: none held, bounding set kept"
+	end
 	if iso.seccomp then
 		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile, tag(verified.seccomp))
 	else

@@ -1,0 +1,123 @@
+-- Backends: the choice (never silent), the process backend (limits and
+-- filters, no namespace; what it cannot contain recorded), the OCI backend
+-- with a real runtime, another root for the namespace box.
+-- Run as root and as uid 65534 (SBX_TEST_PRIV=user).
+local S = require "support"
+local cjson = require "cjson"
+local sbx = require "sbx"
+
+local run = S.runlua
+local FIRST = "sandbox: isolation: none (process backend: limits and filters only)\n"
+
+local function json_of(path)
+	local s = S.read(path)
+	return s and cjson.decode(s)
+end
+
+describe("backends [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	describe("choice", function()
+		it("refuses an unknown backend", function()
+			local _, err, code = run("--backend", "docker", "/bin/true")
+			assert.are.equal(126, code)
+			assert.matches("--backend docker: expected ns, process or oci", err, 1, true)
+		end)
+
+		it("refuses with 126 and names what could run when namespaces cannot be made", function()
+			-- a user namespace of the test's own whose count of nested
+			-- namespaces is 0: creating the box's namespaces fails there
+			local err = os.tmpname()
+			local _, code = S.sh("unshare -Ur sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec "
+				.. S.bin .. " run.lua /bin/true' 2>" .. err .. " </dev/null")
+			local e = S.read(err)
+			os.remove(err)
+			assert.are.equal(126, code, e)
+			assert.matches("the namespace box cannot be built here (create namespaces: ENOSPC)", e, 1, true)
+			assert.matches("could run: --backend process", e, 1, true)
+			-- and nothing ran in its place
+			assert.not_matches("exit 0", e, 1, true)
+		end)
+
+		it("rejects an unknown backend in a Lua spec", function()
+			assert.has_error(function() sbx.run { backend = "vm", argv = { "/bin/true" } } end)
+		end)
+	end)
+
+	describe("process", function()
+		it("says in its first line that there is no namespace isolation", function()
+			local out, err, code = run("--backend", "process", "/bin/sh", "-c", "echo hi")
+			assert.are.equal("hi\n", out)
+			assert.are.equal(FIRST .. "sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+		end)
+
+		it("keeps it first with --verbose, and the digest differs from the namespace box's", function()
+			local d = S.tmpdir()
+			local _, err = run("--backend", "process", "-v", "--json", d .. "/p.json", "/bin/true")
+			assert.are.equal(FIRST, err:match("^[^\n]*\n"))
+			assert.matches("sandbox: namespaces: none\n", err, 1, true)
+			run("--json", d .. "/n.json", "/bin/true")
+			local p, n = json_of(d .. "/p.json"), json_of(d .. "/n.json")
+			os.execute("rm -rf " .. S.q(d))
+			assert.are.equal("isolation", p.events[1].kind)
+			assert.is_false(p.isolation.private_root)
+			assert.is_false(p.isolation.namespaces.pid)
+			assert.is_true(n.isolation.namespaces.pid)
+			assert.are_not.equal(p.digest, n.digest)
+		end)
+
+		it("drops capabilities, sets no_new_privs and the filter", function()
+			local out = run("--backend", "process", "/bin/sh", "-c",
+				"grep -E '^(CapPrm|CapEff|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status")
+			assert.are.equal("CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapAmb:\t0000000000000000\n"
+				.. "NoNewPrivs:\t1\nSeccomp:\t2\n", out)
+		end)
+
+		it("runs in a private working directory, the only writable place, removed after", function()
+			local out, err = run("--backend", "process", "/bin/sh", "-c",
+				"pwd; echo x > f && cat f; echo y > /tmp/sbxtest-process-out 2>/dev/null || echo refused")
+			local dir = out:match("^([^\n]*)\n")
+			assert.matches("^/tmp/sbxlua%-process%.", dir)
+			assert.are.equal(dir .. "\nx\nrefused\n", out, err)
+			assert.is_nil(sbx.lstat(dir))
+			assert.is_nil(sbx.lstat("/tmp/sbxtest-process-out"))
+		end)
+
+		it("gives exactly the spec's environment", function()
+			local out = run("--backend", "process", "--env", "A=1", "/usr/bin/env")
+			local keys = {}
+			for k in out:gmatch("([^=\n]+)=[^\n]*\n") do keys[#keys + 1] = k end
+			table.sort(keys)
+			assert.are.equal("A HOME LANG LOGNAME PATH USER", table.concat(keys, " "))
+		end)
+
+		it("enforces the wall clock, cpu and output limits", function()
+			local _, err, code = run("--backend", "process", "--wall", "1", "/bin/sleep", "30")
+			assert.are.equal(FIRST .. "sandbox: killed: wall clock (1 s)\n", err)
+			assert.are.equal(124, code)
+			_, err, code = run("--backend", "process", "--cpu", "1", "/bin/sh", "-c", "while :; do :; done")
+			assert.are.equal(FIRST .. "sandbox: killed: cpu limit (1 s)\n", err)
+			assert.are.equal(124, code)
+			_, err, code = run("--backend", "process", "--out", "1M", "/usr/bin/yes")
+			assert.are.equal(FIRST .. "sandbox: killed: output limit (1 MiB)\n", err)
+			assert.are.equal(124, code)
+		end)
+
+		it("holds the task limit", function()
+			local _, err, code = run("--backend", "process", "--pids", "8", "/bin/sh", "-c",
+				"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do sleep 5 & done; wait")
+			assert.are.equal(FIRST .. "sandbox: killed: process limit (8)\n", err)
+			assert.are.equal(124, code)
+		end)
+
+		it("runs from a Lua spec with backend = \"process\"", function()
+			local r = assert(sbx.run { backend = "process", argv = { "/bin/sh", "-c", "exit 3" },
+				env = { PATH = "/usr/bin:/bin" }, cwd = "/", stdout = "capture", stderr = "capture" })
+			assert.are.equal("exit", r.outcome)
+			assert.are.equal(3, r.code)
+			assert.has_error(function() sbx.run { backend = "process", hostname = "x", argv = { "/bin/true" } } end,
+				"bad argument #1 to 'run' (the process backend has no hostname)")
+		end)
+	end)
+end)
