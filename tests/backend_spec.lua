@@ -120,4 +120,82 @@ describe("backends [" .. S.priv .. "]", function()
 				"bad argument #1 to 'run' (the process backend has no hostname)")
 		end)
 	end)
+	-- The hostile suites' key cases against the process backend: each is
+	-- run and recorded as contained or not (to the file SBX_TEST_RECORD
+	-- names, when set); the cases it cannot contain must be exactly those
+	-- docs/backends.md lists.
+	describe("process: what it cannot contain", function()
+		local me = S.pid()
+		local secret = "/tmp/sbxtest-secret-" .. me
+		local written = "/var/tmp/sbxtest-written-" .. me
+		local sock = "/tmp/sbxtest-sock-" .. me
+		local marker = "sbxtest-outlive-" .. me
+		local py = "/usr/bin/python3"
+		local cases = {
+			{ name = "read a host file outside its roots", argv = { "/bin/cat", secret },
+				contained = function(out) return out ~= "secret\n" end },
+			{ name = "write outside its working directory", argv = { "/bin/sh", "-c", "echo x > " .. written },
+				contained = function() return sbx.lstat(written) == nil end },
+			{ name = "see the host's processes", argv = { "/bin/sh", "-c", "test -d /proc/" .. me .. " && echo seen" },
+				contained = function(out) return out ~= "seen\n" end },
+			{ name = "read another process's command line",
+				argv = { "/bin/sh", "-c", "tr '\\0' ' ' < /proc/" .. me .. "/cmdline" },
+				contained = function(out) return out == "" end },
+			{ name = "signal a host process", argv = { "/bin/sh", "-c", "kill -0 " .. me .. " && echo sent" },
+				contained = function(out) return out ~= "sent\n" end },
+			{ name = "connect to a host TCP port", argv = { py, "-c",
+				"import socket\ntry:\n socket.create_connection(('127.0.0.1', 1), 5)\nexcept ConnectionRefusedError:\n"
+				.. " print('reached')\nexcept OSError as e:\n print(e.errno)" },
+				contained = function(out) return out ~= "reached\n" end },
+			{ name = "send UDP to the host's network", argv = { py, "-c",
+				"import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+				.. "print('sent' if s.sendto(b'x', ('127.0.0.1', 9)) == 1 else 'no')" },
+				contained = function(out) return out ~= "sent\n" end },
+			{ name = "connect to a host unix socket", argv = { py, "-c",
+				"import socket\ns = socket.socket(socket.AF_UNIX)\ntry:\n s.connect('" .. sock .. "')\n"
+				.. "except ConnectionRefusedError:\n print('reached')\nexcept OSError as e:\n print(e.errno)" },
+				contained = function(out) return out ~= "reached\n" end },
+			{ name = "leave a process running after the run", argv = { "/bin/sh", "-c",
+				"setsid " .. py .. " -c 'import time; time.sleep(60)' " .. marker .. " >/dev/null 2>&1 < /dev/null &" },
+				contained = function()
+					local pids = S.sh("pgrep -f '[s]" .. marker:sub(2) .. "'")
+					for pid in pids:gmatch("%d+") do os.execute("kill -9 " .. pid) end
+					return pids == ""
+				end },
+			{ name = "read the host's hostname", argv = { "/bin/uname", "-n" },
+				contained = function(out) return out ~= S.sh("uname -n") end },
+		}
+
+		local function documented()
+			local doc = assert(S.read("docs/backends.md"))
+			local block = assert(doc:match("<!%-%- process%-not%-contained:begin %-%->\n(.-)<!%-%- process%-not%-contained:end %-%->"))
+			local t = {}
+			for l in block:gmatch("%- ([^\n]+)\n") do t[#t + 1] = l end
+			table.sort(t)
+			return table.concat(t, "\n")
+		end
+
+		it("records each case and matches the documented list", function()
+			S.sh("echo secret > " .. secret .. " && chmod 644 " .. secret)
+			S.sh(py .. " -c \"import socket; socket.socket(socket.AF_UNIX).bind('" .. sock .. "')\"")
+			local record = os.getenv("SBX_TEST_RECORD")
+			local lines, missed = {}, {}
+			for _, c in ipairs(cases) do
+				local out = run("--backend", "process", "--wall", "20", table.unpack(c.argv))
+				local ok = c.contained(out)
+				lines[#lines + 1] = ("%s: %s"):format(c.name, ok and "contained" or "not contained")
+				if not ok then missed[#missed + 1] = c.name end
+			end
+			os.remove(secret)
+			os.remove(written)
+			os.remove(sock)
+			if record and record ~= "" then
+				local f = assert(io.open(record, "w"))
+				f:write(table.concat(lines, "\n"), "\n")
+				f:close()
+			end
+			table.sort(missed)
+			assert.are.equal(documented(), table.concat(missed, "\n"), table.concat(lines, "\n"))
+		end)
+	end)
 end)
