@@ -60,7 +60,8 @@ report to stderr after the box is gone.
   --backend ns|process|oci
                       what builds the box: the namespace box (default),
                       no namespace at all (limits and filters only), or an
-                      OCI runtime (runc, crun); never chosen by sbxlua
+                      OCI runtime; never chosen by sbxlua
+  --runtime runc|crun the OCI runtime (default: runc, else crun)
   --rootfs DIR        the namespace box's root: a directory root (read-only)
                       instead of the host's /usr
   --report FILE       also write the report to FILE
@@ -266,6 +267,10 @@ local function parse(argv)
 			local typed = value(a)
 			if not backend.check(typed) then refuse("--backend %s: expected ns, process or oci", typed) end
 			o.backend = typed
+		elseif a == "--runtime" then
+			local typed = value(a)
+			if typed ~= "runc" and typed ~= "crun" then refuse("--runtime %s: expected runc or crun", typed) end
+			o.runtime = typed
 		elseif a == "--rootfs" then
 			local typed = value(a)
 			local real, msg = stdbox.host_path(typed)

@@ -198,4 +198,93 @@ describe("backends [" .. S.priv .. "]", function()
 			assert.are.equal(documented(), table.concat(missed, "\n"), table.concat(lines, "\n"))
 		end)
 	end)
+	describe("oci", function()
+		local oci = require "sbx.backend.oci"
+		local rt = oci.runtime("runc")
+		local rootless = S.euid() ~= 0
+		local first = rt and ("sandbox: isolation: oci (runc %s%s)\n"):format(rt.version, rootless and ", rootless" or "")
+		local function left_behind()
+			local out = S.sh("ls /tmp | grep '^sbxlua-oci\\.' ; pgrep -f '[s]bxtest-oci-" .. S.pid() .. "'")
+			return out
+		end
+		local function it_runc(name, f)
+			if rt then it(name, f) else pending("runc is not installed: " .. name) end
+		end
+
+		it_runc("runs with no network, a read-only root, no capability, no_new_privs, the filter", function()
+			local out, err, code = run("--backend", "oci", "/bin/sh", "-c",
+				"grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status;"
+				.. " tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ';"
+				.. " touch /x 2>/dev/null || echo read-only; id -u;"
+				.. " unshare -U true 2>/dev/null || echo refused")
+			assert.are.equal(first .. "sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
+				.. "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\n"
+				.. "NoNewPrivs:\t1\nSeccomp:\t2\nlo\nread-only\n" .. (rootless and "0" or "1000") .. "\nrefused\n", out)
+			assert.are.equal("", left_behind())
+		end)
+
+		it_runc("reads the runtime's record back: every isolation line verified", function()
+			local d = S.tmpdir()
+			local _, err = run("--backend", "oci", "-v", "--json", d .. "/o.json", "/bin/true")
+			local j = json_of(d .. "/o.json")
+			os.execute("rm -rf " .. S.q(d))
+			assert.matches("sandbox: namespaces: user mount pid ipc net uts cgroup (verified)\n", err, 1, true)
+			assert.matches("sandbox: root: the bundle's directory (verified), read-only (verified)\n", err, 1, true)
+			assert.matches("sandbox: no_new_privs: yes (verified)\nsandbox: capabilities: none (verified)\n", err, 1, true)
+			assert.not_matches("not as asked", err, 1, true)
+			assert.are.equal("verified", j.verified.uid)
+			assert.are.equal("oci", j.isolation.seccomp and "oci")
+			assert.are.equal("", left_behind())
+		end)
+
+		it_runc("passes the program's exit code", function()
+			local _, err, code = run("--backend", "oci", "/bin/sh", "-c", "exit 7")
+			assert.are.equal(first .. "sandbox: exit 7\n", err)
+			assert.are.equal(7, code)
+		end)
+
+		it_runc("stops at the wall clock and leaves nothing behind", function()
+			local _, err, code = run("--backend", "oci", "--wall", "2", "/usr/bin/python3", "-c",
+				"import time; time.sleep(60)", "sbxtest-oci-" .. S.pid())
+			assert.are.equal(first .. "sandbox: killed: wall clock (2 s)\n", err)
+			assert.are.equal(124, code)
+			assert.are.equal("", left_behind())
+		end)
+
+		it_runc("stops an output flood and leaves nothing behind", function()
+			local _, err, code = run("--backend", "oci", "--out", "1M", "/usr/bin/yes")
+			-- after whatever yes said of its broken pipe
+			local tail = first .. "sandbox: killed: output limit (1 MiB)\n"
+			assert.are.equal(tail, err:sub(-#tail))
+			assert.are.equal(124, code)
+			assert.are.equal("", left_behind())
+		end)
+
+		it_runc("writes the profile as OCI seccomp rules", function()
+			local prof = assert(require("sbx.profile").load("default"))
+			local sc = assert(oci.seccomp(prof))
+			assert.are.equal("SCMP_ACT_ALLOW", sc.defaultAction)
+			assert.are.equal(#prof.rules, #sc.syscalls)
+			local tiocsti
+			for _, r in ipairs(sc.syscalls) do
+				if r.names[1] == "ioctl" and r.args[1].valueTwo == 0x5412 then tiocsti = r end
+			end
+			assert.are.same({ index = 1, op = "SCMP_CMP_MASKED_EQ", value = 0xffffffff, valueTwo = 0x5412 },
+				tiocsti.args[1])
+			assert.are.equal(sbx.errno.EPERM, tiocsti.errnoRet)
+		end)
+
+		it("says which runtime ran: crun where it runs", function()
+			local c = oci.runtime("crun")
+			if not c then return pending("crun is not installed") end
+			local _, err, code = run("--backend", "oci", "--runtime", "crun", "/bin/sh", "-c", "exit 3")
+			if code == 126 and err:match("hybrid mode not supported") then
+				return pending("crun refuses this host's hybrid cgroup layout (\"cgroups in hybrid mode not supported\")")
+			end
+			assert.are.equal(("sandbox: isolation: oci (crun %s%s)\nsandbox: exit 3\n")
+				:format(c.version, rootless and ", rootless" or ""), err)
+		end)
+	end)
 end)

@@ -204,7 +204,7 @@ local proc_name = { mount = "mnt" }
 -- @tparam table r the core result (with r.probe)
 -- @tparam table info the claims
 -- @tparam table host the host's namespace ids (sbx.core.ns_ids())
-function M.verify(r, _info, host)
+function M.verify(r, info, host)
 	local v = { namespaces = {} }
 	local p = r.probe
 	local status, mountinfo, ns = p and p.status or "", p and p.mountinfo or "", {}
@@ -222,17 +222,21 @@ function M.verify(r, _info, host)
 	v.seccomp = status:match("\nSeccomp:%s*(%d+)") == "2"
 	local root
 	for l in mountinfo:gmatch("[^\n]+") do
-		local mp, opts, fstype = l:match("^%d+ %d+ %S+ %S+ (%S+) (%S+).- %- (%S+)")
-		if mp == "/" then root = { opts = opts, fstype = fstype } end
+		local from, mp, opts, fstype = l:match("^%d+ %d+ %S+ (%S+) (%S+) (%S+).- %- (%S+)")
+		if mp == "/" then root = { from = from, opts = opts, fstype = fstype } end
 	end
-	v.private_root = root ~= nil and root.fstype == "tmpfs"
+	-- a tmpfs of the box's own, or a directory bound as the root (an OCI
+	-- bundle's, --rootfs): never the whole of a host file system
+	v.private_root = root ~= nil and (root.fstype == "tmpfs" or (info.root_dir and root.from ~= "/"))
 	v.read_only_root = root ~= nil and (root.opts .. ","):match("^ro,") ~= nil
 	local uid = status:match("\nUid:%s*(%d+)")
-	v.uid = uid ~= nil and tonumber(uid) == 1000
+	v.uid = uid ~= nil and tonumber(uid) == (info.record_uid or 1000)
 	-- Landlock keeps no trace in /proc: it is claimed when restrict_self
 	-- succeeded (the run fails otherwise) but cannot be read back here.
 	v.landlock = false
 	v.rlimits = false -- the probe does not read /proc/self/limits
+	-- a record read before the filter is set (an OCI runtime's)
+	if info.seccomp_unread then v.seccomp = nil end
 	return v
 end
 
@@ -325,7 +329,7 @@ function M.verified_states(r, info, verified)
 	end
 	for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
 		"capabilities_dropped", "seccomp" } do
-		out[k] = state(iso[k], verified[k])
+		out[k] = state(iso[k], verified[k], not (k == "seccomp" and info.seccomp_unread) and nil)
 	end
 	out.uid = state(true, verified.uid)
 	out.landlock = state(iso.landlock, verified.landlock, false)
@@ -360,7 +364,8 @@ function M.isolation_lines(info, verified)
 		out[#out + 1] = "capabilities: none held, bounding set kept"
 	end
 	if iso.seccomp then
-		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile, tag(verified.seccomp))
+		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile,
+			info.seccomp_unread and "set after the runtime's record: unverifiable" or tag(verified.seccomp))
 	else
 		out[#out + 1] = "seccomp: none"
 	end
