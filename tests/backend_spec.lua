@@ -287,4 +287,86 @@ describe("backends [" .. S.priv .. "]", function()
 				:format(c.version, rootless and ", rootless" or ""), err)
 		end)
 	end)
+	-- Roots are cached under SBX_TEST_CACHE (default
+	-- /var/tmp/sbxlua-test-cache), built once as root: a minimal root of
+	-- the host's dash and its libraries, and a Debian minbase made by
+	-- debootstrap from the configured mirror.
+	describe("--rootfs", function()
+		local cache = os.getenv("SBX_TEST_CACHE") or "/var/tmp/sbxlua-test-cache"
+		local root = S.euid() == 0
+
+		-- a root built by `make` (a shell command over $D) into
+		-- cache/name, atomically; nil, why when it is not there and
+		-- cannot be built here
+		local function cached(name, make, why_not)
+			local dir = cache .. "/" .. name
+			if S.read(dir .. "/sbxtest-root") then return dir end
+			if not root then return nil, why_not or "a root caller builds the cache first" end
+			os.execute("mkdir -p " .. S.q(cache) .. " && chmod 755 " .. S.q(cache))
+			local tmp = dir .. ".tmp"
+			local out, code = S.sh("rm -rf " .. S.q(tmp) .. " && D=" .. S.q(tmp) .. " && mkdir -p \"$D\" && ("
+				.. make .. ") >" .. S.q(tmp .. ".log") .. " 2>&1 && echo " .. name .. " > \"$D/sbxtest-root\""
+				.. " && chmod 755 \"$D\" && rm -rf " .. S.q(dir) .. " && mv \"$D\" " .. S.q(dir) .. "; echo $?")
+			if tonumber(out:match("(%d+)%s*$")) ~= 0 or code ~= 0 then
+				local log = S.read(tmp .. ".log") or ""
+				return nil, ("cannot build %s: %s"):format(name, (log:match("([^\n]*)\n?$") or ""))
+			end
+			return dir
+		end
+
+		local function minimal()
+			return cached("dash-minimal", "mkdir -p \"$D/bin\" && cp /usr/bin/dash \"$D/bin/sh\" && "
+				.. "for l in $(ldd /usr/bin/dash | grep -o '/[^ ]*'); do mkdir -p \"$D$(dirname $l)\" && cp \"$l\" \"$D$l\"; done")
+		end
+
+		it("runs the root's own /bin/sh (a minimal root), read-only, with the synthetic /etc", function()
+			local dir, why = minimal()
+			if not dir then return pending(why) end
+			local out, err, code = run("--rootfs", dir, "/bin/sh", "-c",
+				"read x < /sbxtest-root; echo $x; { echo > /bin/x; } 2>/dev/null || echo read-only;"
+				.. " read u < /etc/hostname; echo $u; echo w > /work/f && read y < /work/f && echo $y")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("dash-minimal\nread-only\nsbx\nw\n", out)
+		end)
+
+		it("names the root in the digest", function()
+			local dir, why = minimal()
+			if not dir then return pending(why) end
+			local d = S.tmpdir()
+			run("--rootfs", dir, "--json", d .. "/r.json", "/bin/sh", "-c", "true")
+			run("--json", d .. "/n.json", "/bin/sh", "-c", "true")
+			local r, n = json_of(d .. "/r.json"), json_of(d .. "/n.json")
+			os.execute("rm -rf " .. S.q(d))
+			assert.are_not.equal(r.digest, n.digest)
+			local id = require("sbx.backend.rootfs").identity(dir)
+			assert.matches("^sha256:%x+$", id)
+		end)
+
+		it("refuses a program the root does not have", function()
+			local dir, why = minimal()
+			if not dir then return pending(why) end
+			local _, err, code = run("--rootfs", dir, "/usr/bin/python3", "-c", "1")
+			assert.are.equal(126, code)
+			assert.matches("not found in the root", err, 1, true)
+		end)
+
+		it("runs a Debian minbase root's /bin/sh against its own libc", function()
+			local dir, why = cached("bookworm-minbase",
+				"debootstrap --variant=minbase bookworm \"$D\" http://deb.debian.org/debian",
+				"needs the cached debootstrap root (a root caller builds it)")
+			if not dir then return pending(why) end
+			local out, err, code = run("--rootfs", dir, "/bin/sh", "-c",
+				"read x < /sbxtest-root; echo $x; ls /usr/lib/x86_64-linux-gnu/libc.so.6;"
+				.. " grep -o '/usr/lib/x86_64-linux-gnu/libc.so.6' /proc/self/maps | head -1;"
+				.. " stat -L -c %i /usr/lib/x86_64-linux-gnu/libc.so.6")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			-- the libc the shell mapped is the root's file, not the host's
+			local lib = "/usr/lib/x86_64-linux-gnu/libc.so.6"
+			local theirs = S.sh("stat -L -c %i " .. S.q(dir .. lib))
+			assert.are_not.equal(S.sh("stat -L -c %i " .. lib), theirs)
+			assert.are.equal("bookworm-minbase\n" .. lib .. "\n" .. lib .. "\n" .. theirs, out)
+		end)
+	end)
 end)
