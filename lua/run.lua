@@ -349,8 +349,6 @@ local function main(argv)
 	if not spec then refuse("%s: %s", o.prog, info) end
 	local r, rmsg = backend.run(spec, info)
 	if not r then refuse("%s", rmsg) end
-	local why = backend.refusal(r, info)
-	if why then refuse("%s", why) end
 	-- the box is gone: no set-id file of its host id stays in a --rw
 	-- directory (reported after the run's own events)
 	local swept = setid.after_run(info)
@@ -382,6 +380,9 @@ local function main(argv)
 	-- unfinished on stderr (or on stdout, when both are the terminal)
 	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))
 	io.stderr:write(open_line and "\n" or "", text)
+	-- the backend that could not be built here, and those that could run
+	local why = backend.refusal(r, info)
+	if why then io.stderr:write("sbxlua: ", report.escape(why), "\n") end
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then

@@ -33,7 +33,8 @@ describe("backends [" .. S.priv .. "]", function()
 			local e = S.read(err)
 			os.remove(err)
 			assert.are.equal(126, code, e)
-			assert.matches("the namespace box cannot be built here (create namespaces: ENOSPC)", e, 1, true)
+			assert.matches("^sandbox: cannot create namespaces: ENOSPC", e)
+			assert.matches("sbxlua: the namespace box cannot be built here;", e, 1, true)
 			assert.matches("could run: --backend process", e, 1, true)
 			-- and nothing ran in its place
 			assert.not_matches("exit 0", e, 1, true)
@@ -236,6 +237,22 @@ describe("backends [" .. S.priv .. "]", function()
 			assert.not_matches("not as asked", err, 1, true)
 			assert.are.equal("verified", j.verified.uid)
 			assert.are.equal("oci", j.isolation.seccomp and "oci")
+			assert.are.equal("", left_behind())
+		end)
+
+		it_runc("says when the runtime's record differs from what was asked, and exits 126", function()
+			-- a real run whose promise is changed after the bundle was
+			-- written: the record shows what the runtime did
+			local backend = require "sbx.backend"
+			local report = require "sbx.report"
+			local spec, info = assert(backend.build { backend = "oci", prog = "/bin/true", args = {},
+				stdout = "capture", stderr = "capture" })
+			info.asked.uid = 4242
+			local r = assert(backend.run(spec, info))
+			local events = report.events(r, info)
+			assert.are.equal("not as asked: uid: asked 4242, recorded " .. tostring(info.record_uid),
+				report.line(events[2]))
+			assert.are.equal(126, report.exit_code(events))
 			assert.are.equal("", left_behind())
 		end)
 

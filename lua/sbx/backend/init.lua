@@ -67,8 +67,10 @@ local function oci_here()
 end
 
 --- The refusal of a run whose backend cannot be built on this host: the
--- namespace box failing at the creation of its namespaces.  Names the
--- backends that could run instead; sbxlua never runs one on its own.
+-- namespace box failing at the creation of its namespaces (the report's
+-- `cannot create namespaces` line says why; the run's exit is 126).
+-- Names the backends that could run instead; sbxlua never runs one on
+-- its own.
 -- @tparam table r the result of `M.run`
 -- @tparam table info
 -- @return the message, or nil when the run is not refused
@@ -78,9 +80,8 @@ function M.refusal(r, info)
 	if c.stage ~= "create namespaces" then return nil end
 	local could = { "--backend process (no namespace: limits and filters only)" }
 	if oci_here() then could[#could + 1] = "--backend oci (an OCI runtime is installed)" end
-	return ("the namespace box cannot be built here (create namespaces: %s);"
-		.. " no other backend is used unless chosen; could run: %s")
-		:format(c.errname or "EUNKNOWN", table.concat(could, ", "))
+	return ("the namespace box cannot be built here; no other backend is used unless chosen;"
+		.. " could run: %s"):format(table.concat(could, ", "))
 end
 
 return M
