@@ -77,7 +77,8 @@ describe("backends [" .. S.priv .. "]", function()
 
 		it("runs in a private working directory, the only writable place, removed after", function()
 			local out, err = run("--backend", "process", "/bin/sh", "-c",
-				"pwd; echo x > f && cat f; echo y > /tmp/sbxtest-process-out 2>/dev/null || echo refused")
+				"pwd; echo x > f && cat f; { echo y > /tmp/sbxtest-process-out; } 2>/dev/null || echo refused;"
+				.. " mkdir -p d/e && touch d/e/f && chmod 0 d/e d")
 			local dir = out:match("^([^\n]*)\n")
 			assert.matches("^/tmp/sbxlua%-process%.", dir)
 			assert.are.equal(dir .. "\nx\nrefused\n", out, err)

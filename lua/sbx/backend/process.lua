@@ -47,7 +47,10 @@ end
 -- symlinks a program left there).
 local function remove_dir(p)
 	if p and p:match("^" .. M.tmpdir .. "/sbxlua%-process%.[%w]+$") then
-		os.execute("rm -rf -- '" .. p .. "'")
+		-- a directory the program left without write permission
+		-- cannot be emptied until it is given back (chmod -R does not
+		-- follow the links it meets)
+		os.execute("chmod -R u+rwx -- '" .. p .. "' 2>/dev/null; rm -rf -- '" .. p .. "'")
 	end
 end
 
