@@ -218,12 +218,12 @@ describe("backends [" .. S.priv .. "]", function()
 				"grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status;"
 				.. " tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ';"
 				.. " touch /x 2>/dev/null || echo read-only; id -u;"
-				.. " unshare -U true 2>/dev/null || echo refused")
+				.. " unshare -U true 2>/dev/null || echo refused; echo w > f && cat f")
 			assert.are.equal(first .. "sandbox: exit 0\n", err)
 			assert.are.equal(0, code)
 			assert.are.equal("CapInh:\t0000000000000000\nCapPrm:\t0000000000000000\n"
 				.. "CapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nCapAmb:\t0000000000000000\n"
-				.. "NoNewPrivs:\t1\nSeccomp:\t2\nlo\nread-only\n" .. (rootless and "0" or "1000") .. "\nrefused\n", out)
+				.. "NoNewPrivs:\t1\nSeccomp:\t2\nlo\nread-only\n" .. (rootless and "0" or "1000") .. "\nrefused\nw\n", out)
 			assert.are.equal("", left_behind())
 		end)
 

@@ -180,9 +180,14 @@ function M.seccomp(prof)
 end
 
 -- The tmpfs options of a mount entry of a core spec.
-local function tmpfs_options(m, extra)
+local function tmpfs_options(m, extra, owner)
 	local o = array { "nosuid", "nodev" }
 	for _, x in ipairs(extra or {}) do o[#o + 1] = x end
+	-- owned by the box's user, as the namespace box's are
+	if owner then
+		o[#o + 1] = ("uid=%d"):format(owner.uid)
+		o[#o + 1] = ("gid=%d"):format(owner.gid)
+	end
 	if m.size then o[#o + 1] = ("size=%d"):format(m.size) end
 	if m.nr_inodes then o[#o + 1] = ("nr_inodes=%d"):format(m.nr_inodes) end
 	if m.mode then o[#o + 1] = ("mode=%o"):format(m.mode) end
@@ -192,7 +197,7 @@ end
 -- The OCI mounts, masked and read-only paths of a core spec's mounts;
 -- files and symlinks are made in the bundle.  Returns mounts, masked,
 -- readonly; or nil, why.
-local function translate_mounts(spec, bundle)
+local function translate_mounts(spec, bundle, owner)
 	local mounts, masked, readonly = array(), array(), array()
 	local nfile = 0
 	-- every mount point exists before the runtime runs: the container's
@@ -244,11 +249,11 @@ local function translate_mounts(spec, bundle)
 				options = array { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" } }
 			mounts[#mounts + 1] = { destination = "/dev/shm", type = "tmpfs", source = "shm",
 				options = tmpfs_options({ size = m.shm_size, nr_inodes = m.shm_inodes, mode = tonumber("1777", 8) },
-					{ "noexec" }) }
+					{ "noexec" }, owner) }
 		elseif t == "tmpfs" then
 			point(m.dst, false, m.mode)
 			mounts[#mounts + 1] = { destination = m.dst, type = "tmpfs", source = "tmpfs",
-				options = tmpfs_options(m) }
+				options = tmpfs_options(m, nil, owner) }
 		else
 			return nil, "a mount OCI cannot express: " .. tostring(t)
 		end
@@ -317,15 +322,16 @@ function M.build(o)
 		os.execute("mkdir -m 755 " .. q(bundle .. "/" .. d))
 	end
 	os.execute("chmod 755 " .. q(bundle))
-	local mounts, masked, readonly = translate_mounts(base, bundle)
+	local euid = core.ids().euid
+	local rootless = euid ~= 0
+	local uid, gid = stdbox.user.uid, stdbox.user.gid
+	if rootless then uid, gid = 0, 0 end
+	local mounts, masked, readonly = translate_mounts(base, bundle, { uid = uid, gid = gid })
 	if not mounts then
 		remove_dir(bundle)
 		return nil, masked
 	end
 
-	local euid = core.ids().euid
-	local rootless = euid ~= 0
-	local uid, gid = stdbox.user.uid, stdbox.user.gid
 	-- the container's ids: a user namespace always; a root caller's maps
 	-- 0..65535 onto the standard box's host id and up, an unprivileged
 	-- caller's (rootless) maps the box's user onto the caller alone
@@ -335,7 +341,6 @@ function M.build(o)
 		-- runc needs the container's uid 0 mapped, and a caller with no
 		-- subordinate ids has one id to map: the program is the
 		-- container's uid 0 (the caller on the host), with no capability
-		uid, gid = 0, 0
 		uidmap = array { { containerID = 0, hostID = euid, size = 1 } }
 		gidmap = array { { containerID = 0, hostID = core.ids().egid, size = 1 } }
 	else
