@@ -11,6 +11,10 @@ local profile = require "sbx.profile"
 -- directory, and nothing is loaded after it has run
 local cjson = require "cjson"
 local setid = require "sbx.setid"
+local backend = require "sbx.backend"
+require "sbx.backend.process"
+require "sbx.backend.oci"
+require "sbx.backend.rootfs"
 
 local USAGE = [[
 usage: sbxlua run.lua [options] PROG [ARGS...]
@@ -53,6 +57,13 @@ report to stderr after the box is gone.
                       terminal, only what draws reaches it: text, colours,
                       cursor movement; no OSC, DCS, APC, PM or SOS string,
                       no query the terminal answers on its input)
+  --backend ns|process|oci
+                      what builds the box: the namespace box (default),
+                      no namespace at all (limits and filters only), or an
+                      OCI runtime; never chosen by sbxlua
+  --runtime runc|crun the OCI runtime (default: runc, else crun)
+  --rootfs DIR        the namespace box's root: a directory root (read-only)
+                      instead of the host's /usr
   --report FILE       also write the report to FILE
   --json FILE         write the structured result to FILE
   --verbose           add the isolation report to the report
@@ -252,6 +263,19 @@ local function parse(argv)
 			if not out then refuse("%s %s: %s", a, typed, reason(msg)) end
 			if o[key] then o[key]:close() end
 			o[key] = out
+		elseif a == "--backend" then
+			local typed = value(a)
+			if not backend.check(typed) then refuse("--backend %s: expected ns, process or oci", typed) end
+			o.backend = typed
+		elseif a == "--runtime" then
+			local typed = value(a)
+			if typed ~= "runc" and typed ~= "crun" then refuse("--runtime %s: expected runc or crun", typed) end
+			o.runtime = typed
+		elseif a == "--rootfs" then
+			local typed = value(a)
+			local real, msg = stdbox.host_path(typed)
+			if not real then refuse("--rootfs %s: %s", typed, msg) end
+			o.rootfs = real
 		elseif a == "--tty-raw" then
 			-- what the program writes reaches the caller's terminal as it is
 			o.tty_raw = true
@@ -321,9 +345,9 @@ local function main(argv)
 	if o.stdin == nil and not o.pty then o.stdin = inherited_stdin() end
 	o.stdin = o.stdin or nil
 
-	local spec, info = stdbox.build(o)
+	local spec, info = backend.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end
-	local r, rmsg = sbx.run(spec)
+	local r, rmsg = backend.run(spec, info)
 	if not r then refuse("%s", rmsg) end
 	-- the box is gone: no set-id file of its host id stays in a --rw
 	-- directory (reported after the run's own events)
@@ -340,10 +364,15 @@ local function main(argv)
 	for _, e in ipairs(swept) do events[#events + 1] = e end
 	local verified = report.verify(r, info, sbx.ns_ids())
 	local lines = {}
+	-- a backend's isolation line comes first, before the verbose lines
+	local first = events[1] and events[1].kind == "isolation" and events[1] or nil
+	if first then lines[1] = report.line(first) end
 	if o.verbose then
 		for _, l in ipairs(report.isolation_lines(info, verified)) do lines[#lines + 1] = l end
 	end
-	for _, e in ipairs(events) do lines[#lines + 1] = report.line(e) end
+	for _, e in ipairs(events) do
+		if e ~= first then lines[#lines + 1] = report.line(e) end
+	end
 	local text = {}
 	for _, l in ipairs(lines) do text[#text + 1] = "sandbox: " .. l .. "\n" end
 	text = table.concat(text)
@@ -351,6 +380,9 @@ local function main(argv)
 	-- unfinished on stderr (or on stdout, when both are the terminal)
 	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))
 	io.stderr:write(open_line and "\n" or "", text)
+	-- the backend that could not be built here, and those that could run
+	local why = backend.refusal(r, info)
+	if why then io.stderr:write("sbxlua: ", report.escape(why), "\n") end
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then
