@@ -12,6 +12,10 @@ local profile = require "sbx.profile"
 -- directory, and nothing is loaded after it has run
 local cjson = require "cjson"
 local setid = require "sbx.setid"
+local backend = require "sbx.backend"
+require "sbx.backend.process"
+require "sbx.backend.oci"
+require "sbx.backend.rootfs"
 
 -- what the operator typed and what the host said, escaped: one line
 local function refuse(fmt, ...)
@@ -148,6 +152,24 @@ local OPTIONS = {
 		.. "input)",
 		-- what the program writes reaches the caller's terminal as it is
 		function(o) o.tty_raw = true end },
+	{ "--backend", "ns|process|oci", "what builds the box: the namespace box (default), no namespace at "
+		.. "all (limits and filters only), or an OCI runtime; never chosen by sbxlua",
+		function(o, typed)
+			if not backend.check(typed) then refuse("--backend %s: expected ns, process or oci", typed) end
+			o.backend = typed
+		end },
+	{ "--runtime", "runc|crun", "the OCI runtime (default: runc, else crun)",
+		function(o, typed)
+			if typed ~= "runc" and typed ~= "crun" then refuse("--runtime %s: expected runc or crun", typed) end
+			o.runtime = typed
+		end },
+	{ "--rootfs", "DIR", "the namespace box's root: a directory root (read-only) instead of the "
+		.. "host's /usr",
+		function(o, typed)
+			local real, msg = stdbox.host_path(typed)
+			if not real then refuse("--rootfs %s: %s", typed, msg) end
+			o.rootfs = real
+		end },
 	{ "--report", "FILE", "also write the report to FILE", "report" },
 	{ "--json", "FILE", "write the structured result to FILE", "json" },
 	{ "-v --verbose", nil, "add the isolation report to the report",
@@ -250,9 +272,9 @@ local function main(argv)
 	if o.stdin == nil and not o.pty then o.stdin = inherited_stdin() end
 	o.stdin = o.stdin or nil
 
-	local spec, info = stdbox.build(o)
+	local spec, info = backend.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end
-	local r, rmsg = sbx.run(spec)
+	local r, rmsg = backend.run(spec, info)
 	-- a base the operator names must work (the core probes it and refuses
 	-- the box): never a silent fallback
 	if not r and type(o.cgroup) == "string" and rmsg:find("^cgroup base ") then
@@ -271,6 +293,9 @@ local function main(argv)
 	-- unfinished on stderr (or on stdout, when both are the terminal)
 	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))
 	io.stderr:write(open_line and "\n" or "", text)
+	-- the backend that could not be built here, and those that could run
+	local why = backend.refusal(r, info)
+	if why then io.stderr:write("sbxlua: ", report.escape(why), "\n") end
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then

@@ -730,7 +730,11 @@ describe("run.lua [" .. S.priv .. "]", function()
 			.. S.bin .. " run.lua /bin/echo ran' 2>&1 </dev/null")
 		assert.are.equal(126, code)
 		assert.are.equal("sandbox: cannot create namespaces: ENOSPC (user namespaces are disabled "
-			.. "or exhausted on this host)\n", out)
+			.. "or exhausted on this host)\n", out:match("^[^\n]*\n"))
+		-- and which backend could run (docs/backends.md); none ran
+		assert.matches("\nsbxlua: the namespace box cannot be built here; no other backend is used unless"
+			.. " chosen; could run: --backend process", out, 1, true)
+		assert.not_matches("ran", out, 1, true)
 	end)
 
 	describe("refusals before the box exists", function()

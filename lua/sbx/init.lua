@@ -63,6 +63,26 @@ local function prepare(spec, fname)
 	if type(spec) ~= "table" then bad(fname, ("table expected, got %s"):format(type(spec))) end
 	local s, unsafe = {}, {}
 	for k, v in pairs(spec) do s[k] = v end
+	local be = s.backend
+	s.backend = nil
+	if be == "process" then
+		-- no namespace at all (sbx.backend.process): nothing to mount,
+		-- name or map, the host's tree under Landlock
+		for _, k in ipairs { "mounts", "hostname", "sysctl", "uid", "gid", "net_lo" } do
+			if s[k] ~= nil then bad(fname, ("the process backend has no %s"):format(k)) end
+		end
+		if s.root ~= nil and s.root ~= "host" then bad(fname, "the process backend has no root of its own") end
+		if s.namespaces ~= nil and next(s.namespaces) ~= nil then
+			bad(fname, "the process backend has no namespaces")
+		end
+		s.namespaces, s.root = {}, "host"
+		if core.ids().euid == 0 and s.host_uid == nil then s.host_uid = 0 end
+		-- without a user namespace only a root caller can empty its
+		-- bounding set (sbx.backend.process)
+		if core.ids().euid ~= 0 and s.drop_caps == nil then s.drop_caps = false end
+	elseif be ~= nil and be ~= "ns" then
+		bad(fname, ("field 'backend' must be 'ns' or 'process' (%s: sbx.backend)"):format(tostring(be)))
+	end
 	local ns = s.namespaces
 	if ns ~= nil and type(ns) ~= "table" then bad(fname, "field 'namespaces' must be a list of names") end
 	if s.root == "host" then

@@ -265,7 +265,12 @@ end
 -- @tparam table info the claims of `sbx.stdbox.build`
 function M.events(r, info)
 	local lim = info.limits or {}
-	local events = { end_event(r, lim) }
+	local events = {}
+	-- a backend's own first line (the isolation it does not give), then
+	-- what its runtime recorded differently from what was asked
+	if info.first_line then events[1] = { kind = "isolation", text = info.first_line } end
+	for _, m in ipairs(info.mismatches or {}) do events[#events + 1] = { kind = "mismatch", text = m } end
+	events[#events + 1] = end_event(r, lim)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end
@@ -304,6 +309,8 @@ local setid_lines = {
 local function event_line(e)
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
+	if e.kind == "isolation" then return e.text end
+	if e.kind == "mismatch" then return "not as asked: " .. e.text end
 	if e.kind == "interrupted" then return ("interrupted (%s)"):format(e.name) end
 	if e.kind == "note" then
 		if e.text then return e.text end
@@ -339,7 +346,7 @@ end
 --- The exit code of run.lua for the events of a run.
 function M.exit_code(events)
 	for _, e in ipairs(events) do
-		if e.kind == "cannot" or e.kind == "lost" then return M.EXIT_CANNOT end
+		if e.kind == "cannot" or e.kind == "lost" or e.kind == "mismatch" then return M.EXIT_CANNOT end
 		if e.kind == "killed" then
 			if e.cause == "signal" or e.cause == "init" then return 128 + e.signal end
 			if e.cause == "refused" then return M.EXIT_REFUSED end
@@ -361,7 +368,7 @@ local proc_name = { mount = "mnt" }
 -- @tparam table r the core result (with r.probe)
 -- @tparam table info the claims
 -- @tparam table host the host's namespace ids (sbx.core.ns_ids())
-function M.verify(r, _info, host)
+function M.verify(r, info, host)
 	local v = { namespaces = {} }
 	local p = r.probe
 	local status, mountinfo, ns = p and p.status or "", p and p.mountinfo or "", {}
@@ -379,17 +386,21 @@ function M.verify(r, _info, host)
 	v.seccomp = status:match("\nSeccomp:%s*(%d+)") == "2"
 	local root
 	for l in mountinfo:gmatch("[^\n]+") do
-		local mp, opts, fstype = l:match("^%d+ %d+ %S+ %S+ (%S+) (%S+).- %- (%S+)")
-		if mp == "/" then root = { opts = opts, fstype = fstype } end
+		local from, mp, opts, fstype = l:match("^%d+ %d+ %S+ (%S+) (%S+) (%S+).- %- (%S+)")
+		if mp == "/" then root = { from = from, opts = opts, fstype = fstype } end
 	end
-	v.private_root = root ~= nil and root.fstype == "tmpfs"
+	-- a tmpfs of the box's own, or a directory bound as the root (an OCI
+	-- bundle's, --rootfs): never the whole of a host file system
+	v.private_root = root ~= nil and (root.fstype == "tmpfs" or (info.root_dir and root.from ~= "/"))
 	v.read_only_root = root ~= nil and (root.opts .. ","):match("^ro,") ~= nil
 	local uid = status:match("\nUid:%s*(%d+)")
-	v.uid = uid ~= nil and tonumber(uid) == 1000
+	v.uid = uid ~= nil and tonumber(uid) == (info.record_uid or 1000)
 	-- Landlock keeps no trace in /proc: it is claimed when restrict_self
 	-- succeeded (the run fails otherwise) but cannot be read back here.
 	v.landlock = false
 	v.rlimits = false -- the probe does not read /proc/self/limits
+	-- a record read before the filter is set (an OCI runtime's)
+	if info.seccomp_unread then v.seccomp = nil end
 	return v
 end
 
@@ -398,7 +409,7 @@ function M.isolation(info)
 	local ns = {}
 	for _, n in ipairs(core.namespaces()) do ns[n] = false end
 	for _, n in ipairs(info.namespaces) do ns[n] = true end
-	return {
+	local iso = {
 		namespaces = ns,
 		private_root = true,
 		read_only_root = true,
@@ -412,6 +423,9 @@ function M.isolation(info)
 		network = info.network,
 		host_root = info.host_root,
 	}
+	-- what a backend other than the namespace box does not give
+	for k, v in pairs(info.claims or {}) do iso[k] = v end
+	return iso
 end
 
 local function sorted_keys(t)
@@ -426,7 +440,10 @@ end
 -- network mode, the environment and the read-only mounts.
 function M.digest(info)
 	local iso = M.isolation(info)
-	local parts = { "sbxlua-environment-v1", "kind=namespaces", "os=linux", "arch=x86_64" }
+	local parts = { "sbxlua-environment-v1", "kind=" .. (info.kind or "namespaces"), "os=linux",
+		"arch=x86_64" }
+	-- a backend's own facts (the OCI runtime, another root's identity)
+	for _, x in ipairs(info.digest_extra or {}) do parts[#parts + 1] = x end
 	for _, n in ipairs(sorted_keys(iso.namespaces)) do
 		parts[#parts + 1] = ("ns.%s=%s"):format(n, tostring(iso.namespaces[n]))
 	end
@@ -438,8 +455,9 @@ function M.digest(info)
 	for _, k in ipairs(sorted_keys(info.limits)) do
 		parts[#parts + 1] = ("limit.%s=%s"):format(k, tostring(info.limits[k]))
 	end
-	for _, k in ipairs(sorted_keys(info.env)) do
-		parts[#parts + 1] = ("env.%s=%s"):format(k, info.env[k])
+	local env = info.digest_env or info.env
+	for _, k in ipairs(sorted_keys(env)) do
+		parts[#parts + 1] = ("env.%s=%s"):format(k, env[k])
 	end
 	local ro = {}
 	for _, p in ipairs(info.ro_roots) do ro[#ro + 1] = p end
@@ -475,7 +493,7 @@ function M.verified_states(r, info, verified)
 	end
 	for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
 		"capabilities_dropped", "seccomp" } do
-		out[k] = state(iso[k], verified[k])
+		out[k] = state(iso[k], verified[k], not (k == "seccomp" and info.seccomp_unread) and nil)
 	end
 	out.uid = state(true, verified.uid)
 	out.landlock = state(iso.landlock, verified.landlock, false)
@@ -496,13 +514,26 @@ function M.isolation_lines(r, info, verified)
 	for _, n in ipairs(info.namespaces) do names[#names + 1] = n end
 	local all = true
 	for _, n in ipairs(info.namespaces) do all = all and verified.namespaces[n] end
-	out[#out + 1] = ("namespaces: %s (%s)"):format(table.concat(names, " "), tag(all))
-	out[#out + 1] = ("root: private tmpfs (%s), read-only (%s)"):format(
-		tag(verified.private_root), tag(verified.read_only_root))
+	if #names == 0 then
+		out[#out + 1] = "namespaces: none"
+	else
+		out[#out + 1] = ("namespaces: %s (%s)"):format(table.concat(names, " "), tag(all))
+	end
+	if iso.private_root then
+		out[#out + 1] = ("root: %s (%s), read-only (%s)"):format(info.root_name or "private tmpfs",
+			tag(verified.private_root), tag(verified.read_only_root))
+	else
+		out[#out + 1] = "root: the host's"
+	end
 	out[#out + 1] = ("no_new_privs: yes (%s)"):format(tag(verified.no_new_privs))
-	out[#out + 1] = ("capabilities: none (%s)"):format(tag(verified.capabilities_dropped))
+	if iso.capabilities_dropped then
+		out[#out + 1] = ("capabilities: none (%s)"):format(tag(verified.capabilities_dropped))
+	else
+		out[#out + 1] = "capabilities: none held, bounding set kept"
+	end
 	if iso.seccomp then
-		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile, tag(verified.seccomp))
+		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile,
+			info.seccomp_unread and "set after the runtime's record: unverifiable" or tag(verified.seccomp))
 	else
 		out[#out + 1] = "seccomp: none"
 	end
@@ -532,10 +563,15 @@ end
 -- @treturn string
 function M.text(r, info, events, verified, verbose)
 	local lines = {}
+	-- a backend's isolation line comes first, before the verbose lines
+	local first = events[1] and events[1].kind == "isolation" and events[1] or nil
+	if first then lines[1] = M.line(first) end
 	if verbose then
 		for _, l in ipairs(M.isolation_lines(r, info, verified)) do lines[#lines + 1] = l end
 	end
-	for _, e in ipairs(events) do lines[#lines + 1] = M.line(e) end
+	for _, e in ipairs(events) do
+		if e ~= first then lines[#lines + 1] = M.line(e) end
+	end
 	for i, l in ipairs(lines) do lines[i] = "sandbox: " .. l .. "\n" end
 	return table.concat(lines)
 end
