@@ -32,6 +32,18 @@ describe("check.lua [" .. S.priv .. "]", function()
 			.. "disabled or exhausted on this host%)\n", out)
 	end)
 
+	it("gives --help as every script does, and run.lua's usage errors in the same words", function()
+		for _, script in ipairs { "check.lua", "run.lua" } do
+			local out, code = S.sh(S.bin .. " " .. script .. " --help 2>&1")
+			assert.are.equal(0, code, out)
+			assert.matches("^Usage: sbxlua " .. script:gsub("%p", "%%%0") .. " %[%-h%]", out)
+			assert.matches("\nOptions:\n   %-h, %-%-help +Show this help message and exit%.\n", out)
+			out, code = S.sh(S.bin .. " " .. script .. " --bogus 2>&1")
+			assert.are.equal(script == "run.lua" and 126 or 2, code)
+			assert.are.equal("sbxlua: unknown option '--bogus' (see --help)\n", out)
+		end
+	end)
+
 	it("refuses an unknown option or argument, in the words of every script", function()
 		local out, code = S.sh(S.bin .. " check.lua --bogus 2>&1")
 		assert.are.equal(2, code)
