@@ -291,7 +291,7 @@ describe("evidence: where the proc connector is not used [" .. S.priv .. "]", fu
 	-- the standard box's sh -c head case, run in this process
 	local function head_box(proc_events)
 		local sbx = require "sbx"
-		local stdbox = require "sbx.box"
+		local stdbox = require "sbx.stdbox"
 		local spec, info = assert(stdbox.build { prog = "/bin/sh",
 			args = { "-c", "head -c 5M /dev/zero > /work/big" },
 			limits = { file_size = "1M" }, stdin = "" })

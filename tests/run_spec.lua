@@ -14,7 +14,7 @@ local function last_line(s) return s:match("([^\n]*)\n$") end
 -- caller's box as the caller, who owns it already).
 local function box_writable(d)
 	if S.euid() == 0 then
-		local id = require("sbx.box").root_host_id
+		local id = require("sbx.stdbox").root_host_id
 		os.execute(("chown %d:%d %s"):format(id, id, S.q(d)))
 	end
 end
@@ -805,14 +805,20 @@ describe("run.lua [" .. S.priv .. "]", function()
 			refused("%-%-pids 0: limit 'tasks': .+", "--pids", "0", "/bin/true")
 			refused("%-%-tmp /x:big: .+", "--tmp", "/x:big", "/bin/true")
 			refused("%-%-net wifi: expected none or host", "--net", "wifi", "/bin/true")
-			refused("unknown option %-%-bogus %(see %-%-help%)", "--bogus", "/bin/true")
+			refused("unknown option '%-%-bogus' %(see %-%-help%)", "--bogus", "/bin/true")
+			refused("option '%-%-mem' requires an argument %(see %-%-help%)", "--mem")
+			refused("missing argument 'PROG' %(see %-%-help%)", "--verbose")
+			-- an option after PROG is the program's
+			local out, err, code = run("/bin/echo", "--bogus", "-v")
+			assert.are.equal(0, code, err)
+			assert.are.equal("--bogus -v\n", out)
 			refused("%-%-env NOEQUALS: expected K=V", "--env", "NOEQUALS", "/bin/true")
 			refused("%-%-profile nope: .+", "--profile", "nope", "/bin/true")
 		end)
 	end)
 
 	describe("the box's host id", function()
-		local stdbox = require "sbx.box"
+		local stdbox = require "sbx.stdbox"
 		if S.euid() ~= 0 then
 			it("is the caller's; --host-id is refused", function()
 				local out, err, code = run("/bin/sh", "-c", "cat /proc/self/uid_map")
@@ -1352,7 +1358,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 				assert.are.equal(126, code)
 				assert.are.equal("", out)
 				assert.are.equal(("sbxlua: --profile %s/p.lua: %s/p.lua is owned by uid %d, "
-					.. "not by root or the caller\n"):format(d, d, require("sbx.box").root_host_id), err)
+					.. "not by root or the caller\n"):format(d, d, require("sbx.stdbox").root_host_id), err)
 			end)
 		else
 			pending("a profile a box rewrote: an unprivileged caller's box writes as the caller, "

@@ -20,8 +20,8 @@ M.signal = core.signal
 --  * no `root`: a tmpfs root with `M.minimal_mounts()` (unless `mounts`
 --    gives the tree); `root = "host"` runs on the host's tree ("root=host");
 --  * a root caller: `host_uid`/`host_gid` default to the standard box's
---    unprivileged host id (`sbx.box.root_host_id`, checked by
---    `sbx.box.check_host_id`), one named alone stands for both;
+--    unprivileged host id (`sbx.stdbox.root_host_id`, checked by
+--    `sbx.stdbox.check_host_id`), one named alone stands for both;
 --    `host_uid = 0` ("host_uid=0"), `host_gid = 0` ("host_gid=0");
 --  * `drop_caps = false`, `no_new_privs = false` are listed as well.
 
@@ -44,7 +44,7 @@ end
 -- nil, and the reason in default_why, when the check fails.
 local default_checked, default_why
 local function default_host_id()
-	local box = require "sbx.box"
+	local box = require "sbx.stdbox"
 	local id, t = box.root_host_id, os.time()
 	if default_checked ~= id .. "@" .. t then
 		local ok, why = box.check_host_id(id)
@@ -278,7 +278,7 @@ M.access = core.access
 -- descriptor (see `sbx.setid` and docs/lua-api.md).
 M.clear_setid = core.clear_setid
 --- Lists the unix sockets under a host directory, by the same walk
--- (see `sbx.box` and docs/lua-api.md).
+-- (see `sbx.stdbox` and docs/lua-api.md).
 M.find_sockets = core.find_sockets
 --- Whether a descriptor is a terminal.
 M.isatty = core.isatty

@@ -193,6 +193,37 @@ function M.calls(step, opts)
 	return out
 end
 
+-- load's steps checked and copied (nil: none); raises as load does.
+local function load_steps(steps)
+	if steps == nil then return nil end
+	if type(steps) ~= "table" or rawlen(steps) == 0 then
+		error("bad argument #2 to 'load' (steps: a non-empty list of step names expected)", 3)
+	end
+	local copy = {}
+	for i = 1, rawlen(steps) do
+		local s = rawget(steps, i)
+		if type(s) ~= "string" or not s:match("^[%a_][%w_]*$") then
+			error(("bad argument #2 to 'load' (steps[%d]: invalid step name)"):format(i), 3)
+		end
+		copy[i] = s
+	end
+	return copy
+end
+
+-- The file of a profile: a path as given, or a name in `M.dir()`; raises
+-- as load does for a name that is neither.
+-- @return the path, or nil, msg
+local function profile_path(name)
+	if name:find("/", 1, true) or name:sub(-4) == ".lua" then return name end
+	if not name:match("^[%w_%-]+$") then
+		error(("bad argument #1 to 'load' (invalid profile name '%s')")
+			:format(name), 3)
+	end
+	local dir, msg = M.dir()
+	if dir == nil then return nil, msg end
+	return dir .. "/" .. name .. ".lua"
+end
+
 --- Loads a profile.
 -- A bare name ("default", "none") names `<M.dir()>/<name>.lua`; a name with
 -- a `/` or ending in `.lua` is a file path.  The file is opened once with no
@@ -218,32 +249,9 @@ function M.load(name, opts)
 			:format(type(name)), 2)
 	end
 	opts = check_opts("load", opts, { steps = true, arch = true, libc = true })
-	local steps = rawget(opts, "steps")
-	if steps ~= nil then
-		if type(steps) ~= "table" or rawlen(steps) == 0 then
-			error("bad argument #2 to 'load' (steps: a non-empty list of step names expected)", 2)
-		end
-		local copy = {}
-		for i = 1, rawlen(steps) do
-			local s = rawget(steps, i)
-			if type(s) ~= "string" or not s:match("^[%a_][%w_]*$") then
-				error(("bad argument #2 to 'load' (steps[%d]: invalid step name)"):format(i), 2)
-			end
-			copy[i] = s
-		end
-		steps = copy
-	end
-	local path
-	if name:find("/", 1, true) or name:sub(-4) == ".lua" then
-		path = name
-	elseif name:match("^[%w_%-]+$") then
-		local dir, msg = M.dir()
-		if dir == nil then return nil, msg end
-		path = dir .. "/" .. name .. ".lua"
-	else
-		error(("bad argument #1 to 'load' (invalid profile name '%s')")
-			:format(name), 2)
-	end
+	local steps = load_steps(rawget(opts, "steps"))
+	local path, perr = profile_path(name)
+	if path == nil then return nil, perr end
 	local text, rmsg = read_profile(path)
 	if text == nil then
 		return nil, "profile " .. name .. ": " .. rmsg

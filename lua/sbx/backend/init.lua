@@ -1,5 +1,5 @@
 --- Backends: what builds and runs a box.  One spec, three backends:
---  * `ns` (the default): the namespace box of `sbx.box` and `sbx.core`;
+--  * `ns` (the default): the namespace box of `sbx.stdbox` and `sbx.core`;
 --  * `process`: the same program under the same limits and filters, with
 --    no namespace at all (`sbx.backend.process`), for hosts that forbid
 --    user namespaces; its report says so in its first line;
@@ -10,7 +10,7 @@
 -- run (`M.refusal`), and nothing falls back on its own.
 -- @module sbx.backend
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 
 local M = {}
 
@@ -36,7 +36,7 @@ local function module(name)
 end
 
 --- Builds the spec of a run for the backend `o.backend` (default `ns`)
--- from the options of `sbx.box.build` (plus `rootfs` for `ns`).
+-- from the options of `sbx.stdbox.build` (plus `rootfs` for `ns`).
 -- @tparam table o
 -- @return spec, info; or nil, msg
 function M.build(o)

@@ -17,8 +17,9 @@
 -- state directory checked empty (`list`) and the bundle removed.
 -- @module sbx.backend.oci
 local core = require "sbx.core"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local profile = require "sbx.profile"
+local limits = require "sbx.limits"
 
 local M = {}
 
@@ -292,65 +293,38 @@ local function remove_dir(p)
 	if p and p:match("^" .. M.tmpdir .. "/sbxlua%-oci%.[%w]+$") then os.execute("rm -rf -- " .. q(p)) end
 end
 
---- Builds the OCI backend's run from the options of `sbx.box.build`: the
--- standard box's spec, translated to a bundle.  `o.runtime` names the
--- runtime (default: the first installed of `M.runtimes`).
--- @return spec (the core spec that runs the runtime), info; or nil, msg
-function M.build(o)
-	if o.rootfs then return nil, "--rootfs: the OCI backend takes the standard tree" end
-	if o.socket and #o.socket > 0 then return nil, "--socket: not with the OCI backend" end
-	local rt, rerr = M.runtime(o.runtime)
-	if not rt then return nil, rerr end
-	local base, info = stdbox.build(o)
-	if not base then return nil, info end
-	local prof = false
-	if info.profile ~= "none" then
-		local perr
-		prof, perr = profile.load(info.profile)
-		if prof == nil then return nil, perr end
-	end
-	local seccomp
-	if prof then
-		local serr
-		seccomp, serr = M.seccomp(prof)
-		if not seccomp then return nil, "profile " .. info.profile .. ": " .. serr end
-	end
+-- The profile of the box's claims as OCI seccomp rules: false for none.
+-- @return the rules or false; or nil, msg
+local function oci_seccomp(info)
+	if info.profile == "none" then return false end
+	local prof, perr = profile.load(info.profile)
+	if prof == nil then return nil, perr end
+	if not prof then return false end
+	local seccomp, serr = M.seccomp(prof)
+	if not seccomp then return nil, "profile " .. info.profile .. ": " .. serr end
+	return seccomp
+end
 
-	local bundle, berr = private_dir()
-	if not bundle then return nil, berr end
-	for _, d in ipairs { "rootfs", "files", "record", "state" } do
-		os.execute("mkdir -m 755 " .. q(bundle .. "/" .. d))
-	end
-	os.execute("chmod 755 " .. q(bundle))
-	local euid = core.ids().euid
-	local rootless = euid ~= 0
-	local uid, gid = stdbox.user.uid, stdbox.user.gid
-	if rootless then uid, gid = 0, 0 end
-	local mounts, masked, readonly = translate_mounts(base, bundle, { uid = uid, gid = gid })
-	if not mounts then
-		remove_dir(bundle)
-		return nil, masked
-	end
-
-	-- the container's ids: a user namespace always; a root caller's maps
-	-- 0..65535 onto the standard box's host id and up, an unprivileged
-	-- caller's (rootless) maps the box's user onto the caller alone
-	local host_id = base.host_uid or euid
-	local uidmap, gidmap
+-- The container's ids: a user namespace always; a root caller's maps
+-- 0..65535 onto the standard box's host id and up, an unprivileged
+-- caller's (rootless) maps the box's user onto the caller alone.
+local function id_maps(rootless, euid, host_id)
 	if rootless then
 		-- runc needs the container's uid 0 mapped, and a caller with no
 		-- subordinate ids has one id to map: the program is the
 		-- container's uid 0 (the caller on the host), with no capability
-		uidmap = array { { containerID = 0, hostID = euid, size = 1 } }
-		gidmap = array { { containerID = 0, hostID = core.ids().egid, size = 1 } }
-	else
-		uidmap = array { { containerID = 0, hostID = host_id, size = 65536 } }
-		gidmap = array { { containerID = 0, hostID = host_id, size = 65536 } }
+		return array { { containerID = 0, hostID = euid, size = 1 } },
+			array { { containerID = 0, hostID = core.ids().egid, size = 1 } }
 	end
-	local namespaces = array { { type = "user" }, { type = "mount" }, { type = "pid" },
-		{ type = "ipc" }, { type = "uts" }, { type = "cgroup" } }
-	if info.network ~= "host" then namespaces[#namespaces + 1] = { type = "network" } end
+	return array { { containerID = 0, hostID = host_id, size = 65536 } },
+		array { { containerID = 0, hostID = host_id, size = 65536 } }
+end
 
+-- The standard box's rlimits as OCI's, by name; RLIMIT_DATA's backstop
+-- always: whatever cgroup the runtime makes is not the core's, which
+-- samples the runtime's processes.
+local function oci_rlimits(base, info)
+	base.rlimits.data = limits.memory_backstop(info.limits)
 	local rlimits = array()
 	local names = {}
 	for k in pairs(base.rlimits) do names[#names + 1] = k end
@@ -364,56 +338,62 @@ function M.build(o)
 			rlimits[#rlimits + 1] = { type = rlimit_type(k), soft = soft, hard = hard }
 		end
 	end
+	return rlimits
+end
+
+-- The bundle's config.json: the standard box (base) as an OCI container
+-- `id` in `bundle`; c holds uid, gid, mounts, masked, readonly, uidmap,
+-- gidmap, rlimits, seccomp, rootless.
+local function oci_config(base, info, bundle, id, c)
 	local env = array()
 	local keys = {}
 	for k in pairs(base.env) do keys[#keys + 1] = k end
 	table.sort(keys)
 	for _, k in ipairs(keys) do env[#env + 1] = k .. "=" .. base.env[k] end
-
-	local id = "sbxlua-" .. bundle:match("([%w]+)$"):lower()
+	local namespaces = array { { type = "user" }, { type = "mount" }, { type = "pid" },
+		{ type = "ipc" }, { type = "uts" }, { type = "cgroup" } }
+	if info.network ~= "host" then namespaces[#namespaces + 1] = { type = "network" } end
 	local none = array()
 	local config = {
 		ociVersion = "1.0.2",
 		process = {
 			terminal = false,
-			user = { uid = uid, gid = gid },
+			user = { uid = c.uid, gid = c.gid },
 			args = array(base.argv),
 			env = env,
 			cwd = base.cwd,
 			capabilities = { bounding = none, effective = none, inheritable = none, permitted = none,
 				ambient = none },
-			rlimits = rlimits,
+			rlimits = c.rlimits,
 			noNewPrivileges = true,
 		},
 		root = { path = "rootfs", readonly = true },
 		hostname = base.hostname,
-		mounts = mounts,
+		mounts = c.mounts,
 		hooks = { poststart = array { { path = "/bin/sh",
 			args = array { "sh", "-c", HOOK, "sh", bundle .. "/record" }, timeout = 10 } } },
 		linux = {
 			namespaces = namespaces,
-			uidMappings = uidmap,
-			gidMappings = gidmap,
-			maskedPaths = masked,
-			readonlyPaths = readonly,
-			seccomp = seccomp or nil,
+			uidMappings = c.uidmap,
+			gidMappings = c.gidmap,
+			maskedPaths = c.masked,
+			readonlyPaths = c.readonly,
+			seccomp = c.seccomp or nil,
 		},
 	}
 	-- a rootless runtime has no cgroup of its own here: the sampler holds
 	-- memory and tasks (runc refuses resources it cannot set)
-	if not rootless then
+	if not c.rootless then
 		config.linux.cgroupsPath = "/" .. id
 		config.linux.resources = { memory = { limit = info.limits.memory, swap = info.limits.memory },
 			pids = { limit = info.limits.tasks } }
 	end
-	local ok, werr = write_file(bundle .. "/config.json", M.encode(config) .. "\n", 420)
-	if not ok then
-		remove_dir(bundle)
-		return nil, werr
-	end
+	return config
+end
 
-	local state = bundle .. "/state"
-	local spec = {
+-- The core spec that runs the runtime on the bundle.
+local function runtime_spec(rt, bundle, state, id, base)
+	return {
 		backend = "process",
 		argv = { rt.path, "--root", state, "run", "--bundle", bundle, id },
 		env = { PATH = "/usr/sbin:/usr/bin:/sbin:/bin", XDG_RUNTIME_DIR = state },
@@ -427,6 +407,53 @@ function M.build(o)
 		memory_limit = base.memory_limit, task_limit = base.task_limit, cpu_limit = base.cpu_limit,
 		cgroup = false,
 	}
+end
+
+-- A new bundle directory with its parts.
+local function new_bundle()
+	local bundle, berr = private_dir()
+	if not bundle then return nil, berr end
+	for _, d in ipairs { "rootfs", "files", "record", "state" } do
+		os.execute("mkdir -m 755 " .. q(bundle .. "/" .. d))
+	end
+	os.execute("chmod 755 " .. q(bundle))
+	return bundle
+end
+
+--- Builds the OCI backend's run from the options of `sbx.stdbox.build`: the
+-- standard box's spec, translated to a bundle.  `o.runtime` names the
+-- runtime (default: the first installed of `M.runtimes`).
+-- @return spec (the core spec that runs the runtime), info; or nil, msg
+function M.build(o)
+	if o.rootfs then return nil, "--rootfs: the OCI backend takes the standard tree" end
+	if o.socket and #o.socket > 0 then return nil, "--socket: not with the OCI backend" end
+	local rt, rerr = M.runtime(o.runtime)
+	if not rt then return nil, rerr end
+	local base, info = stdbox.build(o)
+	if not base then return nil, info end
+	local seccomp, serr = oci_seccomp(info)
+	if seccomp == nil then return nil, serr end
+	local bundle, berr = new_bundle()
+	if not bundle then return nil, berr end
+	local euid = core.ids().euid
+	local c = { rootless = euid ~= 0, seccomp = seccomp, uid = stdbox.user.uid, gid = stdbox.user.gid }
+	if c.rootless then c.uid, c.gid = 0, 0 end
+	c.mounts, c.masked, c.readonly = translate_mounts(base, bundle, { uid = c.uid, gid = c.gid })
+	if not c.mounts then
+		remove_dir(bundle)
+		return nil, c.masked
+	end
+	local host_id = base.host_uid or euid
+	c.uidmap, c.gidmap = id_maps(c.rootless, euid, host_id)
+	c.rlimits = oci_rlimits(base, info)
+	local id = "sbxlua-" .. bundle:match("([%w]+)$"):lower()
+	local ok, werr = write_file(bundle .. "/config.json", M.encode(oci_config(base, info, bundle, id, c)) .. "\n", 420)
+	if not ok then
+		remove_dir(bundle)
+		return nil, werr
+	end
+	local state = bundle .. "/state"
+	local rootless, uid = c.rootless, c.uid
 	info.backend = "oci"
 	info.kind = "oci"
 	info.runtime = rt
@@ -435,7 +462,7 @@ function M.build(o)
 	info.container = id
 	info.rootless = rootless
 	info.landlock, info.landlock_abi = false, 0
-	info.seccomp = seccomp ~= nil
+	info.seccomp = seccomp ~= false
 	info.seccomp_unread = true
 	info.root_dir = true
 	info.record_uid = rootless and euid or host_id + uid
@@ -443,13 +470,9 @@ function M.build(o)
 	info.first_line = ("isolation: oci (%s %s%s)"):format(rt.name, rt.version, rootless and ", rootless" or "")
 	info.digest_extra = { "runtime=" .. rt.name, "rootless=" .. tostring(rootless) }
 	info.asked = { uid = rootless and euid or host_id + uid, memory = not rootless and info.limits.memory or nil,
-		tasks = not rootless and info.limits.tasks or nil, rlimits = rlimits,
+		tasks = not rootless and info.limits.tasks or nil, rlimits = c.rlimits,
 		network = info.network ~= "host" }
-	for _, k in ipairs { "memory", "tasks" } do
-		if not rootless then info.enforcement[k] = "cgroup (runtime)" end
-	end
-	info.enforcement.inotify_instances, info.enforcement.inotify_watches = "none", "none"
-	return spec, info
+	return runtime_spec(rt, bundle, state, id, base), info
 end
 
 -- /proc/PID/limits rows by OCI rlimit type
@@ -529,6 +552,14 @@ end
 function M.run(spec, info)
 	local sbx = require "sbx"
 	local r, msg = sbx.run(spec)
+	if r then
+		-- what held the limits: the runtime's cgroup (not rootless), and
+		-- no user namespace of sbxlua's for the inotify limits
+		for _, k in ipairs { "memory", "tasks" } do
+			if not info.rootless then r.enforcement[k] = "cgroup (runtime)" end
+		end
+		r.enforcement.inotify_instances, r.enforcement.inotify_watches = "none", "none"
+	end
 	local rt, state = info.runtime, info.state
 	-- a runtime stopped by a limit leaves its container: kill and delete
 	os.execute(("%s --root %s delete --force %s >/dev/null 2>&1"):format(q(rt.path), q(state), q(info.container)))

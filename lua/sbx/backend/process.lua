@@ -14,7 +14,7 @@
 -- capabilities).  The report's first line says so.
 -- @module sbx.backend.process
 local core = require "sbx.core"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 
 local M = {}
 
@@ -68,37 +68,26 @@ local function held_caps()
 	return #held > 0 and table.concat(held, " ") or nil
 end
 
---- Builds the process backend's spec from the options of `sbx.box.build`.
--- Binds cannot move a path without a mount namespace: `ro`/`rw` entries
--- must name their own path (DEST = PATH) and become Landlock rules;
--- `socket` and `tmp` entries are refused.
--- @return spec, info; or nil, msg
-function M.build(o)
+-- Binds cannot move a path without a mount namespace: nil, or why o asks
+-- for what the process backend cannot give.
+local function unmountable(o)
 	for _, k in ipairs { "socket", "tmp" } do
-		if o[k] and #o[k] > 0 then return nil, ("--%s: the process backend has no mounts"):format(k) end
+		if o[k] and #o[k] > 0 then return ("--%s: the process backend has no mounts"):format(k) end
 	end
-	if o.rootfs then return nil, "--rootfs: the process backend has no root of its own" end
+	if o.rootfs then return "--rootfs: the process backend has no root of its own" end
 	for _, k in ipairs { "ro", "rw" } do
 		for _, b in ipairs(o[k] or {}) do
 			if b.dst ~= b.src then
-				return nil, ("--%s %s:%s: the process backend cannot move a path"):format(k, b.src, b.dst)
+				return ("--%s %s:%s: the process backend cannot move a path"):format(k, b.src, b.dst)
 			end
 		end
 	end
-	-- the standard box's limits, filter, environment and program
-	local base, info = stdbox.build(o)
-	if not base then return nil, info end
-	local prog = stdbox.find_program(o.prog)
-	local root_caller = core.ids().euid == 0
-	-- an unprivileged caller cannot empty its bounding set without a
-	-- user namespace (PR_CAPBSET_DROP needs CAP_SETPCAP): it must hold no
-	-- capability at all, and no_new_privs keeps it from gaining one
-	local held = not root_caller and held_caps()
-	if held then return nil, ("the caller holds capabilities (%s): the process backend cannot drop them"
-		.. " without a user namespace"):format(held) end
-	local dir, derr = private_dir()
-	if not dir then return nil, derr end
+	return nil
+end
 
+-- The Landlock rules that stand for the standard box's tree, and the
+-- read-only roots they claim.
+local function landlock_rules(o, dir, prog)
 	local ll, ro = {}, {}
 	local function rule(path, access, optional)
 		ll[#ll + 1] = { path = path, access = access, optional = optional or nil }
@@ -123,7 +112,12 @@ function M.build(o)
 		rule(prog, "ro")
 		ro[#ro + 1] = prog
 	end
+	return ll, ro
+end
 
+-- The spec: the standard box's (base) limits, filter, environment and
+-- program, with no namespace, in the private directory dir.
+local function process_spec(o, base, dir, prog, ll, root_caller)
 	local env = {}
 	for k, v in pairs(base.env) do env[k] = v end
 	env.HOME = dir
@@ -138,7 +132,7 @@ function M.build(o)
 	local h = stdbox.caller_hard().nproc or "unlimited"
 	rl.nproc = { h, h }
 	local abi = core.landlock_abi()
-	local spec = {
+	return {
 		namespaces = {},
 		root = "host",
 		-- without a user namespace the core cannot change ids: a root
@@ -157,11 +151,37 @@ function M.build(o)
 		output_limit = base.output_limit,
 		wall = base.wall,
 		memory_limit = base.memory_limit,
+		memory_backstop = base.memory_backstop,
 		task_limit = base.task_limit,
 		cpu_limit = base.cpu_limit,
 		cgroup = base.cgroup,
 		probe = true,
-	}
+	}, abi
+end
+
+--- Builds the process backend's spec from the options of `sbx.stdbox.build`.
+-- Binds cannot move a path without a mount namespace: `ro`/`rw` entries
+-- must name their own path (DEST = PATH) and become Landlock rules;
+-- `socket` and `tmp` entries are refused.
+-- @return spec, info; or nil, msg
+function M.build(o)
+	local no = unmountable(o)
+	if no then return nil, no end
+	-- the standard box's limits, filter, environment and program
+	local base, info = stdbox.build(o)
+	if not base then return nil, info end
+	local prog = stdbox.find_program(o.prog)
+	local root_caller = core.ids().euid == 0
+	-- an unprivileged caller cannot empty its bounding set without a
+	-- user namespace (PR_CAPBSET_DROP needs CAP_SETPCAP): it must hold no
+	-- capability at all, and no_new_privs keeps it from gaining one
+	local held = not root_caller and held_caps()
+	if held then return nil, ("the caller holds capabilities (%s): the process backend cannot drop them"
+		.. " without a user namespace"):format(held) end
+	local dir, derr = private_dir()
+	if not dir then return nil, derr end
+	local ll, ro = landlock_rules(o, dir, prog)
+	local spec, abi = process_spec(o, base, dir, prog, ll, root_caller)
 	info.backend = "process"
 	info.kind = "process"
 	info.namespaces = {}
@@ -173,14 +193,12 @@ function M.build(o)
 	info.program = prog
 	info.private_dir = dir
 	info.first_line = M.LINE
-	-- no tmpfs of the box's own, no user namespace for per-namespace limits
-	for _, k in ipairs { "tmp", "inotify_instances", "inotify_watches" } do info.enforcement[k] = "none" end
 	info.claims = { private_root = false, read_only_root = false,
 		-- an unprivileged caller's bounding set stays (see above)
 		capabilities_dropped = root_caller }
 	-- the digest names the environment, not this run's directory
 	local denv = {}
-	for k, v in pairs(env) do denv[k] = v end
+	for k, v in pairs(spec.env) do denv[k] = v end
 	denv.HOME = "(private working directory)"
 	info.digest_env = denv
 	return spec, info
@@ -191,6 +209,10 @@ end
 function M.run(spec, info)
 	local sbx = require "sbx"
 	local r, msg = sbx.run(spec)
+	if r then
+		-- no tmpfs of the box's own, no user namespace for per-namespace limits
+		for _, k in ipairs { "tmp", "inotify_instances", "inotify_watches" } do r.enforcement[k] = "none" end
+	end
 	remove_dir(info.private_dir)
 	return r, msg
 end

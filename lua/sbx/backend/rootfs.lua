@@ -8,7 +8,7 @@
 -- `M.identity`).
 -- @module sbx.backend.rootfs
 local core = require "sbx.core"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 
 local M = {}
 
@@ -107,7 +107,7 @@ local host_top = { ["/usr"] = true, ["/bin"] = true, ["/sbin"] = true, ["/lib"] 
 	["/lib32"] = true, ["/lib64"] = true, ["/libx32"] = true, ["/etc/ld.so.cache"] = true }
 
 --- Builds the namespace box over the root `o.rootfs` (a real path, no
--- symlink on it) from the options of `sbx.box.build`.
+-- symlink on it) from the options of `sbx.stdbox.build`.
 -- @return spec, info; or nil, msg
 function M.build(o)
 	local dir = o.rootfs
