@@ -1229,24 +1229,40 @@ static void pass_out(struct sbx_job *j, int s, int all)
 		j->sent[s] = j->len[s] = j->tail[s] = 0;
 }
 
+/* Whether connector record c and init's record o are one death: the same
+ * pid in the box where the connector read it, else (its zombie was gone
+ * before it could be read) the same command name. */
+static int same_death(const struct sbx_death *c, const struct sbx_death *o)
+{
+	if ((o->flags & SBX_DEATH_CONNECTOR) ||
+	    (o->status & 0x7f) != (c->status & 0x7f))
+		return 0;
+	if (c->pid > 0)
+		return o->pid == c->pid;
+	return c->comm[0] && strncmp(o->comm, c->comm, sizeof c->comm) == 0;
+}
+
 /* A death the connector saw that init recorded too (a process whose
- * parent died before reaping it, reaped by init after all) is init's. */
+ * parent died before reaping it, reaped by init after all) is init's.
+ * Each of init's records stands for one death: where the connector knows
+ * no pid in the box, two deaths of one name and signal, one reaped by its
+ * parent, could be taken for one (one note fewer, never one more). */
 static void dedup_deaths(struct sbx_job *j)
 {
+	unsigned char used[SBX_DEATH_MAX], drop[SBX_DEATH_MAX];
 	int k = 0;
-	for (int i = 0; i < j->ndeaths; i++) {
-		const struct sbx_death *d = &j->deaths[i];
-		int dup = 0;
-		for (int o = 0; (d->flags & SBX_DEATH_CONNECTOR) &&
-				d->pid > 0 && o < j->ndeaths && !dup;
+	memset(used, 0, sizeof used);
+	memset(drop, 0, sizeof drop);
+	for (int i = 0; i < j->ndeaths; i++)
+		for (int o = 0; (j->deaths[i].flags & SBX_DEATH_CONNECTOR) &&
+				o < j->ndeaths && !drop[i];
 		     o++)
-			dup =
-			    !(j->deaths[o].flags & SBX_DEATH_CONNECTOR) &&
-			    j->deaths[o].pid == d->pid &&
-			    (j->deaths[o].status & 0x7f) == (d->status & 0x7f);
-		if (!dup)
-			j->deaths[k++] = *d;
-	}
+			if (!used[o] &&
+			    same_death(&j->deaths[i], &j->deaths[o]))
+				drop[i] = used[o] = 1;
+	for (int i = 0; i < j->ndeaths; i++)
+		if (!drop[i])
+			j->deaths[k++] = j->deaths[i];
 	j->ndeaths = k;
 }
 
