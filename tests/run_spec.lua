@@ -678,7 +678,8 @@ describe("run.lua [" .. S.priv .. "]", function()
 				local f = assert(io.open(d .. "/ready"))
 				assert.are.equal("ran", f:read("l"))
 				f:close()
-				assert.are.equal("1", count())
+				-- the shell, and for a moment its fork before it execs sleep
+				assert.is_true(tonumber(count()) >= 1)
 				-- the box's cgroup (when it has one of its own: not sbxlua's)
 				local shpid = S.sh("pgrep -f '^/bin/s[h] -c .*: sig" .. n .. "$'"):match("%d+")
 				local function cg(of) return ("\n" .. (S.read("/proc/" .. of .. "/cgroup") or "")):match("\n0::(%S+)") end
