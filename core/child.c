@@ -28,10 +28,10 @@
 #include <linux/capability.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
-#include <netinet/in.h>
 #include <linux/seccomp.h>
 #include <linux/securebits.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -976,7 +976,8 @@ static int listener(int type, int port)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET,
 				.sin_port = htons((uint16_t)port)};
-	int one = 1, s = socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int one = 1,
+	    s = socket(AF_INET, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s < 0)
 		return -1;
 	if (setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||

@@ -12,8 +12,8 @@
 
 #include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
 #include "kmem.h"
-#include "sink.h"
 #include "procev.h"
+#include "sink.h"
 #include "ttyfilter.h"
 
 #include <signal.h>

@@ -42,8 +42,7 @@ void sbx_sink_take(struct sbx_sink *s, const struct cmsghdr *c)
 		int type = 0;
 		socklen_t tl = sizeof type;
 		/* a second message, or one past the cap: closed */
-		if (!s || !s->plan || !s->plan->on ||
-		    s->nfd == SBX_SINK_FDS ||
+		if (!s || !s->plan || !s->plan->on || s->nfd == SBX_SINK_FDS ||
 		    getsockopt(fd[i], SOL_SOCKET, SO_TYPE, &type, &tl) < 0 ||
 		    getsockname(fd[i], (struct sockaddr *)&a, &al) < 0 ||
 		    a.sin_family != AF_INET) {
@@ -157,9 +156,8 @@ static size_t parse_query(const unsigned char *q, size_t n, char *name,
 }
 
 /* Answers the query q (n bytes) that came to dst from src on fd. */
-static void answer(struct sbx_sink *s, int fd, const unsigned char *q,
-		   size_t n, const struct sockaddr_in *src,
-		   const struct in_pktinfo *dst)
+static void answer(struct sbx_sink *s, int fd, const unsigned char *q, size_t n,
+		   const struct sockaddr_in *src, const struct in_pktinfo *dst)
 {
 	unsigned char r[512 + 16];
 	char name[256];
@@ -195,7 +193,7 @@ static void answer(struct sbx_sink *s, int fd, const unsigned char *q,
 	r[6] = r[8] = r[9] = r[10] = r[11] = 0;
 	r[7] = kind == 1;
 	if (kind == 1) {
-		static const unsigned char rr[] = {0xc0, 12, 0, 1, 0, 1,
+		static const unsigned char rr[] = {0xc0, 12, 0, 1,  0, 1,
 						   0,	 0,  0, 60, 0, 4};
 		uint32_t a = htonl(s->plan->addr);
 		memcpy(r + qend, rr, sizeof rr);
@@ -248,8 +246,7 @@ static void datagram(struct sbx_sink *s, int fd, uint16_t port)
 	n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_TRUNC);
 	if (n < 0)
 		return;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c;
-	     c = CMSG_NXTHDR(&mh, c))
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
 		if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO &&
 		    c->cmsg_len >= CMSG_LEN(sizeof dst)) {
 			memcpy(&dst, CMSG_DATA(c), sizeof dst);
@@ -261,8 +258,8 @@ static void datagram(struct sbx_sink *s, int fd, uint16_t port)
 		traffic(s, 1, ntohl(dst.ipi_addr.s_addr), port, buf,
 			(size_t)n < sizeof buf ? (size_t)n : sizeof buf);
 	if (port == 53 && mh.msg_namelen == sizeof src)
-		answer(s, fd, buf, (size_t)n < sizeof buf ? (size_t)n : 0,
-		       &src, &dst);
+		answer(s, fd, buf, (size_t)n < sizeof buf ? (size_t)n : 0, &src,
+		       &dst);
 }
 
 static void conn_end(struct sbx_sink *s, struct sbx_sink_conn *c)
@@ -385,9 +382,9 @@ static const char *type_name(uint16_t t, char *buf, size_t size)
 	static const struct {
 		uint16_t t;
 		const char *name;
-	} names[] = {{1, "A"},	   {2, "NS"},	 {5, "CNAME"}, {6, "SOA"},
-		     {12, "PTR"},  {15, "MX"},	 {16, "TXT"},  {28, "AAAA"},
-		     {33, "SRV"},  {64, "SVCB"}, {65, "HTTPS"}, {255, "ANY"}};
+	} names[] = {{1, "A"},	  {2, "NS"},	{5, "CNAME"},  {6, "SOA"},
+		     {12, "PTR"}, {15, "MX"},	{16, "TXT"},   {28, "AAAA"},
+		     {33, "SRV"}, {64, "SVCB"}, {65, "HTTPS"}, {255, "ANY"}};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (names[i].t == t)
 			return names[i].name;
@@ -477,8 +474,9 @@ void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
 					   SBX_SINK_PORTS);
 			for (int k = 0; k < p->nports; k++)
 				if (p->ports[k] == n)
-					luaL_error(L, "field 'sink.ports': "
-						      "port %d twice",
+					luaL_error(L,
+						   "field 'sink.ports': "
+						   "port %d twice",
 						   (int)n);
 			p->ports[p->nports++] = (uint16_t)n;
 			lua_pop(L, 1);

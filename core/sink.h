@@ -18,14 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SBX_SINK_PORTS 16			/* ports per box */
-#define SBX_SINK_FDS (1 + 2 * SBX_SINK_PORTS)	/* UDP 53, TCP+UDP per port */
-#define SBX_SINK_CONNS 16			/* TCP connections open at once */
-#define SBX_SINK_CAP 4096			/* bytes recorded per connection */
-#define SBX_SINK_EVENTS 256			/* events kept per box */
-#define SBX_SINK_TIMEOUT 2.0			/* seconds a connection is read */
+#define SBX_SINK_PORTS 16		      /* ports per box */
+#define SBX_SINK_FDS (1 + 2 * SBX_SINK_PORTS) /* UDP 53, TCP+UDP per port */
+#define SBX_SINK_CONNS 16		      /* TCP connections open at once */
+#define SBX_SINK_CAP 4096    /* bytes recorded per connection */
+#define SBX_SINK_EVENTS 256  /* events kept per box */
+#define SBX_SINK_TIMEOUT 2.0 /* seconds a connection is read */
 #define SBX_SINK_WATCH (SBX_SINK_FDS + SBX_SINK_CONNS)
-#define SBX_SINK_RESOLVER 0x7f000035u		/* 127.0.0.53, host order */
+#define SBX_SINK_RESOLVER 0x7f000035u /* 127.0.0.53, host order */
 
 /* The sink of a plan (spec key `sink`). */
 struct sbx_sink_plan {
@@ -46,9 +46,9 @@ struct sbx_sink_conn {
 };
 
 struct sbx_sink_event {
-	int dns;	/* 1: a query; 0: traffic */
-	int udp;	/* traffic: 1 UDP, 0 TCP */
-	uint32_t addr;	/* traffic: the destination (host order) */
+	int dns;       /* 1: a query; 0: traffic */
+	int udp;       /* traffic: 1 UDP, 0 TCP */
+	uint32_t addr; /* traffic: the destination (host order) */
 	uint16_t port;
 	uint16_t qtype; /* dns */
 	int answer;	/* dns: 0 none, 1 the sink address, 2 NXDOMAIN */

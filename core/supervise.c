@@ -891,8 +891,9 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE((SBX_KMEM_FDS > SBX_SINK_FDS ? SBX_KMEM_FDS
-								 : SBX_SINK_FDS) *
+		char buf[CMSG_SPACE((SBX_KMEM_FDS > SBX_SINK_FDS
+					 ? SBX_KMEM_FDS
+					 : SBX_SINK_FDS) *
 				    sizeof(int))];
 	} cm;
 	struct iovec iov = {buf, size};
@@ -916,8 +917,7 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 		return n;
 	}
 	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
-	    ((const struct sbx_msg *)(const void *)buf)->type ==
-		SBX_MSG_SINK) {
+	    ((const struct sbx_msg *)(const void *)buf)->type == SBX_MSG_SINK) {
 		sbx_sink_take(sk, c);
 		return n;
 	}
@@ -1021,8 +1021,7 @@ static void read_ctl(struct sbx_job *j)
 	int fds[2];
 	j->sink.plan = &j->plan->sink;
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem,
-			     &j->sink);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem, &j->sink);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
