@@ -95,7 +95,8 @@ static struct sbx_sink_event *new_event(struct sbx_sink *s, const void *data,
 		s->dropped++;
 		return NULL;
 	}
-	memcpy(e->data, data, len);
+	if (data)
+		memcpy(e->data, data, len);
 	e->len = len;
 	s->nev++;
 	return e;
@@ -262,12 +263,13 @@ static void datagram(struct sbx_sink *s, int fd, uint16_t port)
 		       &dst);
 }
 
+/* The connection's event has its bytes (it was made at the accept, so
+ * that events keep the order of the connections) */
 static void conn_end(struct sbx_sink *s, struct sbx_sink_conn *c)
 {
-	traffic(s, 0, c->addr, c->port, c->buf, c->len);
+	s->ev[c->ev].len = s->ev[c->ev].bytes = c->len;
 	close(c->fd);
 	c->fd = -1;
-	free(c->buf);
 	c->buf = NULL;
 }
 
@@ -277,21 +279,30 @@ static void accept_one(struct sbx_sink *s, int fd, double now)
 	struct sockaddr_in a;
 	socklen_t al = sizeof a;
 	struct sbx_sink_conn *c = NULL;
+	struct sbx_sink_event *e;
 	int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0)
 		return;
 	for (int i = 0; i < SBX_SINK_CONNS && !c; i++)
 		if (s->conn[i].fd < 0)
 			c = &s->conn[i];
-	if (!c || getsockname(cfd, (struct sockaddr *)&a, &al) < 0 ||
-	    !(c->buf = malloc(SBX_SINK_CAP))) {
+	if (!c || getsockname(cfd, (struct sockaddr *)&a, &al) < 0) {
 		s->dropped++;
 		close(cfd);
 		return;
 	}
+	/* the event holds the buffer the connection's bytes go to */
+	e = new_event(s, NULL, SBX_SINK_CAP);
+	if (!e) {
+		close(cfd);
+		return;
+	}
+	e->len = 0; /* until its end */
+	e->addr = ntohl(a.sin_addr.s_addr);
+	e->port = ntohs(a.sin_port);
+	c->ev = s->nev - 1;
+	c->buf = (unsigned char *)e->data;
 	c->fd = cfd;
-	c->addr = ntohl(a.sin_addr.s_addr);
-	c->port = ntohs(a.sin_port);
 	c->since = now;
 	c->len = 0;
 }
@@ -367,8 +378,7 @@ void sbx_sink_close(struct sbx_sink *s)
 		if (s->conn[i].fd >= 0) {
 			close(s->conn[i].fd);
 			s->conn[i].fd = -1;
-			free(s->conn[i].buf);
-			s->conn[i].buf = NULL;
+			s->conn[i].buf = NULL; /* its event's */
 		}
 	for (size_t i = 0; i < s->nev; i++)
 		free(s->ev[i].data);
@@ -453,7 +463,8 @@ void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
 		return;
 	}
 	t = lua_gettop(L);
-	luaL_argexpected(L, lua_istable(L, t), 1, "table as field 'sink'");
+	if (!lua_istable(L, t))
+		luaL_error(L, "field 'sink' must be a table");
 	sbx_check_keys(L, t, 0, keys);
 	p->on = 1;
 	addr = sbx_opt_str(L, t, "address", "10.0.0.2");
@@ -461,8 +472,8 @@ void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
 		luaL_error(L, "field 'sink.address' must be an IPv4 address");
 	p->addr = ntohl(a.s_addr);
 	if (lua_getfield(L, t, "ports") != LUA_TNIL) {
-		luaL_argexpected(L, lua_istable(L, -1), 1,
-				 "table as field 'sink.ports'");
+		if (!lua_istable(L, -1))
+			luaL_error(L, "field 'sink.ports' must be a list");
 		for (lua_Integer i = 1; lua_geti(L, -1, i) != LUA_TNIL; i++) {
 			int ok;
 			lua_Integer n = lua_tointegerx(L, -1, &ok);
@@ -487,8 +498,8 @@ void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
 	if (lua_getfield(L, t, "nxdomain") != LUA_TNIL) {
 		luaL_Buffer b;
 		int l = lua_gettop(L);
-		luaL_argexpected(L, lua_istable(L, l), 1,
-				 "table as field 'sink.nxdomain'");
+		if (!lua_istable(L, l))
+			luaL_error(L, "field 'sink.nxdomain' must be a list");
 		luaL_buffinit(L, &b);
 		for (lua_Integer i = 1; lua_geti(L, l, i) != LUA_TNIL; i++) {
 			size_t n;

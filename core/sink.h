@@ -37,9 +37,8 @@ struct sbx_sink_plan {
 };
 
 struct sbx_sink_conn {
-	int fd; /* -1: free */
-	uint32_t addr;
-	uint16_t port;
+	int fd;	   /* -1: free */
+	size_t ev; /* its event, whose data is buf */
 	double since;
 	size_t len;
 	unsigned char *buf; /* SBX_SINK_CAP bytes */

@@ -5,6 +5,8 @@
 local S = require "support"
 local cjson = require "cjson"
 local sink = require "sbx.sink"
+local sbx = require "sbx"
+local core = require "sbx.core"
 
 local run = S.runlua
 
@@ -26,6 +28,20 @@ local function json_of(path)
 	os.remove(path)
 	return t
 end
+
+-- asks the resolver at 127.0.0.53 for each name's A record: prints the
+-- rcode and the answer's address per name
+local ASK = [[
+import socket, struct, sys
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i, name in enumerate(sys.argv[1:]):
+    q = struct.pack('>HHHHHH', i, 0x100, 1, 0, 0, 0)
+    q += b''.join(bytes([len(l)]) + l.encode() for l in name.split('.')) + b'\0'
+    u.sendto(q + struct.pack('>HH', 1, 1), ('127.0.0.53', 53))
+    r, src = u.recvfrom(600)
+    an = struct.unpack('>H', r[6:8])[0]
+    print(name, r[3] & 15, socket.inet_ntoa(r[-4:]) if an else '-', src[0])
+]]
 
 local TCP = "import socket; s = socket.create_connection(('10.0.0.1', 4444)); "
 	.. "s.sendall(b'hello\\x00\\xff box\\n'); s.close()"
@@ -122,5 +138,52 @@ describe("the network sink [" .. S.priv .. "]", function()
 		_, err, code = run("--sink-ports", "25", "true")
 		assert.are.equal(126, code)
 		assert.are.equal("sbxlua: --sink-ports: only with --net sink\n", err)
+	end)
+
+	it("keeps a connection open at most a short while, then records it", function()
+		-- the program waits for the sink's close, whatever its cause
+		local out, err, code = run("-v", "--net", "sink", "python3", "-c",
+			"import socket; s = socket.create_connection(('10.1.2.3', 8080)); "
+			.. "s.sendall(b'GET / HTTP/1.0\\r\\n'); print(s.recv(10))")
+		assert.are.equal(0, code, err)
+		assert.are.equal("b''\n", out)
+		assert.are.equal("sandbox: traffic: tcp 10.1.2.3:8080 16 bytes: GET / HTTP/1.0\\r\\n\n", sink_lines(err))
+	end)
+
+	it("answers NXDOMAIN by rule, through the core's spec", function()
+		local r = assert(sbx.run { argv = { "/usr/bin/python3", "-c", ASK, "a.bad.example", "bad.example",
+			"notbad.example", "ok.test" }, sink = { nxdomain = { "bad.example" }, ports = { 9000 } } })
+		assert.are.equal("exit", r.outcome, r.stderr)
+		assert.are.equal("a.bad.example 3 - 127.0.0.53\nbad.example 3 - 127.0.0.53\n"
+			.. "notbad.example 0 10.0.0.2 127.0.0.53\nok.test 0 10.0.0.2 127.0.0.53\n", r.stdout)
+		assert.are.same({ { kind = "dns", name = "a.bad.example", type = "A", answer = "NXDOMAIN" },
+			{ kind = "dns", name = "bad.example", type = "A", answer = "NXDOMAIN" },
+			{ kind = "dns", name = "notbad.example", type = "A", answer = "10.0.0.2" },
+			{ kind = "dns", name = "ok.test", type = "A", answer = "10.0.0.2" } }, r.sink)
+		assert.are.equal(0, r.sink_dropped)
+	end)
+
+	it("refuses a bad sink spec", function()
+		local function bad(sk, pattern, extra)
+			local spec = { argv = { "/bin/true" }, sink = sk }
+			for k, v in pairs(extra or {}) do spec[k] = v end
+			local ok, msg = pcall(core.box, spec)
+			assert.is_false(ok, pattern)
+			assert.matches(pattern, msg, 1, true)
+		end
+		bad("x", "field 'sink' must be a table")
+		bad({ ports = 80 }, "field 'sink.ports' must be a list")
+		bad({ nxdomain = "x" }, "field 'sink.nxdomain' must be a list")
+		bad({ adress = "1.2.3.4" }, "unknown key 'adress'")
+		bad({ address = "1.2.3" }, "field 'sink.address' must be an IPv4 address")
+		bad({ ports = { 0 } }, "field 'sink.ports' must list ports 1 to 65535")
+		bad({ ports = { 80, 80 } }, "port 80 twice")
+		local many = {}
+		for i = 1, 17 do many[i] = 1000 + i end
+		bad({ ports = many }, "field 'sink.ports': at most 16")
+		bad({ nxdomain = { "a\nb" } }, "field 'sink.nxdomain' must list names")
+		bad({}, "sink needs the net namespace and lo", { net_lo = false })
+		assert.has_error(function() sink.parse_ports(1) end)
+		assert.are.same({ 25, 6667 }, sink.parse_ports("25,6667,25,80"))
 	end)
 end)
