@@ -59,6 +59,7 @@ describe("the network sink [" .. S.priv .. "]", function()
 		assert.are.equal("sandbox: dns: evil.example AAAA -> none\n"
 			.. "sandbox: dns: evil.example A -> 10.0.0.2\n", sink_lines(err))
 		assert.truthy(err:find("\nsandbox: network: sink\n", 1, true))
+		assert.truthy(("\n" .. err):find("\nsandbox: namespaces: user mount pid ipc net uts cgroup (verified)\n", 1, true))
 		local t = json_of(json)
 		assert.are.same({ { hostname = "evil.example", type = "AAAA", answer = "none" },
 			{ hostname = "evil.example", type = "A", answer = "10.0.0.2" } }, t.dns_lookups)
