@@ -24,6 +24,7 @@ static const char *const spec_keys[] = {"namespaces",
 					"read_only_root",
 					"mounts",
 					"net_lo",
+					"sink",
 					"argv",
 					"path",
 					"env",
@@ -239,6 +240,9 @@ static int spec_tree(lua_State *L, struct sbx_plan *p, int anchor)
 	    sbx_opt_bool(L, 1, "net_lo", (p->nsflags & CLONE_NEWNET) != 0);
 	if (p->net_lo && !(p->nsflags & CLONE_NEWNET))
 		luaL_error(L, "net_lo needs the net namespace");
+	sbx_sink_spec(L, &p->sink, anchor);
+	if (p->sink.on && !p->net_lo)
+		luaL_error(L, "sink needs the net namespace and lo");
 	return 0;
 }
 
