@@ -13,6 +13,7 @@
 #include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
 #include "kmem.h"
 #include "procev.h"
+#include "sink.h"
 #include "ttyfilter.h"
 
 #include <signal.h>
@@ -57,10 +58,15 @@ struct sbx_io {
 	struct termios termios; /* (the caller's, taken before it went raw) */
 	int tty_raw;	       /* output passed to a terminal goes unfiltered */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
-	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
-	double cpu_limit;      /* seconds of CPU, whole box: sampled; 0 none */
-	int cgroup;	       /* SBX_CGMODE_* */
-	const char *cgroup_base; /* for SBX_CGMODE_PATH */
+	uint64_t memory_backstop; /* RLIMIT_DATA, soft and hard, of every
+				     process when the memory limit is sampled
+				     (no cgroup holds it); 0: the plan's */
+	uint64_t task_limit;	  /* tasks, whole box: cgroup or sampled */
+	double cpu_limit; /* seconds of CPU, whole box: sampled; 0 none */
+	int cgroup;	  /* SBX_CGMODE_* */
+	/* SBX_CGMODE_PATH: the base the operator named, probed when the spec
+	 * was compiled (kept alive by the box) */
+	const struct sbx_cgroup_base *cgroup_named;
 };
 
 struct sbx_job {
@@ -102,6 +108,7 @@ struct sbx_job {
 	unsigned long samples;
 	int execed; /* SBX_MSG_EXEC seen: the box's memory is its own */
 	struct sbx_kmem kmem; /* the box's kernel memory, when sampled */
+	struct sbx_sink sink; /* the network sink, when the plan has one */
 	double next_sample;
 	double cpu; /* seconds of CPU used by the box (cgroup, or the larger
 		       of the sampler's count and init's rusage) */
@@ -110,7 +117,8 @@ struct sbx_job {
 	double sample_cost; /* seconds of supervisor CPU per sample, smoothed */
 	int cg_error;
 	const char *cg_what;
-	int stop_signal; /* SBX_END_INTERRUPTED: the signal sbxlua got */
+	const char *cg_base; /* the base of the box's cgroup, when it had one */
+	int stop_signal;     /* SBX_END_INTERRUPTED: the signal sbxlua got */
 	/* deaths that init reaped and recorded (SBX_MSG_DEATH), in order */
 	struct sbx_death deaths[SBX_DEATH_MAX];
 	int ndeaths;
@@ -126,8 +134,8 @@ struct sbx_job {
 	char tail_last[2];     /* the last byte of content before them */
 };
 
-/* The cgroup base of this process, probed once (NULL: none usable). */
-SBX_LOCAL const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit);
+/* The cgroup base this process finds, probed once (NULL: none usable). */
+SBX_LOCAL const struct sbx_cgroup_base *sbx_cgroup_base(void);
 
 SBX_LOCAL void sbx_job_init(struct sbx_job *j);
 /* Starts the box; returns 0, or -1 with errno (the job is then done, with

@@ -65,21 +65,18 @@ void sbx_job_init(struct sbx_job *j)
 	sbx_cgroup_init(&j->cg);
 	sbx_procev_init(&j->pe);
 	sbx_kmem_init(&j->kmem);
+	sbx_sink_init(&j->sink, NULL);
 }
 
 /*
- * The cgroup base is probed once per process: for root it may create
- * <v2 mount>/sbxlua.  An explicit base is probed each time it is named.
+ * The cgroup base a box without a named one uses, probed once per process:
+ * for root it may create <v2 mount>/sbxlua.  A named base was probed when
+ * its spec was compiled (spec.c).
  */
-const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit)
+const struct sbx_cgroup_base *sbx_cgroup_base(void)
 {
-	static struct sbx_cgroup_base auto_base, named;
+	static struct sbx_cgroup_base auto_base;
 	static int probed;
-	if (explicit) {
-		if (sbx_cgroup_probe(explicit, &named) < 0 || !named.usable)
-			return NULL;
-		return &named;
-	}
 	if (!probed) {
 		probed = 1;
 		if (sbx_cgroup_probe(NULL, &auto_base) < 0)
@@ -90,7 +87,9 @@ const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit)
 
 /* A cgroup of the box's own, when a base is usable: the box is cloned
  * into it, so no instant of it runs outside; its limits are written first.
- * Without a base the box runs without one (the limits are then sampled). */
+ * Without a base the box runs without one (the limits are then sampled).
+ * This is where the way each limit is enforced is decided: the result
+ * says it (box.c, push_enforcement). */
 static void make_cgroup(struct sbx_job *j)
 {
 	const struct sbx_cgroup_base *b;
@@ -98,8 +97,8 @@ static void make_cgroup(struct sbx_job *j)
 	int r;
 	if (j->io.cgroup == SBX_CGMODE_NONE)
 		return;
-	b = sbx_cgroup_base(j->io.cgroup == SBX_CGMODE_PATH ? j->io.cgroup_base
-							    : NULL);
+	b = j->io.cgroup == SBX_CGMODE_PATH ? j->io.cgroup_named
+					    : sbx_cgroup_base();
 	if (!b)
 		return;
 	lim.memory = j->io.memory_limit;
@@ -108,7 +107,29 @@ static void make_cgroup(struct sbx_job *j)
 	if (r < 0) {
 		j->cg_error = -r;
 		j->cg_what = j->cg.what;
+	} else {
+		j->cg_base = b->path;
 	}
+}
+
+/* A memory limit the cgroup does not hold is sampled: RLIMIT_DATA holds
+ * one process between two samples (the spec's memory_backstop). */
+static void memory_backstop(struct sbx_job *j, struct sbx_plan *cp)
+{
+	size_t i;
+	if (!j->io.memory_backstop || (j->cg.limited & SBX_CG_MEMORY))
+		return;
+	for (i = 0; i < cp->nrlimits; i++)
+		if (cp->rlimits[i].resource == RLIMIT_DATA)
+			break;
+	if (i == cp->nrlimits) {
+		if (i == SBX_MAX_RLIMITS)
+			return; /* (not reached: a place per resource) */
+		cp->nrlimits++;
+	}
+	cp->rlimits[i].resource = RLIMIT_DATA;
+	cp->rlimits[i].lim.rlim_cur = cp->rlimits[i].lim.rlim_max =
+	    (rlim_t)j->io.memory_backstop;
 }
 
 static void set_cannot(struct sbx_job *j, int stage, int err)
@@ -504,76 +525,56 @@ static void sample_box(struct sbx_job *j, double now)
 		kill_box(j, SBX_END_CPU);
 }
 
-int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
-		  const struct sbx_io *io)
+/* The descriptors a start opens: the control socket and the three stdio
+ * channels, each [0] read end (or the parent's), [1] write end (or the
+ * box's). */
+struct start_fds {
+	int sv[2], pin[2], pout[2], perr[2];
+};
+
+/* The box's stdio: a pseudo-terminal of its own, or three pipes. */
+static int open_stdio(const struct sbx_io *io, struct start_fds *f,
+		      struct sbx_plan *cp)
 {
-	int sv[2] = {-1, -1}, pin[2] = {-1, -1}, pout[2] = {-1, -1},
-	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e, own_id = 0, bad = -1;
-	int *trees = NULL;
-	struct fsid fsid = {-1, -1};
-	struct sbx_plan cp = *p;
-
-	sbx_stamp(SBX_T_START);
-	struct clone_args ca;
-	long r;
-
-	j->plan = p;
-	j->io = *io;
-	j->start = sbx_now();
-	for (int s = 0; s < 2; s++) {
-		/* output the caller's terminal shows is filtered (ttyfilter.c)
-		 * unless the caller asked for it raw */
-		j->filter[s] = io->out_mode[s] == SBX_OUT_PASS &&
-			       !io->tty_raw && isatty(s + 1);
-		sbx_ttyf_init(&j->tf[s]);
-	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		goto fail;
-	own_id =
-	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
-	if (own_id)
-		/* an id our namespace does not map cannot be an fsuid: the
-		 * clone and the maps say why the box cannot be made */
-		box_fsid(p, &fsid);
 	if (io->pty) {
 		/* master: stdin and stdout of the relay; the slave is all
 		 * three stdio of the box, and its controlling terminal */
-		if (open_pty(io, &pin[1], &pin[0]) < 0 ||
-		    (pout[0] = fcntl(pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
-		    pipe2(perr, O_CLOEXEC) < 0)
-			goto fail;
-		cp.ctty = 1;
-		cp.stdio[0] = cp.stdio[1] = cp.stdio[2] = pin[0];
-	} else {
-		if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 ||
-		    pipe2(perr, O_CLOEXEC) < 0)
-			goto fail;
-		cp.stdio[0] = pin[0];
-		cp.stdio[1] = pout[1];
-		cp.stdio[2] = perr[1];
+		if (open_pty(io, &f->pin[1], &f->pin[0]) < 0 ||
+		    (f->pout[0] = fcntl(f->pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
+		    pipe2(f->perr, O_CLOEXEC) < 0)
+			return -1;
+		cp->ctty = 1;
+		cp->stdio[0] = cp->stdio[1] = cp->stdio[2] = f->pin[0];
+		return 0;
 	}
-	if (own_id)
-		caller_fsid(&fsid);
-	cp.ctl_fd = sv[1];
-	cp.kmem = io->memory_limit != 0;
+	if (pipe2(f->pin, O_CLOEXEC) < 0 || pipe2(f->pout, O_CLOEXEC) < 0 ||
+	    pipe2(f->perr, O_CLOEXEC) < 0)
+		return -1;
+	cp->stdio[0] = f->pin[0];
+	cp->stdio[1] = f->pout[1];
+	cp->stdio[2] = f->perr[1];
+	return 0;
+}
 
-	if (p->root_opts && p->caller_root) {
-		stage = SBX_ST_MOUNT;
-		trees = open_trees(p, &bad);
-		if (!trees && bad >= 0)
-			goto fail;
-		cp.trees = trees;
-		stage = SBX_ST_CLONE;
-	}
+/* Makes the box's cgroup and the proc connector, then clones the box
+ * into its cgroup (as its own host id too: clone_as; where that clone
+ * could not enter it, *in_cgroup is 0 and attach_own_cgroup moves the
+ * box after).  Returns the clone's result, errno set. */
+static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
+		      struct sbx_plan *cp, int own_id, int *in_cgroup)
+{
+	struct clone_args ca;
+	long r;
 	sbx_stamp(SBX_T_CGROUP0);
 	make_cgroup(j);
 	sbx_stamp(SBX_T_CGROUP1);
+	memory_backstop(j, cp);
 	/* the proc connector before the box exists, so that its first fork
 	 * is seen; only a box with a pid namespace of its own has an init
 	 * that outlives every process of it */
-	if ((p->nsflags & CLONE_NEWPID) && !io->no_proc_events &&
+	if ((p->nsflags & CLONE_NEWPID) && !j->io.no_proc_events &&
 	    sbx_procev_open(&j->pe) == 0)
-		cp.deaths_sync = j->deaths_sync = 1;
+		cp->deaths_sync = j->deaths_sync = 1;
 	memset(&ca, 0, sizeof ca);
 	ca.flags = p->nsflags | CLONE_PIDFD;
 	if (j->cg.fd >= 0) {
@@ -586,13 +587,15 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
 	sbx_stamp(SBX_T_CLONED);
 	if (r == 0)
-		sbx_child_main(&cp); /* the box: never returns */
-	e = errno;
-	close_trees(&trees, p->nmounts);
-	errno = e;
-	if (r < 0)
-		goto fail;
-	j->pid = (pid_t)r;
+		sbx_child_main(cp); /* the box: never returns */
+	*in_cgroup = (ca.flags & CLONE_INTO_CGROUP) != 0;
+	return r;
+}
+
+/* After the clone: the proc connector follows init, the box's ends of
+ * the channels are closed, the parent's kept, non-blocking. */
+static void keep_channels(struct sbx_job *j, struct start_fds *f)
+{
 	if (j->deaths_sync) {
 		/* init's own fork event is queued by now: not there, the
 		 * connector's pids are not this process's */
@@ -603,57 +606,53 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 			    &j->pe, "init not seen (pids of another namespace)",
 			    0);
 	}
-	xclose(&sv[1]);
-	xclose(&pin[0]);
-	xclose(&pout[1]);
-	xclose(&perr[1]);
-	j->ctl = sv[0];
-	j->in = pin[1];
-	j->out[0] = pout[0];
-	j->out[1] = perr[0];
+	xclose(&f->sv[1]);
+	xclose(&f->pin[0]);
+	xclose(&f->pout[1]);
+	xclose(&f->perr[1]);
+	j->ctl = f->sv[0];
+	j->in = f->pin[1];
+	j->out[0] = f->pout[0];
+	j->out[1] = f->perr[0];
 	fcntl(j->in, F_SETFL, O_NONBLOCK);
 	fcntl(j->out[0], F_SETFL, O_NONBLOCK);
 	fcntl(j->out[1], F_SETFL, O_NONBLOCK);
 	fcntl(j->ctl, F_SETFL, O_NONBLOCK);
-	if (io->in_fd < 0 && io->in_len == 0 && !io->pty)
+	if (j->io.in_fd < 0 && j->io.in_len == 0 && !j->io.pty)
 		xclose(&j->in);
+}
 
-	if (own_id && j->cg.fd >= 0 && !(ca.flags & CLONE_INTO_CGROUP)) {
-		int cr = sbx_cgroup_attach(&j->cg, j->pid);
-		if (cr < 0) {
-			/* as a cgroup that could not be made: sampled */
-			j->cg_error = -cr;
-			j->cg_what = "attach";
-			sbx_cgroup_remove(&j->cg);
-			j->cg.limited = 0;
-		}
+/* A box created as its own host id whose clone could not enter its
+ * cgroup is moved there after the clone; if that fails, it runs as a box
+ * without one. */
+static void attach_own_cgroup(struct sbx_job *j)
+{
+	int cr;
+	if (j->cg.fd < 0)
+		return;
+	cr = sbx_cgroup_attach(&j->cg, j->pid);
+	if (cr < 0) {
+		/* as a cgroup that could not be made: sampled (the box is
+		 * cloned: RLIMIT_DATA stays the plan's) */
+		j->cg_error = -cr;
+		j->cg_what = "attach";
+		j->cg_base = NULL;
+		sbx_cgroup_remove(&j->cg);
+		j->cg.limited = 0;
 	}
-	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
-		goto killed;
-	sbx_stamp(SBX_T_MAPS);
-	{
-		struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
-		stage = SBX_ST_SYNC;
-		if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
-			goto killed;
-	}
-	return 0;
+}
 
-killed:
-	e = errno;
-	set_cannot(j, stage, e);
-	kill_box(j, SBX_END_CANNOT);
-	errno = e;
-	return -1;
-fail:
-	e = errno;
-	if (own_id)
-		caller_fsid(&fsid);
+/* A start that failed before the box existed: every descriptor closed,
+ * the job done with the stage that failed. */
+static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
+			int bad)
+{
+	int e = errno;
 	for (int i = 0; i < 2; i++) {
-		xclose(&sv[i]);
-		xclose(&pin[i]);
-		xclose(&pout[i]);
-		xclose(&perr[i]);
+		xclose(&f->sv[i]);
+		xclose(&f->pin[i]);
+		xclose(&f->pout[i]);
+		xclose(&f->perr[i]);
 	}
 	sbx_procev_close(&j->pe);
 	set_cannot(j, stage, e);
@@ -664,6 +663,85 @@ fail:
 	j->end = sbx_now();
 	errno = e;
 	return -1;
+}
+
+/* The id maps, then the go-ahead: the box's setup begins. */
+static int release_box(struct sbx_job *j, const struct sbx_plan *p)
+{
+	struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
+	int stage = SBX_ST_CLONE, e;
+	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
+		goto killed;
+	sbx_stamp(SBX_T_MAPS);
+	stage = SBX_ST_SYNC;
+	if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
+		goto killed;
+	return 0;
+killed:
+	e = errno;
+	set_cannot(j, stage, e);
+	kill_box(j, SBX_END_CANNOT);
+	errno = e;
+	return -1;
+}
+
+int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
+		  const struct sbx_io *io)
+{
+	struct start_fds f = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	int stage = SBX_ST_CLONE, e, own_id, bad = -1, in_cgroup = 0;
+	int *trees = NULL;
+	struct fsid fsid = {-1, -1};
+	struct sbx_plan cp = *p;
+	long r;
+
+	sbx_stamp(SBX_T_START);
+	j->plan = p;
+	j->io = *io;
+	j->start = sbx_now();
+	for (int s = 0; s < 2; s++) {
+		/* output the caller's terminal shows is filtered (ttyfilter.c)
+		 * unless the caller asked for it raw */
+		j->filter[s] = io->out_mode[s] == SBX_OUT_PASS &&
+			       !io->tty_raw && isatty(s + 1);
+		sbx_ttyf_init(&j->tf[s]);
+	}
+	own_id =
+	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f.sv) < 0)
+		return start_failed(j, &f, stage, bad);
+	if (own_id)
+		/* an id our namespace does not map cannot be an fsuid: the
+		 * clone and the maps say why the box cannot be made */
+		box_fsid(p, &fsid);
+	r = open_stdio(io, &f, &cp);
+	if (own_id) {
+		e = errno;
+		caller_fsid(&fsid);
+		errno = e;
+	}
+	if (r < 0)
+		return start_failed(j, &f, stage, bad);
+	cp.ctl_fd = f.sv[1];
+	cp.kmem = io->memory_limit != 0;
+
+	if (p->root_opts && p->caller_root) {
+		trees = open_trees(p, &bad);
+		if (!trees && bad >= 0)
+			return start_failed(j, &f, SBX_ST_MOUNT, bad);
+		cp.trees = trees;
+	}
+	r = clone_box(j, p, &cp, own_id, &in_cgroup);
+	e = errno;
+	close_trees(&trees, p->nmounts);
+	errno = e;
+	if (r < 0)
+		return start_failed(j, &f, stage, bad);
+	j->pid = (pid_t)r;
+	keep_channels(j, &f);
+	if (own_id && !in_cgroup)
+		attach_own_cgroup(j);
+	return release_box(j, p);
 }
 
 /*
@@ -840,13 +918,16 @@ out:
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
  * the two descriptors a probe carries (close-on-exec), else -1; k takes
  * those of the memory meters (kmem.h): any other descriptor that came is
- * closed. */
+ * closed; sk takes the sink's listeners (sink.h). */
 static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
-			struct sbx_kmem *k)
+			struct sbx_kmem *k, struct sbx_sink *sk)
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(SBX_KMEM_FDS * sizeof(int))];
+		char buf[CMSG_SPACE((SBX_KMEM_FDS > SBX_SINK_FDS
+					 ? SBX_KMEM_FDS
+					 : SBX_SINK_FDS) *
+				    sizeof(int))];
 	} cm;
 	struct iovec iov = {buf, size};
 	struct msghdr mh;
@@ -866,6 +947,11 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_METERS) {
 		sbx_kmem_take(k, buf, c);
+		return n;
+	}
+	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type == SBX_MSG_SINK) {
+		sbx_sink_take(sk, c);
 		return n;
 	}
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
@@ -967,8 +1053,9 @@ static void read_ctl(struct sbx_job *j)
 	struct sbx_msg m;
 	ssize_t n;
 	int fds[2];
+	j->sink.plan = &j->plan->sink;
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem, &j->sink);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1186,28 +1273,47 @@ static void pass_out(struct sbx_job *j, int s, int all)
 		j->sent[s] = j->len[s] = j->tail[s] = 0;
 }
 
+/* Whether connector record c and init's record o are one death: the same
+ * pid in the box where the connector read it, else (its zombie was gone
+ * before it could be read) the same command name. */
+static int same_death(const struct sbx_death *c, const struct sbx_death *o)
+{
+	if ((o->flags & SBX_DEATH_CONNECTOR) ||
+	    (o->status & 0x7f) != (c->status & 0x7f))
+		return 0;
+	if (c->pid > 0)
+		return o->pid == c->pid;
+	return c->comm[0] && strncmp(o->comm, c->comm, sizeof c->comm) == 0;
+}
+
 /* A death the connector saw that init recorded too (a process whose
- * parent died before reaping it, reaped by init after all) is init's. */
+ * parent died before reaping it, reaped by init after all) is init's.
+ * Each of init's records stands for one death: where the connector knows
+ * no pid in the box, two deaths of one name and signal, one reaped by its
+ * parent, could be taken for one (one note fewer, never one more). */
 static void dedup_deaths(struct sbx_job *j)
 {
+	unsigned char used[SBX_DEATH_MAX], drop[SBX_DEATH_MAX];
 	int k = 0;
-	for (int i = 0; i < j->ndeaths; i++) {
-		const struct sbx_death *d = &j->deaths[i];
-		int dup = 0;
-		for (int o = 0; (d->flags & SBX_DEATH_CONNECTOR) &&
-				d->pid > 0 && o < j->ndeaths && !dup;
+	memset(used, 0, sizeof used);
+	memset(drop, 0, sizeof drop);
+	for (int i = 0; i < j->ndeaths; i++)
+		for (int o = 0; (j->deaths[i].flags & SBX_DEATH_CONNECTOR) &&
+				o < j->ndeaths && !drop[i];
 		     o++)
-			dup =
-			    !(j->deaths[o].flags & SBX_DEATH_CONNECTOR) &&
-			    j->deaths[o].pid == d->pid &&
-			    (j->deaths[o].status & 0x7f) == (d->status & 0x7f);
-		if (!dup)
-			j->deaths[k++] = *d;
-	}
+			if (!used[o] &&
+			    same_death(&j->deaths[i], &j->deaths[o]))
+				drop[i] = used[o] = 1;
+	for (int i = 0; i < j->ndeaths; i++)
+		if (!drop[i])
+			j->deaths[k++] = j->deaths[i];
 	j->ndeaths = k;
 }
 
-static void finish(struct sbx_job *j)
+/* Reaps init: its status, the CPU time of the box (init's usage, the
+ * sampler's count, or the cgroup's), the cgroup's counters; the cgroup is
+ * removed. */
+static void reap_init(struct sbx_job *j)
 {
 	siginfo_t si;
 	struct rusage ru;
@@ -1242,30 +1348,11 @@ static void finish(struct sbx_job *j)
 		}
 		sbx_cgroup_remove(&j->cg);
 	}
-	read_ctl(j);
-	if (j->deaths_sync) {
-		/* init killed before it asked (the supervisor's own kill):
-		 * the deaths before the kill were seen, those of it are the
-		 * box's end; a SIGXFSZ death keeps files_partial (no search) */
-		sbx_procev_read(j);
-		dedup_deaths(j);
-		/* closed; what it says of the coverage stays */
-		if (j->pe.fd >= 0) {
-			int on = j->pe.on;
-			sbx_procev_close(&j->pe);
-			j->pe.on = on;
-		}
-	}
-	xclose(&j->pidfd);
-	xclose(&j->ctl);
-	xclose(&j->in);
-	xclose(&j->out[0]);
-	xclose(&j->out[1]);
-	j->done = 1;
-	j->end = sbx_now();
-	for (int s = 0; s < 2; s++)
-		if (j->io.out_mode[s] == SBX_OUT_PASS)
-			pass_out(j, s, 1);
+}
+
+/* What ended the run, from what the supervisor did and saw. */
+static void decide_end(struct sbx_job *j)
+{
 	if (j->have_cannot)
 		j->end_kind = SBX_END_CANNOT;
 	else if (j->have_status && WIFEXITED(j->status) &&
@@ -1292,6 +1379,37 @@ static void finish(struct sbx_job *j)
 		/* init ended before the command's execve, or without a
 		 * signal and without the command's status: set-up */
 		j->end_kind = SBX_END_LOST;
+}
+
+static void finish(struct sbx_job *j)
+{
+	reap_init(j);
+	read_ctl(j);
+	if (j->deaths_sync) {
+		/* init killed before it asked (the supervisor's own kill):
+		 * the deaths before the kill were seen, those of it are the
+		 * box's end; a SIGXFSZ death keeps files_partial (no search) */
+		sbx_procev_read(j);
+		dedup_deaths(j);
+		/* closed; what it says of the coverage stays */
+		if (j->pe.fd >= 0) {
+			int on = j->pe.on;
+			sbx_procev_close(&j->pe);
+			j->pe.on = on;
+		}
+	}
+	xclose(&j->pidfd);
+	xclose(&j->ctl);
+	xclose(&j->in);
+	xclose(&j->out[0]);
+	xclose(&j->out[1]);
+	sbx_sink_finish(&j->sink);
+	j->done = 1;
+	j->end = sbx_now();
+	for (int s = 0; s < 2; s++)
+		if (j->io.out_mode[s] == SBX_OUT_PASS)
+			pass_out(j, s, 1);
+	decide_end(j);
 }
 
 static int job_ready(const struct sbx_job *j)
@@ -1389,22 +1507,185 @@ static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 	}
 }
 
+/* What the event loop waits on, one entry per descriptor: the job it is
+ * for (none for the stop descriptor) and what its readiness means. */
+enum {
+	W_PIDFD,    /* init exited */
+	W_CTL,	    /* a message from the box */
+	W_IN,	    /* the box's stdin can be written, or its source read */
+	W_OUT,	    /* W_OUT + s: the box wrote to stdout (0), stderr (1) */
+	W_PASS = 5, /* W_PASS + s: the caller's stdout/stderr can take more */
+	W_STOP = 7, /* the operator's stop signal */
+	W_EXEC,	    /* the command's execve happened, or it ended */
+	W_PROCEV,   /* the proc connector has events */
+	W_SINK	    /* a listener or connection of the network sink */
+};
+#define JOB_WATCH (9 + SBX_SINK_WATCH) /* at most, per job */
+#define MAX_WATCH (JOB_WATCH * 64 + 1)
+
+struct watch_set {
+	struct pollfd pfd[MAX_WATCH];
+	struct sbx_job *who[MAX_WATCH];
+	int what[MAX_WATCH];
+	size_t np;
+};
+
+static void watch(struct watch_set *w, int fd, short events, struct sbx_job *j,
+		  int what)
+{
+	w->pfd[w->np] = (struct pollfd){fd, events, 0};
+	w->who[w->np] = j;
+	w->what[w->np++] = what;
+}
+
+/* next: the earliest of next and t (-1: none yet) */
+static void sooner(double *next, double t)
+{
+	if (*next < 0 || t < *next)
+		*next = t;
+}
+
+/* The job's deadlines: the wall clock, the next sample, the grace after
+ * init's exit and after the last reap; acts on those that passed and
+ * keeps the earliest left in *next.  Returns 1 when the job is finished. */
+static int job_timers(struct sbx_job *j, double now, double *next)
+{
+	if (j->io.wall > 0 && !j->exited) {
+		double dl = j->start + j->io.wall;
+		if (now >= dl)
+			kill_box(j, SBX_END_WALL);
+		else
+			sooner(next, dl);
+	}
+	if ((j->io.memory_limit || j->io.task_limit || j->io.cpu_limit > 0) &&
+	    !j->exited && j->end_kind == SBX_END_NONE) {
+		if (now >= j->next_sample)
+			sample_box(j, now);
+		sooner(next, j->next_sample);
+	}
+	/* a box without its own pid namespace may leave a process holding
+	 * the pipes: stop waiting 1 s after init's exit */
+	if (j->exited && now > j->end + 1.0) {
+		finish(j);
+		return 1;
+	}
+	if (j->exited)
+		sooner(next, j->end + 1.0);
+	/* init waits for the last exit events: at most 1 s */
+	if (j->reaped_at && !j->answered) {
+		if (now > j->reaped_at + 1.0)
+			answer_reaped(j, 1);
+		else
+			sooner(next, j->reaped_at + 1.0);
+	}
+	sbx_sink_timers(&j->sink, now);
+	return 0;
+}
+
+/* The descriptors of one job the loop waits on. */
+static void job_watches(struct watch_set *w, struct sbx_job *j)
+{
+	if (!j->exited)
+		watch(w, j->pidfd, POLLIN, j, W_PIDFD);
+	if (j->ctl >= 0)
+		watch(w, j->ctl, POLLIN, j, W_CTL);
+	if (j->pe.fd >= 0 && !j->exited)
+		watch(w, j->pe.fd, POLLIN, j, W_PROCEV);
+	if (j->exec_fd >= 0)
+		watch(w, j->exec_fd, POLLIN, j, W_EXEC);
+	if (j->in >= 0 && j->io.in_fd >= 0 && j->inbuf_off == j->inbuf_len)
+		/* wait for the source, not the box */
+		watch(w, j->io.in_fd, POLLIN, j, W_IN);
+	else if (j->in >= 0 && (j->io.in_fd >= 0 || j->in_off < j->io.in_len))
+		watch(w, j->in, POLLOUT, j, W_IN);
+	for (int s = 0; s < 2; s++) {
+		if (j->out[s] >= 0)
+			watch(w, j->out[s], POLLIN, j, W_OUT + s);
+		if (j->io.out_mode[s] == SBX_OUT_PASS && j->sent[s] < j->len[s])
+			watch(w, s + 1, POLLOUT, j, W_PASS + s);
+	}
+}
+
+/* The sink's descriptors of one job, and its next deadline. */
+static void sink_watches(struct watch_set *w, struct sbx_job *j, double *next)
+{
+	int fds[SBX_SINK_WATCH];
+	double t;
+	int n = sbx_sink_watches(&j->sink, fds, &t);
+	for (int i = 0; i < n; i++)
+		watch(w, fds[i], POLLIN, j, W_SINK);
+	if (t >= 0)
+		sooner(next, t);
+}
+
+/* Acts on one ready descriptor. */
+static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
+		     size_t n, int stopfd)
+{
+	struct sbx_job *j = w->who[k];
+	short re = w->pfd[k].revents;
+	switch (w->what[k]) {
+	case W_STOP:
+		read_stop(stopfd, jobs, n);
+		break;
+	case W_PIDFD:
+		j->exited = 1;
+		j->end = sbx_now();
+		break;
+	case W_CTL:
+		read_ctl(j);
+		break;
+	case W_PROCEV:
+		sbx_procev_read(j);
+		answer_reaped(j, 0);
+		break;
+	case W_EXEC:
+		/* the command's execve happened (or it ended): a failure it
+		 * sent comes first */
+		read_ctl(j);
+		probe_exec(j);
+		break;
+	case W_IN:
+		if ((re & (POLLERR | POLLNVAL)) ||
+		    ((re & POLLHUP) && !(re & POLLIN)))
+			xclose(&j->in);
+		else
+			write_in(j);
+		break;
+	case W_SINK:
+		sbx_sink_ready(&j->sink, w->pfd[k].fd, sbx_now());
+		break;
+	case W_OUT:
+	case W_OUT + 1:
+		read_out(j, w->what[k] - W_OUT);
+		break;
+	default:
+		pass_out(j, w->what[k] - W_PASS, 0);
+		break;
+	}
+}
+
+/* poll's timeout until next (-1: none) */
+static int poll_timeout(double next, double now)
+{
+	if (next < 0)
+		return -1;
+	if (next - now > 86400.0)
+		return 86400000; /* a day: wake up and look again */
+	return (int)((next - now) * 1000.0) + 1;
+}
+
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 {
-	struct pollfd pfd[9 * 64 + 1];
-	struct sbx_job *who[9 * 64 + 1];
-	int what[9 * 64 + 1];
+	struct watch_set w;
 
 	for (;;) {
-		size_t np = 0, active = 0;
+		size_t active = 0;
 		double now = sbx_now(), next = -1;
-		int timeout;
 
-		if (stopfd >= 0) {
-			pfd[np] = (struct pollfd){stopfd, POLLIN, 0};
-			who[np] = NULL;
-			what[np++] = 7;
-		}
+		w.np = 0;
+		if (stopfd >= 0)
+			watch(&w, stopfd, POLLIN, NULL, W_STOP);
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
 			if (j->done)
@@ -1413,89 +1694,13 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				finish(j);
 				continue;
 			}
-			if (j->io.wall > 0 && !j->exited) {
-				double dl = j->start + j->io.wall;
-				if (now >= dl)
-					kill_box(j, SBX_END_WALL);
-				else if (next < 0 || dl < next)
-					next = dl;
-			}
-			if ((j->io.memory_limit || j->io.task_limit ||
-			     j->io.cpu_limit > 0) &&
-			    !j->exited && j->end_kind == SBX_END_NONE) {
-				if (now >= j->next_sample)
-					sample_box(j, now);
-				if (next < 0 || j->next_sample < next)
-					next = j->next_sample;
-			}
-			/* a box without its own pid namespace may leave a
-			 * process holding the pipes: stop waiting 1 s after
-			 * init's exit */
-			if (j->exited && now > j->end + 1.0) {
-				finish(j);
+			if (job_timers(j, now, &next))
 				continue;
-			}
-			if (j->exited && (next < 0 || j->end + 1.0 < next))
-				next = j->end + 1.0;
-			/* init waits for the last exit events: at most 1 s */
-			if (j->reaped_at && !j->answered) {
-				if (now > j->reaped_at + 1.0)
-					answer_reaped(j, 1);
-				else if (next < 0 || j->reaped_at + 1.0 < next)
-					next = j->reaped_at + 1.0;
-			}
-			if (np + 9 > sizeof pfd / sizeof pfd[0])
+			if (w.np + JOB_WATCH > MAX_WATCH)
 				break;
 			active++;
-			if (!j->exited) {
-				pfd[np] = (struct pollfd){j->pidfd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 0;
-			}
-			if (j->ctl >= 0) {
-				pfd[np] = (struct pollfd){j->ctl, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 1;
-			}
-			if (j->pe.fd >= 0 && !j->exited) {
-				pfd[np] = (struct pollfd){j->pe.fd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 9;
-			}
-			if (j->exec_fd >= 0) {
-				pfd[np] =
-				    (struct pollfd){j->exec_fd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 8;
-			}
-			if (j->in >= 0 && j->io.in_fd >= 0 &&
-			    j->inbuf_off == j->inbuf_len) {
-				/* wait for the source, not the box */
-				pfd[np] =
-				    (struct pollfd){j->io.in_fd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 2;
-			} else if (j->in >= 0 && (j->io.in_fd >= 0 ||
-						  j->in_off < j->io.in_len)) {
-				pfd[np] = (struct pollfd){j->in, POLLOUT, 0};
-				who[np] = j;
-				what[np++] = 2;
-			}
-			for (int s = 0; s < 2; s++) {
-				if (j->out[s] >= 0) {
-					pfd[np] = (struct pollfd){j->out[s],
-								  POLLIN, 0};
-					who[np] = j;
-					what[np++] = 3 + s;
-				}
-				if (j->io.out_mode[s] == SBX_OUT_PASS &&
-				    j->sent[s] < j->len[s]) {
-					pfd[np] =
-					    (struct pollfd){s + 1, POLLOUT, 0};
-					who[np] = j;
-					what[np++] = 5 + s;
-				}
-			}
+			job_watches(&w, j);
+			sink_watches(&w, j, &next);
 		}
 		if (active == 0) {
 			int left = 0;
@@ -1505,57 +1710,14 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				return;
 			continue;
 		}
-		timeout = next < 0 ? -1
-			  : next - now > 86400.0
-			      ? 86400000 /* a day: wake up and look again */
-			      : (int)((next - now) * 1000.0) + 1;
-		if (poll(pfd, np, timeout) < 0) {
+		if (poll(w.pfd, w.np, poll_timeout(next, now)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return;
 		}
-		for (size_t k = 0; k < np; k++) {
-			struct sbx_job *j = who[k];
-			if (!pfd[k].revents)
-				continue;
-			switch (what[k]) {
-			case 7:
-				read_stop(stopfd, jobs, n);
-				break;
-			case 0:
-				j->exited = 1;
-				j->end = sbx_now();
-				break;
-			case 1:
-				read_ctl(j);
-				break;
-			case 9:
-				sbx_procev_read(j);
-				answer_reaped(j, 0);
-				break;
-			case 8:
-				/* the command's execve happened (or it ended):
-				 * a failure it sent comes first */
-				read_ctl(j);
-				probe_exec(j);
-				break;
-			case 2:
-				if ((pfd[k].revents & (POLLERR | POLLNVAL)) ||
-				    ((pfd[k].revents & POLLHUP) &&
-				     !(pfd[k].revents & POLLIN)))
-					xclose(&j->in);
-				else
-					write_in(j);
-				break;
-			case 3:
-			case 4:
-				read_out(j, what[k] - 3);
-				break;
-			default:
-				pass_out(j, what[k] - 5, 0);
-				break;
-			}
-		}
+		for (size_t k = 0; k < w.np; k++)
+			if (w.pfd[k].revents)
+				on_ready(&w, k, jobs, n, stopfd);
 	}
 }
 
@@ -1580,6 +1742,7 @@ void sbx_job_release(struct sbx_job *j)
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);
 	sbx_kmem_close(&j->kmem);
+	sbx_sink_close(&j->sink);
 	sbx_cpu_track_free(&j->cpu_track);
 	free(j->buf[0]);
 	free(j->buf[1]);

@@ -153,6 +153,57 @@ describe("profile cache [" .. S.priv .. "]", function()
 		assert.are.equal(good, S.read(path))
 	end)
 
+	it("compiles afresh when a call list or a profile the profile loads changes", function()
+		-- a tree of its own: sbxlua finds lua/ beside itself, and the
+		-- named profiles (and their call lists) in lua/../profiles
+		local tree = base .. "/tree"
+		S.sh(("mkdir -p %s/profiles/calls && cp -r lua %s/lua && cp %s %s/sbxlua")
+			:format(S.q(tree), S.q(tree), S.q(S.bin), S.q(tree)))
+		local host = assert(profile.host())
+		local list = ("%s/profiles/calls/%s-%s-cachetest.lua"):format(tree, host.arch, host.libc)
+		local inner = tree .. "/profiles/inner.lua"
+		local function inner_text(errno)
+			return 'local list = (...).calls("cachetest")\n'
+				.. "local rules = {}\n"
+				.. "for i = 1, #list do rules[i] = { call = list[i], action = { errno = \"" .. errno .. "\" } } end\n"
+				.. 'return { default = "allow", rules = rules }\n'
+		end
+		write(list, 'return { "memfd_create" }\n', "644")
+		write(inner, inner_text("ENOSYS"), "644")
+		write(tree .. "/profiles/outer.lua", 'return (...).load("inner")\n', "644")
+		local cache = base .. "/cache"
+		local function run(call)
+			local bin = S.bin
+			S.bin = tree .. "/sbxlua"
+			local out, err, code = S.runlua_env("XDG_CACHE_HOME=" .. S.q(cache) .. " HOME=",
+				"--profile", "outer", PROBE, call)
+			S.bin = bin
+			assert(code == 0, "sbxlua failed: " .. err)
+			return call .. "=" .. out:gsub("%s+$", "")
+		end
+		local function entries()
+			return tonumber((S.sh("ls -A " .. S.q(cache .. "/sbxlua") .. " | wc -l")))
+		end
+		assert.are.equal("memfd_create=ENOSYS", run("memfd_create"))
+		assert.are.equal("mount=EFAULT", run("mount"))
+		assert.are.equal(1, entries())
+		-- the call list changed: the cached program of the old list is
+		-- not served
+		write(list, 'return { "mount" }\n', "644")
+		assert.are.equal("memfd_create=EFAULT", run("memfd_create"))
+		assert.are.equal("mount=ENOSYS", run("mount"))
+		assert.are.equal(2, entries())
+		-- the loaded profile changed
+		write(inner, inner_text("EPERM"), "644")
+		assert.are.equal("mount=EPERM", run("mount"))
+		assert.are.equal(3, entries())
+		-- and back: the first program's entry serves again, none is added
+		write(list, 'return { "memfd_create" }\n', "644")
+		write(inner, inner_text("ENOSYS"), "644")
+		assert.are.equal("memfd_create=ENOSYS", run("memfd_create"))
+		assert.are.equal(3, entries())
+	end)
+
 	it("checks its arguments", function()
 		assert.has_error(function() core.filter_bpf(1, 0, false) end)
 		assert.has_error(function() core.filter_bpf("1234567", 0, false) end,

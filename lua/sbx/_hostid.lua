@@ -1,6 +1,6 @@
 --- The host id of a root caller's box, and its check: apart from
--- `sbx.box` so that `sbx.run` (whose default host id it is) does not load
--- the standard box's whole policy for it.  `sbx.box` re-exports both.
+-- `sbx.stdbox` so that `sbx.run` (whose default host id it is) does not load
+-- the standard box's whole policy for it.  `sbx.stdbox` re-exports both.
 -- @module sbx._hostid
 local core = require "sbx.core"
 
