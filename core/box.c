@@ -138,6 +138,39 @@ static void push_deaths(lua_State *L, const struct sbx_job *j)
 	lua_setfield(L, -2, "proc_events");
 }
 
+/* The explain channel's events (notify.c), in order, and what ended the
+ * box when a call was answered "stop". */
+static void push_events(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_notify *n = &j->nt;
+	if (!j->io.notify)
+		return;
+	lua_createtable(L, (int)n->nev, 0);
+	for (size_t i = 0; i < n->nev; i++) {
+		sbx_push_event(L, &n->ev[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "events");
+	lua_pushinteger(L, (lua_Integer)n->dropped);
+	lua_setfield(L, -2, "events_dropped");
+	lua_pushinteger(L, (lua_Integer)n->calls);
+	lua_setfield(L, -2, "notified");
+	lua_pushboolean(L, n->sync);
+	lua_setfield(L, -2, "notify_sync");
+	if (n->stopped) {
+		sbx_push_event(L, &n->stop_ev);
+		lua_setfield(L, -2, "refused");
+	}
+	if (n->rule_error[0]) {
+		lua_pushstring(L, n->rule_error);
+		lua_setfield(L, -2, "rule_error");
+	}
+	if (n->err) {
+		lua_pushfstring(L, "pidfd_getfd: %s", strerror(n->err));
+		lua_setfield(L, -2, "notify_error");
+	}
+}
+
 static void push_result(lua_State *L, struct sbx_job *j)
 {
 	static const char *const ends[SBX_END_COUNT] = {
@@ -152,7 +185,8 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	    [SBX_END_TASKS] = "tasks",
 	    [SBX_END_INIT] = "init",
 	    [SBX_END_INTERRUPTED] = "interrupted",
-	    [SBX_END_CPU] = "cpu"};
+	    [SBX_END_CPU] = "cpu",
+	    [SBX_END_REFUSED] = "refused"};
 	lua_createtable(L, 0, 12);
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");
@@ -259,6 +293,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_setfield(L, -2, "oom_kill");
 	}
 	push_deaths(L, j);
+	push_events(L, j);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
 				strerror(j->cg_error));
@@ -394,6 +429,16 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 		if (io.pty && cooked) {
 			io.has_termios = 1;
 			io.termios = saved;
+		}
+		if (b->rule && io.notify) {
+			luaL_checkstack(L, 3, "too many rules");
+			/* the rule, on the stack (above every index of the
+			 * boxes) while the jobs run: notify.c calls it */
+			lua_getiuservalue(L, idx[i], 1);
+			lua_rawgeti(L, -1, b->rule);
+			lua_remove(L, -2);
+			js->job[i].nt.L = L;
+			js->job[i].nt.rule_idx = lua_gettop(L);
 		}
 		sbx_job_start(&js->job[i], &b->plan, &io);
 		ptr[started++] = &js->job[i];

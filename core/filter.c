@@ -41,6 +41,10 @@ struct filter {
 	int fd;		     /* scratch memfd while exporting, else -1 */
 	int notify;	     /* some action is "notify" */
 	size_t nrules;	     /* rules added (optional ones skipped excluded) */
+	/* calls refused with an errno that the supervisor also names
+	 * ({errno = E, notify = true}): the errno stays the answer */
+	struct sbx_notify_errno errnos[SBX_NOTIFY_ERRNOS];
+	size_t nerrnos;
 	struct sock_fprog prog; /* .filter points into uservalue UV_PROG */
 };
 
@@ -49,6 +53,7 @@ struct frule {
 	const char *name; /* owned by the spec table, alive for the call */
 	int nr;		  /* native syscall number; -1: optional, skipped */
 	uint32_t action;
+	int nerr; /* {errno = E, notify = true}: E, else 0 */
 	unsigned ncmp;
 	struct scmp_arg_cmp cmp[MAX_CMP];
 };
@@ -141,16 +146,20 @@ static uint32_t check_errno(lua_State *L, int idx, const char *where)
 
 /*
  * An action: "allow", "kill" (the process), "kill_thread", "trap", "log",
- * "notify" or {errno = NAME_OR_NUMBER}.
+ * "notify" or {errno = NAME_OR_NUMBER[, notify = true]}.  The last one
+ * (only where nerr is given: a rule's action) is a refusal with that errno
+ * that the supervisor names first: compiled to "notify", the errno kept
+ * in *nerr for the answer.
  */
-static uint32_t check_action(lua_State *L, int idx, const char *where)
+static uint32_t check_action(lua_State *L, int idx, const char *where,
+			     int *nerr)
 {
 	static const char *const names[] = {
 	    "allow", "kill", "kill_thread", "trap", "log", "notify", NULL};
 	static const uint32_t acts[] = {
 	    SCMP_ACT_ALLOW, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD,
 	    SCMP_ACT_TRAP,  SCMP_ACT_LOG,	   SCMP_ACT_NOTIFY};
-	static const char *const errno_keys[] = {"errno", NULL};
+	static const char *const errno_keys[] = {"errno", "notify", NULL};
 	uint32_t act;
 
 	idx = lua_absindex(L, idx);
@@ -168,6 +177,25 @@ static uint32_t check_action(lua_State *L, int idx, const char *where)
 		if (raw_field(L, idx, "errno") == LUA_TNIL)
 			spec_error(L, where, "action table without 'errno'");
 		act = SCMP_ACT_ERRNO(check_errno(L, -1, where));
+		lua_pop(L, 1);
+		switch (raw_field(L, idx, "notify")) {
+		case LUA_TNIL:
+			break;
+		case LUA_TBOOLEAN:
+			if (!lua_toboolean(L, -1))
+				break;
+			if (nerr == NULL)
+				spec_error(L, where, "'notify' only in a "
+						     "rule's action");
+			*nerr = (int)(act & SECCOMP_RET_DATA);
+			if (*nerr == 0)
+				spec_error(L, where, "'notify' needs a "
+						     "nonzero errno");
+			act = SCMP_ACT_NOTIFY;
+			break;
+		default:
+			spec_error(L, where, "'notify' must be a boolean");
+		}
 		lua_pop(L, 1);
 		return act;
 	default:
@@ -290,7 +318,8 @@ static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
 	if (raw_field(L, idx, "action") == LUA_TNIL)
 		spec_error(L, where, "missing key 'action'");
 	snprintf(sub, sizeof sub, "%s.action", where);
-	r->action = check_action(L, -1, sub);
+	r->nerr = 0;
+	r->action = check_action(L, -1, sub, &r->nerr);
 	lua_pop(L, 1);
 	if (r->action == def)
 		spec_error(L, where, "action is the filter's default action");
@@ -367,6 +396,27 @@ static void check_conflicts(lua_State *L, const struct frule *r, size_t n)
 		}
 }
 
+/* A profile that notifies anything notifies execve and execveat (see
+ * filter_build): one that gives them another action is a mistake. */
+static void check_exec(lua_State *L, uint32_t def, const struct frule *r,
+		       size_t n)
+{
+	int notify = def == SCMP_ACT_NOTIFY;
+	for (size_t i = 0; i < n; i++)
+		notify = notify || r[i].action == SCMP_ACT_NOTIFY;
+	if (!notify)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if ((r[i].nr == SCMP_SYS(execve) ||
+		     r[i].nr == SCMP_SYS(execveat)) &&
+		    (r[i].action != SCMP_ACT_NOTIFY || r[i].nerr))
+			spec_error(L, NULL,
+				   "rules[%d]: a filter that notifies must "
+				   "notify '%s' (the supervisor takes its "
+				   "listener there)",
+				   (int)i + 1, r[i].name);
+}
+
 /* ---- compiling: plain C, no Lua call; returns 0 or -errno ---- */
 
 static void filter_release(struct filter *f)
@@ -419,8 +469,33 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 		}
 		f->nrules++;
 		f->notify = f->notify || r[i].action == SCMP_ACT_NOTIFY;
+		if (r[i].nerr && f->nerrnos < SBX_NOTIFY_ERRNOS) {
+			f->errnos[f->nerrnos].nr = r[i].nr;
+			f->errnos[f->nerrnos++].err = r[i].nerr;
+		}
 	}
 	f->notify = f->notify || def == SCMP_ACT_NOTIFY;
+	/*
+	 * A filter that notifies also notifies execve and execveat: the
+	 * command's process loads it with a new listener as its last act and
+	 * then calls execve, which waits in that notification until the
+	 * supervisor holds the listener (child.c step, notify.c).  A profile
+	 * that names them with another action is refused (l_filter).
+	 */
+	if (f->notify && def != SCMP_ACT_NOTIFY) {
+		static const int ex[] = {SCMP_SYS(execve), SCMP_SYS(execveat)};
+		for (size_t i = 0; i < 2; i++) {
+			int named = 0;
+			for (size_t k = 0; k < n; k++)
+				named = named || r[k].nr == ex[i];
+			if (named)
+				continue;
+			rc = seccomp_rule_add(f->ctx, SCMP_ACT_NOTIFY, ex[i],
+					      0);
+			if (rc < 0)
+				return rc;
+		}
+	}
 	return 0;
 }
 
@@ -506,7 +581,7 @@ static int l_filter(lua_State *L)
 	check_keys(L, 1, keys, 0, "");
 	if (raw_field(L, 1, "default") == LUA_TNIL)
 		spec_error(L, NULL, "missing key 'default'");
-	def = check_action(L, -1, "default");
+	def = check_action(L, -1, "default", NULL);
 	lua_pop(L, 1);
 
 	lua_newtable(L); /* 2: names of optional rules that were skipped */
@@ -531,6 +606,7 @@ static int l_filter(lua_State *L)
 		lua_pop(L, 1);
 	}
 	check_conflicts(L, rules, (size_t)n);
+	check_exec(L, def, rules, (size_t)n);
 
 	/* 2. The object, closed until built; it owns ctx and fd from now. */
 	f = lua_newuserdatauv(L, sizeof *f, UV_COUNT); /* 5 */
@@ -538,6 +614,7 @@ static int l_filter(lua_State *L)
 	f->fd = -1;
 	f->notify = 0;
 	f->nrules = 0;
+	f->nerrnos = 0;
 	f->prog.len = 0;
 	f->prog.filter = NULL;
 	luaL_setmetatable(L, FILTER_MT);
@@ -773,6 +850,14 @@ const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx)
 		return NULL;
 	}
 	return &f->prog;
+}
+
+void sbx_filter_notify(lua_State *L, int idx, struct sbx_notify_spec *s)
+{
+	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
+	s->on = f->notify;
+	s->errnos = f->errnos;
+	s->nerrnos = f->nerrnos;
 }
 
 void sbx_open_filter(lua_State *L)

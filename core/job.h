@@ -12,6 +12,7 @@
 
 #include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
 #include "kmem.h"
+#include "notify.h"
 #include "procev.h"
 #include "ttyfilter.h"
 
@@ -36,6 +37,7 @@ enum {
 	SBX_END_INIT,	     /* init was killed after the command's execve */
 	SBX_END_INTERRUPTED, /* sbxlua got SIGINT, SIGTERM or SIGHUP */
 	SBX_END_CPU,	     /* the sampler saw the box's CPU budget used */
+	SBX_END_REFUSED,     /* a notified call answered "stop" (notify.c) */
 	SBX_END_COUNT
 };
 
@@ -61,6 +63,7 @@ struct sbx_io {
 	double cpu_limit;      /* seconds of CPU, whole box: sampled; 0 none */
 	int cgroup;	       /* SBX_CGMODE_* */
 	const char *cgroup_base; /* for SBX_CGMODE_PATH */
+	const struct sbx_notify_spec *notify; /* NULL: no explain channel */
 };
 
 struct sbx_job {
@@ -124,6 +127,7 @@ struct sbx_job {
 	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
 	size_t tail[2];	       /* resets at the end of buf (not content) */
 	char tail_last[2];     /* the last byte of content before them */
+	struct sbx_notify nt;  /* the explain channel (notify.c) */
 };
 
 /* The cgroup base of this process, probed once (NULL: none usable). */

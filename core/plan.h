@@ -140,6 +140,10 @@ struct sbx_plan {
 	int drop_caps;
 	const struct sock_fprog *filter; /* NULL: no filter */
 	unsigned filter_flags;		 /* SECCOMP_FILTER_FLAG_* */
+	/* the filter notifies: the command's process announces the number
+	 * its listener will get (SBX_MSG_LISTENER), then loads the filter
+	 * with SECCOMP_FILTER_FLAG_NEW_LISTENER */
+	int notify;
 	struct sbx_landlock landlock;
 	int new_session;
 	int ctty;  /* make stdin the controlling terminal (a box pty) */
@@ -172,6 +176,8 @@ enum {
 			   for a search for a file at the box's size limit */
 	SBX_MSG_FOUND,	/* status: SBX_DEATH_* flags of that search */
 	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
+	SBX_MSG_LISTENER, /* index: the descriptor number the listener will
+			     get; a pidfd of the command's process attached */
 };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {

@@ -59,6 +59,7 @@ void sbx_job_init(struct sbx_job *j)
 	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
 	j->cmd_pidfd = j->exec_fd = -1;
 	j->io.in_fd = -1;
+	sbx_notify_init(&j->nt);
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
 	sbx_procev_init(&j->pe);
@@ -399,6 +400,8 @@ static void kill_box(struct sbx_job *j, int why)
  * it) divided by SAMPLE_SHARE.  Between two samples RLIMIT_DATA,
  * RLIMIT_NPROC and RLIMIT_CPU hold a runaway process (docs/limits.md).
  */
+/* how soon the listener is looked for again (sbx_notify_take) */
+#define NOTIFY_RETRY 0.0002
 #define SAMPLE_SLOW 0.050 /* below 1/4 of the memory, 1/2 of the tasks */
 #define SAMPLE_MID 0.010
 #define SAMPLE_NEAR 0.001 /* from half the memory limit; the shortest */
@@ -840,6 +843,15 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 	    c->cmsg_len == CMSG_LEN(sizeof got))
 		memcpy(got, CMSG_DATA(c), sizeof got);
+	else if (c && c->cmsg_level == SOL_SOCKET &&
+		 c->cmsg_type == SCM_RIGHTS &&
+		 c->cmsg_len == CMSG_LEN(sizeof got[0]) &&
+		 n == (ssize_t)sizeof(struct sbx_msg) &&
+		 ((const struct sbx_msg *)(const void *)buf)->type ==
+		     SBX_MSG_LISTENER) {
+		memcpy(&fds[0], CMSG_DATA(c), sizeof fds[0]);
+		return n;
+	}
 	else if (c) /* none kept: closed there */
 		sbx_kmem_take(NULL, NULL, c);
 	if (n > (ssize_t)sizeof(struct sbx_msg) &&
@@ -968,6 +980,15 @@ static void read_ctl(struct sbx_job *j)
 			j->have_cannot = 1;
 		} else if (m.type == SBX_MSG_EXEC) {
 			j->execed = 1;
+		} else if (m.type == SBX_MSG_LISTENER) {
+			/* the explain channel: taken in the wait loop */
+			if (j->io.notify && j->nt.pidfd < 0 && fds[0] >= 0) {
+				j->nt.pidfd = fds[0];
+				j->nt.want = m.index;
+				j->nt.spec = j->io.notify;
+			} else if (fds[0] >= 0) {
+				close(fds[0]);
+			}
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
@@ -1228,6 +1249,8 @@ static void finish(struct sbx_job *j)
 	xclose(&j->in);
 	xclose(&j->out[0]);
 	xclose(&j->out[1]);
+	xclose(&j->nt.fd);
+	xclose(&j->nt.pidfd);
 	j->done = 1;
 	j->end = sbx_now();
 	for (int s = 0; s < 2; s++)
@@ -1358,9 +1381,9 @@ static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 {
-	struct pollfd pfd[9 * 64 + 1];
-	struct sbx_job *who[9 * 64 + 1];
-	int what[9 * 64 + 1];
+	struct pollfd pfd[10 * 64 + 1];
+	struct sbx_job *who[10 * 64 + 1];
+	int what[10 * 64 + 1];
 
 	for (;;) {
 		size_t np = 0, active = 0;
@@ -1411,8 +1434,22 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				else if (next < 0 || j->reaped_at + 1.0 < next)
 					next = j->reaped_at + 1.0;
 			}
-			if (np + 9 > sizeof pfd / sizeof pfd[0])
+			if (np + 10 > sizeof pfd / sizeof pfd[0])
 				break;
+			/* the explain channel: the listener is taken once the
+			 * command's process has loaded its filter (it cannot
+			 * say so after: nothing of sbxlua runs under the
+			 * filter but execve); until then, looked for again */
+			if (j->nt.want >= 0 && j->nt.fd < 0 &&
+			    j->nt.pidfd >= 0 && !j->exited) {
+				int t = sbx_notify_take(&j->nt);
+				if (t == 0 && (next < 0 || now + NOTIFY_RETRY <
+							       next))
+					next = now + NOTIFY_RETRY;
+				else if (t < 0)
+					/* the execve would wait forever */
+					kill_box(j, SBX_END_LOST);
+			}
 			active++;
 			if (!j->exited) {
 				pfd[np] = (struct pollfd){j->pidfd, POLLIN, 0};
@@ -1428,6 +1465,11 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				pfd[np] = (struct pollfd){j->pe.fd, POLLIN, 0};
 				who[np] = j;
 				what[np++] = 9;
+			}
+			if (j->nt.fd >= 0 && !j->exited) {
+				pfd[np] = (struct pollfd){j->nt.fd, POLLIN, 0};
+				who[np] = j;
+				what[np++] = 10;
 			}
 			if (j->exec_fd >= 0) {
 				pfd[np] =
@@ -1500,6 +1542,18 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				sbx_procev_read(j);
 				answer_reaped(j, 0);
 				break;
+			case 10:
+				if (pfd[k].revents & POLLIN) {
+					if (sbx_notify_handle(&j->nt) ==
+					    SBX_ANS_STOP)
+						/* the box first: the refused
+						 * call never returns */
+						kill_box(j, SBX_END_REFUSED);
+				} else {
+					/* POLLHUP: no task uses the filter */
+					xclose(&j->nt.fd);
+				}
+				break;
 			case 8:
 				/* the command's execve happened (or it ended):
 				 * a failure it sent comes first */
@@ -1544,6 +1598,7 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->io.in_fd);
 	xclose(&j->cmd_pidfd);
 	xclose(&j->exec_fd);
+	sbx_notify_close(&j->nt);
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);
 	sbx_kmem_close(&j->kmem);

@@ -48,6 +48,10 @@ report to stderr after the box is gone.
                       regular file, a terminal of the box's own when it is
                       a terminal, else nothing)
   --profile NAME      seccomp profile: default, none, or a file (default)
+  --mode MODE         a call the profile sends to sbxlua and refuses: stop
+                      ends the box (exit 125), deny fails the call and goes
+                      on, log lets it through; each is reported (default:
+                      the profile's own, else deny)
   --tty-raw           pass the program's output to the caller's terminal
                       unfiltered (by default, when stdout or stderr is a
                       terminal, only what draws reaches it: text, colours,
@@ -59,7 +63,8 @@ report to stderr after the box is gone.
   --help              this text
 
 Exit status: the program's own; 128+N for signal N (a call the filter kills:
-SIGSYS, 159); 124 a limit stopped it; 126 the box could not be set up.
+SIGSYS, 159); 124 a limit stopped it; 125 a refusal ended it (--mode stop);
+126 the box could not be set up.
 ]]
 
 -- what the operator typed and what the host said, escaped: one line
@@ -244,6 +249,11 @@ local function parse(argv)
 			o.host_id = n
 		elseif a == "--profile" then
 			o.profile = value(a)
+		elseif a == "--mode" then
+			o.mode = value(a)
+			if o.mode ~= "stop" and o.mode ~= "deny" and o.mode ~= "log" then
+				refuse("--mode %s: expected stop, deny or log", o.mode)
+			end
 		elseif a == "--report" or a == "--json" then
 			-- opened now, before the box exists: written later through the
 			-- directory's descriptor, never through a path the box changed
@@ -315,6 +325,11 @@ local function main(argv)
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
 	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
+	-- a refusal ends the box (stop), fails the call (deny) or is let
+	-- through and recorded (log): the profile's own default, else deny
+	local pmode, ntable = profile.notify(prof)
+	o.mode = o.mode or pmode or "deny"
+	o.notify = ntable
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)
 	o.pty = o.stdin == nil and sbx.isatty(0)
@@ -342,6 +357,7 @@ local function main(argv)
 	local lines = {}
 	if o.verbose then
 		for _, l in ipairs(report.isolation_lines(info, verified)) do lines[#lines + 1] = l end
+		for _, l in ipairs(report.call_summary(events)) do lines[#lines + 1] = l end
 	end
 	for _, e in ipairs(events) do lines[#lines + 1] = report.line(e) end
 	local text = {}

@@ -330,6 +330,9 @@ function M.build(o)
 		if prof == nil then return nil, perr end
 		filter, perr = profile.compile(prof)
 		if filter == nil then return nil, ("profile %s: %s"):format(profile_name, perr) end
+		local mode, ntable = profile.notify(prof)
+		o.mode = o.mode or mode
+		if o.notify == nil then o.notify = ntable end
 	end
 
 	local work_host
@@ -505,6 +508,11 @@ function M.build(o)
 		cpu_limit = lim.cpu,
 		cgroup = cg and (type(o.cgroup) == "string" and o.cgroup or true) or false,
 		probe = true,
+		-- the explain channel (docs/seccomp.md): what a refusal does,
+		-- the operator's rule, the supervisor's table
+		mode = o.mode,
+		rule = o.rule,
+		notify = o.notify,
 	}
 	local info = {
 		namespaces = namespaces,
@@ -512,6 +520,8 @@ function M.build(o)
 		host_root = host_root,
 		seccomp = filter and true or false,
 		profile = filter and profile_name or "none",
+		mode = o.mode,
+		notify = o.notify,
 		landlock = use_landlock,
 		landlock_abi = use_landlock and landlock_abi or 0,
 		limits = lim,

@@ -119,7 +119,9 @@ function M.load(name)
 	return spec
 end
 
---- Compiles a profile into a filter.
+--- Compiles a profile into a filter.  A profile's `notify` table (the
+-- explain channel's table and default mode, docs/seccomp.md) is not part
+-- of the filter: `M.notify` returns it.
 -- @param profile a spec table from `M.load`, or `false` (no filter)
 -- @return an `sbx.filter`, or `false` for `false`; or nil, msg, errno when
 -- libseccomp fails (a malformed spec raises, as `sbx.core.filter` does)
@@ -129,7 +131,29 @@ function M.compile(profile)
 		error(("bad argument #1 to 'compile' (table or false expected, got %s)")
 			:format(type(profile)), 2)
 	end
-	return core.filter(profile)
+	local spec = {}
+	for k, v in pairs(profile) do
+		if k ~= "notify" then spec[k] = v end
+	end
+	return core.filter(spec)
+end
+
+--- The explain channel's settings of a profile: its `notify` table split
+-- into the default mode and the supervisor's table (the core spec's
+-- `notify`: `open`, `connect`, `mmap_cap`).
+-- @param profile a spec table from `M.load`, or `false`
+-- @return mode (a string or nil), table (or nil)
+function M.notify(profile)
+	if type(profile) ~= "table" or profile.notify == nil then return nil, nil end
+	local n = profile.notify
+	if type(n) ~= "table" then
+		error("bad argument #1 to 'notify' (field 'notify' must be a table)", 2)
+	end
+	local t = {}
+	for k, v in pairs(n) do
+		if k ~= "mode" then t[k] = v end
+	end
+	return n.mode, t
 end
 
 return M
