@@ -1177,8 +1177,24 @@ static _Noreturn void step(const struct sbx_plan *p)
 	 * errno of a failed execve: the report then says "exit 126" (or the
 	 * trap's signal) instead of "cannot execute".
 	 */
-	if (p->filter && p->notify)
+	if (p->filter && p->notify) {
+		/*
+		 * Trust boundary: pidfd_getfd needs ptrace access to this
+		 * process.  It is still init's copy of the supervisor, made
+		 * undumpable by init, with the supervisor's memory descriptor
+		 * (of the host's user namespace, where an unprivileged
+		 * supervisor has no CAP_SYS_PTRACE).  An unprivileged caller's
+		 * box runs as the caller's own host uid: dumpable again, this
+		 * process is open to that uid only (who owns the supervisor
+		 * anyway) until the execve, which sets dumpable afresh.  A
+		 * root caller needs none of it (CAP_SYS_PTRACE on the host),
+		 * and its box's host id is never made able to read this copy.
+		 */
+		if (!p->caller_root)
+			CHECK(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0),
+			      SBX_ST_DUMPABLE, -1);
 		announce_listener();
+	}
 	if (p->filter)
 		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				   p->filter_flags, p->filter),

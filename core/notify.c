@@ -123,6 +123,7 @@ int sbx_notify_take(struct sbx_notify *n)
 		if (errno == EBADF)
 			return 0;
 		n->err = errno;
+		n->want = -1;
 		return -1;
 	}
 	/* the slot holds the step's pidfd until it closes it after the
@@ -135,6 +136,7 @@ int sbx_notify_take(struct sbx_notify *n)
 	case -1:
 		close(fd);
 		n->err = EBADFD;
+		n->want = -1;
 		return -1;
 	default:
 		break;
