@@ -184,13 +184,17 @@ static uint32_t check_action(lua_State *L, int idx, const char *where,
 		case LUA_TBOOLEAN:
 			if (!lua_toboolean(L, -1))
 				break;
-			if (nerr == NULL)
-				spec_error(L, where, "'notify' only in a "
-						     "rule's action");
+			if (nerr == NULL) {
+				spec_error(L, where,
+					   "'notify' only in a "
+					   "rule's action");
+				return 0;
+			}
+			if ((act & SECCOMP_RET_DATA) == 0)
+				spec_error(L, where,
+					   "'notify' needs a "
+					   "nonzero errno");
 			*nerr = (int)(act & SECCOMP_RET_DATA);
-			if (*nerr == 0)
-				spec_error(L, where, "'notify' needs a "
-						     "nonzero errno");
 			act = SCMP_ACT_NOTIFY;
 			break;
 		default:
@@ -490,8 +494,8 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 				named = named || r[k].nr == ex[i];
 			if (named)
 				continue;
-			rc = seccomp_rule_add(f->ctx, SCMP_ACT_NOTIFY, ex[i],
-					      0);
+			rc =
+			    seccomp_rule_add(f->ctx, SCMP_ACT_NOTIFY, ex[i], 0);
 			if (rc < 0)
 				return rc;
 		}

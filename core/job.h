@@ -62,7 +62,7 @@ struct sbx_io {
 	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
 	double cpu_limit;      /* seconds of CPU, whole box: sampled; 0 none */
 	int cgroup;	       /* SBX_CGMODE_* */
-	const char *cgroup_base; /* for SBX_CGMODE_PATH */
+	const char *cgroup_base;	      /* for SBX_CGMODE_PATH */
 	const struct sbx_notify_spec *notify; /* NULL: no explain channel */
 };
 

@@ -32,9 +32,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
-#include <seccomp.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +57,9 @@
 	 CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
 #define CLONE_NEWTIME_UNSHARE 0x00000080 /* in clone it is CSIGNAL */
 
-static const char *const kinds[SBX_EV_COUNT] = {
-    "open", "exec", "connect", "bind", "send",
-    "clone", "mmap", "ptrace", "syscall"};
+static const char *const kinds[SBX_EV_COUNT] = {"open", "exec",	  "connect",
+						"bind", "send",	  "clone",
+						"mmap", "ptrace", "syscall"};
 
 const char *sbx_event_kind(int kind)
 {
@@ -68,9 +68,9 @@ const char *sbx_event_kind(int kind)
 
 const char *sbx_answer_name(int answer)
 {
-	return answer == SBX_ANS_ALLOW  ? "allow"
+	return answer == SBX_ANS_ALLOW	? "allow"
 	       : answer == SBX_ANS_DENY ? "deny"
-				       : "stop";
+					: "stop";
 }
 
 void sbx_notify_init(struct sbx_notify *n)
@@ -353,7 +353,8 @@ static int under(const char *path, const char *dir)
 		l--;
 	if (l == 1 && dir[0] == '/')
 		return 1;
-	return strncmp(path, dir, l) == 0 && (path[l] == '\0' || path[l] == '/');
+	return strncmp(path, dir, l) == 0 &&
+	       (path[l] == '\0' || path[l] == '/');
 }
 
 static int filter_errno(const struct sbx_notify_spec *s, int nr)
@@ -442,10 +443,10 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		else if (d->nr == SYS_clone3 &&
 			 read_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
 			e->flags = 0;
-		e->ns = (int)(e->flags &
-			      (NS_FLAGS | (d->nr == SYS_unshare
-					       ? CLONE_NEWTIME_UNSHARE
-					       : 0)));
+		e->ns =
+		    (int)(e->flags &
+			  (NS_FLAGS |
+			   (d->nr == SYS_unshare ? CLONE_NEWTIME_UNSHARE : 0)));
 		refuse = e->ns != 0;
 		break;
 	case SYS_mmap:
@@ -528,7 +529,8 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 	if (e->kind == SBX_EV_EXEC) {
 		int i = 1;
 		lua_newtable(L);
-		for (size_t o = 0; o < e->argv_len; o += strlen(e->argv + o) + 1)
+		for (size_t o = 0; o < e->argv_len;
+		     o += strlen(e->argv + o) + 1)
 			lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
 		lua_setfield(L, -2, "argv");
 	}
@@ -554,8 +556,8 @@ static int call_rule(struct sbx_notify *n, const struct sbx_event *e)
 		ans = SBX_ANS_STOP;
 	} else if (lua_type(L, -1) == LUA_TSTRING) {
 		const char *s = lua_tostring(L, -1);
-		ans = strcmp(s, "allow") == 0	? SBX_ANS_ALLOW
-		      : strcmp(s, "deny") == 0	? SBX_ANS_DENY
+		ans = strcmp(s, "allow") == 0  ? SBX_ANS_ALLOW
+		      : strcmp(s, "deny") == 0 ? SBX_ANS_DENY
 		      : strcmp(s, "stop") == 0 ? SBX_ANS_STOP
 					       : -2;
 	} else if (!lua_isnil(L, -1)) {
@@ -637,7 +639,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 		/* the profile's own refusal (its errno) holds in every mode;
 		 * log mode lets the rest through, recorded */
 		ans = n->spec->mode == SBX_MODE_STOP ? SBX_ANS_STOP
-						      : SBX_ANS_DENY;
+						     : SBX_ANS_DENY;
 	else
 		ans = SBX_ANS_ALLOW;
 	if (n->L && !n->stopped) {

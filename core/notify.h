@@ -59,13 +59,13 @@ struct sbx_notify_spec {
 #define SBX_EVENT_ARGV 512
 #define SBX_EVENTS_MAX 1024 /* kept per run; the rest are counted */
 struct sbx_event {
-	int kind;   /* SBX_EV_* */
-	int answer; /* SBX_ANS_* */
-	int nr;	    /* the system call */
-	int pid;    /* in the box's pid namespace; 0: unknown */
-	int err;    /* the errno answered (SBX_ANS_DENY) */
-	int family; /* AF_* of addr */
-	int ns;	    /* clone: namespace flags asked for */
+	int kind;	/* SBX_EV_* */
+	int answer;	/* SBX_ANS_* */
+	int nr;		/* the system call */
+	int pid;	/* in the box's pid namespace; 0: unknown */
+	int err;	/* the errno answered (SBX_ANS_DENY) */
+	int family;	/* AF_* of addr */
+	int ns;		/* clone: namespace flags asked for */
 	uint64_t flags; /* open: O_* flags; clone: its flags */
 	uint64_t size;	/* mmap: the length asked for */
 	unsigned long count;

@@ -167,15 +167,15 @@ enum {
 	SBX_MSG_CANNOT,
 	SBX_MSG_STATUS,
 	SBX_MSG_PROBE,
-	SBX_MSG_EXEC,	/* the command's process is about to execve */
-	SBX_MSG_DEATH,	/* a process init reaped died of a limit's signal:
-			   the header, then a struct sbx_death */
-	SBX_MSG_UNSEEN, /* index: deaths init did not send (past its cap) */
-	SBX_MSG_REAPED, /* every process of the box has ended (deaths_sync);
-			   the supervisor answers SBX_MSG_GO, status 1 to ask
-			   for a search for a file at the box's size limit */
-	SBX_MSG_FOUND,	/* status: SBX_DEATH_* flags of that search */
-	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
+	SBX_MSG_EXEC,	  /* the command's process is about to execve */
+	SBX_MSG_DEATH,	  /* a process init reaped died of a limit's signal:
+			     the header, then a struct sbx_death */
+	SBX_MSG_UNSEEN,	  /* index: deaths init did not send (past its cap) */
+	SBX_MSG_REAPED,	  /* every process of the box has ended (deaths_sync);
+			     the supervisor answers SBX_MSG_GO, status 1 to ask
+			     for a search for a file at the box's size limit */
+	SBX_MSG_FOUND,	  /* status: SBX_DEATH_* flags of that search */
+	SBX_MSG_METERS,	  /* descriptors of kmem.h's meters (SCM_RIGHTS) */
 	SBX_MSG_LISTENER, /* index: the descriptor number the listener will
 			     get; a pidfd of the command's process attached */
 };

@@ -262,12 +262,14 @@ static const char *const *notify_list(lua_State *L, int t, const char *k,
 	v = sbx_anchor(L, anchor, (size_t)len * sizeof *v);
 	for (lua_Integer i = 1; i <= len; i++) {
 		if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
-			luaL_error(L, "field 'notify.%s' must be a list of "
-				      "strings",
+			luaL_error(L,
+				   "field 'notify.%s' must be a list of "
+				   "strings",
 				   k);
 		if (abs && lua_tostring(L, -1)[0] != '/')
-			luaL_error(L, "field 'notify.%s': '%s' is not an "
-				      "absolute path",
+			luaL_error(L,
+				   "field 'notify.%s': '%s' is not an "
+				   "absolute path",
 				   k, lua_tostring(L, -1));
 		v[i - 1] = sbx_anchor_str(L, anchor, -1);
 		lua_pop(L, 1);
@@ -281,8 +283,7 @@ static const char *const *notify_list(lua_State *L, int t, const char *k,
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
-	static const char *const keys[] = {"open", "connect", "mmap_cap",
-					   NULL};
+	static const char *const keys[] = {"open", "connect", "mmap_cap", NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -294,10 +295,11 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		while (modes[i] && strcmp(modes[i], m) != 0)
 			i++;
 		if (!modes[i])
-			luaL_error(L, "field 'mode': invalid mode '%s' "
-				      "(stop, deny or log)",
+			luaL_error(L,
+				   "field 'mode': invalid mode '%s' "
+				   "(stop, deny or log)",
 				   m);
-		n->mode = i == 0 ? SBX_MODE_STOP
+		n->mode = i == 0   ? SBX_MODE_STOP
 			  : i == 1 ? SBX_MODE_DENY
 				   : SBX_MODE_LOG;
 	}

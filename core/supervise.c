@@ -851,8 +851,7 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 		     SBX_MSG_LISTENER) {
 		memcpy(&fds[0], CMSG_DATA(c), sizeof fds[0]);
 		return n;
-	}
-	else if (c) /* none kept: closed there */
+	} else if (c) /* none kept: closed there */
 		sbx_kmem_take(NULL, NULL, c);
 	if (n > (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
@@ -1443,8 +1442,8 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			if (j->nt.want >= 0 && j->nt.fd < 0 &&
 			    j->nt.pidfd >= 0 && !j->exited) {
 				int t = sbx_notify_take(&j->nt);
-				if (t == 0 && (next < 0 || now + NOTIFY_RETRY <
-							       next))
+				if (t == 0 &&
+				    (next < 0 || now + NOTIFY_RETRY < next))
 					next = now + NOTIFY_RETRY;
 				else if (t < 0)
 					/* the execve would wait forever */

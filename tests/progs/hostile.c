@@ -23,9 +23,15 @@ static void say(const char *what, long r)
 	fflush(stdout);
 }
 
-static void t_shadow(void) { say("open", open("/etc/shadow", O_RDONLY)); }
+static void t_shadow(void)
+{
+	say("open", open("/etc/shadow", O_RDONLY));
+}
 
-static void t_socket(void) { say("socket", socket(AF_INET, SOCK_STREAM, 0)); }
+static void t_socket(void)
+{
+	say("socket", socket(AF_INET, SOCK_STREAM, 0));
+}
 
 static void t_connect(void)
 {
@@ -41,8 +47,8 @@ static void t_connect(void)
 
 static void t_clone(void)
 {
-	say("clone", (long)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0,
-				   0));
+	say("clone",
+	    (long)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0));
 }
 
 static void t_mmap(void)
@@ -52,7 +58,10 @@ static void t_mmap(void)
 	say("mmap", p == MAP_FAILED ? -1 : 0);
 }
 
-static void t_ptrace(void) { say("ptrace", ptrace(PTRACE_TRACEME, 0, 0, 0)); }
+static void t_ptrace(void)
+{
+	say("ptrace", ptrace(PTRACE_TRACEME, 0, 0, 0));
+}
 
 /* threads race to rewrite the path of a notified open to a forbidden one
  * while the supervisor reads it: the walls hold the open regardless */
