@@ -103,6 +103,7 @@ asan:
 bench: all
 	scripts/bench-startup.sh
 	./sbxlua scripts/bench-sampler.lua
+	scripts/bench-notify.sh
 
 deps:
 	scripts/deps.sh
