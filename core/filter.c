@@ -40,6 +40,7 @@ struct filter {
 	scmp_filter_ctx ctx; /* NULL once closed (or before it is built) */
 	int fd;		     /* scratch memfd while exporting, else -1 */
 	int notify;	     /* some action is "notify" */
+	int exec_notified;   /* execve itself is notified (an event each) */
 	size_t nrules;	     /* rules added (optional ones skipped excluded) */
 	/* calls refused with an errno that the supervisor also names
 	 * ({errno = E, notify = true}): the errno stays the answer */
@@ -400,27 +401,6 @@ static void check_conflicts(lua_State *L, const struct frule *r, size_t n)
 		}
 }
 
-/* A profile that notifies anything notifies execve and execveat (see
- * filter_build): one that gives them another action is a mistake. */
-static void check_exec(lua_State *L, uint32_t def, const struct frule *r,
-		       size_t n)
-{
-	int notify = def == SCMP_ACT_NOTIFY;
-	for (size_t i = 0; i < n; i++)
-		notify = notify || r[i].action == SCMP_ACT_NOTIFY;
-	if (!notify)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if ((r[i].nr == SCMP_SYS(execve) ||
-		     r[i].nr == SCMP_SYS(execveat)) &&
-		    (r[i].action != SCMP_ACT_NOTIFY || r[i].nerr))
-			spec_error(L, NULL,
-				   "rules[%d]: a filter that notifies must "
-				   "notify '%s' (the supervisor takes its "
-				   "listener there)",
-				   (int)i + 1, r[i].name);
-}
-
 /* ---- compiling: plain C, no Lua call; returns 0 or -errno ---- */
 
 static void filter_release(struct filter *f)
@@ -473,33 +453,16 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 		}
 		f->nrules++;
 		f->notify = f->notify || r[i].action == SCMP_ACT_NOTIFY;
+		f->exec_notified = f->exec_notified ||
+				   (r[i].nr == SCMP_SYS(execve) &&
+				    r[i].action == SCMP_ACT_NOTIFY && !r[i].nerr);
 		if (r[i].nerr && f->nerrnos < SBX_NOTIFY_ERRNOS) {
 			f->errnos[f->nerrnos].nr = r[i].nr;
 			f->errnos[f->nerrnos++].err = r[i].nerr;
 		}
 	}
 	f->notify = f->notify || def == SCMP_ACT_NOTIFY;
-	/*
-	 * A filter that notifies also notifies execve and execveat: the
-	 * command's process loads it with a new listener as its last act and
-	 * then calls execve, which waits in that notification until the
-	 * supervisor holds the listener (child.c step, notify.c).  A profile
-	 * that names them with another action is refused (l_filter).
-	 */
-	if (f->notify && def != SCMP_ACT_NOTIFY) {
-		static const int ex[] = {SCMP_SYS(execve), SCMP_SYS(execveat)};
-		for (size_t i = 0; i < 2; i++) {
-			int named = 0;
-			for (size_t k = 0; k < n; k++)
-				named = named || r[k].nr == ex[i];
-			if (named)
-				continue;
-			rc =
-			    seccomp_rule_add(f->ctx, SCMP_ACT_NOTIFY, ex[i], 0);
-			if (rc < 0)
-				return rc;
-		}
-	}
+	f->exec_notified = f->exec_notified || def == SCMP_ACT_NOTIFY;
 	return 0;
 }
 
@@ -610,7 +573,6 @@ static int l_filter(lua_State *L)
 		lua_pop(L, 1);
 	}
 	check_conflicts(L, rules, (size_t)n);
-	check_exec(L, def, rules, (size_t)n);
 
 	/* 2. The object, closed until built; it owns ctx and fd from now. */
 	f = lua_newuserdatauv(L, sizeof *f, UV_COUNT); /* 5 */
@@ -619,6 +581,7 @@ static int l_filter(lua_State *L)
 	f->notify = 0;
 	f->nrules = 0;
 	f->nerrnos = 0;
+	f->exec_notified = 0;
 	f->prog.len = 0;
 	f->prog.filter = NULL;
 	luaL_setmetatable(L, FILTER_MT);
@@ -860,6 +823,7 @@ void sbx_filter_notify(lua_State *L, int idx, struct sbx_notify_spec *s)
 {
 	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
 	s->on = f->notify;
+	s->exec_events = f->exec_notified;
 	s->errnos = f->errnos;
 	s->nerrnos = f->nerrnos;
 }

@@ -10,7 +10,9 @@
 
 #include <errno.h>
 #include <linux/binfmts.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
+#include <stddef.h>
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
@@ -279,6 +281,56 @@ static const char *const *notify_list(lua_State *L, int t, const char *k,
 	return v;
 }
 
+/*
+ * The hand-over gate of the explain channel: nine instructions before the
+ * profile's program that notify the one execve sbxlua makes itself, the
+ * command process's execve(p->path, ...) after the filter, recognised by
+ * the address of its path (an address in that process, a copy of the
+ * supervisor's).  That execve waits until the supervisor holds the
+ * listener (child.c step, notify.c); the profile's own rules apply to
+ * every other call, so a profile that only names its refusals costs
+ * nothing on the calls it allows.  After the execve the address space is
+ * the program's: an execve of its own that happens to pass that address is
+ * notified and let through, nothing more.  The gate checks the
+ * architecture first; any other architecture falls to the profile's
+ * program, which checks it again.
+ */
+#define GATE_LEN 9
+static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
+{
+	uint64_t ptr = (uint64_t)(uintptr_t)p->path;
+	size_t len = (size_t)p->filter->len + GATE_LEN;
+	struct sock_filter *f;
+	struct sock_fprog *prog;
+	const struct sock_filter gate[GATE_LEN] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, arch)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 7),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 5),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[0])),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ptr, 0, 3),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[0]) + 4),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(ptr >> 32), 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	};
+	if (len > BPF_MAXINSNS)
+		luaL_error(L, "field 'filter': no room for the explain "
+			      "channel's %d instructions",
+			   GATE_LEN);
+	f = sbx_anchor(L, anchor, len * sizeof *f);
+	memcpy(f, gate, sizeof gate);
+	memcpy(f + GATE_LEN, p->filter->filter,
+	       (size_t)p->filter->len * sizeof *f);
+	prog = sbx_anchor(L, anchor, sizeof *prog);
+	prog->len = (unsigned short)len;
+	prog->filter = f;
+	p->filter = prog;
+}
+
 /* the explain channel: mode, rule and the supervisor's table (notify.c) */
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
@@ -324,6 +376,7 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 	}
 	lua_pop(L, 1);
 	if (n->on) {
+		gate_filter(L, &b->plan, anchor);
 		b->plan.notify = 1;
 		b->plan.filter_flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
 		b->io.notify = n;

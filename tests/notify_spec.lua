@@ -28,6 +28,7 @@ local function spec(argv, extra)
 		notify = ntable,
 	}
 	for k, v in pairs(extra or {}) do s[k] = v end
+	if s.notify == false then s.notify = nil end
 	return s
 end
 
@@ -214,14 +215,42 @@ describe("the explain channel [" .. S.priv .. "]", function()
 	end)
 
 	describe("profiles", function()
-		it("a profile that notifies must notify execve", function()
+		local core = require "sbx.core"
+		local named = { default = "allow", rules = {
+			{ call = "ptrace", action = { errno = "EPERM", notify = true } },
+		} }
+
+		it("a refusal that is also named keeps its errno in every mode; the rest costs nothing", function()
+			for _, mode in ipairs { "deny", "log" } do
+				local r = assert(sbx.run(spec({ "/work/hostile", "ptrace" }, {
+					filter = assert(core.filter(named)), notify = false, mode = mode, stdout = "capture",
+					mounts = (function()
+						local m = sbx.minimal_mounts()
+						m[#m + 1] = { type = "tmpfs", dst = "/work" }
+						m[#m + 1] = { type = "bind", src = S.sh("pwd"):gsub("\n", "") .. "/" .. HOSTILE,
+							dst = "/work/hostile" }
+						return m
+					end)(),
+				})))
+				assert.are.equal("exit", r.outcome, mode)
+				assert.are.equal("ptrace: Operation not permitted\n", r.stdout)
+				-- the hand-over's execve is not an event: the profile does
+				-- not notify execve
+				assert.are.equal(1, #r.events, mode)
+				assert.are.equal("ptrace", r.events[1].kind)
+				assert.are.equal("deny", r.events[1].answer)
+				assert.are.equal("EPERM", r.events[1].errno)
+				assert.are.equal(2, r.notified)
+			end
+		end)
+
+		it("takes {errno =, notify = true} in rules only", function()
 			assert.has_error(function()
-				require("sbx.core").filter { default = "kill", rules = {
-					{ call = "openat", action = "notify" },
-					{ call = "execve", action = "allow" },
-				} }
-			end, "bad argument #1 to 'filter' (rules[2]: a filter that notifies must notify 'execve' "
-				.. "(the supervisor takes its listener there))")
+				core.filter { default = { errno = "EPERM", notify = true } }
+			end, "bad argument #1 to 'filter' (default: 'notify' only in a rule's action)")
+			assert.has_error(function()
+				core.filter { default = "allow", rules = { { call = "ptrace", action = { errno = 0, notify = true } } } }
+			end, "bad argument #1 to 'filter' (rules[1].action: 'notify' needs a nonzero errno)")
 		end)
 	end)
 end)

@@ -1,14 +1,16 @@
 -- tests/profiles/notify.lua: a profile for the explain channel's tests.
 -- Everything is allowed but the calls sent to the supervisor: opens (named
 -- against the table below), socket(AF_INET), connect, bind, sendto,
--- process creation, unshare, ptrace and a large mmap.  execve and execveat
--- are notified too (every profile that notifies does).
+-- process creation, unshare, ptrace, a large mmap, and execve and execveat
+-- (each exec an event).
 local MMAP_CAP = 64 * 1024 * 1024
 local AF_INET = 2
 
 return {
 	default = "allow",
 	rules = {
+		{ call = "execve", action = "notify" },
+		{ call = "execveat", action = "notify" },
 		{ call = "open", action = "notify" },
 		{ call = "openat", action = "notify" },
 		{ call = "openat2", action = "notify" },

@@ -118,6 +118,8 @@ int main(int argc, char **argv)
 		t_clone();
 	else if (!strcmp(w, "mmap"))
 		t_mmap();
+	else if (!strcmp(w, "ptrace"))
+		t_ptrace();
 	else if (!strcmp(w, "race"))
 		t_race();
 	else if (!strcmp(w, "all")) {
