@@ -1094,8 +1094,8 @@ static void send_probe(void)
  * before: this process takes no descriptor between here and the seccomp
  * call, and the supervisor takes the listener from that slot with
  * pidfd_getfd (through the pidfd attached) once it is filled.  The execve
- * that follows is notified (filter.c), so the program starts only when the
- * supervisor holds the listener and answers.
+ * that follows is notified (spec.c gate_filter), so the program starts only
+ * when the supervisor holds the listener and answers.
  */
 static void announce_listener(void)
 {

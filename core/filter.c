@@ -453,9 +453,10 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 		}
 		f->nrules++;
 		f->notify = f->notify || r[i].action == SCMP_ACT_NOTIFY;
-		f->exec_notified = f->exec_notified ||
-				   (r[i].nr == SCMP_SYS(execve) &&
-				    r[i].action == SCMP_ACT_NOTIFY && !r[i].nerr);
+		f->exec_notified =
+		    f->exec_notified ||
+		    (r[i].nr == SCMP_SYS(execve) &&
+		     r[i].action == SCMP_ACT_NOTIFY && !r[i].nerr);
 		if (r[i].nerr && f->nerrnos < SBX_NOTIFY_ERRNOS) {
 			f->errnos[f->nerrnos].nr = r[i].nr;
 			f->errnos[f->nerrnos++].err = r[i].nerr;

@@ -8,11 +8,11 @@
  * LISTENER, after it said which descriptor number the listener would get);
  * the supervisor takes it with pidfd_getfd (it owns the box's user
  * namespace, or is the host's root: ptrace-mode access holds), and the
- * step's execve, always notified when a profile notifies anything
- * (filter.c), waits for that.  From then on every notified call is read
- * here: its arguments from the task's memory, the notification's id
- * checked again after reading, a relative path named against the task's
- * cwd or dirfd; decided by the box's table, then its Lua rule; answered.
+ * step's execve, notified by the hand-over gate before the profile's
+ * program (spec.c gate_filter), waits for that.  From then on every notified
+ * call is read here: its arguments from the task's memory, the notification's
+ * id checked again after reading, a relative path named against the task's cwd
+ * or dirfd; decided by the box's table, then its Lua rule; answered.
  *
  * Trust boundary (the TOCTOU of user notification): what the supervisor
  * reads is a name for the report, not a decision's input the kernel will

@@ -44,10 +44,10 @@ struct sbx_notify_errno {
 
 /* The box's table, compiled by spec.c (strings anchored in the box). */
 struct sbx_notify_spec {
-	int on;	  /* the filter notifies: the step hands over a listener */
+	int on; /* the filter notifies: the step hands over a listener */
 	int exec_events; /* the profile notifies execve itself: the step's
 			    own (the hand-over's, spec.c) is an event too */
-	int mode; /* SBX_MODE_* */
+	int mode;	 /* SBX_MODE_* */
 	const char *const *open; /* path prefixes an open may name */
 	size_t nopen;
 	const char *const *connect; /* "ip:port" a connect/bind/send may */
@@ -78,12 +78,12 @@ struct sbx_event {
 };
 
 struct sbx_notify {
-	int fd;	   /* the listener; -1 until taken */
-	int pidfd; /* the command's process, to take it from */
-	int want;  /* its number there; -1: no listener announced */
-	int sync;  /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP set */
+	int fd;	       /* the listener; -1 until taken */
+	int pidfd;     /* the command's process, to take it from */
+	int want;      /* its number there; -1: no listener announced */
+	int sync;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP set */
 	int gate_seen; /* the hand-over's execve was answered */
-	int err;   /* why it could not be taken (errno) */
+	int err;       /* why it could not be taken (errno) */
 	const struct sbx_notify_spec *spec;
 	struct lua_State *L; /* a rule: the function at L's rule_idx */
 	int rule_idx;

@@ -9,11 +9,11 @@
 #include "sbx.h"
 
 #include <errno.h>
-#include <linux/binfmts.h>
 #include <linux/audit.h>
+#include <linux/binfmts.h>
 #include <linux/seccomp.h>
-#include <stddef.h>
 #include <sched.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -318,8 +318,9 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 	};
 	if (len > BPF_MAXINSNS)
-		luaL_error(L, "field 'filter': no room for the explain "
-			      "channel's %d instructions",
+		luaL_error(L,
+			   "field 'filter': no room for the explain "
+			   "channel's %d instructions",
 			   GATE_LEN);
 	f = sbx_anchor(L, anchor, len * sizeof *f);
 	memcpy(f, gate, sizeof gate);

@@ -321,7 +321,9 @@ local function main(argv)
 	local o = parse(argv)
 	local prof, msg = profile.load(o.profile or "default")
 	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
-	local filter, ferr = profile.compile(prof)
+	-- the profile's refusals are named in the report (their errnos
+	-- unchanged): the explain channel, at no cost for what it allows
+	local filter, ferr = profile.compile(prof, { name_refusals = true })
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
 	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
