@@ -1113,7 +1113,7 @@ static void announce_listener(void)
 	 * that slot is the lowest free one again: the listener's */
 	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (pidfd < 0)
-		die(SBX_ST_SECCOMP, -1);
+		die(SBX_ST_LISTENER, -1);
 	h.index = pidfd;
 	memset(&msg, 0, sizeof msg);
 	memset(&cm, 0, sizeof cm);
@@ -1127,7 +1127,7 @@ static void announce_listener(void)
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &pidfd, sizeof pidfd);
 	if (sendmsg(CTL, &msg, MSG_NOSIGNAL) < 0)
-		die(SBX_ST_SECCOMP, -1);
+		die(SBX_ST_LISTENER, -1);
 	close(pidfd);
 }
 
@@ -1192,7 +1192,7 @@ static _Noreturn void step(const struct sbx_plan *p)
 		 */
 		if (!p->caller_root)
 			CHECK(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0),
-			      SBX_ST_DUMPABLE, -1);
+			      SBX_ST_LISTENER, -1);
 		announce_listener();
 	}
 	if (p->filter)

@@ -112,6 +112,7 @@ enum sbx_stage {
 	SBX_ST_DUMPABLE,
 	SBX_ST_SYSCTL,
 	SBX_ST_METERS,
+	SBX_ST_LISTENER, /* the explain channel's listener (notify.c) */
 	SBX_ST_COUNT
 };
 

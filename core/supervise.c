@@ -1445,9 +1445,14 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				if (t == 0 &&
 				    (next < 0 || now + NOTIFY_RETRY < next))
 					next = now + NOTIFY_RETRY;
-				else if (t < 0)
-					/* the execve would wait forever */
-					kill_box(j, SBX_END_LOST);
+				else if (t < 0) {
+					/* the execve would wait forever: the
+					 * program never ran, a set-up failure
+					 */
+					set_cannot(j, SBX_ST_LISTENER,
+						   j->nt.err);
+					kill_box(j, SBX_END_CANNOT);
+				}
 			}
 			active++;
 			if (!j->exited) {
