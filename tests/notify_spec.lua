@@ -214,6 +214,36 @@ describe("the explain channel [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	describe("the default box", function()
+		it("names its refusals with the errno a program always got (deny, run.lua's default)", function()
+			local out, err, code = S.runlua(HOSTILE, "ptrace")
+			assert.are.equal("ptrace: Operation not permitted\n", out)
+			assert.are.equal("sandbox: denied: syscall 101 (ptrace) (EPERM)\nsandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+		end)
+
+		it("ends the box at the first refusal with --mode stop", function()
+			local out, err, code = S.runlua("--mode", "stop", HOSTILE, "ptrace")
+			assert.are.equal("", out)
+			assert.are.equal("sandbox: refused: syscall 101 (ptrace)\n", err)
+			assert.are.equal(125, code)
+		end)
+
+		it("leaves the ENOSYS answers unnamed: programs fall back (clone3 for posix_spawn)", function()
+			local out, err, code = S.runlua("/usr/bin/python3", "-c",
+				"import subprocess; print(subprocess.run(['/bin/true']).returncode)")
+			assert.are.equal("0\n", out)
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+		end)
+
+		it("refuses an unknown mode", function()
+			local _, err, code = S.runlua("--mode", "later", "/bin/true")
+			assert.are.equal("sbxlua: --mode later: expected stop, deny or log\n", err)
+			assert.are.equal(126, code)
+		end)
+	end)
+
 	describe("profiles", function()
 		local core = require "sbx.core"
 		local named = { default = "allow", rules = {
