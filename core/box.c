@@ -396,6 +396,21 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 			pty = 1;
 		}
 	}
+	/* each box's rule (the explain channel), on the stack above every
+	 * index of the boxes while the jobs run: notify.c calls it.  Pushed
+	 * here, before the signals and the terminal are taken over, since
+	 * growing the stack may raise. */
+	for (size_t i = 0; i < n; i++) {
+		struct sbx_box *b = lua_touserdata(L, idx[i]);
+		if (fail[i].what || !b->rule || !b->io.notify)
+			continue;
+		luaL_checkstack(L, 3, "too many rules");
+		lua_getiuservalue(L, idx[i], 1);
+		lua_rawgeti(L, -1, b->rule);
+		lua_remove(L, -2);
+		js->job[i].nt.L = L;
+		js->job[i].nt.rule_idx = lua_gettop(L);
+	}
 	/* a caller started with 0, 1 or 2 closed would get the box's pipes at
 	 * those numbers, and pass output into them: fill the gaps first */
 	for (int fd = 0; fd < 3; fd++)
@@ -429,16 +444,6 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 		if (io.pty && cooked) {
 			io.has_termios = 1;
 			io.termios = saved;
-		}
-		if (b->rule && io.notify) {
-			luaL_checkstack(L, 3, "too many rules");
-			/* the rule, on the stack (above every index of the
-			 * boxes) while the jobs run: notify.c calls it */
-			lua_getiuservalue(L, idx[i], 1);
-			lua_rawgeti(L, -1, b->rule);
-			lua_remove(L, -2);
-			js->job[i].nt.L = L;
-			js->job[i].nt.rule_idx = lua_gettop(L);
 		}
 		sbx_job_start(&js->job[i], &b->plan, &io);
 		ptr[started++] = &js->job[i];
