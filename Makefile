@@ -63,6 +63,9 @@ build/tests/bare_true: tests/progs/bare_true.c | build/tests
 # the filter's own test program includes the filter's source
 build/tests/ttyfilter: core/ttyfilter.c core/ttyfilter.h
 
+# the strict profile's corpus shares its --seccomp option
+$(filter build/tests/corpus_%,$(PROG_BIN)): tests/progs/corpus.h
+
 build/obj build/sbx build/tests:
 	mkdir -p $@
 
@@ -111,11 +114,13 @@ deps:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua/sbx \
-		$(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(LUA_CMOD)/sbx
+		$(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/profiles/calls \
+		$(DESTDIR)$(LUA_CMOD)/sbx
 	install -m 0755 sbxlua $(DESTDIR)$(BINDIR)/sbxlua
 	install -m 0644 lua/*.lua $(DESTDIR)$(DATADIR)/lua/
 	install -m 0644 lua/sbx/*.lua $(DESTDIR)$(DATADIR)/lua/sbx/
 	install -m 0644 profiles/*.lua $(DESTDIR)$(DATADIR)/profiles/
+	install -m 0644 profiles/calls/*.lua $(DESTDIR)$(DATADIR)/profiles/calls/
 	install -m 0644 build/sbx/core.so $(DESTDIR)$(LUA_CMOD)/sbx/core.so
 
 uninstall:

@@ -47,13 +47,6 @@ static int jobs_gc(lua_State *L)
 	return 0;
 }
 
-/* The deaths init recorded or the proc connector saw (deaths = {{pid,
- * name, signal, signame, core, cpu, cpu_soft, cpu_hard, file_size,
- * file_at_limit, files_partial, command, seen, record}, ...}),
- * deaths_unseen, and which processes were seen: death_coverage "all" (the
- * connector followed every process of the box), "init" (the command,
- * orphans, and what was left when the command ended: a pid namespace of
- * the box's own; death_coverage_reason says why no more) or "command". */
 /* Why the proc connector did not see every process of the box, in fixed
  * words (pushed). */
 static void procev_reason(lua_State *L, const struct sbx_job *j)
@@ -69,6 +62,13 @@ static void procev_reason(lua_State *L, const struct sbx_job *j)
 		lua_pushfstring(L, "proc connector: %s", why);
 }
 
+/* The deaths init recorded or the proc connector saw (deaths = {{pid,
+ * name, signal, signame, core, cpu, cpu_soft, cpu_hard, file_size,
+ * file_at_limit, files_partial, command, seen, record}, ...}),
+ * deaths_unseen, and which processes were seen: death_coverage "all" (the
+ * connector followed every process of the box), "init" (the command,
+ * orphans, and what was left when the command ended: a pid namespace of
+ * the box's own; death_coverage_reason says why no more) or "command". */
 static void push_deaths(lua_State *L, const struct sbx_job *j)
 {
 	lua_createtable(L, j->ndeaths, 0);
@@ -171,7 +171,39 @@ static void push_events(lua_State *L, const struct sbx_job *j)
 	}
 }
 
-static void push_result(lua_State *L, struct sbx_job *j)
+/* How the core enforced each limit of the whole box it holds:
+ * enforcement = {memory, tasks, cpu, wall, output}, each "cgroup" (the
+ * box's cgroup holds it), "sampled" (the supervisor reads the box and
+ * kills it past the limit), "supervisor" (counted exactly: time, bytes)
+ * or "none" (no such limit); cgroup_base, the base of the box's cgroup. */
+static void push_enforcement(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_io *io = &j->io;
+	lua_createtable(L, 0, 5);
+	lua_pushstring(L, !io->memory_limit		  ? "none"
+			  : j->cg.limited & SBX_CG_MEMORY ? "cgroup"
+							  : "sampled");
+	lua_setfield(L, -2, "memory");
+	lua_pushstring(L, !io->task_limit		? "none"
+			  : j->cg.limited & SBX_CG_PIDS ? "cgroup"
+							: "sampled");
+	lua_setfield(L, -2, "tasks");
+	lua_pushstring(L, io->cpu_limit > 0 ? "sampled" : "none");
+	lua_setfield(L, -2, "cpu");
+	lua_pushstring(L, io->wall > 0 ? "supervisor" : "none");
+	lua_setfield(L, -2, "wall");
+	lua_pushstring(L, io->out_limit ? "supervisor" : "none");
+	lua_setfield(L, -2, "output");
+	lua_setfield(L, -2, "enforcement");
+	if (j->cg_base) {
+		lua_pushstring(L, j->cg_base);
+		lua_setfield(L, -2, "cgroup_base");
+	}
+}
+
+/* outcome, and the status that goes with it: code, or the signal (the
+ * command's, init's, or the one sbxlua got) */
+static void push_end(lua_State *L, const struct sbx_job *j)
 {
 	static const char *const ends[SBX_END_COUNT] = {
 	    [SBX_END_NONE] = "none",
@@ -187,7 +219,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	    [SBX_END_INTERRUPTED] = "interrupted",
 	    [SBX_END_CPU] = "cpu",
 	    [SBX_END_REFUSED] = "refused"};
-	lua_createtable(L, 0, 12);
+	int sig = 0;
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");
 	if (j->end_kind == SBX_END_EXIT) {
@@ -195,52 +227,55 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_setfield(L, -2, "code");
 	}
 	if (j->end_kind == SBX_END_SIGNAL) {
-		lua_pushinteger(L, WTERMSIG(j->status));
-		lua_setfield(L, -2, "signal");
-		lua_pushstring(L, sbx_signal_name(WTERMSIG(j->status)));
-		lua_setfield(L, -2, "signame");
+		sig = WTERMSIG(j->status);
 		lua_pushboolean(L, WCOREDUMP(j->status));
 		lua_setfield(L, -2, "core");
+	} else if (j->end_kind == SBX_END_INIT) {
+		sig =
+		    j->init_signal; /* the signal that killed the box's init */
+	} else if (j->end_kind == SBX_END_INTERRUPTED) {
+		sig = j->stop_signal; /* the one sbxlua got, that stopped it */
 	}
-	if (j->end_kind == SBX_END_INIT) {
-		/* the signal that killed the box's init */
-		lua_pushinteger(L, j->init_signal);
+	if (sig) {
+		lua_pushinteger(L, sig);
 		lua_setfield(L, -2, "signal");
-		lua_pushstring(L, sbx_signal_name(j->init_signal));
+		lua_pushstring(L, sbx_signal_name(sig));
 		lua_setfield(L, -2, "signame");
 	}
-	if (j->end_kind == SBX_END_INTERRUPTED) {
-		/* the signal sbxlua got, that stopped the box */
-		lua_pushinteger(L, j->stop_signal);
-		lua_setfield(L, -2, "signal");
-		lua_pushstring(L, sbx_signal_name(j->stop_signal));
-		lua_setfield(L, -2, "signame");
+}
+
+/* cannot = {stage, errno, errname, path}: the set-up step that failed */
+static void push_cannot(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_plan *p = j->plan;
+	lua_createtable(L, 0, 5);
+	lua_pushstring(L, sbx_stage_name(j->cannot.stage));
+	lua_setfield(L, -2, "stage");
+	lua_pushinteger(L, j->cannot.err);
+	lua_setfield(L, -2, "errno");
+	lua_pushstring(L, sbx_errno_name(j->cannot.err));
+	lua_setfield(L, -2, "errname");
+	if (j->cannot.stage == SBX_ST_MOUNT && j->cannot.index >= 0 &&
+	    (size_t)j->cannot.index < p->nmounts) {
+		lua_pushstring(L, p->mounts[j->cannot.index].dst);
+		lua_setfield(L, -2, "path");
 	}
-	if (j->have_cannot) {
-		const struct sbx_plan *p = j->plan;
-		lua_createtable(L, 0, 5);
-		lua_pushstring(L, sbx_stage_name(j->cannot.stage));
-		lua_setfield(L, -2, "stage");
-		lua_pushinteger(L, j->cannot.err);
-		lua_setfield(L, -2, "errno");
-		lua_pushstring(L, sbx_errno_name(j->cannot.err));
-		lua_setfield(L, -2, "errname");
-		if (j->cannot.stage == SBX_ST_MOUNT && j->cannot.index >= 0 &&
-		    (size_t)j->cannot.index < p->nmounts) {
-			lua_pushstring(L, p->mounts[j->cannot.index].dst);
-			lua_setfield(L, -2, "path");
-		}
-		if (j->cannot.stage == SBX_ST_SYSCTL && j->cannot.index >= 0 &&
-		    (size_t)j->cannot.index < p->nsysctls) {
-			lua_pushstring(L, p->sysctls[j->cannot.index].name);
-			lua_setfield(L, -2, "path");
-		}
-		if (j->cannot.stage == SBX_ST_EXEC) {
-			lua_pushstring(L, p->path);
-			lua_setfield(L, -2, "path");
-		}
-		lua_setfield(L, -2, "cannot");
+	if (j->cannot.stage == SBX_ST_SYSCTL && j->cannot.index >= 0 &&
+	    (size_t)j->cannot.index < p->nsysctls) {
+		lua_pushstring(L, p->sysctls[j->cannot.index].name);
+		lua_setfield(L, -2, "path");
 	}
+	if (j->cannot.stage == SBX_ST_EXEC) {
+		lua_pushstring(L, p->path);
+		lua_setfield(L, -2, "path");
+	}
+	lua_setfield(L, -2, "cannot");
+}
+
+/* stdout, stderr (captured), their byte counts, and whether a stream
+ * passed through left the caller in the middle of a line */
+static void push_streams(lua_State *L, const struct sbx_job *j)
+{
 	for (int s = 0; s < 2; s++) {
 		const char *name = s ? "stderr" : "stdout";
 		if (j->io.out_mode[s] == SBX_OUT_CAPTURE) {
@@ -257,23 +292,29 @@ static void push_result(lua_State *L, struct sbx_job *j)
 				     s ? "stderr_partial" : "stdout_partial");
 		}
 	}
-	if (j->probe) {
-		/* status \0 mountinfo \0 namespace links */
-		const char *a = j->probe, *end = j->probe + j->probe_len;
-		const char *b = memchr(a, '\0', (size_t)(end - a));
-		const char *c =
-		    b ? memchr(b + 1, '\0', (size_t)(end - b - 1)) : NULL;
-		lua_createtable(L, 0, 3);
-		if (b && c) {
-			lua_pushlstring(L, a, (size_t)(b - a));
-			lua_setfield(L, -2, "status");
-			lua_pushlstring(L, b + 1, (size_t)(c - b - 1));
-			lua_setfield(L, -2, "mountinfo");
-			lua_pushlstring(L, c + 1, (size_t)(end - c - 1));
-			lua_setfield(L, -2, "ns");
-		}
-		lua_setfield(L, -2, "probe");
+}
+
+/* probe = {status, mountinfo, ns}: status \0 mountinfo \0 namespace links */
+static void push_probe(lua_State *L, const struct sbx_job *j)
+{
+	const char *a = j->probe, *end = j->probe + j->probe_len;
+	const char *b = memchr(a, '\0', (size_t)(end - a));
+	const char *c = b ? memchr(b + 1, '\0', (size_t)(end - b - 1)) : NULL;
+	lua_createtable(L, 0, 3);
+	if (b && c) {
+		lua_pushlstring(L, a, (size_t)(b - a));
+		lua_setfield(L, -2, "status");
+		lua_pushlstring(L, b + 1, (size_t)(c - b - 1));
+		lua_setfield(L, -2, "mountinfo");
+		lua_pushlstring(L, c + 1, (size_t)(end - c - 1));
+		lua_setfield(L, -2, "ns");
 	}
+	lua_setfield(L, -2, "probe");
+}
+
+/* elapsed, cpu, the sampler's peaks, the cgroup's and its OOM kills */
+static void push_measures(lua_State *L, const struct sbx_job *j)
+{
 	lua_pushnumber(L, j->end - j->start);
 	lua_setfield(L, -2, "elapsed");
 	lua_pushnumber(L, j->cpu);
@@ -292,8 +333,22 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		lua_pushinteger(L, j->ev.oom_kill);
 		lua_setfield(L, -2, "oom_kill");
 	}
+}
+
+/* The result of one run (docs/lua-api.md, "the result"). */
+static void push_result(lua_State *L, struct sbx_job *j)
+{
+	lua_createtable(L, 0, 16);
+	push_end(L, j);
+	if (j->have_cannot)
+		push_cannot(L, j);
+	push_streams(L, j);
+	if (j->probe)
+		push_probe(L, j);
+	push_measures(L, j);
 	push_deaths(L, j);
 	push_events(L, j);
+	push_enforcement(L, j);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
 				strerror(j->cg_error));
@@ -333,73 +388,53 @@ static void push_not_run(lua_State *L, const struct not_run *f, size_t i)
  * its stdin cannot be copied; in a run_many only that box does not start,
  * its entry says why (push_not_run), and the others run.
  */
-static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
+/* A copy per run of each box's stdin: its stdin file (a regular file is
+ * read from its start with pread, the caller's stdin in sequence), or the
+ * caller's stdin for a box pty (*pty set).  In a run_many a box whose copy
+ * fails does not start (fail[i]); one box alone returns -1 with *why. */
+static int copy_stdin(lua_State *L, struct jobs *js, const int *idx, size_t n,
+		      int many, struct not_run *fail, struct not_run *why,
+		      int *pty)
 {
-	struct jobs *js =
-	    lua_newuserdatauv(L, sizeof *js + n * sizeof js->job[0], 0);
-	struct sbx_job *ptr[MAX_PARALLEL];
-	struct not_run fail[MAX_PARALLEL];
-	struct sigaction ign, old;
-	struct sbx_stop stop;
-	struct termios saved, raw;
-	int pty = 0, restore = 0, cooked = 0;
-	size_t started = 0;
-
-	js->n = 0;
-	luaL_setmetatable(L, JOBS);
-	memset(fail, 0, sizeof fail);
-	for (size_t i = 0; i < n; i++) {
-		struct sbx_box *b = check_box(L, idx[i]);
-		if (b->in_file && b->in_file->fd < 0) {
-			if (!many)
-				luaL_error(L, "attempt to run a box whose "
-					      "stdin file was closed");
-			fail[i].what = "its stdin file was closed";
-		}
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct sbx_box *b = lua_touserdata(L, idx[i]);
+		struct not_run f = {NULL, 0};
+		int fd = -1;
 		sbx_job_init(&js->job[i]);
 		js->n = i + 1;
 		if (fail[i].what)
 			continue;
 		js->job[i].io = b->io;
 		if (b->in_file) {
-			/* a copy per run: a regular file is read from its
-			 * start with pread, the caller's stdin in sequence */
-			int fd = fcntl(b->in_file->fd, F_DUPFD_CLOEXEC, 3);
-			if (fd < 0) {
-				int e = errno;
-				if (many) {
-					fail[i] =
-					    (struct not_run){"stdin file", e};
-					continue;
-				}
-				jobs_release(js);
-				return sbx_fail(L, "dup", "stdin file", e);
-			}
-			js->job[i].io.in_fd = fd;
+			fd = fcntl(b->in_file->fd, F_DUPFD_CLOEXEC, 3);
+			if (fd < 0)
+				f = (struct not_run){"stdin file", errno};
 			js->job[i].io.in_pread = !b->in_file->stream;
+		} else if (b->io.pty) {
+			fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
+			if (fd < 0)
+				f = (struct not_run){"stdin", errno};
+			*pty = 1;
 		}
-		if (b->io.pty) {
-			int fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
-			if (fd < 0) {
-				int e = errno;
-				if (many) {
-					fail[i] = (struct not_run){"stdin", e};
-					continue;
-				}
-				jobs_release(js);
-				return sbx_fail(L, "dup", "stdin", e);
-			}
+		if (f.what && !many) {
+			*why = f;
+			return -1;
+		}
+		if (f.what)
+			fail[i] = f;
+		else if (fd >= 0)
 			js->job[i].io.in_fd = fd;
-			pty = 1;
-		}
 	}
-	/* each box's rule (the explain channel), on the stack above every
-	 * index of the boxes while the jobs run: notify.c calls it.  Pushed
-	 * here, before the signals and the terminal are taken over, since
-	 * growing the stack may raise. */
+	return 0;
+}
+
+/* Each box's rule (the explain channel), on the stack above every index
+ * of the boxes while the jobs run: notify.c calls it.  Pushed before the
+ * supervisor takes the signals and the terminal, since growing the stack
+ * may raise. */
+static void push_rules(lua_State *L, struct jobs *js, const int *idx, size_t n,
+		       const struct not_run *fail)
+{
 	for (size_t i = 0; i < n; i++) {
 		struct sbx_box *b = lua_touserdata(L, idx[i]);
 		if (fail[i].what || !b->rule || !b->io.notify)
@@ -411,15 +446,21 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 		js->job[i].nt.L = L;
 		js->job[i].nt.rule_idx = lua_gettop(L);
 	}
-	/* a caller started with 0, 1 or 2 closed would get the box's pipes at
-	 * those numbers, and pass output into them: fill the gaps first */
-	for (int fd = 0; fd < 3; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
-		    open("/dev/null", O_RDWR) < 0) {
-			int e = errno;
-			jobs_release(js);
-			return sbx_fail(L, "open", "/dev/null", e);
-		}
+}
+
+/* Starts every box that can start and waits for them all, the operator's
+ * stop, SIGPIPE and the caller's terminal held by the supervisor
+ * meanwhile. */
+static void supervise_all(lua_State *L, struct jobs *js, const int *idx,
+			  size_t n, const struct not_run *fail, int pty)
+{
+	struct sbx_job *ptr[MAX_PARALLEL];
+	struct sigaction ign, old;
+	struct sbx_stop stop;
+	struct termios saved, raw;
+	int restore = 0, cooked = 0;
+	size_t started = 0;
+
 	/* from here to the results, the supervisor owns the operator's stop */
 	sbx_stop_own(&stop, pty);
 	/* a box that closes its stdin must not kill the supervisor */
@@ -454,6 +495,42 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 		tcsetattr(0, TCSANOW, &saved);
 	sigaction(SIGPIPE, &old, NULL);
 	sbx_stop_release(&stop);
+}
+
+static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
+{
+	struct jobs *js =
+	    lua_newuserdatauv(L, sizeof *js + n * sizeof js->job[0], 0);
+	struct not_run fail[MAX_PARALLEL], why = {NULL, 0};
+	int pty = 0;
+
+	js->n = 0;
+	luaL_setmetatable(L, JOBS);
+	memset(fail, 0, sizeof fail);
+	for (size_t i = 0; i < n; i++) {
+		struct sbx_box *b = check_box(L, idx[i]);
+		if (b->in_file && b->in_file->fd < 0) {
+			if (!many)
+				luaL_error(L, "attempt to run a box whose "
+					      "stdin file was closed");
+			fail[i].what = "its stdin file was closed";
+		}
+	}
+	if (copy_stdin(L, js, idx, n, many, fail, &why, &pty) < 0) {
+		jobs_release(js);
+		return sbx_fail(L, "dup", why.what, why.err);
+	}
+	push_rules(L, js, idx, n, fail);
+	/* a caller started with 0, 1 or 2 closed would get the box's pipes at
+	 * those numbers, and pass output into them: fill the gaps first */
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) < 0) {
+			int e = errno;
+			jobs_release(js);
+			return sbx_fail(L, "open", "/dev/null", e);
+		}
+	supervise_all(L, js, idx, n, fail, pty);
 	lua_createtable(L, (int)n, 0);
 	for (size_t i = 0; i < n; i++) {
 		if (fail[i].what)

@@ -1243,6 +1243,10 @@ static void wipe_args(void)
 		memset((void *)v[2], 0, v[3] - v[2]);
 }
 
+/* Over 80 lines on purpose: init's set-up is one sequence of stages whose
+ * order is the trust boundary (ids before PDEATHSIG, limits before the
+ * fork, DUMPABLE off before it), each a checked call; read top to bottom
+ * it is the list to review against the async-signal-safe calls. */
 _Noreturn void sbx_child_main(const struct sbx_plan *p)
 {
 	struct sbx_msg go;

@@ -272,7 +272,9 @@ static void check_cmp(lua_State *L, int idx, struct scmp_arg_cmp *c,
 	}
 }
 
-/* rules[i]: {call = NAME, action = ACTION, args = {...}, optional = BOOL} */
+/* rules[i]: {call = NAME, action = ACTION, args = {...}, optional = BOOL}.
+ * Over 80 lines on purpose: every check of one rule, field by field in the
+ * order of the key list, before anything is added to the filter. */
 static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
 		       struct frule *r, int skipped)
 {
@@ -530,7 +532,9 @@ static int filter_fail(lua_State *L, struct filter *f, const char *what,
 	return sbx_fail(L, "filter", what, err);
 }
 
-/* core.filter(spec) -> sbx.filter | nil, msg, errno */
+/* core.filter(spec) -> sbx.filter | nil, msg, errno.  Over 80 lines on
+ * purpose: the steps of a Lua-facing function in their prescribed order
+ * (arguments, keys, then libseccomp), each failure path closing f. */
 static int l_filter(lua_State *L)
 {
 	static const char *const keys[] = {"default", "rules", NULL};

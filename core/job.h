@@ -59,10 +59,15 @@ struct sbx_io {
 	struct termios termios; /* (the caller's, taken before it went raw) */
 	int tty_raw;	       /* output passed to a terminal goes unfiltered */
 	uint64_t memory_limit; /* bytes, whole box: cgroup or sampled; 0 none */
-	uint64_t task_limit;   /* tasks, whole box: cgroup or sampled */
-	double cpu_limit;      /* seconds of CPU, whole box: sampled; 0 none */
-	int cgroup;	       /* SBX_CGMODE_* */
-	const char *cgroup_base;	      /* for SBX_CGMODE_PATH */
+	uint64_t memory_backstop; /* RLIMIT_DATA, soft and hard, of every
+				     process when the memory limit is sampled
+				     (no cgroup holds it); 0: the plan's */
+	uint64_t task_limit;	  /* tasks, whole box: cgroup or sampled */
+	double cpu_limit; /* seconds of CPU, whole box: sampled; 0 none */
+	int cgroup;	  /* SBX_CGMODE_* */
+	/* SBX_CGMODE_PATH: the base the operator named, probed when the spec
+	 * was compiled (kept alive by the box) */
+	const struct sbx_cgroup_base *cgroup_named;
 	const struct sbx_notify_spec *notify; /* NULL: no explain channel */
 };
 
@@ -113,7 +118,8 @@ struct sbx_job {
 	double sample_cost; /* seconds of supervisor CPU per sample, smoothed */
 	int cg_error;
 	const char *cg_what;
-	int stop_signal; /* SBX_END_INTERRUPTED: the signal sbxlua got */
+	const char *cg_base; /* the base of the box's cgroup, when it had one */
+	int stop_signal;     /* SBX_END_INTERRUPTED: the signal sbxlua got */
 	/* deaths that init reaped and recorded (SBX_MSG_DEATH), in order */
 	struct sbx_death deaths[SBX_DEATH_MAX];
 	int ndeaths;
@@ -130,8 +136,8 @@ struct sbx_job {
 	struct sbx_notify nt;  /* the explain channel (notify.c) */
 };
 
-/* The cgroup base of this process, probed once (NULL: none usable). */
-SBX_LOCAL const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit);
+/* The cgroup base this process finds, probed once (NULL: none usable). */
+SBX_LOCAL const struct sbx_cgroup_base *sbx_cgroup_base(void);
 
 SBX_LOCAL void sbx_job_init(struct sbx_job *j);
 /* Starts the box; returns 0, or -1 with errno (the job is then done, with

@@ -145,6 +145,122 @@ static int open_source(struct sbx_mount *m)
 	return 0;
 }
 
+/* An entry's type, its keys, its destination (a bind's defaults to its
+ * source) and whether it is optional; the entry is at t. */
+static void mount_head(lua_State *L, int t, lua_Integer i, int anchor,
+		       struct sbx_mount *m)
+{
+	int k;
+	if (lua_getfield(L, t, "type") != LUA_TSTRING)
+		luaL_error(L, "mounts[%I].type must be a string", i);
+	for (k = 0; types[k]; k++)
+		if (strcmp(types[k], lua_tostring(L, -1)) == 0)
+			break;
+	if (!types[k])
+		luaL_error(L, "mounts[%I]: unknown type '%s'", i,
+			   lua_tostring(L, -1));
+	lua_pop(L, 1);
+	m->op = ops[k];
+	sbx_check_keys(L, t, 0, keys[m->op]);
+	if (m->op == SBX_OP_BIND && lua_getfield(L, t, "dst") == LUA_TNIL) {
+		lua_pop(L, 1);
+		m->dst = field_path(L, t, "src", anchor, i);
+	} else {
+		if (m->op == SBX_OP_BIND)
+			lua_pop(L, 1);
+		m->dst = field_path(L, t, "dst", anchor, i);
+	}
+	if (sbx_opt_bool(L, t, "optional", 0))
+		m->flags |= SBX_MOUNT_OPTIONAL;
+}
+
+/* A bind's source, opened now (an optional one that is absent is marked
+ * so); -1 with *bad the source when it cannot be opened. */
+static int mount_bind(lua_State *L, int t, lua_Integer i, int anchor,
+		      struct sbx_mount *m, const char **bad)
+{
+	const char *src = field_path(L, t, "src", anchor, i);
+	m->attr = attrs(L, t, 1);
+	m->src = src;
+	if (open_source(m) < 0) {
+		if (errno == ENOENT && (m->flags & SBX_MOUNT_OPTIONAL)) {
+			m->flags |= SBX_MOUNT_ABSENT;
+			return 0;
+		}
+		*bad = src;
+		return -1;
+	}
+	return 0;
+}
+
+/* A symlink's target: a link text, kept alive by the anchor. */
+static void mount_symlink(lua_State *L, int t, lua_Integer i, int anchor,
+			  struct sbx_mount *m)
+{
+	size_t len;
+	if (lua_getfield(L, t, "target") != LUA_TSTRING)
+		luaL_error(L, "mounts[%I].target must be a string", i);
+	m->src = lua_tolstring(L, -1, &len);
+	if (len == 0 || len >= PATH_MAX || strlen(m->src) != len)
+		luaL_error(L, "mounts[%I].target is not a valid link text", i);
+	m->src = sbx_anchor_str(L, anchor, -1);
+	lua_pop(L, 1);
+}
+
+/* A file's data (at most 1 MiB, kept alive by the anchor) and mode. */
+static void mount_file(lua_State *L, int t, lua_Integer i, int anchor,
+		       struct sbx_mount *m)
+{
+	if (lua_getfield(L, t, "data") != LUA_TSTRING)
+		luaL_error(L, "mounts[%I].data must be a string", i);
+	m->data = lua_tolstring(L, -1, &m->datalen);
+	if (m->datalen > (1u << 20))
+		luaL_error(L, "mounts[%I].data is over 1 MiB", i);
+	m->data = sbx_anchor_str(L, anchor, -1);
+	lua_pop(L, 1);
+	m->mode = (unsigned)sbx_opt_int(L, t, "mode", 0644, 0, 07777);
+}
+
+/* The fields of an entry's type; -1 as mount_bind. */
+static int mount_fields(lua_State *L, int t, lua_Integer i, int anchor,
+			struct sbx_mount *m, const char **bad)
+{
+	switch (m->op) {
+	case SBX_OP_TMPFS:
+		m->attr = attrs(L, t, 0);
+		m->data = tmpfs_opts(L, t, anchor, "size", "nr_inodes",
+				     sbx_opt_int(L, t, "mode", 0755, 0, 07777));
+		break;
+	case SBX_OP_PROC:
+		m->attr =
+		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
+		break;
+	case SBX_OP_DEV:
+		/* read-only once its nodes are in place */
+		m->attr = MOUNT_ATTR_RDONLY;
+		m->data =
+		    tmpfs_opts(L, t, anchor, "shm_size", "shm_inodes", 01777);
+		break;
+	case SBX_OP_BIND:
+		return mount_bind(L, t, i, anchor, m, bad);
+	case SBX_OP_MKDIR:
+		m->mode = (unsigned)sbx_opt_int(L, t, "mode", 0755, 0, 07777);
+		break;
+	case SBX_OP_SYMLINK:
+		mount_symlink(L, t, i, anchor, m);
+		break;
+	case SBX_OP_FILE:
+		mount_file(L, t, i, anchor, m);
+		break;
+	case SBX_OP_REMOUNT:
+		m->attr = attrs(L, t, 1);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
 int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 		     const char **bad)
 {
@@ -161,105 +277,15 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 	p->nmounts = (size_t)n;
 	for (lua_Integer i = 1; i <= n; i++) {
 		struct sbx_mount *m = &ms[i - 1];
-		int t, k;
+		int t, r;
 		if (lua_geti(L, idx, i) != LUA_TTABLE)
 			luaL_error(L, "mounts[%I] must be a table", i);
 		t = lua_gettop(L);
-		if (lua_getfield(L, t, "type") != LUA_TSTRING)
-			luaL_error(L, "mounts[%I].type must be a string", i);
-		for (k = 0; types[k]; k++)
-			if (strcmp(types[k], lua_tostring(L, -1)) == 0)
-				break;
-		if (!types[k])
-			luaL_error(L, "mounts[%I]: unknown type '%s'", i,
-				   lua_tostring(L, -1));
+		mount_head(L, t, i, anchor, m);
+		r = mount_fields(L, t, i, anchor, m, bad);
 		lua_pop(L, 1);
-		m->op = ops[k];
-		sbx_check_keys(L, t, 0, keys[m->op]);
-		if (m->op == SBX_OP_BIND &&
-		    lua_getfield(L, t, "dst") == LUA_TNIL) {
-			lua_pop(L, 1);
-			m->dst = field_path(L, t, "src", anchor, i);
-		} else {
-			if (m->op == SBX_OP_BIND)
-				lua_pop(L, 1);
-			m->dst = field_path(L, t, "dst", anchor, i);
-		}
-		if (sbx_opt_bool(L, t, "optional", 0))
-			m->flags |= SBX_MOUNT_OPTIONAL;
-		switch (m->op) {
-		case SBX_OP_TMPFS:
-			m->attr = attrs(L, t, 0);
-			m->data = tmpfs_opts(
-			    L, t, anchor, "size", "nr_inodes",
-			    sbx_opt_int(L, t, "mode", 0755, 0, 07777));
-			break;
-		case SBX_OP_PROC:
-			m->attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-				  MOUNT_ATTR_NOEXEC;
-			break;
-		case SBX_OP_DEV:
-			/* read-only once its nodes are in place */
-			m->attr = MOUNT_ATTR_RDONLY;
-			m->data = tmpfs_opts(L, t, anchor, "shm_size",
-					     "shm_inodes", 01777);
-			break;
-		case SBX_OP_BIND: {
-			const char *src = field_path(L, t, "src", anchor, i);
-			m->attr = attrs(L, t, 1);
-			m->src = src;
-			if (open_source(m) < 0) {
-				if (errno == ENOENT &&
-				    (m->flags & SBX_MOUNT_OPTIONAL)) {
-					m->flags |= SBX_MOUNT_ABSENT;
-					break;
-				}
-				*bad = src;
-				lua_pop(L, 1);
-				return -1;
-			}
-			break;
-		}
-		case SBX_OP_MKDIR:
-			m->mode =
-			    (unsigned)sbx_opt_int(L, t, "mode", 0755, 0, 07777);
-			break;
-		case SBX_OP_SYMLINK: {
-			size_t len;
-			if (lua_getfield(L, t, "target") != LUA_TSTRING)
-				luaL_error(
-				    L, "mounts[%I].target must be a string", i);
-			m->src = lua_tolstring(L, -1, &len);
-			if (len == 0 || len >= PATH_MAX ||
-			    strlen(m->src) != len)
-				luaL_error(L,
-					   "mounts[%I].target is not a "
-					   "valid link text",
-					   i);
-			m->src = sbx_anchor_str(L, anchor, -1);
-			lua_pop(L, 1);
-			break;
-		}
-		case SBX_OP_FILE:
-			if (lua_getfield(L, t, "data") != LUA_TSTRING)
-				luaL_error(
-				    L, "mounts[%I].data must be a string", i);
-			m->data = lua_tolstring(L, -1, &m->datalen);
-			if (m->datalen > (1u << 20))
-				luaL_error(L, "mounts[%I].data is over 1 MiB",
-					   i);
-			m->data = sbx_anchor_str(L, anchor, -1);
-			lua_pop(L, 1);
-			m->mode =
-			    (unsigned)sbx_opt_int(L, t, "mode", 0644, 0, 07777);
-			break;
-		case SBX_OP_REMOUNT:
-			m->attr = attrs(L, t, 1);
-			break;
-		default:
-			break;
-		}
-		lua_pop(L, 1);
+		if (r < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -17,17 +17,45 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const spec_keys[] = {
-    "namespaces",   "uid",	 "gid",		"host_uid",
-    "host_gid",	    "hostname",	 "root",	"read_only_root",
-    "mounts",	    "net_lo",	 "argv",	"path",
-    "env",	    "cwd",	 "rlimits",	"filter",
-    "landlock",	    "stdin",	 "stdout",	"stderr",
-    "output_limit", "wall",	 "new_session", "drop_caps",
-    "no_new_privs", "probe",	 "pty",		"memory_limit",
-    "task_limit",   "cgroup",	 "sysctl",	"tty_raw",
-    "proc_events",  "cpu_limit", "mode",	"rule",
-    "notify",	    NULL};
+static const char *const spec_keys[] = {"namespaces",
+					"uid",
+					"gid",
+					"host_uid",
+					"host_gid",
+					"hostname",
+					"root",
+					"read_only_root",
+					"mounts",
+					"net_lo",
+					"argv",
+					"path",
+					"env",
+					"cwd",
+					"rlimits",
+					"filter",
+					"landlock",
+					"stdin",
+					"stdout",
+					"stderr",
+					"output_limit",
+					"wall",
+					"new_session",
+					"drop_caps",
+					"no_new_privs",
+					"probe",
+					"pty",
+					"memory_limit",
+					"task_limit",
+					"cgroup",
+					"sysctl",
+					"tty_raw",
+					"proc_events",
+					"cpu_limit",
+					"memory_backstop",
+					"mode",
+					"rule",
+					"notify",
+					NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -471,11 +499,39 @@ static void spec_stdio(lua_State *L, struct sbx_box *b, int anchor)
 	lua_pop(L, 1);
 }
 
-/* limits of the whole box: a cgroup where one is usable, else sampled */
-static void spec_limits(lua_State *L, struct sbx_io *io, int anchor)
+/* A base the spec names is probed now, once: a box whose named base is
+ * not usable is not made (never a silent fallback to sampling).  Returns 0,
+ * or the failure triple's count. */
+static int spec_cgroup_base(lua_State *L, struct sbx_io *io, int anchor)
 {
+	const char *path = sbx_anchor_str(L, anchor, -1);
+	struct sbx_cgroup_base *b = lua_newuserdatauv(L, sizeof *b, 0);
+	int r;
+	sbx_anchor_value(L, anchor, -1);
+	lua_pop(L, 1);
+	r = sbx_cgroup_probe(path, b);
+	if (r < 0)
+		return sbx_fail(L, "cgroup base", path, -r);
+	if (!b->usable) {
+		lua_pushnil(L);
+		lua_pushfstring(L, "cgroup base %s: %s", path, b->reason);
+		lua_pushinteger(L, EOPNOTSUPP);
+		return 3;
+	}
+	io->cgroup = SBX_CGMODE_PATH;
+	io->cgroup_named = b;
+	return 0;
+}
+
+/* limits of the whole box: a cgroup where one is usable, else sampled;
+ * supervise.c decides which when the box starts */
+static int spec_limits(lua_State *L, struct sbx_io *io, int anchor)
+{
+	int r = 0;
 	io->memory_limit = (uint64_t)sbx_opt_int(L, 1, "memory_limit", 0, 0,
 						 (lua_Integer)1 << 50);
+	io->memory_backstop = (uint64_t)sbx_opt_int(L, 1, "memory_backstop", 0,
+						    0, (lua_Integer)1 << 52);
 	io->task_limit =
 	    (uint64_t)sbx_opt_int(L, 1, "task_limit", 0, 0, 1 << 22);
 	if (lua_getfield(L, 1, "cpu_limit") != LUA_TNIL) {
@@ -495,13 +551,15 @@ static void spec_limits(lua_State *L, struct sbx_io *io, int anchor)
 		break;
 	case LUA_TSTRING:
 		sbx_check_boxpath(L, -1, "field 'cgroup'");
-		io->cgroup = SBX_CGMODE_PATH;
-		io->cgroup_base = sbx_anchor_str(L, anchor, -1);
+		r = spec_cgroup_base(L, io, anchor);
 		break;
 	default:
 		luaL_error(L, "field 'cgroup' must be a boolean or a path");
 	}
+	if (r)
+		return r;
 	lua_pop(L, 1);
+	return 0;
 }
 
 /* Compiles the spec at index 1 into a new box (pushed at index 2), part by
@@ -532,7 +590,9 @@ static int box_parse(lua_State *L)
 	spec_command(L, &b->plan, anchor);
 	spec_process(L, b, anchor);
 	spec_stdio(L, b, anchor);
-	spec_limits(L, &b->io, anchor);
+	r = spec_limits(L, &b->io, anchor);
+	if (r)
+		return r;
 	lua_settop(L, 2);
 	b->closed = 0;
 	return 1;

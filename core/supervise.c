@@ -67,18 +67,14 @@ void sbx_job_init(struct sbx_job *j)
 }
 
 /*
- * The cgroup base is probed once per process: for root it may create
- * <v2 mount>/sbxlua.  An explicit base is probed each time it is named.
+ * The cgroup base a box without a named one uses, probed once per process:
+ * for root it may create <v2 mount>/sbxlua.  A named base was probed when
+ * its spec was compiled (spec.c).
  */
-const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit)
+const struct sbx_cgroup_base *sbx_cgroup_base(void)
 {
-	static struct sbx_cgroup_base auto_base, named;
+	static struct sbx_cgroup_base auto_base;
 	static int probed;
-	if (explicit) {
-		if (sbx_cgroup_probe(explicit, &named) < 0 || !named.usable)
-			return NULL;
-		return &named;
-	}
 	if (!probed) {
 		probed = 1;
 		if (sbx_cgroup_probe(NULL, &auto_base) < 0)
@@ -89,7 +85,9 @@ const struct sbx_cgroup_base *sbx_cgroup_base(const char *explicit)
 
 /* A cgroup of the box's own, when a base is usable: the box is cloned
  * into it, so no instant of it runs outside; its limits are written first.
- * Without a base the box runs without one (the limits are then sampled). */
+ * Without a base the box runs without one (the limits are then sampled).
+ * This is where the way each limit is enforced is decided: the result
+ * says it (box.c, push_enforcement). */
 static void make_cgroup(struct sbx_job *j)
 {
 	const struct sbx_cgroup_base *b;
@@ -97,8 +95,8 @@ static void make_cgroup(struct sbx_job *j)
 	int r;
 	if (j->io.cgroup == SBX_CGMODE_NONE)
 		return;
-	b = sbx_cgroup_base(j->io.cgroup == SBX_CGMODE_PATH ? j->io.cgroup_base
-							    : NULL);
+	b = j->io.cgroup == SBX_CGMODE_PATH ? j->io.cgroup_named
+					    : sbx_cgroup_base();
 	if (!b)
 		return;
 	lim.memory = j->io.memory_limit;
@@ -107,7 +105,29 @@ static void make_cgroup(struct sbx_job *j)
 	if (r < 0) {
 		j->cg_error = -r;
 		j->cg_what = j->cg.what;
+	} else {
+		j->cg_base = b->path;
 	}
+}
+
+/* A memory limit the cgroup does not hold is sampled: RLIMIT_DATA holds
+ * one process between two samples (the spec's memory_backstop). */
+static void memory_backstop(struct sbx_job *j, struct sbx_plan *cp)
+{
+	size_t i;
+	if (!j->io.memory_backstop || (j->cg.limited & SBX_CG_MEMORY))
+		return;
+	for (i = 0; i < cp->nrlimits; i++)
+		if (cp->rlimits[i].resource == RLIMIT_DATA)
+			break;
+	if (i == cp->nrlimits) {
+		if (i == SBX_MAX_RLIMITS)
+			return; /* (not reached: a place per resource) */
+		cp->nrlimits++;
+	}
+	cp->rlimits[i].resource = RLIMIT_DATA;
+	cp->rlimits[i].lim.rlim_cur = cp->rlimits[i].lim.rlim_max =
+	    (rlim_t)j->io.memory_backstop;
 }
 
 static void set_cannot(struct sbx_job *j, int stage, int err)
@@ -400,8 +420,6 @@ static void kill_box(struct sbx_job *j, int why)
  * it) divided by SAMPLE_SHARE.  Between two samples RLIMIT_DATA,
  * RLIMIT_NPROC and RLIMIT_CPU hold a runaway process (docs/limits.md).
  */
-/* how soon the listener is looked for again (sbx_notify_take) */
-#define NOTIFY_RETRY 0.0002
 #define SAMPLE_SLOW 0.050 /* below 1/4 of the memory, 1/2 of the tasks */
 #define SAMPLE_MID 0.010
 #define SAMPLE_NEAR 0.001 /* from half the memory limit; the shortest */
@@ -483,15 +501,166 @@ static void sample_box(struct sbx_job *j, double now)
 		kill_box(j, SBX_END_CPU);
 }
 
+/* The descriptors a start opens: the control socket and the three stdio
+ * channels, each [0] read end (or the parent's), [1] write end (or the
+ * box's). */
+struct start_fds {
+	int sv[2], pin[2], pout[2], perr[2];
+};
+
+/* The box's stdio: a pseudo-terminal of its own, or three pipes. */
+static int open_stdio(const struct sbx_io *io, struct start_fds *f,
+		      struct sbx_plan *cp)
+{
+	if (io->pty) {
+		/* master: stdin and stdout of the relay; the slave is all
+		 * three stdio of the box, and its controlling terminal */
+		if (open_pty(io, &f->pin[1], &f->pin[0]) < 0 ||
+		    (f->pout[0] = fcntl(f->pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
+		    pipe2(f->perr, O_CLOEXEC) < 0)
+			return -1;
+		cp->ctty = 1;
+		cp->stdio[0] = cp->stdio[1] = cp->stdio[2] = f->pin[0];
+		return 0;
+	}
+	if (pipe2(f->pin, O_CLOEXEC) < 0 || pipe2(f->pout, O_CLOEXEC) < 0 ||
+	    pipe2(f->perr, O_CLOEXEC) < 0)
+		return -1;
+	cp->stdio[0] = f->pin[0];
+	cp->stdio[1] = f->pout[1];
+	cp->stdio[2] = f->perr[1];
+	return 0;
+}
+
+/* Makes the box's cgroup and the proc connector, then clones the box
+ * (into its cgroup, unless it is created as its own host id: attached
+ * after, attach_own_cgroup).  Returns the clone's result, errno set. */
+static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
+		      struct sbx_plan *cp, int own_id)
+{
+	struct clone_args ca;
+	long r;
+	make_cgroup(j);
+	memory_backstop(j, cp);
+	/* the proc connector before the box exists, so that its first fork
+	 * is seen; only a box with a pid namespace of its own has an init
+	 * that outlives every process of it */
+	if ((p->nsflags & CLONE_NEWPID) && !j->io.no_proc_events &&
+	    sbx_procev_open(&j->pe) == 0)
+		cp->deaths_sync = j->deaths_sync = 1;
+	memset(&ca, 0, sizeof ca);
+	ca.flags = p->nsflags | CLONE_PIDFD;
+	if (j->cg.fd >= 0 && !own_id) {
+		ca.flags |= CLONE_INTO_CGROUP;
+		ca.cgroup = (uint64_t)j->cg.fd;
+	}
+	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
+	ca.exit_signal = SIGCHLD;
+	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
+	if (r == 0)
+		sbx_child_main(cp); /* the box: never returns */
+	return r;
+}
+
+/* After the clone: the proc connector follows init, the box's ends of
+ * the channels are closed, the parent's kept, non-blocking. */
+static void keep_channels(struct sbx_job *j, struct start_fds *f)
+{
+	if (j->deaths_sync) {
+		/* init's own fork event is queued by now: not there, the
+		 * connector's pids are not this process's */
+		sbx_procev_track(&j->pe, j->pid);
+		sbx_procev_read(j);
+		if (!j->pe.seen_init)
+			sbx_procev_fail(
+			    &j->pe, "init not seen (pids of another namespace)",
+			    0);
+	}
+	xclose(&f->sv[1]);
+	xclose(&f->pin[0]);
+	xclose(&f->pout[1]);
+	xclose(&f->perr[1]);
+	j->ctl = f->sv[0];
+	j->in = f->pin[1];
+	j->out[0] = f->pout[0];
+	j->out[1] = f->perr[0];
+	fcntl(j->in, F_SETFL, O_NONBLOCK);
+	fcntl(j->out[0], F_SETFL, O_NONBLOCK);
+	fcntl(j->out[1], F_SETFL, O_NONBLOCK);
+	fcntl(j->ctl, F_SETFL, O_NONBLOCK);
+	if (j->io.in_fd < 0 && j->io.in_len == 0 && !j->io.pty)
+		xclose(&j->in);
+}
+
+/* A box created as its own host id is moved into its cgroup after the
+ * clone; if that fails, it runs as a box without one. */
+static void attach_own_cgroup(struct sbx_job *j)
+{
+	int cr;
+	if (j->cg.fd < 0)
+		return;
+	cr = sbx_cgroup_attach(&j->cg, j->pid);
+	if (cr < 0) {
+		/* as a cgroup that could not be made: sampled (the box is
+		 * cloned: RLIMIT_DATA stays the plan's) */
+		j->cg_error = -cr;
+		j->cg_what = "attach";
+		j->cg_base = NULL;
+		sbx_cgroup_remove(&j->cg);
+		j->cg.limited = 0;
+	}
+}
+
+/* A start that failed before the box existed: every descriptor closed,
+ * the job done with the stage that failed. */
+static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
+			int bad)
+{
+	int e = errno;
+	for (int i = 0; i < 2; i++) {
+		xclose(&f->sv[i]);
+		xclose(&f->pin[i]);
+		xclose(&f->pout[i]);
+		xclose(&f->perr[i]);
+	}
+	sbx_procev_close(&j->pe);
+	set_cannot(j, stage, e);
+	if (stage == SBX_ST_MOUNT)
+		j->cannot.index = bad;
+	j->end_kind = SBX_END_CANNOT;
+	j->done = 1;
+	j->end = sbx_now();
+	errno = e;
+	return -1;
+}
+
+/* The id maps, then the go-ahead: the box's setup begins. */
+static int release_box(struct sbx_job *j, const struct sbx_plan *p)
+{
+	struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
+	int stage = SBX_ST_CLONE, e;
+	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
+		goto killed;
+	stage = SBX_ST_SYNC;
+	if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
+		goto killed;
+	return 0;
+killed:
+	e = errno;
+	set_cannot(j, stage, e);
+	kill_box(j, SBX_END_CANNOT);
+	errno = e;
+	return -1;
+}
+
 int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		  const struct sbx_io *io)
 {
-	int sv[2] = {-1, -1}, pin[2] = {-1, -1}, pout[2] = {-1, -1},
-	    perr[2] = {-1, -1}, stage = SBX_ST_CLONE, e, own_id = 0, bad = -1;
+	struct start_fds f = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
+	int stage = SBX_ST_CLONE, e, own_id, bad = -1;
 	int *trees = NULL;
 	struct fsid fsid = {-1, -1};
 	struct sbx_plan cp = *p;
-	struct clone_args ca;
 	long r;
 
 	j->plan = p;
@@ -504,138 +673,42 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 			       !io->tty_raw && isatty(s + 1);
 		sbx_ttyf_init(&j->tf[s]);
 	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		goto fail;
 	own_id =
 	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f.sv) < 0)
+		return start_failed(j, &f, stage, bad);
 	if (own_id)
 		/* an id our namespace does not map cannot be an fsuid: the
 		 * clone and the maps say why the box cannot be made */
 		box_fsid(p, &fsid);
-	if (io->pty) {
-		/* master: stdin and stdout of the relay; the slave is all
-		 * three stdio of the box, and its controlling terminal */
-		if (open_pty(io, &pin[1], &pin[0]) < 0 ||
-		    (pout[0] = fcntl(pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
-		    pipe2(perr, O_CLOEXEC) < 0)
-			goto fail;
-		cp.ctty = 1;
-		cp.stdio[0] = cp.stdio[1] = cp.stdio[2] = pin[0];
-	} else {
-		if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 ||
-		    pipe2(perr, O_CLOEXEC) < 0)
-			goto fail;
-		cp.stdio[0] = pin[0];
-		cp.stdio[1] = pout[1];
-		cp.stdio[2] = perr[1];
-	}
-	if (own_id)
+	r = open_stdio(io, &f, &cp);
+	if (own_id) {
+		e = errno;
 		caller_fsid(&fsid);
-	cp.ctl_fd = sv[1];
+		errno = e;
+	}
+	if (r < 0)
+		return start_failed(j, &f, stage, bad);
+	cp.ctl_fd = f.sv[1];
 	cp.kmem = io->memory_limit != 0;
 
 	if (p->root_opts && p->caller_root) {
-		stage = SBX_ST_MOUNT;
 		trees = open_trees(p, &bad);
 		if (!trees && bad >= 0)
-			goto fail;
+			return start_failed(j, &f, SBX_ST_MOUNT, bad);
 		cp.trees = trees;
-		stage = SBX_ST_CLONE;
 	}
-	make_cgroup(j);
-	/* the proc connector before the box exists, so that its first fork
-	 * is seen; only a box with a pid namespace of its own has an init
-	 * that outlives every process of it */
-	if ((p->nsflags & CLONE_NEWPID) && !io->no_proc_events &&
-	    sbx_procev_open(&j->pe) == 0)
-		cp.deaths_sync = j->deaths_sync = 1;
-	memset(&ca, 0, sizeof ca);
-	ca.flags = p->nsflags | CLONE_PIDFD;
-	if (j->cg.fd >= 0 && !own_id) {
-		ca.flags |= CLONE_INTO_CGROUP;
-		ca.cgroup = (uint64_t)j->cg.fd;
-	}
-	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
-	ca.exit_signal = SIGCHLD;
-	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
-	if (r == 0)
-		sbx_child_main(&cp); /* the box: never returns */
+	r = clone_box(j, p, &cp, own_id);
 	e = errno;
 	close_trees(&trees, p->nmounts);
 	errno = e;
 	if (r < 0)
-		goto fail;
+		return start_failed(j, &f, stage, bad);
 	j->pid = (pid_t)r;
-	if (j->deaths_sync) {
-		/* init's own fork event is queued by now: not there, the
-		 * connector's pids are not this process's */
-		sbx_procev_track(&j->pe, j->pid);
-		sbx_procev_read(j);
-		if (!j->pe.seen_init)
-			sbx_procev_fail(
-			    &j->pe, "init not seen (pids of another namespace)",
-			    0);
-	}
-	xclose(&sv[1]);
-	xclose(&pin[0]);
-	xclose(&pout[1]);
-	xclose(&perr[1]);
-	j->ctl = sv[0];
-	j->in = pin[1];
-	j->out[0] = pout[0];
-	j->out[1] = perr[0];
-	fcntl(j->in, F_SETFL, O_NONBLOCK);
-	fcntl(j->out[0], F_SETFL, O_NONBLOCK);
-	fcntl(j->out[1], F_SETFL, O_NONBLOCK);
-	fcntl(j->ctl, F_SETFL, O_NONBLOCK);
-	if (io->in_fd < 0 && io->in_len == 0 && !io->pty)
-		xclose(&j->in);
-
-	if (own_id && j->cg.fd >= 0) {
-		int cr = sbx_cgroup_attach(&j->cg, j->pid);
-		if (cr < 0) {
-			/* as a cgroup that could not be made: sampled */
-			j->cg_error = -cr;
-			j->cg_what = "attach";
-			sbx_cgroup_remove(&j->cg);
-			j->cg.limited = 0;
-		}
-	}
-	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
-		goto killed;
-	{
-		struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
-		stage = SBX_ST_SYNC;
-		if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
-			goto killed;
-	}
-	return 0;
-
-killed:
-	e = errno;
-	set_cannot(j, stage, e);
-	kill_box(j, SBX_END_CANNOT);
-	errno = e;
-	return -1;
-fail:
-	e = errno;
+	keep_channels(j, &f);
 	if (own_id)
-		caller_fsid(&fsid);
-	for (int i = 0; i < 2; i++) {
-		xclose(&sv[i]);
-		xclose(&pin[i]);
-		xclose(&pout[i]);
-		xclose(&perr[i]);
-	}
-	sbx_procev_close(&j->pe);
-	set_cannot(j, stage, e);
-	if (stage == SBX_ST_MOUNT)
-		j->cannot.index = bad;
-	j->end_kind = SBX_END_CANNOT;
-	j->done = 1;
-	j->end = sbx_now();
-	errno = e;
-	return -1;
+		attach_own_cgroup(j);
+	return release_box(j, p);
 }
 
 /*
@@ -1174,28 +1247,47 @@ static void pass_out(struct sbx_job *j, int s, int all)
 		j->sent[s] = j->len[s] = j->tail[s] = 0;
 }
 
+/* Whether connector record c and init's record o are one death: the same
+ * pid in the box where the connector read it, else (its zombie was gone
+ * before it could be read) the same command name. */
+static int same_death(const struct sbx_death *c, const struct sbx_death *o)
+{
+	if ((o->flags & SBX_DEATH_CONNECTOR) ||
+	    (o->status & 0x7f) != (c->status & 0x7f))
+		return 0;
+	if (c->pid > 0)
+		return o->pid == c->pid;
+	return c->comm[0] && strncmp(o->comm, c->comm, sizeof c->comm) == 0;
+}
+
 /* A death the connector saw that init recorded too (a process whose
- * parent died before reaping it, reaped by init after all) is init's. */
+ * parent died before reaping it, reaped by init after all) is init's.
+ * Each of init's records stands for one death: where the connector knows
+ * no pid in the box, two deaths of one name and signal, one reaped by its
+ * parent, could be taken for one (one note fewer, never one more). */
 static void dedup_deaths(struct sbx_job *j)
 {
+	unsigned char used[SBX_DEATH_MAX], drop[SBX_DEATH_MAX];
 	int k = 0;
-	for (int i = 0; i < j->ndeaths; i++) {
-		const struct sbx_death *d = &j->deaths[i];
-		int dup = 0;
-		for (int o = 0; (d->flags & SBX_DEATH_CONNECTOR) &&
-				d->pid > 0 && o < j->ndeaths && !dup;
+	memset(used, 0, sizeof used);
+	memset(drop, 0, sizeof drop);
+	for (int i = 0; i < j->ndeaths; i++)
+		for (int o = 0; (j->deaths[i].flags & SBX_DEATH_CONNECTOR) &&
+				o < j->ndeaths && !drop[i];
 		     o++)
-			dup =
-			    !(j->deaths[o].flags & SBX_DEATH_CONNECTOR) &&
-			    j->deaths[o].pid == d->pid &&
-			    (j->deaths[o].status & 0x7f) == (d->status & 0x7f);
-		if (!dup)
-			j->deaths[k++] = *d;
-	}
+			if (!used[o] &&
+			    same_death(&j->deaths[i], &j->deaths[o]))
+				drop[i] = used[o] = 1;
+	for (int i = 0; i < j->ndeaths; i++)
+		if (!drop[i])
+			j->deaths[k++] = j->deaths[i];
 	j->ndeaths = k;
 }
 
-static void finish(struct sbx_job *j)
+/* Reaps init: its status, the CPU time of the box (init's usage, the
+ * sampler's count, or the cgroup's), the cgroup's counters; the cgroup is
+ * removed. */
+static void reap_init(struct sbx_job *j)
 {
 	siginfo_t si;
 	struct rusage ru;
@@ -1229,32 +1321,11 @@ static void finish(struct sbx_job *j)
 		}
 		sbx_cgroup_remove(&j->cg);
 	}
-	read_ctl(j);
-	if (j->deaths_sync) {
-		/* init killed before it asked (the supervisor's own kill):
-		 * the deaths before the kill were seen, those of it are the
-		 * box's end; a SIGXFSZ death keeps files_partial (no search) */
-		sbx_procev_read(j);
-		dedup_deaths(j);
-		/* closed; what it says of the coverage stays */
-		if (j->pe.fd >= 0) {
-			int on = j->pe.on;
-			sbx_procev_close(&j->pe);
-			j->pe.on = on;
-		}
-	}
-	xclose(&j->pidfd);
-	xclose(&j->ctl);
-	xclose(&j->in);
-	xclose(&j->out[0]);
-	xclose(&j->out[1]);
-	xclose(&j->nt.fd);
-	xclose(&j->nt.pidfd);
-	j->done = 1;
-	j->end = sbx_now();
-	for (int s = 0; s < 2; s++)
-		if (j->io.out_mode[s] == SBX_OUT_PASS)
-			pass_out(j, s, 1);
+}
+
+/* What ended the run, from what the supervisor did and saw. */
+static void decide_end(struct sbx_job *j)
+{
 	if (j->have_cannot)
 		j->end_kind = SBX_END_CANNOT;
 	else if (j->have_status && WIFEXITED(j->status) &&
@@ -1281,6 +1352,38 @@ static void finish(struct sbx_job *j)
 		/* init ended before the command's execve, or without a
 		 * signal and without the command's status: set-up */
 		j->end_kind = SBX_END_LOST;
+}
+
+static void finish(struct sbx_job *j)
+{
+	reap_init(j);
+	read_ctl(j);
+	if (j->deaths_sync) {
+		/* init killed before it asked (the supervisor's own kill):
+		 * the deaths before the kill were seen, those of it are the
+		 * box's end; a SIGXFSZ death keeps files_partial (no search) */
+		sbx_procev_read(j);
+		dedup_deaths(j);
+		/* closed; what it says of the coverage stays */
+		if (j->pe.fd >= 0) {
+			int on = j->pe.on;
+			sbx_procev_close(&j->pe);
+			j->pe.on = on;
+		}
+	}
+	xclose(&j->pidfd);
+	xclose(&j->ctl);
+	xclose(&j->in);
+	xclose(&j->out[0]);
+	xclose(&j->out[1]);
+	xclose(&j->nt.fd);
+	xclose(&j->nt.pidfd);
+	j->done = 1;
+	j->end = sbx_now();
+	for (int s = 0; s < 2; s++)
+		if (j->io.out_mode[s] == SBX_OUT_PASS)
+			pass_out(j, s, 1);
+	decide_end(j);
 }
 
 static int job_ready(const struct sbx_job *j)
@@ -1378,22 +1481,203 @@ static void read_stop(int fd, struct sbx_job **jobs, size_t n)
 	}
 }
 
+/* What the event loop waits on, one entry per descriptor: the job it is
+ * for (none for the stop descriptor) and what its readiness means. */
+enum {
+	W_PIDFD,    /* init exited */
+	W_CTL,	    /* a message from the box */
+	W_IN,	    /* the box's stdin can be written, or its source read */
+	W_OUT,	    /* W_OUT + s: the box wrote to stdout (0), stderr (1) */
+	W_PASS = 5, /* W_PASS + s: the caller's stdout/stderr can take more */
+	W_STOP = 7, /* the operator's stop signal */
+	W_EXEC,	    /* the command's execve happened, or it ended */
+	W_PROCEV,   /* the proc connector has events */
+	W_NOTIFY    /* the explain channel's listener has a call */
+};
+#define MAX_WATCH (10 * 64 + 1)
+
+struct watch_set {
+	struct pollfd pfd[MAX_WATCH];
+	struct sbx_job *who[MAX_WATCH];
+	int what[MAX_WATCH];
+	size_t np;
+};
+
+static void watch(struct watch_set *w, int fd, short events, struct sbx_job *j,
+		  int what)
+{
+	w->pfd[w->np] = (struct pollfd){fd, events, 0};
+	w->who[w->np] = j;
+	w->what[w->np++] = what;
+}
+
+/* next: the earliest of next and t (-1: none yet) */
+static void sooner(double *next, double t)
+{
+	if (*next < 0 || t < *next)
+		*next = t;
+}
+
+/* The job's deadlines: the wall clock, the next sample, the grace after
+ * init's exit and after the last reap; acts on those that passed and
+ * keeps the earliest left in *next.  Returns 1 when the job is finished. */
+static int job_timers(struct sbx_job *j, double now, double *next)
+{
+	if (j->io.wall > 0 && !j->exited) {
+		double dl = j->start + j->io.wall;
+		if (now >= dl)
+			kill_box(j, SBX_END_WALL);
+		else
+			sooner(next, dl);
+	}
+	if ((j->io.memory_limit || j->io.task_limit || j->io.cpu_limit > 0) &&
+	    !j->exited && j->end_kind == SBX_END_NONE) {
+		if (now >= j->next_sample)
+			sample_box(j, now);
+		sooner(next, j->next_sample);
+	}
+	/* a box without its own pid namespace may leave a process holding
+	 * the pipes: stop waiting 1 s after init's exit */
+	if (j->exited && now > j->end + 1.0) {
+		finish(j);
+		return 1;
+	}
+	if (j->exited)
+		sooner(next, j->end + 1.0);
+	/* init waits for the last exit events: at most 1 s */
+	if (j->reaped_at && !j->answered) {
+		if (now > j->reaped_at + 1.0)
+			answer_reaped(j, 1);
+		else
+			sooner(next, j->reaped_at + 1.0);
+	}
+	return 0;
+}
+
+/* how soon the listener is looked for again (sbx_notify_take) */
+#define NOTIFY_RETRY 0.0002
+
+/* The explain channel: the listener is taken once the command's process
+ * has loaded its filter (it cannot say so after: nothing of sbxlua runs
+ * under the filter but execve); until then, looked for again. */
+static void take_listener(struct sbx_job *j, double now, double *next)
+{
+	int t;
+	if (j->nt.want < 0 || j->nt.fd >= 0 || j->nt.pidfd < 0 || j->exited)
+		return;
+	t = sbx_notify_take(&j->nt);
+	if (t == 0) {
+		sooner(next, now + NOTIFY_RETRY);
+	} else if (t < 0) {
+		/* its execve would wait forever: the program never ran, a
+		 * set-up failure */
+		set_cannot(j, SBX_ST_LISTENER, j->nt.err);
+		kill_box(j, SBX_END_CANNOT);
+	}
+}
+
+/* The descriptors of one job the loop waits on. */
+static void job_watches(struct watch_set *w, struct sbx_job *j)
+{
+	if (!j->exited)
+		watch(w, j->pidfd, POLLIN, j, W_PIDFD);
+	if (j->ctl >= 0)
+		watch(w, j->ctl, POLLIN, j, W_CTL);
+	if (j->pe.fd >= 0 && !j->exited)
+		watch(w, j->pe.fd, POLLIN, j, W_PROCEV);
+	if (j->nt.fd >= 0 && !j->exited)
+		watch(w, j->nt.fd, POLLIN, j, W_NOTIFY);
+	if (j->exec_fd >= 0)
+		watch(w, j->exec_fd, POLLIN, j, W_EXEC);
+	if (j->in >= 0 && j->io.in_fd >= 0 && j->inbuf_off == j->inbuf_len)
+		/* wait for the source, not the box */
+		watch(w, j->io.in_fd, POLLIN, j, W_IN);
+	else if (j->in >= 0 && (j->io.in_fd >= 0 || j->in_off < j->io.in_len))
+		watch(w, j->in, POLLOUT, j, W_IN);
+	for (int s = 0; s < 2; s++) {
+		if (j->out[s] >= 0)
+			watch(w, j->out[s], POLLIN, j, W_OUT + s);
+		if (j->io.out_mode[s] == SBX_OUT_PASS && j->sent[s] < j->len[s])
+			watch(w, s + 1, POLLOUT, j, W_PASS + s);
+	}
+}
+
+/* Acts on one ready descriptor. */
+static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
+		     size_t n, int stopfd)
+{
+	struct sbx_job *j = w->who[k];
+	short re = w->pfd[k].revents;
+	switch (w->what[k]) {
+	case W_STOP:
+		read_stop(stopfd, jobs, n);
+		break;
+	case W_PIDFD:
+		j->exited = 1;
+		j->end = sbx_now();
+		break;
+	case W_CTL:
+		read_ctl(j);
+		break;
+	case W_PROCEV:
+		sbx_procev_read(j);
+		answer_reaped(j, 0);
+		break;
+	case W_NOTIFY:
+		if (re & POLLIN) {
+			/* a stop: the box first, the refused call never
+			 * returns */
+			if (sbx_notify_handle(&j->nt) == SBX_ANS_STOP)
+				kill_box(j, SBX_END_REFUSED);
+		} else {
+			/* POLLHUP: no task uses the filter any more */
+			xclose(&j->nt.fd);
+		}
+		break;
+	case W_EXEC:
+		/* the command's execve happened (or it ended): a failure it
+		 * sent comes first */
+		read_ctl(j);
+		probe_exec(j);
+		break;
+	case W_IN:
+		if ((re & (POLLERR | POLLNVAL)) ||
+		    ((re & POLLHUP) && !(re & POLLIN)))
+			xclose(&j->in);
+		else
+			write_in(j);
+		break;
+	case W_OUT:
+	case W_OUT + 1:
+		read_out(j, w->what[k] - W_OUT);
+		break;
+	default:
+		pass_out(j, w->what[k] - W_PASS, 0);
+		break;
+	}
+}
+
+/* poll's timeout until next (-1: none) */
+static int poll_timeout(double next, double now)
+{
+	if (next < 0)
+		return -1;
+	if (next - now > 86400.0)
+		return 86400000; /* a day: wake up and look again */
+	return (int)((next - now) * 1000.0) + 1;
+}
+
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 {
-	struct pollfd pfd[10 * 64 + 1];
-	struct sbx_job *who[10 * 64 + 1];
-	int what[10 * 64 + 1];
+	struct watch_set w;
 
 	for (;;) {
-		size_t np = 0, active = 0;
+		size_t active = 0;
 		double now = sbx_now(), next = -1;
-		int timeout;
 
-		if (stopfd >= 0) {
-			pfd[np] = (struct pollfd){stopfd, POLLIN, 0};
-			who[np] = NULL;
-			what[np++] = 7;
-		}
+		w.np = 0;
+		if (stopfd >= 0)
+			watch(&w, stopfd, POLLIN, NULL, W_STOP);
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
 			if (j->done)
@@ -1402,113 +1686,13 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				finish(j);
 				continue;
 			}
-			if (j->io.wall > 0 && !j->exited) {
-				double dl = j->start + j->io.wall;
-				if (now >= dl)
-					kill_box(j, SBX_END_WALL);
-				else if (next < 0 || dl < next)
-					next = dl;
-			}
-			if ((j->io.memory_limit || j->io.task_limit ||
-			     j->io.cpu_limit > 0) &&
-			    !j->exited && j->end_kind == SBX_END_NONE) {
-				if (now >= j->next_sample)
-					sample_box(j, now);
-				if (next < 0 || j->next_sample < next)
-					next = j->next_sample;
-			}
-			/* a box without its own pid namespace may leave a
-			 * process holding the pipes: stop waiting 1 s after
-			 * init's exit */
-			if (j->exited && now > j->end + 1.0) {
-				finish(j);
+			if (job_timers(j, now, &next))
 				continue;
-			}
-			if (j->exited && (next < 0 || j->end + 1.0 < next))
-				next = j->end + 1.0;
-			/* init waits for the last exit events: at most 1 s */
-			if (j->reaped_at && !j->answered) {
-				if (now > j->reaped_at + 1.0)
-					answer_reaped(j, 1);
-				else if (next < 0 || j->reaped_at + 1.0 < next)
-					next = j->reaped_at + 1.0;
-			}
-			if (np + 10 > sizeof pfd / sizeof pfd[0])
+			if (w.np + 10 > MAX_WATCH)
 				break;
-			/* the explain channel: the listener is taken once the
-			 * command's process has loaded its filter (it cannot
-			 * say so after: nothing of sbxlua runs under the
-			 * filter but execve); until then, looked for again */
-			if (j->nt.want >= 0 && j->nt.fd < 0 &&
-			    j->nt.pidfd >= 0 && !j->exited) {
-				int t = sbx_notify_take(&j->nt);
-				if (t == 0 &&
-				    (next < 0 || now + NOTIFY_RETRY < next))
-					next = now + NOTIFY_RETRY;
-				else if (t < 0) {
-					/* the execve would wait forever: the
-					 * program never ran, a set-up failure
-					 */
-					set_cannot(j, SBX_ST_LISTENER,
-						   j->nt.err);
-					kill_box(j, SBX_END_CANNOT);
-				}
-			}
+			take_listener(j, now, &next);
 			active++;
-			if (!j->exited) {
-				pfd[np] = (struct pollfd){j->pidfd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 0;
-			}
-			if (j->ctl >= 0) {
-				pfd[np] = (struct pollfd){j->ctl, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 1;
-			}
-			if (j->pe.fd >= 0 && !j->exited) {
-				pfd[np] = (struct pollfd){j->pe.fd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 9;
-			}
-			if (j->nt.fd >= 0 && !j->exited) {
-				pfd[np] = (struct pollfd){j->nt.fd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 10;
-			}
-			if (j->exec_fd >= 0) {
-				pfd[np] =
-				    (struct pollfd){j->exec_fd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 8;
-			}
-			if (j->in >= 0 && j->io.in_fd >= 0 &&
-			    j->inbuf_off == j->inbuf_len) {
-				/* wait for the source, not the box */
-				pfd[np] =
-				    (struct pollfd){j->io.in_fd, POLLIN, 0};
-				who[np] = j;
-				what[np++] = 2;
-			} else if (j->in >= 0 && (j->io.in_fd >= 0 ||
-						  j->in_off < j->io.in_len)) {
-				pfd[np] = (struct pollfd){j->in, POLLOUT, 0};
-				who[np] = j;
-				what[np++] = 2;
-			}
-			for (int s = 0; s < 2; s++) {
-				if (j->out[s] >= 0) {
-					pfd[np] = (struct pollfd){j->out[s],
-								  POLLIN, 0};
-					who[np] = j;
-					what[np++] = 3 + s;
-				}
-				if (j->io.out_mode[s] == SBX_OUT_PASS &&
-				    j->sent[s] < j->len[s]) {
-					pfd[np] =
-					    (struct pollfd){s + 1, POLLOUT, 0};
-					who[np] = j;
-					what[np++] = 5 + s;
-				}
-			}
+			job_watches(&w, j);
 		}
 		if (active == 0) {
 			int left = 0;
@@ -1518,69 +1702,14 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				return;
 			continue;
 		}
-		timeout = next < 0 ? -1
-			  : next - now > 86400.0
-			      ? 86400000 /* a day: wake up and look again */
-			      : (int)((next - now) * 1000.0) + 1;
-		if (poll(pfd, np, timeout) < 0) {
+		if (poll(w.pfd, w.np, poll_timeout(next, now)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return;
 		}
-		for (size_t k = 0; k < np; k++) {
-			struct sbx_job *j = who[k];
-			if (!pfd[k].revents)
-				continue;
-			switch (what[k]) {
-			case 7:
-				read_stop(stopfd, jobs, n);
-				break;
-			case 0:
-				j->exited = 1;
-				j->end = sbx_now();
-				break;
-			case 1:
-				read_ctl(j);
-				break;
-			case 9:
-				sbx_procev_read(j);
-				answer_reaped(j, 0);
-				break;
-			case 10:
-				if (pfd[k].revents & POLLIN) {
-					if (sbx_notify_handle(&j->nt) ==
-					    SBX_ANS_STOP)
-						/* the box first: the refused
-						 * call never returns */
-						kill_box(j, SBX_END_REFUSED);
-				} else {
-					/* POLLHUP: no task uses the filter */
-					xclose(&j->nt.fd);
-				}
-				break;
-			case 8:
-				/* the command's execve happened (or it ended):
-				 * a failure it sent comes first */
-				read_ctl(j);
-				probe_exec(j);
-				break;
-			case 2:
-				if ((pfd[k].revents & (POLLERR | POLLNVAL)) ||
-				    ((pfd[k].revents & POLLHUP) &&
-				     !(pfd[k].revents & POLLIN)))
-					xclose(&j->in);
-				else
-					write_in(j);
-				break;
-			case 3:
-			case 4:
-				read_out(j, what[k] - 3);
-				break;
-			default:
-				pass_out(j, what[k] - 5, 0);
-				break;
-			}
-		}
+		for (size_t k = 0; k < w.np; k++)
+			if (w.pfd[k].revents)
+				on_ready(&w, k, jobs, n, stopfd);
 	}
 }
 

@@ -181,6 +181,9 @@ static int esc_passes(const unsigned char *s, size_t n, unsigned char b)
 
 #define EMIT(c) (out[w++] = (char)(c))
 
+/* Over 80 lines on purpose: one state machine over the bytes, a case per
+ * state, which reads best whole (each state's transitions beside the
+ * others'), as in the terminal parsers it follows. */
 size_t sbx_ttyf_run(struct sbx_ttyf *f, const char *inp, size_t n, char *out)
 {
 	const unsigned char *b = (const unsigned char *)inp;

@@ -7,8 +7,8 @@ local core = require "sbx.core"
 
 -- sbx.core takes a spec as it is: a root caller's box would map to host
 -- uid 0 unless host_uid says otherwise (sbx.run and sbx.box default to
--- sbx.box.root_host_id, checked to be no one's)
-local host_id = core.ids().euid == 0 and require("sbx.box").root_host_id or nil
+-- sbx.stdbox.root_host_id, checked to be no one's)
+local host_id = core.ids().euid == 0 and require("sbx.stdbox").root_host_id or nil
 
 local box = assert(core.box {
 	namespaces = { "user", "mount", "pid", "ipc", "uts", "net", "cgroup" },

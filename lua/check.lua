@@ -3,24 +3,28 @@
 -- be created but refuses the first mount, as AppArmor may, is caught), then
 -- reports Landlock, seccomp and the cgroup v2 base.
 --   sbxlua check.lua [--cgroup DIR]
--- Exit 0 when the standard box can run here, 1 when it cannot.
+-- Exit 0 when the standard box can run here, 1 when it cannot, 2 on a
+-- usage error.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
+local cli = require "sbx.cli"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
 local report = require "sbx.report"
 
+local CLI = {
+	name = "check.lua",
+	description = "Says what this host offers a box, and how each limit is enforced here.",
+	epilog = "Exit status: 0 when the standard box can run here, 1 when it cannot, 2 on a usage error.",
+	options = {
+		{ "--cgroup", "DIR", "the cgroup v2 base to check (default: the environment's SBXLUA_CGROUP, "
+			.. "else found)" },
+	},
+}
+local args = cli.parse(CLI, arg, 2)
 local base = os.getenv("SBXLUA_CGROUP")
 if base == "" or base == "none" then base = nil end
-if arg[1] == "--cgroup" and arg[2] then
-	base = arg[2]
-elseif arg[1] == "--help" then
-	print("usage: sbxlua check.lua [--cgroup DIR]")
-	os.exit(0)
-elseif arg[1] then
-	io.stderr:write("sbxlua: unknown argument ", report.escape(arg[1]), "\n")
-	os.exit(2)
-end
+if #args.cgroup > 0 then base = args.cgroup[#args.cgroup] end
 
 -- paths and the host's messages escaped: one line each
 local function say(fmt, ...) print("check: " .. report.escape(fmt:format(...))) end
@@ -106,9 +110,15 @@ if cg and cg.usable then
 else
 	say("cgroup v2: no usable base: %s", cg and cg.reason or "no cgroup v2 hierarchy")
 end
-for _, l in ipairs(limits.describe(info.limits, info.enforcement, info.uncounted)) do say("%s", l) end
-if info.enforcement.memory == "sampled" then
+-- as the core enforced them in the run above (none without a run)
+local how = r and limits.enforcement(r) or {}
+if r then
+	local uncounted = { memory = report.uncounted { net_host = info.network == "host" } }
+	for _, l in ipairs(report.limit_lines(info.limits, how, uncounted)) do say("%s", l) end
+end
+if how.memory == "sampled" then
 	say("memory: sampled, not exact: %s; for an exact limit, give sbxlua a delegated cgroup v2 base "
-		.. "with the memory controller (--cgroup DIR, see docs/limits.md)", info.uncounted.memory)
+		.. "with the memory controller (--cgroup DIR, see docs/limits.md)",
+		report.uncounted { net_host = info.network == "host" })
 end
 os.exit(ok and 0 or 1)

@@ -1,9 +1,10 @@
 -- run.lua: run one program in the standard box and print an exact report.
 --   sbxlua run.lua [options] PROG [ARGS...]
--- Thin: parse the command line, call the facade, map the result to the
--- report and the exit code.
+-- Thin: the options to the standard box's options (a table, parsed by
+-- sbx.cli), the facade's run, the report and the exit code.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
+local cli = require "sbx.cli"
 local report = require "sbx.report"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
@@ -11,61 +12,10 @@ local profile = require "sbx.profile"
 -- directory, and nothing is loaded after it has run
 local cjson = require "cjson"
 local setid = require "sbx.setid"
-
-local USAGE = [[
-usage: sbxlua run.lua [options] PROG [ARGS...]
-
-Runs PROG in the standard box (every namespace, a private read-only root,
-read-only /usr, a synthetic /etc, private /work and /tmp, no network, no
-capabilities, no_new_privs, a seccomp filter, Landlock, limits) and writes a
-report to stderr after the box is gone.
-
-  --ro PATH[:DEST]    bind a host path read-only (at DEST, default PATH)
-  --rw PATH[:DEST]    bind a host directory writable (e.g. --rw .:/work)
-  --socket PATH[:DEST]
-                      let the box connect to the host unix socket PATH (at
-                      DEST, default PATH) as the box's host id; every other
-                      socket in a --ro or --rw bind is covered
-  --tmp DEST[:SIZE]   a private tmpfs at DEST
-  --env K=V           set a variable (the environment is otherwise fixed)
-  --cwd DIR           working directory inside the box (default /work)
-  --wall S            wall-clock limit in seconds (default 60)
-  --cpu S             CPU time of the whole box (default 30)
-  --mem SIZE          memory limit (default 512M)
-  --pids N            task limit (default 128)
-  --out SIZE          output limit per stream (default 16M)
-  --nofile N          open files per process (default 256)
-  --fsize SIZE        file size limit (default 64M)
-  --tmp-size SIZE     size of /tmp (default 64M)
-  --cgroup DIR|none   cgroup v2 base for the box's cgroup (default: the
-                      environment's SBXLUA_CGROUP, else found)
-  --net none|host     network: an empty namespace (default) or the host's
-  --host-id N         a root caller's box's host uid and gid (default
-                      1879048192; refused if an account or process has it)
-  --stdin FILE|-|none stdin from FILE, a regular file (no symlink on its
-                      path), - for sbxlua's own stdin, or none for nothing
-                      (default: sbxlua's own stdin when it is a pipe or a
-                      regular file, a terminal of the box's own when it is
-                      a terminal, else nothing)
-  --profile NAME      seccomp profile: default, none, or a file (default)
-  --mode MODE         a call the profile sends to sbxlua and refuses: stop
-                      ends the box (exit 125), deny fails the call and goes
-                      on, log lets it through; each is reported (default:
-                      the profile's own, else deny)
-  --tty-raw           pass the program's output to the caller's terminal
-                      unfiltered (by default, when stdout or stderr is a
-                      terminal, only what draws reaches it: text, colours,
-                      cursor movement; no OSC, DCS, APC, PM or SOS string,
-                      no query the terminal answers on its input)
-  --report FILE       also write the report to FILE
-  --json FILE         write the structured result to FILE
-  --verbose           add the isolation report to the report
-  --help              this text
-
-Exit status: the program's own; 128+N for signal N (a call the filter kills:
-SIGSYS, 159); 124 a limit stopped it; 125 a refusal ended it (--mode stop);
-126 the box could not be set up.
-]]
+local backend = require "sbx.backend"
+require "sbx.backend.process"
+require "sbx.backend.oci"
+require "sbx.backend.rootfs"
 
 -- what the operator typed and what the host said, escaped: one line
 local function refuse(fmt, ...)
@@ -92,130 +42,70 @@ local function clean_box_path(opt, typed, p)
 	return p
 end
 
-local function home_dirs()
-	local homes = {}
-	local h = os.getenv("HOME")
-	if h and h ~= "" then homes[#homes + 1] = sbx.realpath(h) or h end
-	local uid = sbx.ids().uid
-	local f = io.open("/etc/passwd")
-	if f then
-		for l in f:lines() do
-			local u, dir = l:match("^[^:]*:[^:]*:(%d+):%d+:[^:]*:([^:]*):")
-			if tonumber(u) == uid and dir ~= "" then homes[#homes + 1] = sbx.realpath(dir) or dir end
-		end
-		f:close()
-	end
-	return homes
+-- a host path the operator typed, as the box module resolves it
+local function host_path(opt, typed)
+	local src, dst = split_dest(typed)
+	local real, msg = stdbox.host_path(src)
+	if not real then refuse("%s %s: %s", opt, typed, msg) end
+	return real, dst
 end
 
--- path is dir or below it
-local function under(path, dir)
-	return path == dir or path:sub(1, #dir + 1) == dir .. "/"
-end
-
--- What sbxlua loads or runs: its bundled Lua directory, its profiles and
--- its executable, as real paths (each that resolves)
-local function own_files()
-	local config = package.loaded["sbx.config"]
-	local own = {}
-	for _, p in ipairs {
-		type(config) == "table" and config.luadir or false,
-		profile.dir() or false,
-		"/proc/self/exe",
-	} do
-		local real = p and sbx.realpath(p)
-		if real then own[#own + 1] = real end
-	end
-	return own
-end
-
--- options that set a limit, by the limit's name in sbx.limits
-local limit_opts = {
-	["--wall"] = "wall", ["--cpu"] = "cpu", ["--mem"] = "memory", ["--pids"] = "tasks",
-	["--out"] = "output", ["--nofile"] = "open_files", ["--fsize"] = "file_size",
-	["--tmp-size"] = "tmp",
-}
-
-local function parse(argv)
-	local o = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {}, args = {} }
-	local i = 1
-	local function value(opt)
-		i = i + 1
-		local v = argv[i]
-		if v == nil then refuse("%s needs a value", opt) end
-		return v
-	end
-	while i <= #argv do
-		local a = argv[i]
-		local opt, inline = a:match("^(%-%-[%w-]+)=(.*)$")
-		if opt then
-			a = opt
-			table.insert(argv, i + 1, inline)
-		end
-		if a == "--help" or a == "-h" then
-			io.stdout:write(USAGE)
-			os.exit(0)
-		elseif a == "--ro" or a == "--rw" then
-			local typed = value(a)
-			local src, dst = split_dest(typed)
-			local real, msg = stdbox.host_path(src)
-			if not real then refuse("%s %s: %s", a, typed, msg) end
-			dst = clean_box_path(a, typed, dst or real)
-			if a == "--rw" then
-				if real == "/" then refuse("--rw %s: refusing to make the host's root writable", typed) end
-				for _, h in ipairs(home_dirs()) do
-					-- the home directory, or a directory that holds it
-					if h == real or h:sub(1, #real + 1) == real .. "/" then
-						refuse("--rw %s: refusing to make the home directory writable", typed)
-					end
-				end
-				-- sbxlua's own files: a box that rewrote them would run its
-				-- code in every later sbxlua, with the caller's rights
-				for _, own in ipairs(own_files()) do
-					if under(own, real) or under(real, own) then
-						refuse("--rw %s: refusing to make sbxlua's own files writable", typed)
-					end
-				end
-				local st = sbx.lstat(real)
-				if not st or st.type ~= "dir" then refuse("--rw %s: not a directory", typed) end
-				table.insert(o.rw, { src = real, dst = dst })
-			else
-				table.insert(o.ro, { src = real, dst = dst })
-			end
-		elseif a == "--socket" then
+-- Each option: its name(s), its value's name (none: a flag), its help,
+-- and what it sets in the standard box's options `o` (once per value, in
+-- the order typed).
+local OPTIONS = {
+	{ "--ro", "PATH[:DEST]", "bind a host path read-only (at DEST, default PATH)",
+		function(o, typed, opt)
+			local real, dst = host_path(opt, typed)
+			table.insert(o.ro, { src = real, dst = clean_box_path(opt, typed, dst or real) })
+		end },
+	{ "--rw", "PATH[:DEST]", "bind a host directory writable (e.g. --rw .:/work)",
+		function(o, typed, opt)
+			local real, dst = host_path(opt, typed)
+			dst = clean_box_path(opt, typed, dst or real)
+			local ok, why = stdbox.check_writable(real)
+			if not ok then refuse("--rw %s: %s", typed, why) end
+			table.insert(o.rw, { src = real, dst = dst })
+		end },
+	{ "--socket", "PATH[:DEST]", "let the box connect to the host unix socket PATH (at DEST, "
+		.. "default PATH) as the box's host id; every other socket in a --ro or --rw bind is covered",
+		function(o, typed, opt)
 			-- a grant: the box may talk to this daemon (as its host id)
-			local typed = value(a)
-			local src, dst = split_dest(typed)
-			local real, msg = stdbox.host_path(src)
-			if not real then refuse("--socket %s: %s", typed, msg) end
+			local real, dst = host_path(opt, typed)
 			local st = sbx.lstat(real)
 			if not st or st.type ~= "socket" then refuse("--socket %s: not a unix socket", typed) end
-			table.insert(o.socket, { src = real, dst = clean_box_path(a, typed, dst or real) })
-		elseif a == "--tmp" then
-			local typed = value(a)
+			table.insert(o.socket, { src = real, dst = clean_box_path(opt, typed, dst or real) })
+		end },
+	{ "--tmp", "DEST[:SIZE]", "a private tmpfs at DEST",
+		function(o, typed, opt)
 			local dst, size = split_dest(typed)
-			local t = { dst = clean_box_path(a, typed, dst) }
+			local t = { dst = clean_box_path(opt, typed, dst) }
 			if size then
 				local n, msg = limits.parse_size(size)
 				if not n then refuse("--tmp %s: %s", typed, msg) end
 				t.size = n
 			end
 			table.insert(o.tmp, t)
-		elseif a == "--env" then
-			local typed = value(a)
+		end },
+	{ "--env", "K=V", "set a variable (the environment is otherwise fixed)",
+		function(o, typed)
 			local k, v = typed:match("^([^=]+)=(.*)$")
 			if not k then refuse("--env %s: expected K=V", typed) end
 			o.env[k] = v
-		elseif a == "--cwd" then
-			local typed = value(a)
-			o.cwd = clean_box_path(a, typed, typed)
-		elseif limit_opts[a] then
-			local typed = value(a)
-			local n, msg = limits.parse(limit_opts[a], typed)
-			if not n then refuse("%s %s: %s", a, typed, msg) end
-			o.limits[limit_opts[a]] = n
-		elseif a == "--cgroup" then
-			local typed = value(a)
+		end },
+	{ "--cwd", "DIR", "working directory inside the box (default /work)",
+		function(o, typed, opt) o.cwd = clean_box_path(opt, typed, typed) end },
+	{ "--wall", "S", "wall-clock limit in seconds (default 60)", "wall" },
+	{ "--cpu", "S", "CPU time of the whole box (default 30)", "cpu" },
+	{ "--mem", "SIZE", "memory limit (default 512M)", "memory" },
+	{ "--pids", "N", "task limit (default 128)", "tasks" },
+	{ "--out", "SIZE", "output limit per stream (default 16M)", "output" },
+	{ "--nofile", "N", "open files per process (default 256)", "open_files" },
+	{ "--fsize", "SIZE", "file size limit (default 64M)", "file_size" },
+	{ "--tmp-size", "SIZE", "size of /tmp (default 64M)", "tmp" },
+	{ "--cgroup", "DIR|none", "cgroup v2 base for the box's cgroup (default: the environment's "
+		.. "SBXLUA_CGROUP, else found)",
+		function(o, typed)
 			if typed == "none" then
 				o.cgroup = false
 			elseif typed:sub(1, 1) ~= "/" then
@@ -223,14 +113,25 @@ local function parse(argv)
 			else
 				o.cgroup = typed
 			end
-		elseif a == "--net" then
-			local typed = value(a)
+		end },
+	{ "--net", "none|host", "network: an empty namespace (default) or the host's",
+		function(o, typed)
 			if typed ~= "none" and typed ~= "host" then refuse("--net %s: expected none or host", typed) end
 			o.net = typed
-		elseif a == "--stdin" then
+		end },
+	{ "--host-id", "N", "a root caller's box's host uid and gid (default 1879048192; refused if "
+		.. "an account or process has it)",
+		function(o, typed)
+			local n = tonumber(typed)
+			if not n or math.type(n) ~= "integer" then refuse("--host-id %s: expected a whole number", typed) end
+			o.host_id = n
+		end },
+	{ "--stdin", "FILE|-|none", "stdin from FILE, a regular file (no symlink on its path), - for "
+		.. "sbxlua's own stdin, or none for nothing (default: sbxlua's own stdin when it is a pipe or "
+		.. "a regular file, a terminal of the box's own when it is a terminal, else nothing)",
+		function(o, typed)
 			-- opened and checked now, before the box exists; the box
 			-- reads that descriptor, never the path again
-			local typed = value(a)
 			local f, msg
 			if typed == "none" then
 				f = false
@@ -242,57 +143,107 @@ local function parse(argv)
 			if f == nil then refuse("--stdin %s: %s", typed, reason(msg)) end
 			if o.stdin then o.stdin:close() end
 			o.stdin = f
-		elseif a == "--host-id" then
-			local typed = value(a)
-			local n = tonumber(typed)
-			if not n or math.type(n) ~= "integer" then refuse("--host-id %s: expected a whole number", typed) end
-			o.host_id = n
-		elseif a == "--profile" then
-			o.profile = value(a)
-		elseif a == "--mode" then
-			o.mode = value(a)
-			if o.mode ~= "stop" and o.mode ~= "deny" and o.mode ~= "log" then
-				refuse("--mode %s: expected stop, deny or log", o.mode)
+		end },
+	{ "--profile", "NAME", "seccomp profile: default, none, or a file (default)",
+		function(o, typed) o.profile = typed end },
+	{ "--mode", "stop|deny|log", "a call the profile sends to sbxlua and refuses: stop ends the box "
+		.. "(exit 125), deny fails the call and goes on, log lets it through; each is reported "
+		.. "(default: the profile's own, else deny)",
+		function(o, typed)
+			if typed ~= "stop" and typed ~= "deny" and typed ~= "log" then
+				refuse("--mode %s: expected stop, deny or log", typed)
 			end
-		elseif a == "--report" or a == "--json" then
-			-- opened now, before the box exists: written later through the
-			-- directory's descriptor, never through a path the box changed
-			local typed, key = value(a), a:sub(3)
-			local out, msg = sbx.output(typed)
-			if not out then refuse("%s %s: %s", a, typed, reason(msg)) end
-			if o[key] then o[key]:close() end
-			o[key] = out
-		elseif a == "--tty-raw" then
-			-- what the program writes reaches the caller's terminal as it is
-			o.tty_raw = true
-		elseif a == "--verbose" or a == "-v" then
-			o.verbose = true
-		elseif a == "--" then
-			i = i + 1
-			break
-		elseif a:sub(1, 1) == "-" and a ~= "-" then
-			refuse("unknown option %s (see --help)", a)
-		else
-			break
+			o.mode = typed
+		end },
+	{ "--tty-raw", nil, "pass the program's output to the caller's terminal unfiltered (by "
+		.. "default, when stdout or stderr is a terminal, only what draws reaches it: text, colours, "
+		.. "cursor movement; no OSC, DCS, APC, PM or SOS string, no query the terminal answers on its "
+		.. "input)",
+		-- what the program writes reaches the caller's terminal as it is
+		function(o) o.tty_raw = true end },
+	{ "--backend", "ns|process|oci", "what builds the box: the namespace box (default), no namespace at "
+		.. "all (limits and filters only), or an OCI runtime; never chosen by sbxlua",
+		function(o, typed)
+			if not backend.check(typed) then refuse("--backend %s: expected ns, process or oci", typed) end
+			o.backend = typed
+		end },
+	{ "--runtime", "runc|crun", "the OCI runtime (default: runc, else crun)",
+		function(o, typed)
+			if typed ~= "runc" and typed ~= "crun" then refuse("--runtime %s: expected runc or crun", typed) end
+			o.runtime = typed
+		end },
+	{ "--rootfs", "DIR", "the namespace box's root: a directory root (read-only) instead of the "
+		.. "host's /usr",
+		function(o, typed)
+			local real, msg = stdbox.host_path(typed)
+			if not real then refuse("--rootfs %s: %s", typed, msg) end
+			o.rootfs = real
+		end },
+	{ "--report", "FILE", "also write the report to FILE", "report" },
+	{ "--json", "FILE", "write the structured result to FILE", "json" },
+	{ "-v --verbose", nil, "add the isolation report to the report",
+		function(o) o.verbose = true end },
+}
+
+-- an option that sets a limit, by the limit's name in sbx.limits
+local function set_limit(name)
+	return function(o, typed, opt)
+		local n, msg = limits.parse(name, typed)
+		if not n then refuse("%s %s: %s", opt, typed, msg) end
+		o.limits[name] = n
+	end
+end
+
+-- an output opened now, before the box exists: written later through the
+-- directory's descriptor, never through a path the box changed
+local function set_output(key)
+	return function(o, typed, opt)
+		local out, msg = sbx.output(typed)
+		if not out then refuse("%s %s: %s", opt, typed, reason(msg)) end
+		if o[key] then o[key]:close() end
+		o[key] = out
+	end
+end
+
+for _, opt in ipairs(OPTIONS) do
+	if opt[4] == "report" or opt[4] == "json" then
+		opt[4] = set_output(opt[4])
+	elseif type(opt[4]) == "string" then
+		opt[4] = set_limit(opt[4])
+	end
+end
+
+local CLI = {
+	name = "run.lua",
+	description = "Runs PROG in the standard box (every namespace, a private read-only root, "
+		.. "read-only /usr, a synthetic /etc, private /work and /tmp, no network, no capabilities, "
+		.. "no_new_privs, a seccomp filter, Landlock, limits) and writes a report to stderr after "
+		.. "the box is gone.",
+	epilog = "Exit status: the program's own; 128+N for signal N (a call the filter kills: SIGSYS, "
+		.. "159); 124 a limit stopped it; 125 a refusal ended it (--mode stop); 126 the box "
+		.. "could not be set up.",
+	options = OPTIONS,
+	arguments = { { "PROG", "the program: a path, or a name found in the box's PATH" },
+		{ "ARGS", "its arguments", "*" } },
+}
+
+local function parse(argv)
+	local args = cli.parse(CLI, argv, report.EXIT_CANNOT)
+	local o = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {} }
+	for _, opt in ipairs(OPTIONS) do
+		local name = opt[1]:match("%-%-(%S+)$")
+		local got = args[(name:gsub("%-", "_"))]
+		if type(got) == "table" then
+			for _, typed in ipairs(got) do opt[4](o, typed, "--" .. name) end
+		elseif got and got > 0 then
+			opt[4](o)
 		end
-		i = i + 1
 	end
 	if o.cgroup == nil and (os.getenv("SBXLUA_CGROUP") or "") ~= "" then
 		o.cgroup = os.getenv("SBXLUA_CGROUP")
 		if o.cgroup == "none" then o.cgroup = false end
 	end
-	if type(o.cgroup) == "string" then
-		-- a base the operator names must work: never a silent fallback
-		local cg, msg = sbx.cgroup_probe(o.cgroup)
-		if not cg then refuse("--cgroup %s: %s", o.cgroup, msg) end
-		if not cg.usable then refuse("--cgroup %s: %s", o.cgroup, cg.reason or "not usable") end
-	end
-	o.prog = argv[i]
-	if not o.prog then
-		io.stderr:write(USAGE)
-		refuse("missing PROG")
-	end
-	for j = i + 1, #argv do o.args[#o.args + 1] = argv[j] end
+	o.prog, o.args = args.PROG, args.ARGS
 	return o
 end
 
@@ -338,37 +289,30 @@ local function main(argv)
 	if o.stdin == nil and not o.pty then o.stdin = inherited_stdin() end
 	o.stdin = o.stdin or nil
 
-	local spec, info = stdbox.build(o)
+	local spec, info = backend.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end
-	local r, rmsg = sbx.run(spec)
+	local r, rmsg = backend.run(spec, info)
+	-- a base the operator names must work (the core probes it and refuses
+	-- the box): never a silent fallback
+	if not r and type(o.cgroup) == "string" and rmsg:find("^cgroup base ") then
+		refuse("--cgroup %s: %s", o.cgroup, reason(rmsg))
+	end
 	if not r then refuse("%s", rmsg) end
 	-- the box is gone: no set-id file of its host id stays in a --rw
 	-- directory (reported after the run's own events)
 	local swept = setid.after_run(info)
 
-	-- a cgroup that could not be made at run time: the sampler held
-	-- memory and tasks instead, and the report says so
-	if r.cgroup_error then
-		for _, k in ipairs { "memory", "tasks" } do
-			if info.enforcement[k] == "cgroup" then info.enforcement[k] = "sampled" end
-		end
-	end
 	local events = report.events(r, info)
 	for _, e in ipairs(swept) do events[#events + 1] = e end
 	local verified = report.verify(r, info, sbx.ns_ids())
-	local lines = {}
-	if o.verbose then
-		for _, l in ipairs(report.isolation_lines(info, verified)) do lines[#lines + 1] = l end
-		for _, l in ipairs(report.call_summary(events)) do lines[#lines + 1] = l end
-	end
-	for _, e in ipairs(events) do lines[#lines + 1] = report.line(e) end
-	local text = {}
-	for _, l in ipairs(lines) do text[#text + 1] = "sandbox: " .. l .. "\n" end
-	text = table.concat(text)
+	local text = report.text(r, info, events, verified, o.verbose)
 	-- every report line begins a line, whatever the program left
 	-- unfinished on stderr (or on stdout, when both are the terminal)
 	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))
 	io.stderr:write(open_line and "\n" or "", text)
+	-- the backend that could not be built here, and those that could run
+	local why = backend.refusal(r, info)
+	if why then io.stderr:write("sbxlua: ", report.escape(why), "\n") end
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then

@@ -226,7 +226,7 @@ local rules = {
 }
 
 -- Ids outside the box.  The box holds one uid and one gid, BOX_ID (the
--- standard box's user, sbx.box.user), and its user namespace maps no other:
+-- standard box's user, sbx.stdbox.user), and its user namespace maps no other:
 -- the kernel answers EINVAL for any other id (not mapped) where every
 -- normal system answers EPERM (not permitted), and programs and test
 -- suites check for EPERM.  So each id argument of the calls below that is

@@ -3,7 +3,7 @@
 -- without a rule and with one that returns nil; median of five runs each.
 --   sbxlua scripts/bench-rule.lua [pairs]
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 
 local n = tostring(tonumber(arg[1] or "") or 20000)
 

@@ -11,7 +11,7 @@
 -- 3. the peak memory the sampler saw for a fast hog (1 MiB per malloc,
 --    touched) against its limit: peak / limit.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 
 local secs, cost_only = 5, false
 for _, a in ipairs(arg) do

@@ -6,7 +6,7 @@
 local S = require "support"
 local sbx = require "sbx"
 local core = require "sbx.core"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local report = require "sbx.report"
 local cjson = require "cjson"
 
@@ -135,7 +135,7 @@ describe("api [" .. S.priv .. "]", function()
 			assert.are.equal("sandbox: cannot enter working directory /nonexistent: ENOENT\n", err)
 		end)
 
-		it("sbx.box.build loads the default profile unless filter = false", function()
+		it("sbx.stdbox.build loads the default profile unless filter = false", function()
 			local spec, info = assert(stdbox.build { prog = "/bin/true" })
 			assert.are.equal("sbx.filter", getmetatable(spec.filter).__name)
 			assert.are.equal("default", info.profile)
@@ -322,7 +322,7 @@ describe("api [" .. S.priv .. "]", function()
 			local states = report.verified_states(r, info, v)
 			assert.are.equal("failed", states.no_new_privs)
 			assert.are.equal("verified", states.capabilities_dropped)
-			local text = table.concat(report.isolation_lines(info, v), "\n")
+			local text = table.concat(report.isolation_lines(r, info, v), "\n")
 			assert.matches("\nno_new_privs: yes %(failed%)\n", text)
 			-- no probe at all (the box ended before it): nothing read back
 			r.probe = nil

@@ -79,7 +79,7 @@ describe("box [" .. S.priv .. "]", function()
 		local l = lines(r.stdout)
 		-- a root caller's box maps to the unprivileged host id by default
 		local root = S.euid() == 0
-		local hu = root and require("sbx.box").root_host_id or S.euid()
+		local hu = root and require("sbx.stdbox").root_host_id or S.euid()
 		local hg = root and hu or tonumber((S.sh("id -g")))
 		assert.are.same({ "1000", tostring(hu), "1" }, { l[1]:match("(%d+)%s+(%d+)%s+(%d+)") })
 		assert.are.same({ "1000", tostring(hg), "1" }, { l[2]:match("(%d+)%s+(%d+)%s+(%d+)") })

@@ -151,6 +151,31 @@ describe("cgroup_probe [" .. S.priv .. "]", function()
 		assert.are.equal(core.errno.ENOTDIR, err)
 	end)
 
+	it("makes no box under a named base that is not usable; a run says how it held each limit", function()
+		local r, msg, err = core.box(S.spec("true", { cgroup = "/tmp", memory_limit = 64 * MiB }))
+		assert.is_nil(r)
+		assert.are.equal("cgroup base /tmp: /tmp is not a cgroup v2 directory", msg)
+		assert.are.equal(core.errno.EOPNOTSUPP, err)
+		r, msg, err = core.box(S.spec("true", { cgroup = "/nonexistent/sbxlua-base" }))
+		assert.is_nil(r)
+		assert.are.equal("cgroup base /nonexistent/sbxlua-base: No such file or directory", msg)
+		assert.are.equal(core.errno.ENOENT, err)
+		-- no cgroup asked for: the core samples what it holds
+		r = S.run("true", { cgroup = false, memory_limit = 64 * MiB, task_limit = 16 })
+		assert.are.same({ memory = "sampled", tasks = "sampled", cpu = "none", wall = "supervisor",
+			output = "supervisor" }, r.enforcement)
+		assert.is_nil(r.cgroup_base)
+		-- a base found here: a cgroup exactly where its controllers are
+		local p = assert(core.cgroup_probe())
+		r = S.run("true", { cgroup = true, memory_limit = 64 * MiB, task_limit = 16, cpu_limit = 5,
+			wall = 30, output_limit = MiB })
+		local ctl = p.usable and p.controllers or {}
+		assert.are.same({ memory = ctl.memory and "cgroup" or "sampled",
+			tasks = ctl.pids and "cgroup" or "sampled", cpu = "sampled", wall = "supervisor",
+			output = "supervisor" }, r.enforcement)
+		assert.are.equal(p.usable and not r.cgroup_error and p.base or nil, r.cgroup_base)
+	end)
+
 	it("says why the v2 root is unusable, or uses it, as the user may", function()
 		local mount = v2_mount()
 		if not mount then

@@ -5,8 +5,9 @@
 -- limit or the allocation refused, and the host must get its memory back.
 -- Run as root and as uid 65534 by scripts/test.sh.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local limits = require "sbx.limits"
+local report = require "sbx.report"
 local S = require "support"
 
 local HOLD = "build/tests/hold_kmem"
@@ -164,13 +165,13 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 		assert.are.equal(32000, limits.ipc_sysctl({ memory = 1 << 40 })["kernel.msgmni"])
 		assert.has_error(function() limits.ipc_sysctl {} end,
 			"bad argument #1 to 'ipc_sysctl' (resolved limits with a memory limit expected)")
-		assert.has_error(function() limits.uncounted(5) end,
+		assert.has_error(function() report.uncounted(5) end,
 			"bad argument #1 to 'uncounted' (table expected, got number)")
 		local lim = assert(limits.resolve { memory = 32 * MiB })
 		assert.are.equal("limit: memory 32 MiB (sampled; x)",
-			limits.describe(lim, { memory = "sampled" }, { memory = "x" })[3])
+			report.limit_lines(lim, { memory = "sampled" }, { memory = "x" })[3])
 		assert.are.equal("limit: memory 32 MiB (cgroup)",
-			limits.describe(lim, { memory = "cgroup" }, { memory = "x" })[3])
+			report.limit_lines(lim, { memory = "cgroup" }, { memory = "x" })[3])
 	end)
 
 	pending("pipe buffers: no kernel interface sums them per box; the host's per-user "

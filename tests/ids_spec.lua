@@ -7,7 +7,7 @@
 -- same calls from an unprivileged process is the reference.
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
-local box = require "sbx.box"
+local box = require "sbx.stdbox"
 
 local IDCALLS = "./build/tests/idcalls"
 local B = box.user.uid

@@ -1,4 +1,4 @@
--- sbx.limits: parsers, formatting, enforcement and the classification
+-- sbx.limits: parsers, enforcement and the classification
 -- thresholds, each checked on both sides.  Pure Lua: the same as root and
 -- as uid 65534.
 local L = require "sbx.limits"
@@ -160,38 +160,6 @@ describe("limits.parse_count and parse", function()
 	end)
 end)
 
-describe("limits formatting", function()
-	it("prints sizes in the largest exact binary unit", function()
-		assert.are.equal("512 MiB", L.format_size(512 * MiB))
-		assert.are.equal("1 GiB", L.format_size(GiB))
-		assert.are.equal("1536 MiB", L.format_size(3 * GiB // 2))
-		assert.are.equal("64 KiB", L.format_size(65536))
-		assert.are.equal("1000 B", L.format_size(1000))
-		assert.are.equal("1025 KiB", L.format_size(1025 * 1024))
-		assert.are.equal("0 B", L.format_size(0))
-		assert.are.equal("2 TiB", L.format_size(2048 * GiB))
-	end)
-
-	it("prints durations in seconds", function()
-		assert.are.equal("60 s", L.format_duration(60))
-		assert.are.equal("60 s", L.format_duration(60.0))
-		assert.are.equal("1.5 s", L.format_duration(1.5))
-	end)
-
-	it("words each report line", function()
-		assert.are.equal("killed: memory limit (512 MiB)", L.report_line("memory"))
-		assert.are.equal("killed: cpu limit (30 s)", L.report_line("cpu"))
-		assert.are.equal("killed: process limit (128)", L.report_line("tasks"))
-		assert.are.equal("killed: output limit (16 MiB)", L.report_line("output"))
-		assert.are.equal("killed: wall clock (60 s)", L.report_line("wall"))
-		assert.are.equal("killed: file size limit (64 MiB)", L.report_line("file_size"))
-		local lim = assert(L.resolve { memory = "1536M", wall = "1.5" })
-		assert.are.equal("killed: memory limit (1536 MiB)", L.report_line("memory", lim))
-		assert.are.equal("killed: wall clock (1.5 s)", L.report_line("wall", lim))
-		assert.has_error(function() L.report_line("oops") end, "bad cause 'oops'")
-	end)
-end)
-
 describe("limits.classify", function()
 	local lim = L.defaults
 
@@ -274,11 +242,10 @@ describe("limits.classify", function()
 		assert.is_nil(L.death_cause({ signal = 31 }, lim))
 	end)
 
-	it("words what the record shows of a limit's signal that was not the limit", function()
+	it("names the limit a limit's signal was not, on the record", function()
 		local small = assert(L.resolve { cpu = "2", file_size = "1M" })
-		assert.are.equal("before the cpu limit (2 s)",
-			L.not_limit({ signame = "SIGXCPU", cpu = 1.92 }, small))
-		assert.are.equal("with no file at the file size limit (1 MiB)",
+		assert.are.equal("cpu", L.not_limit({ signame = "SIGXCPU", cpu = 1.92 }, small))
+		assert.are.equal("file_size",
 			L.not_limit({ signame = "SIGXFSZ", file_size = MiB, file_at_limit = false }, small))
 		-- a search that stopped early, or for another size, says nothing
 		assert.is_nil(L.not_limit({ signame = "SIGXFSZ", file_size = MiB,
@@ -289,14 +256,13 @@ describe("limits.classify", function()
 		assert.is_nil(L.not_limit({ signame = "SIGKILL", cpu = 1 }, small))
 	end)
 
-	it("words a note on another process", function()
-		local small = assert(L.resolve { file_size = "1M" })
-		assert.are.equal("note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
-			L.note_line("file_size", "SIGXFSZ", small))
-		assert.are.equal("note: a process was killed by SIGKILL at the cpu limit (30 s)",
-			L.note_line("cpu", "SIGKILL"))
-		assert.has_error(function() L.note_line("oops", "SIGKILL") end, "bad cause 'oops'")
-		assert.has_error(function() L.note_line("cpu", 9) end)
+	it("notes another process's death by a limit's signal, a SIGKILL only at a limit", function()
+		local small = assert(L.resolve { cpu = "2" })
+		assert.are.same({ true, "cpu" }, { L.noted({ signal = 24, cpu = 2.1 }, small) })
+		assert.are.same({ true }, { L.noted({ signame = "SIGXCPU" }, small) })
+		assert.are.same({ false }, { L.noted({ signame = "SIGKILL", cpu = 0.5 }, small) })
+		assert.are.same({ false }, { L.noted({ signame = "SIGSYS" }, small) })
+		assert.has_error(function() L.noted(nil) end)
 	end)
 
 	it("checks its arguments", function()
@@ -306,24 +272,18 @@ describe("limits.classify", function()
 end)
 
 describe("limits enforcement and rlimits", function()
-	it("says cgroup only for controllers the base enables", function()
-		local cg = { usable = true, controllers = { memory = true, pids = true } }
-		local e = L.enforcement { cgroup = cg, host_root = true }
-		assert.are.equal("cgroup", e.memory)
-		assert.are.equal("cgroup", e.tasks)
-		e = L.enforcement { cgroup = { usable = true, controllers = { memory = false,
-			pids = false } }, host_root = true }
+	it("reads the core's enforcement from a result, the kernel's for the rest", function()
+		local core_says = { memory = "cgroup", tasks = "cgroup", cpu = "sampled",
+			wall = "supervisor", output = "supervisor" }
+		local e = L.enforcement { enforcement = core_says }
+		for k, v in pairs(core_says) do assert.are.equal(v, e[k], k) end
+		e = L.enforcement { enforcement = { memory = "sampled", tasks = "sampled", cpu = "sampled",
+			wall = "supervisor", output = "supervisor" } }
 		assert.are.equal("sampled", e.memory)
 		assert.are.equal("sampled", e.tasks)
-		e = L.enforcement { cgroup = { usable = false, controllers = { memory = true,
-			pids = true } } }
-		assert.are.equal("sampled", e.memory)
-		-- not host root: RLIMIT_NPROC is only a backstop at twice the limit
-		assert.are.equal("sampled", e.tasks)
-		-- cpu: the box's total against the budget, a cgroup or not
-		assert.are.equal("sampled", e.cpu)
-		assert.are.equal("sampled", L.enforcement { cgroup = cg }.cpu)
-		e = L.enforcement { host_root = true, sampler = false }
+		-- no budget the core samples: RLIMIT_CPU per process alone
+		e = L.enforcement { enforcement = { memory = "none", tasks = "none", cpu = "none",
+			wall = "supervisor", output = "supervisor" } }
 		assert.are.equal("none", e.memory)
 		assert.are.equal("none", e.tasks)
 		for _, k in ipairs { "cpu", "open_files", "file_size", "core", "pending_signals", "msgqueue" } do
@@ -335,6 +295,8 @@ describe("limits enforcement and rlimits", function()
 		assert.are.equal("supervisor", e.wall)
 		assert.are.equal("supervisor", e.output)
 		assert.are.equal("tmpfs", e.tmp)
+		assert.has_error(function() L.enforcement(nil) end,
+			"bad argument #1 to 'enforcement' (table expected, got nil)")
 	end)
 
 	it("builds the rlimits of a box spec", function()
@@ -344,17 +306,17 @@ describe("limits enforcement and rlimits", function()
 		assert.are.equal(256, r.nofile)
 		assert.are.equal(0, r.core)
 		assert.are.equal(2 * 128, r.nproc) -- the backstop
-		assert.are.equal(640 * MiB + 32 * MiB, r.data)
+		-- the core sets the backstop when it samples the memory limit
+		assert.are.same({ "unlimited", "unlimited" }, r.data)
+		assert.are.equal(640 * MiB + 32 * MiB, L.memory_backstop(L.defaults))
 		assert.are.equal(1024, r.sigpending)
 		assert.are.equal(256 * 1024, r.msgqueue)
-		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true,
-			cgroup_memory = true })
+		r = L.rlimits(assert(L.resolve { cpu = 1.5 }), { host_root = true })
 		assert.are.same({ 2, 3 }, r.cpu)
 		-- a fractional budget: the backstop is rounded up, the sampler
 		-- holds the box to the budget itself
 		assert.are.same({ 1, 2 }, L.rlimits(assert(L.resolve { cpu = 0.1 })).cpu)
 		assert.are.same({ "unlimited", "unlimited" }, r.nproc)
-		assert.are.same({ "unlimited", "unlimited" }, r.data)
 		-- every resource limit the core knows is set
 		for _, name in ipairs(require("sbx.core").rlimit_names()) do
 			assert.is_not_nil(r[name], name)
@@ -368,21 +330,6 @@ describe("limits enforcement and rlimits", function()
 		assert.are.same({ 77, 77 }, r.locks)
 		assert.are.same({ "unlimited", "unlimited" }, r.as)
 		assert.are.equal(256, r.nofile)
-	end)
-
-	it("describes the limits with their enforcement", function()
-		local d = L.describe(L.defaults, L.enforcement { host_root = true })
-		assert.are.equal(#L.names, #d)
-		assert.are.equal("limit: wall 60 s (supervisor)", d[1])
-		assert.are.equal("limit: cpu 30 s (sampled, box-wide; rlimit per process)", d[2])
-		assert.are.equal("limit: memory 512 MiB (sampled)", d[3])
-		d = L.describe(assert(L.resolve { cpu = "300ms" }), L.enforcement { sampler = false })
-		assert.are.equal("limit: cpu 0.3 s (rlimit)", d[2])
-		assert.are.equal("limit: open files 256 (rlimit)", d[6])
-		assert.are.equal("limit: pending signals 1024 (rlimit)", d[10])
-		assert.are.equal("limit: msgqueue 256 KiB (rlimit)", d[11])
-		assert.are.equal("limit: inotify instances 8 (userns)", d[12])
-		assert.are.equal("limit: inotify watches 8192 (userns)", d[13])
 	end)
 
 	it("builds the sysctl of a box spec: the inotify limits", function()

@@ -2,6 +2,9 @@
 -- result gives (the rest of the report is exercised through run.lua in
 -- run_spec.lua, and against real boxes in evidence_spec.lua).
 local report = require "sbx.report"
+local R = report
+local L = require "sbx.limits"
+local MiB, GiB = 1 << 20, 1 << 30
 
 -- reads the escaped form back into bytes
 local function unescape(s)
@@ -75,7 +78,6 @@ describe("sbx.report.events for the end of the box's init", function()
 end)
 
 describe("sbx.report.events: limits on the kernel's record only", function()
-	local MiB = 1024 * 1024
 	local info = { limits = { cpu = 1, file_size = MiB, memory = 64 * MiB } }
 
 	local function death(pid, name, sig, signame, extra)
@@ -171,5 +173,94 @@ describe("sbx.report.events: limits on the kernel's record only", function()
 		assert.are.equal(124, report.exit_code(ev))
 		assert.are.same({ { pid = 2, command = "dd", signal = 25, signame = "SIGXFSZ",
 			limit = "file_size", is_command = true, seen = "init" } }, report.deaths(r, info).notable)
+	end)
+end)
+
+describe("sbx.report: the words of a limit", function()
+	it("prints sizes in the largest exact binary unit", function()
+		assert.are.equal("512 MiB", R.format_size(512 * MiB))
+		assert.are.equal("1 GiB", R.format_size(GiB))
+		assert.are.equal("1536 MiB", R.format_size(3 * GiB // 2))
+		assert.are.equal("64 KiB", R.format_size(65536))
+		assert.are.equal("1000 B", R.format_size(1000))
+		assert.are.equal("1025 KiB", R.format_size(1025 * 1024))
+		assert.are.equal("0 B", R.format_size(0))
+		assert.are.equal("2 TiB", R.format_size(2048 * GiB))
+	end)
+
+	it("prints durations in seconds", function()
+		assert.are.equal("60 s", R.format_duration(60))
+		assert.are.equal("60 s", R.format_duration(60.0))
+		assert.are.equal("1.5 s", R.format_duration(1.5))
+	end)
+
+	it("words each report line", function()
+		assert.are.equal("killed: memory limit (512 MiB)", R.killed_line("memory"))
+		assert.are.equal("killed: cpu limit (30 s)", R.killed_line("cpu"))
+		assert.are.equal("killed: process limit (128)", R.killed_line("tasks"))
+		assert.are.equal("killed: output limit (16 MiB)", R.killed_line("output"))
+		assert.are.equal("killed: wall clock (60 s)", R.killed_line("wall"))
+		assert.are.equal("killed: file size limit (64 MiB)", R.killed_line("file_size"))
+		local lim = assert(L.resolve { memory = "1536M", wall = "1.5" })
+		assert.are.equal("killed: memory limit (1536 MiB)", R.killed_line("memory", lim))
+		assert.are.equal("killed: wall clock (1.5 s)", R.killed_line("wall", lim))
+		assert.has_error(function() R.killed_line("oops") end, "bad cause 'oops'")
+	end)
+	it("words what the record shows of a limit's signal that was not the limit", function()
+		local small = assert(L.resolve { cpu = "2", file_size = "1M" })
+		assert.are.equal("before the cpu limit (2 s)",
+			R.not_limit_text({ signame = "SIGXCPU", cpu = 1.92 }, small))
+		assert.are.equal("with no file at the file size limit (1 MiB)",
+			R.not_limit_text({ signame = "SIGXFSZ", file_size = MiB, file_at_limit = false }, small))
+		-- a search that stopped early, or for another size, says nothing
+		assert.is_nil(R.not_limit_text({ signame = "SIGXFSZ", file_size = MiB,
+			file_at_limit = false, files_partial = true }, small))
+		assert.is_nil(R.not_limit_text({ signame = "SIGXFSZ", file_size = 4096,
+			file_at_limit = false }, small))
+		assert.is_nil(R.not_limit_text({ signame = "SIGXCPU" }, small))
+		assert.is_nil(R.not_limit_text({ signame = "SIGKILL", cpu = 1 }, small))
+	end)
+
+	it("words a note on another process", function()
+		local small = assert(L.resolve { file_size = "1M" })
+		assert.are.equal("note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
+			R.note_line("file_size", "SIGXFSZ", small))
+		assert.are.equal("note: a process was killed by SIGKILL at the cpu limit (30 s)",
+			R.note_line("cpu", "SIGKILL"))
+		assert.has_error(function() R.note_line("oops", "SIGKILL") end, "bad cause 'oops'")
+		assert.has_error(function() R.note_line("cpu", 9) end)
+	end)
+
+	it("describes the limits with their enforcement", function()
+		local d = R.limit_lines(L.defaults, L.enforcement { enforcement = { memory = "sampled", tasks = "sampled",
+			cpu = "sampled", wall = "supervisor", output = "supervisor" } })
+		assert.are.equal(#L.names, #d)
+		assert.are.equal("limit: wall 60 s (supervisor)", d[1])
+		assert.are.equal("limit: cpu 30 s (sampled, box-wide; rlimit per process)", d[2])
+		assert.are.equal("limit: memory 512 MiB (sampled)", d[3])
+		d = R.limit_lines(assert(L.resolve { cpu = "300ms" }), L.enforcement { enforcement = { cpu = "none" } })
+		assert.are.equal("limit: cpu 0.3 s (rlimit)", d[2])
+		assert.are.equal("limit: open files 256 (rlimit)", d[6])
+		assert.are.equal("limit: pending signals 1024 (rlimit)", d[10])
+		assert.are.equal("limit: msgqueue 256 KiB (rlimit)", d[11])
+		assert.are.equal("limit: inotify instances 8 (userns)", d[12])
+		assert.are.equal("limit: inotify watches 8192 (userns)", d[13])
+	end)
+
+	it("words a note on another process's death", function()
+		local small = assert(L.resolve { cpu = "2", file_size = "1M" })
+		assert.are.same({ "note: a process was killed by SIGXCPU at the cpu limit (2 s)", "cpu" },
+			{ R.death_note({ signal = 24, cpu = 2.1 }, small) })
+		assert.are.same({ "note: a process was killed by SIGXCPU before the cpu limit (2 s)" },
+			{ R.death_note({ signame = "SIGXCPU", cpu = 1.5 }, small) })
+		assert.are.same({ "note: a process was killed by SIGXFSZ" },
+			{ R.death_note({ signame = "SIGXFSZ", file_size = 4096, file_at_limit = false }, small) })
+		assert.is_nil(R.death_note({ signame = "SIGKILL", cpu = 0.5 }, small))
+	end)
+
+	it("says what a sampled memory limit leaves out", function()
+		assert.are.equal("pipe buffers and kernel objects not counted", R.uncounted())
+		assert.are.equal("socket buffers, pipe buffers and kernel objects not counted",
+			R.uncounted { net_host = true })
 	end)
 end)

@@ -202,7 +202,7 @@ describe("sbx.setid [" .. S.priv .. "]", function()
 	it("after_run scans the standard box's --rw directories as its host id", function()
 		local d, rm = S.tmpdir()
 		sh(("cd %s && cp /bin/true s && chmod 4755 s"):format(S.q(d)))
-		local host = S.euid() == 0 and require("sbx.box").root_host_id or S.euid()
+		local host = S.euid() == 0 and require("sbx.stdbox").root_host_id or S.euid()
 		local ev = setid.after_run { rw = { { src = d, dst = "/work" } }, host_uid = host }
 		local m = mode(d .. "/s")
 		rm()

@@ -6,7 +6,7 @@
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local profile = require "sbx.profile"
 
 local BARE = "./build/tests/bare_true" -- one system call, exit_group(0)

@@ -3,7 +3,7 @@
 -- Landlock refuses a path the ruleset does not grant even when a mount puts
 -- it in the box.  Run as root and as uid 65534 by scripts/test.sh.
 local sbx = require "sbx"
-local stdbox = require "sbx.box"
+local stdbox = require "sbx.stdbox"
 local profile = require "sbx.profile"
 local report = require "sbx.report"
 local S = require "support"
@@ -385,7 +385,7 @@ describe("walls [" .. S.priv .. "]", function()
 		if no_landlock then
 			errf = os.tmpname()
 			p = assert(io.popen(S.bin .. " -e " .. S.q(([[
-				local sbx, stdbox, profile = require "sbx", require "sbx.box", require "sbx.profile"
+				local sbx, stdbox, profile = require "sbx", require "sbx.stdbox", require "sbx.profile"
 				local spec = assert(stdbox.build { prog = "python3", args = { "-c", %q },
 					rw = { { src = %q, dst = "/sync" } }, landlock = false,
 					filter = assert(profile.compile(assert(profile.load("default")))) })

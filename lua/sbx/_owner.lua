@@ -23,7 +23,7 @@ end
 
 --- Whether a file owned by uid is the host's own: owned by root, or by an
 -- id outside the caller's user namespace.  The standard box never writes
--- as either (a root caller's box runs as `sbx.box.root_host_id`).
+-- as either (a root caller's box runs as `sbx.stdbox.root_host_id`).
 -- @tparam integer uid
 -- @treturn boolean
 function M.hosts(uid)

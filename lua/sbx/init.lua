@@ -20,8 +20,8 @@ M.signal = core.signal
 --  * no `root`: a tmpfs root with `M.minimal_mounts()` (unless `mounts`
 --    gives the tree); `root = "host"` runs on the host's tree ("root=host");
 --  * a root caller: `host_uid`/`host_gid` default to the standard box's
---    unprivileged host id (`sbx.box.root_host_id`, checked by
---    `sbx.box.check_host_id`), one named alone stands for both;
+--    unprivileged host id (`sbx.stdbox.root_host_id`, checked by
+--    `sbx.stdbox.check_host_id`), one named alone stands for both;
 --    `host_uid = 0` ("host_uid=0"), `host_gid = 0` ("host_gid=0");
 --  * `drop_caps = false`, `no_new_privs = false` are listed as well.
 
@@ -44,7 +44,7 @@ end
 -- nil, and the reason in default_why, when the check fails.
 local default_checked, default_why
 local function default_host_id()
-	local box = require "sbx.box"
+	local box = require "sbx.stdbox"
 	local id, t = box.root_host_id, os.time()
 	if default_checked ~= id .. "@" .. t then
 		local ok, why = box.check_host_id(id)
@@ -63,6 +63,26 @@ local function prepare(spec, fname)
 	if type(spec) ~= "table" then bad(fname, ("table expected, got %s"):format(type(spec))) end
 	local s, unsafe = {}, {}
 	for k, v in pairs(spec) do s[k] = v end
+	local be = s.backend
+	s.backend = nil
+	if be == "process" then
+		-- no namespace at all (sbx.backend.process): nothing to mount,
+		-- name or map, the host's tree under Landlock
+		for _, k in ipairs { "mounts", "hostname", "sysctl", "uid", "gid", "net_lo" } do
+			if s[k] ~= nil then bad(fname, ("the process backend has no %s"):format(k)) end
+		end
+		if s.root ~= nil and s.root ~= "host" then bad(fname, "the process backend has no root of its own") end
+		if s.namespaces ~= nil and next(s.namespaces) ~= nil then
+			bad(fname, "the process backend has no namespaces")
+		end
+		s.namespaces, s.root = {}, "host"
+		if core.ids().euid == 0 and s.host_uid == nil then s.host_uid = 0 end
+		-- without a user namespace only a root caller can empty its
+		-- bounding set (sbx.backend.process)
+		if core.ids().euid ~= 0 and s.drop_caps == nil then s.drop_caps = false end
+	elseif be ~= nil and be ~= "ns" then
+		bad(fname, ("field 'backend' must be 'ns' or 'process' (%s: sbx.backend)"):format(tostring(be)))
+	end
 	local ns = s.namespaces
 	if ns ~= nil and type(ns) ~= "table" then bad(fname, "field 'namespaces' must be a list of names") end
 	if s.root == "host" then
@@ -258,7 +278,7 @@ M.access = core.access
 -- descriptor (see `sbx.setid` and docs/lua-api.md).
 M.clear_setid = core.clear_setid
 --- Lists the unix sockets under a host directory, by the same walk
--- (see `sbx.box` and docs/lua-api.md).
+-- (see `sbx.stdbox` and docs/lua-api.md).
 M.find_sockets = core.find_sockets
 --- Whether a descriptor is a terminal.
 M.isatty = core.isatty

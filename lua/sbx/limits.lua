@@ -1,7 +1,8 @@
 --- The named resource limits of the standard box: their defaults, the
--- parsing of sizes and durations an operator writes, how each limit is
--- enforced on this host, and how the end of a run is classified against
--- them.  Everything here is pure: no system call, no `sbx.core`.
+-- parsing of sizes and durations an operator writes, the resource limits
+-- and sysctls of a spec, how each limit of a run was enforced, and how the
+-- end of a run is classified against them.  Its words are `sbx.report`'s.
+-- Everything here is pure: no system call, no `sbx.core`.
 -- See docs/limits.md.
 -- @module sbx.limits
 local M = {}
@@ -226,33 +227,6 @@ function M.resolve(over)
 	return t
 end
 
--- ---- formatting ----
-
---- A size in the largest binary unit that states it exactly:
--- `512 MiB`, `1536 MiB`, `1 GiB`, `1000 B`.
--- @tparam integer n bytes
--- @treturn string
-function M.format_size(n)
-	local units = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" }
-	local i = 1
-	n = floor(n)
-	while n ~= 0 and n % 1024 == 0 and i < #units do
-		n = n // 1024
-		i = i + 1
-	end
-	return format("%d %s", n, units[i])
-end
-
---- A duration in seconds: `60 s`, `1.5 s`.
--- @tparam number s seconds
--- @treturn string
-function M.format_duration(s)
-	if mtype(s) == "integer" or s == floor(s) then
-		return format("%d s", floor(s))
-	end
-	return format("%g s", s)
-end
-
 -- ---- classification ----
 
 --- Causes a run can be stopped for.
@@ -271,7 +245,12 @@ local supervisor_kill = {
 -- Linux signal numbers (the same on x86-64, arm64 and riscv64)
 local signames = { [9] = "SIGKILL", [24] = "SIGXCPU", [25] = "SIGXFSZ", [31] = "SIGSYS" }
 
-local function signame(t) return t.signame or signames[t.signal] end
+--- The name of a death's or a run's signal: its `signame`, else the name
+-- of its `signal` number among the limits' signals.
+-- @tparam table t `signame` or `signal`
+-- @treturn string|nil
+function M.signame(t) return t.signame or signames[t.signal] end
+local signame = M.signame
 
 --- The limit that the kernel's own record of one process's death shows
 -- it reached, or nil.  A signal alone is never evidence: any process of
@@ -344,139 +323,79 @@ function M.classify(run, lim)
 		file_size = d.file_size, file_at_limit = d.file_at_limit }, lim)
 end
 
-local lines = {
-	memory = function(l) return "memory limit (" .. M.format_size(l.memory) .. ")" end,
-	cpu = function(l) return "cpu limit (" .. M.format_duration(l.cpu) .. ")" end,
-	tasks = function(l) return format("process limit (%d)", l.tasks) end,
-	output = function(l) return "output limit (" .. M.format_size(l.output) .. ")" end,
-	wall = function(l) return "wall clock (" .. M.format_duration(l.wall) .. ")" end,
-	file_size = function(l)
-		return "file size limit (" .. M.format_size(l.file_size) .. ")"
-	end,
-}
-
-local function limit_text(cause, lim)
-	local f = lines[cause]
-	if not f then
-		error(format("bad cause '%s'", tostring(cause)), 3)
-	end
-	return f(lim or M.defaults)
-end
-
---- The report text for a cause, without the `sandbox: ` prefix the
--- report adds: `killed: memory limit (512 MiB)`.
--- @tparam string cause one of `M.CAUSE`
--- @tparam[opt] table lim the limits in force (default `M.defaults`)
--- @treturn string
-function M.report_line(cause, lim)
-	return "killed: " .. limit_text(cause, lim)
-end
-
---- The report text of a note on another process of the box that a limit
--- killed: `note: a process was killed by SIGXFSZ at the file size limit
--- (1 MiB)`.
--- @tparam string cause one of `M.CAUSE`
--- @tparam string sig the signal's name
--- @tparam[opt] table lim the limits in force (default `M.defaults`)
--- @treturn string
-function M.note_line(cause, sig, lim)
-	if type(sig) ~= "string" then
-		error("bad signal name (a " .. type(sig) .. "): expected a string", 2)
-	end
-	return format("note: a process was killed by %s at the %s", sig,
-		limit_text(cause, lim))
-end
-
--- what the record shows when a limit's own signal was not the limit
-local short = {
-	SIGXCPU = function(l) return "before the " .. lines.cpu(l) end,
-	SIGXFSZ = function(l) return "with no file at the " .. lines.file_size(l) end,
-}
-
---- What the kernel's record shows of a SIGXCPU or SIGXFSZ that was not
--- the limit (the signal's report line ends with it): `before the cpu
--- limit (30 s)` (the process's CPU time was below it), `with no file at
--- the file size limit (1 MiB)`; nil for another signal or without a
--- record to tell.
+--- Which limit the kernel's record shows a SIGXCPU or SIGXFSZ was not:
+-- `"cpu"` (the process's CPU time was below the cpu limit), `"file_size"`
+-- (no file of the box reached the file size limit, and every file was
+-- looked at); nil for another signal or without a record to tell.
 -- @tparam table d the death (see `M.death_cause`)
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
--- @treturn string|nil
+-- @treturn string|nil one of `M.CAUSE`
 function M.not_limit(d, lim)
 	if type(d) ~= "table" then
 		error("bad death (a " .. type(d) .. "): expected a table", 2)
 	end
 	lim = lim or M.defaults
 	local sig = signame(d)
-	if sig == "SIGXCPU" and not (d.cpu and lim.cpu) then return nil end
+	if sig == "SIGXCPU" then
+		return d.cpu and lim.cpu and M.CAUSE.CPU or nil
+	end
 	-- only what the search looked for, all of it: a file of the size
 	-- the box's limit sets
-	if sig == "SIGXFSZ" and not (lim.file_size
+	if sig == "SIGXFSZ" and lim.file_size
 		and (d.file_size == lim.file_size or d.record == false)
-		and d.file_at_limit == false and not d.files_partial) then
-		return nil
+		and d.file_at_limit == false and not d.files_partial then
+		return M.CAUSE.FILE_SIZE
 	end
-	local f = short[sig]
-	return f and f(lim) or nil
+	return nil
 end
 
---- The note on a process of the box other than the command that died of
--- a limit's signal, and the limit it names, if any: on the kernel's
--- record, a limit (`note: a process was killed by SIGXCPU at the cpu
--- limit (1 s)`); for SIGXCPU and SIGXFSZ that record names no limit, what
--- it shows (`note: a process was killed by SIGXFSZ with no file at the
--- file size limit (1 MiB)`), or, without a record to tell (a process
--- reaped before it could be read), the signal alone (`note: a process
--- was killed by SIGXCPU`).  A SIGKILL is noted only at a limit (every
--- process left at the box's end gets one), a SIGSYS never.
+--- Whether the death of a process of the box other than the command is
+-- noted, and the limit it names: on the kernel's record, a limit
+-- (`M.death_cause`); for SIGXCPU and SIGXFSZ that record names no limit,
+-- the note says what it shows (`M.not_limit`) or the signal alone.  A
+-- SIGKILL is noted only at a limit (every process left at the box's end
+-- gets one), a SIGSYS never.
 -- @tparam table d the death (see `M.death_cause`)
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
--- @treturn string|nil the note's text, without the `sandbox: ` prefix
+-- @treturn boolean noted
 -- @treturn string|nil the cause it names (one of `M.CAUSE`)
-function M.death_note(d, lim)
+function M.noted(d, lim)
 	if type(d) ~= "table" then
 		error("bad death (a " .. type(d) .. "): expected a table", 2)
 	end
-	lim = lim or M.defaults
-	local sig = signame(d)
 	local cause = M.death_cause(d, lim)
-	if cause then return M.note_line(cause, sig, lim), cause end
-	if sig ~= "SIGXCPU" and sig ~= "SIGXFSZ" then return nil end
-	local why = M.not_limit(d, lim)
-	return "note: a process was killed by " .. sig .. (why and " " .. why or ""), nil
+	if cause then return true, cause end
+	local sig = signame(d)
+	return sig == "SIGXCPU" or sig == "SIGXFSZ", nil
 end
 
 -- ---- enforcement ----
 
---- How each limit is enforced: `"cgroup"` (the kernel, for the whole box),
--- `"rlimit"` (the kernel, per process), `"sampled"` (the supervisor reads
--- the box every few ms and kills it), `"supervisor"` (counted exactly by
--- the supervisor: time, bytes of output), `"tmpfs"` (the size of /tmp),
--- `"userns"` (the kernel, for the box's user namespace as a whole) or
--- `"none"`.
--- @tparam[opt] table opts `cgroup` (the table of `core.cgroup_probe`),
---  `host_root` (the box runs as host uid 0: RLIMIT_NPROC does not apply),
---  `sampler` (false: no sampling)
+--- How each limit of a run was enforced: `"cgroup"` (the kernel, for the
+-- whole box), `"rlimit"` (the kernel, per process), `"sampled"` (the
+-- supervisor reads the box every few ms and kills it), `"supervisor"`
+-- (counted exactly by the supervisor: time, bytes of output), `"tmpfs"`
+-- (the size of /tmp), `"userns"` (the kernel, for the box's user namespace
+-- as a whole) or `"none"`.  The core decides for the limits of the whole
+-- box (it makes the box's cgroup or not) and says so in its result
+-- (`run.enforcement`: memory, tasks, cpu, wall, output); the others are
+-- the kernel's, set in the spec (`M.rlimits`, `M.sysctl`, the /tmp size).
+-- A cpu limit the core does not sample is RLIMIT_CPU's alone.
+-- @tparam table run a core result
 -- @treturn table name -> enforcement
-function M.enforcement(opts)
-	opts = opts or {}
-	local cg = opts.cgroup
-	local ctl = cg and cg.usable and cg.controllers or {}
-	local sampled = opts.sampler == false and "none" or "sampled"
-	-- tasks: the cgroup's pids.max, else the sampler (with RLIMIT_NPROC
-	-- at twice the limit behind it for a non-root host id)
-	local tasks = ctl.pids and "cgroup" or sampled
-	return {
-		wall = "supervisor", output = "supervisor",
-		-- the box's CPU time (the cgroup's cpu.stat, else summed over its
-		-- processes) against the budget; RLIMIT_CPU per process behind it
-		cpu = opts.sampler == false and "rlimit" or "sampled",
+function M.enforcement(run)
+	if type(run) ~= "table" then
+		error("bad argument #1 to 'enforcement' (table expected, got " .. type(run) .. ")", 2)
+	end
+	local t = {
 		open_files = "rlimit", file_size = "rlimit",
 		core = "rlimit", tmp = "tmpfs",
 		pending_signals = "rlimit", msgqueue = "rlimit",
 		inotify_instances = "userns", inotify_watches = "userns",
-		memory = ctl.memory and "cgroup" or sampled,
-		tasks = tasks,
 	}
+	for k, v in pairs(run.enforcement or {}) do t[k] = v end
+	if t.cpu == nil or t.cpu == "none" then t.cpu = "rlimit" end
+	return t
 end
 
 --- The per-process backstop for memory: RLIMIT_DATA at this factor of the
@@ -484,6 +403,15 @@ end
 -- the limit between two samples.
 M.DATA_FACTOR = 1.25
 M.DATA_EXTRA = 32 * M.MiB
+
+--- The `memory_backstop` of a box spec for the limits: RLIMIT_DATA, soft
+-- and hard, that the core gives every process when it samples the memory
+-- limit (no cgroup of the box holds it).
+-- @tparam table lim resolved limits (see `M.resolve`)
+-- @treturn integer bytes
+function M.memory_backstop(lim)
+	return floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
+end
 
 --- RLIMIT_NPROC is this many times the task limit (see `M.rlimits`).
 M.NPROC_FACTOR = 2
@@ -524,9 +452,10 @@ end
 -- in a user namespace can raise a hard limit.  The operator's limits are
 -- not: a caller that cannot give them gets a box that is not set up.
 -- @tparam table lim resolved limits (see `M.resolve`)
+-- `data` is unlimited (to the caller's hard limit): when the core samples
+-- the memory limit it sets `M.memory_backstop` instead.
 -- @tparam[opt] table opts `host_root` (`nproc` unlimited: not applied to
---  uid 0), `cgroup_memory` (`data` unlimited when a cgroup holds memory),
---  `caller_hard` (name -> the caller's hard limit, a number or
+--  uid 0), `caller_hard` (name -> the caller's hard limit, a number or
 --  `"unlimited"`), `arg_bytes` (the size execve needs for the command's
 --  arguments and environment: the stack's soft limit is at least four
 --  times that)
@@ -550,13 +479,10 @@ function M.rlimits(lim, opts)
 	-- between two samples hovers just below it, so a bomb would never be
 	-- named); the kernel holds a runaway at twice the limit
 	if not opts.host_root then r.nproc = lim.tasks * M.NPROC_FACTOR end
-	if not opts.cgroup_memory then
-		r.data = floor(lim.memory * M.DATA_FACTOR) + M.DATA_EXTRA
-	end
 	local fixed = {}
 	for k, v in pairs(M.fixed_rlimits) do fixed[k] = v end
 	if opts.host_root then fixed.nproc = { "unlimited", "unlimited" } end
-	if opts.cgroup_memory then fixed.data = { "unlimited", "unlimited" } end
+	fixed.data = { "unlimited", "unlimited" }
 	-- execve takes at most a quarter of the stack limit for the arguments
 	-- and environment: a command line longer than the standard stack
 	-- allows gets the stack it needs (from the command line, never from
@@ -620,55 +546,6 @@ function M.ipc_sysctl(lim)
 		["kernel.msgmnb"] = ipc.msgmnb,
 		["kernel.msgmni"] = queues < 1 and 1 or queues > 32000 and 32000 or queues,
 	}
-end
-
---- What a sampled memory limit does not count, as the report says it
--- (docs/limits.md, "What the sampler counts, and what it cannot").
--- @tparam[opt] table opts `net_host` (the box shares the host's network
---  namespace: its socket buffers cannot be told from the host's)
--- @treturn string
-function M.uncounted(opts)
-	if opts ~= nil and type(opts) ~= "table" then
-		error("bad argument #1 to 'uncounted' (table expected, got " .. type(opts) .. ")", 2)
-	end
-	if opts and opts.net_host then return "socket buffers, pipe buffers and kernel objects not counted" end
-	return "pipe buffers and kernel objects not counted"
-end
-
---- How the report says an enforcement, where the one word is not all of
--- it: name -> enforcement -> text.
-M.enforcement_text = {
-	cpu = { sampled = "sampled, box-wide; rlimit per process" },
-}
-
---- The limits as report lines (`limit: memory 512 MiB (cgroup)`,
--- `limit: cpu 30 s (sampled, box-wide; rlimit per process)` ...), in
--- `M.names` order.
--- @tparam table lim resolved limits
--- @tparam[opt] table how the table of `M.enforcement`
--- @tparam[opt] table notes name -> what the enforcement leaves out, said
---  after it where that is `"sampled"` (`limit: memory 512 MiB (sampled;
---  pipe buffers and kernel objects not counted)`)
--- @treturn table list of strings
-function M.describe(lim, how, notes)
-	local out = {}
-	for _, name in ipairs(M.names) do
-		local v, kind = lim[name], M.kinds[name]
-		local text
-		if kind == "size" then
-			text = M.format_size(v)
-		elseif kind == "duration" then
-			text = M.format_duration(v)
-		else
-			text = tostring(v)
-		end
-		local h = how and how[name]
-		h = h and (M.enforcement_text[name] and M.enforcement_text[name][h] or h)
-		if how and how[name] == "sampled" and notes and notes[name] then h = h .. "; " .. notes[name] end
-		out[#out + 1] = format("limit: %s %s%s", (name:gsub("_", " ")), text,
-			h and " (" .. h .. ")" or "")
-	end
-	return out
 end
 
 return M

@@ -11,6 +11,12 @@ local M = {}
 --- The largest profile file read, in bytes.
 M.MAX_SIZE = 1 << 20
 
+--- How deep profiles may load each other (`(...).load(name)`).
+M.MAX_DEPTH = 4
+
+-- profiles being loaded now, one inside the other
+local depth = 0
+
 -- Trust boundary: a profile decides the box's seccomp filter, and a box
 -- may have written where it lies (`--rw .:/work --profile ./p.lua`): a box
 -- that rewrites it to `return false` must not get the next run without a
@@ -73,33 +79,179 @@ function M.dir()
 	return luadir .. "/../profiles"
 end
 
+-- The first line of a file, or nil.
+local function first_line(path)
+	local f = io.open(path)
+	if f == nil then return nil end
+	local line = f:read("l")
+	f:close()
+	return line
+end
+
+--- The platform whose measured call lists apply to this process: its
+-- architecture (`uname -m`, from /proc/sys/kernel/arch) and its C library
+-- (`glibc` or `musl`, from the libraries mapped in /proc/self/maps).
+-- @treturn table `{ arch = "x86_64", libc = "glibc" }`, or nil and a message
+function M.host()
+	local arch = first_line("/proc/sys/kernel/arch")
+	if arch == nil or not arch:match("^[%w_]+$") then
+		return nil, "profiles: cannot read the architecture from /proc/sys/kernel/arch"
+	end
+	local f = io.open("/proc/self/maps")
+	if f == nil then return nil, "profiles: cannot read /proc/self/maps" end
+	local maps = f:read("a")
+	f:close()
+	local libc
+	if maps:find("/ld%-musl%-[%w_]+%.so") then
+		libc = "musl"
+	elseif maps:find("/libc%.so%.6\n") then
+		libc = "glibc"
+	else
+		return nil, "profiles: cannot tell the C library (neither glibc nor musl is mapped)"
+	end
+	return { arch = arch, libc = libc }
+end
+
+local function check_opts(fname, opts, keys)
+	if opts == nil then return {} end
+	if type(opts) ~= "table" then
+		error(("bad argument #2 to '%s' (table expected, got %s)"):format(fname, type(opts)), 3)
+	end
+	for k in next, opts do
+		if not keys[k] then
+			error(("bad argument #2 to '%s' (unknown key '%s')"):format(fname, tostring(k)), 3)
+		end
+	end
+	for _, k in ipairs { "arch", "libc" } do
+		local v = rawget(opts, k)
+		if v ~= nil and (type(v) ~= "string" or not v:match("^[%w_]+$")) then
+			error(("bad argument #2 to '%s' (invalid %s)"):format(fname, k), 3)
+		end
+	end
+	return opts
+end
+
+--- Loads a measured call list: `<M.dir()>/calls/ARCH-LIBC-STEP.lua`, a file
+-- written by scripts/trace-profile.sh that returns a sorted array of system
+-- call names (docs/seccomp.md, "The strict profile").  It is read as a
+-- profile is (same checks, empty environment); every name must be one
+-- libseccomp knows, in strictly ascending order.
+-- @tparam string step a step name: "program", "threads", "net", "spawn"
+-- @tparam[opt] table opts `arch`, `libc` (default: `M.host()`'s)
+-- @return a new array of names; or nil and a message naming the list and
+-- the entry ("calls x86_64-glibc-net: unknown system call 'foo' (entry 3)")
+function M.calls(step, opts)
+	if type(step) ~= "string" then
+		error(("bad argument #1 to 'calls' (string expected, got %s)"):format(type(step)), 2)
+	end
+	if not step:match("^[%a_][%w_]*$") then
+		error(("bad argument #1 to 'calls' (invalid step name '%s')"):format(step), 2)
+	end
+	opts = check_opts("calls", opts, { arch = true, libc = true })
+	local arch, libc = rawget(opts, "arch"), rawget(opts, "libc")
+	if arch == nil or libc == nil then
+		local host, hmsg = M.host()
+		if host == nil then return nil, hmsg end
+		arch, libc = arch or host.arch, libc or host.libc
+	end
+	local dir, dmsg = M.dir()
+	if dir == nil then return nil, dmsg end
+	local name = ("%s-%s-%s"):format(arch, libc, step)
+	local path = ("%s/calls/%s.lua"):format(dir, name)
+	local function fail(fmt, ...)
+		return nil, ("calls %s: " .. fmt):format(name, ...)
+	end
+	local text, rmsg = read_profile(path)
+	if text == nil then return fail("%s", rmsg) end
+	local chunk, cmsg = load(text, "@" .. path, "t", {})
+	if chunk == nil then return fail("%s", cmsg) end
+	local ok, list = pcall(chunk)
+	if not ok then return fail("%s", tostring(list)) end
+	if type(list) ~= "table" then
+		return fail("returns a %s, not an array of names", type(list))
+	end
+	local out, n = {}, 0
+	for k in next, list do
+		if math.type(k) ~= "integer" or k < 1 then
+			return fail("key %s is not an array index", tostring(k))
+		end
+		n = n + 1
+	end
+	for i = 1, n do
+		local v = rawget(list, i)
+		if type(v) ~= "string" then
+			return fail("entry %d is a %s, not a name", i, type(v))
+		end
+		if core.syscall_number(v) == nil then
+			return fail("unknown system call '%s' (entry %d)", v, i)
+		end
+		if i > 1 and v <= out[i - 1] then
+			return fail("'%s' (entry %d) is out of order or repeated", v, i)
+		end
+		out[i] = v
+	end
+	return out
+end
+
+-- load's steps checked and copied (nil: none); raises as load does.
+local function load_steps(steps)
+	if steps == nil then return nil end
+	if type(steps) ~= "table" or rawlen(steps) == 0 then
+		error("bad argument #2 to 'load' (steps: a non-empty list of step names expected)", 3)
+	end
+	local copy = {}
+	for i = 1, rawlen(steps) do
+		local s = rawget(steps, i)
+		if type(s) ~= "string" or not s:match("^[%a_][%w_]*$") then
+			error(("bad argument #2 to 'load' (steps[%d]: invalid step name)"):format(i), 3)
+		end
+		copy[i] = s
+	end
+	return copy
+end
+
+-- The file of a profile: a path as given, or a name in `M.dir()`; raises
+-- as load does for a name that is neither.
+-- @return the path, or nil, msg
+local function profile_path(name)
+	if name:find("/", 1, true) or name:sub(-4) == ".lua" then return name end
+	if not name:match("^[%w_%-]+$") then
+		error(("bad argument #1 to 'load' (invalid profile name '%s')")
+			:format(name), 3)
+	end
+	local dir, msg = M.dir()
+	if dir == nil then return nil, msg end
+	return dir .. "/" .. name .. ".lua"
+end
+
 --- Loads a profile.
 -- A bare name ("default", "none") names `<M.dir()>/<name>.lua`; a name with
 -- a `/` or ending in `.lua` is a file path.  The file is opened once with no
 -- symlink on its path followed; it must be a regular file of at most
 -- `M.MAX_SIZE` bytes, owned by root or the caller, writable by neither group
 -- nor others; what was read from it runs in an empty environment (no
--- library, no global): a profile is data, not a script.
+-- library, no global): a profile is data, not a script.  Its one argument
+-- (`...`) is a table: `steps` (from opts, or nil), `calls(step)` (the
+-- measured list of that step for this platform, `M.calls`; raises on error)
+-- and `load(name [, steps])` (another profile, `M.load` with those steps;
+-- raises on error), so that `return (...).load("strict", { "program",
+-- "net" })` is a profile.  The
+-- strict profile uses them; the default profile ignores them.
 -- @tparam string name a profile name or a path
+-- @tparam[opt] table opts `steps` (a list of step names for the profile's
+-- `calls`), `arch`, `libc` (the platform of the lists; default `M.host()`)
 -- @return the spec table, or `false` for the `none` profile (no filter);
 -- or nil and a message ("profile NAME: ...") when the profile is missing,
 -- refused or malformed
-function M.load(name)
+function M.load(name, opts)
 	if type(name) ~= "string" then
 		error(("bad argument #1 to 'load' (string expected, got %s)")
 			:format(type(name)), 2)
 	end
-	local path
-	if name:find("/", 1, true) or name:sub(-4) == ".lua" then
-		path = name
-	elseif name:match("^[%w_%-]+$") then
-		local dir, msg = M.dir()
-		if dir == nil then return nil, msg end
-		path = dir .. "/" .. name .. ".lua"
-	else
-		error(("bad argument #1 to 'load' (invalid profile name '%s')")
-			:format(name), 2)
-	end
+	opts = check_opts("load", opts, { steps = true, arch = true, libc = true })
+	local steps = load_steps(rawget(opts, "steps"))
+	local path, perr = profile_path(name)
+	if path == nil then return nil, perr end
 	local text, rmsg = read_profile(path)
 	if text == nil then
 		return nil, "profile " .. name .. ": " .. rmsg
@@ -108,7 +260,29 @@ function M.load(name)
 	if chunk == nil then
 		return nil, "profile " .. name .. ": " .. msg
 	end
-	local ok, spec = pcall(chunk)
+	local platform = { arch = rawget(opts, "arch"), libc = rawget(opts, "libc") }
+	local ctx = {
+		steps = steps,
+		calls = function(step)
+			local list, cmsg = M.calls(step, platform)
+			if list == nil then error(cmsg, 0) end
+			return list
+		end,
+		load = function(other, other_steps)
+			local p, pmsg = M.load(other, {
+				steps = other_steps, arch = platform.arch, libc = platform.libc,
+			})
+			if p == nil then error(pmsg, 0) end
+			return p
+		end,
+	}
+	if depth >= M.MAX_DEPTH then
+		return nil, ("profile %s: profiles load each other deeper than %d")
+			:format(name, M.MAX_DEPTH)
+	end
+	depth = depth + 1
+	local ok, spec = pcall(chunk, ctx)
+	depth = depth - 1
 	if not ok then
 		return nil, "profile " .. name .. ": " .. tostring(spec)
 	end

@@ -35,20 +35,184 @@ function M.escape(s)
 	return (tostring(s):gsub("[\0-\31\\\127-\255]", escapes))
 end
 
+-- ---- the words of a limit ----
+
+--- A size in the largest binary unit that states it exactly:
+-- `512 MiB`, `1536 MiB`, `1 GiB`, `1000 B`.
+-- @tparam integer n bytes
+-- @treturn string
+function M.format_size(n)
+	local units = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" }
+	local i = 1
+	n = math.floor(n)
+	while n ~= 0 and n % 1024 == 0 and i < #units do
+		n = n // 1024
+		i = i + 1
+	end
+	return ("%d %s"):format(n, units[i])
+end
+
+--- A duration in seconds: `60 s`, `1.5 s`.
+-- @tparam number s seconds
+-- @treturn string
+function M.format_duration(s)
+	if math.type(s) == "integer" or s == math.floor(s) then
+		return ("%d s"):format(math.floor(s))
+	end
+	return ("%g s"):format(s)
+end
+
+local limit_words = {
+	memory = function(l) return "memory limit (" .. M.format_size(l.memory) .. ")" end,
+	cpu = function(l) return "cpu limit (" .. M.format_duration(l.cpu) .. ")" end,
+	tasks = function(l) return ("process limit (%d)"):format(l.tasks) end,
+	output = function(l) return "output limit (" .. M.format_size(l.output) .. ")" end,
+	wall = function(l) return "wall clock (" .. M.format_duration(l.wall) .. ")" end,
+	file_size = function(l)
+		return "file size limit (" .. M.format_size(l.file_size) .. ")"
+	end,
+}
+
+local function limit_text(cause, lim)
+	local f = limit_words[cause]
+	if not f then
+		error(("bad cause '%s'"):format(tostring(cause)), 3)
+	end
+	return f(lim or limits.defaults)
+end
+
+--- The report text for a cause, without the `sandbox: ` prefix:
+-- `killed: memory limit (512 MiB)`.
+-- @tparam string cause one of `sbx.limits.CAUSE`
+-- @tparam[opt] table lim the limits in force (default `sbx.limits.defaults`)
+-- @treturn string
+function M.killed_line(cause, lim)
+	return "killed: " .. limit_text(cause, lim)
+end
+
+--- The report text of a note on another process of the box that a limit
+-- killed: `note: a process was killed by SIGXFSZ at the file size limit
+-- (1 MiB)`.
+-- @tparam string cause one of `sbx.limits.CAUSE`
+-- @tparam string sig the signal's name
+-- @tparam[opt] table lim the limits in force (default `sbx.limits.defaults`)
+-- @treturn string
+function M.note_line(cause, sig, lim)
+	if type(sig) ~= "string" then
+		error("bad signal name (a " .. type(sig) .. "): expected a string", 2)
+	end
+	return ("note: a process was killed by %s at the %s"):format(sig, limit_text(cause, lim))
+end
+
+-- what the record shows when a limit's own signal was not the limit
+-- (`sbx.limits.not_limit`)
+local not_limit_words = {
+	cpu = function(l) return "before the " .. limit_words.cpu(l) end,
+	file_size = function(l) return "with no file at the " .. limit_words.file_size(l) end,
+}
+
+--- What the kernel's record shows of a SIGXCPU or SIGXFSZ that was not
+-- the limit (the signal's report line ends with it): `before the cpu
+-- limit (30 s)`, `with no file at the file size limit (1 MiB)`; nil when
+-- the record does not tell (`sbx.limits.not_limit`).
+-- @tparam table d the death (see `sbx.limits.death_cause`)
+-- @tparam[opt] table lim the limits in force (default `sbx.limits.defaults`)
+-- @treturn string|nil
+function M.not_limit_text(d, lim)
+	lim = lim or limits.defaults
+	local which = limits.not_limit(d, lim)
+	return which and not_limit_words[which](lim) or nil
+end
+
+--- The note on a process of the box other than the command that died of
+-- a limit's signal (`sbx.limits.noted`), and the limit it names, if any:
+-- `note: a process was killed by SIGXCPU at the cpu limit (1 s)`, `note: a
+-- process was killed by SIGXFSZ with no file at the file size limit (1
+-- MiB)`, or the signal alone (`note: a process was killed by SIGXCPU`).
+-- @tparam table d the death (see `sbx.limits.death_cause`)
+-- @tparam[opt] table lim the limits in force (default `sbx.limits.defaults`)
+-- @treturn string|nil the note's text, without the `sandbox: ` prefix
+-- @treturn string|nil the cause it names (one of `sbx.limits.CAUSE`)
+function M.death_note(d, lim)
+	lim = lim or limits.defaults
+	local noted, cause = limits.noted(d, lim)
+	if not noted then return nil end
+	local sig = limits.signame(d)
+	if cause then return M.note_line(cause, sig, lim), cause end
+	local why = M.not_limit_text(d, lim)
+	return "note: a process was killed by " .. sig .. (why and " " .. why or ""), nil
+end
+
+--- What a sampled memory limit does not count, as the report says it
+-- (docs/limits.md, "What the sampler counts, and what it cannot").
+-- @tparam[opt] table opts `net_host` (the box shares the host's network
+--  namespace: its socket buffers cannot be told from the host's)
+-- @treturn string
+function M.uncounted(opts)
+	if opts ~= nil and type(opts) ~= "table" then
+		error("bad argument #1 to 'uncounted' (table expected, got " .. type(opts) .. ")", 2)
+	end
+	if opts and opts.net_host then return "socket buffers, pipe buffers and kernel objects not counted" end
+	return "pipe buffers and kernel objects not counted"
+end
+
+-- what the box's claims say a sampled limit leaves out, by limit
+local function uncounted_of(info)
+	return { memory = M.uncounted { net_host = info.network == "host" } }
+end
+
+--- How the report says an enforcement, where the one word is not all of
+-- it: name -> enforcement -> text.
+M.enforcement_text = {
+	cpu = { sampled = "sampled, box-wide; rlimit per process" },
+}
+
+--- The limits as report lines (`limit: memory 512 MiB (cgroup)`,
+-- `limit: cpu 30 s (sampled, box-wide; rlimit per process)` ...), in
+-- `sbx.limits.names` order.
+-- @tparam table lim resolved limits
+-- @tparam[opt] table how the table of `sbx.limits.enforcement`
+-- @tparam[opt] table notes name -> what the enforcement leaves out, said
+--  after it where that is `"sampled"` (`limit: memory 512 MiB (sampled;
+--  pipe buffers and kernel objects not counted)`)
+-- @treturn table list of strings
+function M.limit_lines(lim, how, notes)
+	local out = {}
+	for _, name in ipairs(limits.names) do
+		local v, kind = lim[name], limits.kinds[name]
+		local text
+		if kind == "size" then
+			text = M.format_size(v)
+		elseif kind == "duration" then
+			text = M.format_duration(v)
+		else
+			text = tostring(v)
+		end
+		local h = how and how[name]
+		h = h and (M.enforcement_text[name] and M.enforcement_text[name][h] or h)
+		if how and how[name] == "sampled" and notes and notes[name] then h = h .. "; " .. notes[name] end
+		out[#out + 1] = ("limit: %s %s%s"):format((name:gsub("_", " ")), text,
+			h and " (" .. h .. ")" or "")
+	end
+	return out
+end
+
+-- ---- events ----
+
 --- Exit codes of run.lua.
 M.EXIT_LIMIT = 124 -- a limit stopped the program
 M.EXIT_REFUSED = 125 -- a refusal ended it
 M.EXIT_CANNOT = 126 -- the box could not be set up
 
 -- The notes on processes of the box other than the command that died of
--- a limit's signal (`sbx.limits.death_note`: a limit only on the kernel's
+-- a limit's signal (`M.death_note`: a limit only on the kernel's
 -- record), in the order of their lines, so that two runs give the same
 -- report.
 local function death_notes(r, lim)
 	local notes = {}
 	for _, d in ipairs(r.deaths or {}) do
 		local text, cause
-		if not d.command and d.signame then text, cause = limits.death_note(d, lim) end
+		if not d.command and d.signame then text, cause = M.death_note(d, lim) end
 		if text then
 			notes[#notes + 1] = { kind = "note", cause = cause or "signal",
 				limit = cause and lim[cause] or nil, signal = d.signal, name = d.signame,
@@ -90,7 +254,7 @@ local function end_event(r, lim)
 	-- not show to be a limit: what it does show follows the signal
 	local d = limits.command_death(r)
 	return { kind = "killed", cause = "signal", signal = r.signal, name = r.signame,
-		evidence = d and limits.not_limit({ signal = r.signal, signame = r.signame,
+		evidence = d and M.not_limit_text({ signal = r.signal, signame = r.signame,
 			cpu = d.cpu, file_size = d.file_size, file_at_limit = d.file_at_limit,
 			files_partial = d.files_partial }, lim) or nil }
 end
@@ -102,10 +266,14 @@ end
 -- filter's kill from a `kill -SYS`).  Notes follow on other processes of
 -- the box that a limit killed.
 -- @tparam table r the result of box:run()
--- @tparam table info the claims of `sbx.box.build`
+-- @tparam table info the claims of `sbx.stdbox.build`
 function M.events(r, info)
 	local lim = info.limits or {}
 	local events = {}
+	-- a backend's own first line (the isolation it does not give), then
+	-- what its runtime recorded differently from what was asked
+	if info.first_line then events[1] = { kind = "isolation", text = info.first_line } end
+	for _, m in ipairs(info.mismatches or {}) do events[#events + 1] = { kind = "mismatch", text = m } end
 	-- the explain channel's events, in order (sbx.core, notify.c); the
 	-- mmap cap is the box's, named in the refusal's line
 	local cap = info.notify and info.notify.mmap_cap
@@ -210,10 +378,12 @@ local function event_line(e)
 	if e.kind == "rule" then return "rule failed: " .. e.error end
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
+	if e.kind == "isolation" then return e.text end
+	if e.kind == "mismatch" then return "not as asked: " .. e.text end
 	if e.kind == "interrupted" then return ("interrupted (%s)"):format(e.name) end
 	if e.kind == "note" then
 		if e.text then return e.text end
-		return limits.note_line(e.cause, e.name, { [e.cause] = e.limit })
+		return M.note_line(e.cause, e.name, { [e.cause] = e.limit })
 	end
 	if e.kind == "killed" then
 		if e.cause == "refused" then
@@ -224,7 +394,7 @@ local function event_line(e)
 		elseif e.cause == "init" then
 			return ("killed: the box's init died: signal %d (%s)"):format(e.signal, e.name)
 		end
-		return limits.report_line(e.cause, { [e.cause] = e.limit })
+		return M.killed_line(e.cause, { [e.cause] = e.limit })
 	end
 	if e.kind == "cannot" then
 		local what = e.stage or "set up"
@@ -247,7 +417,7 @@ end
 --- The exit code of run.lua for the events of a run.
 function M.exit_code(events)
 	for _, e in ipairs(events) do
-		if e.kind == "cannot" or e.kind == "lost" then return M.EXIT_CANNOT end
+		if e.kind == "cannot" or e.kind == "lost" or e.kind == "mismatch" then return M.EXIT_CANNOT end
 		if e.kind == "refused" then return M.EXIT_REFUSED end
 		if e.kind == "killed" then
 			if e.cause == "signal" or e.cause == "init" then return 128 + e.signal end
@@ -270,7 +440,7 @@ local proc_name = { mount = "mnt" }
 -- @tparam table r the core result (with r.probe)
 -- @tparam table info the claims
 -- @tparam table host the host's namespace ids (sbx.core.ns_ids())
-function M.verify(r, _info, host)
+function M.verify(r, info, host)
 	local v = { namespaces = {} }
 	local p = r.probe
 	local status, mountinfo, ns = p and p.status or "", p and p.mountinfo or "", {}
@@ -288,17 +458,21 @@ function M.verify(r, _info, host)
 	v.seccomp = status:match("\nSeccomp:%s*(%d+)") == "2"
 	local root
 	for l in mountinfo:gmatch("[^\n]+") do
-		local mp, opts, fstype = l:match("^%d+ %d+ %S+ %S+ (%S+) (%S+).- %- (%S+)")
-		if mp == "/" then root = { opts = opts, fstype = fstype } end
+		local from, mp, opts, fstype = l:match("^%d+ %d+ %S+ (%S+) (%S+) (%S+).- %- (%S+)")
+		if mp == "/" then root = { from = from, opts = opts, fstype = fstype } end
 	end
-	v.private_root = root ~= nil and root.fstype == "tmpfs"
+	-- a tmpfs of the box's own, or a directory bound as the root (an OCI
+	-- bundle's, --rootfs): never the whole of a host file system
+	v.private_root = root ~= nil and (root.fstype == "tmpfs" or (info.root_dir and root.from ~= "/"))
 	v.read_only_root = root ~= nil and (root.opts .. ","):match("^ro,") ~= nil
 	local uid = status:match("\nUid:%s*(%d+)")
-	v.uid = uid ~= nil and tonumber(uid) == 1000
+	v.uid = uid ~= nil and tonumber(uid) == (info.record_uid or 1000)
 	-- Landlock keeps no trace in /proc: it is claimed when restrict_self
 	-- succeeded (the run fails otherwise) but cannot be read back here.
 	v.landlock = false
 	v.rlimits = false -- the probe does not read /proc/self/limits
+	-- a record read before the filter is set (an OCI runtime's)
+	if info.seccomp_unread then v.seccomp = nil end
 	return v
 end
 
@@ -307,7 +481,7 @@ function M.isolation(info)
 	local ns = {}
 	for _, n in ipairs(core.namespaces()) do ns[n] = false end
 	for _, n in ipairs(info.namespaces) do ns[n] = true end
-	return {
+	local iso = {
 		namespaces = ns,
 		private_root = true,
 		read_only_root = true,
@@ -321,6 +495,9 @@ function M.isolation(info)
 		network = info.network,
 		host_root = info.host_root,
 	}
+	-- what a backend other than the namespace box does not give
+	for k, v in pairs(info.claims or {}) do iso[k] = v end
+	return iso
 end
 
 local function sorted_keys(t)
@@ -335,7 +512,10 @@ end
 -- network mode, the environment and the read-only mounts.
 function M.digest(info)
 	local iso = M.isolation(info)
-	local parts = { "sbxlua-environment-v1", "kind=namespaces", "os=linux", "arch=x86_64" }
+	local parts = { "sbxlua-environment-v1", "kind=" .. (info.kind or "namespaces"), "os=linux",
+		"arch=x86_64" }
+	-- a backend's own facts (the OCI runtime, another root's identity)
+	for _, x in ipairs(info.digest_extra or {}) do parts[#parts + 1] = x end
 	for _, n in ipairs(sorted_keys(iso.namespaces)) do
 		parts[#parts + 1] = ("ns.%s=%s"):format(n, tostring(iso.namespaces[n]))
 	end
@@ -347,8 +527,9 @@ function M.digest(info)
 	for _, k in ipairs(sorted_keys(info.limits)) do
 		parts[#parts + 1] = ("limit.%s=%s"):format(k, tostring(info.limits[k]))
 	end
-	for _, k in ipairs(sorted_keys(info.env)) do
-		parts[#parts + 1] = ("env.%s=%s"):format(k, info.env[k])
+	local env = info.digest_env or info.env
+	for _, k in ipairs(sorted_keys(env)) do
+		parts[#parts + 1] = ("env.%s=%s"):format(k, env[k])
 	end
 	local ro = {}
 	for _, p in ipairs(info.ro_roots) do ro[#ro + 1] = p end
@@ -384,7 +565,7 @@ function M.verified_states(r, info, verified)
 	end
 	for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
 		"capabilities_dropped", "seccomp" } do
-		out[k] = state(iso[k], verified[k])
+		out[k] = state(iso[k], verified[k], not (k == "seccomp" and info.seccomp_unread) and nil)
 	end
 	out.uid = state(true, verified.uid)
 	out.landlock = state(iso.landlock, verified.landlock, false)
@@ -392,8 +573,12 @@ function M.verified_states(r, info, verified)
 	return out
 end
 
---- The isolation report as `sandbox:` lines (for --verbose).
-function M.isolation_lines(info, verified)
+--- The isolation report as `sandbox:` lines (for --verbose), each limit
+-- with its enforcement as the core's result says it.
+-- @tparam table r the core result
+-- @tparam table info the claims
+-- @tparam table verified from `M.verify`
+function M.isolation_lines(r, info, verified)
 	local iso = M.isolation(info)
 	local function tag(ok) return ok and "verified" or "failed" end
 	local out = {}
@@ -401,13 +586,26 @@ function M.isolation_lines(info, verified)
 	for _, n in ipairs(info.namespaces) do names[#names + 1] = n end
 	local all = true
 	for _, n in ipairs(info.namespaces) do all = all and verified.namespaces[n] end
-	out[#out + 1] = ("namespaces: %s (%s)"):format(table.concat(names, " "), tag(all))
-	out[#out + 1] = ("root: private tmpfs (%s), read-only (%s)"):format(
-		tag(verified.private_root), tag(verified.read_only_root))
+	if #names == 0 then
+		out[#out + 1] = "namespaces: none"
+	else
+		out[#out + 1] = ("namespaces: %s (%s)"):format(table.concat(names, " "), tag(all))
+	end
+	if iso.private_root then
+		out[#out + 1] = ("root: %s (%s), read-only (%s)"):format(info.root_name or "private tmpfs",
+			tag(verified.private_root), tag(verified.read_only_root))
+	else
+		out[#out + 1] = "root: the host's"
+	end
 	out[#out + 1] = ("no_new_privs: yes (%s)"):format(tag(verified.no_new_privs))
-	out[#out + 1] = ("capabilities: none (%s)"):format(tag(verified.capabilities_dropped))
+	if iso.capabilities_dropped then
+		out[#out + 1] = ("capabilities: none (%s)"):format(tag(verified.capabilities_dropped))
+	else
+		out[#out + 1] = "capabilities: none held, bounding set kept"
+	end
 	if iso.seccomp then
-		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile, tag(verified.seccomp))
+		out[#out + 1] = ("seccomp: profile %s (%s)"):format(iso.seccomp_profile,
+			info.seccomp_unread and "set after the runtime's record: unverifiable" or tag(verified.seccomp))
 	else
 		out[#out + 1] = "seccomp: none"
 	end
@@ -419,10 +617,36 @@ function M.isolation_lines(info, verified)
 	end
 	out[#out + 1] = ("network: %s"):format(iso.network)
 	out[#out + 1] = ("host root: %s"):format(iso.host_root and "yes (the box runs as kernel uid 0)" or "no")
-	for _, l in ipairs(limits.describe(info.limits, info.enforcement, info.uncounted)) do out[#out + 1] = l end
+	for _, l in ipairs(M.limit_lines(info.limits, limits.enforcement(r), uncounted_of(info))) do
+		out[#out + 1] = l
+	end
 	out[#out + 1] = ("digest: %s"):format(M.digest(info))
 	for i, l in ipairs(out) do out[i] = M.escape(l) end
 	return out
+end
+
+--- The text report of a run: one line per event, each `sandbox: ` and
+-- escaped, after the isolation report's lines when `verbose`.
+-- @tparam table r the core result
+-- @tparam table info the claims
+-- @tparam table events from `M.events` (and any the caller adds)
+-- @tparam table verified from `M.verify`
+-- @tparam[opt] boolean verbose
+-- @treturn string
+function M.text(r, info, events, verified, verbose)
+	local lines = {}
+	-- a backend's isolation line comes first, before the verbose lines
+	local first = events[1] and events[1].kind == "isolation" and events[1] or nil
+	if first then lines[1] = M.line(first) end
+	if verbose then
+		for _, l in ipairs(M.isolation_lines(r, info, verified)) do lines[#lines + 1] = l end
+		for _, l in ipairs(M.call_summary(events)) do lines[#lines + 1] = l end
+	end
+	for _, e in ipairs(events) do
+		if e ~= first then lines[#lines + 1] = M.line(e) end
+	end
+	for i, l in ipairs(lines) do lines[i] = "sandbox: " .. l .. "\n" end
+	return table.concat(lines)
 end
 
 --- The deaths of a run that a limit caused or that the report notes
@@ -437,7 +661,7 @@ end
 -- `"command"` (the command only: no pid namespace of the box's own);
 -- `unseen` counts deaths past the records' cap.
 -- @tparam table r the result of box:run()
--- @tparam table info the claims of `sbx.box.build`
+-- @tparam table info the claims of `sbx.stdbox.build`
 -- @treturn table
 function M.deaths(r, info)
 	local lim = info.limits or {}
@@ -448,7 +672,7 @@ function M.deaths(r, info)
 			cause = limits.death_cause(d, lim)
 			if r.outcome == "signal" then cause = limits.classify(r, lim) end
 		elseif d.signame then
-			noted, cause = limits.death_note(d, lim)
+			noted, cause = M.death_note(d, lim)
 		end
 		if (cause or noted) and d.signame then
 			notable[#notable + 1] = { pid = d.pid, command = d.name, signal = d.signal,
@@ -467,10 +691,10 @@ end
 --- The structured result (for --json); `verified` holds states
 -- (`M.verified_states`), not booleans.
 function M.result(r, info, events, verified)
-	local lim = {}
+	local lim, how, uncounted = {}, limits.enforcement(r), uncounted_of(info)
 	for k, v in pairs(info.limits) do
-		lim[k] = { value = v, enforcement = info.enforcement[k] or "none",
-			uncounted = info.enforcement[k] == "sampled" and (info.uncounted or {})[k] or nil }
+		lim[k] = { value = v, enforcement = how[k] or "none",
+			uncounted = how[k] == "sampled" and uncounted[k] or nil }
 	end
 	return {
 		version = 1,

@@ -84,8 +84,8 @@ function M.clear(dirs, opts)
 end
 
 --- The standard box's scan after a run: its `--rw` directories, files of
--- its host id (`info` from `sbx.box.build`).
--- @tparam table info the claims of `sbx.box.build` (`rw`, `host_uid`)
+-- its host id (`info` from `sbx.stdbox.build`).
+-- @tparam table info the claims of `sbx.stdbox.build` (`rw`, `host_uid`)
 -- @treturn table a list of events (see `M.clear`)
 function M.after_run(info)
 	return M.clear(info.rw or {}, { uid = info.host_uid })

@@ -2,7 +2,7 @@
 -- `M.build(opts)` turns command-line level options into a spec for
 -- `sbx.core.box` and a description of every claim the report may make.
 -- Operators copy and change this module, or pass their own opts.
--- @module sbx.box
+-- @module sbx.stdbox
 local core = require "sbx.core"
 
 local M = {}
@@ -202,6 +202,63 @@ end
 
 local function dev_rights() return { "read_file", "write_file", "read_dir" } end
 
+-- The caller's home directories: $HOME and its /etc/passwd entry, as real
+-- paths (each that resolves).
+local function home_dirs()
+	local homes = {}
+	local h = os.getenv("HOME")
+	if h and h ~= "" then homes[#homes + 1] = core.realpath(h) or h end
+	local uid = core.ids().uid
+	local f = io.open("/etc/passwd")
+	if f then
+		for l in f:lines() do
+			local u, dir = l:match("^[^:]*:[^:]*:(%d+):%d+:[^:]*:([^:]*):")
+			if tonumber(u) == uid and dir ~= "" then homes[#homes + 1] = core.realpath(dir) or dir end
+		end
+		f:close()
+	end
+	return homes
+end
+
+-- What sbxlua loads or runs: its bundled Lua directory, its profiles and
+-- its executable, as real paths (each that resolves).
+local function own_files()
+	local config = package.loaded["sbx.config"]
+	local own = {}
+	for _, p in ipairs {
+		type(config) == "table" and config.luadir or false,
+		profile.dir() or false,
+		"/proc/self/exe",
+	} do
+		local real = p and core.realpath(p)
+		if real then own[#own + 1] = real end
+	end
+	return own
+end
+
+--- Checks a host directory the operator would make writable in the box
+-- (`--rw`): never the host's root, a home directory of the caller or a
+-- directory that holds one, nor sbxlua's own files (a box that rewrote
+-- them would run its code in every later sbxlua, with the caller's
+-- rights), nor anything but a directory.
+-- @tparam string real a host path free of symlinks (`M.host_path`)
+-- @return true, or nil, reason
+function M.check_writable(real)
+	if real == "/" then return nil, "refusing to make the host's root writable" end
+	for _, h in ipairs(home_dirs()) do
+		-- the home directory, or a directory that holds it
+		if under(h, real) then return nil, "refusing to make the home directory writable" end
+	end
+	for _, own in ipairs(own_files()) do
+		if under(own, real) or under(real, own) then
+			return nil, "refusing to make sbxlua's own files writable"
+		end
+	end
+	local st = core.lstat(real)
+	if not st or st.type ~= "dir" then return nil, "not a directory" end
+	return true
+end
+
 --- Whether the host id `id` (as uid and gid, with no supplementary group:
 -- a box has none) may create files in the directory of `st` (an lstat
 -- result): write and search bits of the class the kernel picks, owner,
@@ -288,6 +345,281 @@ function M.socket_hides(b, id)
 	return hides
 end
 
+-- The host id a root caller's box runs as (none for another caller), and
+-- the caller's effective uid.
+-- @return euid, host_id; or nil, reason
+local function host_identity(o)
+	local euid = core.ids().euid
+	local root_caller = euid == 0
+	local host_id = root_caller and (o.host_id or M.root_host_id) or nil
+	if o.host_id and not root_caller then return nil, "--host-id needs a root caller" end
+	if host_id then
+		local ok, why = M.check_host_id(host_id)
+		if not ok then return nil, why end
+	end
+	return euid, host_id
+end
+
+-- The seccomp filter: `o.filter`, or the profile `o.profile` compiled.
+-- @return filter (false: none), profile name; or nil, reason
+local function seccomp_filter(o)
+	local filter, profile_name = o.filter, o.profile or "default"
+	if filter == nil then
+		local prof, perr = profile.load(profile_name)
+		if prof == nil then return nil, perr end
+		filter, perr = profile.compile(prof)
+		if filter == nil then return nil, ("profile %s: %s"):format(profile_name, perr) end
+		-- the explain channel's defaults from the profile (docs/seccomp.md)
+		local mode, ntable = profile.notify(prof)
+		o.mode = o.mode or mode
+		if o.notify == nil then o.notify = ntable end
+	end
+	return filter, profile_name
+end
+
+-- The host directory bound at /work, if any; a --rw directory the box's
+-- host id cannot write is refused with the fix.
+-- @return work_host (false: none); or nil, reason
+local function check_rw(o, host_id)
+	local work_host = false
+	for _, b in ipairs(o.rw or {}) do
+		if b.dst == "/work" then work_host = b.src end
+		-- the box writes there as its host id: a directory that id
+		-- cannot write would fail later, inside the program, unexplained
+		local st = host_id and core.lstat(b.src)
+		if st and not M.writable_by(st, host_id) then
+			return nil, ("--rw %s: the box's host id %d cannot write it"
+				.. " (give it the directory: chown %d:%d %s)"):format(b.src, host_id, host_id, host_id, b.src)
+		end
+	end
+	return work_host
+end
+
+-- The tree under construction: mounts, Landlock rules, read-only roots.
+local function add(t, mount, rule, ro_root)
+	if mount then t.mounts[#t.mounts + 1] = mount end
+	if rule then t.ll[#t.ll + 1] = rule end
+	if ro_root then t.ro_roots[#t.ro_roots + 1] = ro_root end
+end
+
+-- /usr, the host's top-level links or directories into it, and the
+-- synthetic /etc, in a fixed order: binds, then links, then files, each
+-- by destination.
+local function system_tree(t)
+	add(t, { type = "bind", src = "/usr" }, { path = "/", access = { "read_dir" } }, "/usr")
+	add(t, nil, { path = "/usr", access = "ro" })
+	for _, l in ipairs { "bin", "sbin", "lib", "lib32", "lib64", "libx32" } do
+		local st = core.lstat("/" .. l)
+		if st and st.type == "link" then
+			add(t, { type = "symlink", target = st.link, dst = "/" .. l })
+		elseif st and st.type == "dir" then
+			add(t, { type = "bind", src = "/" .. l }, { path = "/" .. l, access = "ro" }, "/" .. l)
+		end
+	end
+	for name, data in pairs(M.etc_files(M.user)) do
+		add(t, { type = "file", dst = "/etc/" .. name, data = data, mode = 420 })
+	end
+	local rank = { bind = 1, symlink = 2, file = 3 }
+	table.sort(t.mounts, function(a, b)
+		if a.type ~= b.type then return rank[a.type] < rank[b.type] end
+		return (a.dst or a.src) < (b.dst or b.src)
+	end)
+	add(t, { type = "bind", src = "/etc/ld.so.cache", optional = true }, { path = "/etc", access = "ro" })
+end
+
+-- /proc with its read-only and hidden entries, and /dev with the rights
+-- its devices and terminals need.
+local function kernel_tree(t)
+	add(t, { type = "proc", dst = "/proc" })
+	for _, p in ipairs(M.proc_readonly) do add(t, { type = "remount", dst = p, optional = true }) end
+	for _, p in ipairs(M.proc_hidden) do add(t, { type = "hide", dst = p, optional = true }) end
+	add(t, nil, { path = "/proc", access = "ro" })
+	add(t, { type = "dev", dst = "/dev", shm_size = M.tree.shm, shm_inodes = 1024 },
+		{ path = "/dev", access = dev_rights() })
+	add(t, nil, { path = "/dev/shm", access = "rw" })
+	-- the box's own devpts instance: its ptys need their ioctls (a pty's
+	-- number, unlocking, termios), and reach only the box's own terminals
+	add(t, nil, { path = "/dev/pts", access = { "read_file", "write_file", "read_dir", "ioctl_dev" } })
+	-- the box's terminal, by name (/dev/tty: the controlling terminal,
+	-- /dev/console: its node): the ioctls a terminal needs (termios,
+	-- size), on the terminal the box already holds as its stdio
+	add(t, nil, { path = "/dev/tty", access = { "read_file", "write_file", "ioctl_dev" } })
+	add(t, nil, { path = "/dev/console", access = { "read_file", "write_file", "ioctl_dev" }, optional = true })
+end
+
+-- /tmp, and /work when no host directory is bound there.
+local function scratch_tree(t, lim, work_host)
+	add(t, { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = M.tree.inodes,
+		mode = tonumber("1777", 8) }, { path = "/tmp", access = "rw" })
+	if not work_host then
+		add(t, { type = "tmpfs", dst = "/work", size = M.tree.work, nr_inodes = M.tree.inodes,
+			mode = tonumber("755", 8) }, { path = "/work", access = "rw" })
+	end
+end
+
+-- The operator's binds and tmpfs mounts.  Every unix socket of a bind is
+-- covered right after that bind (a later bind over it is scanned on its
+-- own); a socket the operator grants (--socket) is bound after them all,
+-- over any cover.
+-- @return true, or nil, reason
+local function operator_tree(t, o, lim, id)
+	local granted = {}
+	for _, g in ipairs(o.socket or {}) do granted[g.dst] = true end
+	local function bind(b, opt, rw)
+		add(t, { type = "bind", src = b.src, dst = b.dst, rw = rw or nil })
+		local hides, why = M.socket_hides(b, id)
+		if not hides then return nil, ("%s %s: %s"):format(opt, b.src, why) end
+		for _, h in ipairs(hides) do
+			if not granted[h] then add(t, { type = "hide", dst = h }) end
+		end
+		return true
+	end
+	for _, b in ipairs(o.rw or {}) do
+		local ok, why = bind(b, "--rw", true)
+		if not ok then return nil, why end
+		add(t, nil, { path = b.dst, access = "rw" })
+	end
+	for _, b in ipairs(o.ro or {}) do
+		local ok, why = bind(b, "--ro")
+		if not ok then return nil, why end
+		add(t, nil, { path = b.dst, access = "ro" }, b.dst)
+	end
+	for _, g in ipairs(o.socket or {}) do
+		-- connect() needs no Landlock right (ABI 7 covers abstract
+		-- sockets only) and no writable mount: a read-only bind serves
+		add(t, { type = "bind", src = g.src, dst = g.dst })
+	end
+	for _, tm in ipairs(o.tmp or {}) do
+		add(t, { type = "tmpfs", dst = tm.dst, size = tm.size or lim.tmp, nr_inodes = M.tree.inodes,
+			mode = tonumber("1777", 8) }, { path = tm.dst, access = "rw" })
+	end
+	return true
+end
+
+-- The program's path in the box: visible through /usr, inside the --rw
+-- /work, or bound read-only under /work (or /prog when /work is a host
+-- directory).
+local function place_program(t, host_path, work_host)
+	if under(host_path, "/usr") then return host_path end
+	if work_host and under(host_path, work_host) then
+		return "/work" .. host_path:sub(#work_host + 1)
+	end
+	local path = (work_host and "/prog/" or "/work/") .. basename(host_path)
+	add(t, { type = "bind", src = host_path, dst = path }, { path = path, access = "ro" }, path)
+	return path
+end
+
+-- The command's argv (argv[0] as typed when it means the same file
+-- inside), its environment, and the bytes execve copies onto the new
+-- stack for them.
+local function command(o, host_path, path)
+	local env = { PATH = "/usr/local/bin:/usr/bin:/bin", HOME = M.user.home,
+		USER = M.user.name, LOGNAME = M.user.name, LANG = "C.UTF-8" }
+	for k, v in pairs(o.env or {}) do env[k] = v end
+	local argv0 = o.prog
+	if o.prog:find("/", 1, true) and not (o.prog:sub(1, 1) == "/" and under(host_path, "/usr")) then
+		argv0 = path
+	end
+	local argv = { argv0 }
+	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
+	-- the strings and their pointers
+	local arg_bytes = 8
+	for _, a in ipairs(argv) do arg_bytes = arg_bytes + #a + 9 end
+	for k, v in pairs(env) do arg_bytes = arg_bytes + #k + #v + 10 end
+	return argv, env, arg_bytes
+end
+
+-- What the build starts from: the resolved limits, the program on the
+-- host, the caller and the box's host id, the filter, the host /work.
+-- @return a table; or nil, reason
+local function inputs(o)
+	local c, err = {}
+	c.lim, err = limits.resolve(o.limits or {})
+	if not c.lim then return nil, err end
+	c.host_path, err = M.find_program(o.prog)
+	if not c.host_path then return nil, err end
+	c.euid, c.host_id = host_identity(o)
+	if not c.euid then return nil, c.host_id end
+	c.filter, c.profile_name = seccomp_filter(o)
+	if c.filter == nil then return nil, c.profile_name end
+	c.work_host, err = check_rw(o, c.host_id)
+	if c.work_host == nil then return nil, err end
+	c.net_host = o.net == "host"
+	c.host_root = (c.host_id or c.euid) == 0
+	c.landlock_abi = core.landlock_abi()
+	c.use_landlock = o.landlock ~= false and c.landlock_abi > 0
+	return c
+end
+
+-- The spec for sbx.core.box, from the inputs c and the tree t.
+local function box_spec(o, c, t)
+	local lim = c.lim
+	local argv, env, arg_bytes = command(o, c.host_path, c.path)
+	local namespaces = { "user", "mount", "pid", "ipc", "uts", "cgroup" }
+	if not c.net_host then table.insert(namespaces, 5, "net") end
+	return {
+		namespaces = namespaces,
+		uid = M.user.uid, gid = M.user.gid,
+		host_uid = c.host_id, host_gid = c.host_id,
+		hostname = "sbx",
+		root = { size = 1 * MiB, nr_inodes = 1024 },
+		read_only_root = true,
+		mounts = t.mounts,
+		argv = argv, path = c.path,
+		env = env,
+		cwd = o.cwd or "/work",
+		rlimits = limits.rlimits(lim, { host_root = c.host_root,
+			caller_hard = M.caller_hard(), arg_bytes = arg_bytes }),
+		sysctl = limits.sysctl(lim),
+		filter = c.filter or nil,
+		landlock = c.use_landlock and { rules = t.ll, net = false } or nil,
+		stdin = o.stdin,
+		pty = o.pty or nil,
+		tty_raw = o.tty_raw or nil,
+		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
+		output_limit = lim.output,
+		wall = lim.wall,
+		memory_limit = lim.memory,
+		memory_backstop = limits.memory_backstop(lim),
+		task_limit = lim.tasks,
+		cpu_limit = lim.cpu,
+		-- the whole box's memory and tasks: the core makes a cgroup v2
+		-- where a base is usable (exact), else samples them (the
+		-- result's `enforcement` says which); rlimits per process beside
+		cgroup = o.cgroup ~= false and (o.cgroup or true),
+		probe = true,
+		-- the explain channel (docs/seccomp.md): what a refusal does,
+		-- the operator's rule, the supervisor's table
+		mode = o.mode,
+		rule = o.rule,
+		notify = o.notify,
+	}
+end
+
+-- The claims the report may make of the box, and what sbx.setid needs
+-- after the run.
+local function claims(o, c, spec, t)
+	return {
+		namespaces = spec.namespaces,
+		network = c.net_host and "host" or "none",
+		host_root = c.host_root,
+		seccomp = c.filter and true or false,
+		profile = c.filter and c.profile_name or "none",
+		mode = o.mode,
+		notify = o.notify,
+		landlock = c.use_landlock,
+		landlock_abi = c.use_landlock and c.landlock_abi or 0,
+		limits = c.lim,
+		env = spec.env,
+		ro_roots = t.ro_roots,
+		program = c.path,
+		-- after the run: the writable host directories and the host id
+		-- whose files the box could have made set-id (sbx.setid)
+		rw = o.rw or {},
+		host_uid = c.host_id or c.euid,
+	}
+end
+
 --- Builds the standard box.
 -- The program's argv[0] is the name as typed when it means the same file
 -- inside (a bare name, found in the same PATH; an absolute path under
@@ -310,234 +642,17 @@ end
 --  default `M.root_host_id`, checked by `M.check_host_id`)
 -- @return spec, info; or nil, msg
 function M.build(o)
-	local lim, lerr = limits.resolve(o.limits or {})
-	if not lim then return nil, lerr end
-	local tree = M.tree
-	local host_path, err = M.find_program(o.prog)
-	if not host_path then return nil, err end
-	local euid = core.ids().euid
-	local root_caller = euid == 0
-	local host_id = root_caller and (o.host_id or M.root_host_id) or nil
-	if o.host_id and not root_caller then return nil, "--host-id needs a root caller" end
-	if host_id then
-		local ok, why = M.check_host_id(host_id)
-		if not ok then return nil, why end
-	end
-
-	local filter, profile_name = o.filter, o.profile or "default"
-	if filter == nil then
-		local prof, perr = profile.load(profile_name)
-		if prof == nil then return nil, perr end
-		filter, perr = profile.compile(prof)
-		if filter == nil then return nil, ("profile %s: %s"):format(profile_name, perr) end
-		local mode, ntable = profile.notify(prof)
-		o.mode = o.mode or mode
-		if o.notify == nil then o.notify = ntable end
-	end
-
-	local work_host
-	for _, b in ipairs(o.rw or {}) do
-		if b.dst == "/work" then work_host = b.src end
-		-- the box writes there as its host id: a directory that id
-		-- cannot write would fail later, inside the program, unexplained
-		local st = host_id and core.lstat(b.src)
-		if st and not M.writable_by(st, host_id) then
-			return nil, ("--rw %s: the box's host id %d cannot write it"
-				.. " (give it the directory: chown %d:%d %s)"):format(b.src, host_id, host_id, host_id, b.src)
-		end
-	end
-
-	local mounts = {
-		{ type = "bind", src = "/usr" },
-	}
-	local ll = { { path = "/", access = { "read_dir" } }, { path = "/usr", access = "ro" } }
-	local ro_roots = { "/usr" }
-	for _, l in ipairs { "bin", "sbin", "lib", "lib32", "lib64", "libx32" } do
-		local st = core.lstat("/" .. l)
-		if st and st.type == "link" then
-			mounts[#mounts + 1] = { type = "symlink", target = st.link, dst = "/" .. l }
-		elseif st and st.type == "dir" then
-			mounts[#mounts + 1] = { type = "bind", src = "/" .. l }
-			ll[#ll + 1] = { path = "/" .. l, access = "ro" }
-			ro_roots[#ro_roots + 1] = "/" .. l
-		end
-	end
-	for name, data in pairs(M.etc_files(M.user)) do
-		mounts[#mounts + 1] = { type = "file", dst = "/etc/" .. name, data = data, mode = 420 }
-	end
-	-- a fixed order: binds, then links, then files, each by destination
-	local rank = { bind = 1, symlink = 2, file = 3 }
-	table.sort(mounts, function(a, b)
-		if a.type ~= b.type then return rank[a.type] < rank[b.type] end
-		return (a.dst or a.src) < (b.dst or b.src)
-	end)
-	mounts[#mounts + 1] = { type = "bind", src = "/etc/ld.so.cache", optional = true }
-	ll[#ll + 1] = { path = "/etc", access = "ro" }
-	mounts[#mounts + 1] = { type = "proc", dst = "/proc" }
-	for _, p in ipairs(M.proc_readonly) do
-		mounts[#mounts + 1] = { type = "remount", dst = p, optional = true }
-	end
-	for _, p in ipairs(M.proc_hidden) do
-		mounts[#mounts + 1] = { type = "hide", dst = p, optional = true }
-	end
-	ll[#ll + 1] = { path = "/proc", access = "ro" }
-	mounts[#mounts + 1] = { type = "dev", dst = "/dev", shm_size = tree.shm, shm_inodes = 1024 }
-	ll[#ll + 1] = { path = "/dev", access = dev_rights() }
-	ll[#ll + 1] = { path = "/dev/shm", access = "rw" }
-	-- the box's own devpts instance: its ptys need their ioctls (a pty's
-	-- number, unlocking, termios), and reach only the box's own terminals
-	ll[#ll + 1] = { path = "/dev/pts", access = { "read_file", "write_file", "read_dir", "ioctl_dev" } }
-	-- the box's terminal, by name (/dev/tty: the controlling terminal,
-	-- /dev/console: its node): the ioctls a terminal needs (termios,
-	-- size), on the terminal the box already holds as its stdio
-	ll[#ll + 1] = { path = "/dev/tty", access = { "read_file", "write_file", "ioctl_dev" } }
-	ll[#ll + 1] = { path = "/dev/console", access = { "read_file", "write_file", "ioctl_dev" }, optional = true }
-	mounts[#mounts + 1] = { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = tree.inodes,
-		mode = tonumber("1777", 8) }
-	ll[#ll + 1] = { path = "/tmp", access = "rw" }
-	if not work_host then
-		mounts[#mounts + 1] = { type = "tmpfs", dst = "/work", size = tree.work,
-			nr_inodes = tree.inodes, mode = tonumber("755", 8) }
-		ll[#ll + 1] = { path = "/work", access = "rw" }
-	end
-	-- every unix socket of an operator's bind is covered right after that
-	-- bind (a later bind over it is scanned on its own); a socket the
-	-- operator grants (--socket) is bound after them all, over any cover
-	local granted = {}
-	for _, g in ipairs(o.socket or {}) do granted[g.dst] = true end
-	local function bind(b, opt, rw)
-		mounts[#mounts + 1] = { type = "bind", src = b.src, dst = b.dst, rw = rw or nil }
-		local hides, why = M.socket_hides(b, host_id or euid)
-		if not hides then return nil, ("%s %s: %s"):format(opt, b.src, why) end
-		for _, h in ipairs(hides) do
-			if not granted[h] then mounts[#mounts + 1] = { type = "hide", dst = h } end
-		end
-		return true
-	end
-	for _, b in ipairs(o.rw or {}) do
-		local ok, why = bind(b, "--rw", true)
-		if not ok then return nil, why end
-		ll[#ll + 1] = { path = b.dst, access = "rw" }
-	end
-	for _, b in ipairs(o.ro or {}) do
-		local ok, why = bind(b, "--ro")
-		if not ok then return nil, why end
-		ll[#ll + 1] = { path = b.dst, access = "ro" }
-		ro_roots[#ro_roots + 1] = b.dst
-	end
-	for _, g in ipairs(o.socket or {}) do
-		-- connect() needs no Landlock right (ABI 7 covers abstract
-		-- sockets only) and no writable mount: a read-only bind serves
-		mounts[#mounts + 1] = { type = "bind", src = g.src, dst = g.dst }
-	end
-	for _, t in ipairs(o.tmp or {}) do
-		mounts[#mounts + 1] = { type = "tmpfs", dst = t.dst, size = t.size or lim.tmp,
-			nr_inodes = tree.inodes, mode = tonumber("1777", 8) }
-		ll[#ll + 1] = { path = t.dst, access = "rw" }
-	end
-
-	-- the program: visible through /usr, inside the --rw /work, or bound
-	-- read-only under /work (or /prog when /work is a host directory)
-	local path
-	if under(host_path, "/usr") then
-		path = host_path
-	elseif work_host and under(host_path, work_host) then
-		path = "/work" .. host_path:sub(#work_host + 1)
-	else
-		path = (work_host and "/prog/" or "/work/") .. basename(host_path)
-		mounts[#mounts + 1] = { type = "bind", src = host_path, dst = path }
-		ll[#ll + 1] = { path = path, access = "ro" }
-		ro_roots[#ro_roots + 1] = path
-	end
-
-	local env = { PATH = "/usr/local/bin:/usr/bin:/bin", HOME = M.user.home,
-		USER = M.user.name, LOGNAME = M.user.name, LANG = "C.UTF-8" }
-	for k, v in pairs(o.env or {}) do env[k] = v end
-
-	local net_host = o.net == "host"
-	local namespaces = { "user", "mount", "pid", "ipc", "uts", "cgroup" }
-	if not net_host then table.insert(namespaces, 5, "net") end
-
-	local host_root = (host_id or euid) == 0
-	-- the whole box's memory and tasks: a cgroup v2 where one is usable
-	-- (exact), else sampled by the supervisor; rlimits per process beside
-	local cg = o.cgroup ~= false and core.cgroup_probe(type(o.cgroup) == "string" and o.cgroup or nil)
-	if cg and not cg.usable then cg = nil end
-	local ctl = cg and cg.controllers or {}
-	local argv0 = o.prog
-	if o.prog:find("/", 1, true) and not (o.prog:sub(1, 1) == "/" and under(host_path, "/usr")) then
-		argv0 = path
-	end
-	local argv = { argv0 }
-	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
-	-- what execve copies onto the new stack: the strings and their pointers
-	local arg_bytes = 8
-	for _, a in ipairs(argv) do arg_bytes = arg_bytes + #a + 9 end
-	for k, v in pairs(env) do arg_bytes = arg_bytes + #k + #v + 10 end
-
-	local rlimits = limits.rlimits(lim, { host_root = host_root, cgroup_memory = ctl.memory,
-		caller_hard = M.caller_hard(), arg_bytes = arg_bytes })
-	local enforcement = limits.enforcement { cgroup = cg, host_root = host_root }
-
-	local landlock_abi = core.landlock_abi()
-	local use_landlock = o.landlock ~= false and landlock_abi > 0
-
-	local spec = {
-		namespaces = namespaces,
-		uid = M.user.uid, gid = M.user.gid,
-		host_uid = host_id, host_gid = host_id,
-		hostname = "sbx",
-		root = { size = 1 * MiB, nr_inodes = 1024 },
-		read_only_root = true,
-		mounts = mounts,
-		argv = argv, path = path,
-		env = env,
-		cwd = o.cwd or "/work",
-		rlimits = rlimits,
-		sysctl = limits.sysctl(lim),
-		filter = filter or nil,
-		landlock = use_landlock and { rules = ll, net = false } or nil,
-		stdin = o.stdin,
-		pty = o.pty or nil,
-		tty_raw = o.tty_raw or nil,
-		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
-		output_limit = lim.output,
-		wall = lim.wall,
-		memory_limit = lim.memory,
-		task_limit = lim.tasks,
-		cpu_limit = lim.cpu,
-		cgroup = cg and (type(o.cgroup) == "string" and o.cgroup or true) or false,
-		probe = true,
-		-- the explain channel (docs/seccomp.md): what a refusal does,
-		-- the operator's rule, the supervisor's table
-		mode = o.mode,
-		rule = o.rule,
-		notify = o.notify,
-	}
-	local info = {
-		namespaces = namespaces,
-		network = net_host and "host" or "none",
-		host_root = host_root,
-		seccomp = filter and true or false,
-		profile = filter and profile_name or "none",
-		mode = o.mode,
-		notify = o.notify,
-		landlock = use_landlock,
-		landlock_abi = use_landlock and landlock_abi or 0,
-		limits = lim,
-		enforcement = enforcement,
-		-- what a sampled limit leaves out, said in its report line
-		uncounted = { memory = limits.uncounted { net_host = net_host } },
-		cgroup = cg and cg.source or false,
-		env = env,
-		ro_roots = ro_roots,
-		program = path,
-		-- after the run: the writable host directories and the host id
-		-- whose files the box could have made set-id (sbx.setid)
-		rw = o.rw or {},
-		host_uid = host_id or euid,
-	}
-	return spec, info
+	local c, err = inputs(o)
+	if not c then return nil, err end
+	local t = { mounts = {}, ll = {}, ro_roots = {} }
+	system_tree(t)
+	kernel_tree(t)
+	scratch_tree(t, c.lim, c.work_host)
+	local ok, why = operator_tree(t, o, c.lim, c.host_id or c.euid)
+	if not ok then return nil, why end
+	c.path = place_program(t, c.host_path, c.work_host)
+	local spec = box_spec(o, c, t)
+	return spec, claims(o, c, spec, t)
 end
 
 return M

@@ -1,0 +1,113 @@
+--- The command line of sbxlua's scripts (`run.lua`, `check.lua`): one
+-- table of options per script, parsed by lua-argparse, with the same
+-- `--help` and the same wording of a usage error in every script:
+-- `sbxlua: <what is wrong> (see --help)` on stderr, then the script's own
+-- exit status.
+-- @module sbx.cli
+local report = require "sbx.report"
+
+local M = {}
+
+-- lua-argparse from package.path; Debian may ship it for Lua 5.1 to 5.3
+-- only, and the same pure Lua file serves 5.4: then from the system's own
+-- directories, which only root writes
+local function load_argparse()
+	local ok, m = pcall(require, "argparse")
+	if ok then return m end
+	for _, v in ipairs { "5.4", "5.3", "5.2", "5.1" } do
+		local f = loadfile("/usr/share/lua/" .. v .. "/argparse.lua", "t")
+		if f then return f() end
+	end
+	error("sbx.cli: lua-argparse is not installed (Debian package lua-argparse)", 0)
+end
+
+local argparse = load_argparse()
+
+--- A parser for a script from its table of options.
+-- @tparam table t `name` (`run.lua`), `description`, `epilog`, `options`
+--  (a list of `{ "--name", argname, help }`, `"-x --name"` for a short
+--  form too; without argname, a flag), `arguments` (a list of `{ name,
+--  help, args }`, args as lua-argparse's: `"?"`, `"*"`)
+-- @return the parser
+function M.parser(t)
+	if type(t) ~= "table" or type(t.name) ~= "string" or type(t.options) ~= "table" then
+		error("bad argument #1 to 'parser' (a table with name and options expected)", 2)
+	end
+	local p = argparse("sbxlua " .. t.name, t.description, t.epilog)
+	p:help_max_width(79)
+	for _, o in ipairs(t.options) do
+		if o[2] then
+			p:option(o[1], o[3]):argname(o[2]):args(1):count("*")
+		else
+			p:flag(o[1], o[3]):count("*")
+		end
+	end
+	for _, a in ipairs(t.arguments or {}) do
+		p:argument(a[1], a[2]):args(a[3] or 1)
+	end
+	return p
+end
+
+--- Where the options end in argv: the index of the first argument that is
+-- neither an option nor an option's value (a program's own arguments
+-- follow it, options or not), or of `--`; #argv + 1 when there is none.
+-- @tparam table argv
+-- @tparam table t the parser's table (see `M.parser`)
+-- @treturn integer
+function M.options_end(argv, t)
+	local takes = {}
+	for _, o in ipairs(t.options) do
+		for name in o[1]:gmatch("%S+") do takes[name] = o[2] ~= nil end
+	end
+	local i = 1
+	while i <= #argv do
+		local a = argv[i]
+		if a == "--" or a:sub(1, 1) ~= "-" or a == "-" then return i end
+		if takes[a] then i = i + 1 end
+		i = i + 1
+	end
+	return i
+end
+
+--- Says a usage error in the words every script uses, and exits.
+-- @tparam string msg what is wrong (escaped here)
+-- @tparam integer code the exit status
+function M.usage_error(msg, code)
+	io.stderr:write("sbxlua: ", report.escape(msg), " (see --help)\n")
+	os.exit(code)
+end
+
+--- Parses argv with the parser of `t`; a usage error is said by
+-- `M.usage_error` (lua-argparse's words, without its suggestions), and
+-- `--help` prints the help and exits 0.  Everything after the options
+-- (`M.options_end`) is the program's: a `--` goes before it for the parser.
+-- @tparam table t the parser's table (see `M.parser`)
+-- @tparam table argv
+-- @tparam integer code the exit status of a usage error
+-- @treturn table option name (dashes as underscores) -> list of values
+--  (a count for a flag), argument name -> value
+function M.parse(t, argv, code)
+	local p = M.parser(t)
+	local takes = {}
+	for _, o in ipairs(t.options) do
+		for name in o[1]:gmatch("%S+") do takes[name] = o[2] ~= nil end
+	end
+	local at, args, i = M.options_end(argv, t), {}, 1
+	while i <= #argv do
+		local a = argv[i]
+		if i == at and a ~= "--" then args[#args + 1] = "--" end
+		if i < at and takes[a] and argv[i + 1] then
+			-- one word, so that a value such as -1 is not an option
+			args[#args + 1] = a .. "=" .. argv[i + 1]
+			i = i + 1
+		else
+			args[#args + 1] = a
+		end
+		i = i + 1
+	end
+	local ok, res = p:pparse(args)
+	if not ok then M.usage_error((res:gsub("\nDid you mean.*$", "")), code) end
+	return res
+end
+
+return M

@@ -1,0 +1,47 @@
+-- The system calls of the strict profile's step "spawn" on x86_64 with
+-- glibc 2.36, as strace saw them.  Made by scripts/trace-profile.sh:
+-- strace 6.1 -f -qq -e trace=all -o FILE (no --seccomp-bpf),
+-- outside the box, env -i PATH=/usr/bin:/bin, kernel 6.18.44-fc-v1098, over:
+--   build/tests/corpus_spawn
+--   /bin/sh -c 'true | cat; /bin/true'
+-- Merged (--union) with the names this file held before.
+-- Regenerate: scripts/trace-profile.sh [--union] spawn;
+-- verify: scripts/trace-profile.sh --check spawn.  Data for profiles/strict.lua.
+return {
+	"access",
+	"arch_prctl",
+	"brk",
+	"clone",
+	"clone3",
+	"close",
+	"dup2",
+	"execve",
+	"exit_group",
+	"fadvise64",
+	"getcwd",
+	"getegid",
+	"geteuid",
+	"getgid",
+	"getpid",
+	"getppid",
+	"getrandom",
+	"getuid",
+	"mmap",
+	"mprotect",
+	"munmap",
+	"newfstatat",
+	"openat",
+	"pipe2",
+	"pread64",
+	"prlimit64",
+	"read",
+	"rseq",
+	"rt_sigaction",
+	"rt_sigprocmask",
+	"rt_sigreturn",
+	"set_robust_list",
+	"set_tid_address",
+	"vfork",
+	"wait4",
+	"write",
+}
