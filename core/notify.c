@@ -411,7 +411,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 			e->flags = O_CREAT | O_WRONLY | O_TRUNC;
 		else if (read_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
 			e->flags = 0;
-		refuse = 1;
+		refuse = s->open != NULL;
 		for (size_t i = 0; i < s->nopen && refuse; i++)
 			refuse = !under(e->path, s->open[i]);
 		*err = EACCES;
@@ -439,7 +439,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		if (d->nr == SYS_sendto ? read_addr(pid, a[4], a[5], e)
 					: read_addr(pid, a[1], a[2], e))
 			break; /* no address: a connected socket's send */
-		refuse = 1;
+		refuse = s->connect != NULL;
 		for (size_t i = 0; i < s->nconnect && refuse; i++)
 			refuse = strcmp(e->addr, s->connect[i]) != 0;
 		if (e->family == AF_UNIX)

@@ -48,6 +48,8 @@ struct sbx_notify_spec {
 	int exec_events; /* the profile notifies execve itself: the step's
 			    own (the hand-over's, spec.c) is an event too */
 	int mode;	 /* SBX_MODE_* */
+	/* NULL (no list): every open, every address is let through, named
+	 * (the mounts, Landlock and the network namespace hold them) */
 	const char *const *open; /* path prefixes an open may name */
 	size_t nopen;
 	const char *const *connect; /* "ip:port" a connect/bind/send may */
