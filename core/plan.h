@@ -8,6 +8,8 @@
 #ifndef SBX_PLAN_H
 #define SBX_PLAN_H
 
+#include "sink.h"
+
 #include <linux/filter.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -112,6 +114,7 @@ enum sbx_stage {
 	SBX_ST_DUMPABLE,
 	SBX_ST_SYSCTL,
 	SBX_ST_METERS,
+	SBX_ST_SINK,
 	SBX_ST_LISTENER, /* the explain channel's listener (notify.c) */
 	SBX_ST_COUNT
 };
@@ -153,6 +156,7 @@ struct sbx_plan {
 	 * for its answer after the command's status and at its end */
 	int deaths_sync;
 	int kmem; /* send the supervisor the meters of kmem.h (sampled) */
+	struct sbx_sink_plan sink; /* the network sink (sink.h) */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
 	int stdio[3];
@@ -177,6 +181,7 @@ enum {
 			     for a search for a file at the box's size limit */
 	SBX_MSG_FOUND,	  /* status: SBX_DEATH_* flags of that search */
 	SBX_MSG_METERS,	  /* descriptors of kmem.h's meters (SCM_RIGHTS) */
+	SBX_MSG_SINK,	  /* the sink's listeners (sink.h, SCM_RIGHTS) */
 	SBX_MSG_LISTENER, /* index: the descriptor number the listener will
 			     get; a pidfd of the command's process attached */
 };

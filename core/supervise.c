@@ -64,6 +64,7 @@ void sbx_job_init(struct sbx_job *j)
 	sbx_cgroup_init(&j->cg);
 	sbx_procev_init(&j->pe);
 	sbx_kmem_init(&j->kmem);
+	sbx_sink_init(&j->sink, NULL);
 }
 
 /*
@@ -885,13 +886,16 @@ out:
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
  * the two descriptors a probe carries (close-on-exec), else -1; k takes
  * those of the memory meters (kmem.h): any other descriptor that came is
- * closed. */
+ * closed; sk takes the sink's listeners (sink.h). */
 static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
-			struct sbx_kmem *k)
+			struct sbx_kmem *k, struct sbx_sink *sk)
 {
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(SBX_KMEM_FDS * sizeof(int))];
+		char buf[CMSG_SPACE((SBX_KMEM_FDS > SBX_SINK_FDS
+					 ? SBX_KMEM_FDS
+					 : SBX_SINK_FDS) *
+				    sizeof(int))];
 	} cm;
 	struct iovec iov = {buf, size};
 	struct msghdr mh;
@@ -911,6 +915,11 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_METERS) {
 		sbx_kmem_take(k, buf, c);
+		return n;
+	}
+	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type == SBX_MSG_SINK) {
+		sbx_sink_take(sk, c);
 		return n;
 	}
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
@@ -1019,8 +1028,9 @@ static void read_ctl(struct sbx_job *j)
 	struct sbx_msg m;
 	ssize_t n;
 	int fds[2];
+	j->sink.plan = &j->plan->sink;
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem);
+		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem, &j->sink);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1378,6 +1388,7 @@ static void finish(struct sbx_job *j)
 	xclose(&j->out[1]);
 	xclose(&j->nt.fd);
 	xclose(&j->nt.pidfd);
+	sbx_sink_finish(&j->sink);
 	j->done = 1;
 	j->end = sbx_now();
 	for (int s = 0; s < 2; s++)
@@ -1492,9 +1503,11 @@ enum {
 	W_STOP = 7, /* the operator's stop signal */
 	W_EXEC,	    /* the command's execve happened, or it ended */
 	W_PROCEV,   /* the proc connector has events */
+	W_SINK,	    /* a listener or connection of the network sink */
 	W_NOTIFY    /* the explain channel's listener has a call */
 };
-#define MAX_WATCH (10 * 64 + 1)
+#define JOB_WATCH (10 + SBX_SINK_WATCH) /* at most, per job */
+#define MAX_WATCH (JOB_WATCH * 64 + 1)
 
 struct watch_set {
 	struct pollfd pfd[MAX_WATCH];
@@ -1551,6 +1564,7 @@ static int job_timers(struct sbx_job *j, double now, double *next)
 		else
 			sooner(next, j->reaped_at + 1.0);
 	}
+	sbx_sink_timers(&j->sink, now);
 	return 0;
 }
 
@@ -1602,6 +1616,18 @@ static void job_watches(struct watch_set *w, struct sbx_job *j)
 	}
 }
 
+/* The sink's descriptors of one job, and its next deadline. */
+static void sink_watches(struct watch_set *w, struct sbx_job *j, double *next)
+{
+	int fds[SBX_SINK_WATCH];
+	double t;
+	int n = sbx_sink_watches(&j->sink, fds, &t);
+	for (int i = 0; i < n; i++)
+		watch(w, fds[i], POLLIN, j, W_SINK);
+	if (t >= 0)
+		sooner(next, t);
+}
+
 /* Acts on one ready descriptor. */
 static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 		     size_t n, int stopfd)
@@ -1647,6 +1673,9 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 		else
 			write_in(j);
 		break;
+	case W_SINK:
+		sbx_sink_ready(&j->sink, w->pfd[k].fd, sbx_now());
+		break;
 	case W_OUT:
 	case W_OUT + 1:
 		read_out(j, w->what[k] - W_OUT);
@@ -1688,11 +1717,12 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			}
 			if (job_timers(j, now, &next))
 				continue;
-			if (w.np + 10 > MAX_WATCH)
+			if (w.np + JOB_WATCH > MAX_WATCH)
 				break;
 			take_listener(j, now, &next);
 			active++;
 			job_watches(&w, j);
+			sink_watches(&w, j, &next);
 		}
 		if (active == 0) {
 			int left = 0;
@@ -1735,6 +1765,7 @@ void sbx_job_release(struct sbx_job *j)
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);
 	sbx_kmem_close(&j->kmem);
+	sbx_sink_close(&j->sink);
 	sbx_cpu_track_free(&j->cpu_track);
 	free(j->buf[0]);
 	free(j->buf[1]);
