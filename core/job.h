@@ -66,6 +66,8 @@ struct sbx_io {
 	/* SBX_CGMODE_PATH: the base the operator named, probed when the spec
 	 * was compiled (kept alive by the box) */
 	const struct sbx_cgroup_base *cgroup_named;
+	/* the written places to record at the end (capture.c); NULL none */
+	const struct sbx_capture *capture;
 };
 
 struct sbx_job {
@@ -130,6 +132,7 @@ struct sbx_job {
 	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
 	size_t tail[2];	       /* resets at the end of buf (not content) */
 	char tail_last[2];     /* the last byte of content before them */
+	struct sbx_capres *files; /* what capture.c recorded, or NULL */
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */

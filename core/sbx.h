@@ -110,6 +110,16 @@ SBX_LOCAL const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx);
 SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				  struct sbx_landlock *ll);
 
+/* capture.c: parse spec.capture into b (its keep directory made or taken:
+ * -1 with errno and *bad when it cannot be); walk the box's written places
+ * from a descriptor of its root at the end; the record into the result;
+ * free it */
+SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,
+				struct sbx_box *b, const char **bad);
+SBX_LOCAL void sbx_capture_run(struct sbx_job *j, int root);
+SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_job *j);
+SBX_LOCAL void sbx_capture_free(struct sbx_job *j);
+
 SBX_API int luaopen_sbx_core(lua_State *L);
 
 #endif

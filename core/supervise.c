@@ -915,7 +915,16 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 	    c->cmsg_len == CMSG_LEN(sizeof got))
 		memcpy(got, CMSG_DATA(c), sizeof got);
-	else if (c) /* none kept: closed there */
+	else if (c && c->cmsg_level == SOL_SOCKET &&
+		 c->cmsg_type == SCM_RIGHTS &&
+		 c->cmsg_len == CMSG_LEN(sizeof got[0]) &&
+		 n == (ssize_t)sizeof(struct sbx_msg) &&
+		 ((const struct sbx_msg *)(const void *)buf)->type ==
+		     SBX_MSG_ROOT) {
+		memcpy(got, CMSG_DATA(c), sizeof got[0]);
+		fds[0] = got[0]; /* the box's root (capture.c) */
+		return n;
+	} else if (c) /* none kept: closed there */
 		sbx_kmem_take(NULL, NULL, c);
 	if (n > (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
@@ -1055,7 +1064,16 @@ static void read_ctl(struct sbx_job *j)
 			answer_reaped(j, 0);
 		} else if (m.type == SBX_MSG_FOUND && j->answered) {
 			found(j, m.status);
+		} else if (m.type == SBX_MSG_ROOT) {
+			/* every process has ended; init holds the mounts
+			 * until this answer */
+			struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
+			if (fds[0] >= 0)
+				sbx_capture_run(j, fds[0]);
+			send(j->ctl, &go, sizeof go, MSG_NOSIGNAL);
 		}
+		if (fds[0] >= 0 && m.type == SBX_MSG_ROOT)
+			xclose(&fds[0]);
 	}
 }
 
@@ -1681,6 +1699,7 @@ void sbx_job_release(struct sbx_job *j)
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);
+	sbx_capture_free(j);
 	j->buf[0] = j->buf[1] = NULL;
 	j->probe = NULL;
 	j->len[0] = j->len[1] = 0;
