@@ -243,6 +243,11 @@ local function parse(argv)
 		if o.cgroup == "none" then o.cgroup = false end
 	end
 	o.prog, o.args = args.PROG, args.ARGS
+	-- the written places are recorded, and decoys placed, in the
+	-- namespace box's own tree: never silently not done
+	if (o.keep or o.decoys) and (o.backend or "ns") ~= "ns" then
+		refuse("%s: needs the namespace box (--backend ns)", o.keep and "--keep" or "--decoys")
+	end
 	return o
 end
 

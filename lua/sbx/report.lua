@@ -592,7 +592,9 @@ function M.written_line(f)
 end
 
 --- The --verbose lines of the written files, then the bounds the record
--- hit: `written: stopped at a bound (entries, depth)`.
+-- hit: `written: stopped at a bound (entries, depth)` (entries, depth,
+-- bytes read, bytes kept), and `written: some entries could not be read`
+-- (a directory or file the caller may not read, a name too long).
 function M.written_lines(files, r)
 	local lines = {}
 	for _, f in ipairs(files) do
@@ -600,12 +602,12 @@ function M.written_lines(files, r)
 	end
 	local b, hit = r.files_bounds, {}
 	if b then
-		for _, k in ipairs { "entries", "depth", "read", "keep", "partial" } do
+		for _, k in ipairs { "entries", "depth", "read", "keep" } do
 			if b[k] then hit[#hit + 1] = k end
 		end
-		lines[#lines + 1] = "written: stopped at a bound (" .. table.concat(hit, ", ") .. ")"
+		if #hit > 0 then lines[#lines + 1] = "written: stopped at a bound (" .. table.concat(hit, ", ") .. ")" end
+		if b.partial then lines[#lines + 1] = "written: some entries could not be read" end
 	end
-	if r.files_missing then lines[#lines + 1] = "written: not recorded (the box ended first)" end
 	return lines
 end
 
