@@ -2,22 +2,28 @@
  * capture.c: the files a box leaves in its writable places, recorded by
  * the supervisor after the program ends and before the box goes away.
  *
- * Where it runs: in the supervisor, through a descriptor of the box's root
- * that init sends at its end (SBX_MSG_ROOT, SCM_RIGHTS) and then waits
- * (reap.c): every process of the box has ended, and the box's mounts live
- * as long as init does.  Not from /proc/<init>/root: init is undumpable,
- * and an unprivileged caller may not open that link of an undumpable
- * process (docs/kernel-notes.md).  Not in init itself: init runs no
+ * Where it runs: in the supervisor, after the box has ended (its init
+ * reaped: no process of the box is left to change a file), through an
+ * O_PATH descriptor of each written place that init opened once the tree
+ * was built and sent before the command existed (SBX_MSG_PLACES, child.c).
+ * A descriptor keeps its mount, detached, when the box's mount namespace
+ * dies with init, so a box killed from outside (the wall clock, a limit,
+ * an interrupt) is recorded too.  Not from /proc/<init>/root: init is
+ * undumpable, and an unprivileged caller may not open that link of an
+ * undumpable process (docs/kernel-notes.md); and the namespace is gone by
+ * the time a killed box is reaped.  Not in init itself: init runs no
  * allocator, and a copy for --keep would have to cross the control socket
- * byte by byte.
+ * byte by byte.  Once detached, the node a mount covered shows (the empty
+ * file under the program's bind): sbx.written leaves the tree's mount
+ * points out.
  *
- * Trust: everything under that root is the box's and hostile.  Each place
- * is opened with openat2(RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
- * RESOLVE_NO_MAGICLINKS) from the root; below it, each entry is looked at
- * with fstatat(AT_SYMLINK_NOFOLLOW) and opened with O_NOFOLLOW relative to
- * its directory's descriptor, and checked again by fstat (same device and
- * inode, a regular file) before a byte is read.  A symlink's text is read
- * with readlinkat, never followed.  A mount under a place (another device)
+ * Trust: everything below a place is the box's and hostile.  Init opens
+ * each place with openat2(RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
+ * RESOLVE_NO_MAGICLINKS) before the program runs; below it, each entry is
+ * looked at with fstatat(AT_SYMLINK_NOFOLLOW) and opened with O_NOFOLLOW
+ * relative to its directory's descriptor, and checked again by fstat (same
+ * device and inode, a regular file) before a byte is read.  A symlink's text is
+ * read with readlinkat, never followed.  A mount under a place (another device)
  * is not entered: it is a place of its own or read-only.  A FIFO is never
  * opened.  The walk is bounded in entries, depth and bytes read, and the
  * record says which bound was hit.
@@ -47,7 +53,7 @@
 #define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
 
 struct sbx_capture {
-	const char *places[32];
+	const char *places[SBX_PLACES_MAX];
 	size_t nplaces;
 	long max_entries;
 	int max_depth;
@@ -223,7 +229,8 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 	}
 	lua_pop(L, 1);
 	b->io.capture = c;
-	b->plan.capture = 1;
+	b->plan.places = c->places;
+	b->plan.nplaces = c->nplaces;
 	return 0;
 }
 
@@ -537,36 +544,70 @@ static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
 	}
 }
 
-/* Walks every place of the capture from the box's root (a descriptor
- * init sent); the record goes into j->files. */
-void sbx_capture_run(struct sbx_job *j, int root)
+/* Takes the descriptors of a SBX_MSG_PLACES (msg, with its control
+ * message c) into the job, by the mask in its index; closes any it does
+ * not keep. */
+void sbx_capture_take(struct sbx_job *j, const void *msg,
+		      const struct cmsghdr *c)
+{
+	struct sbx_msg m;
+	int fd[SBX_PLACES_MAX];
+	size_t n = 0, k = 0;
+	memcpy(&m, msg, sizeof m);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len >= CMSG_LEN(0)) {
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		if (n > SBX_PLACES_MAX)
+			n = SBX_PLACES_MAX; /* more cannot come: init's cap */
+		memcpy(fd, CMSG_DATA(c), n * sizeof(int));
+	}
+	if (j->io.capture && !j->place_mask)
+		for (int i = 0; i < SBX_PLACES_MAX && k < n; i++)
+			if ((unsigned)m.index & (1u << i)) {
+				j->place_fd[i] = fd[k++];
+				j->place_mask |= 1u << i;
+			}
+	for (; k < n; k++)
+		close(fd[k]);
+	if (j->io.capture && !j->files) {
+		j->files = calloc(1, sizeof *j->files);
+		if (j->files && n < j->io.capture->nplaces)
+			j->files->partial = 1;
+	}
+}
+
+static void close_places(struct sbx_job *j)
+{
+	for (int i = 0; i < SBX_PLACES_MAX; i++)
+		if (j->place_mask & (1u << i))
+			close(j->place_fd[i]);
+	j->place_mask = 0;
+}
+
+/* Walks every place init sent, once the box has ended: each a detached
+ * mount by now, held by its descriptor; the record into j->files. */
+void sbx_capture_run(struct sbx_job *j)
 {
 	const struct sbx_capture *c = j->io.capture;
-	struct sbx_capres *r;
+	struct sbx_capres *r = j->files;
 	static char path[8192 + 256];
-	if (!c || j->files)
+	if (!c || !r || r->done) {
+		close_places(j);
 		return;
-	r = calloc(1, sizeof *r);
-	if (!r)
-		return;
-	j->files = r;
+	}
 	r->done = 1;
 	for (size_t i = 0; i < c->nplaces; i++) {
-		struct open_how how;
 		struct stat st;
 		size_t l = strlen(c->places[i]);
 		int fd;
-		memset(&how, 0, sizeof how);
-		how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-		how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
-			      RESOLVE_NO_MAGICLINKS;
-		fd = sbx_openat2(root, c->places[i][1] ? c->places[i] + 1 : ".",
-				 &how);
+		if (!(j->place_mask & (1u << i)))
+			continue;
+		fd = openat(j->place_fd[i], ".",
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) < 0 || l + 1 > 256) {
 			if (fd >= 0)
 				close(fd);
-			else if (errno != ENOENT)
-				r->partial = 1;
+			r->partial = 1;
 			continue;
 		}
 		memcpy(path, c->places[i], l + 1);
@@ -575,11 +616,13 @@ void sbx_capture_run(struct sbx_job *j, int root)
 		walk(c, r, fd, st.st_dev, path, l, 1, 0);
 		close(fd);
 	}
+	close_places(j);
 }
 
 void sbx_capture_free(struct sbx_job *j)
 {
 	struct sbx_capres *r = j->files;
+	close_places(j);
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
@@ -636,16 +679,17 @@ static void push_file(lua_State *L, const struct sbx_capfile *f)
 	}
 }
 
-/* result.files = { {path, type, mode, size, sha256, link, ...}, ... } and
- * result.files_bounds = { entries, depth, read, keep, partial } (the
- * bounds hit; absent when none), in path order; nothing when the run had
- * no capture or the box ended before it (result.files_missing). */
+/* result.files = { {path, type, mode, size, sha256, link, ...}, ... } in
+ * the walk's order and result.files_bounds = { entries, depth, read, keep,
+ * partial } (the bounds hit; absent when none); nothing when the run had
+ * no capture; result.files_missing when init sent no places (the box
+ * failed or was killed before its tree was built). */
 void sbx_capture_push(lua_State *L, const struct sbx_job *j)
 {
 	const struct sbx_capres *r = j->files;
 	if (!j->io.capture)
 		return;
-	if (!r) {
+	if (!r || !r->done) {
 		lua_pushboolean(L, 1);
 		lua_setfield(L, -2, "files_missing");
 		return;

@@ -303,48 +303,6 @@ static void end_sync(const struct sbx_plan *p)
 }
 
 /*
- * The box's end when its written places are recorded (p->capture, a pid
- * namespace of the box's own): every process has ended, and the box's
- * mounts live as long as init does.  Init sends a descriptor of its root
- * (the box's) and waits for the answer; the supervisor walks the written
- * places from that descriptor (capture.c).  A descriptor, not
- * /proc/<init>/root: init is undumpable, and an unprivileged supervisor
- * may not open that link.
- */
-static void capture_sync(void)
-{
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} cm;
-	struct sbx_msg m = {SBX_MSG_ROOT, 0, 0, -1, 0};
-	struct iovec iov = {&m, sizeof m};
-	struct msghdr mh;
-	struct cmsghdr *c;
-	ssize_t r;
-	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	memset(&mh, 0, sizeof mh);
-	memset(&cm, 0, sizeof cm);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = cm.buf;
-	mh.msg_controllen = sizeof cm.buf;
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof fd);
-	memcpy(CMSG_DATA(c), &fd, sizeof fd);
-	do
-		r = sendmsg(CTL, &mh, MSG_NOSIGNAL);
-	while (r < 0 && errno == EINTR);
-	close(fd);
-	if (r == (ssize_t)sizeof m)
-		await_supervisor();
-}
-
-/*
  * The command is reaped last of its own death's steps: where the
  * supervisor verifies the report (p->probe) it reads the command's status
  * from outside after the execve, and a command that ended at once (a
@@ -411,8 +369,6 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 	}
 	if (unseen)
 		send_msg(SBX_MSG_UNSEEN, (int)unseen, 0);
-	if (own_ns && p->capture)
-		capture_sync();
 	if (own_ns && p->deaths_sync)
 		end_sync(p);
 	_exit(0);

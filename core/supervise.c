@@ -882,12 +882,13 @@ out:
 }
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
- * the two descriptors a probe carries (close-on-exec), else -1; k takes
- * those of the memory meters (kmem.h): any other descriptor that came is
- * closed. */
-static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
-			struct sbx_kmem *k)
+ * the two descriptors a probe carries (close-on-exec), else -1; the job
+ * takes those of the memory meters (kmem.h) and of the written places
+ * (capture.c): any other descriptor that came is closed. */
+static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 {
+	int ctl = j->ctl;
+	struct sbx_kmem *k = &j->kmem;
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(SBX_KMEM_FDS * sizeof(int))];
@@ -912,19 +913,16 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 		sbx_kmem_take(k, buf, c);
 		return n;
 	}
+	if (n == (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_PLACES) {
+		sbx_capture_take(j, buf, c);
+		return n;
+	}
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 	    c->cmsg_len == CMSG_LEN(sizeof got))
 		memcpy(got, CMSG_DATA(c), sizeof got);
-	else if (c && c->cmsg_level == SOL_SOCKET &&
-		 c->cmsg_type == SCM_RIGHTS &&
-		 c->cmsg_len == CMSG_LEN(sizeof got[0]) &&
-		 n == (ssize_t)sizeof(struct sbx_msg) &&
-		 ((const struct sbx_msg *)(const void *)buf)->type ==
-		     SBX_MSG_ROOT) {
-		memcpy(got, CMSG_DATA(c), sizeof got[0]);
-		fds[0] = got[0]; /* the box's root (capture.c) */
-		return n;
-	} else if (c) /* none kept: closed there */
+	else if (c) /* none kept: closed there */
 		sbx_kmem_take(NULL, NULL, c);
 	if (n > (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
@@ -1020,7 +1018,7 @@ static void read_ctl(struct sbx_job *j)
 	ssize_t n;
 	int fds[2];
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem);
+		n = recv_ctl(j, buf, sizeof buf, fds);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1064,16 +1062,7 @@ static void read_ctl(struct sbx_job *j)
 			answer_reaped(j, 0);
 		} else if (m.type == SBX_MSG_FOUND && j->answered) {
 			found(j, m.status);
-		} else if (m.type == SBX_MSG_ROOT) {
-			/* every process has ended; init holds the mounts
-			 * until this answer */
-			struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
-			if (fds[0] >= 0)
-				sbx_capture_run(j, fds[0]);
-			send(j->ctl, &go, sizeof go, MSG_NOSIGNAL);
 		}
-		if (fds[0] >= 0 && m.type == SBX_MSG_ROOT)
-			xclose(&fds[0]);
 	}
 }
 
@@ -1358,6 +1347,9 @@ static void finish(struct sbx_job *j)
 {
 	reap_init(j);
 	read_ctl(j);
+	/* every process of the box has ended (its init is reaped): what it
+	 * left in its written places, through the descriptors init sent */
+	sbx_capture_run(j);
 	if (j->deaths_sync) {
 		/* init killed before it asked (the supervisor's own kill):
 		 * the deaths before the kill were seen, those of it are the

@@ -299,7 +299,7 @@ local function main(argv)
 	-- directory (reported after the run's own events)
 	local swept = setid.after_run(info)
 	-- the written files (sbx.written), and the decoys' markers found in them
-	info.files = r.files and written.files(r, info.decoys) or nil
+	info.files = r.files and written.files(r, info.decoys, info.mount_points) or nil
 	local hits = info.decoys and written.marker_hits(r, info.files or {}, info.decoys) or {}
 
 	local events = report.events(r, info)

@@ -125,6 +125,25 @@ describe("written files [" .. S.priv .. "]", function()
 		assert.are.equal(core.sha256("3\n"), files["/work/moved"].sha256)
 	end)
 
+	it("a program the wall clock killed leaves its record too; the tree's own mount points are not listed", function()
+		local d, rm = S.tmpdir()
+		os.execute("mkdir " .. S.q(d .. "/ro") .. " && chmod -R a+rX " .. S.q(d))
+		local r, _, err, code = run_json("--verbose", "--wall", "1", "--ro", d .. "/ro:/work/ro",
+			"--tmp", "/work/scratch", "sh", "-c",
+			"echo a > /work/a; echo b > /tmp/b; echo c > /work/scratch/c; exec sleep 30")
+		assert.are.equal(124, code, err)
+		local files = by_path(r.files)
+		assert.are.equal(core.sha256("a\n"), files["/work/a"].sha256)
+		assert.are.equal(core.sha256("b\n"), files["/tmp/b"].sha256)
+		assert.are.equal(core.sha256("c\n"), files["/work/scratch/c"].sha256)
+		assert.is_truthy(err:find("sandbox: killed: wall clock (1 s)\n", 1, true), err)
+		-- a program bound under /work: its mount point is not a written file
+		r, _, err, code = run_json("build/tests/bare_true")
+		assert.are.equal(0, code, err)
+		assert.are.same({}, r.files)
+		rm()
+	end)
+
 	it("a deep tree stops at the depth bound, and the record says so", function()
 		local r, _, err, code = run_json("--verbose", "sh", "-c",
 			"p=/work; i=0; while [ $i -lt 40 ]; do p=$p/d; mkdir $p; i=$((i+1)); done; echo deep > $p/f; echo top > /work/top")

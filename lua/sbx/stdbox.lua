@@ -618,6 +618,15 @@ local function claims(o, c, spec, t)
 		host_uid = c.host_id or c.euid,
 		-- the decoys placed (sbx.written), with their markers
 		decoys = t.decoys,
+		-- where the tree mounts something: in a written place, the node
+		-- under the mount is the tree's, not the program's (sbx.written)
+		mount_points = (function()
+			local set = {}
+			for _, m in ipairs(t.mounts) do
+				if m.dst and m.type ~= "file" and m.type ~= "symlink" then set[m.dst] = true end
+			end
+			return set
+		end)(),
 	}
 end
 

@@ -103,18 +103,24 @@ function M.decoy_mounts(decoys)
 end
 
 --- The written files of a run's result, by path, with the decoys left as
--- they were placed marked `decoy` (not written by the program).
+-- they were placed marked `decoy` (not written by the program).  The
+-- places are walked once the box has ended, each mount of its tree
+-- detached by then: the node a mount covered (the empty file under the
+-- program's bind at /work/prog) shows, and is the tree's, not the
+-- program's (it could not touch it while covered).
 -- @tparam table r the result of box:run()
 -- @tparam[opt] table decoys from `M.decoys`
+-- @tparam[opt] table mount_points a set of the tree's mount destinations
 -- @treturn table the list (empty when the run had no record)
-function M.files(r, decoys)
+function M.files(r, decoys, mount_points)
 	local placed = {}
 	for _, d in ipairs(decoys or {}) do placed[d.path] = d end
+	mount_points = mount_points or {}
 	local list = {}
 	for _, f in ipairs(r.files or {}) do
 		local d = placed[f.path]
 		if d and f.sha256 == d.sha256 then f.decoy = d.name end
-		list[#list + 1] = f
+		if not mount_points[f.path] then list[#list + 1] = f end
 	end
 	sort(list, function(a, b) return a.path < b.path end)
 	return list
