@@ -1,6 +1,6 @@
 /*
  * capture.c: the files a box leaves in its writable places, recorded by
- * the supervisor after the program ends and before the box goes away.
+ * the supervisor once the box has ended.
  *
  * Where it runs: in the supervisor, after the box has ended (its init
  * reaped: no process of the box is left to change a file), through an
@@ -23,15 +23,15 @@
  * looked at with fstatat(AT_SYMLINK_NOFOLLOW) and opened with O_NOFOLLOW
  * relative to its directory's descriptor, and checked again by fstat (same
  * device and inode, a regular file) before a byte is read.  A symlink's text is
- * read with readlinkat, never followed.  A mount under a place (another device)
- * is not entered: it is a place of its own or read-only.  A FIFO is never
- * opened.  The walk is bounded in entries, depth and bytes read, and the
- * record says which bound was hit.
+ * read with readlinkat, never followed.  An entry of another device is not
+ * entered (a mount still attached; a --tmp under /work is a place of its
+ * own).  A FIFO is never opened.  The walk is bounded in entries, depth and
+ * bytes read, and the record says which bound was hit.
  *
  * --keep: the directory is made (0700) or checked (empty, the caller's, no
  * symlink) when the spec is compiled, before the box exists, and held by
  * descriptor; copies are made below it with mkdirat and openat(O_CREAT |
- * O_EXCL | O_NOFOLLOW), names made safe (capture_name).
+ * O_EXCL | O_NOFOLLOW), names made safe (safe_name).
  */
 #include "compat.h"
 #include "sbx.h"

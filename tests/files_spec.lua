@@ -287,6 +287,22 @@ with open("/tmp/up/f", "w") as f:
 			rm()
 		end)
 
+		it("a marker in captured output is found (sbx.written.marker_hits)", function()
+			local stdbox = require "sbx.stdbox"
+			local written = require "sbx.written"
+			local spec, info = assert(stdbox.build { prog = "sh", args = { "-c", "head -1 /etc/shadow; cat ~/.ssh/id_rsa >&2" },
+				decoys = true, stdout = "capture", stderr = "capture" })
+			local b <close> = assert(core.box(spec))
+			local r = b:run()
+			assert.are.equal("exit", r.outcome, r.stderr)
+			local files = written.files(r, info.decoys, info.mount_points)
+			assert.are.same({}, written.dropped(files))
+			local hits = written.marker_hits(r, files, info.decoys)
+			table.sort(hits, function(x, y) return x.where < y.where end)
+			assert.are.same({ { decoy = "~/.ssh/id_rsa", where = "stderr" },
+				{ decoy = "/etc/shadow", where = "stdout" } }, hits)
+		end)
+
 		it("a marker is random per run", function()
 			local r1 = run_json("--decoys", "true")
 			local r2 = run_json("--decoys", "true")
