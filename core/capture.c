@@ -175,7 +175,7 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 		}
 		if (c->nplaces >= sizeof c->places / sizeof c->places[0])
 			luaL_error(L,
-				   "field 'capture.places' has more than 32");
+				   "field 'capture.places' has more than 16");
 		sbx_check_boxpath(L, -1, "field 'capture.places'");
 		c->places[c->nplaces++] = sbx_anchor_str(L, anchor, -1);
 		lua_pop(L, 1);

@@ -316,6 +316,18 @@ with open("/tmp/up/f", "w") as f:
 		end)
 	end)
 
+	it("more writable places than the record walks are refused, not left out", function()
+		local args = {}
+		for i = 1, 14 do
+			args[#args + 1] = "--tmp"
+			args[#args + 1] = "/t" .. i
+		end
+		args[#args + 1] = "true"
+		local _, err, code = run(table.unpack(args))
+		assert.are.equal(126, code)
+		assert.are.equal("sbxlua: true: --tmp and --rw: at most 16 writable places in all, with /work, /tmp and /dev/shm\n", err)
+	end)
+
 	it("the core checks spec.capture field by field", function()
 		local sbx = require "sbx"
 		local spec = S.spec("true", { capture = { places = { "/tmp" }, keeep = "/x" } })

@@ -588,7 +588,7 @@ local function box_spec(o, c, t)
 		-- the written places, recorded after the program ends
 		-- (sbx.written); copied out with --keep
 		capture = o.capture ~= false and {
-			places = written.places(o), keep = o.keep,
+			places = t.places, keep = o.keep,
 			markers = t.decoys and written.markers(t.decoys) or nil,
 			entries = written.bounds.entries, depth = written.bounds.depth,
 			read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
@@ -663,6 +663,11 @@ function M.build(o)
 	scratch_tree(t, c.lim, c.work_host)
 	local ok, why = operator_tree(t, o, c.lim, c.host_id or c.euid)
 	if not ok then return nil, why end
+	if o.capture ~= false then
+		local perr
+		t.places, perr = written.places(o)
+		if not t.places then return nil, perr end
+	end
 	if o.decoys then
 		t.decoys = written.decoys(c.work_host, core.sha256)
 		for _, m in ipairs(written.decoy_mounts(t.decoys)) do add(t, m) end

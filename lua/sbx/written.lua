@@ -17,10 +17,14 @@ local io_open = io.open
 M.bounds = { entries = 10000, depth = 32, read_bytes = 256 << 20,
 	keep_bytes = 64 << 20, keep_total = 256 << 20 }
 
+--- The most places a box's record walks (the core's SBX_PLACES_MAX).
+M.places_max = 16
+
 --- The writable places of the standard box: /work, /tmp, /dev/shm, every
 -- `--tmp` and every `--rw` destination, each once, in that order.
 -- @tparam table o the standard box's options (`tmp`, `rw` lists of `{dst=}`)
--- @treturn table a list of paths inside the box
+-- @treturn table a list of paths inside the box; or nil, reason (more
+-- than `M.places_max`)
 function M.places(o)
 	if type(o) ~= "table" then error("bad argument #1 to 'places' (table expected)", 2) end
 	local list, seen = {}, {}
@@ -35,6 +39,10 @@ function M.places(o)
 	add("/dev/shm")
 	for _, t in ipairs(o.tmp or {}) do add(t.dst) end
 	for _, b in ipairs(o.rw or {}) do add(b.dst) end
+	if #list > M.places_max then
+		return nil, ("--tmp and --rw: at most %d writable places in all, with /work, /tmp and /dev/shm")
+			:format(M.places_max)
+	end
 	return list
 end
 
