@@ -13,6 +13,7 @@
 #include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
 #include "kmem.h"
 #include "procev.h"
+#include "sink.h"
 #include "ttyfilter.h"
 
 #include <signal.h>
@@ -109,6 +110,7 @@ struct sbx_job {
 	unsigned long samples;
 	int execed; /* SBX_MSG_EXEC seen: the box's memory is its own */
 	struct sbx_kmem kmem; /* the box's kernel memory, when sampled */
+	struct sbx_sink sink; /* the network sink, when the plan has one */
 	double next_sample;
 	double cpu; /* seconds of CPU used by the box (cgroup, or the larger
 		       of the sampler's count and init's rusage) */

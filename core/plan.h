@@ -8,6 +8,8 @@
 #ifndef SBX_PLAN_H
 #define SBX_PLAN_H
 
+#include "sink.h"
+
 #include <linux/filter.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -112,6 +114,7 @@ enum sbx_stage {
 	SBX_ST_DUMPABLE,
 	SBX_ST_SYSCTL,
 	SBX_ST_METERS,
+	SBX_ST_SINK,
 	SBX_ST_COUNT
 };
 
@@ -152,7 +155,8 @@ struct sbx_plan {
 	 * tree is built and sends them (SBX_MSG_PLACES); the supervisor walks
 	 * them after the box has ended */
 	const char *const *places;
-	size_t nplaces; /* at most SBX_PLACES_MAX */
+	size_t nplaces;		   /* at most SBX_PLACES_MAX */
+	struct sbx_sink_plan sink; /* the network sink (sink.h) */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
 	int stdio[3];
@@ -180,6 +184,7 @@ enum {
 	SBX_MSG_PLACES, /* an O_PATH descriptor of each written place that
 			   init could open (SCM_RIGHTS, in the plan's order);
 			   index: the bit mask of those places (capture.c) */
+	SBX_MSG_SINK,	/* the sink's listeners (sink.h, SCM_RIGHTS) */
 };
 #define SBX_PLACES_MAX 16   /* written places per box */
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */

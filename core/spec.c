@@ -14,43 +14,25 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const spec_keys[] = {"namespaces",
-					"uid",
-					"gid",
-					"host_uid",
-					"host_gid",
-					"hostname",
-					"root",
-					"read_only_root",
-					"mounts",
-					"net_lo",
-					"argv",
-					"path",
-					"env",
-					"cwd",
-					"rlimits",
-					"filter",
-					"landlock",
-					"stdin",
-					"stdout",
-					"stderr",
-					"output_limit",
-					"wall",
-					"new_session",
-					"drop_caps",
-					"no_new_privs",
-					"probe",
-					"pty",
-					"memory_limit",
-					"task_limit",
-					"cgroup",
-					"sysctl",
-					"tty_raw",
-					"proc_events",
-					"cpu_limit",
-					"memory_backstop",
-					"capture",
-					NULL};
+static const char *const spec_keys[] = {"namespaces",	"uid",
+					"gid",		"host_uid",
+					"host_gid",	"hostname",
+					"root",		"read_only_root",
+					"mounts",	"net_lo",
+					"sink",		"argv",
+					"path",		"env",
+					"cwd",		"rlimits",
+					"filter",	"landlock",
+					"stdin",	"stdout",
+					"stderr",	"output_limit",
+					"wall",		"new_session",
+					"drop_caps",	"no_new_privs",
+					"probe",	"pty",
+					"memory_limit", "task_limit",
+					"cgroup",	"sysctl",
+					"tty_raw",	"proc_events",
+					"cpu_limit",	"memory_backstop",
+					"capture",	NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -240,6 +222,9 @@ static int spec_tree(lua_State *L, struct sbx_plan *p, int anchor)
 	    sbx_opt_bool(L, 1, "net_lo", (p->nsflags & CLONE_NEWNET) != 0);
 	if (p->net_lo && !(p->nsflags & CLONE_NEWNET))
 		luaL_error(L, "net_lo needs the net namespace");
+	sbx_sink_spec(L, &p->sink, anchor);
+	if (p->sink.on && !p->net_lo)
+		luaL_error(L, "sink needs the net namespace and lo");
 	return 0;
 }
 

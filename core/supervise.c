@@ -63,6 +63,7 @@ void sbx_job_init(struct sbx_job *j)
 	sbx_cgroup_init(&j->cg);
 	sbx_procev_init(&j->pe);
 	sbx_kmem_init(&j->kmem);
+	sbx_sink_init(&j->sink, NULL);
 }
 
 /*
@@ -883,15 +884,20 @@ out:
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
  * the two descriptors a probe carries (close-on-exec), else -1; the job
- * takes those of the memory meters (kmem.h) and of the written places
- * (capture.c): any other descriptor that came is closed. */
+ * takes those of the memory meters (kmem.h), of the written places
+ * (capture.c) and the sink's listeners (sink.h): any other descriptor
+ * that came is closed. */
 static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 {
 	int ctl = j->ctl;
 	struct sbx_kmem *k = &j->kmem;
+	struct sbx_sink *sk = &j->sink;
 	union {
 		struct cmsghdr align;
-		char buf[CMSG_SPACE(SBX_KMEM_FDS * sizeof(int))];
+		char buf[CMSG_SPACE((SBX_KMEM_FDS > SBX_SINK_FDS
+					 ? SBX_KMEM_FDS
+					 : SBX_SINK_FDS) *
+				    sizeof(int))];
 	} cm;
 	struct iovec iov = {buf, size};
 	struct msghdr mh;
@@ -917,6 +923,11 @@ static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_PLACES) {
 		sbx_capture_take(j, buf, c);
+		return n;
+	}
+	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type == SBX_MSG_SINK) {
+		sbx_sink_take(sk, c);
 		return n;
 	}
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
@@ -1017,6 +1028,7 @@ static void read_ctl(struct sbx_job *j)
 	struct sbx_msg m;
 	ssize_t n;
 	int fds[2];
+	j->sink.plan = &j->plan->sink;
 	while (j->ctl >= 0) {
 		n = recv_ctl(j, buf, sizeof buf, fds);
 		if (n < 0 && errno == EINTR)
@@ -1368,6 +1380,7 @@ static void finish(struct sbx_job *j)
 	xclose(&j->in);
 	xclose(&j->out[0]);
 	xclose(&j->out[1]);
+	sbx_sink_finish(&j->sink);
 	j->done = 1;
 	j->end = sbx_now();
 	for (int s = 0; s < 2; s++)
@@ -1481,9 +1494,11 @@ enum {
 	W_PASS = 5, /* W_PASS + s: the caller's stdout/stderr can take more */
 	W_STOP = 7, /* the operator's stop signal */
 	W_EXEC,	    /* the command's execve happened, or it ended */
-	W_PROCEV    /* the proc connector has events */
+	W_PROCEV,   /* the proc connector has events */
+	W_SINK	    /* a listener or connection of the network sink */
 };
-#define MAX_WATCH (9 * 64 + 1)
+#define JOB_WATCH (9 + SBX_SINK_WATCH) /* at most, per job */
+#define MAX_WATCH (JOB_WATCH * 64 + 1)
 
 struct watch_set {
 	struct pollfd pfd[MAX_WATCH];
@@ -1540,6 +1555,7 @@ static int job_timers(struct sbx_job *j, double now, double *next)
 		else
 			sooner(next, j->reaped_at + 1.0);
 	}
+	sbx_sink_timers(&j->sink, now);
 	return 0;
 }
 
@@ -1565,6 +1581,18 @@ static void job_watches(struct watch_set *w, struct sbx_job *j)
 		if (j->io.out_mode[s] == SBX_OUT_PASS && j->sent[s] < j->len[s])
 			watch(w, s + 1, POLLOUT, j, W_PASS + s);
 	}
+}
+
+/* The sink's descriptors of one job, and its next deadline. */
+static void sink_watches(struct watch_set *w, struct sbx_job *j, double *next)
+{
+	int fds[SBX_SINK_WATCH];
+	double t;
+	int n = sbx_sink_watches(&j->sink, fds, &t);
+	for (int i = 0; i < n; i++)
+		watch(w, fds[i], POLLIN, j, W_SINK);
+	if (t >= 0)
+		sooner(next, t);
 }
 
 /* Acts on one ready descriptor. */
@@ -1600,6 +1628,9 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 			xclose(&j->in);
 		else
 			write_in(j);
+		break;
+	case W_SINK:
+		sbx_sink_ready(&j->sink, w->pfd[k].fd, sbx_now());
 		break;
 	case W_OUT:
 	case W_OUT + 1:
@@ -1642,10 +1673,11 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			}
 			if (job_timers(j, now, &next))
 				continue;
-			if (w.np + 9 > MAX_WATCH)
+			if (w.np + JOB_WATCH > MAX_WATCH)
 				break;
 			active++;
 			job_watches(&w, j);
+			sink_watches(&w, j, &next);
 		}
 		if (active == 0) {
 			int left = 0;
@@ -1687,6 +1719,7 @@ void sbx_job_release(struct sbx_job *j)
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);
 	sbx_kmem_close(&j->kmem);
+	sbx_sink_close(&j->sink);
 	sbx_cpu_track_free(&j->cpu_track);
 	free(j->buf[0]);
 	free(j->buf[1]);

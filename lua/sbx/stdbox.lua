@@ -11,6 +11,7 @@ local limits = require "sbx.limits"
 local owner = require "sbx._owner"
 local profile = require "sbx.profile"
 local written = require "sbx.written"
+local sink = require "sbx.sink"
 
 local MiB = 1 << 20
 
@@ -67,9 +68,10 @@ function M.check_host_id(id)
 	return true
 end
 
---- Files of the synthetic /etc (every other host file is absent).
-function M.etc_files(user)
-	return {
+--- Files of the synthetic /etc (every other host file is absent); with
+-- `net` "sink", names are also looked up at the sink's resolver.
+function M.etc_files(user, net)
+	local etc = {
 		passwd = ("root:x:0:0:root:/root:/usr/sbin/nologin\n"
 			.. "%s:x:%d:%d:%s:%s:/bin/sh\n"
 			.. "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
@@ -81,6 +83,8 @@ function M.etc_files(user)
 		["resolv.conf"] = "",
 		hostname = "sbx\n",
 	}
+	if net == "sink" then sink.etc(etc) end
+	return etc
 end
 
 --- /proc entries made read-only, and hidden, wherever the kernel has them.
@@ -402,7 +406,7 @@ end
 -- /usr, the host's top-level links or directories into it, and the
 -- synthetic /etc, in a fixed order: binds, then links, then files, each
 -- by destination.
-local function system_tree(t)
+local function system_tree(t, net)
 	add(t, { type = "bind", src = "/usr" }, { path = "/", access = { "read_dir" } }, "/usr")
 	add(t, nil, { path = "/usr", access = "ro" })
 	for _, l in ipairs { "bin", "sbin", "lib", "lib32", "lib64", "libx32" } do
@@ -413,7 +417,7 @@ local function system_tree(t)
 			add(t, { type = "bind", src = "/" .. l }, { path = "/" .. l, access = "ro" }, "/" .. l)
 		end
 	end
-	for name, data in pairs(M.etc_files(M.user)) do
+	for name, data in pairs(M.etc_files(M.user, net)) do
 		add(t, { type = "file", dst = "/etc/" .. name, data = data, mode = 420 })
 	end
 	local rank = { bind = 1, symlink = 2, file = 3 }
@@ -594,6 +598,7 @@ local function box_spec(o, c, t)
 			read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
 			keep_total = written.bounds.keep_total,
 		} or nil,
+		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
 	}
 end
 
@@ -602,7 +607,7 @@ end
 local function claims(o, c, spec, t)
 	return {
 		namespaces = spec.namespaces,
-		network = c.net_host and "host" or "none",
+		network = c.net_host and "host" or o.net == "sink" and "sink" or "none",
 		host_root = c.host_root,
 		seccomp = c.filter and true or false,
 		profile = c.filter and c.profile_name or "none",
@@ -643,7 +648,8 @@ end
 --  `{src=, dst=}`, `tmp` list of `{dst=, size=}`, `env` (map), `cwd`,
 --  `socket` list of `{src=, dst=}` (unix sockets the box may connect to;
 --  every other socket in `ro`/`rw` is covered, see `M.socket_hides`),
---  `limits` (names of `sbx.limits`, parsed there), `net` ("none"|"host"),
+--  `limits` (names of `sbx.limits`, parsed there), `net` ("none"|"host"|"sink": an empty namespace whose every IPv4 address
+--  is a listener of the supervisor, `sbx.sink`; `sink_ports`, `sink_nxdomain`),
 --  `stdin` (a string, or an `sbx.file` opened before), `cgroup` (a cgroup v2 base, or false for none),
 --  `filter` (a compiled filter, false for none, default: the profile),
 --  `profile` (its name, default "default"), `pty`
@@ -658,7 +664,7 @@ function M.build(o)
 	local c, err = inputs(o)
 	if not c then return nil, err end
 	local t = { mounts = {}, ll = {}, ro_roots = {} }
-	system_tree(t)
+	system_tree(t, o.net)
 	kernel_tree(t)
 	scratch_tree(t, c.lim, c.work_host)
 	local ok, why = operator_tree(t, o, c.lim, c.host_id or c.euid)

@@ -148,22 +148,43 @@ function M.dropped(files)
 end
 
 --- Where a decoy's marker appears: in a written file (not the decoy
--- itself as placed) or in captured output.
--- @treturn table a list of `{decoy = name, where = path or "stdout"}`
+-- itself as placed), in captured output, or in what the network sink
+-- recorded (`--net sink`: a connection's or datagram's first bytes, a
+-- name looked up).
+-- @treturn table a list of `{decoy = name, where = path, "stdout",
+-- "stderr", "tcp 10.0.0.1:4444" or "a dns lookup"}`, each once
 function M.marker_hits(r, files, decoys)
-	local hits = {}
+	local hits, seen = {}, {}
+	local function add(h)
+		local k = h.decoy .. "\0" .. h.where
+		if not seen[k] then
+			seen[k] = true
+			hits[#hits + 1] = h
+		end
+	end
 	for _, f in ipairs(files) do
 		if not f.decoy then
 			for _, i in ipairs(f.markers or {}) do
-				if decoys[i] then hits[#hits + 1] = { decoy = decoys[i].name, where = f.path } end
+				if decoys[i] then add { decoy = decoys[i].name, where = f.path } end
 			end
 		end
 	end
 	for _, s in ipairs { "stdout", "stderr" } do
 		if type(r[s]) == "string" then
 			for _, d in ipairs(decoys) do
-				if r[s]:find(d.marker, 1, true) then hits[#hits + 1] = { decoy = d.name, where = s } end
+				if r[s]:find(d.marker, 1, true) then add { decoy = d.name, where = s } end
 			end
+		end
+	end
+	for _, e in ipairs(type(r.sink) == "table" and r.sink or {}) do
+		local text, where = e.data, nil
+		if e.kind == "dns" then
+			text, where = e.name, "a dns lookup"
+		elseif e.protocol and e.address and e.port then
+			where = ("%s %s:%d"):format(e.protocol, e.address, e.port)
+		end
+		for _, d in ipairs(where and type(text) == "string" and decoys or {}) do
+			if text:lower():find(d.marker, 1, true) then add { decoy = d.name, where = where } end
 		end
 	end
 	return hits

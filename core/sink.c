@@ -1,0 +1,521 @@
+/*
+ * sink.c: the supervisor's side of the network sink (sink.h).  Every
+ * byte here comes from the box and is hostile: lengths are checked
+ * against what was received, names are kept as raw bytes (the report
+ * escapes them), and the number of connections, events and bytes kept is
+ * capped.
+ */
+#include "sink.h"
+#include "sbx.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <lauxlib.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+void sbx_sink_init(struct sbx_sink *s, const struct sbx_sink_plan *p)
+{
+	memset(s, 0, sizeof *s);
+	s->plan = p;
+	for (int i = 0; i < SBX_SINK_CONNS; i++)
+		s->conn[i].fd = -1;
+}
+
+void sbx_sink_take(struct sbx_sink *s, const struct cmsghdr *c)
+{
+	int fd[SBX_SINK_FDS + 8];
+	size_t n;
+
+	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+		return;
+	n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+	if (n > sizeof fd / sizeof fd[0])
+		n = sizeof fd / sizeof fd[0];
+	memcpy(fd, CMSG_DATA(c), n * sizeof(int));
+	for (size_t i = 0; i < n; i++) {
+		struct sockaddr_in a;
+		socklen_t al = sizeof a;
+		int type = 0;
+		socklen_t tl = sizeof type;
+		/* a second message, or one past the cap: closed */
+		if (!s || !s->plan || !s->plan->on || s->nfd == SBX_SINK_FDS ||
+		    getsockopt(fd[i], SOL_SOCKET, SO_TYPE, &type, &tl) < 0 ||
+		    getsockname(fd[i], (struct sockaddr *)&a, &al) < 0 ||
+		    a.sin_family != AF_INET) {
+			close(fd[i]);
+			continue;
+		}
+		s->fd[s->nfd] = fd[i];
+		s->udp[s->nfd] = type == SOCK_DGRAM;
+		s->port[s->nfd++] = ntohs(a.sin_port);
+	}
+}
+
+int sbx_sink_watches(const struct sbx_sink *s, int *fds, double *next)
+{
+	int n = 0;
+	*next = -1;
+	for (int i = 0; i < s->nfd; i++)
+		fds[n++] = s->fd[i];
+	for (int i = 0; i < SBX_SINK_CONNS; i++) {
+		const struct sbx_sink_conn *c = &s->conn[i];
+		if (c->fd < 0)
+			continue;
+		fds[n++] = c->fd;
+		if (*next < 0 || c->since + SBX_SINK_TIMEOUT < *next)
+			*next = c->since + SBX_SINK_TIMEOUT;
+	}
+	return n;
+}
+
+static struct sbx_sink_event *new_event(struct sbx_sink *s, const void *data,
+					size_t len)
+{
+	struct sbx_sink_event *e, *grown;
+	if (s->nev == SBX_SINK_EVENTS) {
+		s->dropped++;
+		return NULL;
+	}
+	if (s->nev % 16 == 0) {
+		grown = realloc(s->ev, (s->nev + 16) * sizeof *s->ev);
+		if (!grown) {
+			s->dropped++;
+			return NULL;
+		}
+		s->ev = grown;
+	}
+	e = &s->ev[s->nev];
+	memset(e, 0, sizeof *e);
+	e->data = malloc(len ? len : 1);
+	if (!e->data) {
+		s->dropped++;
+		return NULL;
+	}
+	if (data)
+		memcpy(e->data, data, len);
+	e->len = len;
+	s->nev++;
+	return e;
+}
+
+static void traffic(struct sbx_sink *s, int udp, uint32_t addr, uint16_t port,
+		    const void *data, size_t bytes)
+{
+	struct sbx_sink_event *e =
+	    new_event(s, data, bytes < SBX_SINK_CAP ? bytes : SBX_SINK_CAP);
+	if (!e)
+		return;
+	e->udp = udp;
+	e->addr = addr;
+	e->port = port;
+	e->bytes = bytes;
+}
+
+/* name's last bytes are one of the '\n'-joined suffixes of list (a whole
+ * label: "example" matches "evil.example" and "example") */
+static int listed(const char *list, const char *name, size_t len)
+{
+	while (list && *list) {
+		const char *end = strchr(list, '\n');
+		size_t n = end ? (size_t)(end - list) : strlen(list);
+		if (n > 0 && n <= len &&
+		    strncasecmp(name + len - n, list, n) == 0 &&
+		    (n == len || name[len - n - 1] == '.'))
+			return 1;
+		list = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/* A DNS query q of n bytes: the name (dotted, raw bytes) into name,
+ * returns the offset past the question, or 0 when q is no plain query. */
+static size_t parse_query(const unsigned char *q, size_t n, char *name,
+			  size_t *nlen, uint16_t *qtype)
+{
+	size_t off = 12, len = 0;
+	if (n < 12 || (q[2] & 0xf8) != 0 || q[4] != 0 || q[5] != 1)
+		return 0;
+	while (off < n && q[off] != 0) {
+		size_t l = q[off];
+		if (l > 63 || off + 1 + l > n || len + l + 1 > 255)
+			return 0; /* a pointer or an over-long name */
+		if (len)
+			name[len++] = '.';
+		memcpy(name + len, q + off + 1, l);
+		len += l;
+		off += 1 + l;
+	}
+	if (off + 5 > n)
+		return 0;
+	*qtype = (uint16_t)(q[off + 1] << 8 | q[off + 2]);
+	*nlen = len;
+	return off + 5;
+}
+
+/* Answers the query q (n bytes) that came to dst from src on fd. */
+static void answer(struct sbx_sink *s, int fd, const unsigned char *q, size_t n,
+		   const struct sockaddr_in *src, const struct in_pktinfo *dst)
+{
+	unsigned char r[512 + 16];
+	char name[256];
+	size_t nlen = 0, qend;
+	uint16_t qtype = 0;
+	int kind = 0;
+	struct sbx_sink_event *e;
+	union {
+		char b[CMSG_SPACE(sizeof(struct in_pktinfo))];
+		struct cmsghdr align;
+	} cm;
+	struct in_pktinfo pi;
+	struct iovec iov;
+	struct msghdr mh;
+	struct cmsghdr *c;
+
+	qend = parse_query(q, n, name, &nlen, &qtype);
+	if (qend == 0 || qend > 512)
+		return;
+	if (listed(s->plan->nxdomain, name, nlen))
+		kind = 2;
+	else if (qtype == 1 && (q[qend - 2] << 8 | q[qend - 1]) == 1)
+		kind = 1;
+	e = new_event(s, name, nlen);
+	if (e) {
+		e->dns = 1;
+		e->qtype = qtype;
+		e->answer = kind;
+	}
+	memcpy(r, q, qend);
+	r[2] = (unsigned char)(0x80 | (q[2] & 0x01)); /* QR, RD as asked */
+	r[3] = (unsigned char)(0x80 | (kind == 2 ? 3 : 0)); /* RA, rcode */
+	r[6] = r[8] = r[9] = r[10] = r[11] = 0;
+	r[7] = kind == 1;
+	if (kind == 1) {
+		static const unsigned char rr[] = {0xc0, 12, 0, 1,  0, 1,
+						   0,	 0,  0, 60, 0, 4};
+		uint32_t a = htonl(s->plan->addr);
+		memcpy(r + qend, rr, sizeof rr);
+		memcpy(r + qend + sizeof rr, &a, 4);
+		qend += sizeof rr + 4;
+	}
+	/* from the address the query went to: a resolver checks it */
+	memset(&pi, 0, sizeof pi);
+	pi.ipi_spec_dst = dst->ipi_addr;
+	iov.iov_base = r;
+	iov.iov_len = qend;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_name = (void *)src;
+	mh.msg_namelen = sizeof *src;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cm.b;
+	mh.msg_controllen = sizeof cm.b;
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = IPPROTO_IP;
+	c->cmsg_type = IP_PKTINFO;
+	c->cmsg_len = CMSG_LEN(sizeof pi);
+	memcpy(CMSG_DATA(c), &pi, sizeof pi);
+	sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+/* One datagram of a UDP listener (at most one per wakeup: a flood
+ * cannot hold the loop). */
+static void datagram(struct sbx_sink *s, int fd, uint16_t port)
+{
+	static unsigned char buf[65536];
+	union {
+		char b[CMSG_SPACE(sizeof(struct in_pktinfo)) + 64];
+		struct cmsghdr align;
+	} cm;
+	struct sockaddr_in src;
+	struct iovec iov = {buf, sizeof buf};
+	struct msghdr mh;
+	struct in_pktinfo dst;
+	ssize_t n;
+	int have = 0;
+
+	memset(&mh, 0, sizeof mh);
+	mh.msg_name = &src;
+	mh.msg_namelen = sizeof src;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = cm.b;
+	mh.msg_controllen = sizeof cm.b;
+	n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_TRUNC);
+	if (n < 0)
+		return;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO &&
+		    c->cmsg_len >= CMSG_LEN(sizeof dst)) {
+			memcpy(&dst, CMSG_DATA(c), sizeof dst);
+			have = 1;
+		}
+	if (!have)
+		return;
+	if (ntohl(dst.ipi_addr.s_addr) != SBX_SINK_RESOLVER || port != 53)
+		traffic(s, 1, ntohl(dst.ipi_addr.s_addr), port, buf,
+			(size_t)n < sizeof buf ? (size_t)n : sizeof buf);
+	if (port == 53 && mh.msg_namelen == sizeof src)
+		answer(s, fd, buf, (size_t)n < sizeof buf ? (size_t)n : 0, &src,
+		       &dst);
+}
+
+/* The connection's event has its bytes (it was made at the accept, so
+ * that events keep the order of the connections) */
+static void conn_end(struct sbx_sink *s, struct sbx_sink_conn *c)
+{
+	s->ev[c->ev].len = s->ev[c->ev].bytes = c->len;
+	close(c->fd);
+	c->fd = -1;
+	c->buf = NULL;
+}
+
+/* A new connection: its destination is the accepted socket's own name */
+static void accept_one(struct sbx_sink *s, int fd, double now)
+{
+	struct sockaddr_in a;
+	socklen_t al = sizeof a;
+	struct sbx_sink_conn *c = NULL;
+	struct sbx_sink_event *e;
+	int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (cfd < 0)
+		return;
+	for (int i = 0; i < SBX_SINK_CONNS && !c; i++)
+		if (s->conn[i].fd < 0)
+			c = &s->conn[i];
+	if (!c || getsockname(cfd, (struct sockaddr *)&a, &al) < 0) {
+		s->dropped++;
+		close(cfd);
+		return;
+	}
+	/* the event holds the buffer the connection's bytes go to */
+	e = new_event(s, NULL, SBX_SINK_CAP);
+	if (!e) {
+		close(cfd);
+		return;
+	}
+	e->len = 0; /* until its end */
+	e->addr = ntohl(a.sin_addr.s_addr);
+	e->port = ntohs(a.sin_port);
+	c->ev = s->nev - 1;
+	c->buf = (unsigned char *)e->data;
+	c->fd = cfd;
+	c->since = now;
+	c->len = 0;
+}
+
+/* Reads what the connection has; ends it at EOF, an error or the cap. */
+static void conn_read(struct sbx_sink *s, struct sbx_sink_conn *c)
+{
+	ssize_t n;
+	do
+		n = recv(c->fd, c->buf + c->len, SBX_SINK_CAP - c->len,
+			 MSG_DONTWAIT);
+	while (n > 0 && (c->len += (size_t)n) < SBX_SINK_CAP);
+	if (n == 0 || c->len == SBX_SINK_CAP ||
+	    (n < 0 && errno != EAGAIN && errno != EINTR))
+		conn_end(s, c);
+}
+
+void sbx_sink_ready(struct sbx_sink *s, int fd, double now)
+{
+	for (int i = 0; i < s->nfd; i++)
+		if (s->fd[i] == fd) {
+			if (s->udp[i])
+				datagram(s, fd, s->port[i]);
+			else
+				accept_one(s, fd, now);
+			return;
+		}
+	for (int i = 0; i < SBX_SINK_CONNS; i++)
+		if (s->conn[i].fd == fd) {
+			conn_read(s, &s->conn[i]);
+			return;
+		}
+}
+
+void sbx_sink_timers(struct sbx_sink *s, double now)
+{
+	for (int i = 0; i < SBX_SINK_CONNS; i++)
+		if (s->conn[i].fd >= 0 &&
+		    now >= s->conn[i].since + SBX_SINK_TIMEOUT)
+			conn_end(s, &s->conn[i]);
+}
+
+void sbx_sink_finish(struct sbx_sink *s)
+{
+	/* what came before the box's end: queued datagrams, then the
+	 * connections, each with what it had sent */
+	for (int i = 0; i < s->nfd; i++) {
+		if (s->udp[i]) {
+			int k = 0;
+			while (k++ < SBX_SINK_EVENTS &&
+			       recv(s->fd[i], NULL, 0,
+				    MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC) >= 0)
+				datagram(s, s->fd[i], s->port[i]);
+		}
+	}
+	for (int i = 0; i < SBX_SINK_CONNS; i++)
+		if (s->conn[i].fd >= 0) {
+			conn_read(s, &s->conn[i]);
+			if (s->conn[i].fd >= 0)
+				conn_end(s, &s->conn[i]);
+		}
+	for (int i = 0; i < s->nfd; i++)
+		close(s->fd[i]);
+	s->nfd = 0;
+}
+
+void sbx_sink_close(struct sbx_sink *s)
+{
+	for (int i = 0; i < s->nfd; i++)
+		close(s->fd[i]);
+	s->nfd = 0;
+	for (int i = 0; i < SBX_SINK_CONNS; i++)
+		if (s->conn[i].fd >= 0) {
+			close(s->conn[i].fd);
+			s->conn[i].fd = -1;
+			s->conn[i].buf = NULL; /* its event's */
+		}
+	for (size_t i = 0; i < s->nev; i++)
+		free(s->ev[i].data);
+	free(s->ev);
+	s->ev = NULL;
+	s->nev = 0;
+}
+
+static const char *type_name(uint16_t t, char *buf, size_t size)
+{
+	static const struct {
+		uint16_t t;
+		const char *name;
+	} names[] = {{1, "A"},	  {2, "NS"},	{5, "CNAME"},  {6, "SOA"},
+		     {12, "PTR"}, {15, "MX"},	{16, "TXT"},   {28, "AAAA"},
+		     {33, "SRV"}, {64, "SVCB"}, {65, "HTTPS"}, {255, "ANY"}};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].t == t)
+			return names[i].name;
+	snprintf(buf, size, "TYPE%u", (unsigned)t);
+	return buf;
+}
+
+static void push_addr(lua_State *L, uint32_t a)
+{
+	lua_pushfstring(L, "%d.%d.%d.%d", (int)(a >> 24), (int)(a >> 16 & 255),
+			(int)(a >> 8 & 255), (int)(a & 255));
+}
+
+void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
+{
+	char tb[16];
+	if (!s->plan || !s->plan->on)
+		return;
+	lua_createtable(L, (int)s->nev, 0);
+	for (size_t i = 0; i < s->nev; i++) {
+		const struct sbx_sink_event *e = &s->ev[i];
+		lua_createtable(L, 0, 6);
+		lua_pushstring(L, e->dns ? "dns" : "traffic");
+		lua_setfield(L, -2, "kind");
+		if (e->dns) {
+			lua_pushlstring(L, e->data, e->len);
+			lua_setfield(L, -2, "name");
+			lua_pushstring(L, type_name(e->qtype, tb, sizeof tb));
+			lua_setfield(L, -2, "type");
+			if (e->answer == 1)
+				push_addr(L, s->plan->addr);
+			else
+				lua_pushstring(L, e->answer == 2 ? "NXDOMAIN"
+								 : "none");
+			lua_setfield(L, -2, "answer");
+		} else {
+			lua_pushstring(L, e->udp ? "udp" : "tcp");
+			lua_setfield(L, -2, "protocol");
+			push_addr(L, e->addr);
+			lua_setfield(L, -2, "address");
+			lua_pushinteger(L, e->port);
+			lua_setfield(L, -2, "port");
+			lua_pushinteger(L, (lua_Integer)e->bytes);
+			lua_setfield(L, -2, "bytes");
+			lua_pushlstring(L, e->data, e->len);
+			lua_setfield(L, -2, "data");
+		}
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "sink");
+	lua_pushinteger(L, (lua_Integer)s->dropped);
+	lua_setfield(L, -2, "sink_dropped");
+}
+
+void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
+{
+	static const char *const keys[] = {"address", "ports", "nxdomain",
+					   NULL};
+	struct in_addr a;
+	const char *addr;
+	int t;
+
+	memset(p, 0, sizeof *p);
+	if (lua_getfield(L, 1, "sink") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	t = lua_gettop(L);
+	if (!lua_istable(L, t))
+		luaL_error(L, "field 'sink' must be a table");
+	sbx_check_keys(L, t, 0, keys);
+	p->on = 1;
+	addr = sbx_opt_str(L, t, "address", "10.0.0.2");
+	if (inet_pton(AF_INET, addr, &a) != 1)
+		luaL_error(L, "field 'sink.address' must be an IPv4 address");
+	p->addr = ntohl(a.s_addr);
+	if (lua_getfield(L, t, "ports") != LUA_TNIL) {
+		if (!lua_istable(L, -1))
+			luaL_error(L, "field 'sink.ports' must be a list");
+		for (lua_Integer i = 1; lua_geti(L, -1, i) != LUA_TNIL; i++) {
+			int ok;
+			lua_Integer n = lua_tointegerx(L, -1, &ok);
+			if (!ok || n < 1 || n > 65535)
+				luaL_error(L, "field 'sink.ports' must list "
+					      "ports 1 to 65535");
+			if (p->nports == SBX_SINK_PORTS)
+				luaL_error(L, "field 'sink.ports': at most %d",
+					   SBX_SINK_PORTS);
+			for (int k = 0; k < p->nports; k++)
+				if (p->ports[k] == n)
+					luaL_error(L,
+						   "field 'sink.ports': "
+						   "port %d twice",
+						   (int)n);
+			p->ports[p->nports++] = (uint16_t)n;
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, t, "nxdomain") != LUA_TNIL) {
+		luaL_Buffer b;
+		int l = lua_gettop(L);
+		if (!lua_istable(L, l))
+			luaL_error(L, "field 'sink.nxdomain' must be a list");
+		luaL_buffinit(L, &b);
+		for (lua_Integer i = 1; lua_geti(L, l, i) != LUA_TNIL; i++) {
+			size_t n;
+			const char *s = lua_tolstring(L, -1, &n);
+			if (!s || lua_type(L, -1) != LUA_TSTRING || n == 0 ||
+			    n > 253 || strchr(s, '\n') || strlen(s) != n)
+				luaL_error(L, "field 'sink.nxdomain' must list "
+					      "names");
+			lua_pop(L, 1);
+			luaL_addlstring(&b, s, n); /* still in the table */
+			luaL_addchar(&b, '\n');
+		}
+		lua_pop(L, 1);
+		luaL_pushresult(&b);
+		p->nxdomain = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 2);
+}

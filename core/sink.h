@@ -1,0 +1,92 @@
+/*
+ * sink.h: the network sink of a box (sink.c).  The box's network
+ * namespace holds one route, `local 0.0.0.0/0 dev lo`: every IPv4 address
+ * is the box's own, so a connect or a datagram to any address on a port
+ * the sink listens on reaches a socket of the supervisor and nothing
+ * leaves the namespace (it has no interface but lo).  The box's init
+ * adds the route and opens the listeners (bind 0.0.0.0:port, TCP and UDP,
+ * plus UDP 53 for the resolver) while it holds the namespace's
+ * capabilities, and hands them to the supervisor in one SBX_MSG_SINK
+ * message with SCM_RIGHTS.  The supervisor answers DNS queries on port 53
+ * (A: the sink address, unless a rule says NXDOMAIN; every other type:
+ * no answer), records the first bytes of each TCP connection (until the
+ * cap, EOF or SBX_SINK_TIMEOUT) and of each datagram, and closes.
+ */
+#ifndef SBX_SINK_H
+#define SBX_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SBX_SINK_PORTS 16		      /* ports per box */
+#define SBX_SINK_FDS (1 + 2 * SBX_SINK_PORTS) /* UDP 53, TCP+UDP per port */
+#define SBX_SINK_CONNS 16		      /* TCP connections open at once */
+#define SBX_SINK_CAP 4096    /* bytes recorded per connection */
+#define SBX_SINK_EVENTS 256  /* events kept per box */
+#define SBX_SINK_TIMEOUT 2.0 /* seconds a connection is read */
+#define SBX_SINK_WATCH (SBX_SINK_FDS + SBX_SINK_CONNS)
+#define SBX_SINK_RESOLVER 0x7f000035u /* 127.0.0.53, host order */
+
+/* The sink of a plan (spec key `sink`). */
+struct sbx_sink_plan {
+	int on;
+	uint32_t addr; /* the sink address (host order) */
+	uint16_t ports[SBX_SINK_PORTS];
+	int nports;
+	const char *nxdomain; /* name suffixes answered NXDOMAIN, '\n'-joined */
+};
+
+struct sbx_sink_conn {
+	int fd;	   /* -1: free */
+	size_t ev; /* its event, whose data is buf */
+	double since;
+	size_t len;
+	unsigned char *buf; /* SBX_SINK_CAP bytes */
+};
+
+struct sbx_sink_event {
+	int dns;       /* 1: a query; 0: traffic */
+	int udp;       /* traffic: 1 UDP, 0 TCP */
+	uint32_t addr; /* traffic: the destination (host order) */
+	uint16_t port;
+	uint16_t qtype; /* dns */
+	int answer;	/* dns: 0 none, 1 the sink address, 2 NXDOMAIN */
+	size_t bytes;	/* traffic: bytes received (TCP: at most the cap) */
+	char *data;	/* dns: the name; traffic: the first bytes */
+	size_t len;
+};
+
+struct sbx_sink {
+	const struct sbx_sink_plan *plan;
+	int fd[SBX_SINK_FDS];
+	int udp[SBX_SINK_FDS];
+	uint16_t port[SBX_SINK_FDS];
+	int nfd;
+	struct sbx_sink_conn conn[SBX_SINK_CONNS];
+	struct sbx_sink_event *ev;
+	size_t nev;
+	unsigned long dropped; /* events past the cap, connections refused */
+};
+
+struct lua_State;
+struct cmsghdr;
+void sbx_sink_init(struct sbx_sink *s, const struct sbx_sink_plan *p);
+/* Takes the listeners of an SBX_MSG_SINK message (c: its SCM_RIGHTS);
+ * with s NULL, closes them. */
+void sbx_sink_take(struct sbx_sink *s, const struct cmsghdr *c);
+/* The descriptors to poll for POLLIN (returns how many, at most
+ * SBX_SINK_WATCH), and the earliest deadline in *next (-1: none). */
+int sbx_sink_watches(const struct sbx_sink *s, int *fds, double *next);
+/* Acts on a ready descriptor fd, and on the deadlines passed at now. */
+void sbx_sink_ready(struct sbx_sink *s, int fd, double now);
+void sbx_sink_timers(struct sbx_sink *s, double now);
+/* Reads what is left, records every open connection, closes all. */
+void sbx_sink_finish(struct sbx_sink *s);
+void sbx_sink_close(struct sbx_sink *s);
+/* Spec key `sink` of the table at 1 into p (raises on a bad field). */
+void sbx_sink_spec(struct lua_State *L, struct sbx_sink_plan *p, int anchor);
+/* Pushes the result's `sink` list (and `sink_dropped`) into the table on
+ * top of the stack. */
+void sbx_sink_push(struct lua_State *L, const struct sbx_sink *s);
+
+#endif
