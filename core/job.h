@@ -67,6 +67,8 @@ struct sbx_io {
 	/* SBX_CGMODE_PATH: the base the operator named, probed when the spec
 	 * was compiled (kept alive by the box) */
 	const struct sbx_cgroup_base *cgroup_named;
+	/* the written places to record at the end (capture.c); NULL none */
+	const struct sbx_capture *capture;
 };
 
 struct sbx_job {
@@ -132,6 +134,9 @@ struct sbx_job {
 	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
 	size_t tail[2];	       /* resets at the end of buf (not content) */
 	char tail_last[2];     /* the last byte of content before them */
+	struct sbx_capres *files;     /* what capture.c recorded, or NULL */
+	int place_fd[SBX_PLACES_MAX]; /* the places init sent (place_mask) */
+	unsigned place_mask;
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */
