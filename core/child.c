@@ -895,6 +895,53 @@ static int send_meters(const struct sbx_plan *p)
 	return r;
 }
 
+/* Sends an O_PATH descriptor of each written place of the plan (capture.c)
+ * in one SBX_MSG_PLACES, index the mask of those opened; init keeps none.
+ * Held by the supervisor, each keeps its mount, detached, once the box's
+ * mount namespace is gone, so the places can be walked after the box has
+ * ended however it ended.  A place that cannot be opened is left out; the
+ * box runs without the record if the message cannot be sent. */
+static void send_places(const struct sbx_plan *p)
+{
+	int fd[SBX_PLACES_MAX], n = 0;
+	unsigned mask = 0;
+	union {
+		char b[CMSG_SPACE(sizeof fd)];
+		struct cmsghdr align;
+	} cm;
+	struct sbx_msg m = {SBX_MSG_PLACES, 0, 0, 0, 0};
+	struct iovec iov = {&m, sizeof m};
+	struct msghdr mh;
+	struct cmsghdr *c;
+
+	for (size_t i = 0; i < p->nplaces && i < SBX_PLACES_MAX; i++) {
+		fd[n] =
+		    open_beneath(AT_FDCWD, p->places[i], O_PATH | O_DIRECTORY);
+		if (fd[n] >= 0) {
+			mask |= 1u << i;
+			n++;
+		}
+	}
+	m.index = (int)mask;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	if (n > 0) {
+		memset(&cm, 0, sizeof cm);
+		mh.msg_control = cm.b;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
+	}
+	while (sendmsg(CTL, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < n; i++)
+		drop(fd[i], 0);
+}
+
 static int lo_up(void)
 {
 	struct ifreq ifr;
@@ -1436,6 +1483,8 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		CHECK(start_sink(&p->sink), SBX_ST_SINK, -1);
 	if (p->kmem)
 		CHECK(send_meters(p), SBX_ST_METERS, -1);
+	if (p->nplaces > 0 && p->root_opts)
+		send_places(p);
 
 	/* the box's resource limits in init too, before the fork: its own
 	 * (the supervisor's, the caller's) would otherwise show in

@@ -69,6 +69,8 @@ struct sbx_io {
 	/* SBX_CGMODE_PATH: the base the operator named, probed when the spec
 	 * was compiled (kept alive by the box) */
 	const struct sbx_cgroup_base *cgroup_named;
+	/* the written places to record at the end (capture.c); NULL none */
+	const struct sbx_capture *capture;
 	const struct sbx_notify_spec *notify; /* NULL: no explain channel */
 };
 
@@ -135,7 +137,10 @@ struct sbx_job {
 	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
 	size_t tail[2];	       /* resets at the end of buf (not content) */
 	char tail_last[2];     /* the last byte of content before them */
-	struct sbx_notify nt;  /* the explain channel (notify.c) */
+	struct sbx_capres *files;     /* what capture.c recorded, or NULL */
+	int place_fd[SBX_PLACES_MAX]; /* the places init sent (place_mask) */
+	unsigned place_mask;
+	struct sbx_notify nt; /* the explain channel (notify.c) */
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */

@@ -156,6 +156,11 @@ struct sbx_plan {
 	 * for its answer after the command's status and at its end */
 	int deaths_sync;
 	int kmem; /* send the supervisor the meters of kmem.h (sampled) */
+	/* the box's written places (capture.c): init opens each once the
+	 * tree is built and sends them (SBX_MSG_PLACES); the supervisor walks
+	 * them after the box has ended */
+	const char *const *places;
+	size_t nplaces;		   /* at most SBX_PLACES_MAX */
 	struct sbx_sink_plan sink; /* the network sink (sink.h) */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
@@ -181,10 +186,14 @@ enum {
 			     for a search for a file at the box's size limit */
 	SBX_MSG_FOUND,	  /* status: SBX_DEATH_* flags of that search */
 	SBX_MSG_METERS,	  /* descriptors of kmem.h's meters (SCM_RIGHTS) */
+	SBX_MSG_PLACES,	  /* an O_PATH descriptor of each written place that
+			     init could open (SCM_RIGHTS, in the plan's order);
+			     index: the bit mask of those places (capture.c) */
 	SBX_MSG_SINK,	  /* the sink's listeners (sink.h, SCM_RIGHTS) */
 	SBX_MSG_LISTENER, /* index: the descriptor number the listener will
 			     get; a pidfd of the command's process attached */
 };
+#define SBX_PLACES_MAX 16   /* written places per box */
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
 	int type;

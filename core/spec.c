@@ -17,17 +17,47 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const spec_keys[] = {
-    "namespaces",   "uid",	    "gid",	 "host_uid",
-    "host_gid",	    "hostname",	    "root",	 "read_only_root",
-    "mounts",	    "net_lo",	    "sink",	 "argv",
-    "path",	    "env",	    "cwd",	 "rlimits",
-    "filter",	    "landlock",	    "stdin",	 "stdout",
-    "stderr",	    "output_limit", "wall",	 "new_session",
-    "drop_caps",    "no_new_privs", "probe",	 "pty",
-    "memory_limit", "task_limit",   "cgroup",	 "sysctl",
-    "tty_raw",	    "proc_events",  "cpu_limit", "memory_backstop",
-    "mode",	    "rule",	    "notify",	 NULL};
+static const char *const spec_keys[] = {"namespaces",
+					"uid",
+					"gid",
+					"host_uid",
+					"host_gid",
+					"hostname",
+					"root",
+					"read_only_root",
+					"mounts",
+					"net_lo",
+					"sink",
+					"argv",
+					"path",
+					"env",
+					"cwd",
+					"rlimits",
+					"filter",
+					"landlock",
+					"stdin",
+					"stdout",
+					"stderr",
+					"output_limit",
+					"wall",
+					"new_session",
+					"drop_caps",
+					"no_new_privs",
+					"probe",
+					"pty",
+					"memory_limit",
+					"task_limit",
+					"cgroup",
+					"sysctl",
+					"tty_raw",
+					"proc_events",
+					"cpu_limit",
+					"memory_backstop",
+					"capture",
+					"mode",
+					"rule",
+					"notify",
+					NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
 				int allow_empty)
@@ -568,6 +598,15 @@ static int box_parse(lua_State *L)
 	r = spec_limits(L, &b->io, anchor);
 	if (r)
 		return r;
+	if (lua_getfield(L, 1, "capture") != LUA_TNIL) {
+		const char *bad = NULL;
+		if (!b->plan.root_opts || !(b->plan.nsflags & CLONE_NEWPID))
+			luaL_error(L, "capture needs a root and a pid "
+				      "namespace");
+		/* last: it makes the keep directory */
+		if (sbx_capture_parse(L, -1, anchor, b, &bad) < 0)
+			return sbx_fail(L, "keep directory", bad, errno);
+	}
 	lua_settop(L, 2);
 	b->closed = 0;
 	return 1;

@@ -884,12 +884,15 @@ out:
 }
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
- * the two descriptors a probe carries (close-on-exec), else -1; k takes
- * those of the memory meters (kmem.h): any other descriptor that came is
- * closed; sk takes the sink's listeners (sink.h). */
-static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
-			struct sbx_kmem *k, struct sbx_sink *sk)
+ * the two descriptors a probe carries (close-on-exec), else -1; the job
+ * takes those of the memory meters (kmem.h), of the written places
+ * (capture.c) and the sink's listeners (sink.h): any other descriptor
+ * that came is closed. */
+static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 {
+	int ctl = j->ctl;
+	struct sbx_kmem *k = &j->kmem;
+	struct sbx_sink *sk = &j->sink;
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE((SBX_KMEM_FDS > SBX_SINK_FDS
@@ -915,6 +918,12 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_METERS) {
 		sbx_kmem_take(k, buf, c);
+		return n;
+	}
+	if (n == (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_PLACES) {
+		sbx_capture_take(j, buf, c);
 		return n;
 	}
 	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
@@ -1030,7 +1039,7 @@ static void read_ctl(struct sbx_job *j)
 	int fds[2];
 	j->sink.plan = &j->plan->sink;
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem, &j->sink);
+		n = recv_ctl(j, buf, sizeof buf, fds);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1368,6 +1377,9 @@ static void finish(struct sbx_job *j)
 {
 	reap_init(j);
 	read_ctl(j);
+	/* every process of the box has ended (its init is reaped): what it
+	 * left in its written places, through the descriptors init sent */
+	sbx_capture_run(j);
 	if (j->deaths_sync) {
 		/* init killed before it asked (the supervisor's own kill):
 		 * the deaths before the kill were seen, those of it are the
@@ -1770,6 +1782,7 @@ void sbx_job_release(struct sbx_job *j)
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);
+	sbx_capture_free(j);
 	j->buf[0] = j->buf[1] = NULL;
 	j->probe = NULL;
 	j->len[0] = j->len[1] = 0;

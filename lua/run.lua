@@ -12,6 +12,7 @@ local profile = require "sbx.profile"
 -- directory, and nothing is loaded after it has run
 local cjson = require "cjson"
 local setid = require "sbx.setid"
+local written = require "sbx.written"
 local sink = require "sbx.sink"
 local backend = require "sbx.backend"
 require "sbx.backend.process"
@@ -190,6 +191,14 @@ local OPTIONS = {
 			if not real then refuse("--rootfs %s: %s", typed, msg) end
 			o.rootfs = real
 		end },
+	{ "--keep", "DIR", "copy the regular files the program left in the box's writable places into "
+		.. "DIR (made 0700; an existing DIR must be empty and the caller's; names made safe, sizes "
+		.. "capped)",
+		function(o, typed) o.keep = typed end },
+	{ "--decoys", nil, "place decoy credentials in the box (~/.ssh/id_rsa, ~/.aws/credentials, a "
+		.. "browser's Login Data, /etc/shadow), each with a marker random per run; a marker found in "
+		.. "a written file or captured output is noted",
+		function(o) o.decoys = true end },
 	{ "--report", "FILE", "also write the report to FILE", "report" },
 	{ "--json", "FILE", "write the structured result to FILE", "json" },
 	{ "-v --verbose", nil, "add the isolation report to the report",
@@ -255,6 +264,11 @@ local function parse(argv)
 		if o.cgroup == "none" then o.cgroup = false end
 	end
 	o.prog, o.args = args.PROG, args.ARGS
+	-- the written places are recorded, and decoys placed, in the
+	-- namespace box's own tree: never silently not done
+	if (o.keep or o.decoys) and (o.backend or "ns") ~= "ns" then
+		refuse("%s: needs the namespace box (--backend ns)", o.keep and "--keep" or "--decoys")
+	end
 	return o
 end
 
@@ -313,9 +327,13 @@ local function main(argv)
 	-- the box is gone: no set-id file of its host id stays in a --rw
 	-- directory (reported after the run's own events)
 	local swept = setid.after_run(info)
+	-- the written files (sbx.written), and the decoys' markers found in them
+	info.files = r.files and written.files(r, info.decoys, info.mount_points) or nil
+	local hits = info.decoys and written.marker_hits(r, info.files or {}, info.decoys) or {}
 
 	local events = report.events(r, info)
 	for _, e in ipairs(swept) do events[#events + 1] = e end
+	for _, h in ipairs(hits) do events[#events + 1] = report.decoy_note(h) end
 	local verified = report.verify(r, info, sbx.ns_ids())
 	local text = report.text(r, info, events, verified, o.verbose)
 	if o.verbose then text = text .. sink.text(r) end

@@ -7,6 +7,7 @@
 -- @module sbx.report
 local core = require "sbx.core"
 local limits = require "sbx.limits"
+local written = require "sbx.written"
 
 local M = {}
 
@@ -640,6 +641,7 @@ function M.text(r, info, events, verified, verbose)
 	if first then lines[1] = M.line(first) end
 	if verbose then
 		for _, l in ipairs(M.isolation_lines(r, info, verified)) do lines[#lines + 1] = l end
+		for _, l in ipairs(M.written_lines(info.files or {}, r)) do lines[#lines + 1] = l end
 		for _, l in ipairs(M.call_summary(events)) do lines[#lines + 1] = l end
 	end
 	for _, e in ipairs(events) do
@@ -647,6 +649,46 @@ function M.text(r, info, events, verified, verbose)
 	end
 	for i, l in ipairs(lines) do lines[i] = "sandbox: " .. l .. "\n" end
 	return table.concat(lines)
+end
+
+--- The --verbose line of one written file (`sbx.written.files`):
+-- `written: /work/a (file 0644, 12 B, sha256:...)`, `written: /work/x
+-- (link -> /etc/shadow)`, `written: /work/big (file 0644, 1.0 GiB, not
+-- read: bound)`; a decoy as placed is not one.
+function M.written_line(f)
+	if f.type == "link" then
+		return ("written: %s (link -> %s)"):format(f.path, f.link or "?")
+	end
+	if f.type ~= "file" then return ("written: %s (%s %04o)"):format(f.path, f.type, f.mode) end
+	local what = f.sha256 and "sha256:" .. f.sha256 or "not read: " .. (f.unread or "EUNKNOWN")
+	return ("written: %s (file %04o, %s, %s)"):format(f.path, f.mode, M.format_size(f.size), what)
+end
+
+--- The --verbose lines of the written files, then the bounds the record
+-- hit: `written: stopped at a bound (entries, depth)` (entries, depth,
+-- bytes read, bytes kept), and `written: some entries could not be read`
+-- (a directory or file the caller may not read, a name too long).
+function M.written_lines(files, r)
+	local lines = {}
+	for _, f in ipairs(files) do
+		if not f.decoy then lines[#lines + 1] = M.line { kind = "isolation", text = M.written_line(f) } end
+	end
+	local b, hit = r.files_bounds, {}
+	if b then
+		for _, k in ipairs { "entries", "depth", "read", "keep" } do
+			if b[k] then hit[#hit + 1] = k end
+		end
+		if #hit > 0 then lines[#lines + 1] = "written: stopped at a bound (" .. table.concat(hit, ", ") .. ")" end
+		if b.partial then lines[#lines + 1] = "written: some entries could not be read" end
+	end
+	return lines
+end
+
+--- The note of a decoy's marker found outside the decoy:
+-- `note: decoy ~/.ssh/id_rsa's marker found in /work/out.txt`.
+function M.decoy_note(hit)
+	return { kind = "note", cause = "decoy",
+		text = ("note: decoy %s's marker found in %s"):format(hit.decoy, hit.where) }
 end
 
 --- The deaths of a run that a limit caused or that the report notes
@@ -688,6 +730,16 @@ function M.deaths(r, info)
 		unseen = r.deaths_unseen or 0, notable = notable }
 end
 
+-- the decoys placed, for the JSON: name, path in the box, marker
+local function decoys_of(info)
+	if not info.decoys then return nil end
+	local out = {}
+	for _, d in ipairs(info.decoys) do
+		out[#out + 1] = { name = d.name, path = d.path, marker = d.marker, sha256 = d.sha256 }
+	end
+	return out
+end
+
 --- The structured result (for --json); `verified` holds states
 -- (`M.verified_states`), not booleans.
 function M.result(r, info, events, verified)
@@ -712,6 +764,10 @@ function M.result(r, info, events, verified)
 		digest = M.digest(info),
 		stdout_bytes = r.stdout_bytes,
 		stderr_bytes = r.stderr_bytes,
+		files = info.files,
+		files_dropped = info.files and written.dropped(info.files) or nil,
+		files_bounds = r.files_bounds,
+		decoys = decoys_of(info),
 	}
 end
 
