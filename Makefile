@@ -106,6 +106,8 @@ asan:
 bench: all
 	scripts/bench-startup.sh
 	./sbxlua scripts/bench-sampler.lua
+	scripts/bench-notify.sh
+	./sbxlua scripts/bench-rule.lua
 
 deps:
 	scripts/deps.sh

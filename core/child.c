@@ -1259,6 +1259,50 @@ static void send_probe(void)
 	drop(fds[1], 0);
 }
 
+/*
+ * The explain channel (notify.c): the filter is loaded with a new listener,
+ * which the kernel puts at the lowest free descriptor (close-on-exec).
+ * Nothing of sbxlua may run after the filter, so that number is said
+ * before: this process takes no descriptor between here and the seccomp
+ * call, and the supervisor takes the listener from that slot with
+ * pidfd_getfd (through the pidfd attached) once it is filled.  The execve
+ * that follows is notified (spec.c gate_filter), so the program starts only
+ * when the supervisor holds the listener and answers.
+ */
+static void announce_listener(void)
+{
+	struct sbx_msg h = {SBX_MSG_LISTENER, 0, 0, -1, 0};
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct iovec iov = {&h, sizeof h};
+	struct msghdr msg;
+	struct cmsghdr *c;
+	int pidfd;
+
+	/* the pidfd takes the lowest free slot; closed after the message,
+	 * that slot is the lowest free one again: the listener's */
+	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		die(SBX_ST_LISTENER, -1);
+	h.index = pidfd;
+	memset(&msg, 0, sizeof msg);
+	memset(&cm, 0, sizeof cm);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cm.buf;
+	msg.msg_controllen = sizeof cm.buf;
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pidfd, sizeof pidfd);
+	if (sendmsg(CTL, &msg, MSG_NOSIGNAL) < 0)
+		die(SBX_ST_LISTENER, -1);
+	close(pidfd);
+}
+
 /* The command's process: pid 2 of the box. */
 static _Noreturn void step(const struct sbx_plan *p)
 {
@@ -1305,6 +1349,24 @@ static _Noreturn void step(const struct sbx_plan *p)
 	 * errno of a failed execve: the report then says "exit 126" (or the
 	 * trap's signal) instead of "cannot execute".
 	 */
+	if (p->filter && p->notify) {
+		/*
+		 * Trust boundary: pidfd_getfd needs ptrace access to this
+		 * process.  It is still init's copy of the supervisor, made
+		 * undumpable by init, with the supervisor's memory descriptor
+		 * (of the host's user namespace, where an unprivileged
+		 * supervisor has no CAP_SYS_PTRACE).  An unprivileged caller's
+		 * box runs as the caller's own host uid: dumpable again, this
+		 * process is open to that uid only (who owns the supervisor
+		 * anyway) until the execve, which sets dumpable afresh.  A
+		 * root caller needs none of it (CAP_SYS_PTRACE on the host),
+		 * and its box's host id is never made able to read this copy.
+		 */
+		if (!p->caller_root)
+			CHECK(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0),
+			      SBX_ST_LISTENER, -1);
+		announce_listener();
+	}
 	if (p->filter)
 		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				   p->filter_flags, p->filter),

@@ -26,6 +26,7 @@
 #include "plan.h"
 
 #include "job.h" /* after lua.h: cgroup.h declares Lua functions */
+#include "notify.h"
 
 /* ---- file.c: host files held by descriptor ---- */
 #define SBX_FILE "sbx.file"
@@ -46,6 +47,8 @@ struct sbx_box {
 					   the anchor; dup'ed at each run */
 	int closed;
 	int has_filter;
+	struct sbx_notify_spec nspec; /* the explain channel's table */
+	int rule; /* index in the anchor of the spec's rule; 0: none */
 };
 
 struct stat;
@@ -106,6 +109,9 @@ SBX_LOCAL void sbx_sysctls_parse(lua_State *L, int idx, int anchor,
 SBX_LOCAL int sbx_last_cap(void);
 /* filter.c: the compiled program of an sbx.filter at idx (raises) */
 SBX_LOCAL const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx);
+/* filter.c: whether the filter at idx notifies, and its errno table */
+SBX_LOCAL void sbx_filter_notify(lua_State *L, int idx,
+				 struct sbx_notify_spec *s);
 /* landlock.c: parse spec.landlock into p->landlock (raises) */
 SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				  struct sbx_landlock *ll);

@@ -158,6 +158,15 @@ local OPTIONS = {
 		end },
 	{ "--profile", "NAME", "seccomp profile: default, none, or a file (default)",
 		function(o, typed) o.profile = typed end },
+	{ "--mode", "stop|deny|log", "a call the profile sends to sbxlua and refuses: stop ends the box "
+		.. "(exit 125), deny fails the call and goes on, log lets it through; each is reported "
+		.. "(default: the profile's own, else deny)",
+		function(o, typed)
+			if typed ~= "stop" and typed ~= "deny" and typed ~= "log" then
+				refuse("--mode %s: expected stop, deny or log", typed)
+			end
+			o.mode = typed
+		end },
 	{ "--tty-raw", nil, "pass the program's output to the caller's terminal unfiltered (by "
 		.. "default, when stdout or stderr is a terminal, only what draws reaches it: text, colours, "
 		.. "cursor movement; no OSC, DCS, APC, PM or SOS string, no query the terminal answers on its "
@@ -231,7 +240,8 @@ local CLI = {
 		.. "no_new_privs, a seccomp filter, Landlock, limits) and writes a report to stderr after "
 		.. "the box is gone.",
 	epilog = "Exit status: the program's own; 128+N for signal N (a call the filter kills: SIGSYS, "
-		.. "159); 124 a limit stopped it; 126 the box could not be set up.",
+		.. "159); 124 a limit stopped it; 125 a refusal ended it (--mode stop); 126 the box "
+		.. "could not be set up.",
 	options = OPTIONS,
 	arguments = { { "PROG", "the program: a path, or a name found in the box's PATH" },
 		{ "ARGS", "its arguments", "*" } },
@@ -288,10 +298,17 @@ local function main(argv)
 	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
 	local prof, msg = profile.load(o.profile or "default")
 	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
-	local filter, ferr = profile.compile(prof)
+	-- the profile's refusals are named in the report (their errnos
+	-- unchanged): the explain channel, at no cost for what it allows
+	local filter, ferr = profile.compile(prof, { name_refusals = true })
 	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
 	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
+	-- a refusal ends the box (stop), fails the call (deny) or is let
+	-- through and recorded (log): the profile's own default, else deny
+	local pmode, ntable = profile.notify(prof)
+	o.mode = o.mode or pmode or "deny"
+	o.notify = ntable
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)
 	o.pty = o.stdin == nil and sbx.isatty(0)

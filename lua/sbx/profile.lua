@@ -293,17 +293,75 @@ function M.load(name, opts)
 	return spec
 end
 
---- Compiles a profile into a filter.
+--- Compiles a profile into a filter.  A profile's `notify` table (the
+-- explain channel's table and default mode, docs/seccomp.md) is not part
+-- of the filter: `M.notify` returns it.
+--
+-- With `opts.name_refusals`, every rule whose action is an errno other than
+-- `ENOSYS` becomes `{errno = E, notify = true}`: the call is refused with
+-- the same errno, and the supervisor names it (docs/seccomp.md, the explain
+-- channel).  `ENOSYS` answers stay plain: they tell a program that a call
+-- is missing so that it falls back (`clone3`, `openat2`), which is not a
+-- refusal worth a line.  The calls the profile allows cost nothing more.
 -- @param profile a spec table from `M.load`, or `false` (no filter)
+-- @tparam[opt] table opts `{name_refusals = bool}`
 -- @return an `sbx.filter`, or `false` for `false`; or nil, msg, errno when
 -- libseccomp fails (a malformed spec raises, as `sbx.core.filter` does)
-function M.compile(profile)
+function M.compile(profile, opts)
+	if opts ~= nil then
+		if type(opts) ~= "table" then
+			error(("bad argument #2 to 'compile' (table expected, got %s)"):format(type(opts)), 2)
+		end
+		for k in pairs(opts) do
+			if k ~= "name_refusals" then
+				error(("bad argument #2 to 'compile' (unknown key '%s')"):format(tostring(k)), 2)
+			end
+		end
+	end
 	if profile == false then return false end
 	if type(profile) ~= "table" then
 		error(("bad argument #1 to 'compile' (table or false expected, got %s)")
 			:format(type(profile)), 2)
 	end
-	return core.filter(profile)
+	local spec = {}
+	for k, v in pairs(profile) do
+		if k ~= "notify" then spec[k] = v end
+	end
+	if opts and opts.name_refusals and type(spec.rules) == "table" then
+		local rules = {}
+		for i, r in ipairs(spec.rules) do
+			local a = type(r) == "table" and r.action
+			if type(a) == "table" and a.errno ~= nil and a.errno ~= "ENOSYS" and a.errno ~= 38
+				and a.errno ~= 0 and a.notify == nil then
+				local c = {}
+				for k, v in pairs(r) do c[k] = v end
+				c.action = { errno = a.errno, notify = true }
+				rules[i] = c
+			else
+				rules[i] = r
+			end
+		end
+		spec.rules = rules
+	end
+	return core.filter(spec)
+end
+
+--- The explain channel's settings of a profile: its `notify` table split
+-- into the default mode and the supervisor's table (the core spec's
+-- `notify`: `open`, `connect`, `mmap_cap`).
+-- @param profile a spec table from `M.load`, or `false`
+-- @return mode (a string or nil), table (or nil)
+function M.notify(profile)
+	if type(profile) ~= "table" or profile.notify == nil then return nil, nil end
+	local n = profile.notify
+	if type(n) ~= "table" then
+		error("bad argument #1 to 'notify' (field 'notify' must be a table)", 2)
+	end
+	local t = {}
+	for k, v in pairs(n) do
+		if k ~= "mode" then t[k] = v end
+	end
+	return n.mode, t
 end
 
 return M

@@ -230,6 +230,10 @@ end
 -- the main event of a run
 local function end_event(r, lim)
 	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
+	-- a notified call answered "stop": the box was killed in that call
+	if r.outcome == "refused" and r.refused then
+		return { kind = "refused", call = r.refused }
+	end
 	if r.outcome == "cannot" then
 		local c = r.cannot or {}
 		return { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname }
@@ -271,6 +275,18 @@ function M.events(r, info)
 	-- what its runtime recorded differently from what was asked
 	if info.first_line then events[1] = { kind = "isolation", text = info.first_line } end
 	for _, m in ipairs(info.mismatches or {}) do events[#events + 1] = { kind = "mismatch", text = m } end
+	-- the explain channel's events, in order (sbx.core, notify.c); the
+	-- mmap cap is the box's, named in the refusal's line
+	local cap = info.notify and info.notify.mmap_cap
+	for _, e in ipairs(r.events or {}) do
+		if e.kind == "mmap" and cap then e.cap = cap end
+		events[#events + 1] = e
+	end
+	if r.events_dropped and r.events_dropped > 0 then
+		events[#events + 1] = { kind = "dropped", count = r.events_dropped }
+	end
+	if r.rule_error then events[#events + 1] = { kind = "rule", error = r.rule_error } end
+	if r.refused and r.refused.kind == "mmap" and cap then r.refused.cap = cap end
 	events[#events + 1] = end_event(r, lim)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
@@ -307,7 +323,60 @@ local setid_lines = {
 	end,
 }
 
+--- The words naming a notified call (the explain channel's event `e`):
+-- `open /etc/shadow`, `connect 10.0.0.1:4444`, `syscall 41 (socket)`.
+function M.call_words(e)
+	local k = e.kind
+	if k == "open" or k == "exec" then return k .. " " .. (e.path or "?") end
+	if (k == "connect" or k == "bind" or k == "send") and e.addr then return k .. " " .. e.addr end
+	if k == "clone" and e.namespaces then
+		return (e.syscall == "unshare" and "unshare" or "clone") .. " with namespace flags"
+	end
+	if k == "mmap" and e.cap then
+		return ("mmap %d bytes over the cap (%d)"):format(e.size, e.cap)
+	end
+	return ("syscall %d (%s)"):format(e.nr, e.syscall)
+end
+
+-- the kinds of notified calls, in the order of the verbose summary
+M.CALL_KINDS = { "open", "exec", "connect", "bind", "send", "clone", "mmap", "ptrace", "syscall" }
+local call_kind = {}
+for _, k in ipairs(M.CALL_KINDS) do call_kind[k] = true end
+
+--- Whether an event is one of the explain channel's notified calls.
+function M.is_call(e) return call_kind[e.kind] == true end
+
+--- One line per kind of notified call with its count (`--verbose`):
+-- `notified: open 12 (denied 2)`.
+function M.call_summary(events)
+	local n, denied = {}, {}
+	for _, e in ipairs(events) do
+		if call_kind[e.kind] then
+			n[e.kind] = (n[e.kind] or 0) + (e.count or 1)
+			if e.answer ~= "allow" then denied[e.kind] = (denied[e.kind] or 0) + (e.count or 1) end
+		end
+	end
+	local lines = {}
+	for _, k in ipairs(M.CALL_KINDS) do
+		if n[k] then
+			lines[#lines + 1] = ("notified: %s %d%s"):format(k, n[k],
+				denied[k] and (" (refused %d)"):format(denied[k]) or "")
+		end
+	end
+	return lines
+end
+
 local function event_line(e)
+	if call_kind[e.kind] then
+		-- refusals only: an allowed call is in the JSON, not the text;
+		-- a "stop" is the run's last line
+		if e.answer ~= "deny" then return nil end
+		return ("denied: %s (%s)%s"):format(M.call_words(e), e.errno or "EPERM",
+			(e.count or 1) > 1 and (" x%d"):format(e.count) or "")
+	end
+	if e.kind == "refused" then return "refused: " .. M.call_words(e.call) end
+	if e.kind == "dropped" then return ("notified: %d more events not kept"):format(e.count) end
+	if e.kind == "rule" then return "rule failed: " .. e.error end
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
 	if e.kind == "isolation" then return e.text end
@@ -339,15 +408,18 @@ local function event_line(e)
 end
 
 --- The report line of one event (without the `sandbox: ` prefix), a path
--- in it escaped (`M.escape`).
+-- in it escaped (`M.escape`); nil for a notified call that was allowed
+-- (and for the one a stop answered: the run's own line names it).
 function M.line(e)
-	return M.escape(event_line(e))
+	local l = event_line(e)
+	return l and M.escape(l)
 end
 
 --- The exit code of run.lua for the events of a run.
 function M.exit_code(events)
 	for _, e in ipairs(events) do
 		if e.kind == "cannot" or e.kind == "lost" or e.kind == "mismatch" then return M.EXIT_CANNOT end
+		if e.kind == "refused" then return M.EXIT_REFUSED end
 		if e.kind == "killed" then
 			if e.cause == "signal" or e.cause == "init" then return 128 + e.signal end
 			if e.cause == "refused" then return M.EXIT_REFUSED end
@@ -570,6 +642,7 @@ function M.text(r, info, events, verified, verbose)
 	if verbose then
 		for _, l in ipairs(M.isolation_lines(r, info, verified)) do lines[#lines + 1] = l end
 		for _, l in ipairs(M.written_lines(info.files or {}, r)) do lines[#lines + 1] = l end
+		for _, l in ipairs(M.call_summary(events)) do lines[#lines + 1] = l end
 	end
 	for _, e in ipairs(events) do
 		if e ~= first then lines[#lines + 1] = M.line(e) end

@@ -374,6 +374,10 @@ local function seccomp_filter(o)
 		if prof == nil then return nil, perr end
 		filter, perr = profile.compile(prof)
 		if filter == nil then return nil, ("profile %s: %s"):format(profile_name, perr) end
+		-- the explain channel's defaults from the profile (docs/seccomp.md)
+		local mode, ntable = profile.notify(prof)
+		o.mode = o.mode or mode
+		if o.notify == nil then o.notify = ntable end
 	end
 	return filter, profile_name
 end
@@ -599,6 +603,11 @@ local function box_spec(o, c, t)
 			keep_total = written.bounds.keep_total,
 		} or nil,
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
+		-- the explain channel (docs/seccomp.md): what a refusal does,
+		-- the operator's rule, the supervisor's table
+		mode = o.mode,
+		rule = o.rule,
+		notify = o.notify,
 	}
 end
 
@@ -611,6 +620,8 @@ local function claims(o, c, spec, t)
 		host_root = c.host_root,
 		seccomp = c.filter and true or false,
 		profile = c.filter and c.profile_name or "none",
+		mode = o.mode,
+		notify = o.notify,
 		landlock = c.use_landlock,
 		landlock_abi = c.use_landlock and c.landlock_abi or 0,
 		limits = c.lim,
