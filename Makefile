@@ -107,6 +107,8 @@ bench: all
 	scripts/bench-breakdown.sh
 	scripts/bench-startup.sh
 	./sbxlua scripts/bench-sampler.lua
+	scripts/bench-notify.sh
+	./sbxlua scripts/bench-rule.lua
 
 deps:
 	scripts/deps.sh

@@ -138,6 +138,39 @@ static void push_deaths(lua_State *L, const struct sbx_job *j)
 	lua_setfield(L, -2, "proc_events");
 }
 
+/* The explain channel's events (notify.c), in order, and what ended the
+ * box when a call was answered "stop". */
+static void push_events(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_notify *n = &j->nt;
+	if (!j->io.notify)
+		return;
+	lua_createtable(L, (int)n->nev, 0);
+	for (size_t i = 0; i < n->nev; i++) {
+		sbx_push_event(L, &n->ev[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "events");
+	lua_pushinteger(L, (lua_Integer)n->dropped);
+	lua_setfield(L, -2, "events_dropped");
+	lua_pushinteger(L, (lua_Integer)n->calls);
+	lua_setfield(L, -2, "notified");
+	lua_pushboolean(L, n->sync);
+	lua_setfield(L, -2, "notify_sync");
+	if (n->stopped) {
+		sbx_push_event(L, &n->stop_ev);
+		lua_setfield(L, -2, "refused");
+	}
+	if (n->rule_error[0]) {
+		lua_pushstring(L, n->rule_error);
+		lua_setfield(L, -2, "rule_error");
+	}
+	if (n->err) {
+		lua_pushfstring(L, "pidfd_getfd: %s", strerror(n->err));
+		lua_setfield(L, -2, "notify_error");
+	}
+}
+
 /* How the core enforced each limit of the whole box it holds:
  * enforcement = {memory, tasks, cpu, wall, output}, each "cgroup" (the
  * box's cgroup holds it), "sampled" (the supervisor reads the box and
@@ -184,7 +217,8 @@ static void push_end(lua_State *L, const struct sbx_job *j)
 	    [SBX_END_TASKS] = "tasks",
 	    [SBX_END_INIT] = "init",
 	    [SBX_END_INTERRUPTED] = "interrupted",
-	    [SBX_END_CPU] = "cpu"};
+	    [SBX_END_CPU] = "cpu",
+	    [SBX_END_REFUSED] = "refused"};
 	int sig = 0;
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");
@@ -313,7 +347,9 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		push_probe(L, j);
 	push_measures(L, j);
 	push_deaths(L, j);
+	push_events(L, j);
 	push_enforcement(L, j);
+	sbx_capture_push(L, j);
 	sbx_sink_push(L, &j->sink);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
@@ -394,6 +430,26 @@ static int copy_stdin(lua_State *L, struct jobs *js, const int *idx, size_t n,
 	return 0;
 }
 
+/* Each box's rule (the explain channel), on the stack above every index
+ * of the boxes while the jobs run: notify.c calls it.  Pushed before the
+ * supervisor takes the signals and the terminal, since growing the stack
+ * may raise. */
+static void push_rules(lua_State *L, struct jobs *js, const int *idx, size_t n,
+		       const struct not_run *fail)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sbx_box *b = lua_touserdata(L, idx[i]);
+		if (fail[i].what || !b->rule || !b->io.notify)
+			continue;
+		luaL_checkstack(L, 3, "too many rules");
+		lua_getiuservalue(L, idx[i], 1);
+		lua_rawgeti(L, -1, b->rule);
+		lua_remove(L, -2);
+		js->job[i].nt.L = L;
+		js->job[i].nt.rule_idx = lua_gettop(L);
+	}
+}
+
 /* Starts every box that can start and waits for them all, the operator's
  * stop, SIGPIPE and the caller's terminal held by the supervisor
  * meanwhile. */
@@ -466,6 +522,7 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 		jobs_release(js);
 		return sbx_fail(L, "dup", why.what, why.err);
 	}
+	push_rules(L, js, idx, n, fail);
 	/* a caller started with 0, 1 or 2 closed would get the box's pipes at
 	 * those numbers, and pass output into them: fill the gaps first */
 	for (int fd = 0; fd < 3; fd++)

@@ -904,6 +904,53 @@ static int send_meters(const struct sbx_plan *p)
 	return r;
 }
 
+/* Sends an O_PATH descriptor of each written place of the plan (capture.c)
+ * in one SBX_MSG_PLACES, index the mask of those opened; init keeps none.
+ * Held by the supervisor, each keeps its mount, detached, once the box's
+ * mount namespace is gone, so the places can be walked after the box has
+ * ended however it ended.  A place that cannot be opened is left out; the
+ * box runs without the record if the message cannot be sent. */
+static void send_places(const struct sbx_plan *p)
+{
+	int fd[SBX_PLACES_MAX], n = 0;
+	unsigned mask = 0;
+	union {
+		char b[CMSG_SPACE(sizeof fd)];
+		struct cmsghdr align;
+	} cm;
+	struct sbx_msg m = {SBX_MSG_PLACES, 0, 0, 0, 0};
+	struct iovec iov = {&m, sizeof m};
+	struct msghdr mh;
+	struct cmsghdr *c;
+
+	for (size_t i = 0; i < p->nplaces && i < SBX_PLACES_MAX; i++) {
+		fd[n] =
+		    open_beneath(AT_FDCWD, p->places[i], O_PATH | O_DIRECTORY);
+		if (fd[n] >= 0) {
+			mask |= 1u << i;
+			n++;
+		}
+	}
+	m.index = (int)mask;
+	memset(&mh, 0, sizeof mh);
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	if (n > 0) {
+		memset(&cm, 0, sizeof cm);
+		mh.msg_control = cm.b;
+		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
+	}
+	while (sendmsg(CTL, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+	for (int i = 0; i < n; i++)
+		drop(fd[i], 0);
+}
+
 static int lo_up(void)
 {
 	struct ifreq ifr;
@@ -1221,6 +1268,50 @@ static void send_probe(void)
 	drop(fds[1], 0);
 }
 
+/*
+ * The explain channel (notify.c): the filter is loaded with a new listener,
+ * which the kernel puts at the lowest free descriptor (close-on-exec).
+ * Nothing of sbxlua may run after the filter, so that number is said
+ * before: this process takes no descriptor between here and the seccomp
+ * call, and the supervisor takes the listener from that slot with
+ * pidfd_getfd (through the pidfd attached) once it is filled.  The execve
+ * that follows is notified (spec.c gate_filter), so the program starts only
+ * when the supervisor holds the listener and answers.
+ */
+static void announce_listener(void)
+{
+	struct sbx_msg h = {SBX_MSG_LISTENER, 0, 0, -1, 0};
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct iovec iov = {&h, sizeof h};
+	struct msghdr msg;
+	struct cmsghdr *c;
+	int pidfd;
+
+	/* the pidfd takes the lowest free slot; closed after the message,
+	 * that slot is the lowest free one again: the listener's */
+	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		die(SBX_ST_LISTENER, -1);
+	h.index = pidfd;
+	memset(&msg, 0, sizeof msg);
+	memset(&cm, 0, sizeof cm);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cm.buf;
+	msg.msg_controllen = sizeof cm.buf;
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pidfd, sizeof pidfd);
+	if (sendmsg(CTL, &msg, MSG_NOSIGNAL) < 0)
+		die(SBX_ST_LISTENER, -1);
+	close(pidfd);
+}
+
 /* The command's process: pid 2 of the box. */
 static _Noreturn void step(const struct sbx_plan *p)
 {
@@ -1271,6 +1362,24 @@ static _Noreturn void step(const struct sbx_plan *p)
 	 * errno of a failed execve: the report then says "exit 126" (or the
 	 * trap's signal) instead of "cannot execute".
 	 */
+	if (p->filter && p->notify) {
+		/*
+		 * Trust boundary: pidfd_getfd needs ptrace access to this
+		 * process.  It is still init's copy of the supervisor, made
+		 * undumpable by init, with the supervisor's memory descriptor
+		 * (of the host's user namespace, where an unprivileged
+		 * supervisor has no CAP_SYS_PTRACE).  An unprivileged caller's
+		 * box runs as the caller's own host uid: dumpable again, this
+		 * process is open to that uid only (who owns the supervisor
+		 * anyway) until the execve, which sets dumpable afresh.  A
+		 * root caller needs none of it (CAP_SYS_PTRACE on the host),
+		 * and its box's host id is never made able to read this copy.
+		 */
+		if (!p->caller_root)
+			CHECK(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0),
+			      SBX_ST_LISTENER, -1);
+		announce_listener();
+	}
 	if (p->filter)
 		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				   p->filter_flags, p->filter),
@@ -1390,6 +1499,8 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		CHECK(start_sink(&p->sink), SBX_ST_SINK, -1);
 	if (p->kmem)
 		CHECK(send_meters(p), SBX_ST_METERS, -1);
+	if (p->nplaces > 0 && p->root_opts)
+		send_places(p);
 
 	/* the box's resource limits in init too, before the fork: its own
 	 * (the supervisor's, the caller's) would otherwise show in

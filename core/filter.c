@@ -41,7 +41,12 @@ struct filter {
 	scmp_filter_ctx ctx; /* NULL once closed (or before it is built) */
 	int fd;		     /* scratch memfd while exporting, else -1 */
 	int notify;	     /* some action is "notify" */
+	int exec_notified;   /* execve itself is notified (an event each) */
 	size_t nrules;	     /* rules added (optional ones skipped excluded) */
+	/* calls refused with an errno that the supervisor also names
+	 * ({errno = E, notify = true}): the errno stays the answer */
+	struct sbx_notify_errno errnos[SBX_NOTIFY_ERRNOS];
+	size_t nerrnos;
 	struct sock_fprog prog; /* .filter points into uservalue UV_PROG */
 };
 
@@ -50,6 +55,7 @@ struct frule {
 	const char *name; /* owned by the spec table, alive for the call */
 	int nr;		  /* native syscall number; -1: optional, skipped */
 	uint32_t action;
+	int nerr; /* {errno = E, notify = true}: E, else 0 */
 	unsigned ncmp;
 	struct scmp_arg_cmp cmp[MAX_CMP];
 };
@@ -142,16 +148,20 @@ static uint32_t check_errno(lua_State *L, int idx, const char *where)
 
 /*
  * An action: "allow", "kill" (the process), "kill_thread", "trap", "log",
- * "notify" or {errno = NAME_OR_NUMBER}.
+ * "notify" or {errno = NAME_OR_NUMBER[, notify = true]}.  The last one
+ * (only where nerr is given: a rule's action) is a refusal with that errno
+ * that the supervisor names first: compiled to "notify", the errno kept
+ * in *nerr for the answer.
  */
-static uint32_t check_action(lua_State *L, int idx, const char *where)
+static uint32_t check_action(lua_State *L, int idx, const char *where,
+			     int *nerr)
 {
 	static const char *const names[] = {
 	    "allow", "kill", "kill_thread", "trap", "log", "notify", NULL};
 	static const uint32_t acts[] = {
 	    SCMP_ACT_ALLOW, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD,
 	    SCMP_ACT_TRAP,  SCMP_ACT_LOG,	   SCMP_ACT_NOTIFY};
-	static const char *const errno_keys[] = {"errno", NULL};
+	static const char *const errno_keys[] = {"errno", "notify", NULL};
 	uint32_t act;
 
 	idx = lua_absindex(L, idx);
@@ -169,6 +179,29 @@ static uint32_t check_action(lua_State *L, int idx, const char *where)
 		if (raw_field(L, idx, "errno") == LUA_TNIL)
 			spec_error(L, where, "action table without 'errno'");
 		act = SCMP_ACT_ERRNO(check_errno(L, -1, where));
+		lua_pop(L, 1);
+		switch (raw_field(L, idx, "notify")) {
+		case LUA_TNIL:
+			break;
+		case LUA_TBOOLEAN:
+			if (!lua_toboolean(L, -1))
+				break;
+			if (nerr == NULL) {
+				spec_error(L, where,
+					   "'notify' only in a "
+					   "rule's action");
+				return 0;
+			}
+			if ((act & SECCOMP_RET_DATA) == 0)
+				spec_error(L, where,
+					   "'notify' needs a "
+					   "nonzero errno");
+			*nerr = (int)(act & SECCOMP_RET_DATA);
+			act = SCMP_ACT_NOTIFY;
+			break;
+		default:
+			spec_error(L, where, "'notify' must be a boolean");
+		}
 		lua_pop(L, 1);
 		return act;
 	default:
@@ -293,7 +326,8 @@ static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
 	if (raw_field(L, idx, "action") == LUA_TNIL)
 		spec_error(L, where, "missing key 'action'");
 	snprintf(sub, sizeof sub, "%s.action", where);
-	r->action = check_action(L, -1, sub);
+	r->nerr = 0;
+	r->action = check_action(L, -1, sub, &r->nerr);
 	lua_pop(L, 1);
 	if (r->action == def)
 		spec_error(L, where, "action is the filter's default action");
@@ -422,8 +456,17 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 		}
 		f->nrules++;
 		f->notify = f->notify || r[i].action == SCMP_ACT_NOTIFY;
+		f->exec_notified =
+		    f->exec_notified ||
+		    (r[i].nr == SCMP_SYS(execve) &&
+		     r[i].action == SCMP_ACT_NOTIFY && !r[i].nerr);
+		if (r[i].nerr && f->nerrnos < SBX_NOTIFY_ERRNOS) {
+			f->errnos[f->nerrnos].nr = r[i].nr;
+			f->errnos[f->nerrnos++].err = r[i].nerr;
+		}
 	}
 	f->notify = f->notify || def == SCMP_ACT_NOTIFY;
+	f->exec_notified = f->exec_notified || def == SCMP_ACT_NOTIFY;
 	return 0;
 }
 
@@ -513,7 +556,7 @@ static int l_filter(lua_State *L)
 	check_keys(L, 1, keys, 0, "");
 	if (raw_field(L, 1, "default") == LUA_TNIL)
 		spec_error(L, NULL, "missing key 'default'");
-	def = check_action(L, -1, "default");
+	def = check_action(L, -1, "default", NULL);
 	lua_pop(L, 1);
 
 	lua_newtable(L); /* 2: names of optional rules that were skipped */
@@ -545,6 +588,8 @@ static int l_filter(lua_State *L)
 	f->fd = -1;
 	f->notify = 0;
 	f->nrules = 0;
+	f->nerrnos = 0;
+	f->exec_notified = 0;
 	f->prog.len = 0;
 	f->prog.filter = NULL;
 	luaL_setmetatable(L, FILTER_MT);
@@ -585,13 +630,40 @@ static int l_filter(lua_State *L)
 	return 1;
 }
 
+/* The errnos table of core.filter_bpf (argument 5, {[nr] = errno}) into
+ * f; raises on a malformed one. */
+static void bpf_errnos(lua_State *L, struct filter *f)
+{
+	if (lua_isnoneornil(L, 5))
+		return;
+	luaL_checktype(L, 5, LUA_TTABLE);
+	lua_pushnil(L);
+	while (lua_next(L, 5) != 0) {
+		int isnr, iserr;
+		lua_Integer nr = lua_tointegerx(L, -2, &isnr);
+		lua_Integer err = lua_tointegerx(L, -1, &iserr);
+		luaL_argcheck(L,
+			      isnr && iserr && nr >= 0 && nr < 4096 &&
+				  err > 0 && err <= MAX_ERRNO_VAL,
+			      5, "entries must be [call number] = errno");
+		luaL_argcheck(L, f->nerrnos < SBX_NOTIFY_ERRNOS, 5,
+			      "too many entries");
+		f->errnos[f->nerrnos].nr = (int)nr;
+		f->errnos[f->nerrnos++].err = (int)err;
+		lua_pop(L, 1);
+	}
+}
+
 /*
- * core.filter_bpf(bpf, rules, notify) -> sbx.filter
+ * core.filter_bpf(bpf, rules, notify [, exec_notified [, errnos]])
+ *   -> sbx.filter
  * A filter from a program f:export() gave (sbx.profile's cache, which
  * checks where it came from): whole 8-byte instructions, at most
  * BPF_MAXINSNS, starting with the load of the architecture as every
- * program of core.filter does.  rules and notify are what f:info() said.
- * It has no libseccomp context: f:dump() fails on it.
+ * program of core.filter does.  rules, notify, exec_notified and errnos
+ * are what f:info() said (errnos: the errno the supervisor answers each
+ * named refusal with).  It has no libseccomp context: f:dump() fails on
+ * it.
  */
 static int l_filter_bpf(lua_State *L)
 {
@@ -602,6 +674,9 @@ static int l_filter_bpf(lua_State *L)
 	struct filter *f;
 
 	luaL_checktype(L, 3, LUA_TBOOLEAN);
+	lua_settop(L, 5); /* the filter's values go above the arguments */
+	if (!lua_isnoneornil(L, 4))
+		luaL_checktype(L, 4, LUA_TBOOLEAN);
 	luaL_argcheck(L, nrules >= 0, 2, "negative");
 	luaL_argcheck(L,
 		      len > 0 && len % sizeof *insns == 0 &&
@@ -616,10 +691,13 @@ static int l_filter_bpf(lua_State *L)
 	f->ctx = NULL;
 	f->fd = -1;
 	f->notify = lua_toboolean(L, 3);
+	f->exec_notified = lua_toboolean(L, 4);
+	f->nerrnos = 0;
 	f->nrules = (size_t)nrules;
 	f->prog.len = 0;
 	f->prog.filter = NULL;
 	luaL_setmetatable(L, FILTER_MT);
+	bpf_errnos(L, f);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, UV_SKIPPED);
 	insns = lua_newuserdatauv(L, len, 0);
@@ -687,13 +765,23 @@ static int l_info(lua_State *L)
 	struct filter *f = check_filter(L, 1);
 	lua_Integer n;
 
-	lua_createtable(L, 0, 4);
+	lua_createtable(L, 0, 6);
 	lua_pushinteger(L, f->prog.len);
 	lua_setfield(L, -2, "insns");
 	lua_pushinteger(L, (lua_Integer)f->nrules);
 	lua_setfield(L, -2, "rules");
 	lua_pushboolean(L, f->notify);
 	lua_setfield(L, -2, "notify");
+	lua_pushboolean(L, f->exec_notified);
+	lua_setfield(L, -2, "exec_notified");
+	/* {[nr] = errno}: the calls refused with an errno the supervisor
+	 * also names ({errno = E, notify = true}) */
+	lua_createtable(L, 0, (int)f->nerrnos);
+	for (size_t i = 0; i < f->nerrnos; i++) {
+		lua_pushinteger(L, f->errnos[i].err);
+		lua_rawseti(L, -2, f->errnos[i].nr);
+	}
+	lua_setfield(L, -2, "errnos");
 	lua_getiuservalue(L, 1, UV_SKIPPED);
 	n = (lua_Integer)lua_rawlen(L, -1);
 	lua_createtable(L, (int)n, 0); /* a copy: the filter stays immutable */
@@ -841,6 +929,15 @@ const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx)
 		return NULL;
 	}
 	return &f->prog;
+}
+
+void sbx_filter_notify(lua_State *L, int idx, struct sbx_notify_spec *s)
+{
+	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
+	s->on = f->notify;
+	s->exec_events = f->exec_notified;
+	s->errnos = f->errnos;
+	s->nerrnos = f->nerrnos;
 }
 
 void sbx_open_filter(lua_State *L)

@@ -12,6 +12,7 @@
 
 #include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
 #include "kmem.h"
+#include "notify.h"
 #include "procev.h"
 #include "sink.h"
 #include "ttyfilter.h"
@@ -37,6 +38,7 @@ enum {
 	SBX_END_INIT,	     /* init was killed after the command's execve */
 	SBX_END_INTERRUPTED, /* sbxlua got SIGINT, SIGTERM or SIGHUP */
 	SBX_END_CPU,	     /* the sampler saw the box's CPU budget used */
+	SBX_END_REFUSED,     /* a notified call answered "stop" (notify.c) */
 	SBX_END_COUNT
 };
 
@@ -67,6 +69,9 @@ struct sbx_io {
 	/* SBX_CGMODE_PATH: the base the operator named, probed when the spec
 	 * was compiled (kept alive by the box) */
 	const struct sbx_cgroup_base *cgroup_named;
+	/* the written places to record at the end (capture.c); NULL none */
+	const struct sbx_capture *capture;
+	const struct sbx_notify_spec *notify; /* NULL: no explain channel */
 };
 
 struct sbx_job {
@@ -132,6 +137,10 @@ struct sbx_job {
 	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
 	size_t tail[2];	       /* resets at the end of buf (not content) */
 	char tail_last[2];     /* the last byte of content before them */
+	struct sbx_capres *files;     /* what capture.c recorded, or NULL */
+	int place_fd[SBX_PLACES_MAX]; /* the places init sent (place_mask) */
+	unsigned place_mask;
+	struct sbx_notify nt; /* the explain channel (notify.c) */
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */

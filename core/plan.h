@@ -115,6 +115,7 @@ enum sbx_stage {
 	SBX_ST_SYSCTL,
 	SBX_ST_METERS,
 	SBX_ST_SINK,
+	SBX_ST_LISTENER, /* the explain channel's listener (notify.c) */
 	SBX_ST_COUNT
 };
 
@@ -143,6 +144,10 @@ struct sbx_plan {
 	int drop_caps;
 	const struct sock_fprog *filter; /* NULL: no filter */
 	unsigned filter_flags;		 /* SECCOMP_FILTER_FLAG_* */
+	/* the filter notifies: the command's process announces the number
+	 * its listener will get (SBX_MSG_LISTENER), then loads the filter
+	 * with SECCOMP_FILTER_FLAG_NEW_LISTENER */
+	int notify;
 	struct sbx_landlock landlock;
 	int new_session;
 	int ctty;  /* make stdin the controlling terminal (a box pty) */
@@ -151,6 +156,11 @@ struct sbx_plan {
 	 * for its answer after the command's status and at its end */
 	int deaths_sync;
 	int kmem; /* send the supervisor the meters of kmem.h (sampled) */
+	/* the box's written places (capture.c): init opens each once the
+	 * tree is built and sends them (SBX_MSG_PLACES); the supervisor walks
+	 * them after the box has ended */
+	const char *const *places;
+	size_t nplaces;		   /* at most SBX_PLACES_MAX */
 	struct sbx_sink_plan sink; /* the network sink (sink.h) */
 	/* descriptors, numbered as the child sees them before it moves them */
 	int ctl_fd;
@@ -167,17 +177,23 @@ enum {
 	SBX_MSG_CANNOT,
 	SBX_MSG_STATUS,
 	SBX_MSG_PROBE,
-	SBX_MSG_EXEC,	/* the command's process is about to execve */
-	SBX_MSG_DEATH,	/* a process init reaped died of a limit's signal:
-			   the header, then a struct sbx_death */
-	SBX_MSG_UNSEEN, /* index: deaths init did not send (past its cap) */
-	SBX_MSG_REAPED, /* every process of the box has ended (deaths_sync);
-			   the supervisor answers SBX_MSG_GO, status 1 to ask
-			   for a search for a file at the box's size limit */
-	SBX_MSG_FOUND,	/* status: SBX_DEATH_* flags of that search */
-	SBX_MSG_METERS, /* descriptors of kmem.h's meters (SCM_RIGHTS) */
-	SBX_MSG_SINK,	/* the sink's listeners (sink.h, SCM_RIGHTS) */
+	SBX_MSG_EXEC,	  /* the command's process is about to execve */
+	SBX_MSG_DEATH,	  /* a process init reaped died of a limit's signal:
+			     the header, then a struct sbx_death */
+	SBX_MSG_UNSEEN,	  /* index: deaths init did not send (past its cap) */
+	SBX_MSG_REAPED,	  /* every process of the box has ended (deaths_sync);
+			     the supervisor answers SBX_MSG_GO, status 1 to ask
+			     for a search for a file at the box's size limit */
+	SBX_MSG_FOUND,	  /* status: SBX_DEATH_* flags of that search */
+	SBX_MSG_METERS,	  /* descriptors of kmem.h's meters (SCM_RIGHTS) */
+	SBX_MSG_PLACES,	  /* an O_PATH descriptor of each written place that
+			     init could open (SCM_RIGHTS, in the plan's order);
+			     index: the bit mask of those places (capture.c) */
+	SBX_MSG_SINK,	  /* the sink's listeners (sink.h, SCM_RIGHTS) */
+	SBX_MSG_LISTENER, /* index: the descriptor number the listener will
+			     get; a pidfd of the command's process attached */
 };
+#define SBX_PLACES_MAX 16   /* written places per box */
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
 	int type;

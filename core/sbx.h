@@ -26,6 +26,7 @@
 #include "plan.h"
 
 #include "job.h" /* after lua.h: cgroup.h declares Lua functions */
+#include "notify.h"
 
 /* ---- file.c: host files held by descriptor ---- */
 #define SBX_FILE "sbx.file"
@@ -46,6 +47,8 @@ struct sbx_box {
 					   the anchor; dup'ed at each run */
 	int closed;
 	int has_filter;
+	struct sbx_notify_spec nspec; /* the explain channel's table */
+	int rule; /* index in the anchor of the spec's rule; 0: none */
 };
 
 struct stat;
@@ -106,9 +109,25 @@ SBX_LOCAL void sbx_sysctls_parse(lua_State *L, int idx, int anchor,
 SBX_LOCAL int sbx_last_cap(void);
 /* filter.c: the compiled program of an sbx.filter at idx (raises) */
 SBX_LOCAL const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx);
+/* filter.c: whether the filter at idx notifies, and its errno table */
+SBX_LOCAL void sbx_filter_notify(lua_State *L, int idx,
+				 struct sbx_notify_spec *s);
 /* landlock.c: parse spec.landlock into p->landlock (raises) */
 SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				  struct sbx_landlock *ll);
+
+/* capture.c: parse spec.capture into b (its keep directory made or taken:
+ * -1 with errno and *bad when it cannot be); take the places init sent
+ * (SBX_MSG_PLACES and its control message); walk them once the box has
+ * ended; the record into the result; free it */
+SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,
+				struct sbx_box *b, const char **bad);
+struct cmsghdr;
+SBX_LOCAL void sbx_capture_take(struct sbx_job *j, const void *msg,
+				const struct cmsghdr *c);
+SBX_LOCAL void sbx_capture_run(struct sbx_job *j);
+SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_job *j);
+SBX_LOCAL void sbx_capture_free(struct sbx_job *j);
 
 SBX_API int luaopen_sbx_core(lua_State *L);
 

@@ -9,8 +9,11 @@
 #include "sbx.h"
 
 #include <errno.h>
+#include <linux/audit.h>
 #include <linux/binfmts.h>
+#include <linux/seccomp.h>
 #include <sched.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,6 +53,10 @@ static const char *const spec_keys[] = {"namespaces",
 					"proc_events",
 					"cpu_limit",
 					"memory_backstop",
+					"capture",
+					"mode",
+					"rule",
+					"notify",
 					NULL};
 
 static char *const *string_list(lua_State *L, int t, const char *k, int anchor,
@@ -270,6 +277,146 @@ static void spec_command(lua_State *L, struct sbx_plan *p, int anchor)
 	lua_pop(L, 1);
 }
 
+/* A list of strings t[k] (absolute paths when abs), anchored; *n its
+ * length. */
+static const char *const *notify_list(lua_State *L, int t, const char *k,
+				      int anchor, int abs, size_t *n)
+{
+	const char **v;
+	lua_Integer len;
+	*n = 0;
+	if (lua_getfield(L, t, k) == LUA_TNIL) {
+		lua_pop(L, 1);
+		return NULL;
+	}
+	if (!lua_istable(L, -1))
+		luaL_error(L, "field 'notify.%s' must be a list of strings", k);
+	len = luaL_len(L, -1);
+	if (len < 0 || len > 4096)
+		luaL_error(L, "field 'notify.%s' holds too many entries", k);
+	v = sbx_anchor(L, anchor, (size_t)len * sizeof *v);
+	for (lua_Integer i = 1; i <= len; i++) {
+		if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
+			luaL_error(L,
+				   "field 'notify.%s' must be a list of "
+				   "strings",
+				   k);
+		if (abs && lua_tostring(L, -1)[0] != '/')
+			luaL_error(L,
+				   "field 'notify.%s': '%s' is not an "
+				   "absolute path",
+				   k, lua_tostring(L, -1));
+		v[i - 1] = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	*n = (size_t)len;
+	return v;
+}
+
+/*
+ * The hand-over gate of the explain channel: nine instructions before the
+ * profile's program that notify the one execve sbxlua makes itself, the
+ * command process's execve(p->path, ...) after the filter, recognised by
+ * the address of its path (an address in that process, a copy of the
+ * supervisor's).  That execve waits until the supervisor holds the
+ * listener (child.c step, notify.c); the profile's own rules apply to
+ * every other call, so a profile that only names its refusals costs
+ * nothing on the calls it allows.  After the execve the address space is
+ * the program's: an execve of its own that happens to pass that address is
+ * notified and let through, nothing more.  The gate checks the
+ * architecture first; any other architecture falls to the profile's
+ * program, which checks it again.
+ */
+#define GATE_LEN 9
+static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
+{
+	uint64_t ptr = (uint64_t)(uintptr_t)p->path;
+	size_t len = (size_t)p->filter->len + GATE_LEN;
+	struct sock_filter *f;
+	struct sock_fprog *prog;
+	const struct sock_filter gate[GATE_LEN] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, arch)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 7),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, nr)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 5),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[0])),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ptr, 0, 3),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[0]) + 4),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(ptr >> 32), 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	};
+	if (len > BPF_MAXINSNS)
+		luaL_error(L,
+			   "field 'filter': no room for the explain "
+			   "channel's %d instructions",
+			   GATE_LEN);
+	f = sbx_anchor(L, anchor, len * sizeof *f);
+	memcpy(f, gate, sizeof gate);
+	memcpy(f + GATE_LEN, p->filter->filter,
+	       (size_t)p->filter->len * sizeof *f);
+	prog = sbx_anchor(L, anchor, sizeof *prog);
+	prog->len = (unsigned short)len;
+	prog->filter = f;
+	p->filter = prog;
+}
+
+/* the explain channel: mode, rule and the supervisor's table (notify.c) */
+static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
+{
+	static const char *const modes[] = {"stop", "deny", "log", NULL};
+	static const char *const keys[] = {"open", "connect", "mmap_cap", NULL};
+	struct sbx_notify_spec *n = &b->nspec;
+
+	n->mode = SBX_MODE_DENY;
+	if (lua_getfield(L, 1, "mode") != LUA_TNIL) {
+		const char *m = lua_tostring(L, -1);
+		int i = 0;
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "field 'mode' must be a string");
+		while (modes[i] && strcmp(modes[i], m) != 0)
+			i++;
+		if (!modes[i])
+			luaL_error(L,
+				   "field 'mode': invalid mode '%s' "
+				   "(stop, deny or log)",
+				   m);
+		n->mode = i == 0   ? SBX_MODE_STOP
+			  : i == 1 ? SBX_MODE_DENY
+				   : SBX_MODE_LOG;
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "rule") != LUA_TNIL) {
+		if (!lua_isfunction(L, -1))
+			luaL_error(L, "field 'rule' must be a function");
+		sbx_anchor_value(L, anchor, -1);
+		b->rule = (int)lua_rawlen(L, anchor);
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, 1, "notify") != LUA_TNIL) {
+		int t = lua_gettop(L);
+		if (!lua_istable(L, t))
+			luaL_error(L, "field 'notify' must be a table");
+		sbx_check_keys(L, t, 1, keys);
+		n->open = notify_list(L, t, "open", anchor, 1, &n->nopen);
+		n->connect =
+		    notify_list(L, t, "connect", anchor, 0, &n->nconnect);
+		n->mmap_cap = (uint64_t)sbx_opt_int(L, t, "mmap_cap", 0, 0,
+						    (lua_Integer)1 << 50);
+	}
+	lua_pop(L, 1);
+	if (n->on) {
+		gate_filter(L, &b->plan, anchor);
+		b->plan.notify = 1;
+		b->plan.filter_flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		b->io.notify = n;
+	}
+}
+
 /* what confines the command's processes: rlimits, sysctls, the seccomp
  * filter, Landlock, the session, capabilities and no_new_privs */
 static void spec_process(lua_State *L, struct sbx_box *b, int anchor)
@@ -301,8 +448,10 @@ static void spec_process(lua_State *L, struct sbx_box *b, int anchor)
 		p->filter = sbx_filter_prog(L, -1);
 		sbx_anchor_value(L, anchor, -1); /* the program's memory */
 		b->has_filter = 1;
+		sbx_filter_notify(L, -1, &b->nspec);
 	}
 	lua_pop(L, 1);
+	spec_notify(L, b, anchor);
 	if (lua_getfield(L, 1, "landlock") != LUA_TNIL)
 		sbx_landlock_parse(L, -1, anchor, &p->landlock);
 	lua_pop(L, 1);
@@ -449,6 +598,15 @@ static int box_parse(lua_State *L)
 	r = spec_limits(L, &b->io, anchor);
 	if (r)
 		return r;
+	if (lua_getfield(L, 1, "capture") != LUA_TNIL) {
+		const char *bad = NULL;
+		if (!b->plan.root_opts || !(b->plan.nsflags & CLONE_NEWPID))
+			luaL_error(L, "capture needs a root and a pid "
+				      "namespace");
+		/* last: it makes the keep directory */
+		if (sbx_capture_parse(L, -1, anchor, b, &bad) < 0)
+			return sbx_fail(L, "keep directory", bad, errno);
+	}
 	lua_settop(L, 2);
 	b->closed = 0;
 	return 1;

@@ -61,6 +61,7 @@ void sbx_job_init(struct sbx_job *j)
 	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
 	j->cmd_pidfd = j->exec_fd = -1;
 	j->io.in_fd = -1;
+	sbx_notify_init(&j->nt);
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
 	sbx_procev_init(&j->pe);
@@ -916,12 +917,15 @@ out:
 }
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
- * the two descriptors a probe carries (close-on-exec), else -1; k takes
- * those of the memory meters (kmem.h): any other descriptor that came is
- * closed; sk takes the sink's listeners (sink.h). */
-static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
-			struct sbx_kmem *k, struct sbx_sink *sk)
+ * the two descriptors a probe carries (close-on-exec), else -1; the job
+ * takes those of the memory meters (kmem.h), of the written places
+ * (capture.c) and the sink's listeners (sink.h): any other descriptor
+ * that came is closed. */
+static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 {
+	int ctl = j->ctl;
+	struct sbx_kmem *k = &j->kmem;
+	struct sbx_sink *sk = &j->sink;
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE((SBX_KMEM_FDS > SBX_SINK_FDS
@@ -949,6 +953,12 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 		sbx_kmem_take(k, buf, c);
 		return n;
 	}
+	if (n == (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_PLACES) {
+		sbx_capture_take(j, buf, c);
+		return n;
+	}
 	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type == SBX_MSG_SINK) {
 		sbx_sink_take(sk, c);
@@ -957,7 +967,15 @@ static ssize_t recv_ctl(int ctl, char *buf, size_t size, int fds[2],
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 	    c->cmsg_len == CMSG_LEN(sizeof got))
 		memcpy(got, CMSG_DATA(c), sizeof got);
-	else if (c) /* none kept: closed there */
+	else if (c && c->cmsg_level == SOL_SOCKET &&
+		 c->cmsg_type == SCM_RIGHTS &&
+		 c->cmsg_len == CMSG_LEN(sizeof got[0]) &&
+		 n == (ssize_t)sizeof(struct sbx_msg) &&
+		 ((const struct sbx_msg *)(const void *)buf)->type ==
+		     SBX_MSG_LISTENER) {
+		memcpy(&fds[0], CMSG_DATA(c), sizeof fds[0]);
+		return n;
+	} else if (c) /* none kept: closed there */
 		sbx_kmem_take(NULL, NULL, c);
 	if (n > (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
@@ -1055,7 +1073,7 @@ static void read_ctl(struct sbx_job *j)
 	int fds[2];
 	j->sink.plan = &j->plan->sink;
 	while (j->ctl >= 0) {
-		n = recv_ctl(j->ctl, buf, sizeof buf, fds, &j->kmem, &j->sink);
+		n = recv_ctl(j, buf, sizeof buf, fds);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -1087,6 +1105,15 @@ static void read_ctl(struct sbx_job *j)
 			j->have_cannot = 1;
 		} else if (m.type == SBX_MSG_EXEC) {
 			j->execed = 1;
+		} else if (m.type == SBX_MSG_LISTENER) {
+			/* the explain channel: taken in the wait loop */
+			if (j->io.notify && j->nt.pidfd < 0 && fds[0] >= 0) {
+				j->nt.pidfd = fds[0];
+				j->nt.want = m.index;
+				j->nt.spec = j->io.notify;
+			} else if (fds[0] >= 0) {
+				close(fds[0]);
+			}
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
@@ -1385,6 +1412,9 @@ static void finish(struct sbx_job *j)
 {
 	reap_init(j);
 	read_ctl(j);
+	/* every process of the box has ended (its init is reaped): what it
+	 * left in its written places, through the descriptors init sent */
+	sbx_capture_run(j);
 	if (j->deaths_sync) {
 		/* init killed before it asked (the supervisor's own kill):
 		 * the deaths before the kill were seen, those of it are the
@@ -1403,6 +1433,8 @@ static void finish(struct sbx_job *j)
 	xclose(&j->in);
 	xclose(&j->out[0]);
 	xclose(&j->out[1]);
+	xclose(&j->nt.fd);
+	xclose(&j->nt.pidfd);
 	sbx_sink_finish(&j->sink);
 	j->done = 1;
 	j->end = sbx_now();
@@ -1518,9 +1550,10 @@ enum {
 	W_STOP = 7, /* the operator's stop signal */
 	W_EXEC,	    /* the command's execve happened, or it ended */
 	W_PROCEV,   /* the proc connector has events */
-	W_SINK	    /* a listener or connection of the network sink */
+	W_SINK,	    /* a listener or connection of the network sink */
+	W_NOTIFY    /* the explain channel's listener has a call */
 };
-#define JOB_WATCH (9 + SBX_SINK_WATCH) /* at most, per job */
+#define JOB_WATCH (10 + SBX_SINK_WATCH) /* at most, per job */
 #define MAX_WATCH (JOB_WATCH * 64 + 1)
 
 struct watch_set {
@@ -1582,6 +1615,28 @@ static int job_timers(struct sbx_job *j, double now, double *next)
 	return 0;
 }
 
+/* how soon the listener is looked for again (sbx_notify_take) */
+#define NOTIFY_RETRY 0.0002
+
+/* The explain channel: the listener is taken once the command's process
+ * has loaded its filter (it cannot say so after: nothing of sbxlua runs
+ * under the filter but execve); until then, looked for again. */
+static void take_listener(struct sbx_job *j, double now, double *next)
+{
+	int t;
+	if (j->nt.want < 0 || j->nt.fd >= 0 || j->nt.pidfd < 0 || j->exited)
+		return;
+	t = sbx_notify_take(&j->nt);
+	if (t == 0) {
+		sooner(next, now + NOTIFY_RETRY);
+	} else if (t < 0) {
+		/* its execve would wait forever: the program never ran, a
+		 * set-up failure */
+		set_cannot(j, SBX_ST_LISTENER, j->nt.err);
+		kill_box(j, SBX_END_CANNOT);
+	}
+}
+
 /* The descriptors of one job the loop waits on. */
 static void job_watches(struct watch_set *w, struct sbx_job *j)
 {
@@ -1591,6 +1646,8 @@ static void job_watches(struct watch_set *w, struct sbx_job *j)
 		watch(w, j->ctl, POLLIN, j, W_CTL);
 	if (j->pe.fd >= 0 && !j->exited)
 		watch(w, j->pe.fd, POLLIN, j, W_PROCEV);
+	if (j->nt.fd >= 0 && !j->exited)
+		watch(w, j->nt.fd, POLLIN, j, W_NOTIFY);
 	if (j->exec_fd >= 0)
 		watch(w, j->exec_fd, POLLIN, j, W_EXEC);
 	if (j->in >= 0 && j->io.in_fd >= 0 && j->inbuf_off == j->inbuf_len)
@@ -1638,6 +1695,17 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 	case W_PROCEV:
 		sbx_procev_read(j);
 		answer_reaped(j, 0);
+		break;
+	case W_NOTIFY:
+		if (re & POLLIN) {
+			/* a stop: the box first, the refused call never
+			 * returns */
+			if (sbx_notify_handle(&j->nt) == SBX_ANS_STOP)
+				kill_box(j, SBX_END_REFUSED);
+		} else {
+			/* POLLHUP: no task uses the filter any more */
+			xclose(&j->nt.fd);
+		}
 		break;
 	case W_EXEC:
 		/* the command's execve happened (or it ended): a failure it
@@ -1698,6 +1766,7 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 				continue;
 			if (w.np + JOB_WATCH > MAX_WATCH)
 				break;
+			take_listener(j, now, &next);
 			active++;
 			job_watches(&w, j);
 			sink_watches(&w, j, &next);
@@ -1739,6 +1808,7 @@ void sbx_job_release(struct sbx_job *j)
 	xclose(&j->io.in_fd);
 	xclose(&j->cmd_pidfd);
 	xclose(&j->exec_fd);
+	sbx_notify_close(&j->nt);
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);
 	sbx_kmem_close(&j->kmem);
@@ -1747,6 +1817,7 @@ void sbx_job_release(struct sbx_job *j)
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);
+	sbx_capture_free(j);
 	j->buf[0] = j->buf[1] = NULL;
 	j->probe = NULL;
 	j->len[0] = j->len[1] = 0;

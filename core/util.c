@@ -69,6 +69,7 @@ static const char *const stages[SBX_ST_COUNT] = {
     [SBX_ST_SYSCTL] = "set sysctl",
     [SBX_ST_METERS] = "open memory meters",
     [SBX_ST_SINK] = "set up the network sink",
+    [SBX_ST_LISTENER] = "hand over the seccomp listener",
 };
 
 /* The C library's name of an errno value ("EPERM"), "EUNKNOWN" if none. */

@@ -73,6 +73,31 @@ say("landlock: %s", abi > 0 and ("ABI " .. abi) or "not offered by this kernel (
 say("seccomp: %s", filter and "filters load (the default profile compiled and ran)" or "no filter")
 say("host root: %s", info.host_root and "yes: the box runs as kernel uid 0" or "no")
 
+-- the explain channel, for real: a box whose filter notifies (its execve
+-- always is), the listener taken with pidfd_getfd, the call answered
+local nfilter, nerr = profile.compile { default = "allow", rules = { { call = "getppid", action = "notify" } } }
+local nspec = nfilter and stdbox.build { prog = "/bin/true", filter = nfilter, cgroup = base or nil, mode = "log" }
+local nr = nspec and sbx.run(nspec)
+if not nfilter then
+	say("seccomp user notification: absent: the filter does not compile (%s)", nerr)
+	say("pidfd_getfd: untested (no notifying filter)")
+elseif not nr or nr.outcome == "cannot" then
+	local c = nr and nr.cannot or {}
+	say("seccomp user notification: absent: a notifying filter does not load (%s)",
+		c.errname or "the box did not run")
+	say("pidfd_getfd: untested (no listener)")
+elseif nr.notify_error then
+	say("seccomp user notification: untested: the listener could not be taken")
+	say("pidfd_getfd: refused (%s): the supervisor needs ptrace access to the box's command", nr.notify_error)
+elseif nr.outcome == "exit" and (nr.notified or 0) >= 1 then
+	say("seccomp user notification: works (%s)", nr.notify_sync and "with the synchronous wake-up flag"
+		or "without the synchronous wake-up flag: this kernel lacks SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP")
+	say("pidfd_getfd: works (the supervisor takes the box's listener)")
+else
+	say("seccomp user notification: fails: the box ended with %s", nr.outcome)
+	say("pidfd_getfd: untested")
+end
+
 -- 3. limits
 local cg = sbx.cgroup_probe(base)
 if cg and cg.usable then

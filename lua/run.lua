@@ -12,6 +12,7 @@ local profile = require "sbx.profile"
 -- directory, and nothing is loaded after it has run
 local cjson = require "cjson"
 local setid = require "sbx.setid"
+local written = require "sbx.written"
 local sink = require "sbx.sink"
 local backend = require "sbx.backend"
 require "sbx.backend.process"
@@ -157,6 +158,15 @@ local OPTIONS = {
 		end },
 	{ "--profile", "NAME", "seccomp profile: default, none, or a file (default)",
 		function(o, typed) o.profile = typed end },
+	{ "--mode", "stop|deny|log", "a call the profile sends to sbxlua and refuses: stop ends the box "
+		.. "(exit 125), deny fails the call and goes on, log lets it through; each is reported "
+		.. "(default: the profile's own, else deny)",
+		function(o, typed)
+			if typed ~= "stop" and typed ~= "deny" and typed ~= "log" then
+				refuse("--mode %s: expected stop, deny or log", typed)
+			end
+			o.mode = typed
+		end },
 	{ "--tty-raw", nil, "pass the program's output to the caller's terminal unfiltered (by "
 		.. "default, when stdout or stderr is a terminal, only what draws reaches it: text, colours, "
 		.. "cursor movement; no OSC, DCS, APC, PM or SOS string, no query the terminal answers on its "
@@ -181,6 +191,14 @@ local OPTIONS = {
 			if not real then refuse("--rootfs %s: %s", typed, msg) end
 			o.rootfs = real
 		end },
+	{ "--keep", "DIR", "copy the regular files the program left in the box's writable places into "
+		.. "DIR (made 0700; an existing DIR must be empty and the caller's; names made safe, sizes "
+		.. "capped)",
+		function(o, typed) o.keep = typed end },
+	{ "--decoys", nil, "place decoy credentials in the box (~/.ssh/id_rsa, ~/.aws/credentials, a "
+		.. "browser's Login Data, /etc/shadow), each with a marker random per run; a marker found in "
+		.. "a written file or captured output is noted",
+		function(o) o.decoys = true end },
 	{ "--report", "FILE", "also write the report to FILE", "report" },
 	{ "--json", "FILE", "write the structured result to FILE", "json" },
 	{ "-v --verbose", nil, "add the isolation report to the report",
@@ -222,7 +240,8 @@ local CLI = {
 		.. "no_new_privs, a seccomp filter, Landlock, limits) and writes a report to stderr after "
 		.. "the box is gone.",
 	epilog = "Exit status: the program's own; 128+N for signal N (a call the filter kills: SIGSYS, "
-		.. "159); 124 a limit stopped it; 126 the box could not be set up.",
+		.. "159); 124 a limit stopped it; 125 a refusal ended it (--mode stop); 126 the box "
+		.. "could not be set up.",
 	options = OPTIONS,
 	arguments = { { "PROG", "the program: a path, or a name found in the box's PATH" },
 		{ "ARGS", "its arguments", "*" } },
@@ -245,6 +264,11 @@ local function parse(argv)
 		if o.cgroup == "none" then o.cgroup = false end
 	end
 	o.prog, o.args = args.PROG, args.ARGS
+	-- the written places are recorded, and decoys placed, in the
+	-- namespace box's own tree: never silently not done
+	if (o.keep or o.decoys) and (o.backend or "ns") ~= "ns" then
+		refuse("%s: needs the namespace box (--backend ns)", o.keep and "--keep" or "--decoys")
+	end
 	return o
 end
 
@@ -272,14 +296,22 @@ end
 local function main(argv)
 	local o = parse(argv)
 	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
-	local filter, msg = profile.filter(o.profile or "default")
+	-- the profile's refusals are named in the report (their errnos
+	-- unchanged): the explain channel, at no cost for what it allows
+	local filter, prof = profile.filter(o.profile or "default", { name_refusals = true })
 	if filter == nil then
 		-- a profile refused or malformed, or libseccomp's failure
+		local msg = prof
 		refuse("--profile %s: %s", o.profile or "default",
 			msg:find("^profile ") and reason(msg) or msg)
 	end
 	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
+	-- a refusal ends the box (stop), fails the call (deny) or is let
+	-- through and recorded (log): the profile's own default, else deny
+	local pmode, ntable = profile.notify(prof)
+	o.mode = o.mode or pmode or "deny"
+	o.notify = ntable
 	-- an interactive program gets a terminal of the box's own, never the
 	-- caller's (TIOCSTI into the caller's terminal must be impossible)
 	o.pty = o.stdin == nil and sbx.isatty(0)
@@ -298,9 +330,13 @@ local function main(argv)
 	-- the box is gone: no set-id file of its host id stays in a --rw
 	-- directory (reported after the run's own events)
 	local swept = setid.after_run(info)
+	-- the written files (sbx.written), and the decoys' markers found in them
+	info.files = r.files and written.files(r, info.decoys, info.mount_points) or nil
+	local hits = info.decoys and written.marker_hits(r, info.files or {}, info.decoys) or {}
 
 	local events = report.events(r, info)
 	for _, e in ipairs(swept) do events[#events + 1] = e end
+	for _, h in ipairs(hits) do events[#events + 1] = report.decoy_note(h) end
 	local verified = report.verify(r, info, sbx.ns_ids())
 	local text = report.text(r, info, events, verified, o.verbose)
 	if o.verbose then text = text .. sink.text(r) end

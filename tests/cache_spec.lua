@@ -15,7 +15,7 @@ local profile = require "sbx.profile"
 
 local root = S.euid() == 0
 local PROBE = (os.getenv("PWD") or S.sh("pwd"):gsub("%s+$", "")) .. "/build/tests/sysprobe"
-local FORMAT = "sbxlua-bpf 1"
+local FORMAT = "sbxlua-bpf 2"
 local ENFORCED = "memfd_create=ENOSYS mount=EPERM"
 local OPEN = "memfd_create=EFAULT mount=EFAULT"
 
@@ -31,16 +31,17 @@ local function probe(xdg)
 end
 
 -- The default profile's entry name, and a sound entry (right key: the
--- format, libseccomp's version and architecture, the text of each file
+-- format, libseccomp's version and architecture, name_refusals, the text of each file
 -- read for the profile; right hash) whose program allows every call.
 local function planted()
 	local f <close> = assert(core.open_file(assert(profile.dir()) .. "/default.lua"))
 	local text = f:read(profile.MAX_SIZE)
-	local key = table.concat({ FORMAT, core.filter_abi(), #text .. ":" .. text }, "\n")
+	-- run.lua names the profile's refusals (name_refusals)
+	local key = table.concat({ FORMAT, core.filter_abi(), "name_refusals true", #text .. ":" .. text }, "\n")
 	local allow = assert(core.filter { default = "allow" })
 	local bpf = allow:export()
 	allow:close()
-	local body = FORMAT .. "\n0 -\n"
+	local body = FORMAT .. "\n0 - - -\n"
 	return core.sha256(key), body .. core.sha256(key .. "\0" .. body .. bpf) .. "\n" .. bpf
 end
 
@@ -204,6 +205,34 @@ describe("profile cache [" .. S.priv .. "]", function()
 		assert.are.equal(3, entries())
 	end)
 
+	it("keeps the errno of each named refusal: a cached program answers as a fresh one in every mode", function()
+		-- run.lua compiles with name_refusals: ptrace is refused EPERM and
+		-- named; in log mode the supervisor lets a named call through
+		-- unless the filter says which errno it answers with
+		local hostile = "build/tests/hostile"
+		for _, mode in ipairs { "deny", "log", "stop" } do
+			local runs = {}
+			for i = 1, 2 do
+				local out, err, code = S.runlua_env("XDG_CACHE_HOME=" .. S.q(base) .. " HOME=",
+					"--mode", mode, hostile, "ptrace")
+				runs[i] = { out, err, code }
+			end
+			assert.are.same(runs[1], runs[2], mode)
+			if mode ~= "stop" then
+				assert.are.equal("ptrace: Operation not permitted\n", runs[2][1], mode)
+				assert.matches("syscall 101 %(ptrace%)", runs[2][2], nil, mode)
+			else
+				assert.are.equal(125, runs[2][3])
+			end
+		end
+		-- one entry, written by the first run, served to the others
+		assert.are.equal(1, tonumber((S.sh("ls -A " .. S.q(base .. "/sbxlua") .. " | wc -l"))))
+		local f = assert(profile.filter("default", { name_refusals = true }))
+		local g = assert(profile.filter("default", { name_refusals = true, nocache = true }))
+		assert.are.same(g:info().errnos, f:info().errnos)
+		assert.is_true(next(g:info().errnos) ~= nil)
+	end)
+
 	it("checks its arguments", function()
 		assert.has_error(function() core.filter_bpf(1, 0, false) end)
 		assert.has_error(function() core.filter_bpf("1234567", 0, false) end,
@@ -216,5 +245,11 @@ describe("profile cache [" .. S.priv .. "]", function()
 		assert.has_error(function() core.mkdir("/tmp/x", -1) end, "bad argument #2 to 'mkdir' (invalid mode)")
 		assert.has_error(function() profile.filter(1) end,
 			"bad argument #1 to 'filter' (string expected, got number)")
+		assert.has_error(function() profile.filter("default", true) end,
+			"bad argument #2 to 'filter' (table expected, got boolean)")
+		assert.has_error(function() profile.filter("default", { cache = false }) end,
+			"bad argument #2 to 'filter' (unknown key 'cache')")
+		assert.has_error(function() core.filter_bpf(("\0"):rep(8), 0, false, 1) end)
+		assert.has_error(function() core.filter_bpf(("\0"):rep(8), 0, false, false, { [1] = 0 }) end)
 	end)
 end)

@@ -24,6 +24,14 @@ describe("check.lua [" .. S.priv .. "]", function()
 		assert.matches("\ncheck: limit: cpu 30 s %(sampled, box%-wide; rlimit per process%)\n", out)
 	end)
 
+	it("says whether the explain channel works: user notification, its sync flag, pidfd_getfd", function()
+		local out, code = S.sh(S.bin .. " check.lua 2>&1")
+		assert.are.equal(0, code, out)
+		-- this kernel (6.18) has both; the host's own answer, read off a real box
+		assert.matches("\ncheck: seccomp user notification: works %(with the synchronous wake%-up flag%)\n", out)
+		assert.matches("\ncheck: pidfd_getfd: works %(the supervisor takes the box's listener%)\n", out)
+	end)
+
 	it("exits 1 with the reason on a host without user namespaces", function()
 		local out, code = S.sh("unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && "
 			.. S.bin .. " check.lua' 2>&1")

@@ -323,7 +323,7 @@ end
 -- directory must not be bound writable into a box (`--rw` of it or of a
 -- parent: see docs/performance.md).
 
-local CACHE_FORMAT = "sbxlua-bpf 1"
+local CACHE_FORMAT = "sbxlua-bpf 2"
 
 --- The cache directory's path: `$XDG_CACHE_HOME/sbxlua`, else
 -- `$HOME/.cache/sbxlua` (absolute paths only).
@@ -359,9 +359,21 @@ local function cache_dir()
 	return path
 end
 
+-- The entry's header line after the format: what f:info() says beside
+-- the program (rules, notify, exec_notified, the named refusals' errnos
+-- as nr=errno by call number).
+local function info_line(info)
+	local nrs = {}
+	for nr in pairs(info.errnos) do nrs[#nrs + 1] = nr end
+	table.sort(nrs)
+	for i, nr in ipairs(nrs) do nrs[i] = nr .. "=" .. info.errnos[nr] end
+	return ("%d %s %s %s\n"):format(info.rules, info.notify and "notify" or "-",
+		info.exec_notified and "exec" or "-", #nrs > 0 and table.concat(nrs, ",") or "-")
+end
+
 -- The entry's text: header lines, then the program.
-local function entry(key, bpf, rules, notify)
-	local body = ("%s\n%d %s\n"):format(CACHE_FORMAT, rules, notify and "notify" or "-")
+local function entry(key, bpf, info)
+	local body = CACHE_FORMAT .. "\n" .. info_line(info)
 	return body .. core.sha256(key .. "\0" .. body .. bpf) .. "\n" .. bpf
 end
 
@@ -375,69 +387,146 @@ local function cache_load(path, key)
 	if text == nil then return nil end
 	local head = #CACHE_FORMAT + 1
 	if text:sub(1, head) ~= CACHE_FORMAT .. "\n" then return nil end
-	local counts, sum, bpf = text:match("^(%d+ [%-%a]+\n)(%x+)\n(.*)$", head + 1)
+	local counts, sum, bpf = text:match("^(%d+ [%-%a]+ [%-%a]+ [%-%d=,]+\n)(%x+)\n(.*)$", head + 1)
 	if counts == nil then return nil end
 	local body = CACHE_FORMAT .. "\n" .. counts
 	if sum ~= core.sha256(key .. "\0" .. body .. bpf) then return nil end
-	local rules, notify = body:match("\n(%d+) ([%-%a]+)\n$")
-	local ok, filter = pcall(core.filter_bpf, bpf, math.tointeger(rules), notify == "notify")
+	local rules, notify, exec, list = counts:match("^(%d+) ([%-%a]+) ([%-%a]+) ([%-%d=,]+)\n$")
+	local errnos = {}
+	for nr, err in list:gmatch("(%d+)=(%d+)") do errnos[math.tointeger(nr)] = math.tointeger(err) end
+	local ok, filter = pcall(core.filter_bpf, bpf, math.tointeger(rules), notify == "notify",
+		exec == "exec", errnos)
 	if not ok then return nil end
 	return filter
 end
 
---- Compiles a profile into a filter.
+--- Compiles a profile into a filter.  A profile's `notify` table (the
+-- explain channel's table and default mode, docs/seccomp.md) is not part
+-- of the filter: `M.notify` returns it.
+--
+-- With `opts.name_refusals`, every rule whose action is an errno other than
+-- `ENOSYS` becomes `{errno = E, notify = true}`: the call is refused with
+-- the same errno, and the supervisor names it (docs/seccomp.md, the explain
+-- channel).  `ENOSYS` answers stay plain: they tell a program that a call
+-- is missing so that it falls back (`clone3`, `openat2`), which is not a
+-- refusal worth a line.  The calls the profile allows cost nothing more.
 -- @param profile a spec table from `M.load`, or `false` (no filter)
+-- @tparam[opt] table opts `{name_refusals = bool}`
 -- @return an `sbx.filter`, or `false` for `false`; or nil, msg, errno when
 -- libseccomp fails (a malformed spec raises, as `sbx.core.filter` does)
-function M.compile(profile)
+function M.compile(profile, opts)
+	if opts ~= nil then
+		if type(opts) ~= "table" then
+			error(("bad argument #2 to 'compile' (table expected, got %s)"):format(type(opts)), 2)
+		end
+		for k in pairs(opts) do
+			if k ~= "name_refusals" then
+				error(("bad argument #2 to 'compile' (unknown key '%s')"):format(tostring(k)), 2)
+			end
+		end
+	end
 	if profile == false then return false end
 	if type(profile) ~= "table" then
 		error(("bad argument #1 to 'compile' (table or false expected, got %s)")
 			:format(type(profile)), 2)
 	end
-	return core.filter(profile)
+	local spec = {}
+	for k, v in pairs(profile) do
+		if k ~= "notify" then spec[k] = v end
+	end
+	if opts and opts.name_refusals and type(spec.rules) == "table" then
+		local rules = {}
+		for i, r in ipairs(spec.rules) do
+			local a = type(r) == "table" and r.action
+			if type(a) == "table" and a.errno ~= nil and a.errno ~= "ENOSYS" and a.errno ~= 38
+				and a.errno ~= 0 and a.notify == nil then
+				local c = {}
+				for k, v in pairs(r) do c[k] = v end
+				c.action = { errno = a.errno, notify = true }
+				rules[i] = c
+			else
+				rules[i] = r
+			end
+		end
+		spec.rules = rules
+	end
+	return core.filter(spec)
+end
+
+--- The explain channel's settings of a profile: its `notify` table split
+-- into the default mode and the supervisor's table (the core spec's
+-- `notify`: `open`, `connect`, `mmap_cap`).
+-- @param profile a spec table from `M.load`, or `false`
+-- @return mode (a string or nil), table (or nil)
+function M.notify(profile)
+	if type(profile) ~= "table" or profile.notify == nil then return nil, nil end
+	local n = profile.notify
+	if type(n) ~= "table" then
+		error("bad argument #1 to 'notify' (field 'notify' must be a table)", 2)
+	end
+	local t = {}
+	for k, v in pairs(n) do
+		if k ~= "mode" then t[k] = v end
+	end
+	return n.mode, t
 end
 
 --- Loads and compiles a profile, through the cache.
--- As `M.compile(M.load(name))`, but the program is taken from the cache
--- (see `M.cache_dir`) when an entry for the same profile is there and
+-- As `M.compile(M.load(name), opts)`, but the program is taken from the
+-- cache (see `M.cache_dir`) when an entry for the same profile is there and
 -- sound; else it is compiled, and kept there.  The profile is always loaded
 -- (its text run, as `M.load` does); the key is the sha256 of a format tag,
--- libseccomp's version and the architecture, and the text of every file
--- read while loading it, in order: what a profile's program depends on,
--- since its text runs with no library and no global (where the files lie
--- does not change it).  The spec never
--- leaves this function, so nothing can change it between the key and the
--- compile.  A filter from the cache has no libseccomp context (`f:dump()`
--- fails on it); everything else is the same.
+-- libseccomp's version and the architecture, `name_refusals`, and the text
+-- of every file read while loading it, in order (the profile's own, the
+-- call lists its `calls` reads, the profiles its `load` reads): what a
+-- profile's program depends on, since its text runs with no library and no
+-- global (where the files lie does not change it).  The program is made
+-- from the spec before the spec is returned, so nothing can change it
+-- between the key and the compile.  A filter from the cache has no
+-- libseccomp context (`f:dump()` fails on it); everything else is the
+-- same (`f:info()`'s rules, notify, exec_notified and errnos included).
 -- @tparam string name a profile name or a path, as for `M.load`
--- @tparam[opt] boolean nocache true: neither read nor write the cache
--- @return an `sbx.filter`, or `false` for a profile that returns false;
+-- @tparam[opt] table opts `name_refusals` (as for `M.compile`), `nocache`
+-- (true: neither read nor write the cache)
+-- @return an `sbx.filter`, or `false` for a profile that returns false,
+-- and the profile's spec (as `M.load` returns it: for `M.notify`);
 -- or nil, msg (errno) as `M.load` and `M.compile` fail
-function M.filter(name, nocache)
+function M.filter(name, opts)
+	if opts ~= nil then
+		if type(opts) ~= "table" then
+			error(("bad argument #2 to 'filter' (table expected, got %s)"):format(type(opts)), 2)
+		end
+		for k in pairs(opts) do
+			if k ~= "name_refusals" and k ~= "nocache" then
+				error(("bad argument #2 to 'filter' (unknown key '%s')"):format(tostring(k)), 2)
+			end
+		end
+	end
+	local named = opts ~= nil and opts.name_refusals and true or false
 	local texts = {}
 	reading = texts
 	local ok, spec, msg = pcall(M.load, name)
 	reading = nil
 	if not ok then error(tostring(spec):gsub("'load'", "'filter'"), 2) end
 	if spec == nil then return nil, msg end
-	if spec == false then return false end
-	local dir = not nocache and cache_dir()
+	if spec == false then return false, false end
+	local dir = not (opts and opts.nocache) and cache_dir()
 	local key, entry_name
 	if dir then
-		key = table.concat({ CACHE_FORMAT, core.filter_abi(), table.concat(texts, "\n") }, "\n")
+		key = table.concat({ CACHE_FORMAT, core.filter_abi(), "name_refusals " .. tostring(named),
+			table.concat(texts, "\n") }, "\n")
 		entry_name = core.sha256(key)
 		local cached = cache_load(dir .. "/" .. entry_name, key)
-		if cached then return cached end
+		if cached then return cached, spec end
 	end
-	local filter, ferr, errno = M.compile(spec)
+	local filter, ferr, errno = M.compile(spec, named and { name_refusals = true } or nil)
 	if not filter then return filter, ferr, errno end
 	local info = filter:info()
 	if dir and #info.skipped == 0 then
 		local d <close> = core.open_dir(dir)
-		if d then d:write(entry_name, entry(key, filter:export(), info.rules, info.notify)) end
+		if d then d:write(entry_name, entry(key, filter:export(), info)) end
 	end
-	return filter
+	return filter, spec
 end
 
 return M

@@ -7,6 +7,7 @@
 -- @module sbx.report
 local core = require "sbx.core"
 local limits = require "sbx.limits"
+local written = require "sbx.written"
 
 local M = {}
 
@@ -229,6 +230,10 @@ end
 -- the main event of a run
 local function end_event(r, lim)
 	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
+	-- a notified call answered "stop": the box was killed in that call
+	if r.outcome == "refused" and r.refused then
+		return { kind = "refused", call = r.refused }
+	end
 	if r.outcome == "cannot" then
 		local c = r.cannot or {}
 		return { kind = "cannot", stage = c.stage, path = c.path, errno = c.errname }
@@ -270,6 +275,18 @@ function M.events(r, info)
 	-- what its runtime recorded differently from what was asked
 	if info.first_line then events[1] = { kind = "isolation", text = info.first_line } end
 	for _, m in ipairs(info.mismatches or {}) do events[#events + 1] = { kind = "mismatch", text = m } end
+	-- the explain channel's events, in order (sbx.core, notify.c); the
+	-- mmap cap is the box's, named in the refusal's line
+	local cap = info.notify and info.notify.mmap_cap
+	for _, e in ipairs(r.events or {}) do
+		if e.kind == "mmap" and cap then e.cap = cap end
+		events[#events + 1] = e
+	end
+	if r.events_dropped and r.events_dropped > 0 then
+		events[#events + 1] = { kind = "dropped", count = r.events_dropped }
+	end
+	if r.rule_error then events[#events + 1] = { kind = "rule", error = r.rule_error } end
+	if r.refused and r.refused.kind == "mmap" and cap then r.refused.cap = cap end
 	events[#events + 1] = end_event(r, lim)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
@@ -306,7 +323,60 @@ local setid_lines = {
 	end,
 }
 
+--- The words naming a notified call (the explain channel's event `e`):
+-- `open /etc/shadow`, `connect 10.0.0.1:4444`, `syscall 41 (socket)`.
+function M.call_words(e)
+	local k = e.kind
+	if k == "open" or k == "exec" then return k .. " " .. (e.path or "?") end
+	if (k == "connect" or k == "bind" or k == "send") and e.addr then return k .. " " .. e.addr end
+	if k == "clone" and e.namespaces then
+		return (e.syscall == "unshare" and "unshare" or "clone") .. " with namespace flags"
+	end
+	if k == "mmap" and e.cap then
+		return ("mmap %d bytes over the cap (%d)"):format(e.size, e.cap)
+	end
+	return ("syscall %d (%s)"):format(e.nr, e.syscall)
+end
+
+-- the kinds of notified calls, in the order of the verbose summary
+M.CALL_KINDS = { "open", "exec", "connect", "bind", "send", "clone", "mmap", "ptrace", "syscall" }
+local call_kind = {}
+for _, k in ipairs(M.CALL_KINDS) do call_kind[k] = true end
+
+--- Whether an event is one of the explain channel's notified calls.
+function M.is_call(e) return call_kind[e.kind] == true end
+
+--- One line per kind of notified call with its count (`--verbose`):
+-- `notified: open 12 (denied 2)`.
+function M.call_summary(events)
+	local n, denied = {}, {}
+	for _, e in ipairs(events) do
+		if call_kind[e.kind] then
+			n[e.kind] = (n[e.kind] or 0) + (e.count or 1)
+			if e.answer ~= "allow" then denied[e.kind] = (denied[e.kind] or 0) + (e.count or 1) end
+		end
+	end
+	local lines = {}
+	for _, k in ipairs(M.CALL_KINDS) do
+		if n[k] then
+			lines[#lines + 1] = ("notified: %s %d%s"):format(k, n[k],
+				denied[k] and (" (refused %d)"):format(denied[k]) or "")
+		end
+	end
+	return lines
+end
+
 local function event_line(e)
+	if call_kind[e.kind] then
+		-- refusals only: an allowed call is in the JSON, not the text;
+		-- a "stop" is the run's last line
+		if e.answer ~= "deny" then return nil end
+		return ("denied: %s (%s)%s"):format(M.call_words(e), e.errno or "EPERM",
+			(e.count or 1) > 1 and (" x%d"):format(e.count) or "")
+	end
+	if e.kind == "refused" then return "refused: " .. M.call_words(e.call) end
+	if e.kind == "dropped" then return ("notified: %d more events not kept"):format(e.count) end
+	if e.kind == "rule" then return "rule failed: " .. e.error end
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
 	if e.kind == "isolation" then return e.text end
@@ -338,15 +408,18 @@ local function event_line(e)
 end
 
 --- The report line of one event (without the `sandbox: ` prefix), a path
--- in it escaped (`M.escape`).
+-- in it escaped (`M.escape`); nil for a notified call that was allowed
+-- (and for the one a stop answered: the run's own line names it).
 function M.line(e)
-	return M.escape(event_line(e))
+	local l = event_line(e)
+	return l and M.escape(l)
 end
 
 --- The exit code of run.lua for the events of a run.
 function M.exit_code(events)
 	for _, e in ipairs(events) do
 		if e.kind == "cannot" or e.kind == "lost" or e.kind == "mismatch" then return M.EXIT_CANNOT end
+		if e.kind == "refused" then return M.EXIT_REFUSED end
 		if e.kind == "killed" then
 			if e.cause == "signal" or e.cause == "init" then return 128 + e.signal end
 			if e.cause == "refused" then return M.EXIT_REFUSED end
@@ -568,12 +641,54 @@ function M.text(r, info, events, verified, verbose)
 	if first then lines[1] = M.line(first) end
 	if verbose then
 		for _, l in ipairs(M.isolation_lines(r, info, verified)) do lines[#lines + 1] = l end
+		for _, l in ipairs(M.written_lines(info.files or {}, r)) do lines[#lines + 1] = l end
+		for _, l in ipairs(M.call_summary(events)) do lines[#lines + 1] = l end
 	end
 	for _, e in ipairs(events) do
 		if e ~= first then lines[#lines + 1] = M.line(e) end
 	end
 	for i, l in ipairs(lines) do lines[i] = "sandbox: " .. l .. "\n" end
 	return table.concat(lines)
+end
+
+--- The --verbose line of one written file (`sbx.written.files`):
+-- `written: /work/a (file 0644, 12 B, sha256:...)`, `written: /work/x
+-- (link -> /etc/shadow)`, `written: /work/big (file 0644, 1.0 GiB, not
+-- read: bound)`; a decoy as placed is not one.
+function M.written_line(f)
+	if f.type == "link" then
+		return ("written: %s (link -> %s)"):format(f.path, f.link or "?")
+	end
+	if f.type ~= "file" then return ("written: %s (%s %04o)"):format(f.path, f.type, f.mode) end
+	local what = f.sha256 and "sha256:" .. f.sha256 or "not read: " .. (f.unread or "EUNKNOWN")
+	return ("written: %s (file %04o, %s, %s)"):format(f.path, f.mode, M.format_size(f.size), what)
+end
+
+--- The --verbose lines of the written files, then the bounds the record
+-- hit: `written: stopped at a bound (entries, depth)` (entries, depth,
+-- bytes read, bytes kept), and `written: some entries could not be read`
+-- (a directory or file the caller may not read, a name too long).
+function M.written_lines(files, r)
+	local lines = {}
+	for _, f in ipairs(files) do
+		if not f.decoy then lines[#lines + 1] = M.line { kind = "isolation", text = M.written_line(f) } end
+	end
+	local b, hit = r.files_bounds, {}
+	if b then
+		for _, k in ipairs { "entries", "depth", "read", "keep" } do
+			if b[k] then hit[#hit + 1] = k end
+		end
+		if #hit > 0 then lines[#lines + 1] = "written: stopped at a bound (" .. table.concat(hit, ", ") .. ")" end
+		if b.partial then lines[#lines + 1] = "written: some entries could not be read" end
+	end
+	return lines
+end
+
+--- The note of a decoy's marker found outside the decoy:
+-- `note: decoy ~/.ssh/id_rsa's marker found in /work/out.txt`.
+function M.decoy_note(hit)
+	return { kind = "note", cause = "decoy",
+		text = ("note: decoy %s's marker found in %s"):format(hit.decoy, hit.where) }
 end
 
 --- The deaths of a run that a limit caused or that the report notes
@@ -615,6 +730,16 @@ function M.deaths(r, info)
 		unseen = r.deaths_unseen or 0, notable = notable }
 end
 
+-- the decoys placed, for the JSON: name, path in the box, marker
+local function decoys_of(info)
+	if not info.decoys then return nil end
+	local out = {}
+	for _, d in ipairs(info.decoys) do
+		out[#out + 1] = { name = d.name, path = d.path, marker = d.marker, sha256 = d.sha256 }
+	end
+	return out
+end
+
 --- The structured result (for --json); `verified` holds states
 -- (`M.verified_states`), not booleans.
 function M.result(r, info, events, verified)
@@ -639,6 +764,10 @@ function M.result(r, info, events, verified)
 		digest = M.digest(info),
 		stdout_bytes = r.stdout_bytes,
 		stderr_bytes = r.stderr_bytes,
+		files = info.files,
+		files_dropped = info.files and written.dropped(info.files) or nil,
+		files_bounds = r.files_bounds,
+		decoys = decoys_of(info),
 	}
 end
 

@@ -11,6 +11,7 @@ local limits = require "sbx.limits"
 local owner = require "sbx._owner"
 local hostid = require "sbx._hostid"
 local profile = require "sbx.profile"
+local written = require "sbx.written"
 local sink = require "sbx.sink"
 
 local MiB = 1 << 20
@@ -342,12 +343,16 @@ end
 local function seccomp_filter(o)
 	local filter, profile_name = o.filter, o.profile or "default"
 	if filter == nil then
-		local perr
-		filter, perr = profile.filter(profile_name)
+		local prof
+		filter, prof = profile.filter(profile_name)
 		if filter == nil then
-			if perr:find("^profile ") then return nil, perr end
-			return nil, ("profile %s: %s"):format(profile_name, perr)
+			if prof:find("^profile ") then return nil, prof end
+			return nil, ("profile %s: %s"):format(profile_name, prof)
 		end
+		-- the explain channel's defaults from the profile (docs/seccomp.md)
+		local mode, ntable = profile.notify(prof)
+		o.mode = o.mode or mode
+		if o.notify == nil then o.notify = ntable end
 	end
 	return filter, profile_name
 end
@@ -563,7 +568,21 @@ local function box_spec(o, c, t)
 		-- result's `enforcement` says which); rlimits per process beside
 		cgroup = o.cgroup ~= false and (o.cgroup or true),
 		probe = true,
+		-- the written places, recorded after the program ends
+		-- (sbx.written); copied out with --keep
+		capture = o.capture ~= false and {
+			places = t.places, keep = o.keep,
+			markers = t.decoys and written.markers(t.decoys) or nil,
+			entries = written.bounds.entries, depth = written.bounds.depth,
+			read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
+			keep_total = written.bounds.keep_total,
+		} or nil,
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
+		-- the explain channel (docs/seccomp.md): what a refusal does,
+		-- the operator's rule, the supervisor's table
+		mode = o.mode,
+		rule = o.rule,
+		notify = o.notify,
 	}
 end
 
@@ -576,6 +595,8 @@ local function claims(o, c, spec, t)
 		host_root = c.host_root,
 		seccomp = c.filter and true or false,
 		profile = c.filter and c.profile_name or "none",
+		mode = o.mode,
+		notify = o.notify,
 		landlock = c.use_landlock,
 		landlock_abi = c.use_landlock and c.landlock_abi or 0,
 		limits = c.lim,
@@ -586,6 +607,17 @@ local function claims(o, c, spec, t)
 		-- whose files the box could have made set-id (sbx.setid)
 		rw = o.rw or {},
 		host_uid = c.host_id or c.euid,
+		-- the decoys placed (sbx.written), with their markers
+		decoys = t.decoys,
+		-- where the tree mounts something: in a written place, the node
+		-- under the mount is the tree's, not the program's (sbx.written)
+		mount_points = (function()
+			local set = {}
+			for _, m in ipairs(t.mounts) do
+				if m.dst and m.type ~= "file" and m.type ~= "symlink" then set[m.dst] = true end
+			end
+			return set
+		end)(),
 	}
 end
 
@@ -609,7 +641,10 @@ end
 --  `profile` (its name, default "default"), `pty`
 --  (stdio on a pseudo-terminal of the box's own, relaying the caller's),
 --  `landlock` (default true), `host_id` (a root caller's box's host id,
---  default `M.root_host_id`, checked by `M.check_host_id`)
+--  default `M.root_host_id`, checked by `M.check_host_id`), `capture`
+--  (false: the written places are not recorded), `keep` (a directory the
+--  written files are copied into, made 0700), `decoys` (place decoy
+--  credentials, `sbx.written.decoys`)
 -- @return spec, info; or nil, msg
 function M.build(o)
 	local c, err = inputs(o)
@@ -620,6 +655,15 @@ function M.build(o)
 	scratch_tree(t, c.lim, c.work_host)
 	local ok, why = operator_tree(t, o, c.lim, c.host_id or c.euid)
 	if not ok then return nil, why end
+	if o.capture ~= false then
+		local perr
+		t.places, perr = written.places(o)
+		if not t.places then return nil, perr end
+	end
+	if o.decoys then
+		t.decoys = written.decoys(c.work_host, core.sha256)
+		for _, m in ipairs(written.decoy_mounts(t.decoys)) do add(t, m) end
+	end
 	c.path = place_program(t, c.host_path, c.work_host)
 	local spec = box_spec(o, c, t)
 	return spec, claims(o, c, spec, t)

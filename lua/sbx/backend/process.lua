@@ -145,6 +145,7 @@ local function process_spec(o, base, dir, prog, ll, root_caller)
 		cwd = o.cwd or dir,
 		rlimits = rl,
 		filter = base.filter,
+		mode = base.mode, rule = base.rule, notify = base.notify,
 		landlock = abi > 0 and o.landlock ~= false and { rules = ll, net = true, scoped = true } or nil,
 		stdin = base.stdin, pty = base.pty, tty_raw = base.tty_raw,
 		stdout = base.stdout, stderr = base.stderr,

@@ -1,0 +1,718 @@
+/*
+ * capture.c: the files a box leaves in its writable places, recorded by
+ * the supervisor once the box has ended.
+ *
+ * Where it runs: in the supervisor, after the box has ended (its init
+ * reaped: no process of the box is left to change a file), through an
+ * O_PATH descriptor of each written place that init opened once the tree
+ * was built and sent before the command existed (SBX_MSG_PLACES, child.c).
+ * A descriptor keeps its mount, detached, when the box's mount namespace
+ * dies with init, so a box killed from outside (the wall clock, a limit,
+ * an interrupt) is recorded too.  Not from /proc/<init>/root: init is
+ * undumpable, and an unprivileged caller may not open that link of an
+ * undumpable process (docs/kernel-notes.md); and the namespace is gone by
+ * the time a killed box is reaped.  Not in init itself: init runs no
+ * allocator, and a copy for --keep would have to cross the control socket
+ * byte by byte.  Once detached, the node a mount covered shows (the empty
+ * file under the program's bind): sbx.written leaves the tree's mount
+ * points out.
+ *
+ * Trust: everything below a place is the box's and hostile.  Init opens
+ * each place with openat2(RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
+ * RESOLVE_NO_MAGICLINKS) before the program runs; below it, each entry is
+ * looked at with fstatat(AT_SYMLINK_NOFOLLOW) and opened with O_NOFOLLOW
+ * relative to its directory's descriptor, and checked again by fstat (same
+ * device and inode, a regular file) before a byte is read.  A symlink's text is
+ * read with readlinkat, never followed.  An entry of another device is not
+ * entered (a mount still attached; a --tmp under /work is a place of its
+ * own).  A FIFO is never opened.  The walk is bounded in entries, depth and
+ * bytes read, and the record says which bound was hit.
+ *
+ * --keep: the directory is made (0700) or checked (empty, the caller's, no
+ * symlink) when the spec is compiled, before the box exists, and held by
+ * descriptor; copies are made below it with mkdirat and openat(O_CREAT |
+ * O_EXCL | O_NOFOLLOW), names made safe (safe_name).
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define CAP_MARKERS 32	  /* markers searched for */
+#define CAP_MARKER_MAX 64 /* bytes of one marker */
+#define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
+
+struct sbx_capture {
+	const char *places[SBX_PLACES_MAX];
+	size_t nplaces;
+	long max_entries;
+	int max_depth;
+	int64_t max_read; /* bytes read (hashed) in all */
+	int keep_fd;	  /* -1: no --keep */
+	int64_t keep_max; /* bytes of one kept file */
+	int64_t keep_total;
+	const char *markers[CAP_MARKERS];
+	size_t marker_len[CAP_MARKERS];
+	size_t nmarkers;
+};
+
+struct sbx_capfile {
+	char *path;
+	const char *type;
+	unsigned mode;
+	int64_t size;
+	int hashed;
+	char sha256[SHA256_DIGEST_STRING_LENGTH];
+	char *link;	  /* a symlink's text */
+	int err;	  /* why it was not read (0: read, or not a file) */
+	uint32_t markers; /* bit i: marker i found in it */
+	char *kept;	  /* its name under the keep directory */
+	int keep_err;	  /* why it was not kept */
+};
+
+struct sbx_capres {
+	struct sbx_capfile *f;
+	size_t n, size;
+	long entries;
+	int64_t read, kept;
+	int hit_entries, hit_depth, hit_read, hit_keep, partial;
+	int done;
+};
+
+/* ---- the spec ---- */
+
+static int capture_gc(lua_State *L)
+{
+	struct sbx_capture *c = luaL_checkudata(L, 1, "sbx.capture");
+	if (c->keep_fd >= 0)
+		close(c->keep_fd);
+	c->keep_fd = -1;
+	return 0;
+}
+
+/* Makes DIR 0700, or takes an existing empty directory of the caller's;
+ * never through a symlink at its last component.  Returns a descriptor or
+ * -1 with errno (ENOTEMPTY, EPERM for another owner, ELOOP a symlink). */
+static int keep_open(const char *dir)
+{
+	struct stat st;
+	char buf[512];
+	int fd, made = mkdir(dir, 0700) == 0;
+	long n;
+	if (!made && errno != EEXIST)
+		return -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR ? (errno = ELOOP, -1) : -1;
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if (st.st_uid != geteuid()) {
+		errno = EPERM;
+		goto fail;
+	}
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+			off += d->d_reclen;
+			if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..")) {
+				errno = ENOTEMPTY;
+				goto fail;
+			}
+		}
+	if (n < 0)
+		goto fail;
+	if (fchmod(fd, 0700) < 0)
+		goto fail;
+	return fd;
+fail:
+	n = errno;
+	close(fd);
+	errno = (int)n;
+	return -1;
+}
+
+static const char *const capture_keys[] = {
+    "places",	  "entries",	"depth",   "read_bytes", "keep",
+    "keep_bytes", "keep_total", "markers", NULL};
+
+/* spec.capture: { places = {box paths}, entries, depth, read_bytes, keep
+ * = DIR, keep_bytes, keep_total, markers = {strings} }; the config goes
+ * into io->capture (anchored); returns 0, or -1 with errno and *bad the
+ * keep directory when it cannot be made or taken. */
+int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
+		      const char **bad)
+{
+	struct sbx_capture *c;
+	idx = lua_absindex(L, idx);
+	luaL_checktype(L, idx, LUA_TTABLE);
+	sbx_check_keys(L, idx, 0, capture_keys);
+	c = lua_newuserdatauv(L, sizeof *c, 0);
+	memset(c, 0, sizeof *c);
+	c->keep_fd = -1;
+	if (luaL_newmetatable(L, "sbx.capture")) {
+		lua_pushcfunction(L, capture_gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_setmetatable(L, -2);
+	sbx_anchor_value(L, anchor, -1);
+	lua_pop(L, 1);
+	if (lua_getfield(L, idx, "places") != LUA_TTABLE)
+		luaL_error(L, "field 'capture.places' must be a list of paths");
+	for (lua_Integer i = 1;; i++) {
+		if (lua_rawgeti(L, -1, i) == LUA_TNIL) {
+			lua_pop(L, 1);
+			break;
+		}
+		if (c->nplaces >= sizeof c->places / sizeof c->places[0])
+			luaL_error(L,
+				   "field 'capture.places' has more than 16");
+		sbx_check_boxpath(L, -1, "field 'capture.places'");
+		c->places[c->nplaces++] = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	c->max_entries =
+	    (long)sbx_opt_int(L, idx, "entries", 10000, 1, 1 << 24);
+	c->max_depth = (int)sbx_opt_int(L, idx, "depth", 32, 1, 256);
+	c->max_read = sbx_opt_int(L, idx, "read_bytes", (int64_t)256 << 20, 0,
+				  (int64_t)1 << 40);
+	c->keep_max = sbx_opt_int(L, idx, "keep_bytes", (int64_t)64 << 20, 0,
+				  (int64_t)1 << 40);
+	c->keep_total = sbx_opt_int(L, idx, "keep_total", (int64_t)256 << 20, 0,
+				    (int64_t)1 << 40);
+	if (lua_getfield(L, idx, "markers") == LUA_TTABLE) {
+		for (lua_Integer i = 1;; i++) {
+			size_t len;
+			if (lua_rawgeti(L, -1, i) == LUA_TNIL) {
+				lua_pop(L, 1);
+				break;
+			}
+			if (lua_type(L, -1) != LUA_TSTRING ||
+			    c->nmarkers >= CAP_MARKERS)
+				luaL_error(L, "field 'capture.markers' must be "
+					      "a list of up to 32 strings");
+			lua_tolstring(L, -1, &len);
+			if (len < 8 || len > CAP_MARKER_MAX)
+				luaL_error(L, "field 'capture.markers': a "
+					      "marker has 8 to 64 bytes");
+			c->marker_len[c->nmarkers] = len;
+			c->markers[c->nmarkers++] =
+			    sbx_anchor_str(L, anchor, -1);
+			lua_pop(L, 1);
+		}
+	} else if (!lua_isnil(L, -1)) {
+		luaL_error(L, "field 'capture.markers' must be a list");
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, idx, "keep") != LUA_TNIL) {
+		const char *dir;
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "field 'capture.keep' must be a path");
+		dir = lua_tostring(L, -1);
+		/* the last step: the directory is made or taken */
+		c->keep_fd = keep_open(dir);
+		if (c->keep_fd < 0) {
+			*bad = sbx_anchor_str(L, anchor, -1);
+			lua_pop(L, 1);
+			return -1;
+		}
+	}
+	lua_pop(L, 1);
+	b->io.capture = c;
+	b->plan.places = c->places;
+	b->plan.nplaces = c->nplaces;
+	return 0;
+}
+
+/* ---- the walk ---- */
+
+static char *xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static struct sbx_capfile *add_file(struct sbx_capres *r)
+{
+	struct sbx_capfile *f;
+	if (r->n == r->size) {
+		size_t ns = r->size ? r->size * 2 : 64;
+		struct sbx_capfile *nf = realloc(r->f, ns * sizeof *nf);
+		if (!nf)
+			return NULL;
+		r->f = nf;
+		r->size = ns;
+	}
+	f = &r->f[r->n++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
+static const char *type_name(mode_t m)
+{
+	if (S_ISREG(m))
+		return "file";
+	if (S_ISLNK(m))
+		return "link";
+	if (S_ISFIFO(m))
+		return "fifo";
+	if (S_ISSOCK(m))
+		return "socket";
+	if (S_ISCHR(m))
+		return "char";
+	if (S_ISBLK(m))
+		return "block";
+	return "other";
+}
+
+/* One component of a kept name: bytes outside [A-Za-z0-9._-] as %XX (so
+ * no '/', no control character, no '%' of its own); "." and ".." escaped;
+ * past CAP_NAME_MAX bytes, cut and followed by '~' and 16 hex digits of
+ * the whole name's SHA-256.  out has room for CAP_NAME_MAX + 20. */
+static void safe_name(const char *name, char *out)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+	int dots = !strcmp(name, ".") || !strcmp(name, "..");
+	for (const unsigned char *s = (const void *)name; *s; s++) {
+		unsigned char ch = *s;
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			 (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
+			 (ch == '.' && !dots);
+		if (o + 3 > CAP_NAME_MAX) {
+			char h[SHA256_DIGEST_STRING_LENGTH];
+			SHA256Data((const void *)name, strlen(name), h);
+			out[o++] = '~';
+			memcpy(out + o, h, 16);
+			o += 16;
+			break;
+		}
+		if (ok) {
+			out[o++] = (char)ch;
+		} else {
+			out[o++] = '%';
+			out[o++] = hex[ch >> 4];
+			out[o++] = hex[ch & 15];
+		}
+	}
+	out[o] = '\0';
+}
+
+/* Opens (making) the directory of the kept copy of rel (components
+ * separated by '/', each raw) under the keep directory, and its leaf's
+ * safe name; the kept name (safe components joined) into kept. */
+static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
+		       size_t kept_size)
+{
+	char comp[4096], safe[CAP_NAME_MAX + 24];
+	int dfd = dup(keep);
+	size_t k = 0;
+	const char *p = rel;
+	kept[0] = '\0';
+	if (dfd < 0)
+		return -1;
+	for (;;) {
+		const char *e = strchr(p, '/');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		int nfd;
+		if (l >= sizeof comp) {
+			close(dfd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(comp, p, l);
+		comp[l] = '\0';
+		safe_name(comp, safe);
+		if (k + strlen(safe) + 2 > kept_size) {
+			close(dfd);
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		k += (size_t)snprintf(kept + k, kept_size - k, "%s%s",
+				      k ? "/" : "", safe);
+		if (!e) {
+			strcpy(leaf, safe);
+			return dfd;
+		}
+		if (mkdirat(dfd, safe, 0700) < 0 && errno != EEXIST) {
+			close(dfd);
+			return -1;
+		}
+		nfd = openat(dfd, safe,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(dfd);
+		if (nfd < 0)
+			return -1;
+		dfd = nfd;
+		p = e + 1;
+	}
+}
+
+static int write_all(int fd, const char *b, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Reads a regular file once: its SHA-256, the markers in it, its copy. */
+static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
+		      struct sbx_capfile *f, int dir, const char *name,
+		      const struct stat *st, const char *rel)
+{
+	static char buf[65536 + CAP_MARKER_MAX];
+	char leaf[CAP_NAME_MAX + 24], kept[4096];
+	size_t carry = 0;
+	SHA2_CTX h;
+	struct stat fs;
+	int fd, out = -1, kdir = -1;
+	if (st->st_size > c->max_read - r->read) {
+		r->hit_read = 1;
+		f->err = EFBIG;
+		return;
+	}
+	fd = openat(dir, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		f->err = errno;
+		return;
+	}
+	if (fstat(fd, &fs) < 0 || !S_ISREG(fs.st_mode) ||
+	    fs.st_ino != st->st_ino || fs.st_dev != st->st_dev) {
+		f->err = ESTALE;
+		close(fd);
+		return;
+	}
+	if (c->keep_fd >= 0) {
+		if (fs.st_size > c->keep_max ||
+		    fs.st_size > c->keep_total - r->kept) {
+			r->hit_keep = 1;
+			f->keep_err = EFBIG;
+		} else if ((kdir = keep_parent(c->keep_fd, rel, leaf, kept,
+					       sizeof kept)) < 0 ||
+			   (out = openat(kdir, leaf,
+					 O_WRONLY | O_CREAT | O_EXCL |
+					     O_NOFOLLOW | O_CLOEXEC,
+					 0600)) < 0) {
+			f->keep_err = errno;
+		}
+		if (kdir >= 0)
+			close(kdir);
+	}
+	SHA256Init(&h);
+	for (;;) {
+		ssize_t n = read(fd, buf + carry, sizeof buf - carry);
+		size_t have;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			f->err = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (r->read + n > c->max_read) { /* it grew: a --rw bind */
+			r->hit_read = 1;
+			f->err = EFBIG;
+			break;
+		}
+		r->read += n;
+		SHA256Update(&h, (const void *)(buf + carry), (size_t)n);
+		if (out >= 0 && write_all(out, buf + carry, (size_t)n) < 0) {
+			f->keep_err = errno;
+			close(out);
+			out = -1;
+		}
+		have = carry + (size_t)n;
+		for (size_t i = 0; i < c->nmarkers; i++)
+			if (memmem(buf, have, c->markers[i], c->marker_len[i]))
+				f->markers |= 1u << i;
+		carry = have < CAP_MARKER_MAX - 1 ? have : CAP_MARKER_MAX - 1;
+		memmove(buf, buf + have - carry, carry);
+	}
+	close(fd);
+	if (!f->err) {
+		SHA256End(&h, f->sha256);
+		f->hashed = 1;
+	}
+	if (out >= 0) {
+		close(out);
+		if (!f->keep_err) {
+			f->kept = xstrdup(kept);
+			r->kept += fs.st_size;
+		}
+	}
+}
+
+static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
+		 dev_t dev, char *path, size_t plen, size_t relstart, int depth)
+{
+	char buf[4096];
+	for (;;) {
+		long n = syscall(SYS_getdents64, dir, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			r->partial = 1;
+		if (n <= 0)
+			return;
+		for (long off = 0; off < n;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+			const char *name = d->d_name;
+			size_t l = strlen(name);
+			struct sbx_capfile *f;
+			struct stat st;
+			off += d->d_reclen;
+			if (name[0] == '.' &&
+			    (!name[1] || (name[1] == '.' && !name[2])))
+				continue;
+			if (++r->entries > c->max_entries) {
+				r->hit_entries = 1;
+				return;
+			}
+			if (plen + 1 + l + 1 > 8192) {
+				r->partial = 1;
+				continue;
+			}
+			path[plen] = '/';
+			memcpy(path + plen + 1, name, l + 1);
+			if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+				r->partial = 1;
+				continue;
+			}
+			if (st.st_dev != dev) /* a mount: not this place */
+				continue;
+			if (S_ISDIR(st.st_mode)) {
+				int sub;
+				if (depth + 1 >= c->max_depth) {
+					r->hit_depth = 1;
+					continue;
+				}
+				sub = openat(dir, name,
+					     O_RDONLY | O_DIRECTORY |
+						 O_NOFOLLOW | O_CLOEXEC);
+				if (sub < 0) {
+					r->partial = 1;
+					continue;
+				}
+				walk(c, r, sub, dev, path, plen + 1 + l,
+				     relstart, depth + 1);
+				close(sub);
+				continue;
+			}
+			f = add_file(r);
+			if (!f || !(f->path = strdup(path))) {
+				r->partial = 1;
+				if (f)
+					r->n--;
+				continue;
+			}
+			f->type = type_name(st.st_mode);
+			f->mode = st.st_mode & 07777;
+			f->size = st.st_size;
+			if (S_ISLNK(st.st_mode)) {
+				char t[4097];
+				ssize_t k =
+				    readlinkat(dir, name, t, sizeof t - 1);
+				if (k >= 0) {
+					t[k] = '\0';
+					f->link = strdup(t);
+				} else {
+					f->err = errno;
+				}
+			} else if (S_ISREG(st.st_mode)) {
+				read_file(c, r, f, dir, name, &st,
+					  path + relstart);
+			}
+		}
+	}
+}
+
+/* Takes the descriptors of a SBX_MSG_PLACES (msg, with its control
+ * message c) into the job, by the mask in its index; closes any it does
+ * not keep. */
+void sbx_capture_take(struct sbx_job *j, const void *msg,
+		      const struct cmsghdr *c)
+{
+	struct sbx_msg m;
+	int fd[SBX_PLACES_MAX];
+	size_t n = 0, k = 0;
+	memcpy(&m, msg, sizeof m);
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len >= CMSG_LEN(0)) {
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		if (n > SBX_PLACES_MAX)
+			n = SBX_PLACES_MAX; /* more cannot come: init's cap */
+		memcpy(fd, CMSG_DATA(c), n * sizeof(int));
+	}
+	if (j->io.capture && !j->place_mask)
+		for (int i = 0; i < SBX_PLACES_MAX && k < n; i++)
+			if ((unsigned)m.index & (1u << i)) {
+				j->place_fd[i] = fd[k++];
+				j->place_mask |= 1u << i;
+			}
+	for (; k < n; k++)
+		close(fd[k]);
+	if (j->io.capture && !j->files) {
+		j->files = calloc(1, sizeof *j->files);
+		if (j->files && n < j->io.capture->nplaces)
+			j->files->partial = 1;
+	}
+}
+
+static void close_places(struct sbx_job *j)
+{
+	for (int i = 0; i < SBX_PLACES_MAX; i++)
+		if (j->place_mask & (1u << i))
+			close(j->place_fd[i]);
+	j->place_mask = 0;
+}
+
+/* Walks every place init sent, once the box has ended: each a detached
+ * mount by now, held by its descriptor; the record into j->files. */
+void sbx_capture_run(struct sbx_job *j)
+{
+	const struct sbx_capture *c = j->io.capture;
+	struct sbx_capres *r = j->files;
+	static char path[8192 + 256];
+	if (!c || !r || r->done) {
+		close_places(j);
+		return;
+	}
+	r->done = 1;
+	for (size_t i = 0; i < c->nplaces; i++) {
+		struct stat st;
+		size_t l = strlen(c->places[i]);
+		int fd;
+		if (!(j->place_mask & (1u << i)))
+			continue;
+		fd = openat(j->place_fd[i], ".",
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0 || l + 1 > 256) {
+			if (fd >= 0)
+				close(fd);
+			r->partial = 1;
+			continue;
+		}
+		memcpy(path, c->places[i], l + 1);
+		if (l == 1)
+			l = 0; /* "/": its entries are "/name" */
+		walk(c, r, fd, st.st_dev, path, l, 1, 0);
+		close(fd);
+	}
+	close_places(j);
+}
+
+void sbx_capture_free(struct sbx_job *j)
+{
+	struct sbx_capres *r = j->files;
+	close_places(j);
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->f[i].path);
+		free(r->f[i].link);
+		free(r->f[i].kept);
+	}
+	free(r->f);
+	free(r);
+	j->files = NULL;
+}
+
+static void push_file(lua_State *L, const struct sbx_capfile *f)
+{
+	lua_createtable(L, 0, 8);
+	lua_pushstring(L, f->path);
+	lua_setfield(L, -2, "path");
+	lua_pushstring(L, f->type);
+	lua_setfield(L, -2, "type");
+	lua_pushinteger(L, f->mode);
+	lua_setfield(L, -2, "mode");
+	lua_pushinteger(L, f->size);
+	lua_setfield(L, -2, "size");
+	if (f->hashed) {
+		lua_pushstring(L, f->sha256);
+		lua_setfield(L, -2, "sha256");
+	}
+	if (f->link) {
+		lua_pushstring(L, f->link);
+		lua_setfield(L, -2, "link");
+	}
+	if (f->err) {
+		lua_pushstring(L, f->err == EFBIG ? "bound"
+						  : sbx_errno_name(f->err));
+		lua_setfield(L, -2, "unread");
+	}
+	if (f->markers) {
+		lua_newtable(L);
+		for (int i = 0, k = 0; i < CAP_MARKERS; i++)
+			if (f->markers & (1u << i)) {
+				lua_pushinteger(L, i + 1);
+				lua_rawseti(L, -2, ++k);
+			}
+		lua_setfield(L, -2, "markers");
+	}
+	if (f->kept) {
+		lua_pushstring(L, f->kept);
+		lua_setfield(L, -2, "kept");
+	} else if (f->keep_err) {
+		lua_pushstring(L, f->keep_err == EFBIG
+				      ? "bound"
+				      : sbx_errno_name(f->keep_err));
+		lua_setfield(L, -2, "not_kept");
+	}
+}
+
+/* result.files = { {path, type, mode, size, sha256, link, ...}, ... } in
+ * the walk's order and result.files_bounds = { entries, depth, read, keep,
+ * partial } (the bounds hit; absent when none); nothing when the run had
+ * no capture; result.files_missing when init sent no places (the box
+ * failed or was killed before its tree was built). */
+void sbx_capture_push(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_capres *r = j->files;
+	if (!j->io.capture)
+		return;
+	if (!r || !r->done) {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "files_missing");
+		return;
+	}
+	lua_createtable(L, (int)r->n, 0);
+	for (size_t i = 0; i < r->n; i++) {
+		push_file(L, &r->f[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "files");
+	if (r->hit_entries || r->hit_depth || r->hit_read || r->hit_keep ||
+	    r->partial) {
+		lua_newtable(L);
+		lua_pushboolean(L, r->hit_entries);
+		lua_setfield(L, -2, "entries");
+		lua_pushboolean(L, r->hit_depth);
+		lua_setfield(L, -2, "depth");
+		lua_pushboolean(L, r->hit_read);
+		lua_setfield(L, -2, "read");
+		lua_pushboolean(L, r->hit_keep);
+		lua_setfield(L, -2, "keep");
+		lua_pushboolean(L, r->partial);
+		lua_setfield(L, -2, "partial");
+		lua_setfield(L, -2, "files_bounds");
+	}
+}

@@ -1,0 +1,717 @@
+/*
+ * notify.c: the explain channel, the supervisor's side of seccomp user
+ * notification.
+ *
+ * A profile action "notify" makes the kernel hold the calling thread and
+ * queue the call on a listener descriptor.  The command's process creates
+ * the listener as its last act (child.c step: SECCOMP_FILTER_FLAG_NEW_
+ * LISTENER, after it said which descriptor number the listener would get);
+ * the supervisor takes it with pidfd_getfd (it owns the box's user
+ * namespace, or is the host's root: ptrace-mode access holds), and the
+ * step's execve, notified by the hand-over gate before the profile's
+ * program (spec.c gate_filter), waits for that.  From then on every notified
+ * call is read here: its arguments from the task's memory, the notification's
+ * id checked again after reading, a relative path named against the task's cwd
+ * or dirfd; decided by the box's table, then its Lua rule; answered.
+ *
+ * Trust boundary (the TOCTOU of user notification): what the supervisor
+ * reads is a name for the report, not a decision's input the kernel will
+ * honour.  Another thread of the program may rewrite the path or the
+ * address between the read and the kernel's own read after a CONTINUE.
+ * So CONTINUE is given only where the enforcement stays with the walls
+ * that do not depend on it: the mounts and Landlock for paths, the empty
+ * network namespace (and Landlock's ports) for addresses, the namespaces
+ * for process creation.  A refusal is safe either way (the call does not
+ * run).  The notification names; the walls enforce.  Names read here
+ * (readlink of /proc/<pid>/cwd and fd links) are never followed.
+ */
+#include "compat.h"
+#include "sbx.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+#define NS_FLAGS                                                               \
+	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC |         \
+	 CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
+#define CLONE_NEWTIME_UNSHARE 0x00000080 /* in clone it is CSIGNAL */
+
+static const char *const kinds[SBX_EV_COUNT] = {"open", "exec",	  "connect",
+						"bind", "send",	  "clone",
+						"mmap", "ptrace", "syscall"};
+
+const char *sbx_event_kind(int kind)
+{
+	return kind >= 0 && kind < SBX_EV_COUNT ? kinds[kind] : "syscall";
+}
+
+const char *sbx_answer_name(int answer)
+{
+	return answer == SBX_ANS_ALLOW	? "allow"
+	       : answer == SBX_ANS_DENY ? "deny"
+					: "stop";
+}
+
+void sbx_notify_init(struct sbx_notify *n)
+{
+	memset(n, 0, sizeof *n);
+	n->fd = n->pidfd = n->want = -1;
+}
+
+void sbx_notify_close(struct sbx_notify *n)
+{
+	if (n->fd >= 0)
+		close(n->fd);
+	if (n->pidfd >= 0)
+		close(n->pidfd);
+	n->fd = n->pidfd = -1;
+	free(n->ev);
+	n->ev = NULL;
+	n->nev = n->cap = 0;
+}
+
+/* Is fd a seccomp listener (1), the step's own pidfd still there (0), or
+ * something else (-1)?  (Its anon inode's name.) */
+static int is_listener(int fd)
+{
+	char path[64], name[64];
+	ssize_t r;
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	r = readlink(path, name, sizeof name - 1);
+	if (r <= 0)
+		return -1;
+	name[r] = '\0';
+	if (strcmp(name, "anon_inode:seccomp notify") == 0)
+		return 1;
+	return strcmp(name, "anon_inode:[pidfd]") == 0 ? 0 : -1;
+}
+
+int sbx_notify_take(struct sbx_notify *n)
+{
+	int fd;
+	uint64_t f = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
+
+	if (n->fd >= 0)
+		return 1;
+	if (n->pidfd < 0 || n->want < 0)
+		return -1;
+	/* the step is a few system calls from its filter when it announces:
+	 * a few yields usually find the listener there, before the loop's
+	 * 1 ms look again */
+	for (int tries = 0;; tries++) {
+		fd = (int)syscall(SYS_pidfd_getfd, n->pidfd, n->want, 0);
+		if (fd >= 0) {
+			int l = is_listener(fd);
+			if (l != 0)
+				break;
+			close(fd);
+			fd = -1;
+			errno = EBADF;
+		}
+		if (fd < 0 && errno != EBADF)
+			break;
+		if (tries == 64)
+			break;
+		sched_yield();
+	}
+	if (fd < 0) {
+		/* the slot is still free: the step has not loaded the filter
+		 * yet (it announced the number just before) */
+		if (errno == EBADF)
+			return 0;
+		n->err = errno;
+		n->want = -1;
+		return -1;
+	}
+	/* the slot holds the step's pidfd until it closes it after the
+	 * announcement, then nothing, then the listener: the step takes no
+	 * other descriptor before the filter */
+	switch (is_listener(fd)) {
+	case 0:
+		close(fd);
+		return 0;
+	case -1:
+		close(fd);
+		n->err = EBADFD;
+		n->want = -1;
+		return -1;
+	default:
+		break;
+	}
+	n->fd = fd;
+	close(n->pidfd);
+	n->pidfd = -1;
+	/* the supervisor answers on the CPU the program waits on */
+	n->sync = ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, f) == 0;
+	return 1;
+}
+
+/* ---- reading the task ---- */
+
+/* Reads a NUL-terminated string at addr of pid into buf (size > 0), page
+ * by page (a string may end just before an unmapped page); 0 or -errno. */
+static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
+{
+	size_t got = 0;
+	buf[0] = '\0';
+	if (addr == 0)
+		return -EFAULT;
+	while (got + 1 < size) {
+		size_t page = 4096 - ((addr + got) & 4095);
+		size_t want = size - 1 - got < page ? size - 1 - got : page;
+		struct iovec l = {buf + got, want};
+		struct iovec r = {(void *)(uintptr_t)(addr + got), want};
+		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
+		if (k <= 0)
+			return got ? 0 : -(k < 0 ? errno : EFAULT);
+		if (memchr(buf + got, '\0', (size_t)k))
+			return 0;
+		got += (size_t)k;
+	}
+	buf[size - 1] = '\0';
+	return 0;
+}
+
+static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
+{
+	struct iovec l = {buf, size};
+	struct iovec r = {(void *)(uintptr_t)addr, size};
+	if (addr == 0)
+		return -EFAULT;
+	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)size
+		   ? 0
+		   : -EFAULT;
+}
+
+/* The task's pid in the box (the last NSpid of its status), cached. */
+static int box_pid(struct sbx_notify *n, pid_t host)
+{
+	char path[64], buf[4096], *s;
+	ssize_t r;
+	int fd, pid = 0;
+	for (unsigned i = 0; i < n->npids; i++)
+		if (n->pids[i].host == host)
+			return n->pids[i].box;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)host);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = '\0';
+	s = strstr(buf, "\nNSpid:");
+	if (!s)
+		return 0;
+	for (s += 7; *s && *s != '\n';) {
+		char *e;
+		long v = strtol(s, &e, 10);
+		if (e == s)
+			break;
+		pid = (int)v;
+		s = e;
+	}
+	n->pids[n->npids % 32].host = host;
+	n->pids[n->npids % 32].box = pid;
+	n->npids++;
+	return pid;
+}
+
+/* Collapses "//", "/./" and "/../" of an absolute path, in place. */
+static void clean_path(char *p)
+{
+	char *out = p, *in = p;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		char *e = strchr(in, '/');
+		size_t len = e ? (size_t)(e - in) : strlen(in);
+		if (len == 1 && in[0] == '.') {
+		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, in, len);
+			out += len;
+		}
+		in += len;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = '\0';
+}
+
+/* The path argument at addr, named against dirfd (AT_FDCWD: the cwd) of
+ * the task; a name for the report, never opened. */
+static void read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
+		      size_t size)
+{
+	char rel[SBX_EVENT_PATH], base[SBX_EVENT_PATH], link[64];
+	ssize_t r = -1;
+	if (read_str(pid, addr, rel, sizeof rel) < 0) {
+		snprintf(out, size, "?");
+		return;
+	}
+	if (rel[0] == '/') {
+		snprintf(out, size, "%s", rel);
+		clean_path(out);
+		return;
+	}
+	if (dirfd == AT_FDCWD)
+		snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+	else
+		snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, dirfd);
+	r = readlink(link, base, sizeof base - 1);
+	if (r <= 0 || base[0] != '/') {
+		snprintf(out, size, "%s", rel);
+		return;
+	}
+	base[r] = '\0';
+	if ((size_t)r + 1 + strlen(rel) + 1 > size) {
+		snprintf(out, size, "%s", rel);
+		return;
+	}
+	memcpy(out, base, (size_t)r);
+	out[r] = '/';
+	memcpy(out + r + 1, rel, strlen(rel) + 1);
+	clean_path(out);
+}
+
+static void read_argv(pid_t pid, uint64_t addr, struct sbx_event *e)
+{
+	e->argv_len = 0;
+	for (int i = 0; i < 64 && addr; i++) {
+		uint64_t p;
+		char s[SBX_EVENT_ARGV];
+		size_t l;
+		if (read_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0 ||
+		    p == 0)
+			break;
+		if (read_str(pid, p, s, sizeof s) < 0)
+			break;
+		l = strlen(s) + 1;
+		if (e->argv_len + l > sizeof e->argv)
+			break;
+		memcpy(e->argv + e->argv_len, s, l);
+		e->argv_len += l;
+	}
+}
+
+/* "ip:port" of a socket address in the task's memory; 0 or -1. */
+static int read_addr(pid_t pid, uint64_t addr, uint64_t len,
+		     struct sbx_event *e)
+{
+	struct sockaddr_storage ss;
+	char ip[INET6_ADDRSTRLEN];
+	if (addr == 0 || len < sizeof(sa_family_t))
+		return -1;
+	if (len > sizeof ss)
+		len = sizeof ss;
+	memset(&ss, 0, sizeof ss);
+	if (read_mem(pid, addr, &ss, (size_t)len) < 0)
+		return -1;
+	e->family = ss.ss_family;
+	if (ss.ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *in = (const void *)&ss;
+		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof ip);
+		snprintf(e->addr, sizeof e->addr, "%s:%u", ip,
+			 ntohs(in->sin_port));
+	} else if (ss.ss_family == AF_INET6 &&
+		   len >= sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *in6 = (const void *)&ss;
+		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof ip);
+		snprintf(e->addr, sizeof e->addr, "[%s]:%u", ip,
+			 ntohs(in6->sin6_port));
+	} else if (ss.ss_family == AF_UNIX) {
+		const struct sockaddr_un *un = (const void *)&ss;
+		size_t l = (size_t)len - offsetof(struct sockaddr_un, sun_path);
+		if (l > 0 && un->sun_path[0] == '\0')
+			snprintf(e->addr, sizeof e->addr, "@%.*s", (int)l - 1,
+				 un->sun_path + 1);
+		else
+			snprintf(e->addr, sizeof e->addr, "%.*s", (int)l,
+				 un->sun_path);
+	} else {
+		snprintf(e->addr, sizeof e->addr, "family %d", ss.ss_family);
+	}
+	return 0;
+}
+
+/* ---- deciding ---- */
+
+static int under(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+	while (l > 1 && dir[l - 1] == '/')
+		l--;
+	if (l == 1 && dir[0] == '/')
+		return 1;
+	return strncmp(path, dir, l) == 0 &&
+	       (path[l] == '\0' || path[l] == '/');
+}
+
+static int filter_errno(const struct sbx_notify_spec *s, int nr)
+{
+	for (size_t i = 0; i < s->nerrnos; i++)
+		if (s->errnos[i].nr == nr)
+			return s->errnos[i].err;
+	return 0;
+}
+
+/* Reads the call into e; returns whether the table refuses it, and in
+ * *err the errno a refusal answers with. */
+static int describe(pid_t pid, const struct seccomp_data *d,
+		    const struct sbx_notify_spec *s, struct sbx_event *e,
+		    int *err)
+{
+	const __u64 *a = d->args;
+	int refuse = 0;
+
+	e->nr = d->nr;
+	*err = EPERM;
+	switch (d->nr) {
+	case SYS_open:
+	case SYS_creat:
+	case SYS_openat:
+	case SYS_openat2: {
+		int at = d->nr == SYS_openat || d->nr == SYS_openat2;
+		e->kind = SBX_EV_OPEN;
+		read_path(pid, at ? (int)a[0] : AT_FDCWD, at ? a[1] : a[0],
+			  e->path, sizeof e->path);
+		if (d->nr == SYS_open)
+			e->flags = a[1];
+		else if (d->nr == SYS_openat)
+			e->flags = a[2];
+		else if (d->nr == SYS_creat)
+			e->flags = O_CREAT | O_WRONLY | O_TRUNC;
+		else if (read_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
+			e->flags = 0;
+		refuse = s->open != NULL;
+		for (size_t i = 0; i < s->nopen && refuse; i++)
+			refuse = !under(e->path, s->open[i]);
+		*err = EACCES;
+		break;
+	}
+	case SYS_execve:
+	case SYS_execveat:
+		e->kind = SBX_EV_EXEC;
+		if (d->nr == SYS_execve) {
+			read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+			read_argv(pid, a[1], e);
+		} else {
+			read_path(pid, (int)a[0], a[1], e->path,
+				  sizeof e->path);
+			read_argv(pid, a[2], e);
+		}
+		*err = EACCES;
+		break;
+	case SYS_connect:
+	case SYS_bind:
+	case SYS_sendto:
+		e->kind = d->nr == SYS_connect ? SBX_EV_CONNECT
+			  : d->nr == SYS_bind  ? SBX_EV_BIND
+					       : SBX_EV_SEND;
+		if (d->nr == SYS_sendto ? read_addr(pid, a[4], a[5], e)
+					: read_addr(pid, a[1], a[2], e))
+			break; /* no address: a connected socket's send */
+		refuse = s->connect != NULL;
+		for (size_t i = 0; i < s->nconnect && refuse; i++)
+			refuse = strcmp(e->addr, s->connect[i]) != 0;
+		if (e->family == AF_UNIX)
+			refuse = 0; /* the mounts and Landlock hold paths */
+		if (d->nr == SYS_connect)
+			*err = strncmp(e->addr, "127.", 4) == 0 ||
+				       strncmp(e->addr, "[::1]", 5) == 0
+				   ? ECONNREFUSED
+				   : ENETUNREACH;
+		break;
+	case SYS_clone:
+	case SYS_clone3:
+	case SYS_fork:
+	case SYS_vfork:
+	case SYS_unshare:
+		e->kind = SBX_EV_CLONE;
+		if (d->nr == SYS_clone || d->nr == SYS_unshare)
+			e->flags = a[0];
+		else if (d->nr == SYS_clone3 &&
+			 read_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
+			e->flags = 0;
+		e->ns =
+		    (int)(e->flags &
+			  (NS_FLAGS |
+			   (d->nr == SYS_unshare ? CLONE_NEWTIME_UNSHARE : 0)));
+		refuse = e->ns != 0;
+		break;
+	case SYS_mmap:
+		e->kind = SBX_EV_MMAP;
+		e->size = a[1];
+		refuse = s->mmap_cap && a[1] > s->mmap_cap;
+		*err = ENOMEM;
+		break;
+	case SYS_ptrace:
+		e->kind = SBX_EV_PTRACE;
+		e->flags = a[0];
+		refuse = 1;
+		break;
+	default:
+		e->kind = SBX_EV_SYSCALL;
+		refuse = 1;
+		break;
+	}
+	if (filter_errno(s, d->nr)) {
+		refuse = 1;
+		*err = filter_errno(s, d->nr);
+	}
+	return refuse;
+}
+
+/* ---- the Lua rule ---- */
+
+void sbx_push_event(lua_State *L, const struct sbx_event *e)
+{
+	char sc[64];
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, e->nr);
+
+	/* copied out of malloc'ed memory before any call that can raise */
+	snprintf(sc, sizeof sc, "%s", name ? name : "?");
+	free(name);
+
+	lua_createtable(L, 0, 10);
+	lua_pushstring(L, sbx_event_kind(e->kind));
+	lua_setfield(L, -2, "kind");
+	if (e->pid) {
+		lua_pushinteger(L, e->pid);
+		lua_setfield(L, -2, "pid");
+	}
+	lua_pushstring(L, sbx_answer_name(e->answer));
+	lua_setfield(L, -2, "answer");
+	lua_pushstring(L, sc);
+	lua_setfield(L, -2, "syscall");
+	lua_pushinteger(L, e->nr);
+	lua_setfield(L, -2, "nr");
+	if (e->answer == SBX_ANS_DENY && e->err) {
+		lua_pushstring(L, sbx_errno_name(e->err));
+		lua_setfield(L, -2, "errno");
+	}
+	if (e->path[0]) {
+		lua_pushstring(L, e->path);
+		lua_setfield(L, -2, "path");
+	}
+	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
+	    e->kind == SBX_EV_PTRACE) {
+		lua_pushinteger(L, (lua_Integer)e->flags);
+		lua_setfield(L, -2, "flags");
+	}
+	if (e->kind == SBX_EV_CLONE) {
+		lua_pushboolean(L, e->ns != 0);
+		lua_setfield(L, -2, "namespaces");
+	}
+	if (e->kind == SBX_EV_MMAP) {
+		lua_pushinteger(L, (lua_Integer)e->size);
+		lua_setfield(L, -2, "size");
+	}
+	if (e->addr[0]) {
+		lua_pushstring(L, e->addr);
+		lua_setfield(L, -2, "addr");
+		lua_pushstring(L, e->family == AF_INET	  ? "inet"
+				  : e->family == AF_INET6 ? "inet6"
+				  : e->family == AF_UNIX  ? "unix"
+							  : "other");
+		lua_setfield(L, -2, "family");
+	}
+	if (e->kind == SBX_EV_EXEC) {
+		int i = 1;
+		lua_newtable(L);
+		for (size_t o = 0; o < e->argv_len;
+		     o += strlen(e->argv + o) + 1)
+			lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
+		lua_setfield(L, -2, "argv");
+	}
+	if (e->count > 1) {
+		lua_pushinteger(L, (lua_Integer)e->count);
+		lua_setfield(L, -2, "count");
+	}
+}
+
+/* The rule's answer for e, or -1 (none: the table's stands). */
+static int call_rule(struct sbx_notify *n, const struct sbx_event *e)
+{
+	lua_State *L = n->L;
+	int top = lua_gettop(L), ans = -1;
+	lua_pushvalue(L, n->rule_idx);
+	sbx_push_event(L, e);
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+		if (!n->rule_error[0])
+			snprintf(n->rule_error, sizeof n->rule_error, "%s",
+				 lua_type(L, -1) == LUA_TSTRING
+				     ? lua_tostring(L, -1)
+				     : "(error object is not a string)");
+		ans = SBX_ANS_STOP;
+	} else if (lua_type(L, -1) == LUA_TSTRING) {
+		const char *s = lua_tostring(L, -1);
+		ans = strcmp(s, "allow") == 0  ? SBX_ANS_ALLOW
+		      : strcmp(s, "deny") == 0 ? SBX_ANS_DENY
+		      : strcmp(s, "stop") == 0 ? SBX_ANS_STOP
+					       : -2;
+	} else if (!lua_isnil(L, -1)) {
+		ans = -2;
+	}
+	if (ans == -2) {
+		if (!n->rule_error[0])
+			snprintf(n->rule_error, sizeof n->rule_error,
+				 "rule returned %s, not \"allow\", \"deny\", "
+				 "\"stop\" or nil",
+				 luaL_typename(L, -1));
+		ans = SBX_ANS_STOP;
+	}
+	lua_settop(L, top);
+	return ans;
+}
+
+/* ---- recording ---- */
+
+static int same_event(const struct sbx_event *a, const struct sbx_event *b)
+{
+	return a->kind == b->kind && a->answer == b->answer && a->nr == b->nr &&
+	       a->pid == b->pid && a->err == b->err && a->flags == b->flags &&
+	       a->size == b->size && strcmp(a->path, b->path) == 0 &&
+	       strcmp(a->addr, b->addr) == 0 && a->argv_len == b->argv_len &&
+	       memcmp(a->argv, b->argv, a->argv_len) == 0;
+}
+
+static void record(struct sbx_notify *n, const struct sbx_event *e)
+{
+	if (n->nev > 0 && same_event(&n->ev[n->nev - 1], e)) {
+		n->ev[n->nev - 1].count++;
+		return;
+	}
+	if (n->nev == n->cap) {
+		size_t cap = n->cap ? n->cap * 2 : 16;
+		struct sbx_event *p;
+		if (cap > SBX_EVENTS_MAX)
+			cap = SBX_EVENTS_MAX;
+		if (n->nev >= cap ||
+		    !(p = realloc(n->ev, cap * sizeof *n->ev))) {
+			n->dropped++;
+			return;
+		}
+		n->ev = p;
+		n->cap = cap;
+	}
+	n->ev[n->nev] = *e;
+	n->ev[n->nev++].count = 1;
+}
+
+int sbx_notify_handle(struct sbx_notify *n)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	struct sbx_event e;
+	int refuse, err, ans;
+	pid_t pid;
+
+	memset(&req, 0, sizeof req);
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+		return SBX_ANS_ALLOW; /* gone meanwhile (ENOENT), or EINTR */
+	n->calls++;
+	/* the box is being killed for a stop: nothing more is answered */
+	if (n->stopped)
+		return SBX_ANS_STOP;
+	pid = (pid_t)req.pid;
+	memset(&e, 0, sizeof e);
+	refuse = describe(pid, &req.data, n->spec, &e, &err);
+	/* what was read belongs to this call only if the task still waits
+	 * in it: a task killed and its pid reused would give another's */
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
+		return SBX_ANS_ALLOW;
+	/* the hand-over's execve (spec.c gate_filter) of a profile that does
+	 * not notify execve: let through, not an event */
+	if (req.data.nr == SYS_execve && !n->spec->exec_events &&
+	    !n->gate_seen) {
+		n->gate_seen = 1;
+		memset(&resp, 0, sizeof resp);
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		return SBX_ANS_ALLOW;
+	}
+	e.pid = box_pid(n, pid);
+	if (!refuse)
+		ans = SBX_ANS_ALLOW;
+	else if (filter_errno(n->spec, req.data.nr) ||
+		 n->spec->mode != SBX_MODE_LOG)
+		/* the profile's own refusal (its errno) holds in every mode;
+		 * log mode lets the rest through, recorded */
+		ans = n->spec->mode == SBX_MODE_STOP ? SBX_ANS_STOP
+						     : SBX_ANS_DENY;
+	else
+		ans = SBX_ANS_ALLOW;
+	if (n->L && !n->stopped) {
+		int r;
+		e.answer = ans;
+		r = call_rule(n, &e);
+		/* a rule does not lift the profile's own errno refusals */
+		if (r >= 0 &&
+		    !(r == SBX_ANS_ALLOW && filter_errno(n->spec, req.data.nr)))
+			ans = r;
+	}
+	e.answer = ans;
+	e.err = ans == SBX_ANS_DENY ? err : 0;
+	if (ans == SBX_ANS_STOP) {
+		/* left unanswered: the caller kills the box, and the task
+		 * never returns from the call */
+		if (!n->stopped) {
+			n->stopped = 1;
+			n->stop_ev = e;
+			n->stop_ev.count = 1;
+		}
+		record(n, &e);
+		return SBX_ANS_STOP;
+	}
+	record(n, &e);
+	memset(&resp, 0, sizeof resp);
+	resp.id = req.id;
+	if (ans == SBX_ANS_ALLOW)
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		resp.error = -err;
+	ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: it died */
+	return ans;
+}
+
+int sbx_notify_probe(char *why, size_t size)
+{
+	struct seccomp_notif_sizes sz;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) != 0) {
+		snprintf(why, size, "SECCOMP_GET_NOTIF_SIZES: %s",
+			 strerror(errno));
+		return 0;
+	}
+	why[0] = '\0';
+	return 1;
+}

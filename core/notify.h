@@ -1,0 +1,121 @@
+/*
+ * notify.h: the explain channel.  A profile whose action is "notify" sends
+ * the call to the supervisor, which names it (an event), decides (the
+ * box's table, then its Lua rule) and answers (notify.c).  The table is
+ * compiled by spec.c; the listener is taken by supervise.c from the
+ * command's process (child.c step) and handed here.
+ */
+#ifndef SBX_NOTIFY_H
+#define SBX_NOTIFY_H
+
+#include "plan.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct lua_State;
+
+/* What a box does on a refusal. */
+enum { SBX_MODE_STOP, SBX_MODE_DENY, SBX_MODE_LOG };
+/* The answer to one notified call. */
+enum { SBX_ANS_ALLOW, SBX_ANS_DENY, SBX_ANS_STOP };
+/* Event kinds (the words are notify.c's sbx_event_kind). */
+enum {
+	SBX_EV_OPEN,
+	SBX_EV_EXEC,
+	SBX_EV_CONNECT,
+	SBX_EV_BIND,
+	SBX_EV_SEND,
+	SBX_EV_CLONE,
+	SBX_EV_MMAP,
+	SBX_EV_PTRACE,
+	SBX_EV_SYSCALL,
+	SBX_EV_COUNT
+};
+
+/* A call the profile refuses with an errno and also notifies (the errno
+ * stays the answer: the supervisor only names the call). */
+#define SBX_NOTIFY_ERRNOS 128
+struct sbx_notify_errno {
+	int nr;
+	int err;
+};
+
+/* The box's table, compiled by spec.c (strings anchored in the box). */
+struct sbx_notify_spec {
+	int on; /* the filter notifies: the step hands over a listener */
+	int exec_events; /* the profile notifies execve itself: the step's
+			    own (the hand-over's, spec.c) is an event too */
+	int mode;	 /* SBX_MODE_* */
+	/* NULL (no list): every open, every address is let through, named
+	 * (the mounts, Landlock and the network namespace hold them) */
+	const char *const *open; /* path prefixes an open may name */
+	size_t nopen;
+	const char *const *connect; /* "ip:port" a connect/bind/send may */
+	size_t nconnect;
+	uint64_t mmap_cap; /* bytes; 0: no cap */
+	const struct sbx_notify_errno *errnos;
+	size_t nerrnos;
+};
+
+#define SBX_EVENT_PATH 512
+#define SBX_EVENT_ARGV 512
+#define SBX_EVENTS_MAX 1024 /* kept per run; the rest are counted */
+struct sbx_event {
+	int kind;	/* SBX_EV_* */
+	int answer;	/* SBX_ANS_* */
+	int nr;		/* the system call */
+	int pid;	/* in the box's pid namespace; 0: unknown */
+	int err;	/* the errno answered (SBX_ANS_DENY) */
+	int family;	/* AF_* of addr */
+	int ns;		/* clone: namespace flags asked for */
+	uint64_t flags; /* open: O_* flags; clone: its flags */
+	uint64_t size;	/* mmap: the length asked for */
+	unsigned long count;
+	char path[SBX_EVENT_PATH];
+	char addr[80];
+	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
+	size_t argv_len;
+};
+
+struct sbx_notify {
+	int fd;	       /* the listener; -1 until taken */
+	int pidfd;     /* the command's process, to take it from */
+	int want;      /* its number there; -1: no listener announced */
+	int sync;      /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP set */
+	int gate_seen; /* the hand-over's execve was answered */
+	int err;       /* why it could not be taken (errno) */
+	const struct sbx_notify_spec *spec;
+	struct lua_State *L; /* a rule: the function at L's rule_idx */
+	int rule_idx;
+	struct sbx_event *ev; /* in order; consecutive equal ones counted */
+	size_t nev, cap;
+	unsigned long dropped;
+	int stopped; /* a stop answer: ev[nev-1] (or stop_ev) ended it */
+	struct sbx_event stop_ev;
+	char rule_error[256]; /* a rule that raised */
+	unsigned long calls;
+	struct {
+		pid_t host, box;
+	} pids[32];
+	unsigned npids;
+};
+
+SBX_LOCAL void sbx_notify_init(struct sbx_notify *n);
+SBX_LOCAL void sbx_notify_close(struct sbx_notify *n);
+/* Takes the listener from the command's process: 1 taken, 0 not there
+ * yet (the step has not loaded its filter), -1 never (n->err). */
+SBX_LOCAL int sbx_notify_take(struct sbx_notify *n);
+/* Answers one pending notification; returns SBX_ANS_STOP when the box
+ * must end (the call is then left unanswered: the caller kills the box
+ * and the kernel drops the notification with the task). */
+SBX_LOCAL int sbx_notify_handle(struct sbx_notify *n);
+SBX_LOCAL const char *sbx_event_kind(int kind);
+SBX_LOCAL const char *sbx_answer_name(int answer);
+/* Pushes one event as a Lua table (notify.c, the schema of lua-api.md). */
+SBX_LOCAL void sbx_push_event(struct lua_State *L, const struct sbx_event *e);
+/* Does the caller (the supervisor) have what the channel needs? */
+SBX_LOCAL int sbx_notify_probe(char *why, size_t size);
+
+#endif

@@ -1,0 +1,200 @@
+--- sbx.written: the files a box leaves in its writable places, and the
+-- decoy credentials placed in it.
+--
+-- The core records the written places after the program ends and before
+-- the box goes away (`spec.capture`, core/capture.c): through a descriptor
+-- of the box's root that its init sends, never following a symlink; each
+-- file's path as the box sees it, type, size, mode and SHA-256 (a
+-- symlink's text, never followed), bounded in entries, depth and bytes.
+-- This module says which places, places the decoys, and reads the record.
+local M = {}
+
+local ipairs, type, error, tonumber = ipairs, type, error, tonumber
+local sort, concat = table.sort, table.concat
+local io_open = io.open
+
+--- The bounds of the walk (`spec.capture`'s fields).
+M.bounds = { entries = 10000, depth = 32, read_bytes = 256 << 20,
+	keep_bytes = 64 << 20, keep_total = 256 << 20 }
+
+--- The most places a box's record walks (the core's SBX_PLACES_MAX).
+M.places_max = 16
+
+--- The writable places of the standard box: /work, /tmp, /dev/shm, every
+-- `--tmp` and every `--rw` destination, each once, in that order.
+-- @tparam table o the standard box's options (`tmp`, `rw` lists of `{dst=}`)
+-- @treturn table a list of paths inside the box; or nil, reason (more
+-- than `M.places_max`)
+function M.places(o)
+	if type(o) ~= "table" then error("bad argument #1 to 'places' (table expected)", 2) end
+	local list, seen = {}, {}
+	local function add(p)
+		if not seen[p] then
+			seen[p] = true
+			list[#list + 1] = p
+		end
+	end
+	add("/work")
+	add("/tmp")
+	add("/dev/shm")
+	for _, t in ipairs(o.tmp or {}) do add(t.dst) end
+	for _, b in ipairs(o.rw or {}) do add(b.dst) end
+	if #list > M.places_max then
+		return nil, ("--tmp and --rw: at most %d writable places in all, with /work, /tmp and /dev/shm")
+			:format(M.places_max)
+	end
+	return list
+end
+
+-- 16 random bytes as hex, from the kernel
+local function random_hex()
+	local f = assert(io_open("/dev/urandom", "rb"))
+	local b = f:read(16)
+	f:close()
+	return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end))
+end
+
+-- A decoy's contents around its marker: plausible to a reader.
+local shapes = {
+	{ name = "~/.ssh/id_rsa", path = "/work/.ssh/id_rsa", home = true, make = function(m)
+		local body = ("MIIEpAIBAAKCAQEA" .. m .. m .. m):rep(6)
+		local lines = {}
+		for i = 1, #body, 64 do lines[#lines + 1] = body:sub(i, i + 63) end
+		return "-----BEGIN RSA PRIVATE KEY-----\n" .. concat(lines, "\n")
+			.. "\n-----END RSA PRIVATE KEY-----\n"
+	end },
+	{ name = "~/.aws/credentials", path = "/work/.aws/credentials", home = true, make = function(m)
+		return "[default]\naws_access_key_id = AKIA" .. m:sub(1, 16):upper()
+			.. "\naws_secret_access_key = " .. m .. "\nregion = us-east-1\n"
+	end },
+	{ name = "~/.config/google-chrome/Default/Login Data",
+		path = "/work/.config/google-chrome/Default/Login Data", home = true, make = function(m)
+			-- the header of an SQLite database, then a row's bytes
+			return "SQLite format 3\0" .. ("\0"):rep(84)
+				.. "https://accounts.example.com/login\0admin\0" .. m .. "\0"
+		end },
+	{ name = "/etc/shadow", path = "/etc/shadow", make = function(m)
+		return "root:$6$" .. m:sub(1, 16) .. "$" .. m .. ":19700:0:99999:7:::\n"
+			.. "sbx:!:19700:0:99999:7:::\n"
+	end },
+}
+
+--- The decoys of a run: each with its name (`~/.ssh/id_rsa`), its path
+-- in the box, a marker random per run, its contents and their SHA-256.
+-- The home decoys are placed only where /work is the box's own tmpfs
+-- (never into a host directory bound there).
+-- @tparam boolean work_host /work is a host directory (`--rw DIR:/work`)
+-- @tparam function sha256 a string's SHA-256 as hex (`sbx.core.sha256`)
+-- @treturn table a list of `{name, path, marker, data, sha256}`
+function M.decoys(work_host, sha256)
+	if type(sha256) ~= "function" then error("bad argument #2 to 'decoys' (function expected)", 2) end
+	local list = {}
+	for _, s in ipairs(shapes) do
+		if not (s.home and work_host) then
+			local marker = "sbxdecoy" .. random_hex()
+			local data = s.make(marker)
+			list[#list + 1] = { name = s.name, path = s.path, marker = marker, data = data,
+				sha256 = sha256(data) }
+		end
+	end
+	return list
+end
+
+--- The mount operations that place the decoys: read-only files (0400)
+-- of the box's user in its tree.
+function M.decoy_mounts(decoys)
+	local ops = {}
+	for _, d in ipairs(decoys) do
+		ops[#ops + 1] = { type = "file", dst = d.path, data = d.data, mode = tonumber("400", 8) }
+	end
+	return ops
+end
+
+--- The written files of a run's result, by path, with the decoys left as
+-- they were placed marked `decoy` (not written by the program).  The
+-- places are walked once the box has ended, each mount of its tree
+-- detached by then: the node a mount covered (the empty file under the
+-- program's bind at /work/prog) shows, and is the tree's, not the
+-- program's (it could not touch it while covered).
+-- @tparam table r the result of box:run()
+-- @tparam[opt] table decoys from `M.decoys`
+-- @tparam[opt] table mount_points a set of the tree's mount destinations
+-- @treturn table the list (empty when the run had no record)
+function M.files(r, decoys, mount_points)
+	local placed = {}
+	for _, d in ipairs(decoys or {}) do placed[d.path] = d end
+	mount_points = mount_points or {}
+	local list = {}
+	for _, f in ipairs(r.files or {}) do
+		local d = placed[f.path]
+		if d and f.sha256 == d.sha256 then f.decoy = d.name end
+		if not mount_points[f.path] then list[#list + 1] = f end
+	end
+	sort(list, function(a, b) return a.path < b.path end)
+	return list
+end
+
+--- The regular files the program wrote, as `files_dropped` (path, size,
+-- mode, sha256).
+function M.dropped(files)
+	local out = {}
+	for _, f in ipairs(files) do
+		if f.type == "file" and not f.decoy then
+			out[#out + 1] = { path = f.path, size = f.size, mode = ("%04o"):format(f.mode),
+				sha256 = f.sha256 }
+		end
+	end
+	return out
+end
+
+--- Where a decoy's marker appears: in a written file (not the decoy
+-- itself as placed), in captured output, or in what the network sink
+-- recorded (`--net sink`: a connection's or datagram's first bytes, a
+-- name looked up).
+-- @treturn table a list of `{decoy = name, where = path, "stdout",
+-- "stderr", "tcp 10.0.0.1:4444" or "a dns lookup"}`, each once
+function M.marker_hits(r, files, decoys)
+	local hits, seen = {}, {}
+	local function add(h)
+		local k = h.decoy .. "\0" .. h.where
+		if not seen[k] then
+			seen[k] = true
+			hits[#hits + 1] = h
+		end
+	end
+	for _, f in ipairs(files) do
+		if not f.decoy then
+			for _, i in ipairs(f.markers or {}) do
+				if decoys[i] then add { decoy = decoys[i].name, where = f.path } end
+			end
+		end
+	end
+	for _, s in ipairs { "stdout", "stderr" } do
+		if type(r[s]) == "string" then
+			for _, d in ipairs(decoys) do
+				if r[s]:find(d.marker, 1, true) then add { decoy = d.name, where = s } end
+			end
+		end
+	end
+	for _, e in ipairs(type(r.sink) == "table" and r.sink or {}) do
+		local text, where = e.data, nil
+		if e.kind == "dns" then
+			text, where = e.name, "a dns lookup"
+		elseif e.protocol and e.address and e.port then
+			where = ("%s %s:%d"):format(e.protocol, e.address, e.port)
+		end
+		for _, d in ipairs(where and type(text) == "string" and decoys or {}) do
+			if text:lower():find(d.marker, 1, true) then add { decoy = d.name, where = where } end
+		end
+	end
+	return hits
+end
+
+--- The markers in the core's order (`spec.capture.markers`).
+function M.markers(decoys)
+	local m = {}
+	for i, d in ipairs(decoys) do m[i] = d.marker end
+	return m
+end
+
+return M
