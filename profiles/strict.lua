@@ -172,4 +172,8 @@ end
 return {
 	default = "notify",
 	rules = rules,
+	-- the supervisor's answers: the first refusal ends the box; an open
+	-- is named and left to the walls (mounts, Landlock); no connect, and
+	-- no mapping over the cap
+	notify = { mode = "stop", connect = {}, mmap_cap = CAP },
 }
