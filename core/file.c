@@ -356,7 +356,8 @@ static int write_at(int dirfd, const char *name, const char *data, size_t len,
 
 	*call = "write";
 	r = name_free(dirfd, name, what);
-	if (r == 0 && excl && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (r == 0 && excl &&
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		r = -EEXIST;
 	if (r < 0)
 		return r;

@@ -313,12 +313,15 @@ local function main(argv)
 	if filter == nil then refuse("strict profile: %s", ferr) end
 	local _, ntable = profile.notify(strict)
 	o.filter, o.profile, o.mode, o.notify = filter, "strict", "log", ntable
-	o.stdin = nil
+	o.stdin = nil -- nothing: a learning run reads no input
+	-- the profile on stdout: the program's own output goes to stderr
+	if not out then o.stdout = "capture" end
 
 	local spec, info = backend.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end
 	local r, rmsg = backend.run(spec, info)
 	if not r then refuse("%s", rmsg) end
+	if r.stdout then io.stderr:write(r.stdout) end
 	local events = report.events(r, info)
 	io.stderr:write(report.text(r, info, events, nil, false))
 	if (r.events_dropped or 0) > 0 then
