@@ -9,6 +9,7 @@ local PY_JSON = "import json; print(1)"
 -- a socket, never connected: the connect is the variant's one thing more
 local PY_SOCK = "import socket; s = socket.socket(); print(2)"
 local SH_LS = "ls /usr >/dev/null"
+local HOSTILE = "build/tests/hostile"
 
 -- sbxlua SCRIPT args...: stdout, stderr, exit status
 local function sbxlua(script, ...)
@@ -60,6 +61,28 @@ describe("learn.lua [" .. S.priv .. "]", function()
 		assert.are.same({ "", "sandbox: exit 0\n", 0 }, { out, err, code })
 		out, err, code = stop(p, "/bin/sh", "-c", SH_LS .. "; cat /etc/hostname")
 		assert.are.same({ "", "sandbox: refused: open /etc/hostname\n", 125 }, { out, err, code })
+	end)
+
+	it("a large mapping raises the cap to its size; an open not learned is refused", function()
+		local p = learned("mmap.lua", HOSTILE, "mmap")
+		local text = S.read(p)
+		assert.truthy(text:find("\nnotify.mmap_cap = 536870912 -- mmap, 1 event, the largest mapping\n", 1, true))
+		local out, err, code = stop(p, HOSTILE, "mmap")
+		assert.are.same({ "mmap: ok\n", "sandbox: exit 0\n", 0 }, { out, err, code })
+		out, err, code = stop(p, HOSTILE, "shadow")
+		assert.are.same({ "", "sandbox: refused: open /etc/shadow\n", 125 }, { out, err, code })
+	end)
+
+	it("never allows what the default profile refuses, nor a namespace: named in a comment", function()
+		for _, c in ipairs {
+			{ "ptrace", "--   ptrace: seen, 1 event\n", "syscall 101 (ptrace)" },
+			{ "clone", "--   clone with namespace flags: seen, 1 event\n", "clone with namespace flags" },
+		} do
+			local p = learned(c[1] .. ".lua", HOSTILE, c[1])
+			assert.truthy(S.read(p):find(c[2], 1, true), c[1])
+			local out, err, code = stop(p, HOSTILE, c[1])
+			assert.are.same({ "", "sandbox: refused: " .. c[3] .. "\n", 125 }, { out, err, code })
+		end
 	end)
 
 	it("each addition says where it came from", function()
