@@ -3,6 +3,7 @@
 -- thing more is refused by name.  scripts/test.sh runs this file as root
 -- and as uid 65534.
 local S = require "support"
+local sbx = require "sbx"
 
 local PY = "/usr/bin/python3"
 local PY_JSON = "import json; print(1)"
@@ -53,6 +54,13 @@ describe("learn.lua [" .. S.priv .. "]", function()
 		local _, verr, vcode = stop(p, PY, "-c", PY_SOCK .. "; s.connect(('10.0.0.1', 80))")
 		-- (its print never flushed: the box ended at the connect)
 		assert.are.same({ "sandbox: refused: connect 10.0.0.1:80\n", 125 }, { verr, vcode })
+	end)
+
+	it("a connect learned: its address in the list, the same connect passes", function()
+		local p = learned("conn.lua", HOSTILE, "connect")
+		assert.truthy(S.read(p):find('\n\t"127.0.0.1:4444", -- connect, bind or send, 1 event\n', 1, true))
+		local out, err, code = stop(p, HOSTILE, "connect")
+		assert.are.same({ "connect: Invalid argument\n", "sandbox: exit 0\n", 0 }, { out, err, code })
 	end)
 
 	it("/bin/sh listing /usr: learned, passes; reading /etc/hostname too is refused", function()
@@ -157,6 +165,23 @@ describe("learn.lua [" .. S.priv .. "]", function()
 			assert.truthy(err:find("^sbxlua: %-%-output " .. p:gsub("%p", "%%%0") .. ": "), err)
 			assert.are.equal("target\n", S.read(target))
 		end
+	end)
+
+	it("out:write(data, \"excl\") refuses whatever is at the name", function()
+		local p = dir .. "/x"
+		local out <close> = assert(sbx.output(p))
+		assert.is_true(out:write("one\n", "excl"))
+		local ok, msg, err = out:write("two\n", "excl")
+		assert.is_nil(ok)
+		assert.are.equal("write " .. p .. ": File exists", msg)
+		assert.are.equal(17, err)
+		assert.are.equal("one\n", S.read(p))
+		assert.is_true(out:write("three\n", "replace"))
+		assert.are.equal("three\n", S.read(p))
+		assert.has_error(function() out:write("x", "exclusive") end,
+			"bad argument #3 to 'write' (invalid option 'exclusive')")
+		-- no temporary name left behind
+		assert.are.equal("x\n", S.sh("ls -A " .. S.q(dir)))
 	end)
 
 	it("refuses an output in a --rw directory", function()
