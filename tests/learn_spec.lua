@@ -81,15 +81,19 @@ describe("learn.lua [" .. S.priv .. "]", function()
 		assert.are.same({ "", "sandbox: refused: open /etc/shadow\n", 125 }, { out, err, code })
 	end)
 
-	it("never allows what the default profile refuses, nor a namespace: named in a comment", function()
+	it("never allows what the default profile refuses, nor a namespace", function()
+		-- the strict profile keeps the default's refusals in the kernel
+		-- (its errno, in log mode too): learning never sees them as calls
+		-- to allow, and the program meets the same refusal afterwards
 		for _, c in ipairs {
-			{ "ptrace", "--   ptrace: seen, 1 event\n", "syscall 101 (ptrace)" },
-			{ "clone", "--   clone with namespace flags: seen, 1 event\n", "clone with namespace flags" },
+			{ "ptrace", "ptrace: Operation not permitted\n" },
+			{ "clone", "clone: Operation not permitted\n" },
 		} do
 			local p = learned(c[1] .. ".lua", HOSTILE, c[1])
-			assert.truthy(S.read(p):find(c[2], 1, true), c[1])
+			assert.falsy(S.read(p):find('call = "' .. c[1] .. '"', 1, true), c[1])
 			local out, err, code = stop(p, HOSTILE, c[1])
-			assert.are.same({ "", "sandbox: refused: " .. c[3] .. "\n", 125 }, { out, err, code })
+			assert.are.same({ c[2], "sandbox: exit 0\n", 0 }, { out .. err:gsub("sandbox: [^\n]*\n", ""),
+				err:match("sandbox: [^\n]*\n$"), code }, c[1])
 		end
 	end)
 
