@@ -348,13 +348,17 @@ static int name_free(int dirfd, const char *name, const char **what)
  * step that failed and *what set for a final name that is not a regular
  * file.  Plain C: no descriptor or temporary name outlives a failure. */
 static int write_at(int dirfd, const char *name, const char *data, size_t len,
-		    const char **call, const char **what)
+		    int excl, const char **call, const char **what)
 {
 	char tmp[NAME_MAX + 1];
+	struct stat st;
 	int fd = -1, r, tries = 0;
 
 	*call = "write";
 	r = name_free(dirfd, name, what);
+	if (r == 0 && excl &&
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		r = -EEXIST;
 	if (r < 0)
 		return r;
 	do {
@@ -396,7 +400,12 @@ static int write_at(int dirfd, const char *name, const char *data, size_t len,
 	 * fail it anyway, anything else must not be replaced silently */
 	if (r == 0)
 		r = name_free(dirfd, name, what);
-	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0) {
+	/* excl: nothing may be there, not even what appeared since */
+	if (r == 0 && excl &&
+	    renameat2(dirfd, tmp, dirfd, name, RENAME_NOREPLACE) < 0) {
+		r = -errno;
+		*call = "rename";
+	} else if (r == 0 && !excl && renameat(dirfd, tmp, dirfd, name) < 0) {
 		r = -errno;
 		*call = "rename";
 	}
@@ -447,17 +456,21 @@ static int l_dir_check(lua_State *L)
 	return 1;
 }
 
-/** dir:write(name, data) -> true, or nil, msg, errno.  Creates or replaces
- * the regular file name in the directory with data; refuses (EEXIST) when
- * something other than a regular file is there, leaving it as it is. */
+/** dir:write(name, data [, how]) -> true, or nil, msg, errno.  Creates or
+ * replaces the regular file name in the directory with data; refuses
+ * (EEXIST) when something other than a regular file is there, leaving it
+ * as it is.  how: "replace" (the default) or "excl": refuses (EEXIST)
+ * whatever is there, a regular file too, up to the final rename. */
 static int l_dir_write(lua_State *L)
 {
+	static const char *const hows[] = {"replace", "excl", NULL};
 	struct dir *d = check_dir(L, 1);
 	const char *name = check_name(L, 2);
 	size_t len;
 	const char *data = luaL_checklstring(L, 3, &len);
+	int excl = luaL_checkoption(L, 4, "replace", hows);
 	const char *call = NULL, *what = NULL;
-	int r = write_at(d->fd, name, data, len, &call, &what);
+	int r = write_at(d->fd, name, data, len, excl, &call, &what);
 	if (r < 0)
 		return fail_at(L, call, name, -r, what);
 	lua_pushboolean(L, 1);

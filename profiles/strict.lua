@@ -15,11 +15,13 @@
 --    execve, execveat, connect, bind, sendmsg, sendmmsg, sendto with an
 --    address, clone3, fork, vfork, clone but a thread's, mmap and mremap
 --    above the size cap, ptrace, unshare, setns, mount;
---  * every call the default profile refuses: the ones it always refuses
---    are notified; the ones it refuses on a condition are allowed only
---    where that condition cannot hold (COMPLEMENT below; narrower than the
---    exact complement is safe, the rest goes to the supervisor), or
---    notified when no complement is written here.
+--  * every call the default profile refuses: its refusals are this
+--    profile's too, with the same errno, so they hold in every mode of the
+--    supervisor (log mode included: a call the default box never runs is
+--    never let through here); the ones it refuses on a condition are
+--    allowed only where that condition cannot hold (COMPLEMENT below;
+--    narrower than the exact complement is safe, the rest goes to the
+--    supervisor).
 
 local ctx = ...
 local steps = ctx.steps or { "program", "threads", "spawn" }
@@ -167,6 +169,17 @@ for i = 1, #names do
 	elseif refused[name] == nil then
 		rules[#rules + 1] = { call = name, action = "allow" }
 	end
+end
+
+-- the default profile's refusals, with its errno, answered by the kernel:
+-- `notify = false` keeps them out of the supervisor (run.lua's
+-- name_refusals would send them there, where one errno per call number
+-- would also refuse this profile's notified forks and opens of the same
+-- call); so they are not named, and they hold in every mode
+for i = 1, #default.rules do
+	local r = default.rules[i]
+	rules[#rules + 1] = { call = r.call, args = r.args,
+		action = { errno = r.action.errno, notify = false } }
 end
 
 return {

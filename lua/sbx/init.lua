@@ -304,11 +304,13 @@ Output.__index = Output
 
 --- Writes the output file: a regular file replacing whatever regular file
 -- is there; anything else there (a symlink, a directory, a FIFO...) is left
--- as it is and refused.
+-- as it is and refused.  With how `"excl"`, anything there is refused
+-- (EEXIST), a regular file too, up to the final rename.
 -- @tparam string data
+-- @tparam[opt] string how `"replace"` (the default) or `"excl"`
 -- @return true, or nil, msg, errno
-function Output:write(data)
-	return self.dir:write(self.name, data)
+function Output:write(data, how)
+	return self.dir:write(self.name, data, how)
 end
 
 --- Closes the directory (idempotent; also `__close`).
