@@ -107,12 +107,6 @@ local CLI = {
 }
 
 local function parse(argv)
-	-- sbx.cli hands an option and its value to lua-argparse as one word,
-	-- `--name=VALUE`, which a short form does not take: -o as --output
-	local at = cli.options_end(argv, CLI)
-	for i = 1, at - 1 do
-		if argv[i] == "-o" and argv[i - 1] ~= "-o" then argv[i] = "--output" end
-	end
 	local args = cli.parse(CLI, argv, report.EXIT_CANNOT)
 	local o = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {} }
 	for _, opt in ipairs(OPTIONS) do

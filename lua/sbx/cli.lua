@@ -97,8 +97,9 @@ function M.parse(t, argv, code)
 		local a = argv[i]
 		if i == at and a ~= "--" then args[#args + 1] = "--" end
 		if i < at and takes[a] and argv[i + 1] then
-			-- one word, so that a value such as -1 is not an option
-			args[#args + 1] = a .. "=" .. argv[i + 1]
+			-- one word, so that a value such as -1 is not an option:
+			-- --name=VALUE, or -xVALUE for a short option
+			args[#args + 1] = a .. (a:match("^%-[^-]$") and "" or "=") .. argv[i + 1]
 			i = i + 1
 		else
 			args[#args + 1] = a
