@@ -104,6 +104,7 @@ asan:
 	SBX_TEST_LUA=./sbxlua SBX_TEST_USERS=self scripts/test.sh
 
 bench: all
+	scripts/bench-breakdown.sh
 	scripts/bench-startup.sh
 	./sbxlua scripts/bench-sampler.lua
 	scripts/bench-notify.sh

@@ -569,6 +569,9 @@ static int l_run_many(lua_State *L)
 	n = luaL_len(L, 1);
 	luaL_argcheck(L, n >= 1 && n <= MAX_PARALLEL, 1,
 		      "between 1 and 64 boxes");
+	/* every box stays on the stack (anchored) while they run: a C
+	 * function is only given LUA_MINSTACK (20) free slots */
+	luaL_checkstack(L, (int)n + LUA_MINSTACK, "too many boxes");
 	for (lua_Integer i = 1; i <= n; i++) {
 		lua_geti(L, 1, i);
 		check_box(L, -1);

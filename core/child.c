@@ -22,6 +22,7 @@
 #include "compat.h"
 #include "kmem.h"
 #include "plan.h"
+#include "stamp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -662,6 +663,7 @@ static void build_tree(const struct sbx_plan *p)
 {
 	int base, hostfd, rootfd;
 
+	sbx_stamp(SBX_T_TREE0);
 	/* nothing done here may propagate back to the host */
 	CHECK(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), SBX_ST_MOUNT,
 	      -1);
@@ -687,9 +689,15 @@ static void build_tree(const struct sbx_plan *p)
 	CHECK(rootfd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC),
 	      SBX_ST_PIVOT, -1);
 
-	for (size_t i = 0; i < p->nmounts; i++)
+	for (size_t i = 0; i < p->nmounts; i++) {
+		int proc = p->mounts[i].op == SBX_OP_PROC;
+		if (proc)
+			sbx_stamp(SBX_T_PROC0);
 		CHECK(do_mount(p, hostfd, rootfd, &p->mounts[i]), SBX_ST_MOUNT,
 		      (int)i);
+		if (proc)
+			sbx_stamp(SBX_T_PROC1);
+	}
 
 	/* the host's root leaves the box's mount namespace for good */
 	close(hostfd);
@@ -722,6 +730,7 @@ static void build_tree(const struct sbx_plan *p)
 		      -1);
 		close(fd);
 	}
+	sbx_stamp(SBX_T_TREE1);
 }
 
 /*
@@ -1308,6 +1317,7 @@ static _Noreturn void step(const struct sbx_plan *p)
 {
 	struct sbx_msg failed = {SBX_MSG_CANNOT, SBX_ST_EXEC, 0, -1, 0};
 
+	sbx_stamp(SBX_T_STEP);
 	reset_signals();
 	if (p->new_session)
 		CHECK(setsid(), SBX_ST_SETSID, -1);
@@ -1331,10 +1341,13 @@ static _Noreturn void step(const struct sbx_plan *p)
 		      SBX_ST_NO_NEW_PRIVS, -1);
 	/* Landlock after no_new_privs (it requires it without CAP_SYS_ADMIN),
 	 * seccomp last: the filter may refuse what the steps above use */
+	sbx_stamp(SBX_T_LANDLOCK0);
 	if (p->landlock.abi > 0)
 		CHECK(apply_landlock(&p->landlock), SBX_ST_LANDLOCK, -1);
+	sbx_stamp(SBX_T_LANDLOCK1);
 	if (p->probe)
 		send_probe();
+	sbx_stamp(SBX_T_PROBE1);
 	/* until now this process was a copy of the supervisor (its pages
 	 * shared copy-on-write): the supervisor counts the box's memory from
 	 * here on, where only the filter and execve are left */
@@ -1371,6 +1384,7 @@ static _Noreturn void step(const struct sbx_plan *p)
 		CHECK((int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				   p->filter_flags, p->filter),
 		      SBX_ST_SECCOMP, -1);
+	sbx_stamp(SBX_T_EXECVE);
 	execve(p->path, p->argv, p->envp);
 	failed.err = errno;
 	if (write(CTL, &failed, sizeof failed) < 0) {
@@ -1428,6 +1442,7 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 	/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
 	 * pid 1 of its namespace, init then ignores every signal the box can
 	 * send it */
+	sbx_stamp(SBX_T_CHILD);
 	reset_signals();
 	setup_fds(p);
 	wipe_args();
@@ -1461,6 +1476,7 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 	/* the box dies with its supervisor (set after the id change, which
 	 * clears it); a supervisor already gone has closed its end of CTL */
 	CHECK(prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), SBX_ST_SYNC, -1);
+	sbx_stamp(SBX_T_IDS);
 	{
 		struct pollfd pf = {CTL, POLLIN, 0};
 		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "sbx.h"
+#include "stamp.h"
 
 #define FILTER_MT "sbx.filter"
 #define MAX_CMP 6	   /* a system call has six arguments */
@@ -519,7 +520,8 @@ static int filter_read_fd(struct filter *f, void *buf, size_t size)
 static struct filter *check_filter(lua_State *L, int idx)
 {
 	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
-	if (f->ctx == NULL)
+	if (f->prog.filter == NULL) /* closed (a program from the cache has
+				       no libseccomp context) */
 		luaL_error(L, "attempt to use a closed filter");
 	return f;
 }
@@ -548,6 +550,7 @@ static int l_filter(lua_State *L)
 	int rc;
 
 	/* 1. Validate the whole spec; raise on any misuse. */
+	sbx_stamp(SBX_T_FILTER0);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
 	check_keys(L, 1, keys, 0, "");
@@ -623,6 +626,98 @@ static int l_filter(lua_State *L)
 	lua_setiuservalue(L, 5, UV_PROG);
 	f->prog.filter = insns;
 	f->prog.len = (unsigned short)((size_t)size / sizeof *insns);
+	sbx_stamp(SBX_T_FILTER1);
+	return 1;
+}
+
+/* The errnos table of core.filter_bpf (argument 5, {[nr] = errno}) into
+ * f; raises on a malformed one. */
+static void bpf_errnos(lua_State *L, struct filter *f)
+{
+	if (lua_isnoneornil(L, 5))
+		return;
+	luaL_checktype(L, 5, LUA_TTABLE);
+	lua_pushnil(L);
+	while (lua_next(L, 5) != 0) {
+		int isnr, iserr;
+		lua_Integer nr = lua_tointegerx(L, -2, &isnr);
+		lua_Integer err = lua_tointegerx(L, -1, &iserr);
+		luaL_argcheck(L,
+			      isnr && iserr && nr >= 0 && nr < 4096 &&
+				  err > 0 && err <= MAX_ERRNO_VAL,
+			      5, "entries must be [call number] = errno");
+		luaL_argcheck(L, f->nerrnos < SBX_NOTIFY_ERRNOS, 5,
+			      "too many entries");
+		f->errnos[f->nerrnos].nr = (int)nr;
+		f->errnos[f->nerrnos++].err = (int)err;
+		lua_pop(L, 1);
+	}
+}
+
+/*
+ * core.filter_bpf(bpf, rules, notify [, exec_notified [, errnos]])
+ *   -> sbx.filter
+ * A filter from a program f:export() gave (sbx.profile's cache, which
+ * checks where it came from): whole 8-byte instructions, at most
+ * BPF_MAXINSNS, starting with the load of the architecture as every
+ * program of core.filter does.  rules, notify, exec_notified and errnos
+ * are what f:info() said (errnos: the errno the supervisor answers each
+ * named refusal with).  It has no libseccomp context: f:dump() fails on
+ * it.
+ */
+static int l_filter_bpf(lua_State *L)
+{
+	size_t len;
+	const char *bpf = luaL_checklstring(L, 1, &len);
+	lua_Integer nrules = luaL_checkinteger(L, 2);
+	struct sock_filter *insns;
+	struct filter *f;
+
+	luaL_checktype(L, 3, LUA_TBOOLEAN);
+	lua_settop(L, 5); /* the filter's values go above the arguments */
+	if (!lua_isnoneornil(L, 4))
+		luaL_checktype(L, 4, LUA_TBOOLEAN);
+	luaL_argcheck(L, nrules >= 0, 2, "negative");
+	luaL_argcheck(L,
+		      len > 0 && len % sizeof *insns == 0 &&
+			  len / sizeof *insns <= BPF_MAXINSNS,
+		      1, "not a BPF program");
+	insns = (struct sock_filter *)(uintptr_t)bpf;
+	luaL_argcheck(L,
+		      insns[0].code == (BPF_LD | BPF_W | BPF_ABS) &&
+			  insns[0].k == offsetof(struct seccomp_data, arch),
+		      1, "does not start with the architecture's load");
+	f = lua_newuserdatauv(L, sizeof *f, UV_COUNT);
+	f->ctx = NULL;
+	f->fd = -1;
+	f->notify = lua_toboolean(L, 3);
+	f->exec_notified = lua_toboolean(L, 4);
+	f->nerrnos = 0;
+	f->nrules = (size_t)nrules;
+	f->prog.len = 0;
+	f->prog.filter = NULL;
+	luaL_setmetatable(L, FILTER_MT);
+	bpf_errnos(L, f);
+	lua_newtable(L);
+	lua_setiuservalue(L, -2, UV_SKIPPED);
+	insns = lua_newuserdatauv(L, len, 0);
+	memcpy(insns, bpf, len);
+	lua_setiuservalue(L, -2, UV_PROG);
+	f->prog.filter = insns;
+	f->prog.len = (unsigned short)(len / sizeof *insns);
+	return 1;
+}
+
+/* core.filter_abi() -> "libseccomp MAJOR.MINOR.MICRO arch 0xAUDIT": what a
+ * compiled program depends on besides its spec (the pointer is
+ * libseccomp's own) */
+static int l_filter_abi(lua_State *L)
+{
+	const struct scmp_version *v = seccomp_version();
+	char s[80];
+	snprintf(s, sizeof s, "libseccomp %u.%u.%u arch 0x%x", v->major,
+		 v->minor, v->micro, (unsigned)seccomp_arch_native());
+	lua_pushstring(L, s);
 	return 1;
 }
 
@@ -645,6 +740,8 @@ static int l_dump(lua_State *L)
 	int rc;
 
 	lua_settop(L, 1);
+	if (f->ctx == NULL) /* a program from the cache: no rules to render */
+		return sbx_fail(L, "filter", "dump", EOPNOTSUPP);
 	size = filter_export_fd(f, 1);
 	if (size < 0) {
 		int err = (int)-size;
@@ -668,13 +765,23 @@ static int l_info(lua_State *L)
 	struct filter *f = check_filter(L, 1);
 	lua_Integer n;
 
-	lua_createtable(L, 0, 4);
+	lua_createtable(L, 0, 6);
 	lua_pushinteger(L, f->prog.len);
 	lua_setfield(L, -2, "insns");
 	lua_pushinteger(L, (lua_Integer)f->nrules);
 	lua_setfield(L, -2, "rules");
 	lua_pushboolean(L, f->notify);
 	lua_setfield(L, -2, "notify");
+	lua_pushboolean(L, f->exec_notified);
+	lua_setfield(L, -2, "exec_notified");
+	/* {[nr] = errno}: the calls refused with an errno the supervisor
+	 * also names ({errno = E, notify = true}) */
+	lua_createtable(L, 0, (int)f->nerrnos);
+	for (size_t i = 0; i < f->nerrnos; i++) {
+		lua_pushinteger(L, f->errnos[i].err);
+		lua_rawseti(L, -2, f->errnos[i].nr);
+	}
+	lua_setfield(L, -2, "errnos");
 	lua_getiuservalue(L, 1, UV_SKIPPED);
 	n = (lua_Integer)lua_rawlen(L, -1);
 	lua_createtable(L, (int)n, 0); /* a copy: the filter stays immutable */
@@ -817,7 +924,7 @@ const struct sock_fprog *sbx_filter_prog(lua_State *L, int idx)
 			   luaL_typename(L, idx));
 		return NULL;
 	}
-	if (f->ctx == NULL || f->prog.filter == NULL) {
+	if (f->prog.filter == NULL) {
 		luaL_error(L, "attempt to use a closed filter");
 		return NULL;
 	}
@@ -843,6 +950,8 @@ void sbx_open_filter(lua_State *L)
 					{"__tostring", l_tostring},
 					{NULL, NULL}};
 	static const luaL_Reg funcs[] = {{"filter", l_filter},
+					 {"filter_bpf", l_filter_bpf},
+					 {"filter_abi", l_filter_abi},
 					 {"syscall_name", l_syscall_name},
 					 {"syscall_number", l_syscall_number},
 					 {NULL, NULL}};

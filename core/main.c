@@ -20,6 +20,7 @@
  * SIGINT handler stops.
  */
 #include "sbx.h"
+#include "stamp.h"
 
 #include <editline/readline.h>
 #include <limits.h>
@@ -891,7 +892,12 @@ int main(int argc, char **argv)
 	struct interp in = {.argc = argc, .argv = argv, .progname = PROGNAME};
 	lua_State *L;
 	int status, result;
+	struct timespec t0;
 
+	/* start-up stamps (stamp.h), when SBXLUA_STAMPS is set */
+	if (clock_gettime(CLOCK_MONOTONIC, &t0) == 0)
+		sbx_stamp_main((uint64_t)t0.tv_sec * 1000000000u +
+			       (uint64_t)t0.tv_nsec);
 	if (argv[0] != NULL && argv[0][0] != '\0')
 		in.progname = argv[0];
 	find_luadir(in.luadir, sizeof(in.luadir));

@@ -3,9 +3,12 @@
  * core registers its functions into the module table.
  */
 #include "sbx.h"
+#include "stamp.h"
 
 int luaopen_sbx_core(lua_State *L)
 {
+	sbx_stamp_init();
+	sbx_stamp(SBX_T_CORE);
 	lua_newtable(L);
 	sbx_open_util(L);
 	sbx_open_ns(L);

@@ -21,6 +21,13 @@
  * (its name) is the box's and is passed on as text, never interpreted.
  * The socket lives in the caller's network namespace: the connector
  * refuses a subscription from any other (ECONNREFUSED).
+ *
+ * One socket for every box of this process at once (a run_many): the
+ * kernel sends every event of the host to each subscribed socket, so 64
+ * sockets would each be read for the events of all 64 boxes and of the
+ * host.  The boxes that follow events share the socket; what is read from
+ * it goes to each of them (members are looked up by pid), and the socket
+ * is closed with the last of them.  The supervisor runs one thread.
  */
 #include "compat.h"
 #include "sbx.h"
@@ -52,6 +59,45 @@ struct procev_input {
 #define EV_EXIT 0x80000000u
 
 #define RCVBUF (4 << 20) /* asked; rmem_max caps it without CAP_NET_ADMIN */
+#define SHARERS 64	 /* boxes of one run_many, at most */
+
+static int shared_fd = -1;
+static struct sbx_procev *sharers[SHARERS];
+static size_t nsharers;
+
+static struct sbx_job *job_of(struct sbx_procev *pe)
+{
+	return (struct sbx_job *)(void *)((char *)pe -
+					  offsetof(struct sbx_job, pe));
+}
+
+/* pe joins the open shared socket; 0, or -1 when there is none or no
+ * room (then pe opens a socket of its own) */
+static int share(struct sbx_procev *pe)
+{
+	if (shared_fd < 0 || nsharers == SHARERS)
+		return -1;
+	sharers[nsharers++] = pe;
+	pe->fd = shared_fd;
+	pe->on = 1;
+	return 0;
+}
+
+/* pe leaves; 1 when it held the shared socket's last reference (or a
+ * socket of its own): then the caller closes it */
+static int unshare_fd(struct sbx_procev *pe)
+{
+	size_t i;
+	for (i = 0; i < nsharers && sharers[i] != pe; i++)
+		;
+	if (i == nsharers)
+		return 1; /* its own */
+	sharers[i] = sharers[--nsharers];
+	if (nsharers > 0)
+		return 0;
+	shared_fd = -1;
+	return 1;
+}
 
 void sbx_procev_init(struct sbx_procev *pe)
 {
@@ -70,6 +116,8 @@ void sbx_procev_fail(struct sbx_procev *pe, const char *why, int err)
 
 void sbx_procev_close(struct sbx_procev *pe)
 {
+	if (pe->fd >= 0 && !unshare_fd(pe))
+		pe->fd = -1; /* others still read the shared socket */
 	if (pe->fd >= 0) {
 		/* the kernel makes events only while someone listens */
 		struct {
@@ -130,6 +178,8 @@ int sbx_procev_open(struct sbx_procev *pe)
 	int size = RCVBUF, got = 0;
 	char buf[4096];
 
+	if (share(pe) == 0)
+		return 0;
 	pe->fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			NETLINK_CONNECTOR);
 	if (pe->fd < 0) {
@@ -179,6 +229,10 @@ int sbx_procev_open(struct sbx_procev *pe)
 	in.event_type = EV_FORK | EV_EXEC | EV_COMM | EV_EXIT;
 	subscribe(pe->fd, ack + 2, &in, sizeof in);
 	pe->on = 1;
+	if (shared_fd < 0) {
+		shared_fd = pe->fd;
+		sharers[nsharers++] = pe;
+	}
 	return 0;
 fail:
 	close(pe->fd);
@@ -489,6 +543,24 @@ static void on_event(struct sbx_job *j, const struct proc_event *e)
 	}
 }
 
+/* The socket overran: every box reading it has lost events. */
+static void overrun(struct sbx_procev *pe)
+{
+	int fd = pe->fd;
+	if (fd == shared_fd) {
+		while (nsharers > 0) {
+			struct sbx_procev *o = sharers[--nsharers];
+			sbx_procev_fail(
+			    o, "events lost (receive buffer overrun)", 0);
+			o->fd = -1;
+		}
+		shared_fd = -1;
+	}
+	sbx_procev_fail(pe, "events lost (receive buffer overrun)", 0);
+	pe->fd = -1;
+	close(fd);
+}
+
 void sbx_procev_read(struct sbx_job *j)
 {
 	struct sbx_procev *pe = &j->pe;
@@ -501,10 +573,7 @@ void sbx_procev_read(struct sbx_job *j)
 			/* the receive buffer overran: events were lost, and
 			 * membership can no longer be told; what was seen
 			 * stays, nothing more is read */
-			sbx_procev_fail(
-			    pe, "events lost (receive buffer overrun)", 0);
-			close(pe->fd);
-			pe->fd = -1;
+			overrun(pe);
 			return;
 		}
 		if (n <= 0)
@@ -517,9 +586,19 @@ void sbx_procev_read(struct sbx_job *j)
 			    c->len < sizeof(struct proc_event) ||
 			    h->nlmsg_len < NLMSG_LENGTH(sizeof *c + c->len))
 				continue;
-			pe->events++;
-			if (pe->on)
-				on_event(j, (const void *)c->data);
+			if (pe->fd != shared_fd) {
+				pe->events++;
+				if (pe->on)
+					on_event(j, (const void *)c->data);
+				continue;
+			}
+			for (size_t i = 0; i < nsharers; i++) {
+				struct sbx_procev *o = sharers[i];
+				o->events++;
+				if (o->on)
+					on_event(job_of(o),
+						 (const void *)c->data);
+			}
 		}
 	}
 }

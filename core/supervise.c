@@ -11,9 +11,11 @@
  */
 #include "compat.h"
 #include "sbx.h"
+#include "stamp.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -292,9 +294,15 @@ static void close_trees(int **t, size_t n)
  * setresuid: this thread only, and sbxlua runs one), keeping uid 0 as real
  * and saved id to return to at once.  The effective capabilities drop for
  * the moment and come back from the permitted set; the change makes the
- * process undumpable, which is undone.  The clone cannot also enter the
- * box's cgroup (that would need the host id to write cgroup.procs): the
- * child is moved there before it is told to go.
+ * process undumpable, which is undone.  The clone enters the box's
+ * cgroup (CLONE_INTO_CGROUP) with the effective capabilities raised again
+ * from the permitted set for the call: the kernel checks the write access
+ * to cgroup.procs with the cloning credentials, and moving the child there
+ * afterwards costs a grace period of RCU in the kernel (milliseconds) per
+ * box.  The box's own credentials are those of its new user namespace,
+ * whatever the parent's effective set.  Where that clone is refused the
+ * flag is dropped (ca->flags says so) and the child is moved there before
+ * it is told to go.
  */
 static long clone_as(struct clone_args *ca, uid_t id)
 {
@@ -304,11 +312,27 @@ static long clone_as(struct clone_args *ca, uid_t id)
 		/* an id our own namespace does not map: no map of the box
 		 * could name it either, so the box cannot be made with it; the
 		 * plain clone says why first (EINVAL from the map otherwise) */
+		ca->flags &= ~(uint64_t)CLONE_INTO_CGROUP;
 		if (errno == EINVAL)
 			return sbx_clone3(ca);
 		return -1;
 	}
-	r = sbx_clone3(ca);
+	r = -1;
+	if (ca->flags & CLONE_INTO_CGROUP) {
+		struct __user_cap_header_struct h = {
+		    _LINUX_CAPABILITY_VERSION_3, 0};
+		struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+		if (syscall(SYS_capget, &h, d) == 0) {
+			for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+				d[i].effective = d[i].permitted;
+			if (syscall(SYS_capset, &h, d) == 0)
+				r = sbx_clone3(ca);
+		}
+		if (r < 0)
+			ca->flags &= ~(uint64_t)CLONE_INTO_CGROUP;
+	}
+	if (r < 0)
+		r = sbx_clone3(ca);
 	if (r == 0)
 		return 0; /* the box: it keeps the host id */
 	e = errno;
@@ -534,14 +558,17 @@ static int open_stdio(const struct sbx_io *io, struct start_fds *f,
 }
 
 /* Makes the box's cgroup and the proc connector, then clones the box
- * (into its cgroup, unless it is created as its own host id: attached
- * after, attach_own_cgroup).  Returns the clone's result, errno set. */
+ * into its cgroup (as its own host id too: clone_as; where that clone
+ * could not enter it, *in_cgroup is 0 and attach_own_cgroup moves the
+ * box after).  Returns the clone's result, errno set. */
 static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
-		      struct sbx_plan *cp, int own_id)
+		      struct sbx_plan *cp, int own_id, int *in_cgroup)
 {
 	struct clone_args ca;
 	long r;
+	sbx_stamp(SBX_T_CGROUP0);
 	make_cgroup(j);
+	sbx_stamp(SBX_T_CGROUP1);
 	memory_backstop(j, cp);
 	/* the proc connector before the box exists, so that its first fork
 	 * is seen; only a box with a pid namespace of its own has an init
@@ -551,15 +578,18 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 		cp->deaths_sync = j->deaths_sync = 1;
 	memset(&ca, 0, sizeof ca);
 	ca.flags = p->nsflags | CLONE_PIDFD;
-	if (j->cg.fd >= 0 && !own_id) {
+	if (j->cg.fd >= 0) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = (uint64_t)j->cg.fd;
 	}
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
+	sbx_stamp(SBX_T_CLONE);
 	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
+	sbx_stamp(SBX_T_CLONED);
 	if (r == 0)
 		sbx_child_main(cp); /* the box: never returns */
+	*in_cgroup = (ca.flags & CLONE_INTO_CGROUP) != 0;
 	return r;
 }
 
@@ -593,8 +623,9 @@ static void keep_channels(struct sbx_job *j, struct start_fds *f)
 		xclose(&j->in);
 }
 
-/* A box created as its own host id is moved into its cgroup after the
- * clone; if that fails, it runs as a box without one. */
+/* A box created as its own host id whose clone could not enter its
+ * cgroup is moved there after the clone; if that fails, it runs as a box
+ * without one. */
 static void attach_own_cgroup(struct sbx_job *j)
 {
 	int cr;
@@ -642,6 +673,7 @@ static int release_box(struct sbx_job *j, const struct sbx_plan *p)
 	int stage = SBX_ST_CLONE, e;
 	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
 		goto killed;
+	sbx_stamp(SBX_T_MAPS);
 	stage = SBX_ST_SYNC;
 	if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
 		goto killed;
@@ -658,12 +690,13 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		  const struct sbx_io *io)
 {
 	struct start_fds f = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
-	int stage = SBX_ST_CLONE, e, own_id, bad = -1;
+	int stage = SBX_ST_CLONE, e, own_id, bad = -1, in_cgroup = 0;
 	int *trees = NULL;
 	struct fsid fsid = {-1, -1};
 	struct sbx_plan cp = *p;
 	long r;
 
+	sbx_stamp(SBX_T_START);
 	j->plan = p;
 	j->io = *io;
 	j->start = sbx_now();
@@ -699,7 +732,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 			return start_failed(j, &f, SBX_ST_MOUNT, bad);
 		cp.trees = trees;
 	}
-	r = clone_box(j, p, &cp, own_id);
+	r = clone_box(j, p, &cp, own_id, &in_cgroup);
 	e = errno;
 	close_trees(&trees, p->nmounts);
 	errno = e;
@@ -707,7 +740,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		return start_failed(j, &f, stage, bad);
 	j->pid = (pid_t)r;
 	keep_channels(j, &f);
-	if (own_id)
+	if (own_id && !in_cgroup)
 		attach_own_cgroup(j);
 	return release_box(j, p);
 }
@@ -964,6 +997,7 @@ static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 static void command_ended(struct sbx_job *j)
 {
 	struct sbx_msg done = {SBX_MSG_GO, 0, 0, -1, 0};
+	sbx_stamp(SBX_T_ENDED);
 	if (j->cmd_pidfd >= 0)
 		probe_exec(j);
 	if (j->deaths_sync) {
@@ -1310,6 +1344,7 @@ static void reap_init(struct sbx_job *j)
 {
 	siginfo_t si;
 	struct rusage ru;
+	sbx_stamp(SBX_T_FINISH);
 	memset(&si, 0, sizeof si);
 	memset(&ru, 0, sizeof ru);
 	/* the raw call returns init's usage, which holds every process of

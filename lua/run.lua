@@ -296,12 +296,15 @@ end
 local function main(argv)
 	local o = parse(argv)
 	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
-	local prof, msg = profile.load(o.profile or "default")
-	if prof == nil then refuse("--profile %s: %s", o.profile or "default", reason(msg)) end
 	-- the profile's refusals are named in the report (their errnos
 	-- unchanged): the explain channel, at no cost for what it allows
-	local filter, ferr = profile.compile(prof, { name_refusals = true })
-	if filter == nil then refuse("--profile %s: %s", o.profile or "default", ferr) end
+	local filter, prof = profile.filter(o.profile or "default", { name_refusals = true })
+	if filter == nil then
+		-- a profile refused or malformed, or libseccomp's failure
+		local msg = prof
+		refuse("--profile %s: %s", o.profile or "default",
+			msg:find("^profile ") and reason(msg) or msg)
+	end
 	o.filter = filter -- false: the profile "none"
 	o.profile = o.profile or "default"
 	-- a refusal ends the box (stop), fails the call (deny) or is let

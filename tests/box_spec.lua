@@ -403,4 +403,22 @@ describe("box [" .. S.priv .. "]", function()
 			assert.are.equal(i .. "\n", rs[i].stdout)
 		end
 	end)
+
+	it("runs 64 boxes at once with the collector at every step (the boxes stay anchored)", function()
+		-- in a child interpreter: a broken heap aborts it, not busted
+		local code = [[
+collectgarbage("incremental", 1, 1)
+local sbx = require "sbx"
+local specs = {}
+for i = 1, 64 do specs[i] = { mounts = sbx.minimal_mounts(), argv = { "/bin/true" } } end
+local n = 0
+for _, r in ipairs(sbx.run_many(specs)) do if r.outcome == "exit" and r.code == 0 then n = n + 1 end end
+collectgarbage()
+print(n)
+]]
+		local out, status = S.sh(("LUA_PATH=%s LUA_CPATH=%s %s -e %s 2>&1"):format(
+			S.q(package.path), S.q(package.cpath), S.bin, S.q(code)))
+		assert.are.equal(0, status, out)
+		assert.are.equal("64\n", out)
+	end)
 end)

@@ -220,6 +220,35 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.are.equal(0, core.uid_users(0x73000000 + math.random(0, 0xffff)))
 	end)
 
+	it("uid_users: a host process holding the id counts, a box's process does not", function()
+		if S.euid() ~= 0 then
+			pending("only a root caller can start a process as another id")
+			return
+		end
+		local id = 0x73000000 + math.random(0, 0xffff)
+		local d, remove = S.tmpdir()
+		S.sh("mkfifo -m 666 " .. S.q(d .. "/ready") .. " && chmod 777 " .. S.q(d))
+		-- a host process as id: it opens the FIFO once it runs as id
+		local p = assert(io.popen(("setpriv --reuid=%d --regid=%d --clear-groups sh -c "
+			.. "'echo > %s/ready; exec cat >/dev/null'"):format(id, id, d), "w"))
+		local f = assert(io.open(d .. "/ready"))
+		f:read("a")
+		f:close()
+		assert.are.equal(1, core.uid_users(id))
+		p:close()
+		assert.are.equal(0, core.uid_users(id))
+		-- a box whose host id is id: its processes are in a user
+		-- namespace of their own
+		p = assert(io.popen(("%s run.lua --host-id %d --rw %s:/sync --stdin - /bin/sh -c "
+			.. "'echo > /sync/ready; exec cat >/dev/null' 2>/dev/null"):format(S.bin, id, d), "w"))
+		f = assert(io.open(d .. "/ready"))
+		f:read("a")
+		f:close()
+		assert.are.equal(0, core.uid_users(id))
+		p:close()
+		remove()
+	end)
+
 	it("fds: every descriptor held, exactly, and nothing of its own", function()
 		local before = core.fds()
 		local f = assert(io.open("/dev/zero"))

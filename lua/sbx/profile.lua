@@ -42,6 +42,12 @@ local function untrusted(path, st)
 end
 
 -- The text of the profile file at path, checked as above; or nil, msg.
+-- While M.filter loads a profile, every text read for it, in order (the
+-- cache's key: whatever a profile is made of decides its program): the
+-- profile's own file, the call lists its `calls` reads and the profiles
+-- its `load` reads all come through here.
+local reading
+
 local function read_profile(path)
 	local f <close>, msg = core.open_file(path)
 	if not f then return nil, "cannot " .. msg end
@@ -51,6 +57,9 @@ local function read_profile(path)
 	if why then return nil, why end
 	local text, rmsg = f:read(M.MAX_SIZE)
 	if not text then return nil, "cannot " .. rmsg end
+	if reading then
+		reading[#reading + 1] = #text .. ":" .. text
+	end
 	return text
 end
 
@@ -293,6 +302,104 @@ function M.load(name, opts)
 	return spec
 end
 
+-- ---- the compiled-program cache ----
+--
+-- libseccomp takes milliseconds to compile the default profile; its
+-- program depends only on the spec, libseccomp's version and the
+-- architecture.  So each compiled program is kept, under a name that is
+-- the sha256 of those three, in a directory of the caller's own:
+-- `$XDG_CACHE_HOME/sbxlua`, else `$HOME/.cache/sbxlua`, made 0700.
+--
+-- Trust boundary: a cached program becomes a box's filter.  The directory
+-- must be a directory (no symlink), owned by the caller (effective uid),
+-- with no right for group or others; each entry is opened with no symlink
+-- on its path followed, must be a regular file owned by the caller and
+-- writable by nobody else, and its text must carry the sha256 of the key
+-- and the program it holds.  Anything else (another owner, a link, a
+-- group-writable directory, a truncated or altered entry) is not loaded:
+-- the profile is compiled afresh and the entry written anew.  A root
+-- caller's box writes as a host id of its own, so it cannot plant an
+-- entry; an unprivileged caller's box writes as the caller, so the
+-- directory must not be bound writable into a box (`--rw` of it or of a
+-- parent: see docs/performance.md).
+
+local CACHE_FORMAT = "sbxlua-bpf 2"
+
+--- The cache directory's path: `$XDG_CACHE_HOME/sbxlua`, else
+-- `$HOME/.cache/sbxlua` (absolute paths only).
+-- @treturn string the path, or nil when neither variable names one
+function M.cache_dir()
+	local base = os.getenv("XDG_CACHE_HOME")
+	if base == nil or base:sub(1, 1) ~= "/" then
+		local home = os.getenv("HOME")
+		if home == nil or home:sub(1, 1) ~= "/" then return nil end
+		base = home .. "/.cache"
+	end
+	return base .. "/sbxlua"
+end
+
+local function own(st, want)
+	local ids = core.ids()
+	return st ~= nil and st.type == want and st.uid == ids.euid
+end
+
+-- The cache directory, checked (made 0700 when absent, its parent too);
+-- nil when there is none fit to use.
+local function cache_dir()
+	local path = M.cache_dir()
+	if path == nil then return nil end
+	local st = core.lstat(path)
+	if st == nil then
+		local parent = path:match("^(.*)/[^/]*$")
+		if core.lstat(parent) == nil then core.mkdir(parent, tonumber("700", 8)) end
+		core.mkdir(path, tonumber("700", 8))
+		st = core.lstat(path)
+	end
+	if not own(st, "dir") or st.mode & tonumber("077", 8) ~= 0 then return nil end
+	return path
+end
+
+-- The entry's header line after the format: what f:info() says beside
+-- the program (rules, notify, exec_notified, the named refusals' errnos
+-- as nr=errno by call number).
+local function info_line(info)
+	local nrs = {}
+	for nr in pairs(info.errnos) do nrs[#nrs + 1] = nr end
+	table.sort(nrs)
+	for i, nr in ipairs(nrs) do nrs[i] = nr .. "=" .. info.errnos[nr] end
+	return ("%d %s %s %s\n"):format(info.rules, info.notify and "notify" or "-",
+		info.exec_notified and "exec" or "-", #nrs > 0 and table.concat(nrs, ",") or "-")
+end
+
+-- The entry's text: header lines, then the program.
+local function entry(key, bpf, info)
+	local body = CACHE_FORMAT .. "\n" .. info_line(info)
+	return body .. core.sha256(key .. "\0" .. body .. bpf) .. "\n" .. bpf
+end
+
+-- A filter from the entry at path when it is sound, else nil.
+local function cache_load(path, key)
+	local f <close> = core.open_file(path)
+	if f == nil then return nil end
+	local st = f:stat()
+	if not own(st, "file") or st.mode & tonumber("022", 8) ~= 0 then return nil end
+	local text = f:read(M.MAX_SIZE)
+	if text == nil then return nil end
+	local head = #CACHE_FORMAT + 1
+	if text:sub(1, head) ~= CACHE_FORMAT .. "\n" then return nil end
+	local counts, sum, bpf = text:match("^(%d+ [%-%a]+ [%-%a]+ [%-%d=,]+\n)(%x+)\n(.*)$", head + 1)
+	if counts == nil then return nil end
+	local body = CACHE_FORMAT .. "\n" .. counts
+	if sum ~= core.sha256(key .. "\0" .. body .. bpf) then return nil end
+	local rules, notify, exec, list = counts:match("^(%d+) ([%-%a]+) ([%-%a]+) ([%-%d=,]+)\n$")
+	local errnos = {}
+	for nr, err in list:gmatch("(%d+)=(%d+)") do errnos[math.tointeger(nr)] = math.tointeger(err) end
+	local ok, filter = pcall(core.filter_bpf, bpf, math.tointeger(rules), notify == "notify",
+		exec == "exec", errnos)
+	if not ok then return nil end
+	return filter
+end
+
 --- Compiles a profile into a filter.  A profile's `notify` table (the
 -- explain channel's table and default mode, docs/seccomp.md) is not part
 -- of the filter: `M.notify` returns it.
@@ -362,6 +469,64 @@ function M.notify(profile)
 		if k ~= "mode" then t[k] = v end
 	end
 	return n.mode, t
+end
+
+--- Loads and compiles a profile, through the cache.
+-- As `M.compile(M.load(name), opts)`, but the program is taken from the
+-- cache (see `M.cache_dir`) when an entry for the same profile is there and
+-- sound; else it is compiled, and kept there.  The profile is always loaded
+-- (its text run, as `M.load` does); the key is the sha256 of a format tag,
+-- libseccomp's version and the architecture, `name_refusals`, and the text
+-- of every file read while loading it, in order (the profile's own, the
+-- call lists its `calls` reads, the profiles its `load` reads): what a
+-- profile's program depends on, since its text runs with no library and no
+-- global (where the files lie does not change it).  The program is made
+-- from the spec before the spec is returned, so nothing can change it
+-- between the key and the compile.  A filter from the cache has no
+-- libseccomp context (`f:dump()` fails on it); everything else is the
+-- same (`f:info()`'s rules, notify, exec_notified and errnos included).
+-- @tparam string name a profile name or a path, as for `M.load`
+-- @tparam[opt] table opts `name_refusals` (as for `M.compile`), `nocache`
+-- (true: neither read nor write the cache)
+-- @return an `sbx.filter`, or `false` for a profile that returns false,
+-- and the profile's spec (as `M.load` returns it: for `M.notify`);
+-- or nil, msg (errno) as `M.load` and `M.compile` fail
+function M.filter(name, opts)
+	if opts ~= nil then
+		if type(opts) ~= "table" then
+			error(("bad argument #2 to 'filter' (table expected, got %s)"):format(type(opts)), 2)
+		end
+		for k in pairs(opts) do
+			if k ~= "name_refusals" and k ~= "nocache" then
+				error(("bad argument #2 to 'filter' (unknown key '%s')"):format(tostring(k)), 2)
+			end
+		end
+	end
+	local named = opts ~= nil and opts.name_refusals and true or false
+	local texts = {}
+	reading = texts
+	local ok, spec, msg = pcall(M.load, name)
+	reading = nil
+	if not ok then error(tostring(spec):gsub("'load'", "'filter'"), 2) end
+	if spec == nil then return nil, msg end
+	if spec == false then return false, false end
+	local dir = not (opts and opts.nocache) and cache_dir()
+	local key, entry_name
+	if dir then
+		key = table.concat({ CACHE_FORMAT, core.filter_abi(), "name_refusals " .. tostring(named),
+			table.concat(texts, "\n") }, "\n")
+		entry_name = core.sha256(key)
+		local cached = cache_load(dir .. "/" .. entry_name, key)
+		if cached then return cached, spec end
+	end
+	local filter, ferr, errno = M.compile(spec, named and { name_refusals = true } or nil)
+	if not filter then return filter, ferr, errno end
+	local info = filter:info()
+	if dir and #info.skipped == 0 then
+		local d <close> = core.open_dir(dir)
+		if d then d:write(entry_name, entry(key, filter:export(), info)) end
+	end
+	return filter, spec
 end
 
 return M

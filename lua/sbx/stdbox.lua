@@ -9,6 +9,7 @@ local M = {}
 
 local limits = require "sbx.limits"
 local owner = require "sbx._owner"
+local hostid = require "sbx._hostid"
 local profile = require "sbx.profile"
 local written = require "sbx.written"
 local sink = require "sbx.sink"
@@ -25,48 +26,19 @@ M.tree = {
 --- The box user, inside.
 M.user = { name = "sbx", uid = 1000, gid = 1000, home = "/work" }
 
---- Host id (uid and gid) a root caller's box is mapped to, so that it never
--- runs as kernel uid 0: one no host account or service uses (0x70000000,
--- above the ranges systemd gives containers and dynamic users), so that a
--- box can reach no file, socket or process of a host service through its
--- id; its user namespace is created by that id, which the kernel charges
--- the box's per-user counters to.  `o.host_id` chooses another.
-M.root_host_id = 0x70000000
-
--- Whether field 3 of a line of an /etc file (passwd, group) is id.
-local function listed(file, id)
-	local f = io.open(file)
-	if not f then return nil end
-	for l in f:lines() do
-		local name, n = l:match("^([^:]*):[^:]*:(%d+):")
-		if n and tonumber(n) == id then
-			f:close()
-			return name
-		end
-	end
-	f:close()
-	return nil
-end
+--- Host id (uid and gid) a root caller's box is mapped to (see
+-- `sbx._hostid`, where it is explained and checked); `o.host_id` chooses
+-- another.
+M.root_host_id = hostid.root_host_id
 
 --- Checks that id can be a root caller's box's host id: not root, not an
 -- account or group of /etc/passwd or /etc/group, held by no process of the
 -- host (a box's own processes, in namespaces of their own, do not count).
 -- Accounts only a name service knows (LDAP...) are not seen.
+-- @function check_host_id
 -- @tparam integer id
 -- @return true, or nil, reason
-function M.check_host_id(id)
-	if math.type(id) ~= "integer" or id <= 0 or id >= 0xffffffff then
-		return nil, ("host id %s: a whole number from 1 to 4294967294"):format(tostring(id))
-	end
-	local who = listed("/etc/passwd", id)
-	if who then return nil, ("host id %d: the account %s has it"):format(id, who) end
-	who = listed("/etc/group", id)
-	if who then return nil, ("host id %d: the group %s has it"):format(id, who) end
-	local n, msg = core.uid_users(id)
-	if not n then return nil, ("host id %d: %s"):format(id, msg) end
-	if n > 0 then return nil, ("host id %d: %d host process(es) run as it"):format(id, n) end
-	return true
-end
+M.check_host_id = hostid.check_host_id
 
 --- Files of the synthetic /etc (every other host file is absent); with
 -- `net` "sink", names are also looked up at the sink's resolver.
@@ -365,15 +337,18 @@ local function host_identity(o)
 	return euid, host_id
 end
 
--- The seccomp filter: `o.filter`, or the profile `o.profile` compiled.
+-- The seccomp filter: `o.filter`, or the profile `o.profile` compiled
+-- (or its cached program, `sbx.profile.filter`).
 -- @return filter (false: none), profile name; or nil, reason
 local function seccomp_filter(o)
 	local filter, profile_name = o.filter, o.profile or "default"
 	if filter == nil then
-		local prof, perr = profile.load(profile_name)
-		if prof == nil then return nil, perr end
-		filter, perr = profile.compile(prof)
-		if filter == nil then return nil, ("profile %s: %s"):format(profile_name, perr) end
+		local prof
+		filter, prof = profile.filter(profile_name)
+		if filter == nil then
+			if prof:find("^profile ") then return nil, prof end
+			return nil, ("profile %s: %s"):format(profile_name, prof)
+		end
 		-- the explain channel's defaults from the profile (docs/seccomp.md)
 		local mode, ntable = profile.notify(prof)
 		o.mode = o.mode or mode
