@@ -204,31 +204,41 @@ local function main(argv)
 	local tty = o.progress == "always" or (o.progress == "auto" and sbx.isatty(2))
 	local start, recs, verdicts, interrupted = os.time(), {}, {}, false
 	local function now() return os.time() - start end
-	for at = 1, #todo, o.jobs do
-		local chunk = {}
-		for i = at, math.min(at + o.jobs - 1, #todo) do chunk[#chunk + 1] = todo[i] end
-		for _, rec in ipairs(batch.run_chunk(chunk, base, rules)) do
-			if rec.interrupted then
-				interrupted = true
-			else
-				write_line(out, rec)
-				recs[#recs + 1] = rec
-				verdicts[rec.verdict] = (verdicts[rec.verdict] or 0) + 1
-				if not o.quiet and not tty then
-					io.stderr:write(("batch: %d/%d %s %s\n"):format(#recs, #todo,
-						report.escape(rec.program), rec.verdict))
+	-- sbxlua's SIGINT outside a run is an error raised at the next Lua
+	-- instruction (never inside a write: each line is one call); inside
+	-- one, the core stops every box and returns: either way the batch
+	-- stops after its whole lines
+	local ok, err = pcall(function()
+		for at = 1, #todo, o.jobs do
+			local chunk = {}
+			for i = at, math.min(at + o.jobs - 1, #todo) do chunk[#chunk + 1] = todo[i] end
+			for _, rec in ipairs(batch.run_chunk(chunk, base, rules)) do
+				if rec.interrupted then
+					interrupted = true
+				else
+					write_line(out, rec)
+					recs[#recs + 1] = rec
+					verdicts[rec.verdict] = (verdicts[rec.verdict] or 0) + 1
+					if not o.quiet and not tty then
+						io.stderr:write(("batch: %d/%d %s %s\n"):format(#recs, #todo,
+							report.escape(rec.program), rec.verdict))
+					end
 				end
 			end
+			if tty and not o.quiet then
+				io.stderr:write("\r\27[K", batch.progress(#recs, #todo, now(), verdicts))
+			end
+			if interrupted then break end
 		end
-		if tty and not o.quiet then
-			io.stderr:write("\r\27[K", batch.progress(#recs, #todo, now(), verdicts))
-		end
-		if interrupted then break end
+	end)
+	if not ok then
+		if not verdict.interrupted(err) then error(err, 0) end
+		interrupted = true
 	end
 	if tty and not o.quiet then io.stderr:write("\n") end
 	if not o.quiet then
 		io.stderr:write(batch.summary_text(batch.summary(recs)))
-		if skipped > 0 then io.stderr:write(("batch: skipped %d already recorded\n"):format(skipped)) end
+		if skipped > 0 then io.stderr:write(("batch: skipped %d (recorded already with the same options)\n"):format(skipped)) end
 	end
 	if out ~= io.stdout then out:close() end
 	if interrupted then

@@ -88,6 +88,7 @@ function M.inputs(paths)
 					if name ~= "." and name ~= ".." then names[#names + 1] = name end
 				end
 			end)
+			if not ok and verdict.interrupted(err) then error(err, 0) end
 			if not ok then warn[#warn + 1] = ("%s: %s"):format(p, tostring(err)) end
 			table.sort(names)
 			for _, name in ipairs(names) do walk((p:gsub("/+$", "")) .. "/" .. name, depth + 1) end

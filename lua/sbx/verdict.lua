@@ -143,6 +143,12 @@ local function check_finding(name, f)
 		attack = #attack > 0 and attack or nil }
 end
 
+--- Whether an error is sbxlua's SIGINT (the interpreter raises
+-- `interrupted!` at the next Lua instruction, as lua.c does).
+function M.interrupted(err)
+	return type(err) == "string" and err:find("interrupted!$") ~= nil
+end
+
 local function worse(a, b)
 	if a.severity ~= b.severity then return a.severity > b.severity end
 	return (M.order[a.verdict] or 1) > (M.order[b.verdict] or 1)
@@ -160,6 +166,9 @@ function M.judge(run, rules)
 	for _, r in ipairs(rules) do
 		local ok, f = pcall(r.fn, run)
 		local finding, why
+		-- sbxlua's SIGINT is raised in whatever Lua code runs: it stops
+		-- the caller, it is no rule's error
+		if not ok and M.interrupted(f) then error(f, 0) end
 		if not ok then
 			why = tostring(f)
 		elseif f ~= nil then
