@@ -174,11 +174,17 @@ local function main(argv)
 		if st then
 			local recs, _, torn = batch.read_lines(o.out)
 			for _, r in ipairs(recs or {}) do done[batch.key(r)] = true end
-			if torn then io.stderr:write("batch: ", report.escape(o.out), ": its last line is incomplete\n") end
+			if torn then
+				io.stderr:write("batch: ", report.escape(o.out), ": its last line is cut (left out)\n")
+			end
 		end
 		local f, omsg = batch.open_out(o.out)
 		if not f then refuse("--out %s: %s", o.out, omsg) end
 		out = f
+		out:setvbuf("no")
+		-- the next line starts a line of its own, never the end of a cut one
+		local torn = st and select(3, batch.read_lines(o.out))
+		if torn then out:write("\n") end
 	end
 	out:setvbuf("no")
 

@@ -161,6 +161,27 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			assert.matches("batch: 5 program%(s%)\n", err3)
 		end)
 
+		it("a cut last line is left out and the next line starts a line of its own", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 2)
+			local o = dir .. "/out.jsonl"
+			write(o, '{"program":"cut')
+			local _, err, code = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			assert.are.equal(0, code, err)
+			assert.matches("its last line is cut %(left out%)", err)
+			local l = lines(S.read(o))
+			assert.are.equal(3, #l)
+			assert.are.equal('{"program":"cut', l[1])
+			assert.are.equal("p01.sh", cjson.decode(l[2]).program:match("[^/]+$"))
+			local recs, bad = batch.read_lines(o)
+			assert.are.same({ 2, 1 }, { #recs, bad })
+		end)
+
+		it("the progress line", function()
+			assert.are.equal("batch: 3/10  1.5/s  ETA 5s  clean 2, malicious 1",
+				batch.progress(3, 10, 2, { clean = 2, malicious = 1 }))
+		end)
+
 		it("SIGINT mid-run leaves whole lines only and stops the batch", function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
 			scripts(dir .. "/progs", 2)
