@@ -24,14 +24,22 @@ cleanup() {
 	for p in $pids; do
 		i=0
 		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		kill -KILL "$p" 2>/dev/null || :
 	done
 	rm -rf "$dir"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# ports no other service of this machine uses: picked from the pid
-port=$((20000 + ($$ % 20000)))
+# two ports no other service of this machine (nor another run of this
+# test) uses now: the kernel's choice
+ports=$(python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))')
+ctld_port=${ports% *}
+d_port=${ports#* }
 host=$(hostname -s)
 mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/out"
 chmod 0700 "$dir/munge"
@@ -44,8 +52,9 @@ pids="$(cat "$dir/munge/munged.pid")"
 cat > "$dir/slurm.conf" <<EOF
 ClusterName=sbxtest
 SlurmctldHost=$host
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
+SlurmctldPort=$ctld_port
+SlurmdPort=$d_port
+MessageTimeout=5
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -75,18 +84,18 @@ EOF
 export SLURM_CONF="$dir/slurm.conf"
 
 slurmctld -D -i -f "$SLURM_CONF" >"$dir/slurmctld.out" 2>&1 &
-pids="$pids $!"
+ctld=$!
+pids="$pids $ctld"
 slurmd -D -N "$host" -f "$SLURM_CONF" >"$dir/slurmd.out" 2>&1 &
 pids="$pids $!"
 
-# the node up and idle (scontrol waits for nothing: ask until it says so,
-# for at most 30 s)
-i=0
-until [ "$(sinfo -h -o %T 2>/dev/null)" = idle ]; do
-	i=$((i + 1))
-	if [ $i -gt 300 ]; then
+# the node up and idle (nothing to wait on but the controller's word: ask
+# until it says so, for at most 30 s; a controller that died is a failure)
+end=$(($(date +%s) + 30))
+until [ "$(timeout 5 sinfo -h -o %T 2>/dev/null)" = idle ]; do
+	if [ "$(date +%s)" -gt "$end" ] || ! kill -0 "$ctld" 2>/dev/null; then
 		echo "slurm: the node did not come up" >&2
-		tail -5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2 || :
+		tail -n 5 "$dir/slurmctld.log" "$dir/slurmd.log" >&2 || :
 		exit 1
 	fi
 	sleep 0.1
@@ -94,7 +103,7 @@ done
 
 opts="--wall 2 --pids 16 --output-limit 64K"
 # shellcheck disable=SC2086
-scripts/slurm-batch.sh --tasks 4 --outdir "$dir/out" --sbxlua "$root/sbxlua" --wait \
+timeout 300 scripts/slurm-batch.sh --tasks 4 --outdir "$dir/out" --sbxlua "$root/sbxlua" --wait \
 	-- $opts tests/progs/batch >"$dir/submit.out"
 # shellcheck disable=SC2086
 ./sbxlua batch.lua -q -j 2 --out "$dir/one.jsonl" $opts tests/progs/batch
