@@ -208,8 +208,8 @@ local function main(argv)
 		filter = filter, profile = o.profile, stdout = "discard", stderr = "discard",
 		cgroup = o.cgroup }
 	local tty = o.progress == "always" or (o.progress == "auto" and sbx.isatty(2))
-	local start, recs, verdicts, interrupted = os.time(), {}, {}, false
-	local function now() return os.time() - start end
+	local start, recs, verdicts, interrupted = batch.uptime(), {}, {}, false
+	local function now() return batch.uptime() - start end
 	-- sbxlua's SIGINT outside a run is an error raised at the next Lua
 	-- instruction (never inside a write: each line is one call); inside
 	-- one, the core stops every box and returns: either way the batch

@@ -310,6 +310,15 @@ function M.summary_text(s)
 	return table.concat(lines, "\n") .. "\n"
 end
 
+--- Seconds since boot (`/proc/uptime`, 10 ms steps), for rates and
+-- ETAs; 0 when it cannot be read.
+function M.uptime()
+	local f = io.open("/proc/uptime")
+	local n = f and f:read("n")
+	if f then f:close() end
+	return n or 0
+end
+
 --- The progress line: done/total, rate, ETA, verdicts so far.
 function M.progress(done, total, elapsed, verdicts)
 	local rate = elapsed > 0 and done / elapsed or 0
