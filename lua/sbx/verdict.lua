@@ -63,7 +63,6 @@ local function box_writable(st, what)
 	if st.uid == stdbox.root_host_id then return ("%s is owned by the box host id"):format(what) end
 	local sticky = st.type == "dir" and st.mode & 512 ~= 0
 	if st.mode & 2 ~= 0 and not sticky then return ("%s is writable by others"):format(what) end
-	if st.type ~= "dir" and st.mode & 16 ~= 0 then return ("%s is writable by its group"):format(what) end
 	return nil
 end
 
