@@ -26,7 +26,7 @@ PROG_SRC := $(wildcard tests/progs/*.c)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
 HDR := $(wildcard core/*.h)
 
-.PHONY: all check check-stress test test-unit lint format asan bench install uninstall deps clean
+.PHONY: all check check-slurm bench-batch check-stress test test-unit lint format asan bench install uninstall deps clean
 
 all: sbxlua build/sbx/core.so $(PROG_BIN)
 
@@ -77,6 +77,15 @@ check: deps all lint
 test: all
 	scripts/test.sh
 
+# the batch as a Slurm job array on a one-node cluster of this machine
+# (root: it starts munged, slurmctld and slurmd in a private directory)
+check-slurm: all
+	tests/slurm.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
+# batch throughput at -j 1 and -j 2 beside a shell loop over bwrap
+bench-batch: all
+	scripts/bench-batch.sh
+
 # every suite twice at once beside one busy process per core (not in CI)
 check-stress: all
 	scripts/stress.sh
@@ -85,7 +94,7 @@ test-unit: all
 	SBX_TEST_USERS=self scripts/test.sh
 
 lint: all
-	luacheck -q lua profiles tests scripts/*.lua docs/*.lua
+	luacheck -q lua profiles rules tests scripts/*.lua docs/*.lua
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem \
 		--library=scripts/cppcheck-lua.cfg -D__x86_64__ \
@@ -116,12 +125,14 @@ deps:
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua/sbx \
 		$(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/profiles/calls \
+		$(DESTDIR)$(DATADIR)/rules \
 		$(DESTDIR)$(LUA_CMOD)/sbx
 	install -m 0755 sbxlua $(DESTDIR)$(BINDIR)/sbxlua
 	install -m 0644 lua/*.lua $(DESTDIR)$(DATADIR)/lua/
 	install -m 0644 lua/sbx/*.lua $(DESTDIR)$(DATADIR)/lua/sbx/
 	install -m 0644 profiles/*.lua $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 profiles/calls/*.lua $(DESTDIR)$(DATADIR)/profiles/calls/
+	install -m 0644 rules/*.lua $(DESTDIR)$(DATADIR)/rules/
 	install -m 0644 build/sbx/core.so $(DESTDIR)$(LUA_CMOD)/sbx/core.so
 
 uninstall:

@@ -63,5 +63,27 @@ for u in $users; do
 	esac
 done
 
+# the batch as a Slurm job array on a one-node cluster of this machine
+# (tests/slurm.sh, about 15 s): one test, with the root suites only (it
+# starts daemons); SBX_TEST_SLURM=0 leaves it out
+case " $users " in
+*" root "*)
+	if [ "${SBX_TEST_SLURM:-1}" = 1 ]; then
+		tests/slurm.sh >"$tmp/slurm.out" 2>&1
+		rc=$?
+		if [ "$rc" -eq 0 ]; then
+			echo "[slurm] $(tail -1 "$tmp/slurm.out")"
+			passed=$((passed + 1))
+		elif [ "$rc" -eq 77 ]; then
+			echo "[slurm] $(tail -1 "$tmp/slurm.out")"
+			skipped=$((skipped + 1))
+		else
+			sed 's/^/[slurm] /' "$tmp/slurm.out"
+			failed=$((failed + 1))
+		fi
+	fi
+	;;
+esac
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,356 @@
+--- Batch evaluation: many programs, each in its own standard box, several
+-- at once under one supervisor (`sbx.run_many`), each run judged by the
+-- verdict rules (`sbx.verdict`) and written as one JSON line.
+-- The standard box is built by `sbx.backend.build`, as for `run.lua`.
+-- @module sbx.batch
+local core = require "sbx.core"
+local sbx = require "sbx"
+local backend = require "sbx.backend"
+local report = require "sbx.report"
+local verdict = require "sbx.verdict"
+local cjson = require "cjson"
+
+local M = {}
+
+--- The most boxes `sbx.run_many` runs at once.
+M.max_jobs = 64
+
+-- ---- JSON, canonical ----
+
+local function is_array(t)
+	local n = #t
+	if n == 0 then return next(t) == nil end
+	for k in pairs(t) do
+		if math.type(k) ~= "integer" or k < 1 or k > n then return false end
+	end
+	return true
+end
+
+--- Encodes a value as JSON with object keys sorted, so that the same
+-- record gives the same bytes in every process (an empty table is `[]`).
+-- @param v a value of strings, numbers, booleans and tables
+-- @treturn string
+function M.encode(v)
+	local t = type(v)
+	if t ~= "table" then
+		if t == "function" or t == "userdata" or t == "thread" then return "null" end
+		return cjson.encode(v)
+	end
+	local parts = {}
+	if is_array(v) then
+		for i = 1, #v do parts[i] = M.encode(v[i]) end
+		return "[" .. table.concat(parts, ",") .. "]"
+	end
+	local keys = {}
+	for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+	table.sort(keys)
+	for i, k in ipairs(keys) do
+		local val = v[k]
+		if val == nil then val = v[tonumber(k)] end
+		parts[i] = cjson.encode(k) .. ":" .. M.encode(val)
+	end
+	return "{" .. table.concat(parts, ",") .. "}"
+end
+
+-- ---- inputs ----
+
+local function load_lfs()
+	local ok, lfs = pcall(require, "lfs")
+	if ok then return lfs end
+	return nil, "lua-filesystem is not installed (Debian package lua-filesystem)"
+end
+
+--- The programs under the given paths: a regular file is itself, a
+-- directory is walked (no symbolic link followed, neither to a file nor
+-- to a directory); sorted by path, each once.
+-- @tparam {string,...} paths
+-- @return list of paths, list of warnings; or nil, msg
+function M.inputs(paths)
+	if type(paths) ~= "table" then error("bad argument #1 to 'inputs' (table expected)", 2) end
+	local lfs, why = load_lfs()
+	if not lfs then return nil, why end
+	local out, seen, warn = {}, {}, {}
+	local function walk(p, depth)
+		local mode = lfs.symlinkattributes(p, "mode")
+		if mode == "file" then
+			if not seen[p] then
+				seen[p] = true
+				out[#out + 1] = p
+			end
+		elseif mode == "directory" then
+			if depth > 64 then
+				warn[#warn + 1] = p .. ": deeper than 64 directories (not walked)"
+				return
+			end
+			local names = {}
+			local ok, err = pcall(function()
+				for name in lfs.dir(p) do
+					if name ~= "." and name ~= ".." then names[#names + 1] = name end
+				end
+			end)
+			if not ok and verdict.interrupted(err) then error(err, 0) end
+			if not ok then warn[#warn + 1] = ("%s: %s"):format(p, tostring(err)) end
+			table.sort(names)
+			for _, name in ipairs(names) do walk((p:gsub("/+$", "")) .. "/" .. name, depth + 1) end
+		elseif mode == "link" then
+			if depth == 0 then warn[#warn + 1] = p .. ": a symbolic link (not followed)" end
+		elseif mode == nil then
+			warn[#warn + 1] = p .. ": not found"
+		end
+	end
+	for _, p in ipairs(paths) do walk(p, 0) end
+	table.sort(out)
+	return out, warn
+end
+
+--- Parses `K/N` (1 <= K <= N).
+-- @return k, n; or nil, msg
+function M.parse_shard(s)
+	local k, n = tostring(s):match("^(%d+)/(%d+)$")
+	k, n = tonumber(k), tonumber(n)
+	if not k or n < 1 or k < 1 or k > n or n > 100000 then
+		return nil, "expected K/N with 1 <= K <= N"
+	end
+	return k, n
+end
+
+--- Shard k of n of a list of paths: each path belongs to the shard that
+-- its sha256's first 8 hex digits, modulo n, name (so the same path
+-- goes to the same shard on every machine, whatever the others are).
+function M.shard(list, k, n)
+	local out = {}
+	for _, p in ipairs(list) do
+		if tonumber(core.sha256(p):sub(1, 8), 16) % n == k - 1 then out[#out + 1] = p end
+	end
+	return out
+end
+
+--- The sha256 of a program file, read once without following a symlink.
+-- @return hex digest, or nil, msg
+function M.hash_file(path)
+	local f, msg = core.open_file(path)
+	if not f then return nil, msg end
+	local data, rerr = f:read(1 << 32)
+	f:close()
+	if not data then return nil, rerr end
+	return core.sha256(data)
+end
+
+--- The number of online processors (1 when it cannot be read).
+function M.cores()
+	local f = io.open("/sys/devices/system/cpu/online")
+	local s = f and f:read("l")
+	if f then f:close() end
+	local n = 0
+	for a, b in (s or ""):gmatch("(%d+)%-?(%d*)") do
+		n = n + (b ~= "" and tonumber(b) - tonumber(a) + 1 or 1)
+	end
+	return math.max(n, 1)
+end
+
+-- ---- runs ----
+
+--- The key of a record: its program's sha256 and the options digest.
+function M.key(rec)
+	return tostring(rec.sha256) .. " " .. tostring(rec.options)
+end
+
+-- a limit event's cause, for the summary
+local function limit_hit(run)
+	for _, e in ipairs(run.events or {}) do
+		if e.kind == "killed" and e.limit ~= nil then return e.cause end
+	end
+	return nil
+end
+
+-- The record of one program from its run's structured result.
+local function record(item, run, rules, elapsed, cpu)
+	local v = verdict.judge(run, rules)
+	return {
+		program = item.path, sha256 = item.sha256, options = item.options,
+		outcome = run.outcome, exit_code = run.exit_code,
+		verdict = v.verdict, severity = v.severity, reasons = v.reasons,
+		rule_errors = #v.errors > 0 and v.errors or nil,
+		limit = limit_hit(run),
+		timings = { elapsed = elapsed, cpu = cpu },
+		run = run,
+	}
+end
+
+--- Runs one chunk of programs at once (at most `M.max_jobs`), each in its
+-- own standard box built from `base` (the options of `sbx.stdbox.build`
+-- without `prog`), and judges each.
+-- @tparam table items list of `{ path =, sha256 =, options = }`
+-- @tparam table base the box options shared by every program
+-- @tparam table rules
+-- @return list of records in the order of items; a record of a box the
+-- operator's signal stopped has `interrupted = true`
+function M.run_chunk(items, base, rules)
+	local specs, infos, at, out = {}, {}, {}, {}
+	for i, item in ipairs(items) do
+		local o = {}
+		for k, v in pairs(base) do o[k] = v end
+		o.prog = item.path:find("/", 1, true) and item.path or "./" .. item.path
+		o.args = {}
+		local spec, info = backend.build(o)
+		if spec then
+			specs[#specs + 1], infos[#infos + 1], at[#at + 1] = spec, info, i
+		else
+			out[i] = record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
+				error = tostring(info), events = {} }, rules, 0, 0)
+		end
+	end
+	if #specs > 0 then
+		local host = sbx.ns_ids()
+		local rs = sbx.run_many(specs)
+		for j, r in ipairs(rs) do
+			local i, info = at[j], infos[j]
+			if r.outcome == "error" then
+				out[i] = record(items[i], { outcome = "error", exit_code = report.EXIT_CANNOT,
+					error = r.error, events = {} }, rules, 0, 0)
+			else
+				local events = report.events(r, info)
+				local run = report.result(r, info, events, report.verify(r, info, host))
+				out[i] = record(items[i], run, rules, r.elapsed, r.cpu)
+				if r.outcome == "interrupted" then out[i].interrupted = true end
+			end
+		end
+	end
+	return out
+end
+
+-- ---- output ----
+
+--- Reads the records of a JSON-lines file: whole lines only (a last line
+-- without its newline is not a record).
+-- @return list of records, number of lines not read, whether the file ends
+-- in the middle of a line; or nil, msg
+function M.read_lines(path)
+	local f, msg = io.open(path, "rb")
+	if not f then return nil, msg end
+	local data = f:read("a")
+	f:close()
+	local recs, bad = {}, 0
+	for line in data:gmatch("([^\n]*)\n") do
+		local ok, rec = pcall(cjson.decode, line)
+		if ok and type(rec) == "table" and rec.sha256 then
+			recs[#recs + 1] = rec
+		elseif line ~= "" then
+			bad = bad + 1
+		end
+	end
+	return recs, bad, data ~= "" and data:sub(-1) ~= "\n"
+end
+
+--- Opens the output for appending, one write per line (no buffering,
+-- O_APPEND): a line is never half written by this process, and lines of
+-- several writers never interleave.  A symbolic link there is refused.
+-- @return file, or nil, msg
+function M.open_out(path)
+	local st = core.lstat(path)
+	if st and st.type ~= "file" then return nil, path .. ": not a regular file" end
+	local f, msg = io.open(path, "ab")
+	if not f then return nil, msg end
+	f:setvbuf("no")
+	return f
+end
+
+--- A record as its line (canonical JSON and a newline).
+function M.line(rec)
+	return M.encode(rec) .. "\n"
+end
+
+-- ---- summary ----
+
+--- The summary of a list of records: counts per verdict, limits hit,
+-- the slowest programs.
+-- @return a table `{ total=, verdicts={name=n}, limits={name=n}, slowest={ {program=, elapsed=}... } }`
+function M.summary(recs, slowest)
+	local s = { total = #recs, verdicts = {}, limits = {}, outcomes = {}, slowest = {} }
+	local by = {}
+	for _, r in ipairs(recs) do
+		s.verdicts[r.verdict] = (s.verdicts[r.verdict] or 0) + 1
+		s.outcomes[r.outcome] = (s.outcomes[r.outcome] or 0) + 1
+		if r.limit then s.limits[r.limit] = (s.limits[r.limit] or 0) + 1 end
+		by[#by + 1] = r
+	end
+	table.sort(by, function(a, b)
+		local ea, eb = (a.timings or {}).elapsed or 0, (b.timings or {}).elapsed or 0
+		if ea ~= eb then return ea > eb end
+		return a.program < b.program
+	end)
+	for i = 1, math.min(slowest or 3, #by) do
+		s.slowest[i] = { program = by[i].program, elapsed = (by[i].timings or {}).elapsed or 0 }
+	end
+	return s
+end
+
+local function sorted(t)
+	local k = {}
+	for name in pairs(t) do k[#k + 1] = name end
+	table.sort(k)
+	return k
+end
+
+--- The summary as text lines (each `batch: ...`).
+function M.summary_text(s)
+	local lines = { ("batch: %d program(s)"):format(s.total) }
+	for _, v in ipairs(sorted(s.verdicts)) do
+		lines[#lines + 1] = ("batch: verdict %s: %d"):format(v, s.verdicts[v])
+	end
+	for _, v in ipairs(sorted(s.outcomes)) do
+		lines[#lines + 1] = ("batch: outcome %s: %d"):format(v, s.outcomes[v])
+	end
+	for _, v in ipairs(sorted(s.limits)) do
+		lines[#lines + 1] = ("batch: limit hit %s: %d"):format(v, s.limits[v])
+	end
+	for _, r in ipairs(s.slowest) do
+		lines[#lines + 1] = ("batch: slowest %.2f s %s"):format(r.elapsed, report.escape(r.program))
+	end
+	return table.concat(lines, "\n") .. "\n"
+end
+
+--- Seconds since boot (`/proc/uptime`, 10 ms steps), for rates and
+-- ETAs; 0 when it cannot be read.
+function M.uptime()
+	local f = io.open("/proc/uptime")
+	local n = f and f:read("n")
+	if f then f:close() end
+	return n or 0
+end
+
+--- The progress line: done/total, rate, ETA, verdicts so far.
+function M.progress(done, total, elapsed, verdicts)
+	local rate = elapsed > 0 and done / elapsed or 0
+	local eta = rate > 0 and (total - done) / rate or 0
+	local v = {}
+	for _, name in ipairs(sorted(verdicts)) do v[#v + 1] = ("%s %d"):format(name, verdicts[name]) end
+	return ("batch: %d/%d  %.1f/s  ETA %ds  %s"):format(done, total, rate, math.floor(eta + 0.5),
+		table.concat(v, ", "))
+end
+
+--- Merges JSON-lines files: each record once (by `M.key`, the first
+-- seen), sorted by program then key.
+-- @return list of records, number of lines not read
+function M.merge(files)
+	local seen, all, bad = {}, {}, 0
+	for _, path in ipairs(files) do
+		local recs, nbad = M.read_lines(path)
+		if not recs then return nil, nbad end
+		bad = bad + nbad
+		for _, r in ipairs(recs) do
+			local k = M.key(r) .. " " .. tostring(r.program)
+			if not seen[k] then
+				seen[k] = true
+				all[#all + 1] = r
+			end
+		end
+	end
+	table.sort(all, function(a, b)
+		if a.program ~= b.program then return tostring(a.program) < tostring(b.program) end
+		return M.key(a) < M.key(b)
+	end)
+	return all, bad
+end
+
+return M

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Batch throughput: programs per second for N runs of /bin/true (N distinct
+# copies: batch.lua records a program once per content) by
+# `sbxlua batch.lua` at -j 1 and -j 2, beside a shell loop over bwrap with
+# the standard box's tree and walls as far as bwrap has them; prints each
+# and the ratios (targets: -j 2 >= 1.8x -j 1, -j 2 >= 1.5x the bwrap loop).
+#   scripts/bench-batch.sh [N]      (default 200)
+# Needs: make, bubblewrap (scripts/deps.sh --bench).
+set -eu
+cd "$(dirname "$0")/.."
+n=${1:-200}
+command -v bwrap >/dev/null || { echo "bench: bwrap missing (scripts/deps.sh --bench)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+mkdir "$tmp/progs"
+i=1
+while [ "$i" -le "$n" ]; do
+	f=$(printf '%s/progs/t%04d' "$tmp" "$i")
+	cp /bin/true "$f"
+	printf '%d' "$i" >>"$f" # a byte past the ELF's end: another sha256, the same program
+	i=$((i + 1))
+done
+./sbxlua -e 'local p = require "sbx.profile"; io.write(p.compile(p.load("default")):export())' >"$tmp/default.bpf"
+
+now() { date +%s.%N; }
+rate() { echo "$1 $2 $3" | awk '{ printf "%.1f", $1 / ($3 - $2) }'; }
+
+t0=$(now)
+./sbxlua batch.lua -q -j 1 --out "$tmp/j1.jsonl" "$tmp/progs"
+t1=$(now)
+./sbxlua batch.lua -q -j 2 --out "$tmp/j2.jsonl" "$tmp/progs"
+t2=$(now)
+links="--symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
+for f in "$tmp"/progs/*; do
+	# shellcheck disable=SC2086
+	bwrap --unshare-all --die-with-parent --new-session --hostname sbx --ro-bind /usr /usr $links \
+		--ro-bind /etc/ld.so.cache /etc/ld.so.cache --proc /proc --ro-bind /proc/sys /proc/sys \
+		--dev /dev --tmpfs /tmp --tmpfs /work --ro-bind "$f" /work/prog --chdir /work --cap-drop ALL \
+		--clearenv --seccomp 9 /work/prog 9<"$tmp/default.bpf" >/dev/null 2>&1
+done
+t3=$(now)
+
+for f in j1 j2; do
+	l=$(wc -l <"$tmp/$f.jsonl")
+	[ "$l" -eq "$n" ] || { echo "bench: $f recorded $l of $n programs" >&2; exit 1; }
+done
+r1=$(rate "$n" "$t0" "$t1")
+r2=$(rate "$n" "$t1" "$t2")
+rb=$(rate "$n" "$t2" "$t3")
+echo "batch -j 1:  $r1 programs/s"
+echo "batch -j 2:  $r2 programs/s"
+echo "bwrap loop:  $rb programs/s"
+echo "$r1 $r2 $rb" | awk '{ printf "ratio -j 2 / -j 1:       %.2fx (target 1.8x)\nratio -j 2 / bwrap loop: %.2fx (target 1.5x)\n", $2 / $1, $2 / $3 }'

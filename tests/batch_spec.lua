@@ -1,0 +1,359 @@
+-- batch.lua and sbx.verdict: real programs in real boxes (tests/progs/batch),
+-- every verdict and reason, -j 1 against -j 2, resuming, SIGINT, shards.
+-- scripts/test.sh runs this file as root and as uid 65534.
+local S = require "support"
+local verdict = require "sbx.verdict"
+local batch = require "sbx.batch"
+local cjson = require "cjson"
+
+local PROGS = "tests/progs/batch"
+local OPTS = "--wall 2 --pids 16 --output-limit 64K --progress never"
+
+-- Runs `sbxlua batch.lua ARGS` (a shell string); returns stdout, stderr,
+-- status.
+local function batchlua(args)
+	local err = os.tmpname()
+	local out, code = S.sh(S.bin .. " batch.lua " .. args .. " 2>" .. err .. " </dev/null")
+	local e = S.read(err)
+	os.remove(err)
+	return out, e, code
+end
+
+local function lines(s)
+	local t = {}
+	for l in s:gmatch("([^\n]*)\n") do t[#t + 1] = l end
+	return t
+end
+
+local function records(s)
+	local t = {}
+	for _, l in ipairs(lines(s)) do
+		local r = cjson.decode(l)
+		t[r.program:match("[^/]+$")] = r
+	end
+	return t
+end
+
+-- a line without what differs between two runs of one program
+local function stable(l)
+	local r = cjson.decode(l)
+	r.timings = nil
+	r.run.measured = nil
+	r.run.deaths = nil
+	return batch.encode(r)
+end
+
+local function sorted_stable(s)
+	local t = {}
+	for _, l in ipairs(lines(s)) do t[#t + 1] = stable(l) end
+	table.sort(t)
+	return t
+end
+
+local function rules_of(r)
+	local t = {}
+	for _, f in ipairs(r.reasons) do t[#t + 1] = f.rule end
+	table.sort(t)
+	return table.concat(t, ",")
+end
+
+-- a directory of n small distinct scripts
+local function scripts(dir, n, first)
+	for i = first or 1, n do
+		local f = assert(io.open(("%s/p%02d.sh"):format(dir, i), "w"))
+		f:write(("#!/bin/sh\necho %d\n"):format(i))
+		f:close()
+		os.execute(("chmod 755 %s/p%02d.sh"):format(S.q(dir), i))
+	end
+end
+
+local function write(path, text, mode)
+	local f = assert(io.open(path, "w"))
+	f:write(text)
+	f:close()
+	if mode then os.execute(("chmod %s %s"):format(mode, S.q(path))) end
+end
+
+describe("batch.lua [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	describe("verdicts of real programs", function()
+		local out, err, code
+		setup(function() out, err, code = batchlua("-j 2 " .. OPTS .. " " .. PROGS) end)
+
+		it("one line per program, the batch going on past every failure", function()
+			assert.are.equal(0, code, err)
+			assert.are.equal(8, #lines(out), err)
+			assert.matches("batch: 8 program%(s%)\n", err)
+			assert.matches("batch: verdict suspicious: 3\n", err)
+			assert.matches("batch: limit hit wall: 1\n", err)
+			assert.matches("batch: slowest %d+%.%d%d s tests/progs/batch/sleeper%.sh\n", err)
+		end)
+
+		it("every verdict and reason as expected", function()
+			local r = records(out)
+			local want = {
+				["benign.sh"] = { "exit", "clean", "", 0 },
+				["exit3.sh"] = { "exit", "clean", "", 3 },
+				["sleeper.sh"] = { "wall", "suspicious", "limit,sleeper", 124 },
+				["forker.sh"] = { "tasks", "suspicious", "limit,storm", 124 },
+				["flood.sh"] = { "output", "suspicious", "limit", 124 },
+				["noexec-format"] = { "cannot", "unknown", "never_ran", 126 },
+				["badinterp.sh"] = { "cannot", "unknown", "never_ran", 126 },
+				["notexec.sh"] = { "error", "unknown", "never_ran", 126 },
+			}
+			for name, w in pairs(want) do
+				assert.is_table(r[name], name)
+				assert.are.same(w, { r[name].outcome, r[name].verdict, rules_of(r[name]), r[name].exit_code }, name)
+				assert.matches("^[0-9a-f]+$", r[name].sha256)
+				assert.are.equal(64, #r[name].sha256)
+			end
+			local by = {}
+			for _, f in ipairs(r["sleeper.sh"].reasons) do by[f.rule] = f end
+			assert.are.equal("ran until the wall clock (2 s) while idle", by.sleeper.reason)
+			assert.are.same({ "T1497.003" }, by.sleeper.attack)
+			assert.are.equal("hit a limit: wall", by.limit.reason)
+			assert.are.equal("process storm: stopped by the task limit", r["forker.sh"].reasons[1].reason)
+			assert.are.equal("hit a limit: output", r["flood.sh"].reasons[1].reason)
+			assert.are.equal("never ran: cannot execute: ENOEXEC", r["noexec-format"].reasons[1].reason)
+			assert.are.equal("never ran: cannot execute: ENOENT", r["badinterp.sh"].reasons[1].reason)
+			assert.matches("not executable", r["notexec.sh"].reasons[1].reason)
+			assert.are.equal(5, r["sleeper.sh"].severity)
+			assert.are.equal(0, r["benign.sh"].severity)
+			assert.are.equal("exit", r["benign.sh"].run.events[1].kind)
+			assert.matches("^sha256:", r["benign.sh"].run.digest)
+		end)
+
+		it("-j 1 gives the same sorted lines as -j 2", function()
+			local out1, err1, code1 = batchlua("-j 1 " .. OPTS .. " " .. PROGS)
+			assert.are.equal(0, code1, err1)
+			assert.are.same(sorted_stable(out), sorted_stable(out1))
+		end)
+	end)
+
+	describe("resuming and interrupting", function()
+		local dir, done
+		before_each(function() dir, done = S.tmpdir() end)
+		after_each(function() done() end)
+
+		it("a resumed batch runs no program twice", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 3)
+			local o = dir .. "/out.jsonl"
+			local _, err, code = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			assert.are.equal(0, code, err)
+			assert.are.equal(3, #lines(S.read(o)))
+			scripts(dir .. "/progs", 5, 4)
+			local out2, err2, code2 = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			assert.are.equal(0, code2, err2)
+			assert.are.equal("", out2)
+			assert.matches("batch: 2 program%(s%)\n", err2)
+			assert.matches("batch: skipped 3 %(recorded already with the same options%)\n", err2)
+			local seen = {}
+			for _, l in ipairs(lines(S.read(o))) do
+				local r = cjson.decode(l)
+				assert.is_nil(seen[r.sha256], r.program)
+				seen[r.sha256] = true
+			end
+			assert.are.equal(5, #lines(S.read(o)))
+			-- other limits: another record of the same programs
+			local _, err3 = batchlua("-j 2 --progress never --wall 7 --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			assert.matches("batch: 5 program%(s%)\n", err3)
+		end)
+
+		it("a cut last line is left out and the next line starts a line of its own", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 2)
+			local o = dir .. "/out.jsonl"
+			write(o, '{"program":"cut')
+			local _, err, code = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			assert.are.equal(0, code, err)
+			assert.matches("its last line is cut %(left out%)", err)
+			local l = lines(S.read(o))
+			assert.are.equal(3, #l)
+			assert.are.equal('{"program":"cut', l[1])
+			assert.are.equal("p01.sh", cjson.decode(l[2]).program:match("[^/]+$"))
+			local recs, bad = batch.read_lines(o)
+			assert.are.same({ 2, 1 }, { #recs, bad })
+		end)
+
+		it("the progress line", function()
+			assert.are.equal("batch: 3/10  1.5/s  ETA 5s  clean 2, malicious 1",
+				batch.progress(3, 10, 2, { clean = 2, malicious = 1 }))
+		end)
+
+		it("SIGINT mid-run leaves whole lines only and stops the batch", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 2)
+			for i = 3, 5 do write(("%s/progs/p%02d.sh"):format(dir, i), "#!/bin/sh\nexec sleep 600\n", "755") end
+			local o = dir .. "/out.jsonl"
+			-- SIGINT restored to its default: a background job of a
+			-- non-interactive shell starts with it ignored
+			local p = assert(io.popen(("env --default-signal=INT %s batch.lua -j 1 --progress never --out %s %s"
+				.. " 2>%s </dev/null & echo $!; wait $!; echo $?"):format(S.bin, S.q(o), S.q(dir .. "/progs"),
+				S.q(dir .. "/err"))))
+			local pid = p:read("l")
+			-- the event: the first two programs recorded (the third, a
+			-- sleeper, runs now or is about to)
+			while #lines(S.read(o) or "") < 2 do os.execute("sleep 0.05") end
+			os.execute("kill -INT " .. pid)
+			local status = p:read("l")
+			p:close()
+			assert.are.equal("130", status, S.read(dir .. "/err"))
+			local data = S.read(o)
+			assert.are.equal("\n", data:sub(-1))
+			for _, l in ipairs(lines(data)) do
+				local r = cjson.decode(l)
+				assert.are.equal("exit", r.outcome)
+			end
+			assert.are.equal(2, #lines(data))
+		end)
+
+		it("shards add up to the whole, each program in one", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 7)
+			local whole = batchlua("-q -j 2 " .. S.q(dir .. "/progs"))
+			local parts, seen = {}, {}
+			for k = 1, 3 do
+				local out, err, code = batchlua(("-q -j 2 --shard %d/3 %s"):format(k, S.q(dir .. "/progs")))
+				assert.are.equal(0, code, err)
+				for _, l in ipairs(lines(out)) do
+					local r = cjson.decode(l)
+					assert.is_nil(seen[r.program])
+					seen[r.program] = k
+					parts[#parts + 1] = l
+				end
+			end
+			local t = {}
+			for _, l in ipairs(parts) do t[#t + 1] = stable(l) end
+			table.sort(t)
+			assert.are.same(sorted_stable(whole), t)
+			assert.are.equal(7, #t)
+			local _, err = batchlua("--shard 4/3 " .. S.q(dir))
+			assert.matches("%-%-shard 4/3: expected K/N", err)
+		end)
+
+		it("--merge: each record once, sorted by program", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 3)
+			local a, b = dir .. "/a.jsonl", dir .. "/b.jsonl"
+			batchlua("-q --shard 1/2 --out " .. S.q(a) .. " " .. S.q(dir .. "/progs"))
+			batchlua("-q --shard 2/2 --out " .. S.q(b) .. " " .. S.q(dir .. "/progs"))
+			local out, err, code = batchlua("--merge " .. S.q(a) .. " " .. S.q(b) .. " " .. S.q(a))
+			assert.are.equal(0, code, err)
+			local l = lines(out)
+			assert.are.equal(3, #l)
+			for i, name in ipairs { "p01.sh", "p02.sh", "p03.sh" } do
+				assert.are.equal(name, cjson.decode(l[i]).program:match("[^/]+$"))
+			end
+		end)
+
+		it("--rules: an operator's rule and word, a rule that errors is reported", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 1)
+			local rf = dir .. "/mine.lua"
+			write(rf, [[return {
+				{ name = "said_one", fn = function(run)
+					if run.exit_code == 0 then
+						return { verdict = "quarantine", severity = 9, reason = "exited 0", attack = { "T1059" } }
+					end
+				end },
+				{ name = "broken", fn = function(run) return run.nothing.here end },
+				{ name = "no_io", fn = function() return io == nil and os == nil and require == nil
+					and { verdict = "clean", severity = 0, reason = "no io" } or nil end },
+			}]], "644")
+			local out, err, code = batchlua("-q --rules " .. S.q(rf) .. " " .. S.q(dir .. "/progs"))
+			assert.are.equal(0, code, err)
+			local r = cjson.decode(out)
+			assert.are.equal("quarantine", r.verdict)
+			assert.are.equal(9, r.severity)
+			assert.are.equal("said_one,no_io", r.reasons[1].rule .. "," .. r.reasons[2].rule)
+			assert.are.equal("broken", r.rule_errors[1].rule)
+			assert.matches("attempt to index", r.rule_errors[1].error)
+			-- a rules file others could write is refused
+			os.execute("chmod 666 " .. S.q(rf))
+			local _, err2, code2 = batchlua("-q --rules " .. S.q(rf) .. " " .. S.q(dir .. "/progs"))
+			assert.are.equal(126, code2)
+			assert.matches("writable by others", err2)
+		end)
+
+		it("a symbolic link is not followed, as an argument or in a directory", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 1)
+			os.execute(("ln -s /bin/true %s/progs/link; ln -s %s/progs %s/dirlink"):format(S.q(dir), S.q(dir), S.q(dir)))
+			local out, err = batchlua("-q " .. S.q(dir .. "/progs") .. " " .. S.q(dir .. "/dirlink"))
+			assert.are.equal(1, #lines(out))
+			assert.matches("dirlink: a symbolic link %(not followed%)", err)
+		end)
+	end)
+end)
+
+describe("sbx.verdict [" .. S.priv .. "]", function()
+	local rules = assert(verdict.defaults())
+
+	local function judge(run)
+		local v = verdict.judge(run, rules)
+		local t = {}
+		for _, f in ipairs(v.reasons) do t[#t + 1] = f.rule end
+		return v.verdict, table.concat(t, ",")
+	end
+
+	it("a run without behaviour: rules over absent fields do not fire", function()
+		assert.are.same({ "clean", "" }, { judge { outcome = "exit", exit_code = 0, events = { { kind = "exit", code = 0 } } } })
+		assert.are.same({ "clean", "" }, { judge { outcome = "exit", exit_code = 0 } })
+	end)
+
+	it("left the box: a refusal", function()
+		assert.are.same({ "malicious", "left_box" }, { judge { outcome = "signal", exit_code = 125,
+			events = { { kind = "killed", cause = "refused", signal = 31, name = "SIGSYS" } } } })
+		local v, why = judge { outcome = "exit", exit_code = 0,
+			events = { { kind = "refused", syscall = "mount" }, { kind = "exit", code = 0 } } }
+		assert.are.same({ "malicious", "left_box" }, { v, why })
+	end)
+
+	it("behaviour: credentials, network, written executables, ptrace and namespaces", function()
+		local run = { outcome = "exit", exit_code = 0, events = {}, behaviour = {
+			files_opened = { "/etc/shadow" }, dns_lookups = { { hostname = "x.example" } },
+			files_written = { { path = "/tmp/a.sh" } }, calls_highlighted = { "ptrace" } } }
+		local v, why = judge(run)
+		local all = verdict.judge(run, rules)
+		assert.are.equal("malicious", v)
+		assert.are.equal("credentials,network,wrote_executable,ptrace_namespaces", why)
+		assert.are.equal(8, all.severity)
+		assert.are.equal("read a credential file or a decoy: /etc/shadow", all.reasons[1].reason)
+		run.behaviour = { calls_highlighted = { "unshare" }, command_executions = {} }
+		assert.are.same({ "malicious", "ptrace_namespaces" }, { judge(run) })
+		run.behaviour = { command_executions = {} }
+		for i = 1, 64 do run.behaviour.command_executions[i] = "/bin/true" end
+		assert.are.same({ "suspicious", "storm" }, { judge(run) })
+	end)
+
+	it("the worst verdict wins and every reason is kept", function()
+		local v, why = judge { outcome = "wall", exit_code = 124, measured = { cpu = 0.01 },
+			events = { { kind = "killed", cause = "wall", limit = 10 }, { kind = "refused", syscall = "ptrace" } } }
+		assert.are.equal("malicious", v)
+		assert.are.equal("left_box,ptrace_namespaces,limit,sleeper", why)
+	end)
+
+	it("a busy program stopped by the wall clock is no sleeper", function()
+		assert.are.same({ "suspicious", "limit" }, { judge { outcome = "wall", exit_code = 124,
+			measured = { cpu = 9.5 }, events = { { kind = "killed", cause = "wall", limit = 10 } } } })
+	end)
+
+	it("a bad finding is reported as the rule's error", function()
+		local v = verdict.judge({}, { { name = "x", fn = function() return { verdict = "odd" } end },
+			{ name = "y", fn = function() error("boom") end } })
+		assert.are.equal("clean", v.verdict)
+		assert.are.equal("x", v.errors[1].rule)
+		assert.matches("severity", v.errors[1].error)
+		assert.matches("boom", v.errors[2].error)
+	end)
+
+	it("validates its arguments", function()
+		assert.has_error(function() verdict.judge(nil, {}) end, "bad argument #1 to 'judge' (table expected, got nil)")
+		assert.has_error(function() verdict.load_file(1) end, "bad argument #1 to 'load_file' (string expected, got number)")
+		assert.is_nil((verdict.check_rule { name = "a b", fn = print }))
+		assert.is_nil((verdict.check_rule { name = "a", fn = print, typo = 1 }))
+		assert.is_nil((verdict.load_file("/nonexistent/rules.lua")))
+	end)
+end)

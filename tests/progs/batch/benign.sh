@@ -1,0 +1,3 @@
+#!/bin/sh
+echo hello
+exit 0

@@ -1,0 +1,3 @@
+#!/bin/sh
+# writes until the output limit stops it
+exec yes flood
