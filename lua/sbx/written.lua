@@ -152,7 +152,8 @@ end
 -- recorded (`--net sink`: a connection's or datagram's first bytes, a
 -- name looked up).
 -- @treturn table a list of `{decoy = name, where = path, "stdout",
--- "stderr", "tcp 10.0.0.1:4444" or "a dns lookup"}`, each once
+-- "stderr", "tcp 10.0.0.1:4444" or "a dns lookup"}`, each once, in the
+-- order of the decoys, then of the places
 function M.marker_hits(r, files, decoys)
 	local hits, seen = {}, {}
 	local function add(h)
@@ -187,6 +188,14 @@ function M.marker_hits(r, files, decoys)
 			if text:lower():find(d.marker, 1, true) then add { decoy = d.name, where = where } end
 		end
 	end
+	-- one order whatever the order the sink's records completed in: by
+	-- decoy as placed, then by place
+	local rank = {}
+	for i, d in ipairs(decoys) do rank[d.name] = i end
+	sort(hits, function(a, b)
+		if rank[a.decoy] ~= rank[b.decoy] then return rank[a.decoy] < rank[b.decoy] end
+		return a.where < b.where
+	end)
 	return hits
 end
 
