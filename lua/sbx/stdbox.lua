@@ -76,6 +76,22 @@ end
 
 local LINK = "a symbolic link on the path (never followed)"
 
+--- The components of path p, `.` dropped and `..` taken lexically (one
+-- component back, never above the top).
+-- @tparam string p
+-- @treturn table list of names
+function M.path_parts(p)
+	local parts = {}
+	for c in p:gmatch("[^/]+") do
+		if c == ".." then
+			parts[#parts] = nil
+		elseif c ~= "." then
+			parts[#parts + 1] = c
+		end
+	end
+	return parts
+end
+
 --- The absolute form of a host path the caller typed (relative to the
 -- current directory), with no symlink the box could have planted followed:
 -- a box may have written one anywhere in a directory it could write, so a
@@ -95,14 +111,7 @@ function M.host_path(typed)
 		p = cwd .. "/" .. p
 	end
 	for _ = 1, 40 do
-		local parts = {}
-		for c in p:gmatch("[^/]+") do
-			if c == ".." then
-				parts[#parts] = nil
-			elseif c ~= "." then
-				parts[#parts + 1] = c
-			end
-		end
+		local parts = M.path_parts(p)
 		local at, link = "", nil
 		for i, c in ipairs(parts) do
 			local st, msg = core.lstat(at .. "/" .. c)

@@ -44,14 +44,7 @@ end
 function M.resolve(dir, path)
 	local p = path
 	for _ = 1, 40 do
-		local parts = {}
-		for c in p:gmatch("[^/]+") do
-			if c == ".." then
-				parts[#parts] = nil
-			elseif c ~= "." then
-				parts[#parts + 1] = c
-			end
-		end
+		local parts = stdbox.path_parts(p)
 		local at, link = "", nil
 		for i, c in ipairs(parts) do
 			local st = core.lstat(dir .. at .. "/" .. c)
