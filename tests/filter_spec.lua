@@ -55,54 +55,7 @@ local function read(path)
 	return s
 end
 
--- The exported program as a list of {code, jt, jf, k}.
-local function decode(bytes)
-	local prog = {}
-	for i = 1, #bytes, 8 do
-		local code, jt, jf, k = string.unpack("<I2I1I1I4", bytes, i)
-		prog[#prog + 1] = { code = code, jt = jt, jf = jf, k = k }
-	end
-	return prog
-end
-
--- A classic-BPF interpreter for the instructions libseccomp emits, over a
--- struct seccomp_data {nr, arch, ip, args[6]}; returns the RET value.
-local function bpf_run(prog, data)
-	local function load(off)
-		if off == 0 then return data.nr & 0xffffffff end
-		if off == 4 then return data.arch end
-		if off >= 16 and off < 64 and off % 4 == 0 then
-			local a = (data.args or {})[(off - 16) // 8 + 1] or 0
-			if off % 8 == 0 then return a & 0xffffffff end
-			return (a >> 32) & 0xffffffff
-		end
-		error(("load of offset %d"):format(off))
-	end
-	local A, X, M = 0, 0, {}
-	local pc = 1
-	for _ = 1, #prog + 1 do
-		local ins = assert(prog[pc], "ran off the end of the program")
-		local c, k = ins.code, ins.k
-		local jump
-		if c == 0x20 then A = load(k) -- ld [k]
-		elseif c == 0x00 then A = k -- ld #k
-		elseif c == 0x60 then A = assert(M[k]) -- ld M[k]
-		elseif c == 0x02 then M[k] = A -- st M[k]
-		elseif c == 0x07 then X = A -- tax
-		elseif c == 0x87 then A = X -- txa
-		elseif c == 0x54 then A = A & k -- and #k
-		elseif c == 0x05 then pc = pc + k -- ja
-		elseif c == 0x15 then jump = A == k -- jeq
-		elseif c == 0x25 then jump = A > k -- jgt
-		elseif c == 0x35 then jump = A >= k -- jge
-		elseif c == 0x45 then jump = A & k ~= 0 -- jset
-		elseif c == 0x06 then return k -- ret
-		else error(("opcode 0x%02x"):format(c)) end
-		if jump ~= nil then pc = pc + (jump and ins.jt or ins.jf) end
-		pc = pc + 1
-	end
-	error("the program loops")
-end
+local decode, bpf_run = S.bpf_decode, S.bpf_run
 
 local function nr(name)
 	return assert(core.syscall_number(name), name)
