@@ -16,10 +16,7 @@ require "sbx.stdbox"
 require "sbx.backend"
 require "lfs"
 
-local function refuse(fmt, ...)
-	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
-	os.exit(report.EXIT_CANNOT)
-end
+local refuse = cli.refuse
 
 -- option -> the limit it sets
 local LIMIT_OPTS = {

@@ -19,34 +19,8 @@ require "sbx.backend.process"
 require "sbx.backend.oci"
 require "sbx.backend.rootfs"
 
-local function refuse(fmt, ...)
-	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
-	os.exit(report.EXIT_CANNOT)
-end
-
-local function reason(msg)
-	return msg:match(": (.*)$") or msg
-end
-
-local function split_dest(s)
-	local a, b = s:match("^(.-):([^:]*)$")
-	if a and a ~= "" then return a, b end
-	return s, nil
-end
-
-local function clean_box_path(opt, typed, p)
-	if p:sub(1, 1) ~= "/" or p:find("/%.%.?/") or p:find("/%.%.?$") then
-		refuse("%s %s: DEST must be an absolute path without . or ..", opt, typed)
-	end
-	return p
-end
-
-local function host_path(opt, typed)
-	local src, dst = split_dest(typed)
-	local real, msg = stdbox.host_path(src)
-	if not real then refuse("%s %s: %s", opt, typed, msg) end
-	return real, dst
-end
+local refuse, reason = cli.refuse, cli.reason
+local clean_box_path, host_path = cli.clean_box_path, cli.host_path
 
 local function set_limit(name)
 	return function(o, typed, opt)

@@ -19,38 +19,8 @@ require "sbx.backend.process"
 require "sbx.backend.oci"
 require "sbx.backend.rootfs"
 
--- what the operator typed and what the host said, escaped: one line
-local function refuse(fmt, ...)
-	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
-	os.exit(report.EXIT_CANNOT)
-end
-
--- "<call> <operand>: <why>" from the core, as "<why>" after the option
--- and the path the caller typed
-local function reason(msg)
-	return msg:match(": (.*)$") or msg
-end
-
-local function split_dest(s)
-	local a, b = s:match("^(.-):([^:]*)$")
-	if a and a ~= "" then return a, b end
-	return s, nil
-end
-
-local function clean_box_path(opt, typed, p)
-	if p:sub(1, 1) ~= "/" or p:find("/%.%.?/") or p:find("/%.%.?$") then
-		refuse("%s %s: DEST must be an absolute path without . or ..", opt, typed)
-	end
-	return p
-end
-
--- a host path the operator typed, as the box module resolves it
-local function host_path(opt, typed)
-	local src, dst = split_dest(typed)
-	local real, msg = stdbox.host_path(src)
-	if not real then refuse("%s %s: %s", opt, typed, msg) end
-	return real, dst
-end
+local refuse, reason, split_dest = cli.refuse, cli.reason, cli.split_dest
+local clean_box_path, host_path = cli.clean_box_path, cli.host_path
 
 -- Each option: its name(s), its value's name (none: a flag), its help,
 -- and what it sets in the standard box's options `o` (once per value, in

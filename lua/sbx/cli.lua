@@ -111,4 +111,44 @@ function M.parse(t, argv, code)
 	return res
 end
 
+-- ---- what every script says of what the operator typed ----
+
+--- Says one line `sbxlua: ...` (what the operator typed and what the host
+-- said, escaped) and exits with `report.EXIT_CANNOT`.
+function M.refuse(fmt, ...)
+	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
+	os.exit(report.EXIT_CANNOT)
+end
+
+--- `"<call> <operand>: <why>"` from the core, as `"<why>"` (said after the
+-- option and the path the operator typed).
+function M.reason(msg)
+	return msg:match(": (.*)$") or msg
+end
+
+--- `PATH[:DEST]` as PATH, DEST (nil without one).
+function M.split_dest(s)
+	local a, b = s:match("^(.-):([^:]*)$")
+	if a and a ~= "" then return a, b end
+	return s, nil
+end
+
+--- A path in the box that an option names: absolute, without `.` or `..`,
+-- else refused.
+function M.clean_box_path(opt, typed, p)
+	if p:sub(1, 1) ~= "/" or p:find("/%.%.?/") or p:find("/%.%.?$") then
+		M.refuse("%s %s: DEST must be an absolute path without . or ..", opt, typed)
+	end
+	return p
+end
+
+--- A host path the operator typed (`PATH[:DEST]`), as the standard box
+-- resolves it (`sbx.stdbox.host_path`): the path and DEST, or refused.
+function M.host_path(opt, typed)
+	local src, dst = M.split_dest(typed)
+	local real, msg = require("sbx.stdbox").host_path(src)
+	if not real then M.refuse("%s %s: %s", opt, typed, msg) end
+	return real, dst
+end
+
 return M
