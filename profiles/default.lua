@@ -117,9 +117,8 @@ local rules = {
 	-- socket), and memfd_secret's are hidden from the kernel's own
 	-- accounting; ENOSYS (as on a kernel before 3.17 / 5.14) makes a
 	-- program fall back to a file in /dev/shm or /tmp, which are
-	-- counted (docs/limits.md); named all the same (the first step of
-	-- a fileless exec, memfd_create then execveat of the descriptor)
-	{ call = "memfd_create", action = { errno = "ENOSYS", notify = true } },
+	-- counted (docs/limits.md)
+	{ call = "memfd_create", action = ENOSYS },
 	{ call = "memfd_secret", action = ENOSYS, optional = true },
 
 	-- x86-64 only
