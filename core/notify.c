@@ -552,6 +552,10 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 			lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
 		lua_setfield(L, -2, "argv");
 	}
+	if (e->limit) {
+		lua_pushinteger(L, (lua_Integer)e->limit);
+		lua_setfield(L, -2, "limit");
+	}
 	if (e->count > 1) {
 		lua_pushinteger(L, (lua_Integer)e->count);
 		lua_setfield(L, -2, "count");
@@ -599,8 +603,9 @@ static int same_event(const struct sbx_event *a, const struct sbx_event *b)
 {
 	return a->kind == b->kind && a->answer == b->answer && a->nr == b->nr &&
 	       a->pid == b->pid && a->err == b->err && a->flags == b->flags &&
-	       a->size == b->size && strcmp(a->path, b->path) == 0 &&
-	       strcmp(a->addr, b->addr) == 0 && a->argv_len == b->argv_len &&
+	       a->size == b->size && a->limit == b->limit &&
+	       strcmp(a->path, b->path) == 0 && strcmp(a->addr, b->addr) == 0 &&
+	       a->argv_len == b->argv_len &&
 	       memcmp(a->argv, b->argv, a->argv_len) == 0;
 }
 
@@ -661,12 +666,29 @@ int sbx_notify_handle(struct sbx_notify *n)
 		return SBX_ANS_ALLOW;
 	}
 	e.pid = box_pid(n, pid);
+	/* the budgets: a creation or an exec the table lets through counts,
+	 * and the one past the budget is refused (EAGAIN: what fork gets at
+	 * RLIMIT_NPROC, and execve's own there); the hand-over's own
+	 * execve, before the program, is not the program's */
+	if (!refuse && e.kind == SBX_EV_CLONE && req.data.nr != SYS_unshare &&
+	    ++n->ntasks > n->spec->tasks && n->spec->tasks) {
+		refuse = 1;
+		err = EAGAIN;
+		e.limit = n->spec->tasks;
+	} else if (!refuse && e.kind == SBX_EV_EXEC && !n->first_exec) {
+		n->first_exec = 1;
+	} else if (!refuse && e.kind == SBX_EV_EXEC &&
+		   ++n->nexecs > n->spec->execs && n->spec->execs) {
+		refuse = 1;
+		err = EAGAIN;
+		e.limit = n->spec->execs;
+	}
 	if (!refuse)
 		ans = SBX_ANS_ALLOW;
-	else if (filter_errno(n->spec, req.data.nr) ||
+	else if (filter_errno(n->spec, req.data.nr) || e.limit ||
 		 n->spec->mode != SBX_MODE_LOG)
-		/* the profile's own refusal (its errno) holds in every mode;
-		 * log mode lets the rest through, recorded */
+		/* the profile's own refusal (its errno) and a budget hold in
+		 * every mode; log mode lets the rest through, recorded */
 		ans = n->spec->mode == SBX_MODE_STOP ? SBX_ANS_STOP
 						     : SBX_ANS_DENY;
 	else
@@ -675,9 +697,11 @@ int sbx_notify_handle(struct sbx_notify *n)
 		int r;
 		e.answer = ans;
 		r = call_rule(n, &e);
-		/* a rule does not lift the profile's own errno refusals */
+		/* a rule lifts neither the profile's errno refusals nor a
+		 * budget */
 		if (r >= 0 &&
-		    !(r == SBX_ANS_ALLOW && filter_errno(n->spec, req.data.nr)))
+		    !(r == SBX_ANS_ALLOW &&
+		      (filter_errno(n->spec, req.data.nr) || e.limit)))
 			ans = r;
 	}
 	e.answer = ans;

@@ -55,6 +55,9 @@ struct sbx_notify_spec {
 	const char *const *connect; /* "ip:port" a connect/bind/send may */
 	size_t nconnect;
 	uint64_t mmap_cap; /* bytes; 0: no cap */
+	/* budgets over the run (0: none): notified process (task) creations
+	 * (clone, clone3, fork, vfork) and execs past the program's first */
+	unsigned long tasks, execs;
 	const struct sbx_notify_errno *errnos;
 	size_t nerrnos;
 };
@@ -63,15 +66,16 @@ struct sbx_notify_spec {
 #define SBX_EVENT_ARGV 512
 #define SBX_EVENTS_MAX 1024 /* kept per run; the rest are counted */
 struct sbx_event {
-	int kind;	/* SBX_EV_* */
-	int answer;	/* SBX_ANS_* */
-	int nr;		/* the system call */
-	int pid;	/* in the box's pid namespace; 0: unknown */
-	int err;	/* the errno answered (SBX_ANS_DENY) */
-	int family;	/* AF_* of addr */
-	int ns;		/* clone: namespace flags asked for */
-	uint64_t flags; /* open: O_* flags; clone: its flags */
-	uint64_t size;	/* mmap: the length asked for */
+	int kind;	     /* SBX_EV_* */
+	int answer;	     /* SBX_ANS_* */
+	int nr;		     /* the system call */
+	int pid;	     /* in the box's pid namespace; 0: unknown */
+	int err;	     /* the errno answered (SBX_ANS_DENY) */
+	int family;	     /* AF_* of addr */
+	int ns;		     /* clone: namespace flags asked for */
+	uint64_t flags;	     /* open: O_* flags; clone: its flags */
+	uint64_t size;	     /* mmap: the length asked for */
+	unsigned long limit; /* clone, exec: the budget it passed; 0: none */
 	unsigned long count;
 	char path[SBX_EVENT_PATH];
 	char addr[80];
@@ -96,6 +100,8 @@ struct sbx_notify {
 	struct sbx_event stop_ev;
 	char rule_error[256]; /* a rule that raised */
 	unsigned long calls;
+	unsigned long ntasks, nexecs; /* creations, execs let through */
+	int first_exec;		      /* the hand-over's execve was seen */
 	struct {
 		pid_t host, box;
 	} pids[32];

@@ -369,7 +369,8 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
-	static const char *const keys[] = {"open", "connect", "mmap_cap", NULL};
+	static const char *const keys[] = {"open",  "connect", "mmap_cap",
+					   "tasks", "execs",   NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -407,6 +408,10 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		    notify_list(L, t, "connect", anchor, 0, &n->nconnect);
 		n->mmap_cap = (uint64_t)sbx_opt_int(L, t, "mmap_cap", 0, 0,
 						    (lua_Integer)1 << 50);
+		n->tasks =
+		    (unsigned long)sbx_opt_int(L, t, "tasks", 0, 0, 1 << 20);
+		n->execs =
+		    (unsigned long)sbx_opt_int(L, t, "execs", 0, 0, 1 << 20);
 	}
 	lua_pop(L, 1);
 	if (n->on) {

@@ -98,6 +98,52 @@ else
 	say("pidfd_getfd: untested")
 end
 
+-- the two-stage user namespace probe: the box made its own (stage one,
+-- the standard box above); can the program make another inside it?  Once
+-- with no filter (what the kernel and the host allow), once with the
+-- default profile (which refuses it, by name)
+local function host_knob(path)
+	local f = io.open(path)
+	if not f then return "not in this kernel" end
+	local v = f:read("l")
+	f:close()
+	return v or "unreadable"
+end
+say("user namespaces (host): max_user_namespaces %s; unprivileged_userns_clone: %s; "
+	.. "AppArmor restrict_unprivileged_userns: %s",
+	host_knob("/proc/sys/user/max_user_namespaces"),
+	host_knob("/proc/sys/kernel/unprivileged_userns_clone"),
+	host_knob("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"))
+local function nested(f, mode)
+	local s = r and stdbox.build { prog = "/usr/bin/unshare", args = { "-U", "true" }, filter = f,
+		cgroup = base or nil, mode = mode }
+	if not s then return nil end
+	s.stdout, s.stderr = "capture", "capture"
+	return sbx.run(s)
+end
+local bare = nested(false)
+local named = nested(profile.filter("default", { name_refusals = true }) or nil, "deny")
+local refusal
+for _, e in ipairs(named and named.events or {}) do
+	if e.kind == "clone" and e.namespaces and e.answer == "deny" then
+		refusal = ("%s with namespace flags, %s"):format(e.syscall, e.errno)
+	end
+end
+local default_words = refusal and ("refused by the default profile (%s)"):format(refusal)
+	or "not refused by the default profile (unexpected)"
+if not r or r.outcome == "cannot" then
+	say("nested user namespaces: untested: the box does not make its own (stage one)")
+elseif not bare or bare.outcome ~= "exit" then
+	say("nested user namespaces: untested: the probe did not run (%s)", bare and bare.outcome or "no box")
+elseif bare.code == 0 then
+	say("nested user namespaces: possible without a filter (the program can make one inside the box's); %s",
+		default_words)
+else
+	local why = (bare.stderr or ""):match("unshare failed: ([^\n]+)") or ("exit " .. bare.code)
+	say("nested user namespaces: absent: the box's user namespace refuses another (%s); %s", why,
+		default_words)
+end
+
 -- 3. limits
 local cg = sbx.cgroup_probe(base)
 if cg and cg.usable then

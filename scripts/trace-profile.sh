@@ -72,12 +72,17 @@ corpus() {
 		echo "build/tests/corpus_program"
 		echo "/bin/sh -c 'echo corpus'"
 		echo "/usr/bin/python3 -c 'import json'"
+		echo "/usr/bin/python3 -c 'import socket'"
+		echo "/bin/ls -la /"
+		echo "/usr/bin/id"
 		;;
 	threads) echo "build/tests/corpus_threads" ;;
 	net) echo "build/tests/corpus_net" ;;
 	spawn)
 		echo "build/tests/corpus_spawn"
 		echo "/bin/sh -c 'true | cat; /bin/true'"
+		echo "/bin/sh -c 'ls -la /; id'"
+		echo "/usr/bin/python3 -c 'import socket, subprocess; subprocess.run([\"id\"])'"
 		;;
 	*) die "unknown step '$1' (program, threads, net, spawn)" ;;
 	esac

@@ -32,12 +32,32 @@ describe("check.lua [" .. S.priv .. "]", function()
 		assert.matches("\ncheck: pidfd_getfd: works %(the supervisor takes the box's listener%)\n", out)
 	end)
 
+	it("says whether the program may nest user namespaces: the host's knobs, the box, the default profile",
+		function()
+		local out, code = S.sh(S.bin .. " check.lua 2>&1")
+		assert.are.equal(0, code, out)
+		local max = S.read("/proc/sys/user/max_user_namespaces"):gsub("%s+$", "")
+		-- this kernel (6.18, mainline) has neither Debian's knob nor AppArmor's
+		assert.matches("\ncheck: user namespaces %(host%): max_user_namespaces " .. max
+			.. "; unprivileged_userns_clone: not in this kernel; AppArmor restrict_unprivileged_userns: "
+			.. "not in this kernel\n", out)
+		-- stage two, for real: unshare -U in a box with no filter, then under
+		-- the default profile (named by the explain channel)
+		assert.matches("\ncheck: nested user namespaces: possible without a filter %(the program can make one "
+			.. "inside the box's%); refused by the default profile %(unshare with namespace flags, EPERM%)\n", out)
+	end)
+
+	pending("nested user namespaces absent inside the box: this host allows them, and its sysctls are shared "
+		.. "with other runs (the line's words: 'absent: the box's user namespace refuses another (REASON)')")
+
 	it("exits 1 with the reason on a host without user namespaces", function()
 		local out, code = S.sh("unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && "
 			.. S.bin .. " check.lua' 2>&1")
 		assert.are.equal(1, code)
 		assert.matches("^check: standard box: cannot create namespaces: ENOSPC %(user namespaces are "
 			.. "disabled or exhausted on this host%)\n", out)
+		assert.matches("\ncheck: nested user namespaces: untested: the box does not make its own %(stage one%)\n",
+			out)
 	end)
 
 	it("gives --help as every script does, and run.lua's usage errors in the same words", function()

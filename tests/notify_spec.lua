@@ -283,4 +283,84 @@ describe("the explain channel [" .. S.priv .. "]", function()
 			end, "bad argument #1 to 'filter' (rules[1].action: 'notify' needs a nonzero errno)")
 		end)
 	end)
+
+	describe("budgets: notify.tasks and notify.execs", function()
+		it("a fork bomb stops at the process limit, 200 runs byte-identical", function()
+			for i = 1, 200 do
+				local out, err, code = run(HOSTILE, "forkbomb")
+				assert.are.equal("", out, "run " .. i)
+				assert.are.equal("sandbox: refused: process limit (16)\n", err, "run " .. i)
+				assert.are.equal(125, code, "run " .. i)
+			end
+		end)
+
+		it("deny: the 17th creation fails with EAGAIN, named", function()
+			local out, err, code = run("--mode", "deny", HOSTILE, "forks")
+			assert.are.equal("fork 17: Resource temporarily unavailable\n", out)
+			assert.are.equal("sandbox: denied: process limit (16) (EAGAIN)\nsandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+		end)
+
+		it("log: the budget holds too, the event carries it", function()
+			local d = S.tmpdir()
+			local out, err, code = run("--mode", "log", "--json", d .. "/r.json", HOSTILE, "forks")
+			local r = cjson.decode((assert(S.read(d .. "/r.json"))))
+			os.execute("rm -rf " .. S.q(d))
+			assert.are.equal("fork 17: Resource temporarily unavailable\n", out)
+			assert.are.equal(0, code, err)
+			local last
+			for _, e in ipairs(r.events) do
+				if e.kind == "clone" then last = e end
+			end
+			assert.are.equal("deny", last.answer)
+			assert.are.equal(16, last.limit)
+			assert.are.equal("EAGAIN", last.errno)
+		end)
+
+		it("stop: an execve past the exec limit is refused by name", function()
+			local out, err, code = run(HOSTILE, "execs")
+			assert.are.equal("", out)
+			assert.are.equal("sandbox: refused: exec limit (8)\n", err)
+			assert.are.equal(125, code)
+		end)
+
+		it("deny: the 9th exec after the program's own fails with EAGAIN", function()
+			local out, err, code = run("--mode", "deny", HOSTILE, "execs")
+			assert.are.equal("exec 9: Resource temporarily unavailable\n", out)
+			assert.are.equal("sandbox: denied: exec limit (8) (EAGAIN)\nsandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+		end)
+	end)
+
+	describe("a fileless exec (memfd_create, execveat AT_EMPTY_PATH)", function()
+		it("is an exec event under a profile that allows memfd_create", function()
+			local d = S.tmpdir()
+			local out, err, code = run("--mode", "log", "--json", d .. "/r.json", HOSTILE, "memfd")
+			local r = cjson.decode((assert(S.read(d .. "/r.json"))))
+			os.execute("rm -rf " .. S.q(d))
+			assert.are.equal("done\n", out)
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			local execs = {}
+			for _, e in ipairs(r.events) do
+				if e.kind == "exec" then execs[#execs + 1] = e end
+			end
+			assert.are.equal(2, #execs)
+			assert.are.equal("execveat", execs[2].syscall)
+			assert.are.equal("/memfd:x (deleted)", execs[2].path)
+			assert.are.same({ "hostile", "done" }, execs[2].argv)
+			assert.are.equal("allow", execs[2].answer)
+		end)
+
+		it("the default profile refuses memfd_create (ENOSYS) and names it", function()
+			local out, err, code = S.runlua(HOSTILE, "memfd")
+			assert.are.equal("memfd_create: Function not implemented\n", out)
+			assert.are.equal("sandbox: denied: syscall 319 (memfd_create) (ENOSYS)\nsandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			out, err, code = S.runlua("--mode", "stop", HOSTILE, "memfd")
+			assert.are.equal("", out)
+			assert.are.equal("sandbox: refused: syscall 319 (memfd_create)\n", err)
+			assert.are.equal(125, code)
+		end)
+	end)
 end)

@@ -508,4 +508,24 @@ describe("the corpus in the box with --profile strict [" .. S.priv .. "]", funct
 			assert.equal("sandbox: exit 0\n", err:match("[^\n]*\n$"), err)
 		end)
 	end
+
+	-- common programs of the corpus, run in the box as they are: nothing
+	-- refused (stop mode, the default), nothing denied (deny mode)
+	local programs = {
+		{ "/usr/bin/python3", "-c", "import socket" },
+		{ "/bin/sh", "-c", "ls -la /; id" },
+		{ "/usr/bin/python3", "-c", "import socket, subprocess; subprocess.run([\"id\"])" },
+	}
+	for _, argv in ipairs(programs) do
+		it(table.concat(argv, " ") .. " exits 0, nothing refused", function()
+			if not need_channel() then return end
+			local out, err, code = S.runlua("--profile", "strict", table.unpack(argv))
+			assert.equal(0, code, err)
+			assert.equal("sandbox: exit 0\n", err)
+			assert.is_nil(out:find("Operation not permitted", 1, true), out)
+			out, err, code = S.runlua("--profile", "strict", "--mode", "deny", table.unpack(argv))
+			assert.equal(0, code, err)
+			assert.equal("sandbox: exit 0\n", err)
+		end)
+	end
 end)

@@ -409,11 +409,17 @@ end
 -- the same errno, and the supervisor names it (docs/seccomp.md, the explain
 -- channel).  `ENOSYS` answers stay plain: they tell a program that a call
 -- is missing so that it falls back (`clone3`, `openat2`), which is not a
--- refusal worth a line.  The calls the profile allows cost nothing more.
+-- refusal worth a line; but for `memfd_create` (`NAMED_ENOSYS`), the first
+-- step of a fileless exec, which is named all the same.  The calls the
+-- profile allows cost nothing more.
 -- @param profile a spec table from `M.load`, or `false` (no filter)
 -- @tparam[opt] table opts `{name_refusals = bool}`
 -- @return an `sbx.filter`, or `false` for `false`; or nil, msg, errno when
 -- libseccomp fails (a malformed spec raises, as `sbx.core.filter` does)
+-- ENOSYS refusals named under `name_refusals` all the same: a fileless
+-- exec begins with memfd_create
+local NAMED_ENOSYS = { memfd_create = true }
+
 function M.compile(profile, opts)
 	if opts ~= nil then
 		if type(opts) ~= "table" then
@@ -438,8 +444,9 @@ function M.compile(profile, opts)
 		local rules = {}
 		for i, r in ipairs(spec.rules) do
 			local a = type(r) == "table" and r.action
-			if type(a) == "table" and a.errno ~= nil and a.errno ~= "ENOSYS" and a.errno ~= 38
-				and a.errno ~= 0 and a.notify == nil then
+			local e = type(a) == "table" and a.errno
+			local plain = (e == "ENOSYS" or e == 38) and not NAMED_ENOSYS[r.call]
+			if e ~= nil and e ~= false and not plain and e ~= 0 and a.notify == nil then
 				local c = {}
 				for k, v in pairs(r) do c[k] = v end
 				c.action = { errno = a.errno, notify = true }
@@ -455,7 +462,7 @@ end
 
 --- The explain channel's settings of a profile: its `notify` table split
 -- into the default mode and the supervisor's table (the core spec's
--- `notify`: `open`, `connect`, `mmap_cap`).
+-- `notify`: `open`, `connect`, `mmap_cap`, `tasks`, `execs`).
 -- @param profile a spec table from `M.load`, or `false`
 -- @return mode (a string or nil), table (or nil)
 function M.notify(profile)
@@ -513,8 +520,8 @@ function M.filter(name, opts)
 	local dir = not (opts and opts.nocache) and cache_dir()
 	local key, entry_name
 	if dir then
-		key = table.concat({ CACHE_FORMAT, core.filter_abi(), "name_refusals " .. tostring(named),
-			table.concat(texts, "\n") }, "\n")
+		key = table.concat({ CACHE_FORMAT, core.filter_abi(), "name_refusals " .. tostring(named)
+			.. (named and " memfd_create" or ""), table.concat(texts, "\n") }, "\n")
 		entry_name = core.sha256(key)
 		local cached = cache_load(dir .. "/" .. entry_name, key)
 		if cached then return cached, spec end

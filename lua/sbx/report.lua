@@ -324,9 +324,12 @@ local setid_lines = {
 }
 
 --- The words naming a notified call (the explain channel's event `e`):
--- `open /etc/shadow`, `connect 10.0.0.1:4444`, `syscall 41 (socket)`.
+-- `open /etc/shadow`, `connect 10.0.0.1:4444`, `syscall 41 (socket)`,
+-- `process limit (16)` (a creation past `notify.tasks`), `exec limit (8)`.
 function M.call_words(e)
 	local k = e.kind
+	if k == "clone" and e.limit then return ("process limit (%d)"):format(e.limit) end
+	if k == "exec" and e.limit then return ("exec limit (%d)"):format(e.limit) end
 	if k == "open" or k == "exec" then return k .. " " .. (e.path or "?") end
 	if (k == "connect" or k == "bind" or k == "send") and e.addr then return k .. " " .. e.addr end
 	if k == "clone" and e.namespaces then

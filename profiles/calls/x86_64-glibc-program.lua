@@ -5,6 +5,9 @@
 --   build/tests/corpus_program
 --   /bin/sh -c 'echo corpus'
 --   /usr/bin/python3 -c 'import json'
+--   /usr/bin/python3 -c 'import socket'
+--   /bin/ls -la /
+--   /usr/bin/id
 -- Merged (--union) with the names this file held before.
 -- Regenerate: scripts/trace-profile.sh [--union] program;
 -- verify: scripts/trace-profile.sh --check program.  Data for profiles/strict.lua.
@@ -15,6 +18,7 @@ return {
 	"clock_nanosleep",
 	"close",
 	"connect",
+	"epoll_create1",
 	"execve",
 	"exit_group",
 	"fcntl",
@@ -24,12 +28,15 @@ return {
 	"getegid",
 	"geteuid",
 	"getgid",
+	"getgroups",
 	"getpid",
 	"getppid",
 	"getrandom",
 	"gettid",
 	"getuid",
+	"getxattr",
 	"ioctl",
+	"lgetxattr",
 	"lseek",
 	"mmap",
 	"mprotect",
@@ -47,6 +54,8 @@ return {
 	"set_robust_list",
 	"set_tid_address",
 	"socket",
+	"statfs",
+	"statx",
 	"sysinfo",
 	"tgkill",
 	"times",

@@ -4,6 +4,8 @@
 -- outside the box, env -i PATH=/usr/bin:/bin, kernel 6.18.44-fc-v1098, over:
 --   build/tests/corpus_spawn
 --   /bin/sh -c 'true | cat; /bin/true'
+--   /bin/sh -c 'ls -la /; id'
+--   /usr/bin/python3 -c 'import socket, subprocess; subprocess.run(["id"])'
 -- Merged (--union) with the names this file held before.
 -- Regenerate: scripts/trace-profile.sh [--union] spawn;
 -- verify: scripts/trace-profile.sh --check spawn.  Data for profiles/strict.lua.
@@ -14,18 +16,30 @@ return {
 	"clone",
 	"clone3",
 	"close",
+	"close_range",
+	"connect",
 	"dup2",
+	"epoll_create1",
 	"execve",
 	"exit_group",
 	"fadvise64",
+	"fcntl",
+	"futex",
 	"getcwd",
+	"getdents64",
 	"getegid",
 	"geteuid",
 	"getgid",
+	"getgroups",
 	"getpid",
 	"getppid",
 	"getrandom",
+	"gettid",
 	"getuid",
+	"getxattr",
+	"ioctl",
+	"lgetxattr",
+	"lseek",
 	"mmap",
 	"mprotect",
 	"munmap",
@@ -35,12 +49,17 @@ return {
 	"pread64",
 	"prlimit64",
 	"read",
+	"readlink",
 	"rseq",
 	"rt_sigaction",
 	"rt_sigprocmask",
 	"rt_sigreturn",
 	"set_robust_list",
 	"set_tid_address",
+	"socket",
+	"statfs",
+	"statx",
+	"sysinfo",
 	"vfork",
 	"wait4",
 	"write",

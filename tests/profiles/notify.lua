@@ -2,7 +2,7 @@
 -- Everything is allowed but the calls sent to the supervisor: opens (named
 -- against the table below), socket(AF_INET), connect, bind, sendto,
 -- process creation, unshare, ptrace, a large mmap, and execve and execveat
--- (each exec an event).
+-- (each exec an event), with budgets of creations and execs.
 local MMAP_CAP = 64 * 1024 * 1024
 local AF_INET = 2
 
@@ -31,5 +31,7 @@ return {
 			"/sys/devices/system/cpu" },
 		connect = {}, -- no address
 		mmap_cap = MMAP_CAP,
+		tasks = 16, -- process (task) creations: the 17th is refused
+		execs = 8, -- execs after the program's own: the 9th is refused
 	},
 }

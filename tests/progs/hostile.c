@@ -105,10 +105,79 @@ static void t_race(void)
 	printf("race: %d forbidden opens\n", opened);
 }
 
+/* a fork bomb: every process forks for ever (stopped at the budget) */
+static void t_forkbomb(void)
+{
+	for (;;)
+		fork();
+}
+
+/* forks one child at a time, each waited for, until fork fails */
+static void t_forks(void)
+{
+	for (int i = 1; i <= 64; i++) {
+		pid_t p = fork();
+		if (p == 0)
+			_exit(0);
+		if (p < 0) {
+			printf("fork %d: %s\n", i, strerror(errno));
+			return;
+		}
+		waitpid(p, NULL, 0);
+	}
+	printf("fork: 64 ok\n");
+}
+
+/* execs itself again and again (argv[2] counts), until execve fails */
+static void t_execs(const char *n)
+{
+	char num[16];
+	char *av[] = {"hostile", "execs", num, NULL};
+	int i = n ? atoi(n) : 0;
+	if (i == 64) {
+		printf("exec: 64 ok\n");
+		return;
+	}
+	snprintf(num, sizeof num, "%d", i + 1);
+	execv("/proc/self/exe", av);
+	printf("exec %d: %s\n", i + 1, strerror(errno));
+}
+
+/* a fileless exec: the program copied into a memfd, run from there */
+static void t_memfd(void)
+{
+	char buf[65536];
+	char *av[] = {"hostile", "done", NULL};
+	char *env[] = {NULL};
+	ssize_t r;
+	int in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int fd = (int)syscall(SYS_memfd_create, "x", 0);
+	if (fd < 0) {
+		say("memfd_create", -1);
+		return;
+	}
+	while ((r = read(in, buf, sizeof buf)) > 0)
+		if (write(fd, buf, (size_t)r) != r)
+			break;
+	close(in);
+	syscall(SYS_execveat, fd, "", av, env, AT_EMPTY_PATH);
+	say("execveat", -1);
+}
+
 int main(int argc, char **argv)
 {
 	const char *w = argc > 1 ? argv[1] : "all";
-	if (!strcmp(w, "shadow"))
+	if (!strcmp(w, "done"))
+		printf("done\n");
+	else if (!strcmp(w, "forkbomb"))
+		t_forkbomb();
+	else if (!strcmp(w, "forks"))
+		t_forks();
+	else if (!strcmp(w, "execs"))
+		t_execs(argc > 2 ? argv[2] : NULL);
+	else if (!strcmp(w, "memfd"))
+		t_memfd();
+	else if (!strcmp(w, "shadow"))
 		t_shadow();
 	else if (!strcmp(w, "socket"))
 		t_socket();
