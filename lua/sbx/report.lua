@@ -528,6 +528,7 @@ function M.digest(info)
 		"rlimits", "network", "host_root" } do
 		parts[#parts + 1] = ("%s=%s"):format(k, tostring(iso[k]))
 	end
+	if info.seccomp_program then parts[#parts + 1] = "seccomp_program=" .. info.seccomp_program end
 	for _, k in ipairs(sorted_keys(info.limits)) do
 		parts[#parts + 1] = ("limit.%s=%s"):format(k, tostring(info.limits[k]))
 	end

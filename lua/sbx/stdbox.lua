@@ -610,6 +610,9 @@ local function claims(o, c, spec, t)
 		host_root = c.host_root,
 		seccomp = c.filter and true or false,
 		profile = c.filter and c.profile_name or "none",
+		-- the program the kernel gets, not only the profile's name: two
+		-- versions of one profile are two environments
+		seccomp_program = c.filter and core.sha256(c.filter:export()) or nil,
 		mode = o.mode,
 		notify = o.notify,
 		landlock = c.use_landlock,
