@@ -1,0 +1,60 @@
+-- Hostile programs against the code that reads what a box controls: the
+-- network sink's parser and caps, the explain channel, the walk of what a
+-- box wrote, the BPF cache.  Each test runs the hostile program in a real
+-- box and checks the report and the host afterwards.
+-- scripts/test.sh runs this file as root and as uid 65534.
+local S = require "support"
+local cjson = require "cjson"
+
+local run = S.runlua
+
+local function prog(name)
+	return (assert(S.read("tests/progs/attack/" .. name)))
+end
+
+local function json_of(path)
+	local t = cjson.decode((assert(S.read(path))))
+	os.remove(path)
+	return t
+end
+
+local function lines_of(err, prefix)
+	local out = {}
+	for l in err:gmatch("[^\n]*\n") do
+		if l:sub(1, #prefix) == prefix then out[#out + 1] = l end
+	end
+	return table.concat(out)
+end
+
+describe("hostile programs [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("sink: malformed queries are not answered, forged names stay on one line", function()
+		local json = os.tmpname()
+		local out, err, code = run("-v", "--net", "sink", "--json", json, "python3", "-c", prog("dns.py"))
+		assert.are.equal(0, code, err)
+		-- the resolver still answers after pointers, loops, over-long names
+		assert.are.equal("10.0.0.2\n", out)
+		assert.are.equal("sandbox: dns:  A -> 10.0.0.2\n"
+			.. "sandbox: dns: x\\nsandbox:\\x20exit\\x200\\x1b[31m A -> 10.0.0.2\n"
+			.. "sandbox: dns: a\\x20A\\x20->\\x2010.9.9.9\\x20A\\x20->\\x201.1.1.1\\x20x A -> 10.0.0.2\n"
+			.. "sandbox: dns: e.vil A -> 10.0.0.2\n"
+			.. "sandbox: dns: ok.example A -> 10.0.0.2\n", lines_of(err, "sandbox: dns: "))
+		-- one line per report line: nothing the box sent starts a line
+		assert.are.equal(1, select(2, err:gsub("\nsandbox: exit ", "")))
+		local t = json_of(json)
+		assert.are.equal(5, #t.dns_lookups)
+		assert.are.equal("x\\nsandbox:\\x20exit\\x200\\x1b[31m", t.dns_lookups[2].hostname)
+	end)
+
+	it("sink: a flood of datagrams and connections hits the caps, the resolver still answers", function()
+		local json = os.tmpname()
+		local out, err, code = run("-v", "--net", "sink", "--json", json, "python3", "-c", prog("flood.py"))
+		assert.are.equal(0, code, err)
+		assert.are.equal("answered 0\n", out)
+		local t = json_of(json)
+		assert.are.equal(256, #t.ip_traffic + #t.dns_lookups)
+		assert.is_true(t.sink_dropped > 0)
+		assert.truthy(err:find(("\nsandbox: sink: %d more not recorded\n"):format(t.sink_dropped), 1, true))
+	end)
+end)
