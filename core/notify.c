@@ -170,7 +170,10 @@ int sbx_notify_take(struct sbx_notify *n)
 /* ---- reading the task ---- */
 
 /* Reads a NUL-terminated string at addr of pid into buf (size > 0), page
- * by page (a string may end just before an unmapped page); 0 or -errno. */
+ * by page (a string may end just before an unmapped page); 0 or -errno.
+ * The box controls the bytes: a string that runs into an unreadable page
+ * is -EFAULT (the kernel's answer too) and one longer than buf is
+ * -ENAMETOOLONG, never a prefix that would name another path. */
 static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
 {
 	size_t got = 0;
@@ -183,14 +186,16 @@ static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
 		struct iovec l = {buf + got, want};
 		struct iovec r = {(void *)(uintptr_t)(addr + got), want};
 		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
-		if (k <= 0)
-			return got ? 0 : -(k < 0 ? errno : EFAULT);
+		if (k <= 0) {
+			buf[0] = '\0';
+			return -EFAULT;
+		}
 		if (memchr(buf + got, '\0', (size_t)k))
 			return 0;
 		got += (size_t)k;
 	}
-	buf[size - 1] = '\0';
-	return 0;
+	buf[0] = '\0';
+	return -ENAMETOOLONG;
 }
 
 static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t size)

@@ -57,4 +57,29 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		assert.is_true(t.sink_dropped > 0)
 		assert.truthy(err:find(("\nsandbox: sink: %d more not recorded\n"):format(t.sink_dropped), 1, true))
 	end)
+
+	-- the open after the loader's two, in the JSON of a --mode log run
+	local function third_open(arg)
+		local json = os.tmpname()
+		local out, err, code = run("--json", json, "--profile", "tests/profiles/notify.lua", "--mode", "log",
+			"build/tests/attack_paths", arg)
+		assert.are.equal(0, code, err)
+		local opens = {}
+		for _, e in ipairs(json_of(json).events) do
+			if e.kind == "open" then opens[#opens + 1] = e end
+		end
+		return out, opens[3]
+	end
+
+	it("explain: a path that runs into an unmapped page is named '?', not a stale or partial name", function()
+		local out, e = third_open("unmapped")
+		assert.are.equal("unmapped: 14\n", out) -- EFAULT
+		assert.are.equal("?", e.path)
+	end)
+
+	it("explain: a path longer than what is read is named '?', not its prefix", function()
+		local out, e = third_open("long")
+		assert.are.equal("long: 20\n", out) -- ENOTDIR: /etc/passwd was not what was opened
+		assert.are.equal("?", e.path)
+	end)
 end)
