@@ -82,4 +82,24 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		assert.are.equal("long: 20\n", out) -- ENOTDIR: /etc/passwd was not what was opened
 		assert.are.equal("?", e.path)
 	end)
+
+	it("cache: --rw of the compiled-program cache, of a directory holding it or of where it will be made is refused", function()
+		local dir = S.tmpdir()
+		local env = "XDG_CACHE_HOME=" .. dir .. "/cache"
+		-- absent yet: a box given its parent could make it and plant entries
+		for _, d in ipairs { dir } do
+			local out, err, code = S.runlua_env(env, "--rw", d, "true")
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: --rw " .. d .. ": refusing to make sbxlua's own files writable\n", err)
+			assert.are.equal(126, code)
+		end
+		assert.is_nil(S.read(dir .. "/cache/sbxlua"))
+		assert(os.execute("mkdir -p " .. S.q(dir .. "/cache/sbxlua")))
+		for _, d in ipairs { dir, dir .. "/cache", dir .. "/cache/sbxlua" } do
+			local _, err, code = S.runlua_env(env, "--rw", d, "true")
+			assert.are.equal("sbxlua: --rw " .. d .. ": refusing to make sbxlua's own files writable\n", err)
+			assert.are.equal(126, code)
+		end
+		assert(os.execute("rm -rf " .. S.q(dir)))
+	end)
 end)
