@@ -101,17 +101,52 @@ static int capture_gc(lua_State *L)
 }
 
 /* Makes DIR 0700, or takes an existing empty directory of the caller's;
- * never through a symlink at its last component.  Returns a descriptor or
- * -1 with errno (ENOTEMPTY, EPERM for another owner, ELOOP a symlink). */
+ * never through a symlink on its path (a box given a --rw bind of a
+ * directory on it could have planted one for this run).  Returns a
+ * descriptor or -1 with errno (ENOTEMPTY, EPERM for another owner, ELOOP
+ * a symlink). */
 static int keep_open(const char *dir)
 {
+	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+			       .resolve =
+				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
 	struct stat st;
-	char buf[512];
-	int fd, made = mkdir(dir, 0700) == 0;
+	char buf[512], parent[4096];
+	const char *leaf;
+	int fd, pfd;
 	long n;
-	if (!made && errno != EEXIST)
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len == 0 || len >= sizeof parent) {
+		errno = len ? ENAMETOOLONG : ENOENT;
 		return -1;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	memcpy(parent, dir, len);
+	parent[len] = '\0';
+	leaf = strrchr(parent, '/');
+	if (!leaf) {
+		leaf = parent;
+		pfd = sbx_openat2(AT_FDCWD, ".", &how);
+	} else if (leaf == parent) {
+		leaf = parent + 1;
+		pfd = sbx_openat2(AT_FDCWD, "/", &how);
+	} else {
+		*(char *)leaf++ = '\0';
+		pfd = sbx_openat2(AT_FDCWD, parent, &how);
+	}
+	if (pfd < 0)
+		return -1;
+	if (mkdirat(pfd, leaf, 0700) < 0 && errno != EEXIST) {
+		n = errno;
+		close(pfd);
+		errno = (int)n;
+		return -1;
+	}
+	fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	n = errno;
+	close(pfd);
+	errno = (int)n;
 	if (fd < 0)
 		return errno == ENOTDIR ? (errno = ELOOP, -1) : -1;
 	if (fstat(fd, &st) < 0)

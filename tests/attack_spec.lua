@@ -102,4 +102,48 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		end
 		assert(os.execute("rm -rf " .. S.q(dir)))
 	end)
+
+	it("written: hostile names stay on their line, and the JSON is UTF-8 with the escaped fields named", function()
+		local json = os.tmpname()
+		local out, err, code = run("-v", "--json", json, "python3", "-c", prog("names.py"))
+		assert.are.equal(0, code, err)
+		assert.are.equal("mknod 1\n", out) -- EPERM: no device node in the box
+		assert.are.equal("sandbox: written: /tmp/a\\nsandbox: exit 0\\x1b[2J (file 0644, 1 B, "
+			.. "sha256:2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881)\n"
+			.. "sandbox: written: /tmp/bad\\xff\\xfe (file 0644, 1 B, "
+			.. "sha256:a1fce4363854ff888cff4b8e7875d600c2682390412a8cf79b37d0b11148b0fa)\n"
+			.. "sandbox: written: /tmp/fifo (fifo 0644)\n"
+			.. "sandbox: written: /tmp/hard (file 0644, 1 B, "
+			.. "sha256:a1fce4363854ff888cff4b8e7875d600c2682390412a8cf79b37d0b11148b0fa)\n"
+			.. "sandbox: written: /tmp/link (link -> /etc/sh\\xffadow)\n", lines_of(err, "sandbox: written: "))
+		local text = assert(S.read(json))
+		assert.is_truthy(utf8.len(text), "the JSON is UTF-8")
+		local files = {}
+		for _, f in ipairs(json_of(json).files) do files[f.path] = f end
+		assert.are.equal("/tmp/a\nsandbox: exit 0\27[2J", files["/tmp/a\nsandbox: exit 0\27[2J"].path)
+		assert.are.same({ "path" }, files["/tmp/bad\\xff\\xfe"].escaped)
+		assert.are.same({ "link" }, files["/tmp/link"].escaped)
+		assert.are.equal("/etc/sh\\xffadow", files["/tmp/link"].link)
+		assert.is_nil(files["/tmp/hard"].escaped)
+	end)
+
+	it("keep: DIR is never reached through a symlink a box could have planted", function()
+		local dir = S.tmpdir()
+		assert(os.execute("mkdir " .. S.q(dir .. "/real") .. " && ln -s real " .. S.q(dir .. "/link")))
+		local out, err, code = run("--keep", dir .. "/link/out", "sh", "-c", "echo hi >/tmp/x")
+		assert.are.equal("", out)
+		assert.are.equal("sbxlua: keep directory " .. dir .. "/link/out: Too many levels of symbolic links\n", err)
+		assert.are.equal(126, code)
+		assert.is_nil(S.read(dir .. "/real/out/tmp/x"))
+		-- a directory a box could have filled is not taken
+		assert(os.execute("mkdir -p " .. S.q(dir .. "/full/planted")))
+		_, err, code = run("--keep", dir .. "/full", "sh", "-c", "echo hi >/tmp/x")
+		assert.are.equal("sbxlua: keep directory " .. dir .. "/full: Directory not empty\n", err)
+		assert.are.equal(126, code)
+		-- the fix's own case: through real directories, kept
+		_, err, code = run("--keep", dir .. "/real/out", "sh", "-c", "echo hi >/tmp/x")
+		assert.are.equal(0, code, err)
+		assert.are.equal("hi\n", S.read(dir .. "/real/out/tmp/x"))
+		assert(os.execute("rm -rf " .. S.q(dir)))
+	end)
 end)
