@@ -147,4 +147,33 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		assert.are.equal("hi\n", S.read(dir .. "/real/out/tmp/x"))
 		assert(os.execute("rm -rf " .. S.q(dir)))
 	end)
+
+	it("rules and outputs: batch refuses rules a box could have written, learn an output the box writes", function()
+		local dir = S.tmpdir()
+		assert(os.execute(("cd %s && printf 'return {}\\n' >rules.lua && chmod 666 rules.lua && "
+			.. "ln -s rules.lua link.lua && mkdir open && chmod 777 open && printf 'return {}\\n' >open/rules.lua && "
+			.. "mkdir lw && chmod 777 lw"):format(S.q(dir))))
+		local function batch(f)
+			return S.sh(S.bin .. " batch.lua --rules " .. S.q(dir .. "/" .. f) .. " /bin/true 2>&1 </dev/null")
+		end
+		local out, code = batch("rules.lua")
+		assert.are.equal(("sbxlua: --rules %s/rules.lua: %s/rules.lua: the file is writable by others\n")
+			:format(dir, dir), out)
+		assert.are.equal(126, code)
+		out, code = batch("link.lua")
+		assert.are.equal(("sbxlua: --rules %s/link.lua: open %s/link.lua: a symbolic link on the path "
+			.. "(never followed)\n"):format(dir, dir), out)
+		assert.are.equal(126, code)
+		out, code = batch("open/rules.lua")
+		assert.are.equal(("sbxlua: --rules %s/open/rules.lua: %s/open/rules.lua: its directory is "
+			.. "writable by others\n"):format(dir, dir), out)
+		assert.are.equal(126, code)
+		out, code = S.sh(S.bin .. " learn.lua --rw " .. S.q(dir .. "/lw") .. " -o " .. S.q(dir .. "/lw/p.lua")
+			.. " /bin/true 2>&1 </dev/null")
+		assert.are.equal(("sbxlua: --output %s/lw/p.lua: in the --rw directory %s/lw, which the box writes\n")
+			:format(dir, dir), out)
+		assert.are.equal(126, code)
+		assert.is_nil(S.read(dir .. "/lw/p.lua"))
+		assert(os.execute("rm -rf " .. S.q(dir)))
+	end)
 end)
