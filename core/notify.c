@@ -355,12 +355,21 @@ static int read_addr(pid_t pid, uint64_t addr, uint64_t len,
 	} else if (ss.ss_family == AF_UNIX) {
 		const struct sockaddr_un *un = (const void *)&ss;
 		size_t l = (size_t)len - offsetof(struct sockaddr_un, sun_path);
-		if (l > 0 && un->sun_path[0] == '\0')
-			snprintf(e->addr, sizeof e->addr, "@%.*s", (int)l - 1,
-				 un->sun_path + 1);
+		int abstract = l > 0 && un->sun_path[0] == '\0';
+		const char *name = un->sun_path + abstract;
+		size_t nl;
+		if (l > sizeof un->sun_path)
+			l = sizeof un->sun_path; /* the kernel's cap */
+		nl = abstract ? l - 1 : strnlen(un->sun_path, l);
+		/* a name that does not fit, or an abstract one with a NUL in
+		 * it, is "?": never a prefix that would name another socket */
+		if (nl + 2 > sizeof e->addr ||
+		    (abstract && memchr(name, '\0', nl)))
+			snprintf(e->addr, sizeof e->addr, "%s?",
+				 abstract ? "@" : "");
 		else
-			snprintf(e->addr, sizeof e->addr, "%.*s", (int)l,
-				 un->sun_path);
+			snprintf(e->addr, sizeof e->addr, "%s%.*s",
+				 abstract ? "@" : "", (int)nl, name);
 	} else {
 		snprintf(e->addr, sizeof e->addr, "family %d", ss.ss_family);
 	}

@@ -176,4 +176,39 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		assert.is_nil(S.read(dir .. "/lw/p.lua"))
 		assert(os.execute("rm -rf " .. S.q(dir)))
 	end)
+
+	-- the events of a --mode log run of attack_paths, and its output
+	local function logged(arg)
+		local json = os.tmpname()
+		local out, err, code = run("--json", json, "--profile", "tests/profiles/notify.lua", "--mode", "log",
+			"build/tests/attack_paths", arg)
+		assert.are.equal(0, code, err)
+		return out, json_of(json).events, err
+	end
+
+	it("explain: socket addresses of length 0, 2, 64 KiB, an unknown family, a unix name too long to keep", function()
+		local out, events = logged("addr")
+		assert.are.equal("addr: 22 22 22 22 2\n", out) -- EINVAL four times, then ENOENT
+		local addrs = {}
+		for _, e in ipairs(events) do
+			if e.kind == "connect" then addrs[#addrs + 1] = ("%s x%d"):format(e.addr or "-", e.count or 1) end
+		end
+		-- 108 bytes of name do not fit: "?", never a prefix naming another socket
+		assert.are.same({ "- x2", "family 14649 x2", "? x1" }, addrs)
+	end)
+
+	it("explain: thousands of notified calls are kept up to the cap, the rest counted", function()
+		local out, events, err = logged("many")
+		assert.are.equal("many: 5000\n", out)
+		local kept, dropped = 0, nil
+		for _, e in ipairs(events) do
+			if e.kind == "open" or e.kind == "exec" then kept = kept + 1 end
+			if e.kind == "dropped" then dropped = e.count end
+		end
+		-- the exec, the loader's two opens and the 5000
+		assert.are.equal(1024, kept)
+		assert.are.equal(5003, kept + dropped)
+		assert.truthy(("\n" .. err):find(("\nsandbox: notified: %d more events not kept\n"):format(dropped), 1, true),
+			err)
+	end)
 end)
