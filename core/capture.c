@@ -413,7 +413,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 {
 	static char buf[65536 + CAP_MARKER_MAX];
 	char leaf[CAP_NAME_MAX + 24], kept[4096];
-	size_t carry = 0;
+	size_t carry = 0, total = 0;
 	SHA2_CTX h;
 	struct stat fs;
 	int fd, out = -1, kdir = -1;
@@ -447,8 +447,6 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 					 0600)) < 0) {
 			f->keep_err = errno;
 		}
-		if (kdir >= 0)
-			close(kdir);
 	}
 	SHA256Init(&h);
 	for (;;) {
@@ -462,6 +460,14 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		}
 		if (n == 0)
 			break;
+		/* more than its size: another writer of a --rw bind (another
+		 * box, a host process) grew it during the walk; its hash and
+		 * copy would not be those of the size reported */
+		if ((size_t)n > (size_t)fs.st_size - total) {
+			f->err = ESTALE;
+			break;
+		}
+		total += (size_t)n;
 		if (r->read + n > c->max_read) { /* it grew: a --rw bind */
 			r->hit_read = 1;
 			f->err = EFBIG;
@@ -482,17 +488,26 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		memmove(buf, buf + have - carry, carry);
 	}
 	close(fd);
+	if (!f->err && total != (size_t)fs.st_size)
+		f->err = ESTALE; /* it shrank during the walk */
 	if (!f->err) {
 		SHA256End(&h, f->sha256);
 		f->hashed = 1;
 	}
 	if (out >= 0) {
 		close(out);
+		if (f->err && !f->keep_err) {
+			/* no copy of a file that was not read whole */
+			f->keep_err = f->err;
+			unlinkat(kdir, leaf, 0);
+		}
 		if (!f->keep_err) {
 			f->kept = xstrdup(kept);
 			r->kept += fs.st_size;
 		}
 	}
+	if (kdir >= 0)
+		close(kdir);
 }
 
 static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,

@@ -211,4 +211,50 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		assert.truthy(("\n" .. err):find(("\nsandbox: notified: %d more events not kept\n"):format(dropped), 1, true),
 			err)
 	end)
+
+	it("written: a file another writer grows during the walk is unread (ESTALE) or hashed and kept at its size", function()
+		local dir = S.tmpdir()
+		local stdbox = require "sbx.stdbox"
+		if S.euid() == 0 then assert(os.execute(("chown %d:%d %s"):format(stdbox.root_host_id,
+			stdbox.root_host_id, S.q(dir)))) end
+		local keep = dir .. ".keep"
+		-- a host process appends until told to stop (at most 33 MiB)
+		local writer = io.popen(("/usr/bin/python3 -c %s %s"):format(S.q([[
+import os, sys
+d = sys.argv[1]
+f = open(d + '/grow', 'ab', buffering=0)
+f.write(b'x' * (1 << 20))
+print('started', flush=True)
+n = 0
+while not os.path.exists(d + '.stop') and n < 8192:
+    f.write(bytes([n & 255]) * 4096)
+    n += 1
+]]), S.q(dir)), "r")
+		assert.are.equal("started\n", writer:read("l") .. "\n")
+		local json = os.tmpname()
+		local _, err, code = run("--json", json, "--keep", keep, "--rw", dir .. ":/data", "true")
+		assert(io.open(dir .. ".stop", "w")):close()
+		writer:close()
+		assert.are.equal(0, code, err)
+		local f
+		for _, x in ipairs(json_of(json).files) do
+			if x.path == "/data/grow" then f = x end
+		end
+		local whole = assert(S.read(dir .. "/grow"))
+		if f.unread then
+			assert.are.equal("ESTALE", f.unread)
+			assert.is_nil(f.kept)
+			assert.is_nil(S.read(keep .. "/data/grow"))
+		else
+			local head = whole:sub(1, math.tointeger(f.size))
+			assert.are.equal(require("sbx.core").sha256(head), f.sha256)
+			local copy = S.read(keep .. "/data/grow")
+			if f.kept then
+				assert.are.equal(f.sha256, require("sbx.core").sha256(copy))
+			else
+				assert.is_nil(copy)
+			end
+		end
+		assert(os.execute("rm -rf " .. S.q(dir) .. " " .. S.q(keep) .. " " .. S.q(dir .. ".stop")))
+	end)
 end)
