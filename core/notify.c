@@ -307,23 +307,35 @@ static void read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
 	clean_path(out);
 }
 
+/* The exec's arguments, as many whole ones as fit; argv_cut when the list
+ * read stops before its NULL (too many, too long, unreadable: the box
+ * chooses), so that the list is never taken for the whole. */
 static void read_argv(pid_t pid, uint64_t addr, struct sbx_event *e)
 {
 	e->argv_len = 0;
+	e->argv_cut = addr != 0;
 	for (int i = 0; i < 64 && addr; i++) {
 		uint64_t p;
 		char s[SBX_EVENT_ARGV];
 		size_t l;
-		if (read_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0 ||
-		    p == 0)
-			break;
+		if (read_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0)
+			return;
+		if (p == 0) {
+			e->argv_cut = 0;
+			return;
+		}
 		if (read_str(pid, p, s, sizeof s) < 0)
-			break;
+			return;
 		l = strlen(s) + 1;
 		if (e->argv_len + l > sizeof e->argv)
-			break;
+			return;
 		memcpy(e->argv + e->argv_len, s, l);
 		e->argv_len += l;
+	}
+	if (addr) { /* 64 read: whole if the next is the NULL */
+		uint64_t p;
+		if (read_mem(pid, addr + 8 * 64, &p, sizeof p) == 0 && p == 0)
+			e->argv_cut = 0;
 	}
 }
 
@@ -565,6 +577,10 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		     o += strlen(e->argv + o) + 1)
 			lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
 		lua_setfield(L, -2, "argv");
+		if (e->argv_cut) {
+			lua_pushboolean(L, 1);
+			lua_setfield(L, -2, "argv_cut");
+		}
 	}
 	if (e->count > 1) {
 		lua_pushinteger(L, (lua_Integer)e->count);
@@ -615,7 +631,8 @@ static int same_event(const struct sbx_event *a, const struct sbx_event *b)
 	       a->pid == b->pid && a->err == b->err && a->flags == b->flags &&
 	       a->size == b->size && strcmp(a->path, b->path) == 0 &&
 	       strcmp(a->addr, b->addr) == 0 && a->argv_len == b->argv_len &&
-	       memcmp(a->argv, b->argv, a->argv_len) == 0;
+	       memcmp(a->argv, b->argv, a->argv_len) == 0 &&
+	       a->argv_cut == b->argv_cut;
 }
 
 static void record(struct sbx_notify *n, const struct sbx_event *e)

@@ -257,4 +257,15 @@ while not os.path.exists(d + '.stop') and n < 8192:
 		end
 		assert(os.execute("rm -rf " .. S.q(dir) .. " " .. S.q(keep) .. " " .. S.q(dir .. ".stop")))
 	end)
+
+	it("explain: an exec's argv too long, too many or unterminated is marked cut", function()
+		local out, events = logged("argv")
+		assert.are.equal("argv: 2 2 2\n", out) -- ENOENT: the kernel opens the file first
+		local seen = {}
+		for _, e in ipairs(events) do
+			if e.kind == "exec" then seen[#seen + 1] = ("%d %s"):format(#e.argv, tostring(e.argv_cut)) end
+		end
+		-- the program's own exec is whole
+		assert.are.same({ "2 nil", "64 true", "1 true", "64 true" }, seen)
+	end)
 end)

@@ -4,6 +4,9 @@
  *   addr:     connects with address lengths 0, 2, 65536 and 16 of an
  *             unknown family, and a unix name of 108 bytes with no NUL
  *   many:     5000 opens of distinct missing paths
+ *   argv:     execs of /nonexistent with 100 arguments, with one of 1000
+ *             bytes, and with an argv array that runs into an unmapped
+ *             page (no NULL)
  * Each open's result is printed as the errno's number (0: opened). */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +69,22 @@ int main(int argc, char **argv)
 			refused += try_open(p) != 0;
 		}
 		printf("many: %d\n", refused);
+	} else if (strcmp(argv[1], "argv") == 0) {
+		static char *many[101], one[1001];
+		char **m = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED || munmap((char *)m + 4096, 4096) < 0)
+			return 3;
+		for (int i = 0; i < 100; i++)
+			many[i] = "x";
+		memset(one, 'y', 1000);
+		for (int i = 0; i < 512; i++)
+			m[i] = "z";
+		printf("argv: %d", execv("/nonexistent", many) < 0 ? errno : 0);
+		many[1] = one;
+		many[2] = NULL;
+		printf(" %d", execv("/nonexistent", many) < 0 ? errno : 0);
+		printf(" %d\n", execv("/nonexistent", m) < 0 ? errno : 0);
 	}
 	return 0;
 }
