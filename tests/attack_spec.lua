@@ -268,4 +268,24 @@ while not os.path.exists(d + '.stop') and n < 8192:
 		-- the program's own exec is whole
 		assert.are.same({ "2 nil", "64 true", "1 true", "64 true" }, seen)
 	end)
+
+	it("written: a setsid daemon cannot write once the walk starts (the pid namespace ends with init)", function()
+		local dir = S.tmpdir()
+		local json = os.tmpname()
+		local _, err, code = run("--json", json, "--keep", dir .. "/keep", "sh", "-c",
+			"setsid sh -c 'while :; do echo x >>/tmp/g; done' </dev/null >/dev/null 2>&1 & "
+			.. "until [ -s /tmp/g ]; do :; done; exit 0")
+		assert.are.equal(0, code, err)
+		local f
+		for _, x in ipairs(json_of(json).files) do
+			if x.path == "/tmp/g" then f = x end
+		end
+		-- read whole at one size: nothing wrote during the walk
+		assert.is_nil(f.unread)
+		local copy = assert(S.read(dir .. "/keep/tmp/g"))
+		assert.are.equal(math.tointeger(f.size), #copy)
+		assert.are.equal(("x\n"):rep(#copy // 2), copy)
+		assert.are.equal(f.sha256, require("sbx.core").sha256(copy))
+		assert(os.execute("rm -rf " .. S.q(dir)))
+	end)
 end)
