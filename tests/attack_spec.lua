@@ -288,4 +288,21 @@ while not os.path.exists(d + '.stop') and n < 8192:
 		assert.are.equal(f.sha256, require("sbx.core").sha256(copy))
 		assert(os.execute("rm -rf " .. S.q(dir)))
 	end)
+
+	it("sink: a flooding box beside another in run_many leaves the other's resolver and record whole", function()
+		local sbx = require "sbx"
+		local stdbox = require "sbx.stdbox"
+		local a = assert(stdbox.build { prog = "/usr/bin/python3", args = { "-c", prog("flood.py") }, net = "sink",
+			stdout = "capture" })
+		local b = assert(stdbox.build { prog = "/usr/bin/getent", args = { "hosts", "good.example" }, net = "sink",
+			stdout = "capture" })
+		local rs = sbx.run_many { a, b }
+		assert.are.equal("answered 0\n", rs[1].stdout)
+		assert.are.equal(256, #rs[1].sink)
+		assert.is_true(rs[1].sink_dropped > 0)
+		assert.are.equal("10.0.0.2        good.example\n", rs[2].stdout)
+		assert.are.equal(0, rs[2].code)
+		assert.are.equal(0, rs[2].sink_dropped)
+		for _, e in ipairs(rs[2].sink) do assert.are.equal("good.example", e.name) end
+	end)
 end)
