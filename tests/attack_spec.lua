@@ -35,7 +35,7 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		assert.are.equal(0, code, err)
 		-- the resolver still answers after pointers, loops, over-long names
 		assert.are.equal("10.0.0.2\n", out)
-		assert.are.equal("sandbox: dns:  A -> 10.0.0.2\n"
+		assert.are.equal("sandbox: dns: . A -> 10.0.0.2\n"
 			.. "sandbox: dns: x\\nsandbox:\\x20exit\\x200\\x1b[31m A -> 10.0.0.2\n"
 			.. "sandbox: dns: a\\x20A\\x20->\\x2010.9.9.9\\x20A\\x20->\\x201.1.1.1\\x20x A -> 10.0.0.2\n"
 			.. "sandbox: dns: e.vil A -> 10.0.0.2\n"

@@ -84,8 +84,10 @@ function M.events(r)
 end
 
 -- A queried name, escaped; a space too (no name has one), so that a name
--- cannot pass for the type and answer that follow it on its line.
+-- cannot pass for the type and answer that follow it on its line; the
+-- root is ".".
 local function name_of(n)
+	if n == "" then return "." end -- the root
 	return (escape(n):gsub(" ", "\\x20"))
 end
 
