@@ -305,4 +305,14 @@ while not os.path.exists(d + '.stop') and n < 8192:
 		assert.are.equal(0, rs[2].sink_dropped)
 		for _, e in ipairs(rs[2].sink) do assert.are.equal("good.example", e.name) end
 	end)
+
+	it("cache: six runs filling an empty cache at once all run and leave one entry, no temporary", function()
+		local dir = S.tmpdir()
+		local out = S.sh(("cd %s && for i in 1 2 3 4 5 6; do (XDG_CACHE_HOME=%s %s run.lua true 2>/dev/null; "
+			.. "echo $?) & done; wait"):format(S.q(S.sh("pwd"):gsub("\n$", "")), S.q(dir), S.bin))
+		assert.are.equal(("0\n"):rep(6), out)
+		local names = S.sh("ls -A " .. S.q(dir .. "/sbxlua"))
+		assert.truthy(names:match("^%x+\n$"), names)
+		assert(os.execute("rm -rf " .. S.q(dir)))
+	end)
 end)
