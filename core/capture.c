@@ -479,6 +479,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 			f->keep_err = errno;
 			close(out);
 			out = -1;
+			unlinkat(kdir, leaf, 0); /* no partial copy left */
 		}
 		have = carry + (size_t)n;
 		for (size_t i = 0; i < c->nmarkers; i++)

@@ -315,4 +315,20 @@ while not os.path.exists(d + '.stop') and n < 8192:
 		assert.truthy(names:match("^%x+\n$"), names)
 		assert(os.execute("rm -rf " .. S.q(dir)))
 	end)
+
+	it("keep: a copy that cannot be written whole (the caller's file size limit) leaves no partial file", function()
+		local dir = S.tmpdir()
+		local json = os.tmpname()
+		local _, code = S.sh(("trap '' XFSZ; ulimit -S -f 8; %s run.lua --json %s --keep %s sh -c %s 2>/dev/null")
+			:format(S.bin, S.q(json), S.q(dir .. "/keep"),
+				S.q("head -c 100000 /dev/zero >/tmp/big; echo small >/tmp/small")))
+		assert.are.equal(0, code)
+		local files = {}
+		for _, f in ipairs(json_of(json).files) do files[f.path] = f end
+		assert.is_nil(files["/tmp/big"].kept)
+		assert.is_not_nil(files["/tmp/big"].not_kept)
+		assert.is_nil(S.read(dir .. "/keep/tmp/big"))
+		assert.are.equal("small\n", S.read(dir .. "/keep/tmp/small"))
+		assert(os.execute("rm -rf " .. S.q(dir)))
+	end)
 end)
