@@ -101,17 +101,52 @@ static int capture_gc(lua_State *L)
 }
 
 /* Makes DIR 0700, or takes an existing empty directory of the caller's;
- * never through a symlink at its last component.  Returns a descriptor or
- * -1 with errno (ENOTEMPTY, EPERM for another owner, ELOOP a symlink). */
+ * never through a symlink on its path (a box given a --rw bind of a
+ * directory on it could have planted one for this run).  Returns a
+ * descriptor or -1 with errno (ENOTEMPTY, EPERM for another owner, ELOOP
+ * a symlink). */
 static int keep_open(const char *dir)
 {
+	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+			       .resolve =
+				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
 	struct stat st;
-	char buf[512];
-	int fd, made = mkdir(dir, 0700) == 0;
+	char buf[512], parent[4096];
+	const char *leaf;
+	int fd, pfd;
 	long n;
-	if (!made && errno != EEXIST)
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len == 0 || len >= sizeof parent) {
+		errno = len ? ENAMETOOLONG : ENOENT;
 		return -1;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	memcpy(parent, dir, len);
+	parent[len] = '\0';
+	leaf = strrchr(parent, '/');
+	if (!leaf) {
+		leaf = parent;
+		pfd = sbx_openat2(AT_FDCWD, ".", &how);
+	} else if (leaf == parent) {
+		leaf = parent + 1;
+		pfd = sbx_openat2(AT_FDCWD, "/", &how);
+	} else {
+		*(char *)leaf++ = '\0';
+		pfd = sbx_openat2(AT_FDCWD, parent, &how);
+	}
+	if (pfd < 0)
+		return -1;
+	if (mkdirat(pfd, leaf, 0700) < 0 && errno != EEXIST) {
+		n = errno;
+		close(pfd);
+		errno = (int)n;
+		return -1;
+	}
+	fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	n = errno;
+	close(pfd);
+	errno = (int)n;
 	if (fd < 0)
 		return errno == ENOTDIR ? (errno = ELOOP, -1) : -1;
 	if (fstat(fd, &st) < 0)
@@ -378,7 +413,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 {
 	static char buf[65536 + CAP_MARKER_MAX];
 	char leaf[CAP_NAME_MAX + 24], kept[4096];
-	size_t carry = 0;
+	size_t carry = 0, total = 0;
 	SHA2_CTX h;
 	struct stat fs;
 	int fd, out = -1, kdir = -1;
@@ -412,8 +447,6 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 					 0600)) < 0) {
 			f->keep_err = errno;
 		}
-		if (kdir >= 0)
-			close(kdir);
 	}
 	SHA256Init(&h);
 	for (;;) {
@@ -427,6 +460,14 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		}
 		if (n == 0)
 			break;
+		/* more than its size: another writer of a --rw bind (another
+		 * box, a host process) grew it during the walk; its hash and
+		 * copy would not be those of the size reported */
+		if ((size_t)n > (size_t)fs.st_size - total) {
+			f->err = ESTALE;
+			break;
+		}
+		total += (size_t)n;
 		if (r->read + n > c->max_read) { /* it grew: a --rw bind */
 			r->hit_read = 1;
 			f->err = EFBIG;
@@ -438,6 +479,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 			f->keep_err = errno;
 			close(out);
 			out = -1;
+			unlinkat(kdir, leaf, 0); /* no partial copy left */
 		}
 		have = carry + (size_t)n;
 		for (size_t i = 0; i < c->nmarkers; i++)
@@ -447,17 +489,26 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		memmove(buf, buf + have - carry, carry);
 	}
 	close(fd);
+	if (!f->err && total != (size_t)fs.st_size)
+		f->err = ESTALE; /* it shrank during the walk */
 	if (!f->err) {
 		SHA256End(&h, f->sha256);
 		f->hashed = 1;
 	}
 	if (out >= 0) {
 		close(out);
+		if (f->err && !f->keep_err) {
+			/* no copy of a file that was not read whole */
+			f->keep_err = f->err;
+			unlinkat(kdir, leaf, 0);
+		}
 		if (!f->keep_err) {
 			f->kept = xstrdup(kept);
 			r->kept += fs.st_size;
 		}
 	}
+	if (kdir >= 0)
+		close(kdir);
 }
 
 static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,

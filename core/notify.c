@@ -170,7 +170,10 @@ int sbx_notify_take(struct sbx_notify *n)
 /* ---- reading the task ---- */
 
 /* Reads a NUL-terminated string at addr of pid into buf (size > 0), page
- * by page (a string may end just before an unmapped page); 0 or -errno. */
+ * by page (a string may end just before an unmapped page); 0 or -errno.
+ * The box controls the bytes: a string that runs into an unreadable page
+ * is -EFAULT (the kernel's answer too) and one longer than buf is
+ * -ENAMETOOLONG, never a prefix that would name another path. */
 static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
 {
 	size_t got = 0;
@@ -183,14 +186,16 @@ static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
 		struct iovec l = {buf + got, want};
 		struct iovec r = {(void *)(uintptr_t)(addr + got), want};
 		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
-		if (k <= 0)
-			return got ? 0 : -(k < 0 ? errno : EFAULT);
+		if (k <= 0) {
+			buf[0] = '\0';
+			return -EFAULT;
+		}
 		if (memchr(buf + got, '\0', (size_t)k))
 			return 0;
 		got += (size_t)k;
 	}
-	buf[size - 1] = '\0';
-	return 0;
+	buf[0] = '\0';
+	return -ENAMETOOLONG;
 }
 
 static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
@@ -302,23 +307,35 @@ static void read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
 	clean_path(out);
 }
 
+/* The exec's arguments, as many whole ones as fit; argv_cut when the list
+ * read stops before its NULL (too many, too long, unreadable: the box
+ * chooses), so that the list is never taken for the whole. */
 static void read_argv(pid_t pid, uint64_t addr, struct sbx_event *e)
 {
 	e->argv_len = 0;
+	e->argv_cut = addr != 0;
 	for (int i = 0; i < 64 && addr; i++) {
 		uint64_t p;
 		char s[SBX_EVENT_ARGV];
 		size_t l;
-		if (read_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0 ||
-		    p == 0)
-			break;
+		if (read_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0)
+			return;
+		if (p == 0) {
+			e->argv_cut = 0;
+			return;
+		}
 		if (read_str(pid, p, s, sizeof s) < 0)
-			break;
+			return;
 		l = strlen(s) + 1;
 		if (e->argv_len + l > sizeof e->argv)
-			break;
+			return;
 		memcpy(e->argv + e->argv_len, s, l);
 		e->argv_len += l;
+	}
+	if (addr) { /* 64 read: whole if the next is the NULL */
+		uint64_t p;
+		if (read_mem(pid, addr + 8 * 64, &p, sizeof p) == 0 && p == 0)
+			e->argv_cut = 0;
 	}
 }
 
@@ -350,12 +367,21 @@ static int read_addr(pid_t pid, uint64_t addr, uint64_t len,
 	} else if (ss.ss_family == AF_UNIX) {
 		const struct sockaddr_un *un = (const void *)&ss;
 		size_t l = (size_t)len - offsetof(struct sockaddr_un, sun_path);
-		if (l > 0 && un->sun_path[0] == '\0')
-			snprintf(e->addr, sizeof e->addr, "@%.*s", (int)l - 1,
-				 un->sun_path + 1);
+		int abstract = l > 0 && un->sun_path[0] == '\0';
+		const char *name = un->sun_path + abstract;
+		size_t nl;
+		if (l > sizeof un->sun_path)
+			l = sizeof un->sun_path; /* the kernel's cap */
+		nl = abstract ? l - 1 : strnlen(un->sun_path, l);
+		/* a name that does not fit, or an abstract one with a NUL in
+		 * it, is "?": never a prefix that would name another socket */
+		if (nl + 2 > sizeof e->addr ||
+		    (abstract && memchr(name, '\0', nl)))
+			snprintf(e->addr, sizeof e->addr, "%s?",
+				 abstract ? "@" : "");
 		else
-			snprintf(e->addr, sizeof e->addr, "%.*s", (int)l,
-				 un->sun_path);
+			snprintf(e->addr, sizeof e->addr, "%s%.*s",
+				 abstract ? "@" : "", (int)nl, name);
 	} else {
 		snprintf(e->addr, sizeof e->addr, "family %d", ss.ss_family);
 	}
@@ -551,6 +577,10 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		     o += strlen(e->argv + o) + 1)
 			lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
 		lua_setfield(L, -2, "argv");
+		if (e->argv_cut) {
+			lua_pushboolean(L, 1);
+			lua_setfield(L, -2, "argv_cut");
+		}
 	}
 	if (e->limit) {
 		lua_pushinteger(L, (lua_Integer)e->limit);
@@ -606,7 +636,8 @@ static int same_event(const struct sbx_event *a, const struct sbx_event *b)
 	       a->size == b->size && a->limit == b->limit &&
 	       strcmp(a->path, b->path) == 0 && strcmp(a->addr, b->addr) == 0 &&
 	       a->argv_len == b->argv_len &&
-	       memcmp(a->argv, b->argv, a->argv_len) == 0;
+	       memcmp(a->argv, b->argv, a->argv_len) == 0 &&
+	       a->argv_cut == b->argv_cut;
 }
 
 static void record(struct sbx_notify *n, const struct sbx_event *e)

@@ -81,6 +81,7 @@ struct sbx_event {
 	char addr[80];
 	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
 	size_t argv_len;
+	int argv_cut; /* exec: argv holds less than the program's */
 };
 
 struct sbx_notify {

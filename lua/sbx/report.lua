@@ -744,9 +744,41 @@ local function decoys_of(info)
 	return out
 end
 
+-- A copy of v fit for JSON, which is UTF-8: a string the box made that is
+-- not UTF-8 (a file's name, an opened path, an argument) is given escaped
+-- (`M.escape`), and the object holding it lists the field in `escaped`
+-- (for a list of strings, the list's field); true when a list's string was.
+local function utf8_safe(v)
+	if type(v) == "string" then
+		if utf8.len(v) then return v, false end
+		return M.escape(v), true
+	end
+	if type(v) ~= "table" then return v, false end
+	local out, bad, any = {}, {}, false
+	for k, x in pairs(v) do
+		local y, changed = utf8_safe(x)
+		out[k] = y
+		if changed then
+			any = true
+			if type(k) == "string" then bad[#bad + 1] = k end
+		end
+	end
+	if #bad > 0 then
+		table.sort(bad)
+		out.escaped = bad
+	end
+	return out, any and #v > 0 and #bad == 0
+end
+
 --- The structured result (for --json); `verified` holds states
--- (`M.verified_states`), not booleans.
+-- (`M.verified_states`), not booleans.  Strings that are not UTF-8 are
+-- escaped and named in their object's `escaped` list.
 function M.result(r, info, events, verified)
+	return (utf8_safe(M.raw_result(r, info, events, verified)))
+end
+
+--- The structured result before the escape of strings that are not UTF-8.
+function M.raw_result(r, info, events, verified)
 	local lim, how, uncounted = {}, limits.enforcement(r), uncounted_of(info)
 	for k, v in pairs(info.limits) do
 		lim[k] = { value = v, enforcement = how[k] or "none",

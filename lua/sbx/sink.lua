@@ -83,10 +83,18 @@ function M.events(r)
 	return r.sink or {}
 end
 
+-- A queried name, escaped; a space too (no name has one), so that a name
+-- cannot pass for the type and answer that follow it on its line; the
+-- root is ".".
+local function name_of(n)
+	if n == "" then return "." end -- the root
+	return (escape(n):gsub(" ", "\\x20"))
+end
+
 --- The report line of one sink event (without `sandbox: `), escaped.
 function M.line(e)
 	if e.kind == "dns" then
-		return escape(("dns: %s %s -> %s"):format(e.name, e.type, e.answer))
+		return ("dns: %s %s -> %s"):format(name_of(e.name), e.type, escape(e.answer))
 	end
 	return escape(("traffic: %s %s:%d %d bytes: %s"):format(e.protocol, e.address, e.port,
 		e.bytes, e.data))
@@ -114,7 +122,7 @@ function M.json(r, t)
 	local dns, traffic = {}, {}
 	for _, e in ipairs(M.events(r)) do
 		if e.kind == "dns" then
-			dns[#dns + 1] = { hostname = escape(e.name), type = e.type, answer = e.answer }
+			dns[#dns + 1] = { hostname = name_of(e.name), type = e.type, answer = e.answer }
 		else
 			traffic[#traffic + 1] = { protocol = e.protocol, address = e.address, port = e.port,
 				bytes = e.bytes, first_bytes = escape(e.data), first_bytes_hex = hex(e.data) }

@@ -219,6 +219,15 @@ local function own_files()
 		local real = p and core.realpath(p)
 		if real then own[#own + 1] = real end
 	end
+	-- the compiled-program cache, made later when absent: its path as
+	-- it will be (the part that exists resolved)
+	local cache, rest = profile.cache_dir(), ""
+	while cache and cache ~= "" and not core.realpath(cache) do
+		local head, tail = cache:match("^(.*)(/[^/]*)$")
+		cache, rest = head, tail .. rest
+	end
+	local real = cache and core.realpath(cache ~= "" and cache or "/")
+	if real then own[#own + 1] = (real == "/" and "" or real) .. rest end
 	return own
 end
 
@@ -226,7 +235,8 @@ end
 -- (`--rw`): never the host's root, a home directory of the caller or a
 -- directory that holds one, nor sbxlua's own files (a box that rewrote
 -- them would run its code in every later sbxlua, with the caller's
--- rights), nor anything but a directory.
+-- rights; the compiled-program cache is one: its entries become later
+-- boxes' filters), nor anything but a directory.
 -- @tparam string real a host path free of symlinks (`M.host_path`)
 -- @return true, or nil, reason
 function M.check_writable(real)
