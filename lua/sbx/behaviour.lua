@@ -19,6 +19,12 @@ M.FIELDS = { "files_opened", "files_written", "files_deleted", "files_attribute_
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
 
+-- a port as digits (a JSON round trip makes 4444 a float)
+local function port_text(p)
+	local n = math.tointeger(tonumber(p))
+	return n and ("%d"):format(n) or "-"
+end
+
 -- a sorted list of a set's keys
 local function keys(set)
 	local out = {}
@@ -73,7 +79,7 @@ function M.summary(res)
 			local ip, port = split_addr(e.addr)
 			if ip then
 				local proto = k == "send" and "udp" or "tcp"
-				traffic[("%s %s %s"):format(proto, ip, tostring(port))] = {
+				traffic[("%s %s %s"):format(proto, ip, port_text(port))] = {
 					transport_layer_protocol = proto,
 					destination_ip = ip, destination_port = port, answer = e.answer }
 			end
@@ -87,7 +93,7 @@ function M.summary(res)
 		if k == "killed" and e.cause == "refused" then tags.refused_calls = true end
 	end
 	for _, t in ipairs(res.ip_traffic or {}) do
-		local key = ("%s %s %s"):format(t.protocol, t.address, tostring(t.port))
+		local key = ("%s %s %s"):format(t.protocol, t.address, port_text(t.port))
 		local entry = traffic[key] or { transport_layer_protocol = t.protocol,
 			destination_ip = t.address, destination_port = t.port }
 		entry.bytes = (entry.bytes or 0) + (t.bytes or 0)
@@ -191,7 +197,7 @@ function M.canonical(s)
 	end
 	for _, t in ipairs(s.ip_traffic or {}) do
 		add("ip_traffic", ("%s %s %s"):format(t.transport_layer_protocol, t.destination_ip,
-			tostring(t.destination_port)))
+			port_text(t.destination_port)))
 	end
 	local lines = keys(set)
 	return "sbxlua-behaviour-v1\n" .. concat(lines, "\n") .. "\n"
@@ -217,7 +223,7 @@ local function entry_text(field, v)
 		return v.hostname .. " -> " .. (ips ~= "" and ips or "NXDOMAIN")
 	elseif field == "ip_traffic" then
 		return ("%s %s:%s%s"):format(v.transport_layer_protocol, v.destination_ip,
-			tostring(v.destination_port), v.answer and v.answer ~= "allow" and " (" .. v.answer .. ")" or "")
+			port_text(v.destination_port), v.answer and v.answer ~= "allow" and " (" .. v.answer .. ")" or "")
 	elseif field == "processes_tree" then
 		return v.name
 	elseif field == "verdicts" then
