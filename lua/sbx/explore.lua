@@ -33,12 +33,15 @@ local function slurp(path)
 end
 
 -- where run.lua and sbxlua are: beside this module, and the interpreter
--- that runs it (arg[0] in `-e` and the REPL; $SBXLUA overrides)
+-- that runs it (arg[-1] under a script, arg[0] in `-e` and the REPL;
+-- $SBXLUA overrides)
 local function tools()
 	local here = package.searchpath("sbx.explore", package.path)
 	local dir = here and here:match("^(.*)/sbx/explore%.lua$") or "."
 	local exe = os.getenv("SBXLUA")
-	if not exe and arg and type(arg[0]) == "string" and arg[0]:find("sbxlua$") then exe = arg[0] end
+	for _, i in ipairs { -1, 0 } do
+		if not exe and arg and type(arg[i]) == "string" and arg[i]:find("sbxlua$") then exe = arg[i] end
+	end
 	return exe or "sbxlua", dir .. "/run.lua"
 end
 
