@@ -122,4 +122,12 @@ s:close() h:close()
 		assert.truthy(out:find("connects=connect 127.0.0.1:4444 (allow)\n", 1, true), out)
 		assert.truthy(out:find("invalid option 'rename'", 1, true), out)
 	end)
+
+	it("opens an interactive shell in the same tree on a terminal (s:shell)", function()
+		local cmd = S.bin .. " -e " .. S.q("require('sbx.explore').explore('build/tests/hostile'):shell()")
+		local out = S.sh("/usr/bin/python3 tests/on_pty.py --raw " .. S.q(cmd) .. " '$ ' "
+			.. S.q("ls /work; exit\\n"))
+		assert.truthy(out:find("\nhostile\r\n", 1, true), out)
+		assert.truthy(out:find("sandbox: exit 0\r\n", 1, true), out)
+	end)
 end)

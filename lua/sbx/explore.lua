@@ -202,6 +202,21 @@ function Session:allow(kind, value)
 	return self
 end
 
+--- An interactive shell (`/bin/sh -i`) in the same tree, the program at
+-- `/work/NAME`, on the box's own terminal when sbxlua's stdin is one.
+-- The default profile, not the session's strict one (a shell's `ls`
+-- needs calls the strict lists do not hold); deny mode, sink, decoys.
+-- @treturn integer the shell's exit status as run.lua reports it
+function Session:shell()
+	assert(self.dir, "the session is closed")
+	local name = self.program:match("([^/]+)$")
+	local real = io.popen("realpath -- " .. quote(self.program)):read("l")
+	local cmd = { quote(self.exe), quote(self.runlua), "--mode", "deny", "--net", "sink", "--decoys",
+		"--ro", quote(real .. ":/work/" .. name), "/bin/sh", "-i" }
+	local _, _, code = os.execute(concat(cmd, " "))
+	return code
+end
+
 --- Removes the session's temporary directory (every run's capture).
 function Session:close()
 	if self.dir then
@@ -277,6 +292,7 @@ r.behaviour r.result       the behaviour summary; the whole --json result
 s:allow("connect", "IP:PORT")  allow a connect from the next run on
 s:allow("open", "PATH")    allow opens under PATH (then refuse the rest)
 diff(r1, r2)               what differs between two runs' behaviour
+s:shell()                  an interactive shell in the same tree
 s:close()                  remove the session's captures
 help()                     this text]]
 
