@@ -83,6 +83,17 @@ describe("the behaviour summary [" .. S.priv .. "]", function()
 end)
 
 describe("the explore helpers [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("are the REPL's globals, loaded on first call, and print readably", function()
+		local keys = 's = explore("build/tests/hostile", {quiet=true})\nr = s:run{"shadow"}\n'
+			.. 'r:opened()\ns\nhelp()\ns:close()\n'
+		local out = S.sh("printf %s " .. S.q(keys) .. " | " .. S.bin .. " -i 2>&1")
+		assert.truthy(out:find("\n/etc/shadow\n", 1, true), out)
+		assert.truthy(out:find("\nexplore build/tests/hostile: 1 run(s), deny mode, sink, decoys\n", 1, true), out)
+		assert.truthy(out:find("\ndiff(r1, r2)               what differs between two runs' behaviour\n", 1, true), out)
+	end)
+
 	it("runs a hostile program and reads its behaviour from a script", function()
 		local script = [[
 local ex = require "sbx.explore"
