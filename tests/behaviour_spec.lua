@@ -58,6 +58,27 @@ describe("the behaviour summary [" .. S.priv .. "]", function()
 		assert.are.same({ "network" }, b.tags)
 	end)
 
+	it("builds the process tree from clone and exec events (strict profile)", function()
+		local b = summary("--profile", "strict", "--mode", "deny", "/bin/sh", "-c", "/bin/true x; /bin/true y")
+		assert.are.same({ "/bin/sh -c /bin/true x; /bin/true y", "/bin/true x", "/bin/true y" },
+			b.command_executions)
+		assert.are.same({ "/bin/true", "/usr/bin/dash" }, b.processes_created)
+		assert.are.equal(1, #b.processes_tree)
+		local root = b.processes_tree[1]
+		assert.are.equal("/usr/bin/dash", root.name)
+		assert.are.equal(2, #root.children)
+		assert.are.equal("/bin/true", root.children[1].name)
+		assert.are.same({ "exec" }, b.tags)
+	end)
+
+	it("records sink traffic as ip_traffic", function()
+		local b = summary("--net", "sink", "/usr/bin/python3", "-c", "import socket; "
+			.. "s = socket.create_connection(('10.0.0.1', 4444)); s.sendall(b'hello'); s.close()")
+		assert.are.same({ { transport_layer_protocol = "tcp", destination_ip = "10.0.0.1",
+			destination_port = 4444, bytes = 5 } }, b.ip_traffic)
+		assert.are.same({ "network" }, b.tags)
+	end)
+
 	it("has a behash stable over runs, shared by alike programs, changed by one thing more", function()
 		local d, rm = S.tmpdir()
 		os.execute("cp " .. DROPPER .. " " .. d .. "/twin && chmod -R a+rX " .. d)

@@ -59,7 +59,19 @@ function M.summary(res)
 		error(("bad argument #1 to 'summary' (table expected, got %s)"):format(type(res)), 2)
 	end
 	local opened, written, execs, created, calls, tags = {}, {}, {}, {}, {}, {}
-	local traffic, tree, names, command = {}, {}, {}, nil
+	-- the tree: a pid's first image names it; a pid first seen at an exec
+	-- after a clone event is that clone's caller's child (the events carry
+	-- no parent: the nearest clone not yet matched is taken for it)
+	local traffic, nodes, roots, clones, command = {}, {}, {}, {}, nil
+	local function node(pid, name, parent)
+		local n = nodes[pid]
+		if n then return n end
+		n = { process_id = tostring(pid), name = name or "?", children = {} }
+		nodes[pid] = n
+		local p = parent and nodes[parent]
+		if p then p.children[#p.children + 1] = n else roots[#roots + 1] = n end
+		return n
+	end
 	for _, e in ipairs(res.events or {}) do
 		local k = e.kind
 		if k == "open" and type(e.path) == "string" then
@@ -71,9 +83,8 @@ function M.summary(res)
 			execs[#execs + 1] = line
 			command = command or e.path or argv[1]
 			created[e.path or argv[1] or "?"] = true
-			if e.pid then
-				if not names[e.pid] then tree[#tree + 1] = e.pid end
-				names[e.pid] = e.path or argv[1]
+			if e.pid and not nodes[e.pid] then
+				node(e.pid, e.path or argv[1], table.remove(clones, 1))
 			end
 		elseif (k == "connect" or k == "send") and e.addr then
 			local ip, port = split_addr(e.addr)
@@ -89,6 +100,7 @@ function M.summary(res)
 			tags.refused_calls = true
 		end
 		if k == "ptrace" then calls.ptrace, tags.ptrace = true, true end
+		if k == "clone" and e.pid and e.answer == "allow" then clones[#clones + 1] = e.pid end
 		if k == "clone" and e.namespaces then calls[call_of(e)], tags.namespaces = true, true end
 		if k == "killed" and e.cause == "refused" then tags.refused_calls = true end
 	end
@@ -129,16 +141,16 @@ function M.summary(res)
 	-- the processes as far as the events go: the command, then each
 	-- process an exec event or a notable death names, by pid
 	for _, d in ipairs((res.deaths or {}).notable or {}) do
-		if d.pid and not names[d.pid] then
-			tree[#tree + 1] = d.pid
-			names[d.pid] = d.command
-		end
+		if d.pid and not nodes[d.pid] then node(d.pid, d.command) end
 	end
-	sort(tree)
-	local ptree = {}
-	for _, pid in ipairs(tree) do
-		ptree[#ptree + 1] = { process_id = tostring(pid), name = names[pid] or "?" }
+	-- children by name: the text and the JSON do not follow the order
+	-- the calls happened to come in
+	local function by_name(list)
+		sort(list, function(a, b) return a.name < b.name end)
+		for _, n in ipairs(list) do by_name(n.children) end
 	end
+	by_name(roots)
+	local ptree = roots
 	local dns_list, traffic_list = {}, {}
 	for _, h in ipairs(keys(dns)) do
 		sort(dns[h].resolved_ips)
@@ -178,12 +190,21 @@ function M.canonical(s)
 	local cmd = s.command
 	local function add(field, v)
 		v = tostring(v)
-		if cmd and (v == cmd or v:sub(1, #cmd + 1) == cmd .. " ") then
+		local after = cmd and v:sub(#cmd + 1, #cmd + 1)
+		if cmd and v:sub(1, #cmd) == cmd and (after == "" or after == " " or after == ">") then
 			v = "<command>" .. v:sub(#cmd + 1)
 		end
 		set[field .. "=" .. v] = true
 	end
-	for _, p in ipairs(s.processes_tree or {}) do add("processes_tree", p.name) end
+	-- each process as its chain of names from its root: `a>b`
+	local function walk(list, above)
+		for _, p in ipairs(list or {}) do
+			local chain = above and above .. ">" .. p.name or p.name
+			add("processes_tree", chain)
+			walk(p.children, chain)
+		end
+	end
+	walk(s.processes_tree)
 	for _, f in ipairs { "files_opened", "files_written", "files_deleted",
 		"files_attribute_changed", "command_executions", "processes_created",
 		"calls_highlighted", "tags" } do
@@ -224,8 +245,6 @@ local function entry_text(field, v)
 	elseif field == "ip_traffic" then
 		return ("%s %s:%s%s"):format(v.transport_layer_protocol, v.destination_ip,
 			port_text(v.destination_port), v.answer and v.answer ~= "allow" and " (" .. v.answer .. ")" or "")
-	elseif field == "processes_tree" then
-		return v.name
 	elseif field == "verdicts" then
 		return tostring(v.verdict or v.name or "?")
 	end
@@ -249,6 +268,17 @@ function M.text(s)
 	end
 	for _, f in ipairs(M.FIELDS) do
 		local list = s[f] or {}
+		if f == "processes_tree" then
+			local rows = {}
+			local function walk(l, depth)
+				for _, p in ipairs(l or {}) do
+					rows[#rows + 1] = ("  "):rep(depth) .. tostring(p.name)
+					walk(p.children, depth + 1)
+				end
+			end
+			walk(list, 0)
+			list = rows
+		end
 		if #list == 0 then line(f, "-") end
 		for i, v in ipairs(list) do line(i == 1 and f or "", entry_text(f, v)) end
 	end
