@@ -818,12 +818,35 @@ static void print_results(struct interp *in, lua_State *L)
 					lua_tostring(L, -1)));
 }
 
+/* The REPL's globals `explore`, `diff` and `help` (sbx.explore), each
+ * a stub that loads the module on its first call; one already set stays. */
+static const char explore_stubs[] =
+    "local names = { 'explore', 'diff', 'help' }\n"
+    "for _, n in ipairs(names) do\n"
+    "  if _G[n] == nil then\n"
+    "    _G[n] = function(...)\n"
+    "      local m = require 'sbx.explore'\n"
+    "      for _, k in ipairs(names) do _G[k] = m[k] end\n"
+    "      return m[n](...)\n"
+    "    end\n"
+    "  end\n"
+    "end\n";
+
+static void load_explore(lua_State *L)
+{
+	if (luaL_loadbufferx(L, explore_stubs, sizeof explore_stubs - 1,
+			     "=explore", "t") != LUA_OK ||
+	    lua_pcall(L, 0, 0, 0) != LUA_OK)
+		lua_pop(L, 1); /* only the helpers are missing */
+}
+
 static void do_repl(struct interp *in, lua_State *L)
 {
 	const char *oldprogname = in->progname;
 	int status;
 
 	load_facade(in, L);
+	load_explore(L);
 	repl_open(in);
 	in->progname = NULL; /* no program name on errors in the REPL */
 	while ((status = loadline(in, L)) != -1) {

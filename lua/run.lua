@@ -14,6 +14,7 @@ local cjson = require "cjson"
 local setid = require "sbx.setid"
 local written = require "sbx.written"
 local sink = require "sbx.sink"
+local behaviour = require "sbx.behaviour"
 local backend = require "sbx.backend"
 require "sbx.backend.process"
 require "sbx.backend.oci"
@@ -171,6 +172,9 @@ local OPTIONS = {
 		function(o) o.decoys = true end },
 	{ "--report", "FILE", "also write the report to FILE", "report" },
 	{ "--json", "FILE", "write the structured result to FILE", "json" },
+	{ "--behaviour", nil, "print the behaviour summary (files, processes, network, refused "
+		.. "calls, behash) to stderr after the report",
+		function(o) o.behaviour = true end },
 	{ "-v --verbose", nil, "add the isolation report to the report",
 		function(o) o.verbose = true end },
 }
@@ -319,10 +323,12 @@ local function main(argv)
 	if why then io.stderr:write("sbxlua: ", report.escape(why), "\n") end
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
-	if o.json then
+	if o.json or o.behaviour then
 		local res = report.result(r, info, events, verified)
 		if r.sink then sink.json(r, res) end
-		ok = write_out("--json", o.json, cjson.encode(res) .. "\n") and ok
+		res.behaviour = behaviour.summary(res)
+		if o.behaviour then io.stderr:write(behaviour.text(res.behaviour)) end
+		if o.json then ok = write_out("--json", o.json, cjson.encode(res) .. "\n") and ok end
 	end
 	-- an output the caller asked for and did not get (the box left
 	-- something other than a regular file at its name): 126, whatever the

@@ -27,9 +27,13 @@ local function path_of(v)
 	return nil
 end
 
+-- the processes of a tree: each node and its `children`, recursively
 local function count(t)
 	local n = 0
-	for _ in pairs(t) do n = n + 1 end
+	for _, p in pairs(t) do
+		n = n + 1
+		if type(p) == "table" and type(p.children) == "table" then n = n + count(p.children) end
+	end
 	return n
 end
 
@@ -135,7 +139,9 @@ return {
 			for _, v in ipairs(files) do
 				local p = path_of(v) or "?"
 				local t = type(v) == "table" and v or {}
-				local exec = (math.type(t.mode) == "integer" and t.mode & 73 ~= 0)
+				local mode = t.mode
+				if type(mode) == "string" then mode = math.tointeger(tonumber(mode, 8)) end
+				local exec = (math.type(mode) == "integer" and mode & 73 ~= 0)
 					or t.type == "ELF" or t.type == "script" or t.executable == true
 					or p:find("%.sh$") or p:find("%.py$") or p:find("%.pl$") or p:find("%.elf$")
 				if exec then
@@ -161,7 +167,8 @@ return {
 						return { verdict = "malicious", severity = 7, attack = { "T1055" },
 							reason = "tried ptrace: " .. c }
 					end
-					if c == "unshare" or c == "setns" or c == "clone3" or c == "pivot_root" then
+					-- a clone is highlighted only with namespace flags (sbx.behaviour)
+					if c == "unshare" or c == "setns" or c == "clone" or c == "clone3" or c == "pivot_root" then
 						return { verdict = "malicious", severity = 7, attack = { "T1611" },
 							reason = "tried namespaces: " .. c }
 					end

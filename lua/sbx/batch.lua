@@ -8,6 +8,7 @@ local sbx = require "sbx"
 local backend = require "sbx.backend"
 local report = require "sbx.report"
 local verdict = require "sbx.verdict"
+local behaviour = require "sbx.behaviour"
 local cjson = require "cjson"
 
 local M = {}
@@ -211,6 +212,8 @@ function M.run_chunk(items, base, rules)
 			else
 				local events = report.events(r, info)
 				local run = report.result(r, info, events, report.verify(r, info, host))
+				-- the rules read the behaviour summary (sbx.behaviour)
+				run.behaviour = behaviour.summary(run)
 				out[i] = record(items[i], run, rules, r.elapsed, r.cpu)
 				if r.outcome == "interrupted" then out[i].interrupted = true end
 			end

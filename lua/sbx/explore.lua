@@ -1,0 +1,304 @@
+--- sbx.explore: looking at a suspicious program from sbxlua's REPL.
+--   s = explore "./sample"       -- a session: the standard box, deny mode,
+--                                -- the network sink and decoys
+--   r = s:run{"--flag"}          -- one run; prints a one-screen summary
+--   r:opened() r:execs() r:connects() r:refused() r:files() r:dns()
+--   r:read("/work/dropped.bin")  -- a written file's bytes (the capture)
+--   s:allow("connect", "127.0.0.1:8080")
+--   diff(r1, r2)                 -- what differs between two behaviours
+-- Each run is `run.lua` in a process of its own (the same sbxlua), with
+-- `--json` and `--keep` into the session's private temporary directory
+-- (0700, removed by `s:close()` or when the session is collected).  The
+-- profile is the strict one with the session's notify table, so opens,
+-- execs and connects are events; see docs/explore.md.
+-- @module sbx.explore
+local cjson = require "cjson"
+local behaviour = require "sbx.behaviour"
+local report = require "sbx.report"
+
+local M = {}
+
+local concat, sort = table.concat, table.sort
+
+local function quote(s)
+	return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+local function slurp(path)
+	local f = io.open(path, "rb")
+	if not f then return nil end
+	local d = f:read("a")
+	f:close()
+	return d
+end
+
+-- where run.lua and sbxlua are: beside this module, and the interpreter
+-- that runs it (arg[-1] under a script, arg[0] in `-e` and the REPL;
+-- $SBXLUA overrides)
+local function tools()
+	local here = package.searchpath("sbx.explore", package.path)
+	local dir = here and here:match("^(.*)/sbx/explore%.lua$") or "."
+	local exe = os.getenv("SBXLUA")
+	for _, i in ipairs { -1, 0 } do
+		if not exe and arg and type(arg[i]) == "string" and arg[i]:find("sbxlua$") then exe = arg[i] end
+	end
+	return exe or "sbxlua", dir .. "/run.lua"
+end
+
+-- a list that prints one entry a line
+local List = { __name = "sbx.explore.list" }
+List.__index = List
+List.__tostring = function(l)
+	if #l == 0 then return "(none)" end
+	local out = {}
+	for i, v in ipairs(l) do out[i] = report.escape(l.show and l.show(v) or tostring(v)) end
+	return concat(out, "\n")
+end
+local function list(t, show)
+	t.show = show
+	return setmetatable(t, List)
+end
+
+-- ---- a run ----
+
+local Run = { __name = "sbx.explore.run" }
+Run.__index = Run
+
+--- The paths the program opened (`files_opened`).
+function Run:opened() return list(self.behaviour.files_opened) end
+--- The command lines it executed (`command_executions`).
+function Run:execs() return list(self.behaviour.command_executions) end
+--- Its connects and sends (the events, with the answer).
+function Run:connects()
+	local out = {}
+	for _, e in ipairs(self.result.events or {}) do
+		if e.kind == "connect" or e.kind == "send" or e.kind == "bind" then out[#out + 1] = e end
+	end
+	return list(out, function(e) return ("%s %s (%s)"):format(e.kind, tostring(e.addr), tostring(e.answer)) end)
+end
+--- The calls refused (events answered deny or stop).
+function Run:refused()
+	local out = {}
+	for _, e in ipairs(self.result.events or {}) do
+		if e.answer == "deny" or e.answer == "stop" then out[#out + 1] = e end
+	end
+	return list(out, function(e)
+		return ("%s %s (%s)"):format(e.syscall or e.kind, tostring(e.path or e.addr or ""), tostring(e.errno))
+	end)
+end
+--- The files it left in the writable places (decoys as placed left out).
+function Run:files()
+	local out = {}
+	for _, f in ipairs(self.result.files or {}) do
+		if not f.decoy then out[#out + 1] = f end
+	end
+	return list(out, function(f) return report.written_line(f) end)
+end
+--- Its DNS lookups (the sink's records).
+function Run:dns()
+	return list(self.behaviour.dns_lookups, function(d)
+		local ips = concat(d.resolved_ips or {}, ",")
+		return d.hostname .. " -> " .. (ips ~= "" and ips or "NXDOMAIN")
+	end)
+end
+
+--- A written file's bytes, from the run's capture (`--keep`).
+-- @tparam string path the file's path in the box (`/work/x`)
+-- @return the bytes, or nil, msg
+function Run:read(path)
+	if type(path) ~= "string" then
+		error(("bad argument #1 to 'read' (string expected, got %s)"):format(type(path)), 2)
+	end
+	for _, f in ipairs(self.result.files or {}) do
+		if f.path == path then
+			if not f.kept then return nil, path .. ": not kept (" .. f.type .. ")" end
+			return slurp(self.keep .. "/" .. f.kept)
+		end
+	end
+	return nil, path .. ": not written"
+end
+
+function Run:__tostring()
+	local out = { ("run %d: %s"):format(self.n, report.escape(self.command)) }
+	for l in self.report:gmatch("[^\n]+") do out[#out + 1] = l end
+	out[#out + 1] = behaviour.text(self.behaviour):sub(1, -2)
+	return concat(out, "\n")
+end
+
+-- ---- a session ----
+
+local Session = { __name = "sbx.explore.session" }
+Session.__index = Session
+
+--- Runs the program once in the session's box and prints the summary.
+-- @tparam[opt] table args the program's arguments
+-- @treturn table the run, or nil, msg
+function Session:run(args)
+	args = args or {}
+	if type(args) ~= "table" then
+		error(("bad argument #1 to 'run' (table expected, got %s)"):format(type(args)), 2)
+	end
+	for i, a in ipairs(args) do
+		if type(a) ~= "string" then
+			error(("bad argument #1 to 'run' (argument %d is a %s, expected a string)"):format(i, type(a)), 2)
+		end
+	end
+	assert(self.dir, "the session is closed")
+	self.runs = self.runs + 1
+	local n = self.runs
+	local base = ("%s/run%d"):format(self.dir, n)
+	local prof = base .. ".profile.lua"
+	local pf = assert(io.open(prof, "w"))
+	pf:write("local p = (...).load(\"strict\")\n",
+		"p.notify = { mode = \"deny\", mmap_cap = p.notify.mmap_cap",
+		self.notify.connect and (", connect = { " .. self:_quoted("connect") .. " }") or "",
+		self.notify.open and (", open = { " .. self:_quoted("open") .. " }") or "",
+		" }\nreturn p\n")
+	pf:close()
+	local cmd = { quote(self.exe), quote(self.runlua), "--profile", quote(prof), "--mode", "deny",
+		"--net", "sink", "--decoys", "--keep", quote(base .. ".keep"), "--json", quote(base .. ".json"),
+		"--stdin", "none", quote(self.program) }
+	for _, a in ipairs(args) do cmd[#cmd + 1] = quote(a) end
+	local sh = concat(cmd, " ") .. " >" .. quote(base .. ".out") .. " 2>" .. quote(base .. ".err")
+	os.execute(sh)
+	local json = slurp(base .. ".json")
+	if not json then return nil, "run " .. n .. ": no result: " .. (slurp(base .. ".err") or "") end
+	local res = cjson.decode(json)
+	local r = setmetatable({ n = n, result = res, behaviour = res.behaviour, keep = base .. ".keep",
+		stdout = slurp(base .. ".out") or "", report = slurp(base .. ".err") or "",
+		command = concat({ self.program, table.unpack(args) }, " ") }, Run)
+	if not self.quiet then print(r) end
+	return r
+end
+
+function Session:_quoted(kind)
+	local q = {}
+	for i, v in ipairs(self.notify[kind]) do q[i] = ("%q"):format(v) end
+	return concat(q, ", ")
+end
+
+local ALLOW = { connect = "ip:port", open = "a path" }
+
+--- Adds to the session's notify table: `connect` an `ip:port` (from then
+-- on, a connect or send to an address not listed is refused), `open` a
+-- path (from then on, an open under no listed path is refused).  The
+-- next run has it.
+-- @tparam string kind `connect` or `open`
+-- @tparam string value
+function Session:allow(kind, value)
+	if type(kind) ~= "string" or not ALLOW[kind] then
+		error(("bad argument #1 to 'allow' (invalid option '%s')"):format(tostring(kind)), 2)
+	end
+	if type(value) ~= "string" or value == "" then
+		error(("bad argument #2 to 'allow' (%s expected)"):format(ALLOW[kind]), 2)
+	end
+	if kind == "connect" and not value:match("^[%x.:%[%]]+:%d+$") then
+		error(("bad argument #2 to 'allow' (ip:port expected, got '%s')"):format(value), 2)
+	end
+	self.notify[kind] = self.notify[kind] or {}
+	local t = self.notify[kind]
+	t[#t + 1] = value
+	sort(t)
+	return self
+end
+
+--- An interactive shell (`/bin/sh -i`) in the same tree, the program at
+-- `/work/NAME`, on the box's own terminal when sbxlua's stdin is one.
+-- The default profile, not the session's strict one (a shell's `ls`
+-- needs calls the strict lists do not hold); deny mode, sink, decoys.
+-- @treturn integer the shell's exit status as run.lua reports it
+function Session:shell()
+	assert(self.dir, "the session is closed")
+	local name = self.program:match("([^/]+)$")
+	local real = io.popen("realpath -- " .. quote(self.program)):read("l")
+	local cmd = { quote(self.exe), quote(self.runlua), "--mode", "deny", "--net", "sink", "--decoys",
+		"--ro", quote(real .. ":/work/" .. name), "/bin/sh", "-i" }
+	local _, _, code = os.execute(concat(cmd, " "))
+	return code
+end
+
+--- Removes the session's temporary directory (every run's capture).
+function Session:close()
+	if self.dir then
+		os.execute("rm -rf -- " .. quote(self.dir))
+		self.dir = nil
+	end
+end
+Session.__gc = Session.close
+Session.__close = Session.close
+
+function Session:__tostring()
+	local n = {}
+	for _, k in ipairs { "connect", "open" } do
+		if self.notify[k] then n[#n + 1] = k .. " " .. concat(self.notify[k], ",") end
+	end
+	return ("explore %s: %d run(s), deny mode, sink, decoys%s"):format(report.escape(self.program),
+		self.runs, #n > 0 and "; allowed " .. concat(n, "; ") or "")
+end
+
+--- A session on a program.
+-- @tparam string program its path on the host
+-- @tparam[opt] table opts `quiet` (no summary printed by `run`)
+-- @treturn table the session, or nil, msg
+function M.explore(program, opts)
+	if type(program) ~= "string" then
+		error(("bad argument #1 to 'explore' (string expected, got %s)"):format(type(program)), 2)
+	end
+	opts = opts or {}
+	if type(opts) ~= "table" then
+		error(("bad argument #2 to 'explore' (table expected, got %s)"):format(type(opts)), 2)
+	end
+	for k in pairs(opts) do
+		if k ~= "quiet" then error(("bad argument #2 to 'explore' (unknown option '%s')"):format(tostring(k)), 2) end
+	end
+	local f = io.open(program, "rb")
+	if not f then return nil, program .. ": cannot be read" end
+	f:close()
+	local p = io.popen("mktemp -d /tmp/sbx-explore.XXXXXXXX")
+	local dir = p and p:read("l")
+	if p then p:close() end
+	if not dir or dir == "" then return nil, "mktemp: failed" end
+	local exe, runlua = tools()
+	return setmetatable({ program = program, dir = dir, runs = 0, notify = {}, exe = exe,
+		runlua = runlua, quiet = opts.quiet }, Session)
+end
+
+--- What differs between two runs' behaviour: `+ field=value` in the
+-- second only, `- field=value` in the first only (the behash's facts).
+-- @treturn table a list that prints one difference a line
+function M.diff(a, b)
+	if getmetatable(a) ~= Run then error("bad argument #1 to 'diff' (a run expected)", 2) end
+	if getmetatable(b) ~= Run then error("bad argument #2 to 'diff' (a run expected)", 2) end
+	local function set(r)
+		local s = {}
+		for l in behaviour.canonical(r.behaviour):gmatch("[^\n]+") do s[l] = true end
+		return s
+	end
+	local sa, sb, out = set(a), set(b), {}
+	for l in pairs(sa) do if not sb[l] then out[#out + 1] = "- " .. l end end
+	for l in pairs(sb) do if not sa[l] then out[#out + 1] = "+ " .. l end end
+	sort(out, function(x, y) return x:sub(3) < y:sub(3) or (x:sub(3) == y:sub(3) and x < y) end)
+	return list(out)
+end
+
+M.HELP = [[
+explore "PROG"             a session: the standard box, deny mode, sink, decoys
+s:run{ARGS...}             run it; prints the report and the behaviour
+r:opened() r:execs()       paths opened, command lines executed
+r:connects() r:refused()   connects and sends; refused calls
+r:files() r:dns()          files left in the writable places; DNS lookups
+r:read("/work/x")          a written file's bytes (from the capture)
+r.behaviour r.result       the behaviour summary; the whole --json result
+s:allow("connect", "IP:PORT")  allow a connect from the next run on
+s:allow("open", "PATH")    allow opens under PATH (then refuse the rest)
+diff(r1, r2)               what differs between two runs' behaviour
+s:shell()                  an interactive shell in the same tree
+s:close()                  remove the session's captures
+help()                     this text]]
+
+--- Prints the helpers.
+function M.help()
+	print(M.HELP)
+end
+
+return M
