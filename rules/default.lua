@@ -76,7 +76,7 @@ return {
 	{
 		name = "credentials",
 		doc = "Read a credential file or a decoy.  Reads `behaviour.files_opened` and `open` "
-			.. "events; neither exists before the behaviour summary, so today it never fires.",
+			.. "events (the opens are events under a profile that notifies them, e.g. strict).",
 		fn = function(run)
 			local seen = {}
 			for _, v in ipairs(behaviour(run, "files_opened")) do seen[#seen + 1] = path_of(v) end
@@ -93,8 +93,7 @@ return {
 	{
 		name = "network",
 		doc = "Tried the network.  Reads `behaviour.dns_lookups`, `behaviour.ip_traffic` and "
-			.. "`connect` events; none exists before the behaviour summary and the network "
-			.. "sink, so today it never fires.",
+			.. "`connect` events (lookups and traffic with `--net sink`).",
 		fn = function(run)
 			local n = #behaviour(run, "dns_lookups") + #behaviour(run, "ip_traffic") + #events(run, "connect")
 			if n == 0 then return nil end
@@ -131,7 +130,7 @@ return {
 		name = "wrote_executable",
 		doc = "Wrote an executable or a script.  Reads `behaviour.files_written` and "
 			.. "`behaviour.files_dropped` (an executable mode, an ELF or #! start, or a script's "
-			.. "name); neither exists before the behaviour summary, so today it never fires.",
+			.. "name): the files the box left in its writable places.",
 		fn = function(run)
 			local files = {}
 			for _, v in ipairs(behaviour(run, "files_dropped")) do files[#files + 1] = v end
@@ -156,7 +155,7 @@ return {
 		name = "ptrace_namespaces",
 		doc = "Tried ptrace or namespaces (ptrace, process_vm_*, unshare, setns, clone with "
 			.. "namespace flags).  Reads `refused` events and `behaviour.calls_highlighted`; "
-			.. "neither exists before the explain channel, so today it never fires.",
+			.. "the refusals the explain channel named.",
 		fn = function(run)
 			local calls = {}
 			for _, e in ipairs(events(run, "refused")) do calls[#calls + 1] = e.syscall or e.call end
