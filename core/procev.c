@@ -201,7 +201,7 @@ int sbx_procev_open(struct sbx_procev *pe)
 		ssize_t n = recv(pe->fd, buf, sizeof buf, 0);
 		const struct nlmsghdr *h = (const void *)buf;
 		const struct cn_msg *c;
-		const struct proc_event *e;
+		struct proc_event e;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == ENOBUFS)
@@ -209,12 +209,14 @@ int sbx_procev_open(struct sbx_procev *pe)
 		if (n < (ssize_t)(sizeof *h + sizeof *c + 16))
 			break;
 		c = NLMSG_DATA(h);
-		e = (const void *)c->data;
-		if (e->what == PROC_EVENT_NONE && c->ack == ack + 1) {
+		/* the event follows a 20-byte cn_msg: copied out, since a
+		 * struct proc_event needs 8-byte alignment */
+		memcpy(&e, c->data, sizeof e);
+		if (e.what == PROC_EVENT_NONE && c->ack == ack + 1) {
 			got = 1;
-			if (e->event_data.ack.err) {
+			if (e.event_data.ack.err) {
 				sbx_procev_fail(pe, "subscribe",
-						(int)e->event_data.ack.err);
+						(int)e.event_data.ack.err);
 				goto fail;
 			}
 			break;
@@ -581,23 +583,24 @@ void sbx_procev_read(struct sbx_job *j)
 		for (const struct nlmsghdr *h = (const void *)buf;
 		     NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
 			const struct cn_msg *c = NLMSG_DATA(h);
+			struct proc_event e; /* aligned: see sbx_procev_open */
 			if (h->nlmsg_len < NLMSG_LENGTH(sizeof *c) ||
 			    c->id.idx != CN_IDX_PROC ||
 			    c->len < sizeof(struct proc_event) ||
 			    h->nlmsg_len < NLMSG_LENGTH(sizeof *c + c->len))
 				continue;
+			memcpy(&e, c->data, sizeof e);
 			if (pe->fd != shared_fd) {
 				pe->events++;
 				if (pe->on)
-					on_event(j, (const void *)c->data);
+					on_event(j, &e);
 				continue;
 			}
 			for (size_t i = 0; i < nsharers; i++) {
 				struct sbx_procev *o = sharers[i];
 				o->events++;
 				if (o->on)
-					on_event(job_of(o),
-						 (const void *)c->data);
+					on_event(job_of(o), &e);
 			}
 		}
 	}
