@@ -1302,7 +1302,8 @@ static void pass_out(struct sbx_job *j, int s, int all)
 
 /* Whether connector record c and init's record o are one death: the same
  * pid in the box where the connector read it, else (its zombie was gone
- * before it could be read) the same command name. */
+ * before it could be read) the same command name, or, without a name,
+ * the same signal. */
 static int same_death(const struct sbx_death *c, const struct sbx_death *o)
 {
 	if ((o->flags & SBX_DEATH_CONNECTOR) ||
@@ -1310,7 +1311,9 @@ static int same_death(const struct sbx_death *c, const struct sbx_death *o)
 		return 0;
 	if (c->pid > 0)
 		return o->pid == c->pid;
-	return c->comm[0] && strncmp(o->comm, c->comm, sizeof c->comm) == 0;
+	/* no name either (its exec's comm could not be read in time): the
+	 * signal alone */
+	return !c->comm[0] || strncmp(o->comm, c->comm, sizeof c->comm) == 0;
 }
 
 /* A death the connector saw that init recorded too (a process whose

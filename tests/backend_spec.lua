@@ -205,8 +205,17 @@ describe("backends [" .. S.priv .. "]", function()
 		local rt = oci.runtime("runc")
 		local rootless = S.euid() ~= 0
 		local first = rt and ("sandbox: isolation: oci (runc %s%s)\n"):format(rt.version, rootless and ", rootless" or "")
+		-- the bundles of this file's runs are made in a directory of its
+		-- own (TMPDIR), so that another suite's runs at the same time are
+		-- not taken for leftovers
+		local tmp, rm_tmp = S.tmpdir()
+		-- traversable by the container's host id, as /tmp is
+		os.execute("chmod 0711 " .. S.q(tmp))
+		teardown(rm_tmp)
+		local function orun(...) return S.runlua_env("TMPDIR=" .. S.q(tmp), ...) end
 		local function left_behind()
-			local out = S.sh("ls /tmp | grep '^sbxlua-oci\\.' ; pgrep -f '[s]bxtest-oci-" .. S.pid() .. "'")
+			local out = S.sh("ls " .. S.q(tmp) .. " | grep '^sbxlua-oci\\.' ; pgrep -f '[s]bxtest-oci-"
+				.. S.pid() .. "'")
 			return out
 		end
 		local function it_runc(name, f)
@@ -214,7 +223,7 @@ describe("backends [" .. S.priv .. "]", function()
 		end
 
 		it_runc("runs with no network, a read-only root, no capability, no_new_privs, the filter", function()
-			local out, err, code = run("--backend", "oci", "/bin/sh", "-c",
+			local out, err, code = orun("--backend", "oci", "/bin/sh", "-c",
 				"grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status;"
 				.. " tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ';"
 				.. " touch /x 2>/dev/null || echo read-only; id -u;"
@@ -229,7 +238,7 @@ describe("backends [" .. S.priv .. "]", function()
 
 		it_runc("reads the runtime's record back: every isolation line verified", function()
 			local d = S.tmpdir()
-			local _, err = run("--backend", "oci", "-v", "--json", d .. "/o.json", "/bin/true")
+			local _, err = orun("--backend", "oci", "-v", "--json", d .. "/o.json", "/bin/true")
 			local j = json_of(d .. "/o.json")
 			os.execute("rm -rf " .. S.q(d))
 			assert.matches("sandbox: namespaces: user mount pid ipc net uts cgroup (verified)\n", err, 1, true)
@@ -258,13 +267,13 @@ describe("backends [" .. S.priv .. "]", function()
 		end)
 
 		it_runc("passes the program's exit code", function()
-			local _, err, code = run("--backend", "oci", "/bin/sh", "-c", "exit 7")
+			local _, err, code = orun("--backend", "oci", "/bin/sh", "-c", "exit 7")
 			assert.are.equal(first .. "sandbox: exit 7\n", err)
 			assert.are.equal(7, code)
 		end)
 
 		it_runc("stops at the wall clock and leaves nothing behind", function()
-			local _, err, code = run("--backend", "oci", "--wall", "2", "/usr/bin/python3", "-c",
+			local _, err, code = orun("--backend", "oci", "--wall", "2", "/usr/bin/python3", "-c",
 				"import time; time.sleep(60)", "sbxtest-oci-" .. S.pid())
 			assert.are.equal(first .. "sandbox: killed: wall clock (2 s)\n", err)
 			assert.are.equal(124, code)
@@ -272,7 +281,7 @@ describe("backends [" .. S.priv .. "]", function()
 		end)
 
 		it_runc("stops an output flood and leaves nothing behind", function()
-			local _, err, code = run("--backend", "oci", "--out", "1M", "/usr/bin/yes")
+			local _, err, code = orun("--backend", "oci", "--out", "1M", "/usr/bin/yes")
 			-- after whatever yes said of its broken pipe
 			local tail = first .. "sandbox: killed: output limit (1 MiB)\n"
 			assert.are.equal(tail, err:sub(-#tail))
@@ -297,7 +306,7 @@ describe("backends [" .. S.priv .. "]", function()
 		it("says which runtime ran: crun where it runs", function()
 			local c = oci.runtime("crun")
 			if not c then return pending("crun is not installed") end
-			local _, err, code = run("--backend", "oci", "--runtime", "crun", "/bin/sh", "-c", "exit 3")
+			local _, err, code = orun("--backend", "oci", "--runtime", "crun", "/bin/sh", "-c", "exit 3")
 			if code == 126 and err:match("hybrid mode not supported") then
 				return pending("crun refuses this host's hybrid cgroup layout (\"cgroups in hybrid mode not supported\")")
 			end

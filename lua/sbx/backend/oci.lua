@@ -28,7 +28,9 @@ M.runtimes = { "runc", "crun" }
 M.bin_dirs = { "/usr/sbin", "/usr/bin", "/sbin", "/bin" }
 
 --- Where bundles are made.
-M.tmpdir = "/tmp"
+-- the caller's TMPDIR when it is a plain absolute path (the bundle is made
+-- there, 0700, by mktemp -d), else /tmp
+M.tmpdir = (os.getenv("TMPDIR") or ""):match("^/[%w/._-]*[%w._-]$") or "/tmp"
 
 -- JSON: arrays are tables with this metatable, or non-empty sequences.
 local ARRAY = {}
