@@ -215,7 +215,8 @@ static int box_pid(struct sbx_notify *n, pid_t host)
 	char path[64], buf[4096], *s;
 	ssize_t r;
 	int fd, pid = 0;
-	for (unsigned i = 0; i < n->npids; i++)
+	/* npids counts every entry ever made; the table holds the last 32 */
+	for (unsigned i = 0; i < n->npids && i < 32; i++)
 		if (n->pids[i].host == host)
 			return n->pids[i].box;
 	snprintf(path, sizeof path, "/proc/%d/status", (int)host);
