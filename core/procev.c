@@ -408,7 +408,6 @@ static int read_zombie(struct sbx_procev *pe, pid_t pid, int code,
 		       struct sbx_death *d)
 {
 	char path[32], buf[2048], *p;
-	struct timespec ts;
 	struct rlimit rl;
 	int dfd, ok = 0, boxpid = 0;
 	char comm[16];
@@ -424,8 +423,7 @@ static int read_zombie(struct sbx_procev *pe, pid_t pid, int code,
 	p = strrchr(buf, ' ');
 	if (!p || atoi(p + 1) != code)
 		goto out;
-	if (syscall(SYS_clock_gettime, (clockid_t)((~pid) << 3), &ts) == 0)
-		cpu = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	cpu = sbx_process_cpu_ns(pid);
 	if (syscall(SYS_prlimit64, pid, RLIMIT_CPU, NULL, &rl) == 0) {
 		if (rl.rlim_cur != RLIM_INFINITY)
 			soft = (int64_t)rl.rlim_cur;

@@ -186,14 +186,11 @@ static void read_death(const struct sbx_plan *p, pid_t pid, int sig,
 		       struct sbx_death *d)
 {
 	const char *proc = proc_dir(p);
-	struct timespec ts;
 	struct rlimit rl;
 	memset(d, 0, sizeof *d);
 	d->pid = (int)pid;
 	d->cpu_ns = d->cpu_soft = d->cpu_hard = d->fsize = -1;
-	/* MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_PROF) */
-	if (syscall(SYS_clock_gettime, (clockid_t)((~pid) << 3), &ts) == 0)
-		d->cpu_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	d->cpu_ns = sbx_process_cpu_ns(pid);
 	if (syscall(SYS_prlimit64, pid, RLIMIT_CPU, NULL, &rl) == 0) {
 		if (rl.rlim_cur != RLIM_INFINITY)
 			d->cpu_soft = (int64_t)rl.rlim_cur;
