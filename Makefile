@@ -110,7 +110,7 @@ asan:
 		LDFLAGS="-fsanitize=address,undefined"
 	# busted runs under ./sbxlua: the instrumented core is linked into it
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	SBX_TEST_LUA=./sbxlua SBX_TEST_USERS=self scripts/test.sh
+	SBX_TEST_LUA=./sbxlua SBX_TEST_ASAN=1 SBX_TEST_USERS=self scripts/test.sh
 
 bench: all
 	scripts/bench-breakdown.sh

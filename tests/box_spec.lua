@@ -126,7 +126,7 @@ describe("box [" .. S.priv .. "]", function()
 		local fh = assert(io.open(tmp, "w"))
 		fh:write(script)
 		fh:close()
-		local f = assert(io.popen("exec " .. (os.getenv("SBX_TEST_LUA") or "lua5.4") .. " " .. tmp))
+		local f = assert(io.popen("exec " .. S.lua .. " " .. tmp))
 		local lua = f:read("l")
 		local init, cmd
 		for _ = 1, 1500 do -- 30 s at most, on a loaded machine

@@ -383,7 +383,7 @@ describe("sample [" .. S.priv .. "]", function()
 		local fh = assert(io.open(tmp, "w"))
 		fh:write(script)
 		fh:close()
-		local lua, f = start("exec " .. (os.getenv("SBX_TEST_LUA") or "lua5.4") .. " " .. tmp)
+		local lua, f = start("exec " .. S.lua .. " " .. tmp)
 		local init
 		for _ = 1, 1500 do -- 30 s at most, on a loaded machine
 			init = (read("/proc/" .. lua .. "/task/" .. lua .. "/children") or ""):match("%d+")

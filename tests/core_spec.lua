@@ -327,7 +327,7 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 			"calling 'read' on bad self (a stream is relayed, not read whole)")
 		s:close()
 		-- a caller whose descriptor 0 is closed: the failure triple
-		local out = S.sh("lua5.4 -e 'package.cpath = \"build/?.so;\" .. package.cpath; "
+		local out = S.sh(S.lua .. " -e 'package.cpath = \"build/?.so;\" .. package.cpath; "
 			.. "print(require(\"sbx.core\").stdin())' <&-")
 		assert.are.equal("nil\tdup stdin: Bad file descriptor\t" .. core.errno.EBADF .. "\n", out)
 	end)

@@ -73,6 +73,9 @@ local function write(path, text, mode)
 	if mode then assert(os.execute(("chmod %s %s"):format(mode, S.q(path)))) end
 end
 
+-- the script checks names with sbx.core under the suite's own Lua
+local TRACE = "LUA=" .. S.q(S.lua) .. " scripts/trace-profile.sh"
+
 describe("the strict profile's lists [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
@@ -84,7 +87,7 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 	end)
 
 	it("trace-profile.sh --check: every call the corpus makes here is in its list", function()
-		local out, code = S.sh("scripts/trace-profile.sh --check 2>&1")
+		local out, code = S.sh(TRACE .. " --check 2>&1")
 		assert.equal(0, code, out)
 		for _, step in ipairs(STEPS) do
 			local line = ("trace-profile: profiles/calls/%s-%s-%s.lua holds all "):format(host.arch, host.libc, step)
@@ -110,7 +113,7 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 			local path = list_file("threads")
 			local text = S.read(path):gsub('\t"exit_group",\n', ""):gsub('\t"futex",\n', "")
 			write(path, text)
-			local out, code = S.sh(("SBX_CALLS_DIR=%s scripts/trace-profile.sh --check threads 2>&1")
+			local out, code = S.sh(("SBX_CALLS_DIR=%s " .. TRACE .. " --check threads 2>&1")
 				:format(S.q(dir)))
 			assert.equal(1, code, out)
 			assert.equal(("trace-profile: %s lacks: exit_group futex \n"):format(path), out)
@@ -130,7 +133,7 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 				"exit $rc", "" }, "\n"), "0755")
 			local path = list_file("threads")
 			local before = S.read(path)
-			local out, code = S.sh(("PATH=%s:$PATH SBX_CALLS_DIR=%s scripts/trace-profile.sh threads 2>&1")
+			local out, code = S.sh(("PATH=%s:$PATH SBX_CALLS_DIR=%s " .. TRACE .. " threads 2>&1")
 				:format(S.q(shim), S.q(dir)))
 			assert.equal(2, code, out)
 			assert.equal("trace-profile: threads: names libseccomp does not know: not_a_call \n", out)
@@ -142,14 +145,14 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 			-- kcmp: a call the corpus never makes
 			local text = S.read(path):gsub('\t"futex",\n', ""):gsub('\t"getrandom",\n', '%0\t"kcmp",\n')
 			write(path, text)
-			local out, code = S.sh(("SBX_CALLS_DIR=%s scripts/trace-profile.sh --union threads 2>&1")
+			local out, code = S.sh(("SBX_CALLS_DIR=%s " .. TRACE .. " --union threads 2>&1")
 				:format(S.q(dir)))
 			assert.equal(0, code, out)
 			local after = S.read(path)
 			assert.is_truthy(after:find('\t"kcmp",\n', 1, true), after)
 			assert.is_truthy(after:find('\t"futex",\n', 1, true), after)
 			assert.is_truthy(after:find("-- Merged (--union)", 1, true), after)
-			local out2, code2 = S.sh(("SBX_CALLS_DIR=%s scripts/trace-profile.sh --check threads 2>&1")
+			local out2, code2 = S.sh(("SBX_CALLS_DIR=%s " .. TRACE .. " --check threads 2>&1")
 				:format(S.q(dir)))
 			assert.equal(0, code2, out2)
 		end)

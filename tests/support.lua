@@ -102,6 +102,16 @@ end
 --- The sbxlua binary under test.
 S.bin = os.getenv("SBX_BIN") or "./sbxlua"
 
+--- The Lua interpreter the suite runs under (scripts/test.sh's
+-- SBX_TEST_LUA): a child Lua that loads build/sbx.so uses it too.
+S.lua = os.getenv("SBX_TEST_LUA") or "lua5.4"
+
+--- True under `make asan`: sbxlua and sbx.so are instrumented, so a test
+-- whose subject an instrumented build cannot be (a start under an
+-- address-space limit, the calls a program makes under strace) is
+-- pending there, with its reason.
+S.asan = os.getenv("SBX_TEST_ASAN") == "1"
+
 --- Runs `sbxlua run.lua args...` (each argument quoted); returns stdout,
 -- stderr (the report) and the exit status.
 function S.runlua(...)

@@ -501,6 +501,11 @@ describe("walls [" .. S.priv .. "]", function()
 		end)
 
 		it("nothing of the caller's limits reaches the box or init", function()
+			if S.asan then
+				-- the instrumented sbxlua reserves terabytes of shadow
+				-- memory at start: it cannot start under --as at all
+				return pending("an ASan build cannot start under the caller's address-space limit")
+			end
 			local want = table.concat({ "Max stack size 8388608 536870912",
 				"Max resident set unlimited unlimited", "Max locked memory 8388608 8388608",
 				"Max address space unlimited unlimited", "Max file locks unlimited unlimited",
