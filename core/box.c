@@ -492,7 +492,7 @@ static void supervise_all(lua_State *L, struct jobs *js, const int *idx,
 		ptr[started++] = &js->job[i];
 	}
 	if (started > 0)
-		sbx_jobs_wait(ptr, started, stop.fd);
+		sbx_jobs_wait(ptr, started, stop.fd, 0);
 	if (restore)
 		tcsetattr(0, TCSANOW, &saved);
 	sigaction(SIGPIPE, &old, NULL);
@@ -580,6 +580,197 @@ static int l_run_many(lua_State *L)
 	return run_boxes(L, idx, (size_t)n, 1);
 }
 
+/* ---- a pool: boxes started one at a time, each collected as it ends ----
+ *
+ * run_many waits for all of its boxes; a pool keeps up to 64 running and
+ * gives back whichever ends first, so that a batch starts the next box
+ * while the others run.  Between two waits the supervisor runs Lua, not
+ * its loop: a box's output waits in its pipe and its limits are looked at
+ * again at the next wait.  The operator's stop is owned during a wait
+ * only; a SIGINT between waits is the interpreter's, and closing the pool
+ * kills and reaps what still runs.
+ */
+
+#define POOL "sbx.pool"
+
+struct pool {
+	struct sbx_job *job[MAX_PARALLEL]; /* NULL: a free slot */
+	int ref[MAX_PARALLEL]; /* the box, anchored in the registry */
+	lua_Integer token[MAX_PARALLEL];
+	lua_Integer next; /* the next start's token */
+	size_t running;
+};
+
+static struct pool *check_pool(lua_State *L)
+{
+	return luaL_checkudata(L, 1, POOL);
+}
+
+static void pool_free(lua_State *L, struct pool *p, size_t i)
+{
+	sbx_job_release(p->job[i]);
+	free(p->job[i]);
+	p->job[i] = NULL;
+	luaL_unref(L, LUA_REGISTRYINDEX, p->ref[i]);
+	p->ref[i] = LUA_NOREF;
+	p->running--;
+}
+
+/** core.pool() -> an empty pool */
+static int l_pool(lua_State *L)
+{
+	struct pool *p = lua_newuserdatauv(L, sizeof *p, 0);
+	memset(p, 0, sizeof *p);
+	for (size_t i = 0; i < MAX_PARALLEL; i++)
+		p->ref[i] = LUA_NOREF;
+	p->next = 1;
+	luaL_setmetatable(L, POOL);
+	return 1;
+}
+
+/* The gaps at 0, 1 and 2 filled with /dev/null (see run_boxes); 0 or
+ * an errno. */
+static int fill_std(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) < 0)
+			return errno;
+	return 0;
+}
+
+/** pool:start(box) -> token, or nil, msg, errno when its stdin cannot be
+ * copied.  A box with a terminal runs alone (box:run). */
+static int l_pool_start(lua_State *L)
+{
+	struct pool *p = check_pool(L);
+	struct sbx_box *b = check_box(L, 2);
+	struct sbx_job *j;
+	struct sbx_io io;
+	size_t i = 0;
+	int fd = -1, e;
+	luaL_argcheck(L, !b->io.pty, 2, "a box with a terminal runs alone");
+	luaL_argcheck(L, !b->in_file || b->in_file->fd >= 0, 2,
+		      "its stdin file was closed");
+	while (i < MAX_PARALLEL && p->job[i])
+		i++;
+	if (i == MAX_PARALLEL)
+		return luaL_error(L, "a pool runs at most 64 boxes at once");
+	if ((e = fill_std()) != 0)
+		return sbx_fail(L, "open", "/dev/null", e);
+	if (b->in_file && (fd = fcntl(b->in_file->fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		return sbx_fail(L, "dup", "stdin file", errno);
+	if (!(j = calloc(1, sizeof *j))) {
+		if (fd >= 0)
+			close(fd);
+		return luaL_error(L, "not enough memory");
+	}
+	sbx_job_init(j);
+	io = b->io;
+	if (b->in_file) {
+		io.in_pread = !b->in_file->stream;
+		io.in_fd = fd;
+	}
+	j->io = io;
+	lua_pushvalue(L, 2);
+	p->ref[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+	p->job[i] = j;
+	p->token[i] = p->next++;
+	p->running++;
+	sbx_job_start(j, &b->plan, &io);
+	lua_pushinteger(L, p->token[i]);
+	return 1;
+}
+
+/* Each running box's rule on the stack (see push_rules). */
+static void pool_rules(lua_State *L, struct pool *p)
+{
+	for (size_t i = 0; i < MAX_PARALLEL; i++) {
+		struct sbx_box *b;
+		if (!p->job[i] || p->job[i]->done)
+			continue;
+		lua_rawgeti(L, LUA_REGISTRYINDEX, p->ref[i]);
+		b = lua_touserdata(L, -1);
+		if (!b->rule || !b->io.notify) {
+			lua_pop(L, 1);
+			continue;
+		}
+		luaL_checkstack(L, 3, "too many rules");
+		lua_getiuservalue(L, -1, 1);
+		lua_rawgeti(L, -1, b->rule);
+		lua_replace(L, -3);
+		lua_pop(L, 1);
+		p->job[i]->nt.L = L;
+		p->job[i]->nt.rule_idx = lua_gettop(L);
+	}
+}
+
+/** pool:wait() -> token, result of the first box to end (the lowest
+ * token among those ended); nil when none runs. */
+static int l_pool_wait(lua_State *L)
+{
+	struct pool *p = check_pool(L);
+	struct sbx_job *ptr[MAX_PARALLEL];
+	size_t n = 0, at = MAX_PARALLEL;
+	lua_settop(L, 1);
+	if (p->running == 0) {
+		lua_pushnil(L);
+		return 1;
+	}
+	for (size_t i = 0; i < MAX_PARALLEL; i++)
+		if (p->job[i])
+			ptr[n++] = p->job[i];
+	pool_rules(L, p);
+	{
+		struct sigaction ign, old;
+		struct sbx_stop stop;
+		sbx_stop_own(&stop, 0);
+		memset(&ign, 0, sizeof ign);
+		ign.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &ign, &old);
+		sbx_jobs_wait(ptr, n, stop.fd, 1);
+		sigaction(SIGPIPE, &old, NULL);
+		sbx_stop_release(&stop);
+	}
+	lua_settop(L, 1);
+	for (size_t i = 0; i < MAX_PARALLEL; i++)
+		if (p->job[i] && p->job[i]->done &&
+		    (at == MAX_PARALLEL || p->token[i] < p->token[at]))
+			at = i;
+	if (at == MAX_PARALLEL) /* the loop gave up (poll failed) */
+		return luaL_error(L, "the pool's wait failed: %s",
+				  strerror(errno));
+	lua_pushinteger(L, p->token[at]);
+	push_result(L, p->job[at]);
+	pool_free(L, p, at);
+	return 2;
+}
+
+/** pool:running() -> how many boxes were started and not yet waited for */
+static int l_pool_running(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)check_pool(L)->running);
+	return 1;
+}
+
+/** pool:close(): kills and reaps every box not yet waited for; idempotent
+ * (also __close and __gc). */
+static int l_pool_close(lua_State *L)
+{
+	struct pool *p = check_pool(L);
+	for (size_t i = 0; i < MAX_PARALLEL; i++)
+		if (p->job[i])
+			pool_free(L, p, i);
+	return 0;
+}
+
+static int l_pool_tostring(lua_State *L)
+{
+	lua_pushfstring(L, "sbx.pool (%d running)",
+			(int)check_pool(L)->running);
+	return 1;
+}
+
 static int l_close(lua_State *L)
 {
 	struct sbx_box *b = luaL_checkudata(L, 1, SBX_BOX);
@@ -602,11 +793,22 @@ void sbx_open_box(lua_State *L)
 {
 	static const luaL_Reg m[] = {
 	    {"run", l_run}, {"close", l_close}, {NULL, NULL}};
-	static const luaL_Reg f[] = {{"run_many", l_run_many}, {NULL, NULL}};
+	static const luaL_Reg f[] = {
+	    {"run_many", l_run_many}, {"pool", l_pool}, {NULL, NULL}};
+	static const luaL_Reg pool_m[] = {{"start", l_pool_start},
+					  {"wait", l_pool_wait},
+					  {"running", l_pool_running},
+					  {"close", l_pool_close},
+					  {NULL, NULL}};
+	static const luaL_Reg pool_meta[] = {{"__close", l_pool_close},
+					     {"__gc", l_pool_close},
+					     {"__tostring", l_pool_tostring},
+					     {NULL, NULL}};
 	static const luaL_Reg box_meta[] = {
 	    {"__close", l_close}, {"__tostring", l_tostring}, {NULL, NULL}};
 	static const luaL_Reg jobs_meta[] = {{"__gc", jobs_gc}, {NULL, NULL}};
 	sbx_new_class(L, SBX_BOX, box_meta, m);
 	sbx_new_class(L, JOBS, jobs_meta, NULL);
+	sbx_new_class(L, POOL, pool_meta, pool_m);
 	luaL_setfuncs(L, f, 0);
 }

@@ -1746,12 +1746,12 @@ static int poll_timeout(double next, double now)
 	return (int)((next - now) * 1000.0) + 1;
 }
 
-void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
+void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 {
 	struct watch_set w;
 
 	for (;;) {
-		size_t active = 0;
+		size_t active = 0, ended = 0;
 		double now = sbx_now(), next = -1;
 
 		w.np = 0;
@@ -1759,10 +1759,13 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			watch(&w, stopfd, POLLIN, NULL, W_STOP);
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
-			if (j->done)
+			if (j->done) {
+				ended++;
 				continue;
+			}
 			if (job_ready(j)) {
 				finish(j);
+				ended++;
 				continue;
 			}
 			if (job_timers(j, now, &next))
@@ -1774,6 +1777,8 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd)
 			job_watches(&w, j);
 			sink_watches(&w, j, &next);
 		}
+		if (any && ended > 0)
+			return;
 		if (active == 0) {
 			int left = 0;
 			for (size_t i = 0; i < n; i++)

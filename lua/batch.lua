@@ -211,27 +211,23 @@ local function main(argv)
 	-- instruction (never inside a write: each line is one call); inside
 	-- one, the core stops every box and returns: either way the batch
 	-- stops after its whole lines
-	local ok, err = pcall(function()
-		for at = 1, #todo, o.jobs do
-			local chunk = {}
-			for i = at, math.min(at + o.jobs - 1, #todo) do chunk[#chunk + 1] = todo[i] end
-			for _, rec in ipairs(batch.run_chunk(chunk, base, rules)) do
-				if rec.interrupted then
-					interrupted = true
-				else
-					write_line(out, rec)
-					recs[#recs + 1] = rec
-					verdicts[rec.verdict] = (verdicts[rec.verdict] or 0) + 1
-					if not o.quiet and not tty then
-						io.stderr:write(("batch: %d/%d %s %s\n"):format(#recs, #todo,
-							report.escape(rec.program), rec.verdict))
-					end
-				end
-			end
-			if tty and not o.quiet then
-				io.stderr:write("\r\27[K", batch.progress(#recs, #todo, now(), verdicts))
-			end
-			if interrupted then break end
+	local shown = 0
+	local ok, err = pcall(batch.run, todo, base, rules, o.jobs, function(rec)
+		if rec.interrupted then
+			interrupted = true
+			return
+		end
+		write_line(out, rec)
+		recs[#recs + 1] = rec
+		verdicts[rec.verdict] = (verdicts[rec.verdict] or 0) + 1
+		if o.quiet then return end
+		if not tty then
+			io.stderr:write(("batch: %d/%d %s %s\n"):format(#recs, #todo,
+				report.escape(rec.program), rec.verdict))
+		elseif now() - shown >= 0.1 or #recs == #todo then
+			-- a terminal's line redrawn ten times a second at most
+			shown = now()
+			io.stderr:write("\r\27[K", batch.progress(#recs, #todo, shown, verdicts))
 		end
 	end)
 	if not ok then

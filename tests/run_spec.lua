@@ -558,6 +558,13 @@ describe("run.lua [" .. S.priv .. "]", function()
 	end)
 
 	describe("long command lines", function()
+		-- under make asan the box's init, a clone of the instrumented
+		-- sbxlua, unpoisons its whole stack before a call that does not
+		-- return (__asan_handle_no_return); with the arguments on that
+		-- stack the shadow it maps is past the box's RLIMIT_DATA
+		local it = S.asan and function(name)
+			pending("an ASan build's init cannot map the shadow of a stack this large under the box's data limit: " .. name)
+		end or it
 		-- runs `sh -c CMD` with the output of `gen` as further arguments of
 		-- run.lua, after `pre`; stdout, stderr and the status
 		local function many(pre, gen, ...)

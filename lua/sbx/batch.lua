@@ -1,5 +1,5 @@
 --- Batch evaluation: many programs, each in its own standard box, several
--- at once under one supervisor (`sbx.run_many`), each run judged by the
+-- at once under one supervisor (`sbx.pool`), each run judged by the
 -- verdict rules (`sbx.verdict`) and written as one JSON line.
 -- The standard box is built by `sbx.backend.build`, as for `run.lua`.
 -- @module sbx.batch
@@ -178,48 +178,63 @@ local function record(item, run, rules, elapsed, cpu)
 	}
 end
 
---- Runs one chunk of programs at once (at most `M.max_jobs`), each in its
--- own standard box built from `base` (the options of `sbx.stdbox.build`
--- without `prog`), and judges each.
+-- The record of a run the pool gave back (or of a spec that could not run).
+local function judged(item, info, r, rules, host)
+	if r.outcome == "error" then
+		return record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
+			error = r.error, events = {} }, rules, 0, 0)
+	end
+	local events = report.events(r, info)
+	local run = report.result(r, info, events, report.verify(r, info, host))
+	-- the rules read the behaviour summary (sbx.behaviour)
+	run.behaviour = behaviour.summary(run)
+	local rec = record(item, run, rules, r.elapsed, r.cpu)
+	if r.outcome == "interrupted" then rec.interrupted = true end
+	return rec
+end
+
+--- Runs the programs, at most `jobs` at once (at most `M.max_jobs`) under
+-- one supervisor (`sbx.pool`): the next starts as soon as one ends, and
+-- each is judged while the others run.  Each in its own standard box
+-- built from `base` (the options of `sbx.stdbox.build` without `prog`).
 -- @tparam table items list of `{ path =, sha256 =, options = }`
 -- @tparam table base the box options shared by every program
 -- @tparam table rules
--- @return list of records in the order of items; a record of a box the
--- operator's signal stopped has `interrupted = true`
-function M.run_chunk(items, base, rules)
-	local specs, infos, at, out = {}, {}, {}, {}
-	for i, item in ipairs(items) do
+-- @tparam integer jobs
+-- @tparam function each called with each record as its run ends (in the
+-- order they end); a record of a box the operator's signal stopped has
+-- `interrupted = true`, and no program starts after it
+function M.run(items, base, rules, jobs, each)
+	local pool <close> = sbx.pool()
+	local host = sbx.ns_ids()
+	local running, next_item, stopped = {}, 1, false
+	local function start(item)
 		local o = {}
 		for k, v in pairs(base) do o[k] = v end
 		o.prog = item.path:find("/", 1, true) and item.path or "./" .. item.path
 		o.args = {}
 		local spec, info = backend.build(o)
-		if spec then
-			specs[#specs + 1], infos[#infos + 1], at[#at + 1] = spec, info, i
+		local token, msg
+		if spec then token, msg = pool:start(spec) else msg = tostring(info) end
+		if not token then
+			each(judged(item, nil, { outcome = "error", error = msg }, rules, host))
 		else
-			out[i] = record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
-				error = tostring(info), events = {} }, rules, 0, 0)
+			running[token] = { item = item, info = info }
 		end
 	end
-	if #specs > 0 then
-		local host = sbx.ns_ids()
-		local rs = sbx.run_many(specs)
-		for j, r in ipairs(rs) do
-			local i, info = at[j], infos[j]
-			if r.outcome == "error" then
-				out[i] = record(items[i], { outcome = "error", exit_code = report.EXIT_CANNOT,
-					error = r.error, events = {} }, rules, 0, 0)
-			else
-				local events = report.events(r, info)
-				local run = report.result(r, info, events, report.verify(r, info, host))
-				-- the rules read the behaviour summary (sbx.behaviour)
-				run.behaviour = behaviour.summary(run)
-				out[i] = record(items[i], run, rules, r.elapsed, r.cpu)
-				if r.outcome == "interrupted" then out[i].interrupted = true end
-			end
+	while true do
+		while not stopped and next_item <= #items and pool:running() < jobs do
+			start(items[next_item])
+			next_item = next_item + 1
 		end
+		local token, r = pool:wait()
+		if not token then break end
+		local at = running[token]
+		running[token] = nil
+		local rec = judged(at.item, at.info, r, rules, host)
+		if rec.interrupted then stopped = true end
+		each(rec)
 	end
-	return out
 end
 
 -- ---- output ----

@@ -241,6 +241,78 @@ function M.run_many(specs)
 	return out
 end
 
+-- A pool of the facade: the core's pool, and each running box's facade
+-- box by token (its unsafe choices and cwd complete the result).
+local Pool = { __name = "sbx.pool" }
+Pool.__index = Pool
+
+local function check_pool(self, fname)
+	if getmetatable(self) ~= Pool then
+		error(("bad argument #1 to '%s' (sbx.pool expected, got %s)"):format(fname, type(self)), 3)
+	end
+end
+
+--- Starts a box from spec, beside those running.
+-- @tparam table spec a box spec (as `sbx.run`), without a terminal
+-- @return token (an integer, increasing), or nil, msg, errno when the spec
+-- cannot run (a host path that cannot be opened, a stdin not copied)
+function Pool:start(spec)
+	check_pool(self, "start")
+	local b, msg, err = new_box(prepare(spec, "start"))
+	if not b then return nil, msg, err end
+	local token
+	token, msg, err = self.core:start(b.core)
+	if not token then
+		b:close()
+		return nil, msg, err
+	end
+	self.boxes[token] = b
+	return token
+end
+
+--- Waits for the first running box to end.
+-- @return token, result; or nil when no box runs
+function Pool:wait()
+	check_pool(self, "wait")
+	local token, r = self.core:wait()
+	if not token then return nil end
+	local b = self.boxes[token]
+	self.boxes[token] = nil
+	b:close()
+	return token, finish(r, b.unsafe, b.cwd)
+end
+
+--- How many boxes run (started, not yet waited for).
+function Pool:running()
+	check_pool(self, "running")
+	return self.core:running()
+end
+
+--- Kills and reaps every box still running (idempotent; also `__close`).
+function Pool:close()
+	check_pool(self, "close")
+	self.core:close()
+	for token, b in pairs(self.boxes) do
+		b:close()
+		self.boxes[token] = nil
+	end
+end
+Pool.__close = Pool.close
+
+function Pool:__tostring()
+	return tostring(self.core)
+end
+
+--- A pool: boxes started one at a time (at most 64 at once) under one
+-- supervisor, each given back as it ends, so that the next starts while
+-- the others run (a batch).  A SIGINT during `wait` stops every box of
+-- the pool (their results say `interrupted`); one between two waits is
+-- the interpreter's (close the pool: a to-be-closed variable does).
+-- @return pool (`:start(spec)`, `:wait()`, `:running()`, `:close()`)
+function M.pool()
+	return setmetatable({ core = core.pool(), boxes = {} }, Pool)
+end
+
 --- The mount list of a minimal tree: a read-only `/usr` with the
 -- merged-usr links, `/proc`, a minimal `/dev` and a writable `/tmp`.
 -- @tparam[opt] table opts `tmp_size` (bytes, default 64 MiB)
