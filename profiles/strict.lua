@@ -14,7 +14,9 @@
 --  * the calls the supervisor must see: open, openat, openat2, creat,
 --    execve, execveat, connect, bind, sendmsg, sendmmsg, sendto with an
 --    address, clone3, fork, vfork, clone but a thread's, mmap and mremap
---    above the size cap, ptrace, unshare, setns, mount;
+--    above the size cap, ptrace, unshare, setns, mount; the calls that
+--    delete, rename or change a file's attributes (unlink, rename, chmod,
+--    chown, utimes and xattr families: events for the behaviour summary);
 --  * every call the default profile refuses: its refusals are this
 --    profile's too, with the same errno, so they hold in every mode of the
 --    supervisor (log mode included: a call the default box never runs is
@@ -91,6 +93,15 @@ local SUPERVISED = {
 	mmap = { { { 1, "<=", CAP } } },
 	mremap = { { { 2, "<=", CAP } } },
 	ptrace = true, unshare = true, setns = true, mount = true,
+	-- files deleted, renamed, their attributes changed (a delete, rename
+	-- or attribute event each; the walls still decide what they reach)
+	unlink = true, unlinkat = true, rmdir = true,
+	rename = true, renameat = true, renameat2 = true,
+	chmod = true, fchmod = true, fchmodat = true, fchmodat2 = true,
+	chown = true, fchown = true, lchown = true, fchownat = true,
+	utime = true, utimes = true, futimesat = true, utimensat = true,
+	setxattr = true, lsetxattr = true, fsetxattr = true,
+	removexattr = true, lremovexattr = true, fremovexattr = true,
 }
 
 -- For the default profile's conditional refusals: the conditions under
