@@ -149,10 +149,22 @@ local function new_learned()
 	return { calls = {}, open = {}, connect = {}, refused = {}, mmap = nil }
 end
 
-local function note(t, key, n, from_union)
-	local e = t[key] or { n = 0 }
+local function note(t, key, n, from_union, kind)
+	local e = t[key] or { n = 0, kinds = {} }
 	t[key] = e
 	if from_union then e.union = true else e.n = e.n + n end
+	if kind then e.kinds[kind] = true end
+end
+
+-- the kinds of events a path came from, for its comment: "open",
+-- "delete or rename", ...
+local PATH_KINDS = { "open", "delete", "rename", "attribute" }
+local function path_kinds(e)
+	local out = {}
+	for _, k in ipairs(PATH_KINDS) do
+		if e.kinds and e.kinds[k] then out[#out + 1] = k end
+	end
+	return #out > 0 and table.concat(out, " or ") or "open"
 end
 
 local INET = { inet = true, inet6 = true }
@@ -165,7 +177,13 @@ local function learn_events(L, events, refusals, base)
 			-- could not name against the cwd stays relative: neither is a
 			-- path to allow (the box chooses them; "?" would let every
 			-- unreadable path through in later runs)
-			if e.path:sub(1, 1) == "/" then note(L.open, e.path, n) end
+			if e.path:sub(1, 1) == "/" then note(L.open, e.path, n, false, "open") end
+		elseif (e.kind == "delete" or e.kind == "rename" or e.kind == "attribute") and e.path then
+			-- the same table holds the paths these may name (a rename's
+			-- both names), on the same terms as an open's
+			for _, p in ipairs { e.path, e.to } do
+				if p:sub(1, 1) == "/" then note(L.open, p, n, false, e.kind) end
+			end
 		elseif (e.kind == "connect" or e.kind == "bind" or e.kind == "send") and INET[e.family] and e.addr then
 			note(L.connect, e.addr, n)
 		elseif e.kind == "mmap" and e.size then
@@ -252,10 +270,11 @@ local function render(L, argv)
 			from("syscall " .. k, L.calls[k])))
 	end
 	w("\n-- opens: the paths opened, exactly; a directory's covers what lies under it.\n")
+	w("-- The paths deleted, renamed (both names) or whose attributes changed too.\n")
 	w("-- The mounts and Landlock still decide what each path reaches.\n")
 	w("notify.open = {\n")
 	for _, k in ipairs(sorted_keys(L.open)) do
-		w(("\t%s, -- %s\n"):format(lit(k), from("open", L.open[k])))
+		w(("\t%s, -- %s\n"):format(lit(k), from(path_kinds(L.open[k]), L.open[k])))
 	end
 	w("}\n")
 	w("\n-- addresses connected to, bound or sent to (ip:port)\n")
