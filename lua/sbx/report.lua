@@ -325,16 +325,16 @@ local setid_lines = {
 
 --- The words naming a notified call (the explain channel's event `e`):
 -- `open /etc/shadow`, `connect 10.0.0.1:4444`, `delete /work/a`,
--- `rename /work/a to /work/b`, `attribute /work/a`, `syscall 41 (socket)`,
+-- `rename /work/a to /work/b`, `attribute /work/a (fchmodat)`,
+-- `syscall 41 (socket)`,
 -- `process limit (16)` (a creation past `notify.tasks`), `exec limit (8)`.
 function M.call_words(e)
 	local k = e.kind
 	if k == "clone" and e.limit then return ("process limit (%d)"):format(e.limit) end
 	if k == "exec" and e.limit then return ("exec limit (%d)"):format(e.limit) end
 	if k == "rename" then return ("rename %s to %s"):format(e.path or "?", e.to or "?") end
-	if k == "open" or k == "exec" or k == "delete" or k == "attribute" then
-		return k .. " " .. (e.path or "?")
-	end
+	if k == "attribute" then return ("attribute %s (%s)"):format(e.path or "?", e.syscall or "?") end
+	if k == "open" or k == "exec" or k == "delete" then return k .. " " .. (e.path or "?") end
 	if (k == "connect" or k == "bind" or k == "send") and e.addr then return k .. " " .. e.addr end
 	if k == "clone" and e.namespaces then
 		return (e.syscall == "unshare" and "unshare" or "clone") .. " with namespace flags"
