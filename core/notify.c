@@ -421,13 +421,20 @@ static int under(const char *path, const char *dir)
 	       (path[l] == '\0' || path[l] == '/');
 }
 
-/* Is path under none of the table's path prefixes (a list given)? */
-static int outside(const struct sbx_notify_spec *s, const char *path)
+/* Is path under none of the prefixes list (a list given)? */
+static int outside(const char *const *list, size_t n, const char *path)
 {
-	int out = s->open != NULL;
-	for (size_t i = 0; i < s->nopen && out; i++)
-		out = !under(path, s->open[i]);
+	int out = list != NULL;
+	for (size_t i = 0; i < n && out; i++)
+		out = !under(path, list[i]);
 	return out;
+}
+
+/* ... of the paths a delete, rename or attribute change may name */
+static int outside_change(const struct sbx_notify_spec *s, const char *path)
+{
+	return s->change ? outside(s->change, s->nchange, path)
+			 : outside(s->open, s->nopen, path);
 }
 
 /* fchmodat2 (Linux 6.6): libseccomp's number, as the toolchain's headers
@@ -548,7 +555,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 			e->flags = O_CREAT | O_WRONLY | O_TRUNC;
 		else if (read_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
 			e->flags = 0;
-		refuse = outside(s, e->path);
+		refuse = outside(s->open, s->nopen, e->path);
 		*err = EACCES;
 		break;
 	}
@@ -615,10 +622,10 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		break;
 	default:
 		if (describe_file(pid, d, e)) {
-			/* the open table's paths; the errnos a program meets
-			 * without the right (to the directory; to the inode) */
-			refuse = outside(s, e->path) ||
-				 (e->to[0] && outside(s, e->to));
+			/* the table's paths; the errnos a program meets without
+			 * the right (to the directory; to the inode) */
+			refuse = outside_change(s, e->path) ||
+				 (e->to[0] && outside_change(s, e->to));
 			*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
 			break;
 		}

@@ -53,10 +53,13 @@ struct sbx_notify_spec {
 	int mode;	 /* SBX_MODE_* */
 	/* NULL (no list): every open, every address is let through, named
 	 * (the mounts, Landlock and the network namespace hold them) */
-	const char *const *open; /* path prefixes an open, a delete, a rename
-				    (both names) and an attribute change may
-				    name */
+	const char *const *open; /* path prefixes an open may name */
 	size_t nopen;
+	/* path prefixes a delete, a rename (both names) and an attribute
+	 * change may name; NULL: open's (a profile that names the paths
+	 * opened names those changed too) */
+	const char *const *change;
+	size_t nchange;
 	const char *const *connect; /* "ip:port" a connect/bind/send may */
 	size_t nconnect;
 	uint64_t mmap_cap; /* bytes; 0: no cap */

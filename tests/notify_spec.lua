@@ -401,6 +401,19 @@ describe("the explain channel [" .. S.priv .. "]", function()
 			assert.are.equal(0, code)
 		end)
 
+		it("notify.change, where given, is the changes' list instead of open's", function()
+			local d, rm = S.tmpdir()
+			local text = S.read(FILES):gsub("open = {", "open = { \"/nowhere\" }, change = {")
+			local f = assert(io.open(d .. "/p.lua", "w"))
+			f:write(text)
+			f:close()
+			local out, err, code = S.runlua("--profile", d .. "/p.lua", "--mode", "deny", FILEOPS,
+				"write:/work/a", "mkdir:/work/ok", "write:/work/ok/b", "unlink:/work/a", "unlink:/work/ok/b")
+			rm()
+			assert.are.same({ "write: ok\nmkdir: ok\nwrite: ok\nunlink: Permission denied\nunlink: ok\n",
+				"sandbox: denied: delete /work/a (EACCES)\nsandbox: exit 0\n", 0 }, { out, err, code })
+		end)
+
 		it("stop: the first refusal ends the box, named", function()
 			local out, err, code = files(OPS, "--mode", "stop")
 			assert.are.equal("sandbox: refused: rename /work/ok/b to /work/no/c\n", err)

@@ -1,8 +1,9 @@
 -- tests/profiles/notify-files.lua: a profile for the explain channel's
 -- delete, rename and attribute events.  Everything is allowed but those
 -- calls, which go to the supervisor; the paths they may name are /work/ok
--- and /tmp (opens are not notified here: the table's list is theirs too,
--- but a file is created anywhere the walls let it).
+-- and /tmp: the `open` list, which changes follow when there is no
+-- `change` list (opens are not notified here: a file is created anywhere
+-- the walls let it).
 local calls = { "unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2",
 	"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
 	"utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr",
