@@ -19,7 +19,9 @@
  * honour.  Another thread of the program may rewrite the path or the
  * address between the read and the kernel's own read after a CONTINUE.
  * So CONTINUE is given only where the enforcement stays with the walls
- * that do not depend on it: the mounts and Landlock for paths, the empty
+ * that do not depend on it: the mounts and Landlock for paths (an open's,
+ * and a delete's, rename's or attribute change's, whose f* variants are
+ * named by the descriptor's /proc link: a name, not the file), the empty
  * network namespace (and Landlock's ports) for addresses, the namespaces
  * for process creation.  A refusal is safe either way (the call does not
  * run).  The notification names; the walls enforce.  Names read here
