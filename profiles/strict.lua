@@ -106,7 +106,8 @@ local SUPERVISED = {
 
 -- For the default profile's conditional refusals: the conditions under
 -- which the call is allowed here (none of the default's can hold).  A call
--- the default refuses on a condition and missing here is notified.
+-- the default refuses on a condition and missing here is notified (the
+-- chmod and chown calls always are: SUPERVISED).
 local COMPLEMENT = {
 	prlimit64 = { { { 0, "==", 0 } } }, -- the caller's own limits
 	socket = { -- AF_UNIX, AF_INET, AF_INET6, AF_NETLINK (all 64 bits)
@@ -114,10 +115,6 @@ local COMPLEMENT = {
 	},
 	ioctl = none_of(1, { TIOCSTI, TIOCLINUX }),
 	fcntl = none_of(1, { F_SETLEASE }),
-	chmod = { { { 1, "&==", 0, SETID } } },
-	fchmod = { { { 1, "&==", 0, SETID } } },
-	fchmodat = { { { 2, "&==", 0, SETID } } },
-	fchmodat2 = { { { 2, "&==", 0, SETID } } },
 	mknod = { { { 1, "&==", 0, SETID } } },
 	mknodat = { { { 2, "&==", 0, SETID } } },
 	seccomp = { { { 1, "&==", 0, NEW_LISTENER } } }, -- no listener of its own
