@@ -414,6 +414,17 @@ describe("the explain channel [" .. S.priv .. "]", function()
 				"sandbox: denied: delete /work/a (EACCES)\nsandbox: exit 0\n", 0 }, { out, err, code })
 		end)
 
+		it("notify.change must be a list of absolute paths", function()
+			local function err_of(change)
+				local ok, msg = pcall(sbx.run, spec({ "/bin/true" }, { notify = { change = change } }))
+				assert.is_false(ok)
+				return msg
+			end
+			assert.truthy(err_of({ "work" }):find("field 'notify.change': 'work' is not an absolute path", 1, true))
+			assert.truthy(err_of("/work"):find("field 'notify.change' must be a list of strings", 1, true))
+			assert.truthy(err_of({ 1 }):find("field 'notify.change' must be a list of strings", 1, true))
+		end)
+
 		it("stop: the first refusal ends the box, named", function()
 			local out, err, code = files(OPS, "--mode", "stop")
 			assert.are.equal("sandbox: refused: rename /work/ok/b to /work/no/c\n", err)
