@@ -24,11 +24,14 @@ CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
 CORE_OBJ := $(CORE_SRC:core/%.c=build/obj/%.o)
 PROG_SRC := $(wildcard tests/progs/*.c)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
+# the behaviour corpus (tests/corpus_spec.lua)
+BEHAVE_SRC := $(wildcard tests/progs/behave/*.c)
+BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
 HDR := $(wildcard core/*.h)
 
 .PHONY: all check check-slurm bench-batch check-stress test test-unit lint format asan bench install uninstall deps clean
 
-all: sbxlua build/sbx/core.so $(PROG_BIN)
+all: sbxlua build/sbx/core.so $(PROG_BIN) $(BEHAVE_BIN)
 
 build/obj/%.o: core/%.c $(HDR) | build/obj
 	@echo "  CC      $<"
@@ -54,6 +57,10 @@ build/tests/%: tests/progs/%.c | build/tests
 	@echo "  CC      $@"
 	@$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
 
+build/tests/behave/%: tests/progs/behave/%.c tests/progs/behave/behave.h | build/tests/behave
+	@echo "  CC      $@"
+	@$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
+
 # one system call and no C library (see the program's comment)
 build/tests/bare_true: tests/progs/bare_true.c | build/tests
 	@echo "  CC      $@"
@@ -66,7 +73,7 @@ build/tests/ttyfilter: core/ttyfilter.c core/ttyfilter.h
 # the strict profile's corpus shares its --seccomp option
 $(filter build/tests/corpus_%,$(PROG_BIN)): tests/progs/corpus.h
 
-build/obj build/sbx build/tests:
+build/obj build/sbx build/tests build/tests/behave:
 	mkdir -p $@
 
 # The README's test command is `make check`: deps, lint, every suite,
@@ -99,10 +106,12 @@ lint: all
 		--inline-suppr --suppress=missingIncludeSystem \
 		--library=scripts/cppcheck-lua.cfg -D__x86_64__ \
 		-I core core tests/progs
-	clang-format --dry-run -Werror core/*.c core/*.h tests/progs/*.c
+	clang-format --dry-run -Werror core/*.c core/*.h tests/progs/*.c \
+		tests/progs/behave/*.c tests/progs/behave/*.h
 
 format:
-	clang-format -i core/*.c core/*.h tests/progs/*.c
+	clang-format -i core/*.c core/*.h tests/progs/*.c tests/progs/behave/*.c \
+		tests/progs/behave/*.h
 
 asan:
 	$(MAKE) clean

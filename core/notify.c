@@ -19,7 +19,9 @@
  * honour.  Another thread of the program may rewrite the path or the
  * address between the read and the kernel's own read after a CONTINUE.
  * So CONTINUE is given only where the enforcement stays with the walls
- * that do not depend on it: the mounts and Landlock for paths, the empty
+ * that do not depend on it: the mounts and Landlock for paths (an open's,
+ * and a delete's, rename's or attribute change's, whose f* variants are
+ * named by the descriptor's /proc link: a name, not the file), the empty
  * network namespace (and Landlock's ports) for addresses, the namespaces
  * for process creation.  A refusal is safe either way (the call does not
  * run).  The notification names; the walls enforce.  Names read here
@@ -57,9 +59,9 @@
 	 CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
 #define CLONE_NEWTIME_UNSHARE 0x00000080 /* in clone it is CSIGNAL */
 
-static const char *const kinds[SBX_EV_COUNT] = {"open", "exec",	  "connect",
-						"bind", "send",	  "clone",
-						"mmap", "ptrace", "syscall"};
+static const char *const kinds[SBX_EV_COUNT] = {
+    "open", "exec",   "connect", "bind",   "send",	"clone",
+    "mmap", "ptrace", "delete",	 "rename", "attribute", "syscall"};
 
 const char *sbx_event_kind(int kind)
 {
@@ -308,6 +310,25 @@ static void read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
 	clean_path(out);
 }
 
+/* The name of the task's descriptor fd (the f* variants: fchmod, fchown,
+ * fsetxattr, ...), as its /proc link reads from outside; never followed. */
+static void fd_path(pid_t pid, uint64_t fd, char *out, size_t size)
+{
+	char link[64];
+	ssize_t r;
+	if (fd > 0x7fffffff) {
+		snprintf(out, size, "?");
+		return;
+	}
+	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, (int)fd);
+	r = readlink(link, out, size - 1);
+	if (r <= 0 || (size_t)r >= size - 1) {
+		snprintf(out, size, "?");
+		return;
+	}
+	out[r] = '\0';
+}
+
 /* The exec's arguments, as many whole ones as fit; argv_cut when the list
  * read stops before its NULL (too many, too long, unreadable: the box
  * chooses), so that the list is never taken for the whole. */
@@ -402,6 +423,104 @@ static int under(const char *path, const char *dir)
 	       (path[l] == '\0' || path[l] == '/');
 }
 
+/* Is path under none of the prefixes list (a list given)? */
+static int outside(const char *const *list, size_t n, const char *path)
+{
+	int out = list != NULL;
+	for (size_t i = 0; i < n && out; i++)
+		out = !under(path, list[i]);
+	return out;
+}
+
+/* ... of the paths a delete, rename or attribute change may name */
+static int outside_change(const struct sbx_notify_spec *s, const char *path)
+{
+	return s->change ? outside(s->change, s->nchange, path)
+			 : outside(s->open, s->nopen, path);
+}
+
+/* fchmodat2 (Linux 6.6): libseccomp's number, as the toolchain's headers
+ * may not have it; -1 when libseccomp does not know it either. */
+static int nr_fchmodat2(void)
+{
+	static int nr = -2;
+	if (nr == -2) {
+		nr = seccomp_syscall_resolve_name("fchmodat2");
+		if (nr < 0)
+			nr = -1;
+	}
+	return nr;
+}
+
+/* The file calls that change what is on disk: a delete, a rename or an
+ * attribute change, named as an open is (the path against the cwd or
+ * dirfd; an f* variant's descriptor by its /proc link).  0: not one. */
+static int describe_file(pid_t pid, const struct seccomp_data *d,
+			 struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+	int nr = d->nr;
+	if (nr == nr_fchmodat2())
+		nr = SYS_fchmodat;
+	switch (nr) {
+	case SYS_unlink:
+	case SYS_rmdir:
+		e->kind = SBX_EV_DELETE;
+		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		return 1;
+	case SYS_unlinkat:
+		e->kind = SBX_EV_DELETE;
+		read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		e->flags = a[2];
+		return 1;
+	case SYS_rename:
+		e->kind = SBX_EV_RENAME;
+		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		read_path(pid, AT_FDCWD, a[1], e->to, sizeof e->to);
+		return 1;
+	case SYS_renameat:
+	case SYS_renameat2:
+		e->kind = SBX_EV_RENAME;
+		read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		read_path(pid, (int)a[2], a[3], e->to, sizeof e->to);
+		e->flags = nr == SYS_renameat2 ? a[4] : 0;
+		return 1;
+	case SYS_chmod:
+	case SYS_chown:
+	case SYS_lchown:
+	case SYS_utime:
+	case SYS_utimes:
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+		e->kind = SBX_EV_ATTRIBUTE;
+		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		return 1;
+	case SYS_fchmod:
+	case SYS_fchown:
+	case SYS_fsetxattr:
+	case SYS_fremovexattr:
+		e->kind = SBX_EV_ATTRIBUTE;
+		fd_path(pid, a[0], e->path, sizeof e->path);
+		return 1;
+	case SYS_fchmodat:
+	case SYS_fchownat:
+	case SYS_futimesat:
+	case SYS_utimensat:
+		e->kind = SBX_EV_ATTRIBUTE;
+		/* utimensat(fd, NULL, ...) is futimens(fd) */
+		if (nr == SYS_utimensat && a[1] == 0)
+			fd_path(pid, a[0], e->path, sizeof e->path);
+		else
+			read_path(pid, (int)a[0], a[1], e->path,
+				  sizeof e->path);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int filter_errno(const struct sbx_notify_spec *s, int nr)
 {
 	for (size_t i = 0; i < s->nerrnos; i++)
@@ -438,9 +557,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 			e->flags = O_CREAT | O_WRONLY | O_TRUNC;
 		else if (read_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
 			e->flags = 0;
-		refuse = s->open != NULL;
-		for (size_t i = 0; i < s->nopen && refuse; i++)
-			refuse = !under(e->path, s->open[i]);
+		refuse = outside(s->open, s->nopen, e->path);
 		*err = EACCES;
 		break;
 	}
@@ -506,6 +623,14 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		refuse = 1;
 		break;
 	default:
+		if (describe_file(pid, d, e)) {
+			/* the table's paths; the errnos a program meets without
+			 * the right (to the directory; to the inode) */
+			refuse = outside_change(s, e->path) ||
+				 (e->to[0] && outside_change(s, e->to));
+			*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
+			break;
+		}
 		e->kind = SBX_EV_SYSCALL;
 		refuse = 1;
 		break;
@@ -549,8 +674,14 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		lua_pushstring(L, e->path);
 		lua_setfield(L, -2, "path");
 	}
+	if (e->to[0]) {
+		lua_pushstring(L, e->to);
+		lua_setfield(L, -2, "to");
+	}
 	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
-	    e->kind == SBX_EV_PTRACE) {
+	    e->kind == SBX_EV_PTRACE ||
+	    ((e->kind == SBX_EV_DELETE || e->kind == SBX_EV_RENAME) &&
+	     e->flags)) {
 		lua_pushinteger(L, (lua_Integer)e->flags);
 		lua_setfield(L, -2, "flags");
 	}
@@ -635,8 +766,8 @@ static int same_event(const struct sbx_event *a, const struct sbx_event *b)
 	return a->kind == b->kind && a->answer == b->answer && a->nr == b->nr &&
 	       a->pid == b->pid && a->err == b->err && a->flags == b->flags &&
 	       a->size == b->size && a->limit == b->limit &&
-	       strcmp(a->path, b->path) == 0 && strcmp(a->addr, b->addr) == 0 &&
-	       a->argv_len == b->argv_len &&
+	       strcmp(a->path, b->path) == 0 && strcmp(a->to, b->to) == 0 &&
+	       strcmp(a->addr, b->addr) == 0 && a->argv_len == b->argv_len &&
 	       memcmp(a->argv, b->argv, a->argv_len) == 0 &&
 	       a->argv_cut == b->argv_cut;
 }

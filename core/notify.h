@@ -30,6 +30,9 @@ enum {
 	SBX_EV_CLONE,
 	SBX_EV_MMAP,
 	SBX_EV_PTRACE,
+	SBX_EV_DELETE,	  /* unlink, unlinkat, rmdir */
+	SBX_EV_RENAME,	  /* rename, renameat, renameat2: path and to */
+	SBX_EV_ATTRIBUTE, /* chmod, chown, utimes, xattr families */
 	SBX_EV_SYSCALL,
 	SBX_EV_COUNT
 };
@@ -52,6 +55,11 @@ struct sbx_notify_spec {
 	 * (the mounts, Landlock and the network namespace hold them) */
 	const char *const *open; /* path prefixes an open may name */
 	size_t nopen;
+	/* path prefixes a delete, a rename (both names) and an attribute
+	 * change may name; NULL: open's (a profile that names the paths
+	 * opened names those changed too) */
+	const char *const *change;
+	size_t nchange;
 	const char *const *connect; /* "ip:port" a connect/bind/send may */
 	size_t nconnect;
 	uint64_t mmap_cap; /* bytes; 0: no cap */
@@ -73,11 +81,13 @@ struct sbx_event {
 	int err;	     /* the errno answered (SBX_ANS_DENY) */
 	int family;	     /* AF_* of addr */
 	int ns;		     /* clone: namespace flags asked for */
-	uint64_t flags;	     /* open: O_* flags; clone: its flags */
+	uint64_t flags;	     /* open: O_* flags; clone: its flags;
+				unlinkat, renameat2: their flags */
 	uint64_t size;	     /* mmap: the length asked for */
 	unsigned long limit; /* clone, exec: the budget it passed; 0: none */
 	unsigned long count;
 	char path[SBX_EVENT_PATH];
+	char to[SBX_EVENT_PATH]; /* rename: the new name */
 	char addr[80];
 	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
 	size_t argv_len;

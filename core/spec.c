@@ -369,8 +369,8 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
-	static const char *const keys[] = {"open",  "connect", "mmap_cap",
-					   "tasks", "execs",   NULL};
+	static const char *const keys[] = {
+	    "open", "change", "connect", "mmap_cap", "tasks", "execs", NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -404,6 +404,7 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 			luaL_error(L, "field 'notify' must be a table");
 		sbx_check_keys(L, t, 1, keys);
 		n->open = notify_list(L, t, "open", anchor, 1, &n->nopen);
+		n->change = notify_list(L, t, "change", anchor, 1, &n->nchange);
 		n->connect =
 		    notify_list(L, t, "connect", anchor, 0, &n->nconnect);
 		n->mmap_cap = (uint64_t)sbx_opt_int(L, t, "mmap_cap", 0, 0,

@@ -70,7 +70,8 @@ local CLI = {
 	name = "learn.lua",
 	description = "Runs PROG in the standard box under the strict profile in log mode (every "
 		.. "call its lists do not allow is let through and recorded) and writes a profile: the "
-		.. "strict profile, plus the calls, the opened paths, the connected addresses and the "
+		.. "strict profile, plus the calls, the opened paths, the paths deleted, renamed or "
+		.. "changed, the connected addresses and the "
 		.. "largest mapping the run used, each with a comment naming its events.  Run it with "
 		.. "`sbxlua run.lua --profile FILE --mode stop PROG ...`.",
 	epilog = "Exit status: 0 the profile is written (whatever the program's own status); 126 it "
@@ -143,10 +144,11 @@ local function strict_allows(p)
 	return set
 end
 
--- The additions: calls, opens and addresses, each name -> { n = events,
+-- The additions: calls, opens, changed paths (deleted, renamed, their
+-- attributes changed) and addresses, each name -> { n = events,
 -- union = bool }; mmap = { size =, n = } the largest mapping.
 local function new_learned()
-	return { calls = {}, open = {}, connect = {}, refused = {}, mmap = nil }
+	return { calls = {}, open = {}, change = {}, connect = {}, refused = {}, mmap = nil }
 end
 
 local function note(t, key, n, from_union)
@@ -166,6 +168,11 @@ local function learn_events(L, events, refusals, base)
 			-- path to allow (the box chooses them; "?" would let every
 			-- unreadable path through in later runs)
 			if e.path:sub(1, 1) == "/" then note(L.open, e.path, n) end
+		elseif (e.kind == "delete" or e.kind == "rename" or e.kind == "attribute") and e.path then
+			-- a rename names both; the same care as for an open's path
+			for _, p in ipairs { e.path, e.to } do
+				if p:sub(1, 1) == "/" then note(L.change, p, n) end
+			end
 		elseif (e.kind == "connect" or e.kind == "bind" or e.kind == "send") and INET[e.family] and e.addr then
 			note(L.connect, e.addr, n)
 		elseif e.kind == "mmap" and e.size then
@@ -200,6 +207,7 @@ local function learn_union(L, file, strict)
 		end
 	end
 	for _, path in ipairs(p.notify.open or {}) do note(L.open, path, 0, true) end
+	for _, path in ipairs(p.notify.change or {}) do note(L.change, path, 0, true) end
 	for _, a in ipairs(p.notify.connect or {}) do note(L.connect, a, 0, true) end
 	local cap = p.notify.mmap_cap
 	if cap and cap > (strict.notify.mmap_cap or 0) and (not L.mmap or cap > L.mmap.size) then
@@ -256,6 +264,13 @@ local function render(L, argv)
 	w("notify.open = {\n")
 	for _, k in ipairs(sorted_keys(L.open)) do
 		w(("\t%s, -- %s\n"):format(lit(k), from("open", L.open[k])))
+	end
+	w("}\n")
+	w("\n-- changes: the paths deleted, renamed (both names) or whose attributes\n")
+	w("-- changed, exactly, as for opens.\n")
+	w("notify.change = {\n")
+	for _, k in ipairs(sorted_keys(L.change)) do
+		w(("\t%s, -- %s\n"):format(lit(k), from("delete, rename or attribute", L.change[k])))
 	end
 	w("}\n")
 	w("\n-- addresses connected to, bound or sent to (ip:port)\n")

@@ -14,7 +14,9 @@
 --  * the calls the supervisor must see: open, openat, openat2, creat,
 --    execve, execveat, connect, bind, sendmsg, sendmmsg, sendto with an
 --    address, clone3, fork, vfork, clone but a thread's, mmap and mremap
---    above the size cap, ptrace, unshare, setns, mount;
+--    above the size cap, ptrace, unshare, setns, mount; the calls that
+--    delete, rename or change a file's attributes (unlink, rename, chmod,
+--    chown, utimes and xattr families: events for the behaviour summary);
 --  * every call the default profile refuses: its refusals are this
 --    profile's too, with the same errno, so they hold in every mode of the
 --    supervisor (log mode included: a call the default box never runs is
@@ -91,11 +93,21 @@ local SUPERVISED = {
 	mmap = { { { 1, "<=", CAP } } },
 	mremap = { { { 2, "<=", CAP } } },
 	ptrace = true, unshare = true, setns = true, mount = true,
+	-- files deleted, renamed, their attributes changed (a delete, rename
+	-- or attribute event each; the walls still decide what they reach)
+	unlink = true, unlinkat = true, rmdir = true,
+	rename = true, renameat = true, renameat2 = true,
+	chmod = true, fchmod = true, fchmodat = true, fchmodat2 = true,
+	chown = true, fchown = true, lchown = true, fchownat = true,
+	utime = true, utimes = true, futimesat = true, utimensat = true,
+	setxattr = true, lsetxattr = true, fsetxattr = true,
+	removexattr = true, lremovexattr = true, fremovexattr = true,
 }
 
 -- For the default profile's conditional refusals: the conditions under
 -- which the call is allowed here (none of the default's can hold).  A call
--- the default refuses on a condition and missing here is notified.
+-- the default refuses on a condition and missing here is notified (the
+-- chmod and chown calls always are: SUPERVISED).
 local COMPLEMENT = {
 	prlimit64 = { { { 0, "==", 0 } } }, -- the caller's own limits
 	socket = { -- AF_UNIX, AF_INET, AF_INET6, AF_NETLINK (all 64 bits)
@@ -103,10 +115,6 @@ local COMPLEMENT = {
 	},
 	ioctl = none_of(1, { TIOCSTI, TIOCLINUX }),
 	fcntl = none_of(1, { F_SETLEASE }),
-	chmod = { { { 1, "&==", 0, SETID } } },
-	fchmod = { { { 1, "&==", 0, SETID } } },
-	fchmodat = { { { 2, "&==", 0, SETID } } },
-	fchmodat2 = { { { 2, "&==", 0, SETID } } },
 	mknod = { { { 1, "&==", 0, SETID } } },
 	mknodat = { { { 2, "&==", 0, SETID } } },
 	seccomp = { { { 1, "&==", 0, NEW_LISTENER } } }, -- no listener of its own

@@ -3,6 +3,7 @@
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
 local cjson = require "cjson"
+local behaviour = require "sbx.behaviour"
 
 local run = S.runlua
 local HOSTILE = "build/tests/hostile"
@@ -77,6 +78,28 @@ describe("the behaviour summary [" .. S.priv .. "]", function()
 		assert.are.same({ { transport_layer_protocol = "tcp", destination_ip = "10.0.0.1",
 			destination_port = 4444, bytes = 5 } }, b.ip_traffic)
 		assert.are.same({ "network" }, b.tags)
+	end)
+
+	it("lists deleted and renamed files and attribute changes (strict profile)", function()
+		local b = summary("--profile", "strict", "--mode", "log", "build/tests/fileops", "mkdir:/work/d", "write:/work/d/a",
+			"write:/tmp/t", "rename:/work/d/a:/work/d/b", "renameat2:/tmp/t:/tmp/u", "chmod:/work/d/b",
+			"fchown:/work/d/b", "setxattr:/tmp/u", "unlink:/tmp/u", "unlink:/work/d/b", "rmdir:/work/d",
+			"unlink:/work/d/b")
+		assert.are.same({ "/tmp/t", "/tmp/u", "/work/d", "/work/d/a", "/work/d/b" }, b.files_deleted)
+		assert.are.same({ "/tmp/u", "/work/d/b" }, b.files_attribute_changed)
+		-- a rename's new name is written
+		assert.are.same({ "/tmp/t", "/tmp/u", "/work/d/a", "/work/d/b" }, b.files_written)
+		assert.are.same({}, b.files_dropped)
+		local c = behaviour.canonical(b)
+		assert.truthy(c:find("\nfiles_deleted=/work/d/a\n", 1, true))
+		assert.truthy(c:find("\nfiles_attribute_changed=/tmp/u\n", 1, true))
+	end)
+
+	it("names no delete under the default profile: those calls are not notified there", function()
+		local b = summary("build/tests/fileops", "write:/work/a", "rename:/work/a:/work/b",
+			"chmod:/work/b", "unlink:/work/b")
+		assert.are.same({}, b.files_deleted)
+		assert.are.same({}, b.files_attribute_changed)
 	end)
 
 	it("has a behash stable over runs, shared by alike programs, changed by one thing more", function()

@@ -81,6 +81,26 @@ describe("learn.lua [" .. S.priv .. "]", function()
 		assert.are.same({ "", "sandbox: refused: open /etc/shadow\n", 125 }, { out, err, code })
 	end)
 
+	it("files deleted, renamed, changed: their paths learned; another path's delete is refused", function()
+		local FILEOPS = "build/tests/fileops"
+		local ops = { "write:/work/a", "rename:/work/a:/work/b", "chmod:/work/b", "unlink:/work/b" }
+		local p = learned("files.lua", FILEOPS, table.unpack(ops))
+		local text = S.read(p)
+		assert.truthy(text:find('\nnotify.change = {\n\t"/work/a", -- delete, rename or attribute, 1 event\n'
+			.. '\t"/work/b", -- delete, rename or attribute, 3 events\n}\n', 1, true), text)
+		local out, err, code = stop(p, FILEOPS, table.unpack(ops))
+		assert.are.same({ "write: ok\nrename: ok\nchmod: ok\nunlink: ok\n", "sandbox: exit 0\n", 0 },
+			{ out, err, code })
+		-- a path only opened, never changed: a delete of it is refused
+		local libc = "/lib/x86_64-linux-gnu/libc.so.6"
+		assert.truthy(text:find('\n\t"' .. libc .. '", -- open, 1 event\n', 1, true), text)
+		out, err, code = stop(p, FILEOPS, "unlink:" .. libc)
+		assert.are.same({ "", "sandbox: refused: delete " .. libc .. "\n", 125 }, { out, err, code })
+		out, err, code = stop(p, FILEOPS, "write:/work/a", "rename:/work/a:/work/c")
+		assert.are.same({ "write: ok\n", "sandbox: refused: rename /work/a to /work/c\n", 125 },
+			{ out, err, code })
+	end)
+
 	it("never allows what the default profile refuses, nor a namespace", function()
 		-- the strict profile keeps the default's refusals in the kernel
 		-- (its errno, in log mode too): learning never sees them as calls

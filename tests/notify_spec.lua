@@ -363,4 +363,108 @@ describe("the explain channel [" .. S.priv .. "]", function()
 			assert.are.equal(125, code)
 		end)
 	end)
+
+	describe("deletes, renames and attribute changes (tests/profiles/notify-files.lua)", function()
+		local FILES = "tests/profiles/notify-files.lua"
+		local FILEOPS = "build/tests/fileops"
+		local SETUP = { "mkdir:/work/ok", "mkdir:/work/no", "write:/work/ok/a", "write:/work/no/x" }
+		local OPS = { "rename:/work/ok/a:/work/ok/b", "renameat2:/work/ok/b:/work/no/c",
+			"unlink:/work/no/x", "chmod:/work/no/x", "fchmod:/work/no/x", "fchmodat2:/work/ok/b",
+			"chown:/work/ok/b", "fchown:/work/ok/b", "utimensat:/work/no/x", "futimens:/work/ok/b",
+			"setxattr:/work/no/x", "fsetxattr:/work/ok/b", "unlinkat-dir:no", "unlink:/work/ok/b",
+			"rmdir:/work/ok" }
+		local function files(ops, ...)
+			local argv = { "--profile", FILES, ... }
+			argv[#argv + 1] = FILEOPS
+			for _, a in ipairs(SETUP) do argv[#argv + 1] = a end
+			for _, a in ipairs(ops) do argv[#argv + 1] = a end
+			return S.runlua(table.unpack(argv))
+		end
+
+		it("deny: a path outside notify.open is refused, named, with EACCES or EPERM", function()
+			local out, err, code = files(OPS, "--mode", "deny")
+			assert.are.equal(table.concat({ "mkdir: ok", "mkdir: ok", "write: ok", "write: ok",
+				"rename: ok", "renameat2: Permission denied", "unlink: Permission denied",
+				"chmod: Operation not permitted", "fchmod: Operation not permitted", "fchmodat2: ok",
+				"chown: ok", "fchown: ok", "utimensat: Operation not permitted", "futimens: ok",
+				"setxattr: Operation not permitted", "fsetxattr: ok",
+				"unlinkat-dir: Permission denied", "unlink: ok", "rmdir: ok" }, "\n") .. "\n", out)
+			assert.are.equal(table.concat({
+				"sandbox: denied: rename /work/ok/b to /work/no/c (EACCES)",
+				"sandbox: denied: delete /work/no/x (EACCES)",
+				"sandbox: denied: attribute /work/no/x (chmod) (EPERM)",
+				"sandbox: denied: attribute /work/no/x (fchmod) (EPERM)",
+				"sandbox: denied: attribute /work/no/x (utimensat) (EPERM)",
+				"sandbox: denied: attribute /work/no/x (setxattr) (EPERM)",
+				"sandbox: denied: delete /work/no (EACCES)",
+				"sandbox: exit 0" }, "\n") .. "\n", err)
+			assert.are.equal(0, code)
+		end)
+
+		it("notify.change, where given, is the changes' list instead of open's", function()
+			local d, rm = S.tmpdir()
+			local text = S.read(FILES):gsub("open = {", "open = { \"/nowhere\" }, change = {")
+			local f = assert(io.open(d .. "/p.lua", "w"))
+			f:write(text)
+			f:close()
+			local out, err, code = S.runlua("--profile", d .. "/p.lua", "--mode", "deny", FILEOPS,
+				"write:/work/a", "mkdir:/work/ok", "write:/work/ok/b", "unlink:/work/a", "unlink:/work/ok/b")
+			rm()
+			assert.are.same({ "write: ok\nmkdir: ok\nwrite: ok\nunlink: Permission denied\nunlink: ok\n",
+				"sandbox: denied: delete /work/a (EACCES)\nsandbox: exit 0\n", 0 }, { out, err, code })
+		end)
+
+		it("notify.change must be a list of absolute paths", function()
+			local function err_of(change)
+				local ok, msg = pcall(sbx.run, spec({ "/bin/true" }, { notify = { change = change } }))
+				assert.is_false(ok)
+				return msg
+			end
+			assert.truthy(err_of({ "work" }):find("field 'notify.change': 'work' is not an absolute path", 1, true))
+			assert.truthy(err_of("/work"):find("field 'notify.change' must be a list of strings", 1, true))
+			assert.truthy(err_of({ 1 }):find("field 'notify.change' must be a list of strings", 1, true))
+		end)
+
+		it("stop: the first refusal ends the box, named", function()
+			local out, err, code = files(OPS, "--mode", "stop")
+			assert.are.equal("sandbox: refused: rename /work/ok/b to /work/no/c\n", err)
+			assert.truthy(out:find("\nrename: ok\n$"), out)
+			assert.are.equal(125, code)
+		end)
+
+		it("log: every call let through and recorded, with the schema", function()
+			local d, rm = S.tmpdir()
+			local out, err, code = files({ "fchmod:/work/ok/a", "fchown:/work/ok/a", "futimens:/work/ok/a",
+				"fsetxattr:/work/ok/a", "rename:/work/ok/a:/work/ok/b", "renameat2:/work/ok/b:/work/no/c",
+				"unlink:/work/no/c", "unlink:/work/no/x", "unlinkat-dir:no" }, "--mode", "log", "--json", d .. "/r.json")
+			local r = cjson.decode((assert(S.read(d .. "/r.json"))))
+			rm()
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("\nunlinkat-dir: ok\n", out:sub(-18), out)
+			local got = {}
+			for _, e in ipairs(r.events) do
+				if e.syscall and e.kind ~= "exec" then
+					assert.are.equal("allow", e.answer)
+					got[#got + 1] = table.concat({ e.kind, e.syscall, e.path, e.to or "-",
+						e.flags and ("%d"):format(e.flags) or "-" }, " ")
+				end
+			end
+			assert.are.same({
+				-- the f* variants: the descriptor's link, read from outside
+				"attribute fchmod /work/ok/a - -",
+				"attribute fchown /work/ok/a - -",
+				-- futimens is utimensat(fd, NULL, ...)
+				"attribute utimensat /work/ok/a - -",
+				"attribute fsetxattr /work/ok/a - -",
+				"rename rename /work/ok/a /work/ok/b -",
+				-- RENAME_NOREPLACE; log mode lets the refused name through
+				"rename renameat2 /work/ok/b /work/no/c 1",
+				"delete unlink /work/no/c - -",
+				"delete unlink /work/no/x - -",
+				-- AT_REMOVEDIR, the name against the directory descriptor
+				"delete unlinkat /work/no - 512",
+			}, got)
+		end)
+	end)
 end)

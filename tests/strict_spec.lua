@@ -28,7 +28,12 @@ local RET_USER_NOTIF = 0x7fc00000
 -- The calls the supervisor must see, never allowed whatever their arguments.
 local ALWAYS_NOTIFIED = { "open", "openat", "openat2", "creat", "execve", "execveat",
 	"connect", "bind", "sendmsg", "sendmmsg", "clone3", "fork", "vfork", "ptrace",
-	"unshare", "setns", "mount" }
+	"unshare", "setns", "mount",
+	-- the delete, rename and attribute events of the behaviour summary
+	"unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2",
+	"chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+	"utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr",
+	"removexattr", "lremovexattr", "fremovexattr" }
 
 local decode, bpf_run = S.bpf_decode, S.bpf_run
 
@@ -511,6 +516,30 @@ describe("the corpus in the box with --profile strict [" .. S.priv .. "]", funct
 			assert.equal("sandbox: exit 0\n", err:match("[^\n]*\n$"), err)
 		end)
 	end
+
+	-- files deleted, renamed and changed: named (the behaviour summary's
+	-- events) and let through in stop mode, the profile's own
+	it("a delete, a rename and an attribute change are events, let through in stop mode", function()
+		if not need_channel() then return end
+		local d, rm = S.tmpdir()
+		local _, err, code = S.runlua("--profile", "strict", "--json", d .. "/r.json",
+			"build/tests/fileops", "write:/work/a", "rename:/work/a:/work/b", "chmod:/work/b",
+			"unlink:/work/b")
+		local r = require("cjson").decode((assert(S.read(d .. "/r.json"))))
+		rm()
+		assert.equal(0, code, err)
+		assert.equal("sandbox: exit 0\n", err)
+		local got = {}
+		for _, e in ipairs(r.events) do
+			if e.kind == "delete" or e.kind == "rename" or e.kind == "attribute" then
+				got[#got + 1] = ("%s %s %s %s"):format(e.kind, e.path, e.to or "-", e.answer)
+			end
+		end
+		assert.same({ "rename /work/a /work/b allow", "attribute /work/b - allow",
+			"delete /work/b - allow" }, got)
+		assert.same({ "/work/a", "/work/b" }, r.behaviour.files_deleted)
+		assert.same({ "/work/b" }, r.behaviour.files_attribute_changed)
+	end)
 
 	-- common programs of the corpus, run in the box as they are: nothing
 	-- refused (stop mode, the default), nothing denied (deny mode)

@@ -59,6 +59,7 @@ function M.summary(res)
 		error(("bad argument #1 to 'summary' (table expected, got %s)"):format(type(res)), 2)
 	end
 	local opened, written, execs, created, calls, tags = {}, {}, {}, {}, {}, {}
+	local deleted, changed = {}, {}
 	-- the tree: a pid's first image names it; a pid first seen at an exec
 	-- after a clone event is that clone's caller's child (the events carry
 	-- no parent: the nearest clone not yet matched is taken for it)
@@ -77,6 +78,14 @@ function M.summary(res)
 		if k == "open" and type(e.path) == "string" then
 			opened[e.path] = true
 			if math.type(e.flags) == "integer" and e.flags & WRITE ~= 0 then written[e.path] = true end
+		elseif k == "delete" and type(e.path) == "string" then
+			deleted[e.path] = true
+		elseif k == "rename" and type(e.path) == "string" then
+			-- the old name is gone, the new one written
+			deleted[e.path] = true
+			if type(e.to) == "string" then written[e.to] = true end
+		elseif k == "attribute" and type(e.path) == "string" then
+			changed[e.path] = true
 		elseif k == "exec" then
 			local argv = type(e.argv) == "table" and e.argv or { e.path }
 			local line = concat(argv, " ")
@@ -161,8 +170,8 @@ function M.summary(res)
 	local s = {
 		files_opened = keys(opened),
 		files_written = keys(written),
-		files_deleted = {},
-		files_attribute_changed = {},
+		files_deleted = keys(deleted),
+		files_attribute_changed = keys(changed),
 		files_dropped = dropped,
 		command_executions = execs,
 		processes_created = keys(created),

@@ -462,7 +462,7 @@ end
 
 --- The explain channel's settings of a profile: its `notify` table split
 -- into the default mode and the supervisor's table (the core spec's
--- `notify`: `open`, `connect`, `mmap_cap`, `tasks`, `execs`).
+-- `notify`: `open`, `change`, `connect`, `mmap_cap`, `tasks`, `execs`).
 -- @param profile a spec table from `M.load`, or `false`
 -- @return mode (a string or nil), table (or nil)
 function M.notify(profile)

@@ -324,13 +324,17 @@ local setid_lines = {
 }
 
 --- The words naming a notified call (the explain channel's event `e`):
--- `open /etc/shadow`, `connect 10.0.0.1:4444`, `syscall 41 (socket)`,
+-- `open /etc/shadow`, `connect 10.0.0.1:4444`, `delete /work/a`,
+-- `rename /work/a to /work/b`, `attribute /work/a (fchmodat)`,
+-- `syscall 41 (socket)`,
 -- `process limit (16)` (a creation past `notify.tasks`), `exec limit (8)`.
 function M.call_words(e)
 	local k = e.kind
 	if k == "clone" and e.limit then return ("process limit (%d)"):format(e.limit) end
 	if k == "exec" and e.limit then return ("exec limit (%d)"):format(e.limit) end
-	if k == "open" or k == "exec" then return k .. " " .. (e.path or "?") end
+	if k == "rename" then return ("rename %s to %s"):format(e.path or "?", e.to or "?") end
+	if k == "attribute" then return ("attribute %s (%s)"):format(e.path or "?", e.syscall or "?") end
+	if k == "open" or k == "exec" or k == "delete" then return k .. " " .. (e.path or "?") end
 	if (k == "connect" or k == "bind" or k == "send") and e.addr then return k .. " " .. e.addr end
 	if k == "clone" and e.namespaces then
 		return (e.syscall == "unshare" and "unshare" or "clone") .. " with namespace flags"
@@ -342,7 +346,8 @@ function M.call_words(e)
 end
 
 -- the kinds of notified calls, in the order of the verbose summary
-M.CALL_KINDS = { "open", "exec", "connect", "bind", "send", "clone", "mmap", "ptrace", "syscall" }
+M.CALL_KINDS = { "open", "exec", "connect", "bind", "send", "clone", "mmap", "ptrace",
+	"delete", "rename", "attribute", "syscall" }
 local call_kind = {}
 for _, k in ipairs(M.CALL_KINDS) do call_kind[k] = true end
 

@@ -1,0 +1,8 @@
+/* hello: benign; prints a line. */
+#include <stdio.h>
+
+int main(void)
+{
+	puts("hello");
+	return 0;
+}
