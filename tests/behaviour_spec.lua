@@ -178,6 +178,67 @@ s:close() h:close()
 		assert.truthy(out:find("invalid option 'rename'", 1, true), out)
 	end)
 
+	it("is driven through a real terminal (tmux): each helper, then a shell and Ctrl-D", function()
+		local has_tmux = select(2, S.sh("command -v tmux >/dev/null")) == 0
+		if not has_tmux then return pending("tmux is not installed (scripts/deps.sh installs it)") end
+		local dir, cleanup = S.tmpdir()
+		local tmux = "tmux -S " .. S.q(dir .. "/sock") .. " "
+		local function screen() return (S.sh(tmux .. "capture-pane -p -J -S - 2>/dev/null")) end
+		-- the event: text on the terminal after the line typed last (and
+		-- after = the next prompt's "> " too: bounded, 60 s)
+		local function shows(text, after)
+			for _ = 1, 600 do
+				local scr = screen()
+				local at = after and select(2, scr:find(after, 1, true))
+				local found = (not after or at) and select(2, scr:find(text, (at or 0) + 1, true))
+				if found and (not after or scr:find("> ", found + 1, true)) then return true end
+				S.sh("sleep 0.1")
+			end
+			return false
+		end
+		local function type_line(l)
+			S.sh(tmux .. "send-keys -l " .. S.q(l) .. " && " .. tmux .. "send-keys Enter")
+		end
+		assert.are.equal(0, select(2, S.sh(tmux .. "new-session -d -x 160 -y 50 " .. S.q(S.bin))))
+		-- the REPL's first prompt before the first key
+		assert.is_true(shows("\n> "), screen())
+		-- each line typed, and what the terminal then shows before the
+		-- next prompt
+		local steps = {
+			{ 's = explore("build/tests/hostile", {quiet=true})', "" },
+			{ 'r = s:run{"shadow"}', "" },
+			{ "r:opened()", "/etc/shadow\n" },
+			{ "r:execs()", "/work/hostile shadow\n" },
+			{ "r:refused()", "" },
+			{ "r:files()", "" },
+			{ "r:dns()", "" },
+			{ 'r2 = s:run{"connect"}', "" },
+			{ "r2:connects()", "connect 127.0.0.1:4444 (allow)\n" },
+			{ "diff(r, r2)", "+ ip_traffic=tcp 127.0.0.1 4444\n" },
+			{ 's:allow("connect", "10.0.0.1:80")', "allowed connect 10.0.0.1:80\n" },
+			{ "help()", "help()                     this text\n" },
+		}
+		local ok, err = pcall(function()
+			for i, step in ipairs(steps) do
+				type_line(step[1])
+				local typed = "> " .. step[1] .. "\n"
+				assert(shows(step[2], typed), ("step %d: %s\n%s"):format(i, step[1], screen()))
+			end
+			type_line("s:shell()")
+			assert(shows("$ "), screen())
+			type_line("echo in-the-box; ls /work")
+			assert(shows("in-the-box\nhostile\n"), screen())
+			-- Ctrl-D ends the shell; the REPL is still there
+			S.sh(tmux .. "send-keys C-d")
+			assert(shows("sandbox: exit 0\n", "in-the-box"), screen())
+			type_line("s:close(); print('closed')")
+			assert(shows("\nclosed\n"), screen())
+		end)
+		S.sh(tmux .. "kill-server 2>/dev/null")
+		cleanup()
+		assert(ok, err)
+	end)
+
 	it("opens an interactive shell in the same tree on a terminal (s:shell)", function()
 		local cmd = S.bin .. " -e " .. S.q("require('sbx.explore').explore('build/tests/hostile'):shell()")
 		local out = S.sh("/usr/bin/python3 tests/on_pty.py --raw " .. S.q(cmd) .. " '$ ' "
