@@ -1454,6 +1454,12 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		errno = r < 0 ? errno : EPIPE;
 		die(SBX_ST_SYNC, -1);
 	}
+	/* the network namespace is made here, not by the supervisor's clone
+	 * (supervise.c clone_box): its setup is the costliest of the
+	 * namespaces, and here it runs beside the supervisor, not in it.
+	 * Nothing before this point uses the network. */
+	if (p->nsflags & CLONE_NEWNET)
+		CHECK(unshare(CLONE_NEWNET), SBX_ST_NETNS, -1);
 	if (p->root_opts && !p->trees)
 		open_sources(p);
 	if (p->nsflags & CLONE_NEWUSER) {

@@ -577,7 +577,9 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	    sbx_procev_open(&j->pe) == 0)
 		cp->deaths_sync = j->deaths_sync = 1;
 	memset(&ca, 0, sizeof ca);
-	ca.flags = p->nsflags | CLONE_PIDFD;
+	/* every namespace but the network's, which init makes itself
+	 * (child.c sbx_child_main) */
+	ca.flags = (p->nsflags & ~(uint64_t)CLONE_NEWNET) | CLONE_PIDFD;
 	if (j->cg.fd >= 0) {
 		ca.flags |= CLONE_INTO_CGROUP;
 		ca.cgroup = (uint64_t)j->cg.fd;

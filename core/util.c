@@ -53,6 +53,7 @@ static const char *const stages[SBX_ST_COUNT] = {
     [SBX_ST_PIVOT] = "pivot root",
     [SBX_ST_HOSTNAME] = "set hostname",
     [SBX_ST_NET] = "bring up lo",
+    [SBX_ST_NETNS] = "make the network namespace",
     [SBX_ST_REMOUNT_ROOT] = "remount root read-only",
     [SBX_ST_FORK] = "fork",
     [SBX_ST_SETSID] = "start session",

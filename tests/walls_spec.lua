@@ -263,13 +263,13 @@ describe("walls [" .. S.priv .. "]", function()
 				.. "fchmod EPERM\nopenat2 ENOSYS\n0\n", out)
 			-- each refusal named (the explain channel, with the same errno);
 			-- nothing for the scan to clear
-			assert.are.equal("sandbox: denied: syscall 268 (fchmodat) (EPERM)\n"
-				.. "sandbox: denied: syscall 268 (fchmodat) (EPERM)\n"
-				.. "sandbox: denied: syscall 268 (fchmodat) (EPERM)\n"
+			assert.are.equal("sandbox: denied: attribute /work/a (fchmodat) (EPERM)\n"
+				.. "sandbox: denied: attribute /work/a (fchmodat) (EPERM)\n"
+				.. "sandbox: denied: attribute /work/b (fchmodat) (EPERM)\n"
 				.. "sandbox: denied: open /work/c (EPERM)\n"
 				.. "sandbox: denied: open /work (EPERM)\n"
 				.. "sandbox: denied: syscall 259 (mknodat) (EPERM)\n"
-				.. "sandbox: denied: syscall 91 (fchmod) (EPERM)\n"
+				.. "sandbox: denied: attribute /work/f (fchmod) (EPERM)\n"
 				.. "sandbox: exit 1\n", err)
 			assert.are.same({ a = "755", f = "755" }, modes)
 		end)
