@@ -292,7 +292,15 @@ local function unpack_layer(out, copy, layer)
 	stdin:close()
 	if not r then return nil, ("cannot unpack %s: %s"):format(layer.what, why(rmsg)) end
 	if r.outcome ~= "exit" or r.code ~= 0 then
-		local said = (r.stderr or ""):match("([^\n]+)\n?$")
+		-- the first line that says what failed: not tar's warnings
+		-- of names it rewrote, nor its closing summary
+		local said
+		for l in (r.stderr or ""):gmatch("[^\n]+") do
+			if not said and not l:find("^tar: Removing leading") and not l:find("^tar: Exiting with failure") then
+				said = l
+			end
+		end
+		said = said or (r.stderr or ""):match("([^\n]+)\n?$")
 		return nil, ("cannot unpack %s: %s"):format(layer.what,
 			said or (r.outcome .. " " .. tostring(r.code or r.signal or "")))
 	end
@@ -310,7 +318,9 @@ function M.unpack(img)
 	local final = cache .. "/" .. img.digest:gsub(":", "-")
 	local st = core.lstat(final)
 	if st then
-		if not owned(st, "dir") then return nil, ("cannot use the image cache: %s: not a directory of the caller's own"):format(final) end
+		if not owned(st, "dir") then
+			return nil, ("cannot use the image cache: %s: not a directory of the caller's own"):format(final)
+		end
 		return final, false
 	end
 	local tmp, code = sh("mktemp -d " .. q(cache .. "/.unpack-XXXXXXXX") .. " 2>&1")
