@@ -20,6 +20,7 @@ require "sbx.backend.process"
 require "sbx.backend.oci"
 require "sbx.backend.rootfs"
 require "sbx.backend.image"
+require "sbx.backend.podman"
 
 local refuse, reason, split_dest = cli.refuse, cli.reason, cli.split_dest
 local clean_box_path, host_path = cli.clean_box_path, cli.host_path
@@ -151,9 +152,12 @@ local OPTIONS = {
 			if not backend.check(typed) then refuse("--backend %s: expected ns, process or oci", typed) end
 			o.backend = typed
 		end },
-	{ "--runtime", "runc|crun", "the OCI runtime (default: runc, else crun)",
+	{ "--runtime", "runc|crun|podman", "the OCI runtime (default: runc, else crun); podman runs an --image "
+		.. "(with runc, never pulling)",
 		function(o, typed)
-			if typed ~= "runc" and typed ~= "crun" then refuse("--runtime %s: expected runc or crun", typed) end
+			if typed ~= "runc" and typed ~= "crun" and typed ~= "podman" then
+				refuse("--runtime %s: expected runc, crun or podman", typed)
+			end
 			o.runtime = typed
 		end },
 	{ "--rootfs", "DIR", "the namespace box's root: a directory root (read-only) instead of the "

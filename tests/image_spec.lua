@@ -389,4 +389,74 @@ assert(backend.build { image = "nothing", prog = "/bin/sh", ro = {}, rw = {}, so
 			assert.are.equal("from lua\n" .. ref:match("@(.*)$") .. "\n", out)
 		end)
 	end)
+
+	-- podman: --backend oci --runtime podman over the same verified image
+	describe("podman", function()
+		local have = sbx.lstat("/usr/bin/podman") ~= nil
+		local function prun(ref, ...)
+			-- podman's storage and state: a rootless caller's own
+			return S.runlua_env(env .. " HOME=" .. S.q(tmp) .. " XDG_RUNTIME_DIR=" .. S.q(tmp),
+				"--backend", "oci", "--runtime", "podman", "--image", ref, ...)
+		end
+		local function left()
+			return S.sh("env HOME=" .. S.q(tmp) .. " XDG_RUNTIME_DIR=" .. S.q(tmp)
+				.. " podman --log-level=fatal --cgroup-manager=cgroupfs ps --all --quiet --filter name=sbxlua- 2>&1")
+		end
+		local FIRST = "^sandbox: isolation: oci %(podman [%d.]+, runc [^,)]+" .. (S.euid() == 0 and "" or ", rootless") .. "%)\n"
+
+		it("runs the image, read-only, no network, no capability, no_new_privs, read back", function()
+			if not have then return pending("podman is not installed") end
+			local ref, m = image { base(), layer { { "hello", data = "hi\n" } } }
+			local out, err, code = prun(ref, "-v", "/bin/sh", "-c", "read x < /hello; echo $x; { echo > /x; } 2>/dev/null"
+				.. " || echo read-only; echo w > /work/f && read y < /work/f && echo $y;"
+				.. " while read k v; do case $k in CapEff:|NoNewPrivs:|Seccomp:) echo $k $v;; esac; done < /proc/self/status")
+			assert.are.equal(0, code, err)
+			assert.are.equal("hi\nread-only\nw\nCapEff: 0000000000000000\nNoNewPrivs: 1\nSeccomp: 2\n", out)
+			assert.matches(FIRST, err)
+			assert.matches(("\nsandbox: root: the verified image %s (verified), read-only (verified)\n"):format(m.digest),
+				err, 1, true)
+			assert.matches("\nsandbox: no_new_privs: yes (verified)\nsandbox: capabilities: none (verified)\n", err, 1, true)
+			assert.not_matches("not as asked", err, 1, true)
+			assert.matches("\nsandbox: exit 0\n$", err)
+			assert.are.equal("", left())
+		end)
+
+		it("says what podman did not do as asked", function()
+			if not have then return pending("podman is not installed") end
+			local ref = image { base(), layer { { "x", data = "x" } } }
+			local script = tmp .. "/podman.lua"
+			write(script, ([[
+local backend = require "sbx.backend"
+local spec, info = assert(backend.build { backend = "oci", runtime = "podman", image = %q, prog = "/bin/sh",
+	args = { "-c", "true" }, ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {},
+	stdout = "capture", stderr = "capture" })
+-- podman asked for less than the spec: no read-only root, capabilities kept
+local argv = {}
+for _, a in ipairs(spec.argv) do
+	if a ~= "--read-only" and a ~= "--cap-drop=all" then argv[#argv + 1] = a end
+end
+spec.argv = argv
+local r = assert(backend.run(spec, info))
+print(r.outcome, r.code)
+for _, m in ipairs(info.mismatches) do print(m) end
+]]):format(ref))
+			local out, code = S.sh("env " .. env .. " HOME=" .. S.q(tmp) .. " XDG_RUNTIME_DIR=" .. S.q(tmp) .. " "
+				.. S.bin .. " " .. S.q(script) .. " 2>&1")
+			assert.are.equal(0, code, out)
+			assert.matches("^exit\t0\n", out)
+			assert.matches("\nroot: asked read-only, recorded writable\n", out, 1, true)
+			assert.matches("\ncapabilities CapBnd: asked 0000000000000000, recorded ", out, 1, true)
+			assert.matches("\npodman read-only root: asked true, recorded false\n", out, 1, true)
+			assert.are.equal("", left())
+		end)
+
+		it("is refused without --image, and with host binds", function()
+			local _, err, code = S.runlua_env(env, "--backend", "oci", "--runtime", "podman", "/bin/true")
+			assert.are.equal(126, code)
+			assert.matches("--runtime podman: needs --image", err, 1, true)
+			_, err, code = prun(L .. "@sha256:" .. ("0"):rep(64), "--tmp", "/x", "/bin/true")
+			assert.are.equal(126, code)
+			assert.matches("--ro, --rw, --tmp: not with podman", err, 1, true)
+		end)
+	end)
 end)
