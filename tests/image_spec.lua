@@ -33,7 +33,7 @@ end
 local function member_tar(path, members)
 	local list = {}
 	for i, m in ipairs(members) do
-		list[i] = { name = m[1], data = m.data, dir = m.dir, link = m.link }
+		list[i] = { name = m[1], data = m.data, dir = m.dir, link = m.link, chr = m.chr }
 	end
 	local spec = path .. ".json"
 	write(spec, cjson.encode(list))
@@ -44,6 +44,8 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.GNU_FORMAT) as t:
         i = tarfile.TarInfo(m["name"]); i.mode = 0o755; i.mtime = 1
         if m.get("dir"):
             i.type = tarfile.DIRTYPE; t.addfile(i)
+        elif m.get("chr"):
+            i.type = tarfile.CHRTYPE; i.devmajor = 1; i.devminor = 3; t.addfile(i)
         elif m.get("link") is not None:
             i.type = tarfile.SYMTYPE; i.linkname = m["link"]; t.addfile(i)
         else:
@@ -152,6 +154,35 @@ describe("--image [" .. S.priv .. "]", function()
 			assert.matches("sbxlua: /bin/sh: --image " .. ref .. ": cannot unpack layer 2: tar: ", err, 1, true)
 			assert.matches("Member name contains '..'", err, 1, true)
 			assert.is_nil(sbx.lstat(host))
+			nothing_cached(m)
+		end)
+
+		it("refuses the same in a first layer", function()
+			local host = "/tmp/sbxtest-img-first-" .. me
+			local ref, m = image { layer { { "../../../../../../../.." .. host, data = "x" } } }
+			local _, err, code = run(ref, "/bin/sh", "-c", "true")
+			assert.are.equal(126, code, err)
+			assert.matches("cannot unpack layer 1: tar: ", err, 1, true)
+			assert.is_nil(sbx.lstat(host))
+			nothing_cached(m)
+			ref, m = image { layer { { "l", link = "/tmp" }, { "l/sbxtest-img-first-" .. me, data = "x" } } }
+			_, err, code = run(ref, "/bin/sh", "-c", "true")
+			assert.are.equal(126, code, err)
+			assert.is_nil(sbx.lstat(host))
+			nothing_cached(m)
+		end)
+
+		it("leaves a layer's dev/ out, and refuses a device node elsewhere", function()
+			local ref = image { base(), layer { { "dev/null", chr = true }, { "dev/keep", data = "" } } }
+			local out, err, code = run(ref, "/bin/sh", "-c", "[ -e /dev/keep ] || echo left-out")
+			assert.are.equal("sandbox: exit 0\n", err)
+			assert.are.equal(0, code)
+			assert.are.equal("left-out\n", out)
+			local m
+			ref, m = image { base(), layer { { "null", chr = true } } }
+			_, err, code = run(ref, "/bin/sh", "-c", "true")
+			assert.are.equal(126, code)
+			assert.matches("cannot unpack layer 2: tar: null: Cannot mknod: Operation not permitted\n", err, 1, true)
 			nothing_cached(m)
 		end)
 

@@ -246,7 +246,9 @@ function M.cache_dir()
 end
 
 -- The script of the box that unpacks one layer (stdin) into
--- /work/out/root: the layer into a fresh directory, its whiteouts applied
+-- /work/out/root (the entries under `dev/` left out: the box makes its
+-- own /dev, and a device node cannot be made in a box): the first layer
+-- straight there, another into a fresh directory, its whiteouts applied
 -- to the layers below (`.wh.NAME` removes NAME, `.wh..wh..opq` empties its
 -- directory) and removed, the rest copied over, set-id bits cleared.  $1:
 -- the tar option of its compression.  Runs in the box: nothing it names
@@ -254,10 +256,18 @@ end
 local LAYER_SCRIPT = [[
 set -e
 cd /work/out
+x() { tar -x"$1"f - -C "$2" --no-same-owner --no-same-permissions --anchored --exclude='./dev/*' --exclude='dev/*'; }
+if [ ! -e root ]; then
+	# the first layer: nothing below it to white out
+	mkdir root
+	x "$1" root
+	find root -name '.wh.*' -exec rm -rf -- {} +
+	find root -xdev -type f -perm /6000 -exec chmod ug-s -- {} +
+	exit 0
+fi
 rm -rf layer
-mkdir -p root
 mkdir layer
-tar -x"$1"f - -C layer --no-same-owner -p
+x "$1" layer
 find layer -name '.wh.*' -print0 | xargs -0 -r sh -c '
 for w; do
 	r=${w#layer}; d=${r%/*}; n=${r##*/}
@@ -269,7 +279,7 @@ for w; do
 	esac
 	rm -rf -- "$w"
 done' sh
-tar -C layer -cf - . | tar -C root -xpf - --no-same-owner
+tar -C layer -cf - . | tar -C root -xf - --no-same-owner --no-same-permissions
 rm -rf layer
 find root -xdev -type f -perm /6000 -exec chmod ug-s -- {} +
 ]]
