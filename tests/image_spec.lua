@@ -180,7 +180,8 @@ describe("--image [" .. S.priv .. "]", function()
 			assert.are.equal("left-out\n", out)
 			local m
 			ref, m = image { base(), layer { { "null", chr = true } } }
-			_, err, code = run(ref, "/bin/sh", "-c", "true")
+			out, err, code = run(ref, "/bin/sh", "-c", "true")
+			assert.are.equal("", out)
 			assert.are.equal(126, code)
 			assert.matches("cannot unpack layer 2: tar: null: Cannot mknod: Operation not permitted\n", err, 1, true)
 			nothing_cached(m)
