@@ -128,6 +128,18 @@ function M.build(o)
 	local base, info = stdbox.build(o2)
 	if not base then return nil, info end
 
+	-- the profile as OCI's seccomp rules (the OCI backend's translation)
+	local seccomp_text
+	if info.profile ~= "none" then
+		local prof, lerr = profile.load(info.profile)
+		if prof == nil then return nil, lerr end
+		if prof then
+			local rules, serr = oci.seccomp(prof)
+			if not rules then return nil, "profile " .. info.profile .. ": " .. serr end
+			seccomp_text = oci.encode(rules) .. "\n"
+		end
+	end
+
 	local euid = core.ids().euid
 	local rootless = euid ~= 0
 	local host_id = base.host_uid or euid
@@ -146,15 +158,9 @@ function M.build(o)
 		timeout = 10 }, when = { always = true }, stages = { "poststart" } }
 	write_file(priv .. "/hooks/sbxlua-record.json", oci.encode(hook) .. "\n")
 	local seccomp = false
-	if info.profile ~= "none" then
-		local prof, lerr = profile.load(info.profile)
-		if prof == nil then return nil, lerr end
-		if prof then
-			local s, serr = oci.seccomp(prof)
-			if not s then return nil, "profile " .. info.profile .. ": " .. serr end
-			seccomp = priv .. "/seccomp.json"
-			write_file(seccomp, oci.encode(s) .. "\n")
-		end
+	if seccomp_text then
+		seccomp = priv .. "/seccomp.json"
+		write_file(seccomp, seccomp_text)
 	end
 	local name = "sbxlua-" .. priv:match("([%w]+)$"):lower()
 	-- podman's own notes (a rootless podman's warnings of the host's
@@ -234,7 +240,7 @@ function M.build(o)
 	info.digest_extra = { "runtime=podman", "rootless=" .. tostring(rootless), "image=" .. digest }
 	info.asked = { uid = info.record_uid, memory = not rootless and info.limits.memory or nil,
 		tasks = not rootless and info.limits.tasks or nil, rlimits = asked_rl, network = true,
-		root = root, user = ("%d:%d"):format(uid, gid), runc = pm.runc }
+		root = root, user = ("%d:%d"):format(uid, gid), runc = pm.runc, seccomp = seccomp or "unconfined" }
 	return spec, info
 end
 
@@ -258,11 +264,13 @@ function M.compare_inspect(asked, c)
 	if type(c.EffectiveCaps) == "table" and #c.EffectiveCaps > 0 then
 		differ("effective capabilities", "none", table.concat(c.EffectiveCaps, ","))
 	end
-	local nnp = false
+	local nnp, sec = false, nil
 	for _, s in ipairs(type(hc.SecurityOpt) == "table" and hc.SecurityOpt or {}) do
 		if s == "no-new-privileges" or s == "no-new-privileges:true" then nnp = true end
+		if type(s) == "string" and s:find("^seccomp=") then sec = s:sub(9) end
 	end
 	if not nnp then differ("no_new_privs", "no-new-privileges", "not set") end
+	if asked.seccomp and sec ~= asked.seccomp then differ("seccomp", asked.seccomp, sec or "podman's default") end
 	if cfg.User ~= asked.user then differ("user", asked.user, cfg.User) end
 	if c.OCIRuntime ~= "runc" and c.OCIRuntime ~= asked.runc then differ("runtime", "runc", c.OCIRuntime) end
 	return bad
