@@ -238,9 +238,12 @@ describe("--image [" .. S.priv .. "]", function()
 			nothing_cached(m)
 			-- links of a lower layer, whiteouts through them
 			ref = image { base(),
+				-- the unpacked root is <cache>/sbxlua/images/.unpack-X/out/root
+				-- on the host: ../../.. is images/, ../../../.. sbxlua/
 				layer { { "up", link = ".." }, { "up2", link = "../../../../../.." }, { "abs", link = "/tmp" },
-					{ "abs2", link = cache .. "/sbxlua" } },
+					{ "abs2", link = cache .. "/sbxlua" }, { "up3", link = "../../.." }, { "up4", link = "../../../.." } },
 				layer { { "up/.wh.victim", data = "" }, { "up2/.wh.victim", data = "" },
+					{ "up3/.wh.victim", data = "" }, { "up4/.wh.victim", data = "" },
 					{ "abs/.wh.sbxtest-img-victim-" .. me, data = "" }, { "abs2/.wh.victim", data = "" },
 					{ "abs2/images/.wh.victim", data = "" }, { "up/.wh..wh..opq", data = "" } } }
 			local _, err2, code2 = run(ref, "/bin/sh", "-c", "true")
