@@ -19,6 +19,8 @@ local backend = require "sbx.backend"
 require "sbx.backend.process"
 require "sbx.backend.oci"
 require "sbx.backend.rootfs"
+require "sbx.backend.image"
+require "sbx.backend.podman"
 
 local refuse, reason, split_dest = cli.refuse, cli.reason, cli.split_dest
 local clean_box_path, host_path = cli.clean_box_path, cli.host_path
@@ -150,9 +152,12 @@ local OPTIONS = {
 			if not backend.check(typed) then refuse("--backend %s: expected ns, process or oci", typed) end
 			o.backend = typed
 		end },
-	{ "--runtime", "runc|crun", "the OCI runtime (default: runc, else crun)",
+	{ "--runtime", "runc|crun|podman", "the OCI runtime (default: runc, else crun); podman runs an --image "
+		.. "(with runc, never pulling)",
 		function(o, typed)
-			if typed ~= "runc" and typed ~= "crun" then refuse("--runtime %s: expected runc or crun", typed) end
+			if typed ~= "runc" and typed ~= "crun" and typed ~= "podman" then
+				refuse("--runtime %s: expected runc, crun or podman", typed)
+			end
 			o.runtime = typed
 		end },
 	{ "--rootfs", "DIR", "the namespace box's root: a directory root (read-only) instead of the "
@@ -162,6 +167,10 @@ local OPTIONS = {
 			if not real then refuse("--rootfs %s: %s", typed, msg) end
 			o.rootfs = real
 		end },
+	{ "--image", "DIR@sha256:HEX", "the namespace box's root: the image whose manifest has that "
+		.. "digest in the local OCI image layout DIR (never pulled; every blob's sha256 checked; "
+		.. "unpacked once, in a box, into the caller's cache)",
+		function(o, typed) o.image = typed end },
 	{ "--keep", "DIR", "copy the regular files the program left in the box's writable places into "
 		.. "DIR (made 0700; an existing DIR must be empty and the caller's; names made safe, sizes "
 		.. "capped)",

@@ -32,16 +32,24 @@ end
 local function module(name)
 	if name == "process" then return require "sbx.backend.process" end
 	if name == "oci" then return require "sbx.backend.oci" end
+	if name == "podman" then return require "sbx.backend.podman" end
 	return nil
 end
 
 --- Builds the spec of a run for the backend `o.backend` (default `ns`)
--- from the options of `sbx.stdbox.build` (plus `rootfs` for `ns`).
+-- from the options of `sbx.stdbox.build` (plus `rootfs` or `image` for
+-- `ns`: `sbx.backend.rootfs`, `sbx.backend.image`).
 -- @tparam table o
 -- @return spec, info; or nil, msg
 function M.build(o)
 	local name, why = M.check(o.backend or "ns")
 	if not name then return nil, ("--backend %s: %s"):format(tostring(o.backend), why) end
+	if name == "oci" and o.runtime == "podman" then return require("sbx.backend.podman").build(o) end
+	if o.image ~= nil then
+		-- an OCI image layout's image as the namespace box's root
+		if name ~= "ns" then return nil, "--image: needs the namespace box (--backend ns), or --backend oci --runtime podman" end
+		return require("sbx.backend.image").build(o)
+	end
 	local mod = module(name)
 	if mod then return mod.build(o) end
 	if o.rootfs then return require("sbx.backend.rootfs").build(o) end

@@ -584,4 +584,8 @@ function M.run(spec, info)
 	return r, msg
 end
 
+--- The `poststart` hook's script (the record of the container's process),
+-- for another runtime's hooks (`sbx.backend.podman`).
+M.HOOK = HOOK
+
 return M
