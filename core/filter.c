@@ -11,7 +11,9 @@
  * userdata from the moment they exist, so a Lua error (which unwinds past
  * any C local) never leaks them; __gc releases both.
  */
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -419,6 +421,24 @@ static void filter_release(struct filter *f)
 }
 
 /* Build the libseccomp context; on a failed rule, *bad is its index. */
+
+/* The errno the supervisor answers a call's notified refusal with: one
+ * entry per call number (a profile refuses one call in many argument
+ * cases, each a rule with the same errno); the first rule's errno holds.
+ * Returns -1 when the table is full: the profile is refused (a call the
+ * supervisor could not answer with its errno would go through). */
+static int keep_errno(struct filter *f, int nr, int err)
+{
+	for (size_t i = 0; i < f->nerrnos; i++)
+		if (f->errnos[i].nr == nr)
+			return 0;
+	if (f->nerrnos == SBX_NOTIFY_ERRNOS)
+		return -1;
+	f->errnos[f->nerrnos].nr = nr;
+	f->errnos[f->nerrnos++].err = err;
+	return 0;
+}
+
 static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 			size_t n, size_t *bad)
 {
@@ -460,9 +480,9 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 		    f->exec_notified ||
 		    (r[i].nr == SCMP_SYS(execve) &&
 		     r[i].action == SCMP_ACT_NOTIFY && !r[i].nerr);
-		if (r[i].nerr && f->nerrnos < SBX_NOTIFY_ERRNOS) {
-			f->errnos[f->nerrnos].nr = r[i].nr;
-			f->errnos[f->nerrnos++].err = r[i].nerr;
+		if (r[i].nerr && keep_errno(f, r[i].nr, r[i].nerr) < 0) {
+			*bad = i;
+			return -E2BIG;
 		}
 	}
 	f->notify = f->notify || def == SCMP_ACT_NOTIFY;
@@ -708,15 +728,64 @@ static int l_filter_bpf(lua_State *L)
 	return 1;
 }
 
-/* core.filter_abi() -> "libseccomp MAJOR.MINOR.MICRO arch 0xAUDIT": what a
- * compiled program depends on besides its spec (the pointer is
- * libseccomp's own) */
+/* The GNU build id of the object this code is in (sbxlua, or sbx/core.so),
+ * as hex into out (empty when it has none): dl_iterate_phdr's callback. */
+struct build_id {
+	char out[2 * 64 + 1];
+};
+
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_id *b = data;
+	uintptr_t here = (uintptr_t)(void *)find_build_id;
+	int mine = 0;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum && !mine; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		mine = ph->p_type == PT_LOAD && here >= lo &&
+		       here < lo + ph->p_memsz;
+	}
+	for (int i = 0; i < info->dlpi_phnum && mine; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		const char *end = p + ph->p_memsz;
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n =
+			    (const ElfW(Nhdr) *)(const void *)p;
+			const unsigned char *desc = (const unsigned char *)p +
+						    sizeof *n +
+						    ((n->n_namesz + 3) & ~3u);
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    memcmp(p + sizeof *n, "GNU", 4) == 0 &&
+			    n->n_descsz <= 64 &&
+			    (const char *)desc + n->n_descsz <= end) {
+				for (unsigned k = 0; k < n->n_descsz; k++)
+					snprintf(b->out + 2 * k, 3, "%02x",
+						 desc[k]);
+				return 1;
+			}
+			p = (const char *)desc + ((n->n_descsz + 3) & ~3u);
+		}
+	}
+	return mine;
+}
+
+/* core.filter_abi() -> "libseccomp MAJOR.MINOR.MICRO arch 0xAUDIT build
+ * HEX": what a compiled program depends on besides its spec (the pointer
+ * is libseccomp's own), and the build of this compiler: a cached program
+ * is never taken from another build of sbxlua (its tables may differ). */
 static int l_filter_abi(lua_State *L)
 {
 	const struct scmp_version *v = seccomp_version();
-	char s[80];
-	snprintf(s, sizeof s, "libseccomp %u.%u.%u arch 0x%x", v->major,
-		 v->minor, v->micro, (unsigned)seccomp_arch_native());
+	struct build_id b = {{0}};
+	char s[256];
+	dl_iterate_phdr(find_build_id, &b);
+	snprintf(s, sizeof s, "libseccomp %u.%u.%u arch 0x%x build %s",
+		 v->major, v->minor, v->micro, (unsigned)seccomp_arch_native(),
+		 b.out[0] ? b.out : "unknown");
 	lua_pushstring(L, s);
 	return 1;
 }

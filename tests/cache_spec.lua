@@ -31,13 +31,17 @@ local function probe(xdg)
 end
 
 -- The default profile's entry name, and a sound entry (right key: the
--- format, libseccomp's version and architecture, name_refusals, the text of each file
+-- format, libseccomp's version and architecture, sbxlua's build, name_refusals, the text of each file
 -- read for the profile; right hash) whose program allows every call.
 local function planted()
 	local f <close> = assert(core.open_file(assert(profile.dir()) .. "/default.lua"))
 	local text = f:read(profile.MAX_SIZE)
 	-- run.lua names the profile's refusals (name_refusals)
-	local key = table.concat({ FORMAT, core.filter_abi(), "name_refusals true memfd_create", #text .. ":" .. text }, "\n")
+	-- the build of the sbxlua that reads the cache (filter_abi names it):
+	-- this interpreter's sbx.core is another build
+	local abi = S.sh(S.bin .. " -e 'io.write(require(\"sbx.core\").filter_abi())'")
+	assert.matches(" build %x+$", abi)
+	local key = table.concat({ FORMAT, abi, "name_refusals true memfd_create", #text .. ":" .. text }, "\n")
 	local allow = assert(core.filter { default = "allow" })
 	local bpf = allow:export()
 	allow:close()
