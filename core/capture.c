@@ -34,6 +34,7 @@
  * O_EXCL | O_NOFOLLOW), names made safe (safe_name).
  */
 #include "compat.h"
+#include "fileio.h"
 #include "sbx.h"
 
 #include <dirent.h>
@@ -103,8 +104,8 @@ static int capture_gc(lua_State *L)
 /* Makes DIR 0700, or takes an existing empty directory of the caller's;
  * never through a symlink on its path (a box given a --rw bind of a
  * directory on it could have planted one for this run).  Returns a
- * descriptor or -1 with errno (ENOTEMPTY, EPERM for another owner, ELOOP
- * a symlink). */
+ * descriptor or -errno (-ENOTEMPTY, -EPERM for another owner, -ELOOP a
+ * symlink). */
 static int keep_open(const char *dir)
 {
 	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
@@ -113,15 +114,13 @@ static int keep_open(const char *dir)
 	struct stat st;
 	char buf[512], parent[4096];
 	const char *leaf;
-	int fd, pfd;
-	long n;
+	int fd, pfd, e = 0;
+	long n = 0;
 	size_t len = strlen(dir);
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
-	if (len == 0 || len >= sizeof parent) {
-		errno = len ? ENAMETOOLONG : ENOENT;
-		return -1;
-	}
+	if (len == 0 || len >= sizeof parent)
+		return len ? -ENAMETOOLONG : -ENOENT;
 	memcpy(parent, dir, len);
 	parent[len] = '\0';
 	leaf = strrchr(parent, '/');
@@ -136,44 +135,36 @@ static int keep_open(const char *dir)
 		pfd = sbx_openat2(AT_FDCWD, parent, &how);
 	}
 	if (pfd < 0)
-		return -1;
-	if (mkdirat(pfd, leaf, 0700) < 0 && errno != EEXIST) {
-		n = errno;
-		close(pfd);
-		errno = (int)n;
-		return -1;
-	}
-	fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	n = errno;
+		return -errno;
+	if (mkdirat(pfd, leaf, 0700) < 0 && errno != EEXIST)
+		e = errno;
+	fd = e ? -1
+	       : openat(pfd, leaf,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && !e)
+		e = errno == ENOTDIR ? ELOOP : errno;
 	close(pfd);
-	errno = (int)n;
-	if (fd < 0)
-		return errno == ENOTDIR ? (errno = ELOOP, -1) : -1;
+	if (e)
+		return -e;
 	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (st.st_uid != geteuid()) {
-		errno = EPERM;
-		goto fail;
-	}
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
-		for (long off = 0; off < n;) {
+		e = errno;
+	else if (st.st_uid != geteuid())
+		e = EPERM;
+	while (!e && (n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n && !e;) {
 			const struct dirent64 *d = (const void *)(buf + off);
 			off += d->d_reclen;
-			if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..")) {
-				errno = ENOTEMPTY;
-				goto fail;
-			}
+			if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+				e = ENOTEMPTY;
 		}
-	if (n < 0)
-		goto fail;
-	if (fchmod(fd, 0700) < 0)
-		goto fail;
-	return fd;
-fail:
-	n = errno;
+	if (!e && n < 0)
+		e = errno;
+	if (!e && fchmod(fd, 0700) < 0)
+		e = errno;
+	if (!e)
+		return fd;
 	close(fd);
-	errno = (int)n;
-	return -1;
+	return -e;
 }
 
 static const char *const capture_keys[] = {
@@ -182,12 +173,13 @@ static const char *const capture_keys[] = {
 
 /* spec.capture: { places = {box paths}, entries, depth, read_bytes, keep
  * = DIR, keep_bytes, keep_total, markers = {strings} }; the config goes
- * into io->capture (anchored); returns 0, or -1 with errno and *bad the
- * keep directory when it cannot be made or taken. */
+ * into io->capture (anchored); returns 0, or -errno with *bad the keep
+ * directory when it cannot be made or taken. */
 int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 		      const char **bad)
 {
 	struct sbx_capture *c;
+	int r;
 	idx = lua_absindex(L, idx);
 	luaL_checktype(L, idx, LUA_TTABLE);
 	sbx_check_keys(L, idx, 0, capture_keys);
@@ -255,12 +247,13 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 			luaL_error(L, "field 'capture.keep' must be a path");
 		dir = lua_tostring(L, -1);
 		/* the last step: the directory is made or taken */
-		c->keep_fd = keep_open(dir);
-		if (c->keep_fd < 0) {
+		r = keep_open(dir);
+		if (r < 0) {
 			*bad = sbx_anchor_str(L, anchor, -1);
 			lua_pop(L, 1);
-			return -1;
+			return r;
 		}
+		c->keep_fd = r;
 	}
 	lua_pop(L, 1);
 	b->io.capture = c;
@@ -392,20 +385,6 @@ static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 	}
 }
 
-static int write_all(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Reads a regular file once: its SHA-256, the markers in it, its copy. */
 static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		      struct sbx_capfile *f, int dir, const char *name,
@@ -416,7 +395,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	size_t carry = 0, total = 0;
 	SHA2_CTX h;
 	struct stat fs;
-	int fd, out = -1, kdir = -1;
+	int fd, out = -1, kdir = -1, e;
 	if (st->st_size > c->max_read - r->read) {
 		r->hit_read = 1;
 		f->err = EFBIG;
@@ -475,8 +454,9 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		}
 		r->read += n;
 		SHA256Update(&h, (const void *)(buf + carry), (size_t)n);
-		if (out >= 0 && write_all(out, buf + carry, (size_t)n) < 0) {
-			f->keep_err = errno;
+		if (out >= 0 &&
+		    (e = sbx_write_all(out, buf + carry, (size_t)n)) < 0) {
+			f->keep_err = -e;
 			close(out);
 			out = -1;
 			unlinkat(kdir, leaf, 0); /* no partial copy left */

@@ -10,6 +10,7 @@
  * Lua: box.c turns a finished job into a result table.
  */
 #include "compat.h"
+#include "fileio.h"
 #include "sbx.h"
 #include "stamp.h"
 
@@ -44,14 +45,6 @@ double sbx_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void xclose(int *fd)
-{
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
 }
 
 void sbx_job_init(struct sbx_job *j)
@@ -144,19 +137,6 @@ static void set_cannot(struct sbx_job *j, int stage, int err)
 	}
 }
 
-static int write_file(const char *path, const char *data)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
-	ssize_t n;
-	if (fd < 0)
-		return -1;
-	n = write(fd, data, strlen(data));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(data) ? 0 : -1;
-}
-
 /*
  * The maps are written by the supervisor: only it holds the host ids (and,
  * for a root caller, CAP_SETUID over them).  An unprivileged caller must
@@ -167,22 +147,23 @@ static int write_file(const char *path, const char *data)
 static int write_maps(const struct sbx_plan *p, pid_t pid, int *stage)
 {
 	char path[64], map[64];
+	int r;
 	*stage = SBX_ST_SETGROUPS;
 	if (!p->caller_root) {
 		snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
-		if (write_file(path, "deny") < 0)
-			return -1;
+		if ((r = sbx_write_at(AT_FDCWD, path, "deny")) < 0)
+			return r;
 	}
 	*stage = SBX_ST_SETID;
 	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)p->gid,
 		 (unsigned)p->host_gid);
-	if (write_file(path, map) < 0)
-		return -1;
+	if ((r = sbx_write_at(AT_FDCWD, path, map)) < 0)
+		return r;
 	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)p->uid,
 		 (unsigned)p->host_uid);
-	return write_file(path, map);
+	return sbx_write_at(AT_FDCWD, path, map);
 }
 
 /*
@@ -607,10 +588,10 @@ static void keep_channels(struct sbx_job *j, struct start_fds *f)
 			    &j->pe, "init not seen (pids of another namespace)",
 			    0);
 	}
-	xclose(&f->sv[1]);
-	xclose(&f->pin[0]);
-	xclose(&f->pout[1]);
-	xclose(&f->perr[1]);
+	sbx_close_fd(&f->sv[1]);
+	sbx_close_fd(&f->pin[0]);
+	sbx_close_fd(&f->pout[1]);
+	sbx_close_fd(&f->perr[1]);
 	j->ctl = f->sv[0];
 	j->in = f->pin[1];
 	j->out[0] = f->pout[0];
@@ -620,7 +601,7 @@ static void keep_channels(struct sbx_job *j, struct start_fds *f)
 	fcntl(j->out[1], F_SETFL, O_NONBLOCK);
 	fcntl(j->ctl, F_SETFL, O_NONBLOCK);
 	if (j->io.in_fd < 0 && j->io.in_len == 0 && !j->io.pty)
-		xclose(&j->in);
+		sbx_close_fd(&j->in);
 }
 
 /* A box created as its own host id whose clone could not enter its
@@ -650,10 +631,10 @@ static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
 {
 	int e = errno;
 	for (int i = 0; i < 2; i++) {
-		xclose(&f->sv[i]);
-		xclose(&f->pin[i]);
-		xclose(&f->pout[i]);
-		xclose(&f->perr[i]);
+		sbx_close_fd(&f->sv[i]);
+		sbx_close_fd(&f->pin[i]);
+		sbx_close_fd(&f->pout[i]);
+		sbx_close_fd(&f->perr[i]);
 	}
 	sbx_procev_close(&j->pe);
 	set_cannot(j, stage, e);
@@ -670,16 +651,17 @@ static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
 static int release_box(struct sbx_job *j, const struct sbx_plan *p)
 {
 	struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
-	int stage = SBX_ST_CLONE, e;
-	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
-		goto killed;
-	sbx_stamp(SBX_T_MAPS);
-	stage = SBX_ST_SYNC;
-	if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
-		goto killed;
-	return 0;
-killed:
-	e = errno;
+	int stage = SBX_ST_CLONE, e = 0;
+	if (p->nsflags & CLONE_NEWUSER)
+		e = -write_maps(p, j->pid, &stage);
+	if (e == 0) {
+		sbx_stamp(SBX_T_MAPS);
+		stage = SBX_ST_SYNC;
+		if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
+			e = errno;
+	}
+	if (e == 0)
+		return 0;
 	set_cannot(j, stage, e);
 	kill_box(j, SBX_END_CANNOT);
 	errno = e;
@@ -795,40 +777,11 @@ drop:
 static pid_t pidfd_pid(int pidfd)
 {
 	char path[64], buf[512], *s;
-	int fd;
-	ssize_t n;
 	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) <= 0)
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	s = strstr(buf, "\nPid:");
 	return s ? (pid_t)strtol(s + 5, NULL, 10) : 0;
-}
-
-/* Reads the file name below the directory fd (at most size - 1 bytes,
- * NUL-terminated); returns the count or -1. */
-static ssize_t read_at(int dfd, const char *name, char *buf, size_t size)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	size_t n = 0;
-	if (fd < 0)
-		return -1;
-	while (n < size - 1) {
-		ssize_t r = read(fd, buf + n, size - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return (ssize_t)n;
 }
 
 /* Copies the lines of status to out, the box's own Uid: and Gid: lines
@@ -891,7 +844,7 @@ static void probe_exec(struct sbx_job *j)
 	pid_t pid;
 	int dfd;
 
-	xclose(&j->exec_fd);
+	sbx_close_fd(&j->exec_fd);
 	if (j->cmd_pidfd < 0 || !j->probe || j->probe_len == 0 ||
 	    j->probe[0] != '\0')
 		goto out;
@@ -902,7 +855,7 @@ static void probe_exec(struct sbx_job *j)
 	if (dfd < 0)
 		goto out;
 	if (pidfd_pid(j->cmd_pidfd) == pid &&
-	    read_at(dfd, "status", status, sizeof status) > 0)
+	    sbx_read_at(dfd, "status", O_NOFOLLOW, status, sizeof status) > 0)
 		n = merge_status(j, merged, status);
 	close(dfd);
 	if (n == 0 || !(np = malloc(n + j->probe_len)))
@@ -913,7 +866,7 @@ static void probe_exec(struct sbx_job *j)
 	j->probe = np;
 	j->probe_len += n;
 out:
-	xclose(&j->cmd_pidfd);
+	sbx_close_fd(&j->cmd_pidfd);
 }
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
@@ -1078,7 +1031,7 @@ static void read_ctl(struct sbx_job *j)
 			continue;
 		if (n <= 0) {
 			if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-				xclose(&j->ctl);
+				sbx_close_fd(&j->ctl);
 			return;
 		}
 		if (n < (ssize_t)sizeof m)
@@ -1171,7 +1124,7 @@ static void read_out(struct sbx_job *j, int s)
 		if (n < 0 && errno != EIO)
 			return; /* EAGAIN */
 		if (n <= 0) {	/* EIO: a pty whose slave side is all closed */
-			xclose(&j->out[s]);
+			sbx_close_fd(&j->out[s]);
 			j->eof[s] = 1;
 			end_filter(j, s);
 			return;
@@ -1203,7 +1156,7 @@ static void read_out(struct sbx_job *j, int s)
 			}
 		}
 		if (j->end_kind == SBX_END_OUTPUT) {
-			xclose(&j->out[s]);
+			sbx_close_fd(&j->out[s]);
 			j->eof[s] = 1;
 			end_filter(j, s);
 			return;
@@ -1223,7 +1176,7 @@ static void write_in(struct sbx_job *j)
 			if (j->inbuf_off == j->inbuf_len) {
 				ssize_t n;
 				if (j->in_eof) {
-					xclose(&j->in);
+					sbx_close_fd(&j->in);
 					return;
 				}
 				/* one read per wakeup: the source may be the
@@ -1241,7 +1194,7 @@ static void write_in(struct sbx_job *j)
 				if (n < 0 && errno == EAGAIN)
 					return;
 				if (n <= 0) {
-					xclose(&j->in);
+					sbx_close_fd(&j->in);
 					return;
 				}
 				j->inbuf_len = (size_t)n;
@@ -1254,7 +1207,7 @@ static void write_in(struct sbx_job *j)
 			d = j->io.in_data + j->in_off;
 			left = j->io.in_len - j->in_off;
 			if (left == 0) {
-				xclose(&j->in);
+				sbx_close_fd(&j->in);
 				return;
 			}
 		}
@@ -1263,7 +1216,8 @@ static void write_in(struct sbx_job *j)
 			continue;
 		if (w < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				xclose(&j->in); /* EPIPE: the box closed it */
+				sbx_close_fd(
+				    &j->in); /* EPIPE: the box closed it */
 			return;
 		}
 		if (j->io.in_fd >= 0)
@@ -1431,13 +1385,13 @@ static void finish(struct sbx_job *j)
 			j->pe.on = on;
 		}
 	}
-	xclose(&j->pidfd);
-	xclose(&j->ctl);
-	xclose(&j->in);
-	xclose(&j->out[0]);
-	xclose(&j->out[1]);
-	xclose(&j->nt.fd);
-	xclose(&j->nt.pidfd);
+	sbx_close_fd(&j->pidfd);
+	sbx_close_fd(&j->ctl);
+	sbx_close_fd(&j->in);
+	sbx_close_fd(&j->out[0]);
+	sbx_close_fd(&j->out[1]);
+	sbx_close_fd(&j->nt.fd);
+	sbx_close_fd(&j->nt.pidfd);
 	sbx_sink_finish(&j->sink);
 	j->done = 1;
 	j->end = sbx_now();
@@ -1498,7 +1452,7 @@ void sbx_stop_release(struct sbx_stop *s)
 {
 	if (s->fd < 0)
 		return;
-	xclose(&s->fd);
+	sbx_close_fd(&s->fd);
 	sigprocmask(SIG_SETMASK, &s->old, NULL);
 }
 
@@ -1707,7 +1661,7 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 				kill_box(j, SBX_END_REFUSED);
 		} else {
 			/* POLLHUP: no task uses the filter any more */
-			xclose(&j->nt.fd);
+			sbx_close_fd(&j->nt.fd);
 		}
 		break;
 	case W_EXEC:
@@ -1719,7 +1673,7 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 	case W_IN:
 		if ((re & (POLLERR | POLLNVAL)) ||
 		    ((re & POLLHUP) && !(re & POLLIN)))
-			xclose(&j->in);
+			sbx_close_fd(&j->in);
 		else
 			write_in(j);
 		break;
@@ -1803,14 +1757,14 @@ void sbx_job_release(struct sbx_job *j)
 		       errno == EINTR)
 			;
 	}
-	xclose(&j->pidfd);
-	xclose(&j->ctl);
-	xclose(&j->in);
-	xclose(&j->out[0]);
-	xclose(&j->out[1]);
-	xclose(&j->io.in_fd);
-	xclose(&j->cmd_pidfd);
-	xclose(&j->exec_fd);
+	sbx_close_fd(&j->pidfd);
+	sbx_close_fd(&j->ctl);
+	sbx_close_fd(&j->in);
+	sbx_close_fd(&j->out[0]);
+	sbx_close_fd(&j->out[1]);
+	sbx_close_fd(&j->io.in_fd);
+	sbx_close_fd(&j->cmd_pidfd);
+	sbx_close_fd(&j->exec_fd);
 	sbx_notify_close(&j->nt);
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);
