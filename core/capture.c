@@ -171,28 +171,10 @@ static const char *const capture_keys[] = {
     "places",	  "entries",	"depth",   "read_bytes", "keep",
     "keep_bytes", "keep_total", "markers", NULL};
 
-/* spec.capture: { places = {box paths}, entries, depth, read_bytes, keep
- * = DIR, keep_bytes, keep_total, markers = {strings} }; the config goes
- * into io->capture (anchored); returns 0, or -errno with *bad the keep
- * directory when it cannot be made or taken. */
-int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
-		      const char **bad)
+/* spec.capture.places: up to 16 clean paths in the box (raises). */
+static void capture_places(lua_State *L, int idx, int anchor,
+			   struct sbx_capture *c)
 {
-	struct sbx_capture *c;
-	int r;
-	idx = lua_absindex(L, idx);
-	luaL_checktype(L, idx, LUA_TTABLE);
-	sbx_check_keys(L, idx, 0, capture_keys);
-	c = lua_newuserdatauv(L, sizeof *c, 0);
-	memset(c, 0, sizeof *c);
-	c->keep_fd = -1;
-	if (luaL_newmetatable(L, "sbx.capture")) {
-		lua_pushcfunction(L, capture_gc);
-		lua_setfield(L, -2, "__gc");
-	}
-	lua_setmetatable(L, -2);
-	sbx_anchor_value(L, anchor, -1);
-	lua_pop(L, 1);
 	if (lua_getfield(L, idx, "places") != LUA_TTABLE)
 		luaL_error(L, "field 'capture.places' must be a list of paths");
 	for (lua_Integer i = 1;; i++) {
@@ -208,15 +190,12 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 1);
-	c->max_entries =
-	    (long)sbx_opt_int(L, idx, "entries", 10000, 1, 1 << 24);
-	c->max_depth = (int)sbx_opt_int(L, idx, "depth", 32, 1, 256);
-	c->max_read = sbx_opt_int(L, idx, "read_bytes", (int64_t)256 << 20, 0,
-				  (int64_t)1 << 40);
-	c->keep_max = sbx_opt_int(L, idx, "keep_bytes", (int64_t)64 << 20, 0,
-				  (int64_t)1 << 40);
-	c->keep_total = sbx_opt_int(L, idx, "keep_total", (int64_t)256 << 20, 0,
-				    (int64_t)1 << 40);
+}
+
+/* spec.capture.markers: up to 32 strings of 8 to 64 bytes (raises). */
+static void capture_markers(lua_State *L, int idx, int anchor,
+			    struct sbx_capture *c)
+{
 	if (lua_getfield(L, idx, "markers") == LUA_TTABLE) {
 		for (lua_Integer i = 1;; i++) {
 			size_t len;
@@ -241,6 +220,41 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 		luaL_error(L, "field 'capture.markers' must be a list");
 	}
 	lua_pop(L, 1);
+}
+
+/* spec.capture: { places = {box paths}, entries, depth, read_bytes, keep
+ * = DIR, keep_bytes, keep_total, markers = {strings} }; the config goes
+ * into io->capture (anchored); returns 0, or -errno with *bad the keep
+ * directory when it cannot be made or taken. */
+int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
+		      const char **bad)
+{
+	struct sbx_capture *c;
+	int r;
+	idx = lua_absindex(L, idx);
+	luaL_checktype(L, idx, LUA_TTABLE);
+	sbx_check_keys(L, idx, 0, capture_keys);
+	c = lua_newuserdatauv(L, sizeof *c, 0);
+	memset(c, 0, sizeof *c);
+	c->keep_fd = -1;
+	if (luaL_newmetatable(L, "sbx.capture")) {
+		lua_pushcfunction(L, capture_gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_setmetatable(L, -2);
+	sbx_anchor_value(L, anchor, -1);
+	lua_pop(L, 1);
+	capture_places(L, idx, anchor, c);
+	c->max_entries =
+	    (long)sbx_opt_int(L, idx, "entries", 10000, 1, 1 << 24);
+	c->max_depth = (int)sbx_opt_int(L, idx, "depth", 32, 1, 256);
+	c->max_read = sbx_opt_int(L, idx, "read_bytes", (int64_t)256 << 20, 0,
+				  (int64_t)1 << 40);
+	c->keep_max = sbx_opt_int(L, idx, "keep_bytes", (int64_t)64 << 20, 0,
+				  (int64_t)1 << 40);
+	c->keep_total = sbx_opt_int(L, idx, "keep_total", (int64_t)256 << 20, 0,
+				    (int64_t)1 << 40);
+	capture_markers(L, idx, anchor, c);
 	if (lua_getfield(L, idx, "keep") != LUA_TNIL) {
 		const char *dir;
 		if (lua_type(L, -1) != LUA_TSTRING)
@@ -385,17 +399,82 @@ static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 	}
 }
 
+/* The --keep copy of one file as it is read: its directory and leaf under
+ * the keep directory, its descriptor (-1: none, or dropped). */
+struct copy {
+	int out, kdir;
+	char leaf[CAP_NAME_MAX + 24], kept[4096];
+};
+
+/* Opens the copy of the file at rel (of size fs) where there is a keep
+ * directory and room in its budget; f->keep_err says why not. */
+static void copy_open(const struct sbx_capture *c, struct sbx_capres *r,
+		      struct sbx_capfile *f, const struct stat *fs,
+		      const char *rel, struct copy *cp)
+{
+	cp->out = cp->kdir = -1;
+	if (c->keep_fd < 0)
+		return;
+	if (fs->st_size > c->keep_max ||
+	    fs->st_size > c->keep_total - r->kept) {
+		r->hit_keep = 1;
+		f->keep_err = EFBIG;
+	} else if ((cp->kdir = keep_parent(c->keep_fd, rel, cp->leaf, cp->kept,
+					   sizeof cp->kept)) < 0 ||
+		   (cp->out = openat(cp->kdir, cp->leaf,
+				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+					 O_CLOEXEC,
+				     0600)) < 0) {
+		f->keep_err = errno;
+	}
+}
+
+/* Appends n bytes to the copy; a copy that cannot be written is dropped
+ * (no partial copy left). */
+static void copy_write(struct sbx_capfile *f, struct copy *cp, const char *b,
+		       size_t n)
+{
+	int e;
+	if (cp->out < 0 || (e = sbx_write_all(cp->out, b, n)) == 0)
+		return;
+	f->keep_err = -e;
+	close(cp->out);
+	cp->out = -1;
+	unlinkat(cp->kdir, cp->leaf, 0);
+}
+
+/* Closes the copy: kept (counted in the budget) if the file was read
+ * whole, else removed. */
+static void copy_close(struct sbx_capres *r, struct sbx_capfile *f,
+		       struct copy *cp, off_t size)
+{
+	if (cp->out >= 0) {
+		close(cp->out);
+		if (f->err && !f->keep_err) {
+			/* no copy of a file that was not read whole */
+			f->keep_err = f->err;
+			unlinkat(cp->kdir, cp->leaf, 0);
+		}
+		if (!f->keep_err) {
+			f->kept = xstrdup(cp->kept);
+			r->kept += size;
+		}
+	}
+	if (cp->kdir >= 0)
+		close(cp->kdir);
+}
+
 /* Reads a regular file once: its SHA-256, the markers in it, its copy. */
 static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		      struct sbx_capfile *f, int dir, const char *name,
 		      const struct stat *st, const char *rel)
 {
 	static char buf[65536 + CAP_MARKER_MAX];
-	char leaf[CAP_NAME_MAX + 24], kept[4096];
 	size_t carry = 0, total = 0;
+	struct copy cp;
 	SHA2_CTX h;
 	struct stat fs;
-	int fd, out = -1, kdir = -1, e;
+	int fd;
 	if (st->st_size > c->max_read - r->read) {
 		r->hit_read = 1;
 		f->err = EFBIG;
@@ -413,20 +492,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		close(fd);
 		return;
 	}
-	if (c->keep_fd >= 0) {
-		if (fs.st_size > c->keep_max ||
-		    fs.st_size > c->keep_total - r->kept) {
-			r->hit_keep = 1;
-			f->keep_err = EFBIG;
-		} else if ((kdir = keep_parent(c->keep_fd, rel, leaf, kept,
-					       sizeof kept)) < 0 ||
-			   (out = openat(kdir, leaf,
-					 O_WRONLY | O_CREAT | O_EXCL |
-					     O_NOFOLLOW | O_CLOEXEC,
-					 0600)) < 0) {
-			f->keep_err = errno;
-		}
-	}
+	copy_open(c, r, f, &fs, rel, &cp);
 	SHA256Init(&h);
 	for (;;) {
 		ssize_t n = read(fd, buf + carry, sizeof buf - carry);
@@ -454,13 +520,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		}
 		r->read += n;
 		SHA256Update(&h, (const void *)(buf + carry), (size_t)n);
-		if (out >= 0 &&
-		    (e = sbx_write_all(out, buf + carry, (size_t)n)) < 0) {
-			f->keep_err = -e;
-			close(out);
-			out = -1;
-			unlinkat(kdir, leaf, 0); /* no partial copy left */
-		}
+		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
 		for (size_t i = 0; i < c->nmarkers; i++)
 			if (memmem(buf, have, c->markers[i], c->marker_len[i]))
@@ -475,20 +535,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		SHA256End(&h, f->sha256);
 		f->hashed = 1;
 	}
-	if (out >= 0) {
-		close(out);
-		if (f->err && !f->keep_err) {
-			/* no copy of a file that was not read whole */
-			f->keep_err = f->err;
-			unlinkat(kdir, leaf, 0);
-		}
-		if (!f->keep_err) {
-			f->kept = xstrdup(kept);
-			r->kept += fs.st_size;
-		}
-	}
-	if (kdir >= 0)
-		close(kdir);
+	copy_close(r, f, &cp, fs.st_size);
 }
 
 static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
