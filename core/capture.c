@@ -351,7 +351,8 @@ static void safe_name(const char *name, char *out)
 
 /* Opens (making) the directory of the kept copy of rel (components
  * separated by '/', each raw) under the keep directory, and its leaf's
- * safe name; the kept name (safe components joined) into kept. */
+ * safe name; the kept name (safe components joined) into kept.  The
+ * directory's descriptor, or -errno. */
 static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 		       size_t kept_size)
 {
@@ -361,23 +362,21 @@ static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 	const char *p = rel;
 	kept[0] = '\0';
 	if (dfd < 0)
-		return -1;
+		return -errno;
 	for (;;) {
 		const char *e = strchr(p, '/');
 		size_t l = e ? (size_t)(e - p) : strlen(p);
 		int nfd;
 		if (l >= sizeof comp) {
 			close(dfd);
-			errno = ENAMETOOLONG;
-			return -1;
+			return -ENAMETOOLONG;
 		}
 		memcpy(comp, p, l);
 		comp[l] = '\0';
 		safe_name(comp, safe);
 		if (k + strlen(safe) + 2 > kept_size) {
 			close(dfd);
-			errno = ENAMETOOLONG;
-			return -1;
+			return -ENAMETOOLONG;
 		}
 		k += (size_t)snprintf(kept + k, kept_size - k, "%s%s",
 				      k ? "/" : "", safe);
@@ -385,15 +384,15 @@ static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 			strcpy(leaf, safe);
 			return dfd;
 		}
-		if (mkdirat(dfd, safe, 0700) < 0 && errno != EEXIST) {
-			close(dfd);
-			return -1;
-		}
-		nfd = openat(dfd, safe,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (mkdirat(dfd, safe, 0700) < 0 && errno != EEXIST)
+			nfd = -errno;
+		else if ((nfd = openat(dfd, safe,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					   O_CLOEXEC)) < 0)
+			nfd = -errno;
 		close(dfd);
 		if (nfd < 0)
-			return -1;
+			return nfd;
 		dfd = nfd;
 		p = e + 1;
 	}
@@ -419,14 +418,20 @@ static void copy_open(const struct sbx_capture *c, struct sbx_capres *r,
 	    fs->st_size > c->keep_total - r->kept) {
 		r->hit_keep = 1;
 		f->keep_err = EFBIG;
-	} else if ((cp->kdir = keep_parent(c->keep_fd, rel, cp->leaf, cp->kept,
-					   sizeof cp->kept)) < 0 ||
-		   (cp->out = openat(cp->kdir, cp->leaf,
-				     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-					 O_CLOEXEC,
-				     0600)) < 0) {
-		f->keep_err = errno;
+		return;
 	}
+	cp->kdir =
+	    keep_parent(c->keep_fd, rel, cp->leaf, cp->kept, sizeof cp->kept);
+	if (cp->kdir < 0) {
+		f->keep_err = -cp->kdir;
+		cp->kdir = -1;
+		return;
+	}
+	cp->out =
+	    openat(cp->kdir, cp->leaf,
+		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (cp->out < 0)
+		f->keep_err = errno;
 }
 
 /* Appends n bytes to the copy; a copy that cannot be written is dropped
