@@ -1365,6 +1365,17 @@ static void decide_end(struct sbx_job *j)
 		j->end_kind = SBX_END_LOST;
 }
 
+/* Closes the job's channels to its box: init's pidfd, the control socket,
+ * the box's stdin and its two outputs. */
+static void close_channels(struct sbx_job *j)
+{
+	sbx_close_fd(&j->pidfd);
+	sbx_close_fd(&j->ctl);
+	sbx_close_fd(&j->in);
+	sbx_close_fd(&j->out[0]);
+	sbx_close_fd(&j->out[1]);
+}
+
 static void finish(struct sbx_job *j)
 {
 	reap_init(j);
@@ -1385,11 +1396,7 @@ static void finish(struct sbx_job *j)
 			j->pe.on = on;
 		}
 	}
-	sbx_close_fd(&j->pidfd);
-	sbx_close_fd(&j->ctl);
-	sbx_close_fd(&j->in);
-	sbx_close_fd(&j->out[0]);
-	sbx_close_fd(&j->out[1]);
+	close_channels(j);
 	sbx_close_fd(&j->nt.fd);
 	sbx_close_fd(&j->nt.pidfd);
 	sbx_sink_finish(&j->sink);
@@ -1757,11 +1764,7 @@ void sbx_job_release(struct sbx_job *j)
 		       errno == EINTR)
 			;
 	}
-	sbx_close_fd(&j->pidfd);
-	sbx_close_fd(&j->ctl);
-	sbx_close_fd(&j->in);
-	sbx_close_fd(&j->out[0]);
-	sbx_close_fd(&j->out[1]);
+	close_channels(j);
 	sbx_close_fd(&j->io.in_fd);
 	sbx_close_fd(&j->cmd_pidfd);
 	sbx_close_fd(&j->exec_fd);
