@@ -175,20 +175,22 @@ static int write_maps(const struct sbx_plan *p, pid_t pid, int *stage)
  * namespace), following no symlink, and only if it is the file mount.c
  * recorded when the spec was compiled; the box attaches each tree as it is
  * (the kernel lets a process move a detached tree into its own mount
- * namespace, never clone one made elsewhere).  Returns an array of nmounts
- * descriptors (-1 where none), or NULL with errno and *bad the mount's
- * index; NULL with *bad -1 when this process may not clone a tree at all
- * (only a caller with CAP_SYS_ADMIN over its mount namespace may): then
- * the child opens the sources itself, as an unprivileged caller's does.
+ * namespace, never clone one made elsewhere).  Returns 0 with *trees an
+ * array of nmounts descriptors (-1 where none), or -errno with *bad the
+ * mount's index.  *trees is NULL when this process may not clone a tree at
+ * all (only a caller with CAP_SYS_ADMIN over its mount namespace may), or
+ * has no memory for the array: then the child opens the sources itself, as
+ * an unprivileged caller's does.
  */
-static int *open_trees(const struct sbx_plan *p, int *bad)
+static int open_trees(const struct sbx_plan *p, int **trees, int *bad)
 {
 	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
 			       .resolve =
 				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
-	int *t = malloc((p->nmounts ? p->nmounts : 1) * sizeof(*t)), e;
+	int *t = malloc((p->nmounts ? p->nmounts : 1) * sizeof(*t)), e = 0;
+	*trees = NULL;
 	if (!t)
-		return NULL;
+		return 0;
 	for (size_t i = 0; i < p->nmounts; i++)
 		t[i] = -1;
 	size_t first = p->nmounts;
@@ -205,35 +207,31 @@ static int *open_trees(const struct sbx_plan *p, int *bad)
 		if (fd < 0) {
 			if (errno == ENOENT && (m->flags & SBX_MOUNT_OPTIONAL))
 				continue;
-			goto fail;
-		}
-		if (fstat(fd, &st) < 0) {
 			e = errno;
-			close(fd);
-			errno = e;
 			goto fail;
 		}
-		if (st.st_dev != m->src_dev || st.st_ino != m->src_ino) {
-			close(fd); /* replaced since the spec was compiled */
-			errno = ESTALE;
+		if (fstat(fd, &st) < 0)
+			e = errno;
+		else if (st.st_dev != m->src_dev || st.st_ino != m->src_ino)
+			e = ESTALE; /* replaced since the spec was compiled */
+		if (e) {
+			close(fd);
 			goto fail;
 		}
 		t[i] = sbx_open_tree(fd, "",
 				     OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					 AT_RECURSIVE | AT_EMPTY_PATH);
-		e = errno;
+		e = t[i] < 0 ? errno : 0;
 		close(fd);
-		errno = e;
-		if (t[i] < 0 && e == EPERM && i == first) {
+		if (e == EPERM && i == first) {
 			/* no CAP_SYS_ADMIN over this mount namespace (a root
 			 * inside a user namespace that does not own it): the
 			 * child opens the sources itself */
 			free(t);
 			*bad = -1;
-			errno = EPERM;
-			return NULL;
+			return 0;
 		}
-		if (t[i] < 0)
+		if (e)
 			goto fail;
 		/* the box's flags on every mount of the copy before the box
 		 * has it; private, so that nothing mounted under it in the box
@@ -241,18 +239,19 @@ static int *open_trees(const struct sbx_plan *p, int *bad)
 		struct mount_attr a = {.attr_set = m->attr,
 				       .propagation = MS_PRIVATE};
 		if (sbx_mount_setattr(t[i], "", AT_EMPTY_PATH | AT_RECURSIVE,
-				      &a) < 0)
+				      &a) < 0) {
+			e = errno;
 			goto fail;
+		}
 	}
-	return t;
+	*trees = t;
+	return 0;
 fail:
-	e = errno;
 	for (size_t i = 0; i < p->nmounts; i++)
 		if (t[i] >= 0)
 			close(t[i]);
 	free(t);
-	errno = e;
-	return NULL;
+	return -e;
 }
 
 static void close_trees(int **t, size_t n)
@@ -283,7 +282,7 @@ static void close_trees(int **t, size_t n)
  * box.  The box's own credentials are those of its new user namespace,
  * whatever the parent's effective set.  Where that clone is refused the
  * flag is dropped (ca->flags says so) and the child is moved there before
- * it is told to go.
+ * it is told to go.  Returns the clone's pid (0 in the box), or -errno.
  */
 static long clone_as(struct clone_args *ca, uid_t id)
 {
@@ -294,9 +293,10 @@ static long clone_as(struct clone_args *ca, uid_t id)
 		 * could name it either, so the box cannot be made with it; the
 		 * plain clone says why first (EINVAL from the map otherwise) */
 		ca->flags &= ~(uint64_t)CLONE_INTO_CGROUP;
-		if (errno == EINVAL)
-			return sbx_clone3(ca);
-		return -1;
+		if (errno != EINVAL)
+			return -errno;
+		r = sbx_clone3(ca);
+		return r < 0 ? -errno : r;
 	}
 	r = -1;
 	if (ca->flags & CLONE_INTO_CGROUP) {
@@ -316,13 +316,12 @@ static long clone_as(struct clone_args *ca, uid_t id)
 		r = sbx_clone3(ca);
 	if (r == 0)
 		return 0; /* the box: it keeps the host id */
-	e = errno;
+	e = r < 0 ? errno : 0;
 	if (syscall(SYS_setresuid, -1, 0, -1) < 0)
 		abort(); /* cannot happen (uid 0 is the real id); never go on */
 	if (dumpable > 0)
 		prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
-	errno = e;
-	return r;
+	return e ? -e : r;
 }
 
 /*
@@ -378,7 +377,7 @@ static int open_pty(const struct sbx_io *io, int *master, int *slave)
 	int e;
 	*master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (*master < 0)
-		return -1;
+		return -errno;
 	if (grantpt(*master) < 0 || unlockpt(*master) < 0 ||
 	    ptsname_r(*master, name, sizeof name) != 0)
 		goto fail;
@@ -394,8 +393,7 @@ fail:
 	e = errno;
 	close(*master);
 	*master = -1;
-	errno = e;
-	return -1;
+	return -e;
 }
 
 static void kill_box(struct sbx_job *j, int why)
@@ -514,24 +512,27 @@ struct start_fds {
 	int sv[2], pin[2], pout[2], perr[2];
 };
 
-/* The box's stdio: a pseudo-terminal of its own, or three pipes. */
+/* The box's stdio: a pseudo-terminal of its own, or three pipes.  0 or
+ * -errno. */
 static int open_stdio(const struct sbx_io *io, struct start_fds *f,
 		      struct sbx_plan *cp)
 {
 	if (io->pty) {
 		/* master: stdin and stdout of the relay; the slave is all
 		 * three stdio of the box, and its controlling terminal */
-		if (open_pty(io, &f->pin[1], &f->pin[0]) < 0 ||
-		    (f->pout[0] = fcntl(f->pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
+		int r = open_pty(io, &f->pin[1], &f->pin[0]);
+		if (r < 0)
+			return r;
+		if ((f->pout[0] = fcntl(f->pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
 		    pipe2(f->perr, O_CLOEXEC) < 0)
-			return -1;
+			return -errno;
 		cp->ctty = 1;
 		cp->stdio[0] = cp->stdio[1] = cp->stdio[2] = f->pin[0];
 		return 0;
 	}
 	if (pipe2(f->pin, O_CLOEXEC) < 0 || pipe2(f->pout, O_CLOEXEC) < 0 ||
 	    pipe2(f->perr, O_CLOEXEC) < 0)
-		return -1;
+		return -errno;
 	cp->stdio[0] = f->pin[0];
 	cp->stdio[1] = f->pout[1];
 	cp->stdio[2] = f->perr[1];
@@ -541,7 +542,8 @@ static int open_stdio(const struct sbx_io *io, struct start_fds *f,
 /* Makes the box's cgroup and the proc connector, then clones the box
  * into its cgroup (as its own host id too: clone_as; where that clone
  * could not enter it, *in_cgroup is 0 and attach_own_cgroup moves the
- * box after).  Returns the clone's result, errno set. */
+ * box after).  Returns the clone's pid (0 in the box: it never returns),
+ * or -errno. */
 static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 		      struct sbx_plan *cp, int own_id, int *in_cgroup)
 {
@@ -566,7 +568,10 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
 	sbx_stamp(SBX_T_CLONE);
-	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
+	if (own_id)
+		r = clone_as(&ca, p->host_uid);
+	else if ((r = sbx_clone3(&ca)) < 0)
+		r = -errno;
 	sbx_stamp(SBX_T_CLONED);
 	if (r == 0)
 		sbx_child_main(cp); /* the box: never returns */
@@ -624,12 +629,11 @@ static void attach_own_cgroup(struct sbx_job *j)
 	}
 }
 
-/* A start that failed before the box existed: every descriptor closed,
- * the job done with the stage that failed. */
+/* A start that failed before the box existed with errno e: every
+ * descriptor closed, the job done with the stage that failed; -e. */
 static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
-			int bad)
+			int bad, int e)
 {
-	int e = errno;
 	for (int i = 0; i < 2; i++) {
 		sbx_close_fd(&f->sv[i]);
 		sbx_close_fd(&f->pin[i]);
@@ -643,8 +647,7 @@ static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
 	j->end_kind = SBX_END_CANNOT;
 	j->done = 1;
 	j->end = sbx_now();
-	errno = e;
-	return -1;
+	return -e;
 }
 
 /* The id maps, then the go-ahead: the box's setup begins. */
@@ -664,15 +667,14 @@ static int release_box(struct sbx_job *j, const struct sbx_plan *p)
 		return 0;
 	set_cannot(j, stage, e);
 	kill_box(j, SBX_END_CANNOT);
-	errno = e;
-	return -1;
+	return -e;
 }
 
 int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		  const struct sbx_io *io)
 {
 	struct start_fds f = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
-	int stage = SBX_ST_CLONE, e, own_id, bad = -1, in_cgroup = 0;
+	int stage = SBX_ST_CLONE, own_id, bad = -1, in_cgroup = 0;
 	int *trees = NULL;
 	struct fsid fsid = {-1, -1};
 	struct sbx_plan cp = *p;
@@ -692,34 +694,29 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	own_id =
 	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f.sv) < 0)
-		return start_failed(j, &f, stage, bad);
+		return start_failed(j, &f, stage, bad, errno);
 	if (own_id)
 		/* an id our namespace does not map cannot be an fsuid: the
 		 * clone and the maps say why the box cannot be made */
 		box_fsid(p, &fsid);
 	r = open_stdio(io, &f, &cp);
-	if (own_id) {
-		e = errno;
+	if (own_id)
 		caller_fsid(&fsid);
-		errno = e;
-	}
 	if (r < 0)
-		return start_failed(j, &f, stage, bad);
+		return start_failed(j, &f, stage, bad, (int)-r);
 	cp.ctl_fd = f.sv[1];
 	cp.kmem = io->memory_limit != 0;
 
 	if (p->root_opts && p->caller_root) {
-		trees = open_trees(p, &bad);
-		if (!trees && bad >= 0)
-			return start_failed(j, &f, SBX_ST_MOUNT, bad);
+		r = open_trees(p, &trees, &bad);
+		if (r < 0)
+			return start_failed(j, &f, SBX_ST_MOUNT, bad, (int)-r);
 		cp.trees = trees;
 	}
 	r = clone_box(j, p, &cp, own_id, &in_cgroup);
-	e = errno;
 	close_trees(&trees, p->nmounts);
-	errno = e;
 	if (r < 0)
-		return start_failed(j, &f, stage, bad);
+		return start_failed(j, &f, stage, bad, (int)-r);
 	j->pid = (pid_t)r;
 	keep_channels(j, &f);
 	if (own_id && !in_cgroup)
@@ -1094,7 +1091,7 @@ static int grow_out(struct sbx_job *j, int s, size_t more)
 		ns *= 2;
 	nb = realloc(j->buf[s], ns);
 	if (!nb)
-		return -1;
+		return -ENOMEM;
 	j->buf[s] = nb;
 	j->size[s] = ns;
 	return 0;
