@@ -122,7 +122,8 @@ static const char *field_path(lua_State *L, int t, const char *k, int anchor,
  * refused: the caller names its target), and its identity recorded; the
  * child opens the same path again (it cannot use this descriptor: a mount of
  * another mount namespace cannot be cloned into the box's) and binds it only
- * if it is the same file.  Nothing is held open between the two.
+ * if it is the same file.  Nothing is held open between the two.  Returns
+ * 0 or -errno.
  */
 static int open_source(struct sbx_mount *m)
 {
