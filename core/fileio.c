@@ -53,6 +53,22 @@ ssize_t sbx_read_once_at(int dir, const char *name, int flags, char *buf,
 	return read_at(dir, name, flags, buf, size, 1);
 }
 
+ssize_t sbx_pread_all(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = pread(fd, (char *)buf + got, n - got, (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
 int sbx_write_all(int fd, const void *buf, size_t n)
 {
 	const char *b = buf;

@@ -1,14 +1,15 @@
 /*
  * fileio.h: the core's small file helpers (fileio.c): read a small file
- * whole or in one read, write a value in one write or a buffer in full,
- * close a descriptor once.
+ * whole or in one read, read a held descriptor from its start, write a
+ * value in one write or a buffer in full, close a descriptor once.
  *
  * Convention, for these and every plain C helper of the core: a count or 0
  * on success, -errno on failure (never -1 with errno set; errno after a
  * call is not part of its answer).  A caller that reports a failure passes
  * -r on as the errno.
  *
- * They call only openat, read, write and close: async-signal-safe, so the
+ * They call only openat, read, pread, write and close: async-signal-safe,
+ * so the
  * code between clone and execve (child.c, reap.c) uses them too.
  */
 #ifndef SBX_FILEIO_H
@@ -33,6 +34,11 @@ SBX_LOCAL ssize_t sbx_read_at(int dir, const char *name, int flags, char *buf,
  * read that would return 0. */
 SBX_LOCAL ssize_t sbx_read_once_at(int dir, const char *name, int flags,
 				   char *buf, size_t size);
+
+/* Reads a descriptor held open from its start (pread from offset 0: its
+ * offset is left as it was) into buf, until end of file or n bytes; no NUL
+ * is added.  The count, or -errno. */
+SBX_LOCAL ssize_t sbx_pread_all(int fd, void *buf, size_t n);
 
 /* Writes n bytes of buf to fd in as many writes as it takes (EINTR
  * retried; a write of 0 bytes is -EIO).  0 or -errno. */

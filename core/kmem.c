@@ -323,18 +323,9 @@ static const struct {
 static void in_use(int fd, uint64_t out[P_COUNT])
 {
 	char buf[8192];
-	ssize_t n;
-	size_t got = 0;
+	ssize_t got = sbx_pread_all(fd, buf, sizeof buf - 1);
 	memset(out, 0, sizeof(uint64_t) * P_COUNT);
-	while (got < sizeof buf - 1) {
-		n = pread(fd, buf + got, sizeof buf - 1 - got, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
+	buf[got > 0 ? got : 0] = '\0';
 	for (char *l = buf; *l; l++) {
 		size_t len = strcspn(l, " \n");
 		for (int p = 0; p < P_COUNT; p++) {
