@@ -3,14 +3,14 @@
  * whole or in one read, read a held descriptor from its start, write a
  * value in one write or a buffer in full, close a descriptor once.
  *
- * Convention, for these and every plain C helper of the core: a count or 0
- * on success, -errno on failure (never -1 with errno set; errno after a
- * call is not part of its answer).  A caller that reports a failure passes
- * -r on as the errno.
+ * Convention, for these and every plain C helper of the core (the steps
+ * of child.c between clone and execve aside, docs/architecture.md): a
+ * count or 0 on success, -errno on failure (never -1 with errno set; errno
+ * after a call is not part of its answer).  A caller that reports a
+ * failure passes -r on as the errno.
  *
  * They call only openat, read, pread, write and close: async-signal-safe,
- * so the
- * code between clone and execve (child.c, reap.c) uses them too.
+ * so the code between clone and execve (child.c, reap.c) uses them too.
  */
 #ifndef SBX_FILEIO_H
 #define SBX_FILEIO_H
