@@ -34,6 +34,7 @@
  * O_EXCL | O_NOFOLLOW), names made safe (safe_name).
  */
 #include "compat.h"
+#include "fileio.h"
 #include "sbx.h"
 
 #include <dirent.h>
@@ -103,8 +104,8 @@ static int capture_gc(lua_State *L)
 /* Makes DIR 0700, or takes an existing empty directory of the caller's;
  * never through a symlink on its path (a box given a --rw bind of a
  * directory on it could have planted one for this run).  Returns a
- * descriptor or -1 with errno (ENOTEMPTY, EPERM for another owner, ELOOP
- * a symlink). */
+ * descriptor or -errno (-ENOTEMPTY, -EPERM for another owner, -ELOOP a
+ * symlink). */
 static int keep_open(const char *dir)
 {
 	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
@@ -113,15 +114,13 @@ static int keep_open(const char *dir)
 	struct stat st;
 	char buf[512], parent[4096];
 	const char *leaf;
-	int fd, pfd;
-	long n;
+	int fd, pfd, e = 0;
+	long n = 0;
 	size_t len = strlen(dir);
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
-	if (len == 0 || len >= sizeof parent) {
-		errno = len ? ENAMETOOLONG : ENOENT;
-		return -1;
-	}
+	if (len == 0 || len >= sizeof parent)
+		return len ? -ENAMETOOLONG : -ENOENT;
 	memcpy(parent, dir, len);
 	parent[len] = '\0';
 	leaf = strrchr(parent, '/');
@@ -136,71 +135,46 @@ static int keep_open(const char *dir)
 		pfd = sbx_openat2(AT_FDCWD, parent, &how);
 	}
 	if (pfd < 0)
-		return -1;
-	if (mkdirat(pfd, leaf, 0700) < 0 && errno != EEXIST) {
-		n = errno;
-		close(pfd);
-		errno = (int)n;
-		return -1;
-	}
-	fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	n = errno;
+		return -errno;
+	if (mkdirat(pfd, leaf, 0700) < 0 && errno != EEXIST)
+		e = errno;
+	fd = e ? -1
+	       : openat(pfd, leaf,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && !e)
+		e = errno == ENOTDIR ? ELOOP : errno;
 	close(pfd);
-	errno = (int)n;
-	if (fd < 0)
-		return errno == ENOTDIR ? (errno = ELOOP, -1) : -1;
+	if (e)
+		return -e;
 	if (fstat(fd, &st) < 0)
-		goto fail;
-	if (st.st_uid != geteuid()) {
-		errno = EPERM;
-		goto fail;
-	}
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
-		for (long off = 0; off < n;) {
+		e = errno;
+	else if (st.st_uid != geteuid())
+		e = EPERM;
+	while (!e && (n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n && !e;) {
 			const struct dirent64 *d = (const void *)(buf + off);
 			off += d->d_reclen;
-			if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..")) {
-				errno = ENOTEMPTY;
-				goto fail;
-			}
+			if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
+				e = ENOTEMPTY;
 		}
-	if (n < 0)
-		goto fail;
-	if (fchmod(fd, 0700) < 0)
-		goto fail;
-	return fd;
-fail:
-	n = errno;
+	if (!e && n < 0)
+		e = errno;
+	if (!e && fchmod(fd, 0700) < 0)
+		e = errno;
+	if (!e)
+		return fd;
 	close(fd);
-	errno = (int)n;
-	return -1;
+	return -e;
 }
 
 static const char *const capture_keys[] = {
     "places",	  "entries",	"depth",   "read_bytes", "keep",
     "keep_bytes", "keep_total", "markers", NULL};
 
-/* spec.capture: { places = {box paths}, entries, depth, read_bytes, keep
- * = DIR, keep_bytes, keep_total, markers = {strings} }; the config goes
- * into io->capture (anchored); returns 0, or -1 with errno and *bad the
- * keep directory when it cannot be made or taken. */
-int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
-		      const char **bad)
+/* spec.capture.places: up to 16 clean paths in the box (raises). */
+static void capture_places(lua_State *L, int idx, int anchor,
+			   struct sbx_capture *c)
 {
-	struct sbx_capture *c;
-	idx = lua_absindex(L, idx);
-	luaL_checktype(L, idx, LUA_TTABLE);
-	sbx_check_keys(L, idx, 0, capture_keys);
-	c = lua_newuserdatauv(L, sizeof *c, 0);
-	memset(c, 0, sizeof *c);
-	c->keep_fd = -1;
-	if (luaL_newmetatable(L, "sbx.capture")) {
-		lua_pushcfunction(L, capture_gc);
-		lua_setfield(L, -2, "__gc");
-	}
-	lua_setmetatable(L, -2);
-	sbx_anchor_value(L, anchor, -1);
-	lua_pop(L, 1);
 	if (lua_getfield(L, idx, "places") != LUA_TTABLE)
 		luaL_error(L, "field 'capture.places' must be a list of paths");
 	for (lua_Integer i = 1;; i++) {
@@ -216,15 +190,12 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 1);
-	c->max_entries =
-	    (long)sbx_opt_int(L, idx, "entries", 10000, 1, 1 << 24);
-	c->max_depth = (int)sbx_opt_int(L, idx, "depth", 32, 1, 256);
-	c->max_read = sbx_opt_int(L, idx, "read_bytes", (int64_t)256 << 20, 0,
-				  (int64_t)1 << 40);
-	c->keep_max = sbx_opt_int(L, idx, "keep_bytes", (int64_t)64 << 20, 0,
-				  (int64_t)1 << 40);
-	c->keep_total = sbx_opt_int(L, idx, "keep_total", (int64_t)256 << 20, 0,
-				    (int64_t)1 << 40);
+}
+
+/* spec.capture.markers: up to 32 strings of 8 to 64 bytes (raises). */
+static void capture_markers(lua_State *L, int idx, int anchor,
+			    struct sbx_capture *c)
+{
 	if (lua_getfield(L, idx, "markers") == LUA_TTABLE) {
 		for (lua_Integer i = 1;; i++) {
 			size_t len;
@@ -249,18 +220,54 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 		luaL_error(L, "field 'capture.markers' must be a list");
 	}
 	lua_pop(L, 1);
+}
+
+/* spec.capture: { places = {box paths}, entries, depth, read_bytes, keep
+ * = DIR, keep_bytes, keep_total, markers = {strings} }; the config goes
+ * into io->capture (anchored); returns 0, or -errno with *bad the keep
+ * directory when it cannot be made or taken. */
+int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
+		      const char **bad)
+{
+	struct sbx_capture *c;
+	int r;
+	idx = lua_absindex(L, idx);
+	luaL_checktype(L, idx, LUA_TTABLE);
+	sbx_check_keys(L, idx, 0, capture_keys);
+	c = lua_newuserdatauv(L, sizeof *c, 0);
+	memset(c, 0, sizeof *c);
+	c->keep_fd = -1;
+	if (luaL_newmetatable(L, "sbx.capture")) {
+		lua_pushcfunction(L, capture_gc);
+		lua_setfield(L, -2, "__gc");
+	}
+	lua_setmetatable(L, -2);
+	sbx_anchor_value(L, anchor, -1);
+	lua_pop(L, 1);
+	capture_places(L, idx, anchor, c);
+	c->max_entries =
+	    (long)sbx_opt_int(L, idx, "entries", 10000, 1, 1 << 24);
+	c->max_depth = (int)sbx_opt_int(L, idx, "depth", 32, 1, 256);
+	c->max_read = sbx_opt_int(L, idx, "read_bytes", (int64_t)256 << 20, 0,
+				  (int64_t)1 << 40);
+	c->keep_max = sbx_opt_int(L, idx, "keep_bytes", (int64_t)64 << 20, 0,
+				  (int64_t)1 << 40);
+	c->keep_total = sbx_opt_int(L, idx, "keep_total", (int64_t)256 << 20, 0,
+				    (int64_t)1 << 40);
+	capture_markers(L, idx, anchor, c);
 	if (lua_getfield(L, idx, "keep") != LUA_TNIL) {
 		const char *dir;
 		if (lua_type(L, -1) != LUA_TSTRING)
 			luaL_error(L, "field 'capture.keep' must be a path");
 		dir = lua_tostring(L, -1);
 		/* the last step: the directory is made or taken */
-		c->keep_fd = keep_open(dir);
-		if (c->keep_fd < 0) {
+		r = keep_open(dir);
+		if (r < 0) {
 			*bad = sbx_anchor_str(L, anchor, -1);
 			lua_pop(L, 1);
-			return -1;
+			return r;
 		}
+		c->keep_fd = r;
 	}
 	lua_pop(L, 1);
 	b->io.capture = c;
@@ -344,7 +351,8 @@ static void safe_name(const char *name, char *out)
 
 /* Opens (making) the directory of the kept copy of rel (components
  * separated by '/', each raw) under the keep directory, and its leaf's
- * safe name; the kept name (safe components joined) into kept. */
+ * safe name; the kept name (safe components joined) into kept.  The
+ * directory's descriptor, or -errno. */
 static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 		       size_t kept_size)
 {
@@ -354,23 +362,21 @@ static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 	const char *p = rel;
 	kept[0] = '\0';
 	if (dfd < 0)
-		return -1;
+		return -errno;
 	for (;;) {
 		const char *e = strchr(p, '/');
 		size_t l = e ? (size_t)(e - p) : strlen(p);
 		int nfd;
 		if (l >= sizeof comp) {
 			close(dfd);
-			errno = ENAMETOOLONG;
-			return -1;
+			return -ENAMETOOLONG;
 		}
 		memcpy(comp, p, l);
 		comp[l] = '\0';
 		safe_name(comp, safe);
 		if (k + strlen(safe) + 2 > kept_size) {
 			close(dfd);
-			errno = ENAMETOOLONG;
-			return -1;
+			return -ENAMETOOLONG;
 		}
 		k += (size_t)snprintf(kept + k, kept_size - k, "%s%s",
 				      k ? "/" : "", safe);
@@ -378,32 +384,89 @@ static int keep_parent(int keep, const char *rel, char *leaf, char *kept,
 			strcpy(leaf, safe);
 			return dfd;
 		}
-		if (mkdirat(dfd, safe, 0700) < 0 && errno != EEXIST) {
-			close(dfd);
-			return -1;
-		}
-		nfd = openat(dfd, safe,
-			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (mkdirat(dfd, safe, 0700) < 0 && errno != EEXIST)
+			nfd = -errno;
+		else if ((nfd = openat(dfd, safe,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					   O_CLOEXEC)) < 0)
+			nfd = -errno;
 		close(dfd);
 		if (nfd < 0)
-			return -1;
+			return nfd;
 		dfd = nfd;
 		p = e + 1;
 	}
 }
 
-static int write_all(int fd, const char *b, size_t n)
+/* The --keep copy of one file as it is read: its directory and leaf under
+ * the keep directory, its descriptor (-1: none, or dropped). */
+struct copy {
+	int out, kdir;
+	char leaf[CAP_NAME_MAX + 24], kept[4096];
+};
+
+/* Opens the copy of the file at rel (of size fs) where there is a keep
+ * directory and room in its budget; f->keep_err says why not. */
+static void copy_open(const struct sbx_capture *c, struct sbx_capres *r,
+		      struct sbx_capfile *f, const struct stat *fs,
+		      const char *rel, struct copy *cp)
 {
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
+	cp->out = cp->kdir = -1;
+	if (c->keep_fd < 0)
+		return;
+	if (fs->st_size > c->keep_max ||
+	    fs->st_size > c->keep_total - r->kept) {
+		r->hit_keep = 1;
+		f->keep_err = EFBIG;
+		return;
 	}
-	return 0;
+	cp->kdir =
+	    keep_parent(c->keep_fd, rel, cp->leaf, cp->kept, sizeof cp->kept);
+	if (cp->kdir < 0) {
+		f->keep_err = -cp->kdir;
+		cp->kdir = -1;
+		return;
+	}
+	cp->out =
+	    openat(cp->kdir, cp->leaf,
+		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (cp->out < 0)
+		f->keep_err = errno;
+}
+
+/* Appends n bytes to the copy; a copy that cannot be written is dropped
+ * (no partial copy left). */
+static void copy_write(struct sbx_capfile *f, struct copy *cp, const char *b,
+		       size_t n)
+{
+	int e;
+	if (cp->out < 0 || (e = sbx_write_all(cp->out, b, n)) == 0)
+		return;
+	f->keep_err = -e;
+	close(cp->out);
+	cp->out = -1;
+	unlinkat(cp->kdir, cp->leaf, 0);
+}
+
+/* Closes the copy: kept (counted in the budget) if the file was read
+ * whole, else removed. */
+static void copy_close(struct sbx_capres *r, struct sbx_capfile *f,
+		       struct copy *cp, off_t size)
+{
+	if (cp->out >= 0) {
+		close(cp->out);
+		if (f->err && !f->keep_err) {
+			/* no copy of a file that was not read whole */
+			f->keep_err = f->err;
+			unlinkat(cp->kdir, cp->leaf, 0);
+		}
+		if (!f->keep_err) {
+			f->kept = xstrdup(cp->kept);
+			r->kept += size;
+		}
+	}
+	if (cp->kdir >= 0)
+		close(cp->kdir);
 }
 
 /* Reads a regular file once: its SHA-256, the markers in it, its copy. */
@@ -412,11 +475,11 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		      const struct stat *st, const char *rel)
 {
 	static char buf[65536 + CAP_MARKER_MAX];
-	char leaf[CAP_NAME_MAX + 24], kept[4096];
 	size_t carry = 0, total = 0;
+	struct copy cp;
 	SHA2_CTX h;
 	struct stat fs;
-	int fd, out = -1, kdir = -1;
+	int fd;
 	if (st->st_size > c->max_read - r->read) {
 		r->hit_read = 1;
 		f->err = EFBIG;
@@ -434,20 +497,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		close(fd);
 		return;
 	}
-	if (c->keep_fd >= 0) {
-		if (fs.st_size > c->keep_max ||
-		    fs.st_size > c->keep_total - r->kept) {
-			r->hit_keep = 1;
-			f->keep_err = EFBIG;
-		} else if ((kdir = keep_parent(c->keep_fd, rel, leaf, kept,
-					       sizeof kept)) < 0 ||
-			   (out = openat(kdir, leaf,
-					 O_WRONLY | O_CREAT | O_EXCL |
-					     O_NOFOLLOW | O_CLOEXEC,
-					 0600)) < 0) {
-			f->keep_err = errno;
-		}
-	}
+	copy_open(c, r, f, &fs, rel, &cp);
 	SHA256Init(&h);
 	for (;;) {
 		ssize_t n = read(fd, buf + carry, sizeof buf - carry);
@@ -475,12 +525,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		}
 		r->read += n;
 		SHA256Update(&h, (const void *)(buf + carry), (size_t)n);
-		if (out >= 0 && write_all(out, buf + carry, (size_t)n) < 0) {
-			f->keep_err = errno;
-			close(out);
-			out = -1;
-			unlinkat(kdir, leaf, 0); /* no partial copy left */
-		}
+		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
 		for (size_t i = 0; i < c->nmarkers; i++)
 			if (memmem(buf, have, c->markers[i], c->marker_len[i]))
@@ -495,20 +540,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		SHA256End(&h, f->sha256);
 		f->hashed = 1;
 	}
-	if (out >= 0) {
-		close(out);
-		if (f->err && !f->keep_err) {
-			/* no copy of a file that was not read whole */
-			f->keep_err = f->err;
-			unlinkat(kdir, leaf, 0);
-		}
-		if (!f->keep_err) {
-			f->kept = xstrdup(kept);
-			r->kept += fs.st_size;
-		}
-	}
-	if (kdir >= 0)
-		close(kdir);
+	copy_close(r, f, &cp, fs.st_size);
 }
 
 static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,

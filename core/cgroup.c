@@ -12,6 +12,7 @@
  * host's /sys nor, through its cgroup namespace, any cgroup above its own.
  */
 #include "cgroup.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +29,7 @@
 
 #define CGROUP "sbx.cgroup"
 
-/* ---- small file helpers ---- */
+/* ---- small text helpers (files: fileio.c) ---- */
 
 /* snprintf that says when the result did not fit. */
 __attribute__((format(printf, 3, 4))) static int fmt(char *out, size_t size,
@@ -40,48 +41,6 @@ __attribute__((format(printf, 3, 4))) static int fmt(char *out, size_t size,
 	n = vsnprintf(out, size, f, ap);
 	va_end(ap);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
-/* Reads up to size-1 bytes of dir/name into buf, NUL-terminated. */
-static ssize_t read_at(int dir, const char *name, char *buf, size_t size)
-{
-	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC), e;
-	ssize_t n, got = 0;
-	if (fd < 0)
-		return -errno;
-	while ((size_t)got < size - 1) {
-		n = read(fd, buf + got, size - 1 - (size_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		got += n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return got;
-}
-
-static int write_at(int dir, const char *name, const char *s)
-{
-	int fd = openat(dir, name, O_WRONLY | O_CLOEXEC), e = 0;
-	ssize_t n;
-	if (fd < 0)
-		return -errno;
-	do
-		n = write(fd, s, strlen(s));
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		e = -errno;
-	else if ((size_t)n != strlen(s))
-		e = -EIO;
-	close(fd);
-	return e;
 }
 
 /* Value of "key N" at the start of a line of buf; -1 if absent. */
@@ -245,9 +204,9 @@ static void describe_base(struct sbx_cgroup_base *b, const char *own)
 		    strerror(errno));
 		return;
 	}
-	if (read_at(dir, "cgroup.controllers", buf, sizeof buf) >= 0)
+	if (sbx_read_at(dir, "cgroup.controllers", 0, buf, sizeof buf) >= 0)
 		b->available = controller_bits(buf);
-	if (read_at(dir, "cgroup.subtree_control", buf, sizeof buf) >= 0)
+	if (sbx_read_at(dir, "cgroup.subtree_control", 0, buf, sizeof buf) >= 0)
 		b->enabled = controller_bits(buf);
 	/* the hierarchy's root has no cgroup.kill; its children do from
 	 * Linux 5.14 */
@@ -302,17 +261,17 @@ static void create_base(struct sbx_cgroup_base *b)
 	dir = open(b->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0)
 		return;
-	if (read_at(dir, "cgroup.controllers", buf, sizeof buf) >= 0) {
+	if (sbx_read_at(dir, "cgroup.controllers", 0, buf, sizeof buf) >= 0) {
 		avail = controller_bits(buf);
-		if (read_at(dir, "cgroup.subtree_control", buf, sizeof buf) >=
-		    0)
+		if (sbx_read_at(dir, "cgroup.subtree_control", 0, buf,
+				sizeof buf) >= 0)
 			avail &= ~controller_bits(buf);
 		snprintf(want, sizeof want, "%s%s%s",
 			 avail & SBX_CG_MEMORY ? "+memory " : "",
 			 avail & SBX_CG_PIDS ? "+pids " : "",
 			 avail & SBX_CG_CPU ? "+cpu " : "");
 		if (*want)
-			write_at(dir, "cgroup.subtree_control", want);
+			sbx_write_at(dir, "cgroup.subtree_control", want);
 	}
 	close(dir);
 }
@@ -409,23 +368,23 @@ static int set_limits(struct sbx_cgroup *cg, unsigned enabled,
 	if (lim->memory && (enabled & SBX_CG_MEMORY)) {
 		snprintf(v, sizeof v, "%llu", (unsigned long long)lim->memory);
 		cg->what = "memory.max";
-		if ((r = write_at(cg->fd, "memory.max", v)) < 0)
+		if ((r = sbx_write_at(cg->fd, "memory.max", v)) < 0)
 			return r;
 		/* absent without swap accounting: nothing to turn off */
 		cg->what = "memory.swap.max";
-		r = write_at(cg->fd, "memory.swap.max", "0");
+		r = sbx_write_at(cg->fd, "memory.swap.max", "0");
 		if (r < 0 && r != -ENOENT)
 			return r;
 		/* an OOM kill takes the whole box, never a random part */
 		cg->what = "memory.oom.group";
-		if ((r = write_at(cg->fd, "memory.oom.group", "1")) < 0)
+		if ((r = sbx_write_at(cg->fd, "memory.oom.group", "1")) < 0)
 			return r;
 		cg->limited |= SBX_CG_MEMORY;
 	}
 	if (lim->pids && (enabled & SBX_CG_PIDS)) {
 		snprintf(v, sizeof v, "%llu", (unsigned long long)lim->pids);
 		cg->what = "pids.max";
-		if ((r = write_at(cg->fd, "pids.max", v)) < 0)
+		if ((r = sbx_write_at(cg->fd, "pids.max", v)) < 0)
 			return r;
 		cg->limited |= SBX_CG_PIDS;
 	}
@@ -436,7 +395,7 @@ static int set_limits(struct sbx_cgroup *cg, unsigned enabled,
 						  ? lim->cpu_period_us
 						  : 100000));
 		cg->what = "cpu.max";
-		if ((r = write_at(cg->fd, "cpu.max", v)) < 0)
+		if ((r = sbx_write_at(cg->fd, "cpu.max", v)) < 0)
 			return r;
 		cg->limited |= SBX_CG_CPU;
 	}
@@ -497,7 +456,7 @@ int sbx_cgroup_kill(const struct sbx_cgroup *cg)
 {
 	if (cg->fd < 0)
 		return -EBADF;
-	return write_at(cg->fd, "cgroup.kill", "1");
+	return sbx_write_at(cg->fd, "cgroup.kill", "1");
 }
 
 int sbx_cgroup_attach(const struct sbx_cgroup *cg, pid_t pid)
@@ -506,7 +465,7 @@ int sbx_cgroup_attach(const struct sbx_cgroup *cg, pid_t pid)
 	if (cg->fd < 0)
 		return -EBADF;
 	snprintf(v, sizeof v, "%d", (int)pid);
-	return write_at(cg->fd, "cgroup.procs", v);
+	return sbx_write_at(cg->fd, "cgroup.procs", v);
 }
 
 int sbx_cgroup_events(const struct sbx_cgroup *cg, struct sbx_cgroup_events *ev)
@@ -516,19 +475,19 @@ int sbx_cgroup_events(const struct sbx_cgroup *cg, struct sbx_cgroup_events *ev)
 	ev->pids_current = ev->cpu_usec = ev->populated = -1;
 	if (cg->fd < 0)
 		return -EBADF;
-	if (read_at(cg->fd, "memory.events", buf, sizeof buf) >= 0) {
+	if (sbx_read_at(cg->fd, "memory.events", 0, buf, sizeof buf) >= 0) {
 		ev->oom = key_value(buf, "oom");
 		ev->oom_kill = key_value(buf, "oom_kill");
 	}
-	if (read_at(cg->fd, "memory.peak", buf, sizeof buf) >= 0)
+	if (sbx_read_at(cg->fd, "memory.peak", 0, buf, sizeof buf) >= 0)
 		ev->memory_peak = strtoll(buf, NULL, 10);
-	if (read_at(cg->fd, "pids.events", buf, sizeof buf) >= 0)
+	if (sbx_read_at(cg->fd, "pids.events", 0, buf, sizeof buf) >= 0)
 		ev->pids_max = key_value(buf, "max");
-	if (read_at(cg->fd, "pids.current", buf, sizeof buf) >= 0)
+	if (sbx_read_at(cg->fd, "pids.current", 0, buf, sizeof buf) >= 0)
 		ev->pids_current = strtoll(buf, NULL, 10);
-	if (read_at(cg->fd, "cpu.stat", buf, sizeof buf) >= 0)
+	if (sbx_read_at(cg->fd, "cpu.stat", 0, buf, sizeof buf) >= 0)
 		ev->cpu_usec = key_value(buf, "usage_usec");
-	if (read_at(cg->fd, "cgroup.events", buf, sizeof buf) >= 0)
+	if (sbx_read_at(cg->fd, "cgroup.events", 0, buf, sizeof buf) >= 0)
 		ev->populated = key_value(buf, "populated");
 	return 0;
 }

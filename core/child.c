@@ -20,6 +20,7 @@
  * sbxlua, so after it nothing runs but execve (see step()).
  */
 #include "compat.h"
+#include "fileio.h"
 #include "kmem.h"
 #include "plan.h"
 #include "stamp.h"
@@ -411,8 +412,7 @@ static int write_file(int rootfd, const struct sbx_mount *m)
 {
 	char buf[4096];
 	const char *leaf;
-	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), fd;
-	size_t off = 0;
+	int dfd = walk_parent(rootfd, m->dst, buf, sizeof buf, &leaf), fd, r;
 
 	if (dfd < 0)
 		return -1;
@@ -422,16 +422,10 @@ static int write_file(int rootfd, const struct sbx_mount *m)
 			 m->mode));
 	if (fd < 0)
 		return -1;
-	while (off < m->datalen) {
-		ssize_t w = write(fd, m->data + off, m->datalen - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			if (w == 0)
-				errno = EIO;
-			return drop(fd, -1);
-		}
-		off += (size_t)w;
+	r = sbx_write_all(fd, m->data, m->datalen);
+	if (r < 0) {
+		errno = -r;
+		return drop(fd, -1);
 	}
 	/* fchmod: the mode is exact, whatever the umask */
 	if (fchmod(fd, m->mode) < 0)
@@ -764,8 +758,6 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
 		    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
 			       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
 		};
-		size_t len = strlen(c->value);
-		ssize_t w;
 
 		*index = (int)i;
 		fd = sbx_openat2(proc, c->path, &how);
@@ -773,12 +765,10 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
 			r = -1;
 			break;
 		}
-		do
-			w = write(fd, c->value, len);
-		while (w < 0 && errno == EINTR);
-		if (w >= 0 && (size_t)w != len)
-			errno = EIO;
-		r = drop(fd, w == (ssize_t)len ? 0 : -1);
+		r = sbx_write_once(fd, c->value, strlen(c->value));
+		if (r < 0)
+			errno = -r;
+		r = drop(fd, r < 0 ? -1 : 0);
 	}
 	if (r == 0)
 		*index = -1;
@@ -1171,24 +1161,13 @@ fail:
 	return drop(fd, -1);
 }
 
-/* Appends the contents of path to buf (at most room bytes); returns the
- * count.  A file that cannot be read adds nothing. */
+/* Appends the contents of path to buf (at most room bytes, and a NUL
+ * that the next text overwrites); returns the count.  A file that cannot be
+ * read adds nothing. */
 static size_t slurp(const char *path, char *buf, size_t room)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
-	if (fd < 0)
-		return 0;
-	while (n < room) {
-		ssize_t r = read(fd, buf + n, room - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	return n;
+	ssize_t n = sbx_read_at(AT_FDCWD, path, 0, buf, room + 1);
+	return n < 0 ? 0 : (size_t)n;
 }
 
 /*

@@ -37,6 +37,7 @@
  *    was and the caller is told.
  */
 #include "compat.h"
+#include "fileio.h"
 #include "sbx.h"
 
 #include <errno.h>
@@ -378,16 +379,7 @@ static int write_at(int dirfd, const char *name, const char *data, size_t len,
 		*call = "create";
 		return -errno;
 	}
-	r = 0;
-	for (size_t off = 0; off < len && r == 0;) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0 && errno != EINTR)
-			r = -errno;
-		else if (w == 0)
-			r = -EIO;
-		else if (w > 0)
-			off += (size_t)w;
-	}
+	r = sbx_write_all(fd, data, len);
 	if (r == 0 && fsync(fd) < 0) {
 		r = -errno;
 		*call = "fsync";

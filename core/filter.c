@@ -29,6 +29,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "sbx.h"
 #include "stamp.h"
 
@@ -515,24 +516,12 @@ static ssize_t filter_export_fd(struct filter *f, int pfc)
 /* Read size bytes of f->fd from offset 0 into buf, then close it. */
 static int filter_read_fd(struct filter *f, void *buf, size_t size)
 {
-	size_t got = 0;
+	ssize_t got = sbx_pread_all(f->fd, buf, size);
 
-	while (got < size) {
-		ssize_t k =
-		    pread(f->fd, (char *)buf + got, size - got, (off_t)got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			int err = k < 0 ? errno : EIO;
-			close(f->fd);
-			f->fd = -1;
-			return -err;
-		}
-		got += (size_t)k;
-	}
-	close(f->fd);
-	f->fd = -1;
-	return 0;
+	sbx_close_fd(&f->fd);
+	if (got < 0)
+		return (int)got;
+	return (size_t)got == size ? 0 : -EIO;
 }
 
 /* ---- the Lua side ---- */

@@ -4,6 +4,7 @@
  * symlink point), and the sha256 of a string for the environment digest.
  * Queries only: nothing here changes the filesystem.
  */
+#include "fileio.h"
 #include "sbx.h"
 
 #include <dirent.h>
@@ -220,17 +221,10 @@ static int holds_uid(int proc, const char *name, const struct stat *own_ns,
 	char path[300], buf[4096];
 	struct stat ns;
 	unsigned long ids[4];
-	ssize_t n;
-	int fd, held = 0;
+	int held = 0;
 	snprintf(path, sizeof path, "%s/status", name);
-	fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sbx_read_once_at(proc, path, 0, buf, sizeof buf) <= 0)
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	const char *u = strstr(buf, "\nUid:");
 	if (!u || sscanf(u, "\nUid: %lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
 			 &ids[3]) != 4)

@@ -147,7 +147,7 @@ struct sbx_job {
 SBX_LOCAL const struct sbx_cgroup_base *sbx_cgroup_base(void);
 
 SBX_LOCAL void sbx_job_init(struct sbx_job *j);
-/* Starts the box; returns 0, or -1 with errno (the job is then done, with
+/* Starts the box; returns 0, or -errno (the job is then done, with
  * end_kind SBX_END_CANNOT and cannot.stage set). */
 SBX_LOCAL int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 			    const struct sbx_io *io);

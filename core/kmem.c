@@ -36,6 +36,7 @@
  * its length; a netlink answer is checked against its own lengths.
  */
 #include "kmem.h"
+#include "fileio.h"
 #include "plan.h"
 
 #include <errno.h>
@@ -53,13 +54,6 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
 #define SBX_MSG_COST 64
 #define SBX_SEM_COST 64
 
@@ -75,12 +69,12 @@ void sbx_kmem_init(struct sbx_kmem *k)
 
 void sbx_kmem_close(struct sbx_kmem *k)
 {
-	close_fd(&k->diag);
-	close_fd(&k->protocols);
+	sbx_close_fd(&k->diag);
+	sbx_close_fd(&k->protocols);
 	for (size_t i = 0; i < SBX_KMEM_NIPC; i++)
-		close_fd(&k->ipc[i]);
+		sbx_close_fd(&k->ipc[i]);
 	for (size_t i = 0; i < k->ntmpfs; i++)
-		close_fd(&k->tmpfs[i]);
+		sbx_close_fd(&k->tmpfs[i]);
 	k->ntmpfs = 0;
 }
 
@@ -89,16 +83,10 @@ void sbx_kmem_close(struct sbx_kmem *k)
 static uint64_t wmem_max(void)
 {
 	char buf[32];
-	ssize_t n;
-	int fd = open("/proc/sys/net/core/wmem_max", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sbx_read_once_at(AT_FDCWD, "/proc/sys/net/core/wmem_max", 0, buf,
+			     sizeof buf) <= 0)
 		return 1 << 22; /* unreadable: Linux 6.18's default
 				   (older kernels: 212992); errs high */
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 1 << 22;
-	buf[n] = '\0';
 	return strtoull(buf, NULL, 10);
 }
 
@@ -335,18 +323,9 @@ static const struct {
 static void in_use(int fd, uint64_t out[P_COUNT])
 {
 	char buf[8192];
-	ssize_t n;
-	size_t got = 0;
+	ssize_t got = sbx_pread_all(fd, buf, sizeof buf - 1);
 	memset(out, 0, sizeof(uint64_t) * P_COUNT);
-	while (got < sizeof buf - 1) {
-		n = pread(fd, buf + got, sizeof buf - 1 - got, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
+	buf[got > 0 ? got : 0] = '\0';
 	for (char *l = buf; *l; l++) {
 		size_t len = strcspn(l, " \n");
 		for (int p = 0; p < P_COUNT; p++) {

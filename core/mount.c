@@ -122,7 +122,8 @@ static const char *field_path(lua_State *L, int t, const char *k, int anchor,
  * refused: the caller names its target), and its identity recorded; the
  * child opens the same path again (it cannot use this descriptor: a mount of
  * another mount namespace cannot be cloned into the box's) and binds it only
- * if it is the same file.  Nothing is held open between the two.
+ * if it is the same file.  Nothing is held open between the two.  Returns
+ * 0 or -errno.
  */
 static int open_source(struct sbx_mount *m)
 {
@@ -130,16 +131,14 @@ static int open_source(struct sbx_mount *m)
 			       .resolve =
 				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
 	struct stat st;
-	int fd = sbx_openat2(AT_FDCWD, m->src, &how), e;
+	int fd = sbx_openat2(AT_FDCWD, m->src, &how), e = 0;
 	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0) {
+		return -errno;
+	if (fstat(fd, &st) < 0)
 		e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
 	close(fd);
+	if (e)
+		return -e;
 	m->src_dev = st.st_dev;
 	m->src_ino = st.st_ino;
 	return 0;
@@ -175,22 +174,22 @@ static void mount_head(lua_State *L, int t, lua_Integer i, int anchor,
 }
 
 /* A bind's source, opened now (an optional one that is absent is marked
- * so); -1 with *bad the source when it cannot be opened. */
+ * so); -errno with *bad the source when it cannot be opened. */
 static int mount_bind(lua_State *L, int t, lua_Integer i, int anchor,
 		      struct sbx_mount *m, const char **bad)
 {
 	const char *src = field_path(L, t, "src", anchor, i);
+	int r;
 	m->attr = attrs(L, t, 1);
 	m->src = src;
-	if (open_source(m) < 0) {
-		if (errno == ENOENT && (m->flags & SBX_MOUNT_OPTIONAL)) {
-			m->flags |= SBX_MOUNT_ABSENT;
-			return 0;
-		}
-		*bad = src;
-		return -1;
+	r = open_source(m);
+	if (r == -ENOENT && (m->flags & SBX_MOUNT_OPTIONAL)) {
+		m->flags |= SBX_MOUNT_ABSENT;
+		return 0;
 	}
-	return 0;
+	if (r < 0)
+		*bad = src;
+	return r;
 }
 
 /* A symlink's target: a link text, kept alive by the anchor. */
@@ -221,7 +220,7 @@ static void mount_file(lua_State *L, int t, lua_Integer i, int anchor,
 	m->mode = (unsigned)sbx_opt_int(L, t, "mode", 0644, 0, 07777);
 }
 
-/* The fields of an entry's type; -1 as mount_bind. */
+/* The fields of an entry's type; -errno as mount_bind. */
 static int mount_fields(lua_State *L, int t, lua_Integer i, int anchor,
 			struct sbx_mount *m, const char **bad)
 {
@@ -285,7 +284,7 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 		r = mount_fields(L, t, i, anchor, m, bad);
 		lua_pop(L, 1);
 		if (r < 0)
-			return -1;
+			return r;
 	}
 	return 0;
 }

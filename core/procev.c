@@ -30,6 +30,7 @@
  * is closed with the last of them.  The supervisor runs one thread.
  */
 #include "compat.h"
+#include "fileio.h"
 #include "sbx.h"
 
 #include <errno.h>
@@ -337,27 +338,11 @@ void sbx_procev_track(struct sbx_procev *pe, pid_t init)
 
 /* ---- what /proc keeps of a process ---- */
 
-static ssize_t read_in(int dfd, const char *name, char *buf, size_t size)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	ssize_t n;
-	if (fd < 0)
-		return -1;
-	do
-		n = read(fd, buf, size - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
-}
-
 /* A comm file's text, without its newline. */
 static int read_comm(int dfd, const char *name, char comm[16])
 {
 	char buf[32];
-	ssize_t n = read_in(dfd, name, buf, sizeof buf);
+	ssize_t n = sbx_read_once_at(dfd, name, O_NOFOLLOW, buf, sizeof buf);
 	if (n <= 0)
 		return 0;
 	if (buf[n - 1] == '\n')
@@ -417,7 +402,7 @@ static int read_zombie(struct sbx_procev *pe, pid_t pid, int code,
 	if (dfd < 0)
 		return 0;
 	pe->records++;
-	if (read_in(dfd, "stat", buf, sizeof buf) <= 0 ||
+	if (sbx_read_once_at(dfd, "stat", O_NOFOLLOW, buf, sizeof buf) <= 0 ||
 	    !(p = strrchr(buf, ')')) || p[1] != ' ' || p[2] != 'Z')
 		goto out;
 	p = strrchr(buf, ' ');
@@ -436,7 +421,7 @@ static int read_zombie(struct sbx_procev *pe, pid_t pid, int code,
 	if (rl.rlim_cur != RLIM_INFINITY)
 		fsize = (int64_t)rl.rlim_cur;
 	if (!read_comm(dfd, "comm", comm) ||
-	    read_in(dfd, "status", buf, sizeof buf) <= 0 ||
+	    sbx_read_once_at(dfd, "status", O_NOFOLLOW, buf, sizeof buf) <= 0 ||
 	    !strstr(buf, "State:\tZ") || !parse_status(buf, &boxpid))
 		goto out;
 	d->cpu_ns = cpu;

@@ -10,6 +10,7 @@
  * writes only to the control socket.
  */
 #include "compat.h"
+#include "fileio.h"
 #include "plan.h"
 
 #include <dirent.h>
@@ -203,7 +204,7 @@ static void read_death(const struct sbx_plan *p, pid_t pid, int sig,
 	if (proc) {
 		char path[4200], *w = path;
 		size_t l = strlen(proc);
-		int fd;
+		ssize_t n;
 		char num[16], *q = num + sizeof num;
 		unsigned v = (unsigned)pid;
 		if (l + 32 > sizeof path)
@@ -217,14 +218,10 @@ static void read_death(const struct sbx_plan *p, pid_t pid, int sig,
 		memcpy(w, q, (size_t)(num + sizeof num - q));
 		w += num + sizeof num - q;
 		memcpy(w, "/comm", 6);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			ssize_t n = read(fd, d->comm, sizeof d->comm - 1);
-			close(fd);
-			if (n > 0 && d->comm[n - 1] == '\n')
-				n--;
-			d->comm[n > 0 ? n : 0] = '\0';
-		}
+		n = sbx_read_once_at(AT_FDCWD, path, 0, d->comm,
+				     sizeof d->comm);
+		if (n > 0 && d->comm[n - 1] == '\n')
+			d->comm[n - 1] = '\0';
 	}
 done:
 	if (sig == SIGXFSZ && d->fsize >= 0)

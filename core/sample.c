@@ -35,6 +35,7 @@
  * one more of stat.
  */
 #include "cgroup.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,19 +166,10 @@ static int read_stat(struct walk *w, pid_t pid, struct stat_fields *f)
 	char path[64];
 	const char *p;
 	unsigned long long v[20];
-	ssize_t n;
-	int fd, k;
+	int k;
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sbx_read_once_at(AT_FDCWD, path, 0, w->buf, sizeof w->buf) <= 0)
 		return -1;
-	do
-		n = read(fd, w->buf, sizeof w->buf - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	w->buf[n] = '\0';
 	p = strrchr(w->buf, ')');
 	if (!p)
 		return -1;
@@ -418,17 +410,11 @@ int sbx_sample_cgroup_cpu(int cgfd, double *secs)
 {
 	char buf[512];
 	const char *p;
-	ssize_t n;
-	int fd = openat(cgfd, "cpu.stat", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do
-		n = read(fd, buf, sizeof buf - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
+	ssize_t n = sbx_read_once_at(cgfd, "cpu.stat", 0, buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
 		return -EIO;
-	buf[n] = '\0';
 	p = strstr(buf, "usage_usec ");
 	if (!p)
 		return -EIO;

@@ -92,7 +92,7 @@ SBX_LOCAL void sbx_open_walk(lua_State *L);
 /* ns.c */
 SBX_LOCAL uint64_t sbx_ns_flags(lua_State *L, int idx);
 /* mount.c: parse spec.mounts (a list) into an anchored array in p; raises
- * on misuse; returns -1 with errno and *bad = the host path that could not
+ * on misuse; returns 0, or -errno with *bad = the host path that could not
  * be resolved */
 SBX_LOCAL int sbx_mounts_parse(lua_State *L, int idx, int anchor,
 			       struct sbx_plan *p, const char **bad);
@@ -117,7 +117,7 @@ SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				  struct sbx_landlock *ll);
 
 /* capture.c: parse spec.capture into b (its keep directory made or taken:
- * -1 with errno and *bad when it cannot be); take the places init sent
+ * -errno and *bad when it cannot be); take the places init sent
  * (SBX_MSG_PLACES and its control message); walk them once the box has
  * ended; the record into the result; free it */
 SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,

@@ -227,8 +227,8 @@ static int spec_tree(lua_State *L, struct sbx_plan *p, int anchor)
 	if (lua_getfield(L, 1, "mounts") != LUA_TNIL) {
 		if (!p->root_opts)
 			luaL_error(L, "mounts need a root");
-		if (sbx_mounts_parse(L, -1, anchor, p, &bad) < 0) {
-			int e = errno;
+		int e = -sbx_mounts_parse(L, -1, anchor, p, &bad);
+		if (e > 0) {
 			if (e == ELOOP) {
 				lua_pushnil(L);
 				lua_pushfstring(
@@ -610,8 +610,9 @@ static int box_parse(lua_State *L)
 			luaL_error(L, "capture needs a root and a pid "
 				      "namespace");
 		/* last: it makes the keep directory */
-		if (sbx_capture_parse(L, -1, anchor, b, &bad) < 0)
-			return sbx_fail(L, "keep directory", bad, errno);
+		r = sbx_capture_parse(L, -1, anchor, b, &bad);
+		if (r < 0)
+			return sbx_fail(L, "keep directory", bad, -r);
 	}
 	lua_settop(L, 2);
 	b->closed = 0;

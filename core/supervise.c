@@ -10,6 +10,7 @@
  * Lua: box.c turns a finished job into a result table.
  */
 #include "compat.h"
+#include "fileio.h"
 #include "sbx.h"
 #include "stamp.h"
 
@@ -44,14 +45,6 @@ double sbx_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void xclose(int *fd)
-{
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
 }
 
 void sbx_job_init(struct sbx_job *j)
@@ -144,19 +137,6 @@ static void set_cannot(struct sbx_job *j, int stage, int err)
 	}
 }
 
-static int write_file(const char *path, const char *data)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), e;
-	ssize_t n;
-	if (fd < 0)
-		return -1;
-	n = write(fd, data, strlen(data));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(data) ? 0 : -1;
-}
-
 /*
  * The maps are written by the supervisor: only it holds the host ids (and,
  * for a root caller, CAP_SETUID over them).  An unprivileged caller must
@@ -167,22 +147,23 @@ static int write_file(const char *path, const char *data)
 static int write_maps(const struct sbx_plan *p, pid_t pid, int *stage)
 {
 	char path[64], map[64];
+	int r;
 	*stage = SBX_ST_SETGROUPS;
 	if (!p->caller_root) {
 		snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
-		if (write_file(path, "deny") < 0)
-			return -1;
+		if ((r = sbx_write_at(AT_FDCWD, path, "deny")) < 0)
+			return r;
 	}
 	*stage = SBX_ST_SETID;
 	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)p->gid,
 		 (unsigned)p->host_gid);
-	if (write_file(path, map) < 0)
-		return -1;
+	if ((r = sbx_write_at(AT_FDCWD, path, map)) < 0)
+		return r;
 	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
 	snprintf(map, sizeof map, "%u %u 1\n", (unsigned)p->uid,
 		 (unsigned)p->host_uid);
-	return write_file(path, map);
+	return sbx_write_at(AT_FDCWD, path, map);
 }
 
 /*
@@ -194,20 +175,22 @@ static int write_maps(const struct sbx_plan *p, pid_t pid, int *stage)
  * namespace), following no symlink, and only if it is the file mount.c
  * recorded when the spec was compiled; the box attaches each tree as it is
  * (the kernel lets a process move a detached tree into its own mount
- * namespace, never clone one made elsewhere).  Returns an array of nmounts
- * descriptors (-1 where none), or NULL with errno and *bad the mount's
- * index; NULL with *bad -1 when this process may not clone a tree at all
- * (only a caller with CAP_SYS_ADMIN over its mount namespace may): then
- * the child opens the sources itself, as an unprivileged caller's does.
+ * namespace, never clone one made elsewhere).  Returns 0 with *trees an
+ * array of nmounts descriptors (-1 where none), or -errno with *bad the
+ * mount's index.  *trees is NULL when this process may not clone a tree at
+ * all (only a caller with CAP_SYS_ADMIN over its mount namespace may), or
+ * has no memory for the array: then the child opens the sources itself, as
+ * an unprivileged caller's does.
  */
-static int *open_trees(const struct sbx_plan *p, int *bad)
+static int open_trees(const struct sbx_plan *p, int **trees, int *bad)
 {
 	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
 			       .resolve =
 				   RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
-	int *t = malloc((p->nmounts ? p->nmounts : 1) * sizeof(*t)), e;
+	int *t = malloc((p->nmounts ? p->nmounts : 1) * sizeof(*t)), e = 0;
+	*trees = NULL;
 	if (!t)
-		return NULL;
+		return 0;
 	for (size_t i = 0; i < p->nmounts; i++)
 		t[i] = -1;
 	size_t first = p->nmounts;
@@ -224,35 +207,31 @@ static int *open_trees(const struct sbx_plan *p, int *bad)
 		if (fd < 0) {
 			if (errno == ENOENT && (m->flags & SBX_MOUNT_OPTIONAL))
 				continue;
-			goto fail;
-		}
-		if (fstat(fd, &st) < 0) {
 			e = errno;
-			close(fd);
-			errno = e;
 			goto fail;
 		}
-		if (st.st_dev != m->src_dev || st.st_ino != m->src_ino) {
-			close(fd); /* replaced since the spec was compiled */
-			errno = ESTALE;
+		if (fstat(fd, &st) < 0)
+			e = errno;
+		else if (st.st_dev != m->src_dev || st.st_ino != m->src_ino)
+			e = ESTALE; /* replaced since the spec was compiled */
+		if (e) {
+			close(fd);
 			goto fail;
 		}
 		t[i] = sbx_open_tree(fd, "",
 				     OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					 AT_RECURSIVE | AT_EMPTY_PATH);
-		e = errno;
+		e = t[i] < 0 ? errno : 0;
 		close(fd);
-		errno = e;
-		if (t[i] < 0 && e == EPERM && i == first) {
+		if (e == EPERM && i == first) {
 			/* no CAP_SYS_ADMIN over this mount namespace (a root
 			 * inside a user namespace that does not own it): the
 			 * child opens the sources itself */
 			free(t);
 			*bad = -1;
-			errno = EPERM;
-			return NULL;
+			return 0;
 		}
-		if (t[i] < 0)
+		if (e)
 			goto fail;
 		/* the box's flags on every mount of the copy before the box
 		 * has it; private, so that nothing mounted under it in the box
@@ -260,18 +239,19 @@ static int *open_trees(const struct sbx_plan *p, int *bad)
 		struct mount_attr a = {.attr_set = m->attr,
 				       .propagation = MS_PRIVATE};
 		if (sbx_mount_setattr(t[i], "", AT_EMPTY_PATH | AT_RECURSIVE,
-				      &a) < 0)
+				      &a) < 0) {
+			e = errno;
 			goto fail;
+		}
 	}
-	return t;
+	*trees = t;
+	return 0;
 fail:
-	e = errno;
 	for (size_t i = 0; i < p->nmounts; i++)
 		if (t[i] >= 0)
 			close(t[i]);
 	free(t);
-	errno = e;
-	return NULL;
+	return -e;
 }
 
 static void close_trees(int **t, size_t n)
@@ -302,7 +282,7 @@ static void close_trees(int **t, size_t n)
  * box.  The box's own credentials are those of its new user namespace,
  * whatever the parent's effective set.  Where that clone is refused the
  * flag is dropped (ca->flags says so) and the child is moved there before
- * it is told to go.
+ * it is told to go.  Returns the clone's pid (0 in the box), or -errno.
  */
 static long clone_as(struct clone_args *ca, uid_t id)
 {
@@ -313,9 +293,10 @@ static long clone_as(struct clone_args *ca, uid_t id)
 		 * could name it either, so the box cannot be made with it; the
 		 * plain clone says why first (EINVAL from the map otherwise) */
 		ca->flags &= ~(uint64_t)CLONE_INTO_CGROUP;
-		if (errno == EINVAL)
-			return sbx_clone3(ca);
-		return -1;
+		if (errno != EINVAL)
+			return -errno;
+		r = sbx_clone3(ca);
+		return r < 0 ? -errno : r;
 	}
 	r = -1;
 	if (ca->flags & CLONE_INTO_CGROUP) {
@@ -335,13 +316,12 @@ static long clone_as(struct clone_args *ca, uid_t id)
 		r = sbx_clone3(ca);
 	if (r == 0)
 		return 0; /* the box: it keeps the host id */
-	e = errno;
+	e = r < 0 ? errno : 0;
 	if (syscall(SYS_setresuid, -1, 0, -1) < 0)
 		abort(); /* cannot happen (uid 0 is the real id); never go on */
 	if (dumpable > 0)
 		prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0);
-	errno = e;
-	return r;
+	return e ? -e : r;
 }
 
 /*
@@ -397,7 +377,7 @@ static int open_pty(const struct sbx_io *io, int *master, int *slave)
 	int e;
 	*master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (*master < 0)
-		return -1;
+		return -errno;
 	if (grantpt(*master) < 0 || unlockpt(*master) < 0 ||
 	    ptsname_r(*master, name, sizeof name) != 0)
 		goto fail;
@@ -413,8 +393,7 @@ fail:
 	e = errno;
 	close(*master);
 	*master = -1;
-	errno = e;
-	return -1;
+	return -e;
 }
 
 static void kill_box(struct sbx_job *j, int why)
@@ -533,24 +512,27 @@ struct start_fds {
 	int sv[2], pin[2], pout[2], perr[2];
 };
 
-/* The box's stdio: a pseudo-terminal of its own, or three pipes. */
+/* The box's stdio: a pseudo-terminal of its own, or three pipes.  0 or
+ * -errno. */
 static int open_stdio(const struct sbx_io *io, struct start_fds *f,
 		      struct sbx_plan *cp)
 {
 	if (io->pty) {
 		/* master: stdin and stdout of the relay; the slave is all
 		 * three stdio of the box, and its controlling terminal */
-		if (open_pty(io, &f->pin[1], &f->pin[0]) < 0 ||
-		    (f->pout[0] = fcntl(f->pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
+		int r = open_pty(io, &f->pin[1], &f->pin[0]);
+		if (r < 0)
+			return r;
+		if ((f->pout[0] = fcntl(f->pin[1], F_DUPFD_CLOEXEC, 0)) < 0 ||
 		    pipe2(f->perr, O_CLOEXEC) < 0)
-			return -1;
+			return -errno;
 		cp->ctty = 1;
 		cp->stdio[0] = cp->stdio[1] = cp->stdio[2] = f->pin[0];
 		return 0;
 	}
 	if (pipe2(f->pin, O_CLOEXEC) < 0 || pipe2(f->pout, O_CLOEXEC) < 0 ||
 	    pipe2(f->perr, O_CLOEXEC) < 0)
-		return -1;
+		return -errno;
 	cp->stdio[0] = f->pin[0];
 	cp->stdio[1] = f->pout[1];
 	cp->stdio[2] = f->perr[1];
@@ -560,7 +542,8 @@ static int open_stdio(const struct sbx_io *io, struct start_fds *f,
 /* Makes the box's cgroup and the proc connector, then clones the box
  * into its cgroup (as its own host id too: clone_as; where that clone
  * could not enter it, *in_cgroup is 0 and attach_own_cgroup moves the
- * box after).  Returns the clone's result, errno set. */
+ * box after).  Returns the clone's pid (0 in the box: it never returns),
+ * or -errno. */
 static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 		      struct sbx_plan *cp, int own_id, int *in_cgroup)
 {
@@ -587,7 +570,10 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
 	sbx_stamp(SBX_T_CLONE);
-	r = own_id ? clone_as(&ca, p->host_uid) : sbx_clone3(&ca);
+	if (own_id)
+		r = clone_as(&ca, p->host_uid);
+	else if ((r = sbx_clone3(&ca)) < 0)
+		r = -errno;
 	sbx_stamp(SBX_T_CLONED);
 	if (r == 0)
 		sbx_child_main(cp); /* the box: never returns */
@@ -609,10 +595,10 @@ static void keep_channels(struct sbx_job *j, struct start_fds *f)
 			    &j->pe, "init not seen (pids of another namespace)",
 			    0);
 	}
-	xclose(&f->sv[1]);
-	xclose(&f->pin[0]);
-	xclose(&f->pout[1]);
-	xclose(&f->perr[1]);
+	sbx_close_fd(&f->sv[1]);
+	sbx_close_fd(&f->pin[0]);
+	sbx_close_fd(&f->pout[1]);
+	sbx_close_fd(&f->perr[1]);
 	j->ctl = f->sv[0];
 	j->in = f->pin[1];
 	j->out[0] = f->pout[0];
@@ -622,7 +608,7 @@ static void keep_channels(struct sbx_job *j, struct start_fds *f)
 	fcntl(j->out[1], F_SETFL, O_NONBLOCK);
 	fcntl(j->ctl, F_SETFL, O_NONBLOCK);
 	if (j->io.in_fd < 0 && j->io.in_len == 0 && !j->io.pty)
-		xclose(&j->in);
+		sbx_close_fd(&j->in);
 }
 
 /* A box created as its own host id whose clone could not enter its
@@ -645,17 +631,16 @@ static void attach_own_cgroup(struct sbx_job *j)
 	}
 }
 
-/* A start that failed before the box existed: every descriptor closed,
- * the job done with the stage that failed. */
+/* A start that failed before the box existed with errno e: every
+ * descriptor closed, the job done with the stage that failed; -e. */
 static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
-			int bad)
+			int bad, int e)
 {
-	int e = errno;
 	for (int i = 0; i < 2; i++) {
-		xclose(&f->sv[i]);
-		xclose(&f->pin[i]);
-		xclose(&f->pout[i]);
-		xclose(&f->perr[i]);
+		sbx_close_fd(&f->sv[i]);
+		sbx_close_fd(&f->pin[i]);
+		sbx_close_fd(&f->pout[i]);
+		sbx_close_fd(&f->perr[i]);
 	}
 	sbx_procev_close(&j->pe);
 	set_cannot(j, stage, e);
@@ -664,35 +649,34 @@ static int start_failed(struct sbx_job *j, struct start_fds *f, int stage,
 	j->end_kind = SBX_END_CANNOT;
 	j->done = 1;
 	j->end = sbx_now();
-	errno = e;
-	return -1;
+	return -e;
 }
 
 /* The id maps, then the go-ahead: the box's setup begins. */
 static int release_box(struct sbx_job *j, const struct sbx_plan *p)
 {
 	struct sbx_msg go = {SBX_MSG_GO, 0, 0, -1, 0};
-	int stage = SBX_ST_CLONE, e;
-	if ((p->nsflags & CLONE_NEWUSER) && write_maps(p, j->pid, &stage) < 0)
-		goto killed;
-	sbx_stamp(SBX_T_MAPS);
-	stage = SBX_ST_SYNC;
-	if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
-		goto killed;
-	return 0;
-killed:
-	e = errno;
+	int stage = SBX_ST_CLONE, e = 0;
+	if (p->nsflags & CLONE_NEWUSER)
+		e = -write_maps(p, j->pid, &stage);
+	if (e == 0) {
+		sbx_stamp(SBX_T_MAPS);
+		stage = SBX_ST_SYNC;
+		if (send(j->ctl, &go, sizeof go, MSG_NOSIGNAL) < 0)
+			e = errno;
+	}
+	if (e == 0)
+		return 0;
 	set_cannot(j, stage, e);
 	kill_box(j, SBX_END_CANNOT);
-	errno = e;
-	return -1;
+	return -e;
 }
 
 int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		  const struct sbx_io *io)
 {
 	struct start_fds f = {{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
-	int stage = SBX_ST_CLONE, e, own_id, bad = -1, in_cgroup = 0;
+	int stage = SBX_ST_CLONE, own_id, bad = -1, in_cgroup = 0;
 	int *trees = NULL;
 	struct fsid fsid = {-1, -1};
 	struct sbx_plan cp = *p;
@@ -712,34 +696,29 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	own_id =
 	    p->caller_root && (p->nsflags & CLONE_NEWUSER) && p->host_uid != 0;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, f.sv) < 0)
-		return start_failed(j, &f, stage, bad);
+		return start_failed(j, &f, stage, bad, errno);
 	if (own_id)
 		/* an id our namespace does not map cannot be an fsuid: the
 		 * clone and the maps say why the box cannot be made */
 		box_fsid(p, &fsid);
 	r = open_stdio(io, &f, &cp);
-	if (own_id) {
-		e = errno;
+	if (own_id)
 		caller_fsid(&fsid);
-		errno = e;
-	}
 	if (r < 0)
-		return start_failed(j, &f, stage, bad);
+		return start_failed(j, &f, stage, bad, (int)-r);
 	cp.ctl_fd = f.sv[1];
 	cp.kmem = io->memory_limit != 0;
 
 	if (p->root_opts && p->caller_root) {
-		trees = open_trees(p, &bad);
-		if (!trees && bad >= 0)
-			return start_failed(j, &f, SBX_ST_MOUNT, bad);
+		r = open_trees(p, &trees, &bad);
+		if (r < 0)
+			return start_failed(j, &f, SBX_ST_MOUNT, bad, (int)-r);
 		cp.trees = trees;
 	}
 	r = clone_box(j, p, &cp, own_id, &in_cgroup);
-	e = errno;
 	close_trees(&trees, p->nmounts);
-	errno = e;
 	if (r < 0)
-		return start_failed(j, &f, stage, bad);
+		return start_failed(j, &f, stage, bad, (int)-r);
 	j->pid = (pid_t)r;
 	keep_channels(j, &f);
 	if (own_id && !in_cgroup)
@@ -797,40 +776,11 @@ drop:
 static pid_t pidfd_pid(int pidfd)
 {
 	char path[64], buf[512], *s;
-	int fd;
-	ssize_t n;
 	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) <= 0)
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
 	s = strstr(buf, "\nPid:");
 	return s ? (pid_t)strtol(s + 5, NULL, 10) : 0;
-}
-
-/* Reads the file name below the directory fd (at most size - 1 bytes,
- * NUL-terminated); returns the count or -1. */
-static ssize_t read_at(int dfd, const char *name, char *buf, size_t size)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	size_t n = 0;
-	if (fd < 0)
-		return -1;
-	while (n < size - 1) {
-		ssize_t r = read(fd, buf + n, size - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return (ssize_t)n;
 }
 
 /* Copies the lines of status to out, the box's own Uid: and Gid: lines
@@ -893,7 +843,7 @@ static void probe_exec(struct sbx_job *j)
 	pid_t pid;
 	int dfd;
 
-	xclose(&j->exec_fd);
+	sbx_close_fd(&j->exec_fd);
 	if (j->cmd_pidfd < 0 || !j->probe || j->probe_len == 0 ||
 	    j->probe[0] != '\0')
 		goto out;
@@ -904,7 +854,7 @@ static void probe_exec(struct sbx_job *j)
 	if (dfd < 0)
 		goto out;
 	if (pidfd_pid(j->cmd_pidfd) == pid &&
-	    read_at(dfd, "status", status, sizeof status) > 0)
+	    sbx_read_at(dfd, "status", O_NOFOLLOW, status, sizeof status) > 0)
 		n = merge_status(j, merged, status);
 	close(dfd);
 	if (n == 0 || !(np = malloc(n + j->probe_len)))
@@ -915,7 +865,7 @@ static void probe_exec(struct sbx_job *j)
 	j->probe = np;
 	j->probe_len += n;
 out:
-	xclose(&j->cmd_pidfd);
+	sbx_close_fd(&j->cmd_pidfd);
 }
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
@@ -1080,7 +1030,7 @@ static void read_ctl(struct sbx_job *j)
 			continue;
 		if (n <= 0) {
 			if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-				xclose(&j->ctl);
+				sbx_close_fd(&j->ctl);
 			return;
 		}
 		if (n < (ssize_t)sizeof m)
@@ -1143,7 +1093,7 @@ static int grow_out(struct sbx_job *j, int s, size_t more)
 		ns *= 2;
 	nb = realloc(j->buf[s], ns);
 	if (!nb)
-		return -1;
+		return -ENOMEM;
 	j->buf[s] = nb;
 	j->size[s] = ns;
 	return 0;
@@ -1173,7 +1123,7 @@ static void read_out(struct sbx_job *j, int s)
 		if (n < 0 && errno != EIO)
 			return; /* EAGAIN */
 		if (n <= 0) {	/* EIO: a pty whose slave side is all closed */
-			xclose(&j->out[s]);
+			sbx_close_fd(&j->out[s]);
 			j->eof[s] = 1;
 			end_filter(j, s);
 			return;
@@ -1205,7 +1155,7 @@ static void read_out(struct sbx_job *j, int s)
 			}
 		}
 		if (j->end_kind == SBX_END_OUTPUT) {
-			xclose(&j->out[s]);
+			sbx_close_fd(&j->out[s]);
 			j->eof[s] = 1;
 			end_filter(j, s);
 			return;
@@ -1225,7 +1175,7 @@ static void write_in(struct sbx_job *j)
 			if (j->inbuf_off == j->inbuf_len) {
 				ssize_t n;
 				if (j->in_eof) {
-					xclose(&j->in);
+					sbx_close_fd(&j->in);
 					return;
 				}
 				/* one read per wakeup: the source may be the
@@ -1243,7 +1193,7 @@ static void write_in(struct sbx_job *j)
 				if (n < 0 && errno == EAGAIN)
 					return;
 				if (n <= 0) {
-					xclose(&j->in);
+					sbx_close_fd(&j->in);
 					return;
 				}
 				j->inbuf_len = (size_t)n;
@@ -1256,7 +1206,7 @@ static void write_in(struct sbx_job *j)
 			d = j->io.in_data + j->in_off;
 			left = j->io.in_len - j->in_off;
 			if (left == 0) {
-				xclose(&j->in);
+				sbx_close_fd(&j->in);
 				return;
 			}
 		}
@@ -1265,7 +1215,8 @@ static void write_in(struct sbx_job *j)
 			continue;
 		if (w < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				xclose(&j->in); /* EPIPE: the box closed it */
+				sbx_close_fd(
+				    &j->in); /* EPIPE: the box closed it */
 			return;
 		}
 		if (j->io.in_fd >= 0)
@@ -1413,6 +1364,17 @@ static void decide_end(struct sbx_job *j)
 		j->end_kind = SBX_END_LOST;
 }
 
+/* Closes the job's channels to its box: init's pidfd, the control socket,
+ * the box's stdin and its two outputs. */
+static void close_channels(struct sbx_job *j)
+{
+	sbx_close_fd(&j->pidfd);
+	sbx_close_fd(&j->ctl);
+	sbx_close_fd(&j->in);
+	sbx_close_fd(&j->out[0]);
+	sbx_close_fd(&j->out[1]);
+}
+
 static void finish(struct sbx_job *j)
 {
 	reap_init(j);
@@ -1433,13 +1395,9 @@ static void finish(struct sbx_job *j)
 			j->pe.on = on;
 		}
 	}
-	xclose(&j->pidfd);
-	xclose(&j->ctl);
-	xclose(&j->in);
-	xclose(&j->out[0]);
-	xclose(&j->out[1]);
-	xclose(&j->nt.fd);
-	xclose(&j->nt.pidfd);
+	close_channels(j);
+	sbx_close_fd(&j->nt.fd);
+	sbx_close_fd(&j->nt.pidfd);
 	sbx_sink_finish(&j->sink);
 	j->done = 1;
 	j->end = sbx_now();
@@ -1500,7 +1458,7 @@ void sbx_stop_release(struct sbx_stop *s)
 {
 	if (s->fd < 0)
 		return;
-	xclose(&s->fd);
+	sbx_close_fd(&s->fd);
 	sigprocmask(SIG_SETMASK, &s->old, NULL);
 }
 
@@ -1709,7 +1667,7 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 				kill_box(j, SBX_END_REFUSED);
 		} else {
 			/* POLLHUP: no task uses the filter any more */
-			xclose(&j->nt.fd);
+			sbx_close_fd(&j->nt.fd);
 		}
 		break;
 	case W_EXEC:
@@ -1721,7 +1679,7 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 	case W_IN:
 		if ((re & (POLLERR | POLLNVAL)) ||
 		    ((re & POLLHUP) && !(re & POLLIN)))
-			xclose(&j->in);
+			sbx_close_fd(&j->in);
 		else
 			write_in(j);
 		break;
@@ -1810,14 +1768,10 @@ void sbx_job_release(struct sbx_job *j)
 		       errno == EINTR)
 			;
 	}
-	xclose(&j->pidfd);
-	xclose(&j->ctl);
-	xclose(&j->in);
-	xclose(&j->out[0]);
-	xclose(&j->out[1]);
-	xclose(&j->io.in_fd);
-	xclose(&j->cmd_pidfd);
-	xclose(&j->exec_fd);
+	close_channels(j);
+	sbx_close_fd(&j->io.in_fd);
+	sbx_close_fd(&j->cmd_pidfd);
+	sbx_close_fd(&j->exec_fd);
 	sbx_notify_close(&j->nt);
 	sbx_cgroup_remove(&j->cg);
 	sbx_procev_close(&j->pe);

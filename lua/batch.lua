@@ -145,25 +145,24 @@ local function merge(o)
 	return 0
 end
 
-local function main(argv)
-	local o = parse(argv)
-	if o.merge then return merge(o) end
+-- The profile's filter, the rules, and the digest of what a record is
+-- made with: the same program under other options or rules is another
+-- record.
+local function filter_and_options(o)
 	local prof, msg = profile.load(o.profile)
 	if prof == nil then refuse("--profile %s: %s", o.profile, msg) end
 	local filter, ferr = profile.compile(prof)
 	if filter == nil then refuse("--profile %s: %s", o.profile, ferr) end
 	local rules, rule_digest = load_rules(o)
 	local lim = assert(limits.resolve(o.limits))
-	-- what a record was made with: the same program under other options
-	-- or rules is another record
 	local options = require("sbx.core").sha256(batch.encode {
 		version = sbx.version, profile = o.profile, limits = lim, rules = rule_digest })
+	return filter, rules, options
+end
 
-	local paths, warn = batch.inputs(o.paths)
-	if not paths then refuse("%s", warn) end
-	for _, w in ipairs(warn) do io.stderr:write("batch: ", report.escape(w), "\n") end
-	if o.shard then paths = batch.shard(paths, o.shard[1], o.shard[2]) end
-
+-- The output (stdout, or --out opened to append) and the keys of the
+-- records already in it.
+local function open_output(o)
 	local done = {}
 	local out = io.stdout
 	if o.out then
@@ -184,7 +183,12 @@ local function main(argv)
 		if torn then out:write("\n") end
 	end
 	out:setvbuf("no")
+	return out, done
+end
 
+-- The programs of paths still to run (each once, none recorded already
+-- with the same options), and how many were skipped as recorded.
+local function programs_to_run(paths, options, done)
 	local todo, skipped = {}, 0
 	for _, p in ipairs(paths) do
 		local h, herr = batch.hash_file(p)
@@ -200,10 +204,12 @@ local function main(argv)
 			end
 		end
 	end
+	return todo, skipped
+end
 
-	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
-		filter = filter, profile = o.profile, stdout = "discard", stderr = "discard",
-		cgroup = o.cgroup }
+-- Runs todo in chunks of o.jobs boxes, a line written for each; returns
+-- the records and whether the batch was interrupted.
+local function run_all(o, todo, base, rules, out)
 	local tty = o.progress == "always" or (o.progress == "auto" and sbx.isatty(2))
 	local start, recs, verdicts, interrupted = batch.uptime(), {}, {}, false
 	local function now() return batch.uptime() - start end
@@ -235,6 +241,25 @@ local function main(argv)
 		interrupted = true
 	end
 	if tty and not o.quiet then io.stderr:write("\n") end
+	return recs, interrupted
+end
+
+local function main(argv)
+	local o = parse(argv)
+	if o.merge then return merge(o) end
+	local filter, rules, options = filter_and_options(o)
+
+	local paths, warn = batch.inputs(o.paths)
+	if not paths then refuse("%s", warn) end
+	for _, w in ipairs(warn) do io.stderr:write("batch: ", report.escape(w), "\n") end
+	if o.shard then paths = batch.shard(paths, o.shard[1], o.shard[2]) end
+
+	local out, done = open_output(o)
+	local todo, skipped = programs_to_run(paths, options, done)
+	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
+		filter = filter, profile = o.profile, stdout = "discard", stderr = "discard",
+		cgroup = o.cgroup }
+	local recs, interrupted = run_all(o, todo, base, rules, out)
 	if not o.quiet then
 		io.stderr:write(batch.summary_text(batch.summary(recs)))
 		if skipped > 0 then io.stderr:write(("batch: skipped %d (recorded already with the same options)\n"):format(skipped)) end

@@ -255,7 +255,6 @@ local function parse(argv)
 	return o
 end
 
--- Writes an output prepared by sbx.output; says why not on stderr.
 -- sbxlua's own stdin when no --stdin was given and it is not a terminal:
 -- a pipe or a regular file is relayed (a copy of descriptor 0 the supervisor
 -- reads; the box never gets it), anything else (closed, /dev/null or
@@ -269,6 +268,7 @@ local function inherited_stdin()
 	return nil
 end
 
+-- Writes an output prepared by sbx.output; says why not on stderr.
 local function write_out(opt, out, data)
 	local ok, msg = out:write(data)
 	out:close()
@@ -276,8 +276,9 @@ local function write_out(opt, out, data)
 	return ok
 end
 
-local function main(argv)
-	local o = parse(argv)
+-- The box's filter and what a refusal does (from the profile), its
+-- terminal and its stdin, set in o.
+local function settle_filter_and_stdin(o)
 	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
 	-- the profile's refusals are named in the report (their errnos
 	-- unchanged): the explain channel, at no cost for what it allows
@@ -300,7 +301,11 @@ local function main(argv)
 	o.pty = o.stdin == nil and sbx.isatty(0)
 	if o.stdin == nil and not o.pty then o.stdin = inherited_stdin() end
 	o.stdin = o.stdin or nil
+end
 
+-- Builds and runs the box of o; refuses (exit 126) when it cannot be.
+-- Returns the result and the build's info.
+local function run_box(o)
 	local spec, info = backend.build(o)
 	if not spec then refuse("%s: %s", o.prog, info) end
 	local r, rmsg = backend.run(spec, info)
@@ -310,6 +315,12 @@ local function main(argv)
 		refuse("--cgroup %s: %s", o.cgroup, reason(rmsg))
 	end
 	if not r then refuse("%s", rmsg) end
+	return r, info
+end
+
+-- The report of a run on stderr, and the outputs o asks for; returns the
+-- exit code.
+local function report_run(o, r, info)
 	-- the box is gone: no set-id file of its host id stays in a --rw
 	-- directory (reported after the run's own events)
 	local swept = setid.after_run(info)
@@ -344,6 +355,13 @@ local function main(argv)
 	-- program's own status was
 	if not ok then return report.EXIT_CANNOT end
 	return report.exit_code(events)
+end
+
+local function main(argv)
+	local o = parse(argv)
+	settle_filter_and_stdin(o)
+	local r, info = run_box(o)
+	return report_run(o, r, info)
 end
 
 -- a copy of arg, not table.unpack: the script's own `...` already holds

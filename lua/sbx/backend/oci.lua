@@ -197,21 +197,36 @@ local function tmpfs_options(m, extra, owner)
 	return o
 end
 
+-- Makes the mount point dst (a file when file is true) in the bundle's
+-- root.  Every mount point exists before the runtime runs: the container's
+-- root (a host id of its own) cannot create them in the bundle.
+local function mount_point(bundle, dst, file, mode)
+	local p = bundle .. "/rootfs" .. dst
+	os.execute(("mkdir -p %s"):format(q(file and p:match("^(.*)/[^/]*$") or p)))
+	if file then os.execute(("touch %s"):format(q(p))) end
+	-- runc gives a tmpfs the mode of the directory it covers
+	if mode then os.execute(("chmod %o %s"):format(mode, q(p))) end
+end
+
+-- The OCI mounts of a "dev" entry: the runtime makes its standard devices
+-- in a /dev tmpfs; a devpts and the /dev/shm tmpfs the entry sizes.
+local function dev_mounts(m, owner)
+	return { destination = "/dev", type = "tmpfs", source = "tmpfs",
+			options = array { "nosuid", "strictatime", "mode=755", "size=65536k" } },
+		{ destination = "/dev/pts", type = "devpts", source = "devpts",
+			options = array { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" } },
+		{ destination = "/dev/shm", type = "tmpfs", source = "shm",
+			options = tmpfs_options({ size = m.shm_size, nr_inodes = m.shm_inodes, mode = tonumber("1777", 8) },
+				{ "noexec" }, owner) }
+end
+
 -- The OCI mounts, masked and read-only paths of a core spec's mounts;
 -- files and symlinks are made in the bundle.  Returns mounts, masked,
 -- readonly; or nil, why.
 local function translate_mounts(spec, bundle, owner)
 	local mounts, masked, readonly = array(), array(), array()
 	local nfile = 0
-	-- every mount point exists before the runtime runs: the container's
-	-- root (a host id of its own) cannot create them in the bundle
-	local function point(dst, file, mode)
-		local p = bundle .. "/rootfs" .. dst
-		os.execute(("mkdir -p %s"):format(q(file and p:match("^(.*)/[^/]*$") or p)))
-		if file then os.execute(("touch %s"):format(q(p))) end
-		-- runc gives a tmpfs the mode of the directory it covers
-		if mode then os.execute(("chmod %o %s"):format(mode, q(p))) end
-	end
+	local function point(dst, file, mode) mount_point(bundle, dst, file, mode) end
 	for _, m in ipairs(spec.mounts) do
 		local t = m.type
 		if t == "bind" then
@@ -244,15 +259,8 @@ local function translate_mounts(spec, bundle, owner)
 		elseif t == "hide" then
 			masked[#masked + 1] = m.dst
 		elseif t == "dev" then
-			-- the runtime makes its standard devices in a /dev tmpfs
 			point("/dev")
-			mounts[#mounts + 1] = { destination = "/dev", type = "tmpfs", source = "tmpfs",
-				options = array { "nosuid", "strictatime", "mode=755", "size=65536k" } }
-			mounts[#mounts + 1] = { destination = "/dev/pts", type = "devpts", source = "devpts",
-				options = array { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" } }
-			mounts[#mounts + 1] = { destination = "/dev/shm", type = "tmpfs", source = "shm",
-				options = tmpfs_options({ size = m.shm_size, nr_inodes = m.shm_inodes, mode = tonumber("1777", 8) },
-					{ "noexec" }, owner) }
+			for _, d in ipairs({ dev_mounts(m, owner) }) do mounts[#mounts + 1] = d end
 		elseif t == "tmpfs" then
 			point(m.dst, false, m.mode)
 			mounts[#mounts + 1] = { destination = m.dst, type = "tmpfs", source = "tmpfs",
