@@ -529,6 +529,52 @@ static int filter_errno(const struct sbx_notify_spec *s, int nr)
 	return 0;
 }
 
+/* An open's path and flags (openat2's from its struct open_how). */
+static void describe_open(pid_t pid, const struct seccomp_data *d,
+			  struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+	int at = d->nr == SYS_openat || d->nr == SYS_openat2;
+	e->kind = SBX_EV_OPEN;
+	read_path(pid, at ? (int)a[0] : AT_FDCWD, at ? a[1] : a[0], e->path,
+		  sizeof e->path);
+	if (d->nr == SYS_open)
+		e->flags = a[1];
+	else if (d->nr == SYS_openat)
+		e->flags = a[2];
+	else if (d->nr == SYS_creat)
+		e->flags = O_CREAT | O_WRONLY | O_TRUNC;
+	else if (read_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
+		e->flags = 0;
+}
+
+/* A connect, bind or sendto with its address; returns whether the table
+ * refuses it (a send without an address, on a connected socket, never). */
+static int describe_net(pid_t pid, const struct seccomp_data *d,
+			const struct sbx_notify_spec *s, struct sbx_event *e,
+			int *err)
+{
+	const __u64 *a = d->args;
+	int refuse;
+	e->kind = d->nr == SYS_connect ? SBX_EV_CONNECT
+		  : d->nr == SYS_bind  ? SBX_EV_BIND
+				       : SBX_EV_SEND;
+	if (d->nr == SYS_sendto ? read_addr(pid, a[4], a[5], e)
+				: read_addr(pid, a[1], a[2], e))
+		return 0;
+	refuse = s->connect != NULL;
+	for (size_t i = 0; i < s->nconnect && refuse; i++)
+		refuse = strcmp(e->addr, s->connect[i]) != 0;
+	if (e->family == AF_UNIX)
+		refuse = 0; /* the mounts and Landlock hold paths */
+	if (d->nr == SYS_connect)
+		*err = strncmp(e->addr, "127.", 4) == 0 ||
+			       strncmp(e->addr, "[::1]", 5) == 0
+			   ? ECONNREFUSED
+			   : ENETUNREACH;
+	return refuse;
+}
+
 /* Reads the call into e; returns whether the table refuses it, and in
  * *err the errno a refusal answers with. */
 static int describe(pid_t pid, const struct seccomp_data *d,
@@ -544,23 +590,11 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_open:
 	case SYS_creat:
 	case SYS_openat:
-	case SYS_openat2: {
-		int at = d->nr == SYS_openat || d->nr == SYS_openat2;
-		e->kind = SBX_EV_OPEN;
-		read_path(pid, at ? (int)a[0] : AT_FDCWD, at ? a[1] : a[0],
-			  e->path, sizeof e->path);
-		if (d->nr == SYS_open)
-			e->flags = a[1];
-		else if (d->nr == SYS_openat)
-			e->flags = a[2];
-		else if (d->nr == SYS_creat)
-			e->flags = O_CREAT | O_WRONLY | O_TRUNC;
-		else if (read_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
-			e->flags = 0;
+	case SYS_openat2:
+		describe_open(pid, d, e);
 		refuse = outside(s->open, s->nopen, e->path);
 		*err = EACCES;
 		break;
-	}
 	case SYS_execve:
 	case SYS_execveat:
 		e->kind = SBX_EV_EXEC;
@@ -577,22 +611,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_connect:
 	case SYS_bind:
 	case SYS_sendto:
-		e->kind = d->nr == SYS_connect ? SBX_EV_CONNECT
-			  : d->nr == SYS_bind  ? SBX_EV_BIND
-					       : SBX_EV_SEND;
-		if (d->nr == SYS_sendto ? read_addr(pid, a[4], a[5], e)
-					: read_addr(pid, a[1], a[2], e))
-			break; /* no address: a connected socket's send */
-		refuse = s->connect != NULL;
-		for (size_t i = 0; i < s->nconnect && refuse; i++)
-			refuse = strcmp(e->addr, s->connect[i]) != 0;
-		if (e->family == AF_UNIX)
-			refuse = 0; /* the mounts and Landlock hold paths */
-		if (d->nr == SYS_connect)
-			*err = strncmp(e->addr, "127.", 4) == 0 ||
-				       strncmp(e->addr, "[::1]", 5) == 0
-				   ? ECONNREFUSED
-				   : ENETUNREACH;
+		refuse = describe_net(pid, d, s, e, err);
 		break;
 	case SYS_clone:
 	case SYS_clone3:
@@ -795,10 +814,72 @@ static void record(struct sbx_notify *n, const struct sbx_event *e)
 	n->ev[n->nev++].count = 1;
 }
 
+/* Answers a task's notification: CONTINUE, or the errno err. */
+static void send_answer(struct sbx_notify *n, uint64_t id, int ans, int err)
+{
+	struct seccomp_notif_resp resp;
+	memset(&resp, 0, sizeof resp);
+	resp.id = id;
+	if (ans == SBX_ANS_ALLOW)
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else
+		resp.error = -err;
+	ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: it died */
+}
+
+/* The budgets: a creation or an exec the table lets through counts, and
+ * the one past the budget is refused (EAGAIN: what fork gets at
+ * RLIMIT_NPROC, and execve's own there; e->limit set); the hand-over's
+ * own execve, before the program, is not the program's.  Returns whether
+ * the call is over a budget. */
+static int over_budget(struct sbx_notify *n, int nr, struct sbx_event *e)
+{
+	if (e->kind == SBX_EV_CLONE && nr != SYS_unshare &&
+	    ++n->ntasks > n->spec->tasks && n->spec->tasks) {
+		e->limit = n->spec->tasks;
+		return 1;
+	}
+	if (e->kind == SBX_EV_EXEC && !n->first_exec) {
+		n->first_exec = 1;
+		return 0;
+	}
+	if (e->kind == SBX_EV_EXEC && ++n->nexecs > n->spec->execs &&
+	    n->spec->execs) {
+		e->limit = n->spec->execs;
+		return 1;
+	}
+	return 0;
+}
+
+/* The answer to a described call: the table's, in the box's mode, then
+ * the Lua rule's where the box has one. */
+static int decide(struct sbx_notify *n, int nr, int refuse, struct sbx_event *e)
+{
+	int ans, held = filter_errno(n->spec, nr) || e->limit;
+	if (!refuse)
+		ans = SBX_ANS_ALLOW;
+	else if (held || n->spec->mode != SBX_MODE_LOG)
+		/* the profile's own refusal (its errno) and a budget hold in
+		 * every mode; log mode lets the rest through, recorded */
+		ans = n->spec->mode == SBX_MODE_STOP ? SBX_ANS_STOP
+						     : SBX_ANS_DENY;
+	else
+		ans = SBX_ANS_ALLOW;
+	if (n->L && !n->stopped) {
+		int r;
+		e->answer = ans;
+		r = call_rule(n, e);
+		/* a rule lifts neither the profile's errno refusals nor a
+		 * budget */
+		if (r >= 0 && !(r == SBX_ANS_ALLOW && held))
+			ans = r;
+	}
+	return ans;
+}
+
 int sbx_notify_handle(struct sbx_notify *n)
 {
 	struct seccomp_notif req;
-	struct seccomp_notif_resp resp;
 	struct sbx_event e;
 	int refuse, err, ans;
 	pid_t pid;
@@ -822,53 +903,18 @@ int sbx_notify_handle(struct sbx_notify *n)
 	if (req.data.nr == SYS_execve && !n->spec->exec_events &&
 	    !n->gate_seen) {
 		n->gate_seen = 1;
-		memset(&resp, 0, sizeof resp);
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		send_answer(n, req.id, SBX_ANS_ALLOW, 0);
 		return SBX_ANS_ALLOW;
 	}
 	e.pid = box_pid(n, pid);
-	/* the budgets: a creation or an exec the table lets through counts,
-	 * and the one past the budget is refused (EAGAIN: what fork gets at
-	 * RLIMIT_NPROC, and execve's own there); the hand-over's own
-	 * execve, before the program, is not the program's */
-	if (!refuse && e.kind == SBX_EV_CLONE && req.data.nr != SYS_unshare &&
-	    ++n->ntasks > n->spec->tasks && n->spec->tasks) {
+	if (!refuse && over_budget(n, req.data.nr, &e)) {
 		refuse = 1;
 		err = EAGAIN;
-		e.limit = n->spec->tasks;
-	} else if (!refuse && e.kind == SBX_EV_EXEC && !n->first_exec) {
-		n->first_exec = 1;
-	} else if (!refuse && e.kind == SBX_EV_EXEC &&
-		   ++n->nexecs > n->spec->execs && n->spec->execs) {
-		refuse = 1;
-		err = EAGAIN;
-		e.limit = n->spec->execs;
 	}
-	if (!refuse)
-		ans = SBX_ANS_ALLOW;
-	else if (filter_errno(n->spec, req.data.nr) || e.limit ||
-		 n->spec->mode != SBX_MODE_LOG)
-		/* the profile's own refusal (its errno) and a budget hold in
-		 * every mode; log mode lets the rest through, recorded */
-		ans = n->spec->mode == SBX_MODE_STOP ? SBX_ANS_STOP
-						     : SBX_ANS_DENY;
-	else
-		ans = SBX_ANS_ALLOW;
-	if (n->L && !n->stopped) {
-		int r;
-		e.answer = ans;
-		r = call_rule(n, &e);
-		/* a rule lifts neither the profile's errno refusals nor a
-		 * budget */
-		if (r >= 0 &&
-		    !(r == SBX_ANS_ALLOW &&
-		      (filter_errno(n->spec, req.data.nr) || e.limit)))
-			ans = r;
-	}
+	ans = decide(n, req.data.nr, refuse, &e);
 	e.answer = ans;
 	e.err = ans == SBX_ANS_DENY ? err : 0;
+	record(n, &e);
 	if (ans == SBX_ANS_STOP) {
 		/* left unanswered: the caller kills the box, and the task
 		 * never returns from the call */
@@ -877,17 +923,9 @@ int sbx_notify_handle(struct sbx_notify *n)
 			n->stop_ev = e;
 			n->stop_ev.count = 1;
 		}
-		record(n, &e);
 		return SBX_ANS_STOP;
 	}
-	record(n, &e);
-	memset(&resp, 0, sizeof resp);
-	resp.id = req.id;
-	if (ans == SBX_ANS_ALLOW)
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	else
-		resp.error = -err;
-	ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: it died */
+	send_answer(n, req.id, ans, err);
 	return ans;
 }
 
