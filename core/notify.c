@@ -28,6 +28,7 @@
  * (readlink of /proc/<pid>/cwd and fd links) are never followed.
  */
 #include "compat.h"
+#include "fileio.h"
 #include "sbx.h"
 
 #include <arpa/inet.h>
@@ -215,21 +216,14 @@ static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
 static int box_pid(struct sbx_notify *n, pid_t host)
 {
 	char path[64], buf[4096], *s;
-	ssize_t r;
-	int fd, pid = 0;
+	int pid = 0;
 	/* npids counts every entry ever made; the table holds the last 32 */
 	for (unsigned i = 0; i < n->npids && i < 32; i++)
 		if (n->pids[i].host == host)
 			return n->pids[i].box;
 	snprintf(path, sizeof path, "/proc/%d/status", (int)host);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) <= 0)
 		return 0;
-	r = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (r <= 0)
-		return 0;
-	buf[r] = '\0';
 	s = strstr(buf, "\nNSpid:");
 	if (!s)
 		return 0;
