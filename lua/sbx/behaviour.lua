@@ -49,6 +49,183 @@ local function split_addr(a)
 	return ip, tonumber(port)
 end
 
+-- The process tree's node for pid in the collection st: a pid's first
+-- image names it; a parent already in the tree takes it as a child,
+-- otherwise it is a root.
+local function tree_node(st, pid, name, parent)
+	local n = st.nodes[pid]
+	if n then return n end
+	n = { process_id = tostring(pid), name = name or "?", children = {} }
+	st.nodes[pid] = n
+	local p = parent and st.nodes[parent]
+	if p then p.children[#p.children + 1] = n else st.roots[#st.roots + 1] = n end
+	return n
+end
+
+-- The files an event names: opened (and written, by its flags), deleted,
+-- renamed, attributes changed.
+local function note_file(st, e)
+	local k = e.kind
+	if type(e.path) ~= "string" then return end
+	if k == "open" then
+		st.opened[e.path] = true
+		if math.type(e.flags) == "integer" and e.flags & WRITE ~= 0 then st.written[e.path] = true end
+	elseif k == "delete" then
+		st.deleted[e.path] = true
+	elseif k == "rename" then
+		-- the old name is gone, the new one written
+		st.deleted[e.path] = true
+		if type(e.to) == "string" then st.written[e.to] = true end
+	elseif k == "attribute" then
+		st.changed[e.path] = true
+	end
+end
+
+-- An exec event: the command line, the process created, the box's own
+-- command (the first exec), and the tree's node.  A pid first seen at an
+-- exec after a clone event is that clone's caller's child (the events
+-- carry no parent: the nearest clone not yet matched is taken for it).
+local function note_exec(st, e)
+	local argv = type(e.argv) == "table" and e.argv or { e.path }
+	local line = concat(argv, " ")
+	st.execs[#st.execs + 1] = line
+	st.command = st.command or e.path or argv[1]
+	st.created[e.path or argv[1] or "?"] = true
+	if e.pid and not st.nodes[e.pid] then
+		tree_node(st, e.pid, e.path or argv[1], table.remove(st.clones, 1))
+	end
+end
+
+-- A connect or send event's destination, by protocol, address and port.
+local function note_connection(st, e)
+	local ip, port = split_addr(e.addr)
+	if not ip then return end
+	local proto = e.kind == "send" and "udp" or "tcp"
+	st.traffic[("%s %s %s"):format(proto, ip, port_text(port))] = {
+		transport_layer_protocol = proto,
+		destination_ip = ip, destination_port = port, answer = e.answer }
+end
+
+-- The calls and tags an event highlights (a refused call, ptrace, a
+-- clone into namespaces, a death for a refused call); and an allowed
+-- clone kept for the next exec's parent.
+local function note_highlights(st, e)
+	local k, calls, tags = e.kind, st.calls, st.tags
+	if refused(e) then
+		calls[call_of(e)] = true
+		tags.refused_calls = true
+	end
+	if k == "ptrace" then calls.ptrace, tags.ptrace = true, true end
+	if k == "clone" and e.pid and e.answer == "allow" then st.clones[#st.clones + 1] = e.pid end
+	if k == "clone" and e.namespaces then calls[call_of(e)], tags.namespaces = true, true end
+	if k == "killed" and e.cause == "refused" then tags.refused_calls = true end
+end
+
+-- The explain channel's events, collected: the sets of files, commands,
+-- processes, calls, tags and traffic, and the tree's nodes so far.
+local function collect_events(res)
+	local st = { opened = {}, written = {}, deleted = {}, changed = {}, execs = {}, created = {},
+		calls = {}, tags = {}, traffic = {}, nodes = {}, roots = {}, clones = {}, command = nil }
+	for _, e in ipairs(res.events or {}) do
+		local k = e.kind
+		if k == "open" or k == "delete" or k == "rename" or k == "attribute" then
+			note_file(st, e)
+		elseif k == "exec" then
+			note_exec(st, e)
+		elseif (k == "connect" or k == "send") and e.addr then
+			note_connection(st, e)
+		end
+		note_highlights(st, e)
+	end
+	return st
+end
+
+-- The sink's traffic records added to the events' (bytes summed).
+local function collect_traffic(res, traffic)
+	for _, t in ipairs(res.ip_traffic or {}) do
+		local key = ("%s %s %s"):format(t.protocol, t.address, port_text(t.port))
+		local entry = traffic[key] or { transport_layer_protocol = t.protocol,
+			destination_ip = t.address, destination_port = t.port }
+		entry.bytes = (entry.bytes or 0) + (t.bytes or 0)
+		traffic[key] = entry
+	end
+end
+
+-- The sink's DNS lookups by hostname, with the addresses they resolved to.
+local function collect_dns(res)
+	local dns = {}
+	for _, d in ipairs(res.dns_lookups or {}) do
+		local entry = dns[d.hostname] or { hostname = d.hostname, resolved_ips = {} }
+		if d.answer and d.answer ~= "NXDOMAIN" and d.answer ~= "none" then
+			entry.resolved_ips[#entry.resolved_ips + 1] = d.answer
+		end
+		dns[d.hostname] = entry
+	end
+	return dns
+end
+
+-- The files the box left behind, by path (each one written too).
+local function collect_dropped(res, written)
+	local dropped = {}
+	for _, f in ipairs(res.files_dropped or {}) do
+		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256 }
+		written[f.path] = true
+	end
+	sort(dropped, function(a, b) return a.path < b.path end)
+	return dropped
+end
+
+-- The written files' links and the decoys: links written, decoys changed
+-- or read.
+local function collect_files(res, st)
+	for _, f in ipairs(res.files or {}) do
+		if f.type == "link" and not f.decoy then st.written[f.path] = true end
+		if f.decoy and f.markers and #f.markers > 0 and f.sha256 == nil then st.tags.decoy_changed = true end
+	end
+	for _, d in ipairs(res.decoys or {}) do
+		if st.opened[d.path] then st.tags.decoy_read = true end
+	end
+end
+
+-- The tags of what was seen at all: network, dropper, exec.
+local function collect_tags(st, dns, dropped)
+	local tags = st.tags
+	for _, t in pairs(st.traffic) do
+		if t.bytes then tags.network = true end
+	end
+	if next(dns) or next(st.traffic) then tags.network = true end
+	if #dropped > 0 then tags.dropper = true end
+	if #st.execs > 0 then tags.exec = true end
+end
+
+-- children by name: the text and the JSON do not follow the order the
+-- calls happened to come in
+local function by_name(list)
+	sort(list, function(a, b) return a.name < b.name end)
+	for _, n in ipairs(list) do by_name(n.children) end
+end
+
+-- The processes as far as the events go: the command, then each process
+-- an exec event or a notable death names, by pid; sorted by name.
+local function processes_tree(res, st)
+	for _, d in ipairs((res.deaths or {}).notable or {}) do
+		if d.pid and not st.nodes[d.pid] then tree_node(st, d.pid, d.command) end
+	end
+	by_name(st.roots)
+	return st.roots
+end
+
+-- The DNS lookups by hostname (addresses sorted), the traffic by key.
+local function network_lists(dns, traffic)
+	local dns_list, traffic_list = {}, {}
+	for _, h in ipairs(keys(dns)) do
+		sort(dns[h].resolved_ips)
+		dns_list[#dns_list + 1] = dns[h]
+	end
+	for _, k in ipairs(keys(traffic)) do traffic_list[#traffic_list + 1] = traffic[k] end
+	return dns_list, traffic_list
+end
+
 --- The behaviour summary of one run.
 -- @tparam table res the structured result (`sbx.report.result`, with
 --  `sbx.sink.json`'s fields when the run had the sink)
@@ -58,130 +235,30 @@ function M.summary(res)
 	if type(res) ~= "table" then
 		error(("bad argument #1 to 'summary' (table expected, got %s)"):format(type(res)), 2)
 	end
-	local opened, written, execs, created, calls, tags = {}, {}, {}, {}, {}, {}
-	local deleted, changed = {}, {}
-	-- the tree: a pid's first image names it; a pid first seen at an exec
-	-- after a clone event is that clone's caller's child (the events carry
-	-- no parent: the nearest clone not yet matched is taken for it)
-	local traffic, nodes, roots, clones, command = {}, {}, {}, {}, nil
-	local function node(pid, name, parent)
-		local n = nodes[pid]
-		if n then return n end
-		n = { process_id = tostring(pid), name = name or "?", children = {} }
-		nodes[pid] = n
-		local p = parent and nodes[parent]
-		if p then p.children[#p.children + 1] = n else roots[#roots + 1] = n end
-		return n
-	end
-	for _, e in ipairs(res.events or {}) do
-		local k = e.kind
-		if k == "open" and type(e.path) == "string" then
-			opened[e.path] = true
-			if math.type(e.flags) == "integer" and e.flags & WRITE ~= 0 then written[e.path] = true end
-		elseif k == "delete" and type(e.path) == "string" then
-			deleted[e.path] = true
-		elseif k == "rename" and type(e.path) == "string" then
-			-- the old name is gone, the new one written
-			deleted[e.path] = true
-			if type(e.to) == "string" then written[e.to] = true end
-		elseif k == "attribute" and type(e.path) == "string" then
-			changed[e.path] = true
-		elseif k == "exec" then
-			local argv = type(e.argv) == "table" and e.argv or { e.path }
-			local line = concat(argv, " ")
-			execs[#execs + 1] = line
-			command = command or e.path or argv[1]
-			created[e.path or argv[1] or "?"] = true
-			if e.pid and not nodes[e.pid] then
-				node(e.pid, e.path or argv[1], table.remove(clones, 1))
-			end
-		elseif (k == "connect" or k == "send") and e.addr then
-			local ip, port = split_addr(e.addr)
-			if ip then
-				local proto = k == "send" and "udp" or "tcp"
-				traffic[("%s %s %s"):format(proto, ip, port_text(port))] = {
-					transport_layer_protocol = proto,
-					destination_ip = ip, destination_port = port, answer = e.answer }
-			end
-		end
-		if refused(e) then
-			calls[call_of(e)] = true
-			tags.refused_calls = true
-		end
-		if k == "ptrace" then calls.ptrace, tags.ptrace = true, true end
-		if k == "clone" and e.pid and e.answer == "allow" then clones[#clones + 1] = e.pid end
-		if k == "clone" and e.namespaces then calls[call_of(e)], tags.namespaces = true, true end
-		if k == "killed" and e.cause == "refused" then tags.refused_calls = true end
-	end
-	for _, t in ipairs(res.ip_traffic or {}) do
-		local key = ("%s %s %s"):format(t.protocol, t.address, port_text(t.port))
-		local entry = traffic[key] or { transport_layer_protocol = t.protocol,
-			destination_ip = t.address, destination_port = t.port }
-		entry.bytes = (entry.bytes or 0) + (t.bytes or 0)
-		traffic[key] = entry
-	end
-	local dns = {}
-	for _, d in ipairs(res.dns_lookups or {}) do
-		local entry = dns[d.hostname] or { hostname = d.hostname, resolved_ips = {} }
-		if d.answer and d.answer ~= "NXDOMAIN" and d.answer ~= "none" then
-			entry.resolved_ips[#entry.resolved_ips + 1] = d.answer
-		end
-		dns[d.hostname] = entry
-	end
-	local dropped = {}
-	for _, f in ipairs(res.files_dropped or {}) do
-		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256 }
-		written[f.path] = true
-	end
-	sort(dropped, function(a, b) return a.path < b.path end)
-	for _, f in ipairs(res.files or {}) do
-		if f.type == "link" and not f.decoy then written[f.path] = true end
-		if f.decoy and f.markers and #f.markers > 0 and f.sha256 == nil then tags.decoy_changed = true end
-	end
-	for _, d in ipairs(res.decoys or {}) do
-		if opened[d.path] then tags.decoy_read = true end
-	end
-	for _, t in pairs(traffic) do
-		if t.bytes then tags.network = true end
-	end
-	if next(dns) or next(traffic) then tags.network = true end
-	if #dropped > 0 then tags.dropper = true end
-	if #execs > 0 then tags.exec = true end
-	-- the processes as far as the events go: the command, then each
-	-- process an exec event or a notable death names, by pid
-	for _, d in ipairs((res.deaths or {}).notable or {}) do
-		if d.pid and not nodes[d.pid] then node(d.pid, d.command) end
-	end
-	-- children by name: the text and the JSON do not follow the order
-	-- the calls happened to come in
-	local function by_name(list)
-		sort(list, function(a, b) return a.name < b.name end)
-		for _, n in ipairs(list) do by_name(n.children) end
-	end
-	by_name(roots)
-	local ptree = roots
-	local dns_list, traffic_list = {}, {}
-	for _, h in ipairs(keys(dns)) do
-		sort(dns[h].resolved_ips)
-		dns_list[#dns_list + 1] = dns[h]
-	end
-	for _, k in ipairs(keys(traffic)) do traffic_list[#traffic_list + 1] = traffic[k] end
-	sort(execs)
+	local st = collect_events(res)
+	collect_traffic(res, st.traffic)
+	local dns = collect_dns(res)
+	local dropped = collect_dropped(res, st.written)
+	collect_files(res, st)
+	collect_tags(st, dns, dropped)
+	local ptree = processes_tree(res, st)
+	local dns_list, traffic_list = network_lists(dns, st.traffic)
+	sort(st.execs)
 	local s = {
-		files_opened = keys(opened),
-		files_written = keys(written),
-		files_deleted = keys(deleted),
-		files_attribute_changed = keys(changed),
+		files_opened = keys(st.opened),
+		files_written = keys(st.written),
+		files_deleted = keys(st.deleted),
+		files_attribute_changed = keys(st.changed),
 		files_dropped = dropped,
-		command_executions = execs,
-		processes_created = keys(created),
+		command_executions = st.execs,
+		processes_created = keys(st.created),
 		processes_tree = ptree,
 		dns_lookups = dns_list,
 		ip_traffic = traffic_list,
-		calls_highlighted = keys(calls),
-		tags = keys(tags),
+		calls_highlighted = keys(st.calls),
+		tags = keys(st.tags),
 		verdicts = {},
-		command = command,
+		command = st.command,
 	}
 	s.behash = M.behash(s)
 	return s

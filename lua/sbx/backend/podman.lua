@@ -99,20 +99,21 @@ local function tmpfs_args(base)
 	return args
 end
 
---- Builds the podman run: the image checked and unpacked
--- (`sbx.backend.image`), the program found in it, podman's command line.
--- @tparam table o the options of `sbx.stdbox.build`, with `image`
--- @return spec (the core spec that runs podman), info; or nil, msg
-function M.build(o)
-	if not o.image then return nil, "--runtime podman: needs --image (podman runs only a verified local image)" end
-	if o.rootfs then return nil, "--rootfs: not with podman (give --image)" end
-	if o.socket and #o.socket > 0 then return nil, "--socket: not with podman" end
+-- The options podman cannot honour: nil, or why not.
+local function refused_options(o)
+	if not o.image then return "--runtime podman: needs --image (podman runs only a verified local image)" end
+	if o.rootfs then return "--rootfs: not with podman (give --image)" end
+	if o.socket and #o.socket > 0 then return "--socket: not with podman" end
 	if (o.rw and #o.rw > 0) or (o.ro and #o.ro > 0) or (o.tmp and #o.tmp > 0) then
-		return nil, "--ro, --rw, --tmp: not with podman (the image is the whole tree)"
+		return "--ro, --rw, --tmp: not with podman (the image is the whole tree)"
 	end
-	if o.net and o.net ~= "none" then return nil, "--net: podman runs with no network only" end
-	local pm, perr = M.find()
-	if not pm then return nil, perr end
+	if o.net and o.net ~= "none" then return "--net: podman runs with no network only" end
+	return nil
+end
+
+-- The image checked and unpacked, and the program found in it: the root
+-- directory, the program's path, the image's digest; or nil, msg.
+local function unpacked_image(o)
 	local dir, digest = image.parse(o.image)
 	if not dir then return nil, ("--image %s: %s"):format(tostring(o.image), digest) end
 	local img, ierr = image.read(dir, digest)
@@ -121,35 +122,50 @@ function M.build(o)
 	if not root then return nil, ("--image %s: %s"):format(o.image, uerr) end
 	local path, fperr = rootfs.find_program(root, o.prog)
 	if not path then return nil, fperr end
-	-- the standard box's limits, environment and profile
+	return root, path, digest
+end
+
+-- The standard box's limits, environment and profile for the options:
+-- base, info; or nil, msg.
+local function standard_box(o)
 	local o2 = {}
 	for k, v in pairs(o) do o2[k] = v end
 	o2.prog, o2.image, o2.backend, o2.runtime = "true", nil, nil, nil
-	local base, info = stdbox.build(o2)
-	if not base then return nil, info end
+	return stdbox.build(o2)
+end
 
-	-- the profile as OCI's seccomp rules (the OCI backend's translation)
-	local seccomp_text
-	if info.profile ~= "none" then
-		local prof, lerr = profile.load(info.profile)
-		if prof == nil then return nil, lerr end
-		if prof then
-			local rules, serr = oci.seccomp(prof)
-			if not rules then return nil, "profile " .. info.profile .. ": " .. serr end
-			seccomp_text = oci.encode(rules) .. "\n"
-		end
-	end
+-- The profile as OCI's seccomp rules (the OCI backend's translation):
+-- true and the JSON text (nil for no filter); or nil, msg.
+local function seccomp_json(info)
+	if info.profile == "none" then return true, nil end
+	local prof, lerr = profile.load(info.profile)
+	if prof == nil then return nil, lerr end
+	if not prof then return true, nil end
+	local rules, serr = oci.seccomp(prof)
+	if not rules then return nil, "profile " .. info.profile .. ": " .. serr end
+	return true, oci.encode(rules) .. "\n"
+end
 
+-- The container's user: rootless, the standard box's host id, uid, gid.
+-- A root caller's container: no user namespace (runc, in one mapped onto
+-- the host id, could not reach the cache, the caller's 0700 directory),
+-- the program as the standard box's host id itself, checked unused by any
+-- account or process (sbx.stdbox); a rootless caller's: the container's
+-- uid 0, the caller on the host.
+local function container_user(base)
 	local euid = core.ids().euid
 	local rootless = euid ~= 0
 	local host_id = base.host_uid or euid
-	-- a root caller's container: no user namespace (runc, in one mapped
-	-- onto the host id, could not reach the cache, the caller's 0700
-	-- directory), the program as the standard box's host id itself,
-	-- checked unused by any account or process (sbx.stdbox); a rootless
-	-- caller's: the container's uid 0, the caller on the host
 	local uid, gid = host_id, host_id
 	if rootless then uid, gid = 0, 0 end
+	return rootless, host_id, uid, gid
+end
+
+-- The run's private directory under the OCI backend's tmpdir: the
+-- poststart hook's definition and record directory, and the seccomp
+-- file (false for none).  Returns the directory and the seccomp file's
+-- path or false; or nil, msg.
+local function private_dir(seccomp_text)
 	local work = oci.tmpdir
 	local priv = sh("mktemp -d " .. work .. "/sbxlua-podman.XXXXXXXX 2>/dev/null"):match("^(/[%w/._-]+)\n")
 	if not priv then return nil, "cannot make a directory under " .. work end
@@ -162,46 +178,95 @@ function M.build(o)
 		seccomp = priv .. "/seccomp.json"
 		write_file(seccomp, seccomp_text)
 	end
-	local name = "sbxlua-" .. priv:match("([%w]+)$"):lower()
-	-- podman's own notes (a rootless podman's warnings of the host's
-	-- set-up) would mix with the program's stderr: its errors only
-	local argv = { pm.path, "--log-level=fatal", "--cgroup-manager=cgroupfs", "--runtime", pm.runc, "--hooks-dir", priv .. "/hooks",
-		"run", "--name", name, "--pull=never", "--rootfs", "--read-only", "--read-only-tmpfs=false",
-		"--network=none", "--cap-drop=all", "--security-opt=no-new-privileges",
-		"--security-opt", "seccomp=" .. (seccomp or "unconfined"),
-		"--user", ("%d:%d"):format(uid, gid), "--hostname", base.hostname or "sbx",
+	return priv, seccomp
+end
+
+local function append(argv, args)
+	for _, a in ipairs(args) do argv[#argv + 1] = a end
+end
+
+-- podman itself and its `run` of the container by name.  podman's own
+-- notes (a rootless podman's warnings of the host's set-up) would mix
+-- with the program's stderr: its errors only.
+local function podman_args(pm, priv, name)
+	return { pm.path, "--log-level=fatal", "--cgroup-manager=cgroupfs", "--runtime", pm.runc, "--hooks-dir", priv .. "/hooks",
+		"run", "--name", name, "--pull=never" }
+end
+
+-- The tree: the root a directory (`--rootfs`), read-only.
+local TREE_ARGS = { "--rootfs", "--read-only", "--read-only-tmpfs=false" }
+
+-- The security options: no network, no capability, no_new_privs, the
+-- seccomp file (or none).
+local function security_args(seccomp)
+	return { "--network=none", "--cap-drop=all", "--security-opt=no-new-privileges",
+		"--security-opt", "seccomp=" .. (seccomp or "unconfined") }
+end
+
+-- The container's process: its user, hostname and directory, no log, no
+-- grace at stop, and namespaces of its own.
+local function process_args(base, uid, gid)
+	return { "--user", ("%d:%d"):format(uid, gid), "--hostname", base.hostname or "sbx",
 		"--workdir", base.cwd or "/work", "--log-driver=none", "--stop-timeout=0", "--cgroupns=private",
 		"--ipc=private", "--pid=private", "--uts=private" }
-	if not rootless then
-		argv[#argv + 1] = "--memory=" .. info.limits.memory
-		argv[#argv + 1] = "--memory-swap=" .. info.limits.memory
-		argv[#argv + 1] = "--pids-limit=" .. info.limits.tasks
+end
+
+-- A root caller's memory and task limits (podman's cgroup); none rootless.
+local function cgroup_limit_args(info, rootless)
+	if rootless then return {} end
+	return { "--memory=" .. info.limits.memory, "--memory-swap=" .. info.limits.memory,
+		"--pids-limit=" .. info.limits.tasks }
+end
+
+-- a sorted list of a table's keys
+local function keys_of(t)
+	local out = {}
+	for k in pairs(t) do out[#out + 1] = k end
+	table.sort(out)
+	return out
+end
+
+-- The standard box's environment, by name, as podman's --env.
+local function env_args(env)
+	local args = {}
+	for _, k in ipairs(keys_of(env)) do
+		args[#args + 1] = "--env"
+		args[#args + 1] = k .. "=" .. env[k]
 	end
+	return args
+end
+
+-- podman's command line for the container c (the fields `container`
+-- gathers); and the rlimits asked (the list oci.compare checks).
+local function command_line(c, o)
+	local base, info = c.base, c.info
+	local argv = {}
+	append(argv, podman_args(c.pm, c.priv, c.name))
+	append(argv, TREE_ARGS)
+	append(argv, security_args(c.seccomp))
+	append(argv, process_args(base, c.uid, c.gid))
+	append(argv, cgroup_limit_args(info, c.rootless))
 	if base.stdin then argv[#argv + 1] = "--interactive" end
 	local uargs, asked_rl = ulimits(base, info)
-	for _, a in ipairs(uargs) do argv[#argv + 1] = a end
-	for _, a in ipairs(tmpfs_args(base)) do argv[#argv + 1] = a end
-	local keys = {}
-	for k in pairs(base.env) do keys[#keys + 1] = k end
-	table.sort(keys)
-	for _, k in ipairs(keys) do
-		argv[#argv + 1] = "--env"
-		argv[#argv + 1] = k .. "=" .. base.env[k]
-	end
+	append(argv, uargs)
+	append(argv, tmpfs_args(base))
+	append(argv, env_args(base.env))
 	-- the root (--rootfs: the first argument is a directory, not an
 	-- image), then the command
-	argv[#argv + 1] = "--"
-	argv[#argv + 1] = root
-	argv[#argv + 1] = path
-	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
+	append(argv, { "--", c.root, c.path })
+	append(argv, o.args or {})
+	return argv, asked_rl
+end
 
+-- The core spec that runs podman with argv, in the private directory.
+local function podman_spec(argv, priv, base)
 	local env = { PATH = "/usr/sbin:/usr/bin:/sbin:/bin" }
 	-- podman's own storage and state are the caller's
 	for _, k in ipairs { "HOME", "XDG_RUNTIME_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME" } do
 		local v = os.getenv(k)
 		if v and v:sub(1, 1) == "/" then env[k] = v end
 	end
-	local spec = {
+	return {
 		backend = "process",
 		argv = argv, env = env, cwd = priv,
 		-- podman and runc need their capabilities; the container drops them
@@ -211,21 +276,28 @@ function M.build(o)
 		memory_limit = base.memory_limit, task_limit = base.task_limit, cpu_limit = base.cpu_limit,
 		cgroup = false,
 	}
+end
+
+-- The standard box's info told what podman runs: the container, its
+-- image and program, its namespaces, the report's lines and what the
+-- records are compared with.
+local function podman_info(c, asked_rl)
+	local info, pm, rootless, digest = c.info, c.pm, c.rootless, c.digest
 	info.backend = "podman"
 	info.kind = "podman"
 	info.runtime = pm
-	info.container = name
-	info.private = priv
+	info.container = c.name
+	info.private = c.priv
 	info.rootless = rootless
 	info.image = digest
-	info.program = path
+	info.program = c.path
 	info.landlock, info.landlock_abi = false, 0
-	info.seccomp = seccomp ~= false
+	info.seccomp = c.seccomp ~= false
 	info.seccomp_unread = true
 	info.root_dir = true
 	-- the record as the hook sees it: a rootless podman runs its hooks in
 	-- a user namespace of its own where the caller is uid 0
-	info.record_uid = rootless and 0 or host_id
+	info.record_uid = rootless and 0 or c.host_id
 	if not rootless then
 		-- podman's rootful container has every namespace but the user's
 		local ns = {}
@@ -240,8 +312,42 @@ function M.build(o)
 	info.digest_extra = { "runtime=podman", "rootless=" .. tostring(rootless), "image=" .. digest }
 	info.asked = { uid = info.record_uid, memory = not rootless and info.limits.memory or nil,
 		tasks = not rootless and info.limits.tasks or nil, rlimits = asked_rl, network = true,
-		root = root, user = ("%d:%d"):format(uid, gid), runc = pm.runc, seccomp = seccomp or "unconfined" }
-	return spec, info
+		root = c.root, user = ("%d:%d"):format(c.uid, c.gid), runc = pm.runc, seccomp = c.seccomp or "unconfined" }
+	return info
+end
+
+-- Everything the command line and the info are made of, in the order the
+-- checks run (the first failure is the message): the container's fields;
+-- or nil, msg.
+local function container(o)
+	local refused = refused_options(o)
+	if refused then return nil, refused end
+	local pm, perr = M.find()
+	if not pm then return nil, perr end
+	local root, path, digest = unpacked_image(o)
+	if not root then return nil, path end
+	local base, info = standard_box(o)
+	if not base then return nil, info end
+	local ok, seccomp_text = seccomp_json(info)
+	if not ok then return nil, seccomp_text end
+	local rootless, host_id, uid, gid = container_user(base)
+	local priv, seccomp = private_dir(seccomp_text)
+	if not priv then return nil, seccomp end
+	return { pm = pm, root = root, path = path, digest = digest, base = base, info = info,
+		rootless = rootless, host_id = host_id, uid = uid, gid = gid, priv = priv, seccomp = seccomp,
+		name = "sbxlua-" .. priv:match("([%w]+)$"):lower() }
+end
+
+--- Builds the podman run: the image checked and unpacked
+-- (`sbx.backend.image`), the program found in it, podman's command line.
+-- @tparam table o the options of `sbx.stdbox.build`, with `image`
+-- @return spec (the core spec that runs podman), info; or nil, msg
+function M.build(o)
+	local c, err = container(o)
+	if not c then return nil, err end
+	local argv, asked_rl = command_line(c, o)
+	local spec = podman_spec(argv, c.priv, c.base)
+	return spec, podman_info(c, asked_rl)
 end
 
 --- Compares what was asked with `podman inspect`'s account of the
