@@ -9,18 +9,13 @@ local report = require "sbx.report"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
 -- every module before the first box: a box may write into the caller's
--- directory, and nothing is loaded after it has run
-local cjson = require "cjson"
+-- directory, and nothing is loaded after it has run (those only some runs
+-- use: load_modules, once the options are known)
 local setid = require "sbx.setid"
 local written = require "sbx.written"
 local sink = require "sbx.sink"
-local behaviour = require "sbx.behaviour"
 local backend = require "sbx.backend"
-require "sbx.backend.process"
-require "sbx.backend.oci"
-require "sbx.backend.rootfs"
-require "sbx.backend.image"
-require "sbx.backend.podman"
+local cjson, behaviour
 
 local refuse, reason, split_dest = cli.refuse, cli.reason, cli.split_dest
 local clean_box_path, host_path = cli.clean_box_path, cli.host_path
@@ -357,8 +352,26 @@ local function report_run(o, r, info)
 	return report.exit_code(events)
 end
 
+-- The modules of what the options ask for, before the first box (above):
+-- the JSON and the behaviour summary, the backend and root chosen.  (The
+-- backends' refusal loads sbx.backend.oci only when the namespace box
+-- could not even be cloned: nothing ran.)
+local function load_modules(o)
+	if o.json or o.behaviour then
+		cjson = require "cjson"
+		behaviour = require "sbx.behaviour"
+	end
+	local name = o.backend or "ns"
+	if name == "process" then require "sbx.backend.process" end
+	if name == "oci" then require "sbx.backend.oci" end
+	if name == "oci" and o.runtime == "podman" then require "sbx.backend.podman" end
+	if o.rootfs or o.image then require "sbx.backend.rootfs" end
+	if o.image then require "sbx.backend.image" end
+end
+
 local function main(argv)
 	local o = parse(argv)
+	load_modules(o)
 	settle_filter_and_stdin(o)
 	local r, info = run_box(o)
 	return report_run(o, r, info)
