@@ -211,15 +211,27 @@ static int l_fds(lua_State *L)
 	return 1;
 }
 
-/* Whether /proc/<name> is a process of this user namespace holding uid as
- * its real, effective, saved or file-system uid.  The ids are read first
- * and the namespace only for a process that holds uid: most hold none,
- * and the namespace's lookup costs as much as a third of the whole. */
+/* Whether /proc/<name> is a process of this user and pid namespace
+ * (own_ns[0], own_ns[1]) holding uid as its real, effective, saved or
+ * file-system uid: a host process, not a box's nor a container's (an OCI
+ * runtime's container of a root caller runs as a box's host id in the
+ * host's user namespace, in a pid namespace of its own).  The ids are read
+ * first and the namespaces only for a process that holds uid: most hold
+ * none, and a namespace's lookup costs as much as a third of the whole. */
+static int same_ns(int proc, const char *name, const char *ns,
+		   const struct stat *own)
+{
+	char path[300];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/ns/%s", name, ns);
+	return fstatat(proc, path, &st, 0) == 0 && st.st_ino == own->st_ino &&
+	       st.st_dev == own->st_dev;
+}
+
 static int holds_uid(int proc, const char *name, const struct stat *own_ns,
 		     unsigned long uid)
 {
 	char path[300], buf[4096];
-	struct stat ns;
 	unsigned long ids[4];
 	int held = 0;
 	snprintf(path, sizeof path, "%s/status", name);
@@ -237,11 +249,9 @@ static int holds_uid(int proc, const char *name, const struct stat *own_ns,
 			held = 1;
 	if (!held)
 		return 0;
-	snprintf(path, sizeof path, "%s/ns/user", name);
-	if (fstatat(proc, path, &ns, 0) < 0 || ns.st_ino != own_ns->st_ino ||
-	    ns.st_dev != own_ns->st_dev)
-		return 0; /* gone, or a box's (a namespace of its own) */
-	return 1;
+	/* gone, or a box's or a container's (namespaces of its own) */
+	return same_ns(proc, name, "user", &own_ns[0]) &&
+	       same_ns(proc, name, "pid", &own_ns[1]);
 }
 
 /* Counts into *count the processes of this user namespace holding uid.
@@ -250,11 +260,12 @@ static int count_uid(unsigned long uid, long *count)
 {
 	char buf[4096];
 	long got;
-	struct stat own;
+	struct stat own[2];
 	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
 	if (proc < 0)
 		return -errno;
-	if (fstatat(proc, "self/ns/user", &own, 0) < 0) {
+	if (fstatat(proc, "self/ns/user", &own[0], 0) < 0 ||
+	    fstatat(proc, "self/ns/pid", &own[1], 0) < 0) {
 		e = errno;
 		close(proc);
 		return -e;
@@ -265,7 +276,7 @@ static int count_uid(unsigned long uid, long *count)
 			const struct dirent64 *d = (const void *)(buf + off);
 			off += d->d_reclen;
 			if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
-			    holds_uid(proc, d->d_name, &own, uid))
+			    holds_uid(proc, d->d_name, own, uid))
 				(*count)++;
 		}
 	}
@@ -275,10 +286,10 @@ static int count_uid(unsigned long uid, long *count)
 	return -e;
 }
 
-/** core.uid_users(uid) -> how many processes of the caller's user
- * namespace hold uid as a real, effective, saved or file-system uid (a
- * box's processes, in namespaces of their own, are not counted, nor a
- * process whose real uid is root); or nil, msg, errno. */
+/** core.uid_users(uid) -> how many processes of the caller's user and pid
+ * namespaces hold uid as a real, effective, saved or file-system uid (a
+ * box's or a container's processes, in namespaces of their own, are not
+ * counted, nor a process whose real uid is root); or nil, msg, errno. */
 static int l_uid_users(lua_State *L)
 {
 	lua_Integer uid = luaL_checkinteger(L, 1);

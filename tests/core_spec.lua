@@ -246,6 +246,15 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		f:close()
 		assert.are.equal(0, core.uid_users(id))
 		p:close()
+		-- a container's process: the host's user namespace, a pid
+		-- namespace of its own (what podman runs for a root caller)
+		p = assert(io.popen(("unshare --pid --fork setpriv --reuid=%d --regid=%d --clear-groups sh -c "
+			.. "'echo > %s/ready; exec cat >/dev/null'"):format(id, id, d), "w"))
+		f = assert(io.open(d .. "/ready"))
+		f:read("a")
+		f:close()
+		assert.are.equal(0, core.uid_users(id))
+		p:close()
 		remove()
 	end)
 

@@ -31,7 +31,9 @@ end
 
 --- Checks that id can be a root caller's box's host id: not root, not an
 -- account or group of /etc/passwd or /etc/group, held by no process of the
--- host (a box's own processes, in namespaces of their own, do not count).
+-- host (a box's processes, and a container's that an OCI runtime runs as
+-- this id for a root caller, in user or pid namespaces of their own, do not
+-- count: another root sbxlua may be running one).
 -- Accounts only a name service knows (LDAP...) are not seen.
 -- @tparam integer id
 -- @return true, or nil, reason

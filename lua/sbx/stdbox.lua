@@ -33,7 +33,8 @@ M.root_host_id = hostid.root_host_id
 
 --- Checks that id can be a root caller's box's host id: not root, not an
 -- account or group of /etc/passwd or /etc/group, held by no process of the
--- host (a box's own processes, in namespaces of their own, do not count).
+-- host (a box's or a container's processes, in user or pid namespaces of
+-- their own, do not count).
 -- Accounts only a name service knows (LDAP...) are not seen.
 -- @function check_host_id
 -- @tparam integer id
