@@ -137,8 +137,10 @@ install: all
 		$(DESTDIR)$(DATADIR)/rules \
 		$(DESTDIR)$(LUA_CMOD)/sbx
 	install -m 0755 sbxlua $(DESTDIR)$(BINDIR)/sbxlua
-	install -m 0644 lua/*.lua $(DESTDIR)$(DATADIR)/lua/
-	install -m 0644 lua/sbx/*.lua $(DESTDIR)$(DATADIR)/lua/sbx/
+	# every module under lua/, at its place (sbx/backend/ too)
+	cd lua && for f in $$(find . -name '*.lua' | sort); do \
+		install -D -m 0644 "$$f" "$(DESTDIR)$(DATADIR)/lua/$$f" || exit 1; \
+	done
 	install -m 0644 profiles/*.lua $(DESTDIR)$(DATADIR)/profiles/
 	install -m 0644 profiles/calls/*.lua $(DESTDIR)$(DATADIR)/profiles/calls/
 	install -m 0644 rules/*.lua $(DESTDIR)$(DATADIR)/rules/
