@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #define CAP_MARKERS 32	  /* markers searched for */
+#define CAP_SKIP 256	  /* box paths never kept */
 #define CAP_MARKER_MAX 64 /* bytes of one marker */
 #define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
 
@@ -65,6 +66,8 @@ struct sbx_capture {
 	const char *markers[CAP_MARKERS];
 	size_t marker_len[CAP_MARKERS];
 	size_t nmarkers;
+	const char *skip[CAP_SKIP]; /* box paths never kept: the tree's own */
+	size_t nskip;
 };
 
 struct sbx_capfile {
@@ -169,7 +172,7 @@ static int keep_open(const char *dir)
 
 static const char *const capture_keys[] = {
     "places",	  "entries",	"depth",   "read_bytes", "keep",
-    "keep_bytes", "keep_total", "markers", NULL};
+    "keep_bytes", "keep_total", "markers", "skip",	 NULL};
 
 /* spec.capture.places: up to 16 clean paths in the box (raises). */
 static void capture_places(lua_State *L, int idx, int anchor,
@@ -187,6 +190,29 @@ static void capture_places(lua_State *L, int idx, int anchor,
 				   "field 'capture.places' has more than 16");
 		sbx_check_boxpath(L, -1, "field 'capture.places'");
 		c->places[c->nplaces++] = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
+/* spec.capture.skip: up to 256 box paths whose files are recorded but
+ * never copied out with keep (the nodes the tree mounts over: sbxlua's,
+ * not the program's); raises. */
+static void capture_skip(lua_State *L, int idx, int anchor,
+			 struct sbx_capture *c)
+{
+	int t = lua_getfield(L, idx, "skip");
+	if (t != LUA_TNIL && t != LUA_TTABLE)
+		luaL_error(L, "field 'capture.skip' must be a list of paths");
+	for (lua_Integer i = 1; t == LUA_TTABLE; i++) {
+		if (lua_rawgeti(L, -1, i) == LUA_TNIL) {
+			lua_pop(L, 1);
+			break;
+		}
+		if (c->nskip >= CAP_SKIP)
+			luaL_error(L, "field 'capture.skip' has more than 256");
+		sbx_check_boxpath(L, -1, "field 'capture.skip'");
+		c->skip[c->nskip++] = sbx_anchor_str(L, anchor, -1);
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 1);
@@ -255,6 +281,7 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 	c->keep_total = sbx_opt_int(L, idx, "keep_total", (int64_t)256 << 20, 0,
 				    (int64_t)1 << 40);
 	capture_markers(L, idx, anchor, c);
+	capture_skip(L, idx, anchor, c);
 	if (lua_getfield(L, idx, "keep") != LUA_TNIL) {
 		const char *dir;
 		if (lua_type(L, -1) != LUA_TSTRING)
@@ -414,6 +441,9 @@ static void copy_open(const struct sbx_capture *c, struct sbx_capres *r,
 	cp->out = cp->kdir = -1;
 	if (c->keep_fd < 0)
 		return;
+	for (size_t i = 0; i < c->nskip; i++)
+		if (strcmp(f->path, c->skip[i]) == 0)
+			return; /* the tree's node: not a file of the program */
 	if (fs->st_size > c->keep_max ||
 	    fs->st_size > c->keep_total - r->kept) {
 		r->hit_keep = 1;

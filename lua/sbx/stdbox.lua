@@ -71,6 +71,19 @@ M.path = { "/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin" }
 
 local function basename(p) return p:match("([^/]+)/*$") end
 
+--- Where a tree mounts something over a node of its own (not a `file` or
+-- `symlink` it writes): in a written place, that node is the tree's, not
+-- the program's (sbx.written leaves it out; --keep does not copy it).
+-- @tparam table t a tree, with `mounts`
+-- @treturn table list of box paths, in the tree's order
+function M.mount_points(t)
+	local list = {}
+	for _, m in ipairs(t.mounts) do
+		if m.dst and m.type ~= "file" and m.type ~= "symlink" then list[#list + 1] = m.dst end
+	end
+	return list
+end
+
 local function under(path, dir)
 	return path == dir or path:sub(1, #dir + 1) == dir .. "/"
 end
@@ -602,6 +615,9 @@ local function box_spec(o, c, t)
 			entries = written.bounds.entries, depth = written.bounds.depth,
 			read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
 			keep_total = written.bounds.keep_total,
+			-- the nodes the tree mounts over (the program's own file
+			-- among them) are not the program's: never kept
+			skip = o.keep and M.mount_points(t) or nil,
 		} or nil,
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
 		-- the explain channel (docs/seccomp.md): what a refusal does,
@@ -642,9 +658,7 @@ local function claims(o, c, spec, t)
 		-- under the mount is the tree's, not the program's (sbx.written)
 		mount_points = (function()
 			local set = {}
-			for _, m in ipairs(t.mounts) do
-				if m.dst and m.type ~= "file" and m.type ~= "symlink" then set[m.dst] = true end
-			end
+			for _, dst in ipairs(M.mount_points(t)) do set[dst] = true end
 			return set
 		end)(),
 	}
