@@ -350,20 +350,22 @@ except OSError:
 	end)
 
 	it("the core checks spec.capture field by field", function()
-		local core = require "sbx.core"
 		local spec = S.spec("true", { capture = { places = { "/tmp" }, keeep = "/x" } })
 		assert.has_error(function() core.box(spec) end, "bad argument #1 to 'box' (unknown key 'keeep')")
 		spec = S.spec("true", { capture = { places = { "tmp" } } })
 		assert.has_error(function() core.box(spec) end)
 		spec = S.spec("true", { capture = { places = { "/tmp" }, markers = { "short" } } })
-		assert.has_error(function() core.box(spec) end, "bad argument #1 to 'box' (field 'capture.markers': a marker has 8 to 64 bytes)")
+		assert.has_error(function() core.box(spec) end,
+			"bad argument #1 to 'box' (field 'capture.markers': a marker has 8 to 64 bytes)")
 		spec = S.spec("true", { capture = { places = { "/tmp" }, skip = "/work/x" } })
-		assert.has_error(function() core.box(spec) end, "bad argument #1 to 'box' (field 'capture.skip' must be a list of paths)")
+		assert.has_error(function() core.box(spec) end,
+			"bad argument #1 to 'box' (field 'capture.skip' must be a list of paths)")
 		spec = S.spec("true", { capture = { places = { "/tmp" }, skip = { "work/x" } } })
 		assert.has_error(function() core.box(spec) end)
 		local many = {}
 		for i = 1, 257 do many[i] = "/work/" .. i end
 		spec = S.spec("true", { capture = { places = { "/tmp" }, skip = many } })
-		assert.has_error(function() core.box(spec) end, "bad argument #1 to 'box' (field 'capture.skip' has more than 256)")
+		assert.has_error(function() core.box(spec) end,
+			"bad argument #1 to 'box' (field 'capture.skip' has more than 256)")
 	end)
 end)
