@@ -305,11 +305,15 @@ static void read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
 }
 
 /* The name of the task's descriptor fd (the f* variants: fchmod, fchown,
- * fsetxattr, ...), as its /proc link reads from outside; never followed. */
+ * fsetxattr, ...), as its /proc link reads from outside; never followed.
+ * The kernel reads an fd argument as a 32-bit int and ignores the upper
+ * bits, so the name is that of the low 32 (a program that sets the upper
+ * ones changes the same file, and must not hide its name behind "?"). */
 static void fd_path(pid_t pid, uint64_t fd, char *out, size_t size)
 {
 	char link[64];
 	ssize_t r;
+	fd &= 0xffffffff;
 	if (fd > 0x7fffffff) {
 		snprintf(out, size, "?");
 		return;
@@ -639,8 +643,12 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		if (describe_file(pid, d, e)) {
 			/* the table's paths; the errnos a program meets without
 			 * the right (to the directory; to the inode) */
+			/* a rename's new name is checked even when empty
+			 * (unread, or named against a descriptor with no
+			 * path): an unnamed target is refused, as a path */
 			refuse = outside_change(s, e->path) ||
-				 (e->to[0] && outside_change(s, e->to));
+				 (e->kind == SBX_EV_RENAME &&
+				  outside_change(s, e->to));
 			*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
 			break;
 		}

@@ -339,7 +339,10 @@ end
 
 --- The summary as aligned text: one line per entry, the field's name
 -- padded to one column, `-` for an empty field, the behash last.  No
--- pid, time or marker: the same behaviour gives the same bytes.
+-- pid, time or marker: the same behaviour gives the same bytes.  A newline
+-- in an entry (a file's name, an argument: the program chooses them) is
+-- written `\n` and every other control byte or byte past ASCII `\xHH`, so
+-- an entry cannot start a line of its own (a forged `sandbox: exit 0`).
 -- @tparam table s a summary
 -- @treturn string
 function M.text(s)
@@ -350,7 +353,7 @@ function M.text(s)
 	for _, f in ipairs(M.FIELDS) do width = math.max(width, #f) end
 	local out = {}
 	local function line(name, v)
-		out[#out + 1] = ("%-" .. width .. "s  %s\n"):format(name, v)
+		out[#out + 1] = ("%-" .. width .. "s  %s\n"):format(name, (tostring(v):gsub("\n", "\\n")))
 	end
 	for _, f in ipairs(M.FIELDS) do
 		local list = s[f] or {}
