@@ -588,7 +588,9 @@ static int l_run_many(lua_State *L)
  * its loop: a box's output waits in its pipe and its limits are looked at
  * again at the next wait.  The operator's stop is owned during a wait
  * only; a SIGINT between waits is the interpreter's, and closing the pool
- * kills and reaps what still runs.
+ * kills and reaps what still runs.  A box's rule runs inside the wait: a
+ * start, wait or close it calls on the pool would change the jobs the
+ * wait's loop holds (a close frees them under it), so it raises.
  */
 
 #define POOL "sbx.pool"
@@ -599,11 +601,23 @@ struct pool {
 	lua_Integer token[MAX_PARALLEL];
 	lua_Integer next; /* the next start's token */
 	size_t running;
+	int waiting; /* inside wait: a rule runs */
+	int closed;
 };
 
 static struct pool *check_pool(lua_State *L)
 {
 	return luaL_checkudata(L, 1, POOL);
+}
+
+/* The pool of a start, wait or close: none while a wait runs. */
+static struct pool *check_idle_pool(lua_State *L)
+{
+	struct pool *p = check_pool(L);
+	if (p->waiting)
+		luaL_error(L, "the pool is waiting (a rule cannot start, wait "
+			      "or close it)");
+	return p;
 }
 
 static void pool_free(lua_State *L, struct pool *p, size_t i)
@@ -643,12 +657,14 @@ static int fill_std(void)
  * copied.  A box with a terminal runs alone (box:run). */
 static int l_pool_start(lua_State *L)
 {
-	struct pool *p = check_pool(L);
+	struct pool *p = check_idle_pool(L);
 	struct sbx_box *b = check_box(L, 2);
 	struct sbx_job *j;
 	struct sbx_io io;
 	size_t i = 0;
 	int fd = -1, e;
+	if (p->closed)
+		luaL_error(L, "attempt to use a closed pool");
 	luaL_argcheck(L, !b->io.pty, 2, "a box with a terminal runs alone");
 	luaL_argcheck(L, !b->in_file || b->in_file->fd >= 0, 2,
 		      "its stdin file was closed");
@@ -709,7 +725,7 @@ static void pool_rules(lua_State *L, struct pool *p)
  * token among those ended); nil when none runs. */
 static int l_pool_wait(lua_State *L)
 {
-	struct pool *p = check_pool(L);
+	struct pool *p = check_idle_pool(L);
 	struct sbx_job *ptr[MAX_PARALLEL];
 	size_t n = 0, at = MAX_PARALLEL;
 	lua_settop(L, 1);
@@ -728,7 +744,9 @@ static int l_pool_wait(lua_State *L)
 		memset(&ign, 0, sizeof ign);
 		ign.sa_handler = SIG_IGN;
 		sigaction(SIGPIPE, &ign, &old);
+		p->waiting = 1;
 		sbx_jobs_wait(ptr, n, stop.fd, 1);
+		p->waiting = 0;
 		sigaction(SIGPIPE, &old, NULL);
 		sbx_stop_release(&stop);
 	}
@@ -757,7 +775,20 @@ static int l_pool_running(lua_State *L)
  * (also __close and __gc). */
 static int l_pool_close(lua_State *L)
 {
+	struct pool *p = check_idle_pool(L);
+	p->closed = 1;
+	for (size_t i = 0; i < MAX_PARALLEL; i++)
+		if (p->job[i])
+			pool_free(L, p, i);
+	return 0;
+}
+
+/* __gc: as close, never raising (a pool is not collected inside its own
+ * wait: the wait holds it) */
+static int l_pool_gc(lua_State *L)
+{
 	struct pool *p = check_pool(L);
+	p->closed = 1;
 	for (size_t i = 0; i < MAX_PARALLEL; i++)
 		if (p->job[i])
 			pool_free(L, p, i);
@@ -801,7 +832,7 @@ void sbx_open_box(lua_State *L)
 					  {"close", l_pool_close},
 					  {NULL, NULL}};
 	static const luaL_Reg pool_meta[] = {{"__close", l_pool_close},
-					     {"__gc", l_pool_close},
+					     {"__gc", l_pool_gc},
 					     {"__tostring", l_pool_tostring},
 					     {NULL, NULL}};
 	static const luaL_Reg box_meta[] = {

@@ -194,3 +194,138 @@ describe("hostile file calls under the strict profile [" .. S.priv .. "]", funct
 		assert.are.equal(("sandbox: notified: %d more events not kept\nsandbox: exit 0\n"):format(dropped), err)
 	end)
 end)
+
+describe("sbx.pool misused [" .. S.priv .. "]", function()
+	local sbx = require "sbx"
+	local profile = require "sbx.profile"
+	S.leak_check(before_each, after_each, assert)
+
+	local MINI = sbx.minimal_mounts()
+
+	-- a box under tests/profiles/notify.lua (its opens notified) with rule
+	local function ruled(argv, rule)
+		local prof = assert(profile.load("tests/profiles/notify.lua"))
+		local mode, ntable = profile.notify(prof)
+		return { root = {}, mounts = MINI, argv = argv, env = { PATH = "/usr/bin:/bin" }, cwd = "/tmp",
+			wall = 30, filter = assert(profile.compile(prof)), mode = mode, notify = ntable, rule = rule }
+	end
+
+	-- the host's processes whose command line holds marker
+	local function holding(marker)
+		local pids = {}
+		local ls = assert(io.popen("ls /proc"))
+		for pid in ls:lines() do
+			local cmd = pid:match("^%d+$") and S.read("/proc/" .. pid .. "/cmdline")
+			if cmd and cmd:find(marker, 1, true) then pids[#pids + 1] = pid end
+		end
+		ls:close()
+		return pids
+	end
+
+	local function marked_sleep()
+		local marker = ("1000.%06d%d"):format(math.random(0, 999999), S.pid())
+		return { argv = { "/bin/sleep", marker }, mounts = MINI }, marker
+	end
+
+	-- the children of the test process (a box's supervisor clone or init)
+	local function children()
+		local kids = {}
+		local pid = S.pid()
+		for tid in (S.sh("ls /proc/" .. pid .. "/task")):gmatch("%d+") do
+			for c in (S.read("/proc/" .. pid .. "/task/" .. tid .. "/children") or ""):gmatch("%d+") do
+				kids[#kids + 1] = c
+			end
+		end
+		return kids
+	end
+
+	for _, what in ipairs { "wait", "close", "start" } do
+		it("a rule that calls the pool's " .. what .. " during its wait raises there; the pool goes on", function()
+			local p <close> = sbx.pool()
+			local slow, marker = marked_sleep()
+			assert(p:start(slow))
+			local msg
+			local t = assert(p:start(ruled({ "/bin/sh", "-c", "cat /usr/lib/os-release >/dev/null; echo $?" },
+				function(ev)
+					if ev.kind == "open" and ev.path == "/usr/lib/os-release" then
+						local ok, m = pcall(p[what], p, what == "start" and slow or nil)
+						msg = m
+						assert(not ok)
+					end
+				end)))
+			local got, r = p:wait()
+			assert.are.equal(t, got)
+			assert.matches("the pool is waiting", msg)
+			assert.are.equal("exit", r.outcome, r.rule_error)
+			-- the sleeper still runs, and is the pool's
+			assert.are.equal(1, p:running())
+			assert.are.equal(1, #holding(marker))
+			p:close()
+			assert.are.same({}, holding(marker))
+		end)
+	end
+
+	it("a rule that raises the pool's error stops its own box only", function()
+		local p <close> = sbx.pool()
+		local t = assert(p:start(ruled({ "/bin/sh", "-c", "cat /usr/lib/os-release" }, function(ev)
+			if ev.kind == "open" and ev.path == "/usr/lib/os-release" then p:close() end
+		end)))
+		local got, r = p:wait()
+		assert.are.equal(t, got)
+		assert.are.equal("refused", r.outcome)
+		assert.matches("the pool is waiting", r.rule_error)
+		assert.is_nil(p:wait())
+	end)
+
+	it("start after close raises; close stays idempotent", function()
+		local p = sbx.pool()
+		p:close()
+		assert.has_error(function() p:start({ argv = { "/bin/true" }, mounts = MINI }) end,
+			"attempt to use a closed pool")
+		p:close()
+		assert.is_nil(p:wait())
+		assert.are.equal(0, p:running())
+	end)
+
+	it("a pool dropped with boxes running: the collector kills and reaps them", function()
+		local markers = {}
+		do
+			local p = sbx.pool()
+			for i = 1, 3 do
+				local spec, m = marked_sleep()
+				markers[i] = m
+				assert(p:start(spec))
+			end
+			for _, m in ipairs(markers) do
+				while #holding(m) == 0 do S.sh("sleep 0.02") end
+			end
+			p = nil -- luacheck: ignore 311
+		end
+		collectgarbage()
+		collectgarbage()
+		for _, m in ipairs(markers) do assert.are.same({}, holding(m), m) end
+		assert.are.same({}, children())
+	end)
+
+	it("a box flooding its output while the caller works between waits: the cap holds, no deadlock", function()
+		local p <close> = sbx.pool()
+		local flood = assert(p:start({ argv = { "/bin/sh", "-c", "yes flood" }, mounts = MINI,
+			stdout = "capture", output_limit = 65536, wall = 60 }))
+		local quick = assert(p:start({ argv = { "/bin/sh", "-c", "echo quick" }, mounts = MINI,
+			stdout = "capture" }))
+		local got = {}
+		for _ = 1, 2 do
+			local t, r = p:wait()
+			got[t] = r
+			-- Lua work between the waits: a running flood's pipe fills
+			-- and it blocks
+			local x = 0
+			for i = 1, 3e6 do x = x + i % 7 end
+			assert.is_true(x > 0)
+		end
+		assert.are.equal("quick\n", got[quick].stdout)
+		assert.are.equal("output", got[flood].outcome)
+		assert.is_true(#got[flood].stdout <= 65536, #got[flood].stdout)
+		assert.is_nil(p:wait())
+	end)
+end)

@@ -258,6 +258,7 @@ end
 -- cannot run (a host path that cannot be opened, a stdin not copied)
 function Pool:start(spec)
 	check_pool(self, "start")
+	if self.closed then error("attempt to use a closed pool", 2) end
 	local b, msg, err = new_box(prepare(spec, "start"))
 	if not b then return nil, msg, err end
 	local token
@@ -288,10 +289,13 @@ function Pool:running()
 	return self.core:running()
 end
 
---- Kills and reaps every box still running (idempotent; also `__close`).
+--- Kills and reaps every box still running (idempotent; also `__close`);
+-- a closed pool starts no box.  A box's rule runs inside `wait`: a start,
+-- wait or close of the pool it calls raises.
 function Pool:close()
 	check_pool(self, "close")
 	self.core:close()
+	self.closed = true
 	for token, b in pairs(self.boxes) do
 		b:close()
 		self.boxes[token] = nil
