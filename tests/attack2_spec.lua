@@ -329,3 +329,49 @@ describe("sbx.pool misused [" .. S.priv .. "]", function()
 		assert.is_nil(p:wait())
 	end)
 end)
+
+describe("the host-id check against a box's processes [" .. S.priv .. "]", function()
+	local sbx = require "sbx"
+	local core = require "sbx.core"
+	local hostid = require "sbx._hostid"
+	S.leak_check(before_each, after_each, assert)
+
+	local function holding(marker)
+		local pids = {}
+		local ls = assert(io.popen("ls /proc"))
+		for pid in ls:lines() do
+			local cmd = pid:match("^%d+$") and S.read("/proc/" .. pid .. "/cmdline")
+			if cmd and cmd:find(marker, 1, true) then pids[#pids + 1] = pid end
+		end
+		ls:close()
+		return pids
+	end
+
+	it("daemons a box starts (setsid, double fork) are not host processes of its id, and die with it", function()
+		-- a root caller's box runs as the root host id; another caller's
+		-- as the caller's own uid, which the test process holds already
+		local root = core.ids().euid == 0
+		local id = root and hostid.root_host_id or core.ids().euid
+		local before = assert(core.uid_users(id))
+		local marker = ("1000.%06d%d"):format(math.random(0, 999999), S.pid())
+		local p <close> = sbx.pool()
+		assert(p:start({ argv = { "/bin/sh", "-c", ("setsid /bin/sleep %s & "
+			.. "(/bin/sleep %s &) ; exec /bin/sleep %s"):format(marker, marker, marker) },
+			mounts = sbx.minimal_mounts() }))
+		while #holding(marker) < 3 do S.sh("sleep 0.02") end
+		-- they run as id on the host: only their namespaces set them apart
+		for _, pid in ipairs(holding(marker)) do
+			local uid = (S.read("/proc/" .. pid .. "/status") or ""):match("\nUid:%s*(%d+)")
+			assert.are.equal(tostring(id), uid)
+		end
+		assert.are.equal(before, assert(core.uid_users(id)))
+		if root then
+			assert.is_true((hostid.check_host_id(id)))
+		end
+		p:close()
+		assert.are.same({}, holding(marker))
+		assert.are.equal(before, assert(core.uid_users(id)))
+		-- the next run is let through, and runs
+		assert.are.equal("exit", S.run("true").outcome)
+	end)
+end)
