@@ -375,3 +375,93 @@ describe("the host-id check against a box's processes [" .. S.priv .. "]", funct
 		assert.are.equal("exit", S.run("true").outcome)
 	end)
 end)
+
+describe("--image: hard links in a layer [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	local tmp, cleanup, L
+
+	-- a layout of one image of the base layer (dash, its libraries) and
+	-- a layer of `members` ({name, data=} a file, {name, hard=TARGET} a
+	-- hard link, {name, sym=TARGET} a symbolic link); its reference
+	local function image(members)
+		local base = tmp .. "/base"
+		local spec = tmp .. "/members.json"
+		local f = assert(io.open(spec, "w"))
+		f:write(cjson.encode(members))
+		f:close()
+		local out, code = S.sh("set -e; L=" .. S.q(L) .. "; B=" .. S.q(base) .. "; mkdir -p \"$L/blobs/sha256\" \"$B/bin\"; "
+			.. "cp /usr/bin/dash \"$B/bin/sh\"; for l in $(ldd /usr/bin/dash | grep -o '/[^ ]*'); do "
+			.. "mkdir -p \"$B$(dirname $l)\"; cp \"$l\" \"$B$l\"; done; tar -C \"$B\" -cf " .. S.q(tmp .. "/l1.tar") .. " .; "
+			.. "/usr/bin/python3 -c '\n"
+			.. "import hashlib, io, json, os, sys, tarfile\n"
+			.. "L, tmp, spec = sys.argv[1:4]\n"
+			.. "with tarfile.open(tmp + \"/l2.tar\", \"w\", format=tarfile.GNU_FORMAT) as t:\n"
+			.. "    for m in json.load(open(spec)):\n"
+			.. "        i = tarfile.TarInfo(m[\"1\"])\n"
+			.. "        i.mode = 0o644; i.mtime = 1\n"
+			.. "        if m.get(\"hard\"): i.type = tarfile.LNKTYPE; i.linkname = m[\"hard\"]; t.addfile(i)\n"
+			.. "        elif m.get(\"sym\"): i.type = tarfile.SYMTYPE; i.linkname = m[\"sym\"]; t.addfile(i)\n"
+			.. "        else: d = m.get(\"data\", \"\").encode(); i.size = len(d); t.addfile(i, io.BytesIO(d))\n"
+			.. "def blob(data, media):\n"
+			.. "    h = hashlib.sha256(data).hexdigest()\n"
+			.. "    open(L + \"/blobs/sha256/\" + h, \"wb\").write(data)\n"
+			.. "    return {\"mediaType\": media, \"digest\": \"sha256:\" + h, \"size\": len(data)}\n"
+			.. "T = \"application/vnd.oci.image.layer.v1.tar\"\n"
+			.. "ls = [blob(open(tmp + \"/l1.tar\", \"rb\").read(), T), blob(open(tmp + \"/l2.tar\", \"rb\").read(), T)]\n"
+			.. "C = {\"architecture\": \"amd64\", \"os\": \"linux\",\n"
+			.. "    \"rootfs\": {\"type\": \"layers\", \"diff_ids\": []}}\n"
+			.. "c = blob(json.dumps(C).encode(), \"application/vnd.oci.image.config.v1+json\")\n"
+			.. "M = \"application/vnd.oci.image.manifest.v1+json\"\n"
+			.. "m = blob(json.dumps({\"schemaVersion\": 2, \"mediaType\": M, \"config\": c, \"layers\": ls}).encode(), M)\n"
+			.. "open(L + \"/oci-layout\", \"w\").write(json.dumps({\"imageLayoutVersion\": \"1.0.0\"}))\n"
+			.. "open(L + \"/index.json\", \"w\").write(json.dumps({\"schemaVersion\": 2, \"manifests\": [m]}))\n"
+			.. "print(m[\"digest\"])\n' " .. S.q(L) .. " " .. S.q(tmp) .. " " .. S.q(spec) .. " 2>&1")
+		assert.are.equal(0, code, out)
+		return L .. "@" .. out:match("(sha256:%x+)")
+	end
+
+	before_each(function()
+		tmp, cleanup = S.tmpdir()
+		L = tmp .. "/layout"
+	end)
+	after_each(function() cleanup() end)
+
+	local function run(ref, ...)
+		return S.runlua_env("XDG_CACHE_HOME=" .. S.q(tmp .. "/cache"), "--image", ref, ...)
+	end
+
+	-- the host files a hard link must never reach
+	local function host_links(path)
+		return S.sh("stat -c %h " .. S.q(path)):gsub("%s+$", "")
+	end
+
+	it("a hard link to a host path (absolute, or the layout's own blob) is not made to the host's file", function()
+		local secret = tmp .. "/secret"
+		local f = assert(io.open(secret, "w"))
+		f:write("host\n")
+		f:close()
+		for _, target in ipairs { secret, "/etc/passwd", "/work/out/root/bin/sh", "/proc/self/exe" } do
+			local ref = image { { "a", data = "x" }, { "h", hard = target } }
+			local out, err, code = run(ref, "/bin/sh", "-c", "read x < /h; echo \"$x\"")
+			-- refused (no such file inside the box's tree), or a link to the
+			-- image's own file: never the host's
+			-- tar strips the leading "/" and finds no such file in the
+			-- image's tree: the image is refused, nothing cached
+			assert.are.equal(126, code, err)
+			assert.are.equal("", out)
+			assert.truthy(err:find(": cannot unpack layer 2: tar: h: Cannot hard link to ", 1, true), err)
+			assert.are.equal("", (S.sh("ls -A " .. S.q(tmp .. "/cache/sbxlua/images") .. " 2>/dev/null")))
+			assert.are.equal("1", host_links(secret))
+			assert.are.equal("1", host_links("/etc/passwd"))
+		end
+	end)
+
+	it("a hard link to a planted symbolic link stays a link inside the tree", function()
+		local ref = image { { "s", sym = "/etc/passwd" }, { "h", hard = "s" } }
+		local out, err, code = run(ref, "/bin/sh", "-c", "read x < /h && echo \"$x\"")
+		-- the box's own /etc/passwd (sbxlua's), not the host's
+		assert.are.equal(0, code, err)
+		assert.is_nil(out:find("^root:x:0:0:root:/root:/bin/bash"))
+	end)
+end)
