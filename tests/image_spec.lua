@@ -66,7 +66,10 @@ describe("--image [" .. S.priv .. "]", function()
 		tmp = S.tmpdir()
 		L = tmp .. "/layout"
 		cache = tmp .. "/cache"
-		env = "XDG_CACHE_HOME=" .. S.q(cache)
+		-- the OCI backend's private directories under this test's own
+		-- TMPDIR: podman's containers of another suite running beside
+		-- this one are told apart by their label
+		env = "XDG_CACHE_HOME=" .. S.q(cache) .. " TMPDIR=" .. S.q(tmp)
 		n_img = 0
 		sh_ok("mkdir -p " .. S.q(L .. "/blobs/sha256"))
 		write(L .. "/oci-layout", '{"imageLayoutVersion":"1.0.0"}')
@@ -433,9 +436,17 @@ assert(backend.build { image = "nothing", prog = "/bin/sh", ro = {}, rw = {}, so
 			return S.runlua_env(env .. " HOME=" .. S.q(tmp) .. " XDG_RUNTIME_DIR=" .. S.q(tmp),
 				"--backend", "oci", "--runtime", "podman", "--image", ref, ...)
 		end
+		-- this test's containers still there (their private directory,
+		-- in their label, under its TMPDIR)
 		local function left()
-			return S.sh("env HOME=" .. S.q(tmp) .. " XDG_RUNTIME_DIR=" .. S.q(tmp)
-				.. " podman --log-level=fatal --cgroup-manager=cgroupfs ps --all --quiet --filter name=sbxlua- 2>&1")
+			local out = S.sh("env HOME=" .. S.q(tmp) .. " XDG_RUNTIME_DIR=" .. S.q(tmp)
+				.. " podman --log-level=fatal --cgroup-manager=cgroupfs ps --all --filter name=sbxlua-"
+				.. " --format '{{.ID}} {{index .Labels \"sbxlua.private\"}}' 2>&1")
+			local mine = {}
+			for id, priv in out:gmatch("(%S+) ([^\n]*)") do
+				if priv:sub(1, #tmp + 1) == tmp .. "/" then mine[#mine + 1] = id end
+			end
+			return table.concat(mine, " ")
 		end
 		local FIRST = "^sandbox: isolation: oci %(podman [%d.]+, runc [^,)]+" .. (S.euid() == 0 and "" or ", rootless") .. "%)\n"
 

@@ -185,12 +185,14 @@ local function append(argv, args)
 	for _, a in ipairs(args) do argv[#argv + 1] = a end
 end
 
--- podman itself and its `run` of the container by name.  podman's own
--- notes (a rootless podman's warnings of the host's set-up) would mix
--- with the program's stderr: its errors only.
+-- podman itself and its `run` of the container by name, labelled with
+-- the run's private directory (which names the caller's TMPDIR: runs of
+-- one caller are told from another's in `podman ps`).  podman's own notes
+-- (a rootless podman's warnings of the host's set-up) would mix with the
+-- program's stderr: its errors only.
 local function podman_args(pm, priv, name)
 	return { pm.path, "--log-level=fatal", "--cgroup-manager=cgroupfs", "--runtime", pm.runc, "--hooks-dir", priv .. "/hooks",
-		"run", "--name", name, "--pull=never" }
+		"run", "--name", name, "--label", "sbxlua.private=" .. priv, "--pull=never" }
 end
 
 -- The tree: the root a directory (`--rootfs`), read-only.
