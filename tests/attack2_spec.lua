@@ -210,22 +210,8 @@ describe("sbx.pool misused [" .. S.priv .. "]", function()
 			wall = 30, filter = assert(profile.compile(prof)), mode = mode, notify = ntable, rule = rule }
 	end
 
-	-- the host's processes whose command line holds marker
-	local function holding(marker)
-		local pids = {}
-		local ls = assert(io.popen("ls /proc"))
-		for pid in ls:lines() do
-			local cmd = pid:match("^%d+$") and S.read("/proc/" .. pid .. "/cmdline")
-			if cmd and cmd:find(marker, 1, true) then pids[#pids + 1] = pid end
-		end
-		ls:close()
-		return pids
-	end
-
-	local function marked_sleep()
-		local marker = ("1000.%06d%d"):format(math.random(0, 999999), S.pid())
-		return { argv = { "/bin/sleep", marker }, mounts = MINI }, marker
-	end
+	local holding = S.holding
+	local function marked_sleep() return S.marked_sleep(MINI) end
 
 	-- the children of the test process (a box's supervisor clone or init)
 	local function children()
@@ -336,16 +322,7 @@ describe("the host-id check against a box's processes [" .. S.priv .. "]", funct
 	local hostid = require "sbx._hostid"
 	S.leak_check(before_each, after_each, assert)
 
-	local function holding(marker)
-		local pids = {}
-		local ls = assert(io.popen("ls /proc"))
-		for pid in ls:lines() do
-			local cmd = pid:match("^%d+$") and S.read("/proc/" .. pid .. "/cmdline")
-			if cmd and cmd:find(marker, 1, true) then pids[#pids + 1] = pid end
-		end
-		ls:close()
-		return pids
-	end
+	local holding = S.holding
 
 	it("daemons a box starts (setsid, double fork) are not host processes of its id, and die with it", function()
 		-- a root caller's box runs as the root host id; another caller's

@@ -14,24 +14,8 @@ local function sh(cmd, extra)
 	return spec
 end
 
--- the pids of the host's processes whose command line holds marker (read
--- here: a grep's own command line would hold it)
-local function holding(marker)
-	local pids = {}
-	local ls = assert(io.popen("ls /proc"))
-	for pid in ls:lines() do
-		local cmd = pid:match("^%d+$") and S.read("/proc/" .. pid .. "/cmdline")
-		if cmd and cmd:find(marker, 1, true) then pids[#pids + 1] = pid end
-	end
-	ls:close()
-	return pids
-end
-
--- a sleep whose command line names it: GNU sleep takes a fraction
-local function marked_sleep()
-	local marker = ("1000.%06d%d"):format(math.random(0, 999999), S.pid())
-	return { argv = { "/bin/sleep", marker }, mounts = MINI }, marker
-end
+local holding = S.holding
+local function marked_sleep() return S.marked_sleep(MINI) end
 
 describe("sbx.pool [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)

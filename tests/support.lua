@@ -131,6 +131,26 @@ function S.runlua_env(env, ...)
 	return out, e, code
 end
 
+--- The pids of the host's processes whose command line holds marker
+-- (read here, from /proc: a grep's own command line would hold it).
+function S.holding(marker)
+	local pids = {}
+	local ls = assert(io.popen("ls /proc"))
+	for pid in ls:lines() do
+		local cmd = pid:match("^%d+$") and S.read("/proc/" .. pid .. "/cmdline")
+		if cmd and cmd:find(marker, 1, true) then pids[#pids + 1] = pid end
+	end
+	ls:close()
+	return pids
+end
+
+--- A spec of a sleep whose command line names it (GNU sleep takes a
+-- fraction: 1000.<random><pid>), over mounts; and the marker.
+function S.marked_sleep(mounts)
+	local marker = ("1000.%06d%d"):format(math.random(0, 999999), S.pid())
+	return { argv = { "/bin/sleep", marker }, mounts = mounts }, marker
+end
+
 --- Reads a whole file (nil if it cannot).
 function S.read(path)
 	local f = io.open(path)
