@@ -227,16 +227,7 @@ local CLI = {
 
 local function parse(argv)
 	local args = cli.parse(CLI, argv, report.EXIT_CANNOT)
-	local o = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {} }
-	for _, opt in ipairs(OPTIONS) do
-		local name = opt[1]:match("%-%-(%S+)$")
-		local got = args[(name:gsub("%-", "_"))]
-		if type(got) == "table" then
-			for _, typed in ipairs(got) do opt[4](o, typed, "--" .. name) end
-		elseif got and got > 0 then
-			opt[4](o)
-		end
-	end
+	local o = cli.apply(OPTIONS, args, { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {} })
 	if o.cgroup == nil and (os.getenv("SBXLUA_CGROUP") or "") ~= "" then
 		o.cgroup = os.getenv("SBXLUA_CGROUP")
 		if o.cgroup == "none" then o.cgroup = false end

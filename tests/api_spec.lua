@@ -376,3 +376,23 @@ describe("api [" .. S.priv .. "]", function()
 		end)
 	end)
 end)
+
+describe("sbx.cli.apply [" .. S.priv .. "]", function()
+	it("calls each option's setter once per value typed, a flag's once, in the table's order", function()
+		local cli = require "sbx.cli"
+		local seen = {}
+		local options = {
+			{ "--ro", "PATH", "a value", function(o, typed, opt) seen[#seen + 1] = opt .. "=" .. typed; o.n = (o.n or 0) + 1 end },
+			{ "-v --verbose", nil, "a flag", function(o) seen[#seen + 1] = "verbose"; o.v = true end },
+			{ "--output-limit", "SIZE", "dashes", function(_, typed, opt) seen[#seen + 1] = opt .. "=" .. typed end },
+			{ "--absent", "X", "not given", function() error("not typed: never called") end },
+		}
+		local o = cli.apply(options, { ro = { "/a", "/b" }, verbose = 1, output_limit = { "1M" } }, {})
+		assert.are.same({ "--ro=/a", "--ro=/b", "verbose", "--output-limit=1M" }, seen)
+		assert.are.same({ n = 2, v = true }, o)
+		-- a flag counted 0 times is not given
+		seen = {}
+		cli.apply(options, { verbose = 0 }, {})
+		assert.are.same({}, seen)
+	end)
+end)

@@ -7,24 +7,12 @@
 -- left.  Run as root and as uid 65534.
 local sbx = require "sbx"
 local S = require "support"
-local cjson = require "cjson"
 
 local T = "build/tests/"
 
-local function json_run(...)
-	local j = os.tmpname()
-	local out, err, code = S.runlua("--json", j, ...)
-	local res = cjson.decode(S.read(j) or "null")
-	os.remove(j)
-	return out, err, code, res
-end
+local json_run = S.json_run
 
--- processes on the host whose command line holds tag (the pattern's
--- brackets keep pgrep's own shell from matching)
-local function host_procs(tag)
-	local pat = "[" .. tag:sub(1, 1) .. "]" .. tag:sub(2)
-	return (S.sh("pgrep -f -- " .. S.q(pat) .. " | wc -l")):match("%d+")
-end
+local host_procs = S.host_procs
 
 local function tag() return "cpuburn" .. math.random(100000, 999999) end
 

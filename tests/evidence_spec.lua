@@ -11,13 +11,7 @@ local cjson = require "cjson"
 local T = "build/tests/"
 local MiB = 1024 * 1024
 
-local function json_run(...)
-	local j = os.tmpname()
-	local out, err, code = S.runlua("--json", j, ...)
-	local res = cjson.decode(S.read(j) or "null")
-	os.remove(j)
-	return out, err, code, res
-end
+local json_run = S.json_run
 
 local function last_line(s) return s:match("([^\n]*\n)$") end
 

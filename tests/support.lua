@@ -131,6 +131,25 @@ function S.runlua_env(env, ...)
 	return out, e, code
 end
 
+--- Runs `sbxlua run.lua --json FILE args...`; returns stdout, stderr (the
+-- report), the exit status and the decoded JSON (nil when none was
+-- written).
+function S.json_run(...)
+	local cjson = require "cjson"
+	local j = os.tmpname()
+	local out, err, code = S.runlua("--json", j, ...)
+	local res = cjson.decode(S.read(j) or "null")
+	os.remove(j)
+	return out, err, code, res
+end
+
+--- How many processes on the host have tag in their command line, as a
+-- string (the pattern's brackets keep pgrep's own shell from matching).
+function S.host_procs(tag)
+	local pat = "[" .. tag:sub(1, 1) .. "]" .. tag:sub(2)
+	return (S.sh("pgrep -f -- " .. S.q(pat) .. " | wc -l")):match("%d+")
+end
+
 --- The pids of the host's processes whose command line holds marker
 -- (read here, from /proc: a grep's own command line would hold it).
 function S.holding(marker)

@@ -23,6 +23,26 @@ end
 
 local argparse = load_argparse()
 
+--- Applies what `M.parse` read to the options table o: each option's
+-- setter (its fourth field, `function(o, typed, "--name")`) once per value
+-- typed, or once with o alone for a flag given.
+-- @tparam table options the script's options (as for `M.parser`)
+-- @tparam table args what `M.parse` returned
+-- @tparam table o the table the setters fill
+-- @treturn table o
+function M.apply(options, args, o)
+	for _, opt in ipairs(options) do
+		local name = opt[1]:match("%-%-(%S+)$")
+		local got = args[(name:gsub("%-", "_"))]
+		if type(got) == "table" then
+			for _, typed in ipairs(got) do opt[4](o, typed, "--" .. name) end
+		elseif got and got > 0 then
+			opt[4](o)
+		end
+	end
+	return o
+end
+
 --- A parser for a script from its table of options.
 -- @tparam table t `name` (`run.lua`), `description`, `epilog`, `options`
 --  (a list of `{ "--name", argname, help }`, `"-x --name"` for a short
