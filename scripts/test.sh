@@ -3,7 +3,9 @@
 # user (uid 65534 through setpriv), or once as the caller when not root or
 # when SBX_TEST_USERS=self.  Prints each test's TAP line, then one total:
 #   N passed, N failed, N skipped
-# and exits non-zero when anything failed.  SBX_TEST_LUA names the
+# just after the failing tests once more with their messages (so that the
+# last lines of a long run name them), and exits non-zero when anything
+# failed.  SBX_TEST_LUA names the
 # interpreter busted runs under (default lua5.4; make asan uses ./sbxlua).
 set -u
 cd "$(dirname "$0")/.."
@@ -32,14 +34,21 @@ run_suite() { # $1 = label, then the command prefix
 	f=$(grep -c '^not ok ' "$out")
 	p=$((${p:-0} - ${s:-0})) s=${s:-0} f=${f:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "[$label] busted exited $rc without a failing test: counted as one failure"
+		echo "[$label] busted exited $rc without a failing test: counted as one failure" |
+			tee -a "$tmp/failures"
+		tail -3 "$tmp/$label.err" | sed "s/^/[$label] stderr: /" >>"$tmp/failures"
 		f=1
 	fi
 	if [ "$((p + f + s))" -eq 0 ]; then
-		echo "[$label] no test ran: counted as one failure"
+		echo "[$label] no test ran: counted as one failure" | tee -a "$tmp/failures"
 		f=1
 	fi
 	echo "[$label] $p passed, $f failed, $s skipped"
+	# each failing test's line and the diagnostic lines that follow it
+	# (at most four of those: CI may show only the last lines)
+	awk -v l="[$label] " '/^not ok /{n=0; on=1; print l $0; next}
+		on && /^#/ && n++ < 4 {print l $0; next} !/^#/{on=0}' \
+		"$out" >>"$tmp/failures"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
@@ -79,11 +88,16 @@ case " $users " in
 			skipped=$((skipped + 1))
 		else
 			sed 's/^/[slurm] /' "$tmp/slurm.out"
+			tail -5 "$tmp/slurm.out" | sed 's/^/[slurm] /' >>"$tmp/failures"
 			failed=$((failed + 1))
 		fi
 	fi
 	;;
 esac
 
+if [ -s "$tmp/failures" ]; then
+	echo "the failing tests, once more:"
+	cat "$tmp/failures"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
