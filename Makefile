@@ -28,14 +28,16 @@ PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
 BEHAVE_SRC := $(wildcard tests/progs/behave/*.c)
 BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
 HDR := $(wildcard core/*.h)
+LUA_SRC := $(shell find lua -name '*.lua')
 
 .PHONY: all check check-slurm bench-batch check-stress test test-unit lint format asan bench install uninstall deps clean
 
-all: sbxlua build/sbx/core.so $(PROG_BIN) $(BEHAVE_BIN)
+all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN)
 
 build/obj/%.o: core/%.c $(HDR) | build/obj
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) -DSBX_LUADIR='"$(DATADIR)/lua"' -c $< -o $@
+	@$(CC) $(CFLAGS) -DSBX_LUADIR='"$(DATADIR)/lua"' \
+		-DSBX_LUACDIR='"$(DATADIR)/luac"' -c $< -o $@
 
 # main.o embeds the install data directory: rebuild it when PREFIX changes
 build/luadir: FORCE | build/obj
@@ -48,6 +50,14 @@ FORCE:
 sbxlua: build/obj/main.o $(CORE_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(EDIT_LIBS) $(PKG_LIBS)
+
+# the scripts and modules compiled for sbxlua's loader (core/chunk.c):
+# parsing them is most of a run's start-up
+build/luac/stamp: sbxlua $(LUA_SRC) scripts/luac.lua
+	@echo "  LUAC    build/luac"
+	@rm -rf build/luac && install -d -m 0755 build/luac
+	@ASAN_OPTIONS=detect_leaks=0 ./sbxlua scripts/luac.lua build/luac lua
+	@touch $@
 
 build/sbx/core.so: $(CORE_OBJ) | build/sbx
 	@echo "  LD      $@"
@@ -145,6 +155,11 @@ install: all
 	install -m 0644 profiles/calls/*.lua $(DESTDIR)$(DATADIR)/profiles/calls/
 	install -m 0644 rules/*.lua $(DESTDIR)$(DATADIR)/rules/
 	install -m 0644 build/sbx/core.so $(DESTDIR)$(LUA_CMOD)/sbx/core.so
+	# the modules compiled for where they are now installed
+	rm -rf $(DESTDIR)$(DATADIR)/luac
+	install -d -m 0755 $(DESTDIR)$(DATADIR)/luac
+	ASAN_OPTIONS=detect_leaks=0 ./sbxlua scripts/luac.lua \
+		$(DESTDIR)$(DATADIR)/luac lua $(DATADIR)/lua
 
 uninstall:
 	rm -rf $(DESTDIR)$(BINDIR)/sbxlua $(DESTDIR)$(DATADIR) $(DESTDIR)$(LUA_CMOD)/sbx

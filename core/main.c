@@ -11,6 +11,9 @@
  *    (no ./?.lua): nothing is loaded from the current directory;
  *  - a bare script name that is in that directory is run from there
  *    (`sbxlua run.lua ...` from anywhere), never from the current one;
+ *  - scripts and Lua modules are loaded from their compiled form when
+ *    make left a matching one (core/chunk.c; the paths so loaded are
+ *    package.loaded["sbx.config"].compiled);
  *  - the REPL edits lines with libedit, keeps ~/.sbxlua_history and has the
  *    facade in the global `sbx`.
  * See docs/interpreter.md.
@@ -37,6 +40,9 @@
 #ifndef SBX_LUADIR
 #define SBX_LUADIR "/usr/local/share/sbxlua/lua"
 #endif
+#ifndef SBX_LUACDIR
+#define SBX_LUACDIR "/usr/local/share/sbxlua/luac"
+#endif
 
 #define PROGNAME "sbxlua"
 #define BANNER PROGNAME " " SBX_VERSION " (" LUA_RELEASE ")"
@@ -62,6 +68,7 @@ struct interp {
 	char **argv;
 	const char *progname; /* prefix of error reports; NULL in the REPL */
 	char luadir[PATH_MAX];
+	char luacdir[PATH_MAX]; /* the compiled chunks (core/chunk.c) */
 	char history[PATH_MAX]; /* "" when there is no history file */
 	locale_t input_locale;	/* the user's LC_CTYPE, for libedit; or 0 */
 };
@@ -250,11 +257,11 @@ static int load_script(const struct interp *in, lua_State *L, const char *name)
 	int n;
 
 	if (strchr(name, '/') != NULL)
-		return luaL_loadfile(L, name);
+		return sbx_chunk_load(L, name);
 	n = snprintf(path, sizeof(path), "%s/%s", in->luadir, name);
 	if (n < 0 || (size_t)n >= sizeof(path) || !is_file(path))
-		return luaL_loadfile(L, name);
-	return luaL_loadfile(L, path);
+		return sbx_chunk_load(L, name);
+	return sbx_chunk_load(L, path);
 }
 
 static int handle_script(struct interp *in, lua_State *L, char **argv)
@@ -424,11 +431,22 @@ static int exe_luadir(char *dir, size_t size)
 	return n > 0 && (size_t)n < sizeof(probe) && is_file(probe);
 }
 
-/* The bundled Lua directory: next to the executable, else the installed one. */
-static void find_luadir(char *dir, size_t size)
+/* The bundled Lua directory: next to the executable, else the installed
+ * one; and its compiled chunks: build/luac next to the executable (the
+ * build tree), else the installed directory. */
+static void find_luadir(struct interp *in)
 {
-	if (!exe_luadir(dir, size))
-		snprintf(dir, size, "%s", SBX_LUADIR);
+	int n;
+
+	if (!exe_luadir(in->luadir, sizeof(in->luadir))) {
+		snprintf(in->luadir, sizeof(in->luadir), "%s", SBX_LUADIR);
+		snprintf(in->luacdir, sizeof(in->luacdir), "%s", SBX_LUACDIR);
+		return;
+	}
+	n = snprintf(in->luacdir, sizeof(in->luacdir), "%.*s/build/luac",
+		     (int)(strlen(in->luadir) - 4), in->luadir);
+	if (n < 0 || (size_t)n >= sizeof(in->luacdir))
+		in->luacdir[0] = '\0';
 }
 
 /* Pushes the templates of path that are absolute paths, in order. */
@@ -527,9 +545,11 @@ static void open_sbx(struct interp *in, lua_State *L)
 	set_path(L, "cpath", "LUA_CPATH", LUA_CPATH_DEFAULT, "");
 	lua_pop(L, 2);
 
-	lua_createtable(L, 0, 2);
+	lua_createtable(L, 0, 3);
 	lua_pushstring(L, in->luadir);
 	lua_setfield(L, -2, "luadir");
+	sbx_chunk_setup(L, in->luacdir);
+	lua_setfield(L, -2, "compiled");
 	lua_pushliteral(L, SBX_VERSION);
 	lua_setfield(L, -2, "version");
 	lua_setfield(L, -2, "sbx.config");
@@ -923,7 +943,7 @@ int main(int argc, char **argv)
 			       (uint64_t)t0.tv_nsec);
 	if (argv[0] != NULL && argv[0][0] != '\0')
 		in.progname = argv[0];
-	find_luadir(in.luadir, sizeof(in.luadir));
+	find_luadir(&in);
 	L = luaL_newstate();
 	if (L == NULL) {
 		message(in.progname, "cannot create state: not enough memory");

@@ -24,5 +24,6 @@ int luaopen_sbx_core(lua_State *L)
 	sbx_open_sample(L);
 	sbx_open_spec(L);
 	sbx_open_box(L);
+	sbx_open_chunk(L);
 	return 1;
 }

@@ -88,6 +88,15 @@ SBX_LOCAL void sbx_open_box(lua_State *L);
 SBX_LOCAL void sbx_open_fs(lua_State *L);
 SBX_LOCAL void sbx_open_file(lua_State *L);
 SBX_LOCAL void sbx_open_walk(lua_State *L);
+SBX_LOCAL void sbx_open_chunk(lua_State *L);
+
+/* chunk.c: the compiled-chunk loader.  sbx_chunk_setup takes dir as the
+ * directory of entries when it is fit to trust, makes package.searchers[2]
+ * load through it, and pushes the table of the paths loaded compiled;
+ * sbx_chunk_load loads the Lua file at path as luaL_loadfilex does, from
+ * its entry when a sound one matches it. */
+SBX_LOCAL void sbx_chunk_setup(lua_State *L, const char *dir);
+SBX_LOCAL int sbx_chunk_load(lua_State *L, const char *path);
 
 /* ns.c */
 SBX_LOCAL uint64_t sbx_ns_flags(lua_State *L, int idx);

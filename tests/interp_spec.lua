@@ -429,6 +429,150 @@ describe("sbxlua", function()
 		end)
 	end)
 
+	-- core/chunk.c: scripts and modules from the entries make compiled,
+	-- only when an entry was made from the text the source holds now,
+	-- under the name it is loaded with, and is as protected as the source.
+	describe("compiled chunks", function()
+		-- a fake install with build/luac, and m.lua compiled into it
+		local function with_entry(src)
+			local root = fake_install()
+			local dir = root .. "/bin/build/luac"
+			assert(os.execute("install -d -m 0755 " .. q(dir)))
+			spit(root .. "/bin/lua/m.lua", src)
+			local path = realpath(root) .. "/bin/lua/m.lua"
+			local out, err, code = sh(q(root .. "/bin/sbxlua") .. " -e " .. q(
+				("assert(require('sbx.core').chunk_compile(%q, %q, %q))"):format(path, path, dir)))
+			assert.are.equal(0, code, out .. err)
+			return root, path, dir
+		end
+		-- what m returns, and whether it came compiled
+		local function load_m(root)
+			local out, err = sh(q(root .. "/bin/sbxlua") .. [[ -e '
+				local ok, m = pcall(require, "m")
+				local path = package.searchpath("m", package.path)
+				io.write(tostring(m), "|", tostring(require("sbx.config").compiled[path]))' </dev/null]])
+			return out, err
+		end
+		local WHERE = 'local i = debug.getinfo(1, "Sl")\nreturn i.source .. ":" .. i.currentline\n'
+
+		it("loads a module from its entry, with its name and line numbers", function()
+			local root, path = with_entry(WHERE)
+			local out, err = load_m(root)
+			rm_rf(root)
+			assert.are.equal("@" .. path .. ":1|true", out, err)
+		end)
+
+		it("loads the source when it was edited since, or when the entry is for another place", function()
+			local root, path, dir = with_entry(WHERE)
+			spit(path, WHERE .. "-- edited\n")
+			local edited = load_m(root)
+			spit(path, WHERE)
+			local again = load_m(root)
+			-- the same text compiled for another path
+			assert(os.execute("rm -f " .. q(dir) .. "/*.luac"))
+			sh(q(root .. "/bin/sbxlua") .. " -e " .. q(("require('sbx.core').chunk_compile(%q, %q, %q)")
+				:format(path, "/elsewhere/lua/m.lua", dir)))
+			local other = load_m(root)
+			rm_rf(root)
+			assert.are.equal("@" .. path .. ":1|nil", edited)
+			assert.are.equal("@" .. path .. ":1|true", again)
+			assert.are.equal("@" .. path .. ":1|nil", other)
+		end)
+
+		it("takes no entry that is not as protected as the source, nor a broken one", function()
+			local root, _, dir = with_entry('return "source"\n')
+			local entry = sh("ls " .. q(dir) .. "/*.luac"):match("[^\n]+")
+			local cases = {
+				{ "group-writable entry", "chmod 0664 " .. q(entry), "chmod 0644 " .. q(entry) },
+				{ "group-writable directory", "chmod 0775 " .. q(dir), "chmod 0755 " .. q(dir) },
+				{ "entry through a symlink", "mv " .. q(entry) .. " " .. q(entry .. ".real")
+					.. " && ln -s " .. q(entry .. ".real") .. " " .. q(entry),
+					"rm " .. q(entry) .. " && mv " .. q(entry .. ".real") .. " " .. q(entry) },
+				{ "directory through a symlink", "mv " .. q(dir) .. " " .. q(dir .. ".real")
+					.. " && ln -s luac.real " .. q(dir),
+					"rm " .. q(dir) .. " && mv " .. q(dir .. ".real") .. " " .. q(dir) },
+				{ "truncated entry", "cp " .. q(entry) .. " " .. q(entry .. ".keep")
+					.. " && truncate -s -40 " .. q(entry),
+					"mv " .. q(entry .. ".keep") .. " " .. q(entry) },
+			}
+			if S.priv == "root" then
+				cases[#cases + 1] = { "entry of another owner", "chown 12345 " .. q(entry), "chown 0 " .. q(entry) }
+			end
+			local seen = {}
+			assert.are.equal("source|true", (load_m(root)))
+			for _, c in ipairs(cases) do
+				assert(os.execute(c[2]), c[1])
+				seen[#seen + 1] = c[1] .. ": " .. load_m(root)
+				assert(os.execute(c[3]), c[1])
+			end
+			local final = load_m(root)
+			rm_rf(root)
+			for i, c in ipairs(cases) do assert.are.equal(c[1] .. ": source|nil", seen[i]) end
+			assert.are.equal("source|true", final)
+		end)
+
+		it("runs a script from its entry, its first # line skipped and counted", function()
+			local root = fake_install()
+			local dir = root .. "/bin/build/luac"
+			assert(os.execute("install -d -m 0755 " .. q(dir)))
+			local path = realpath(root) .. "/bin/lua/hello.lua"
+			spit(path, "#!/usr/bin/env sbxlua\nerror('line two')\n")
+			sh(q(root .. "/bin/sbxlua") .. " -e " .. q(("assert(require('sbx.core').chunk_compile(%q, %q, %q))")
+				:format(path, path, dir)))
+			local _, err, code = sh(q(root .. "/bin/sbxlua") .. " hello.lua </dev/null")
+			rm_rf(root)
+			assert.are.equal(1, code)
+			assert.matches(path .. ":2: line two", err, 1, true)
+		end)
+
+		it("compiles every module a run loads (scripts/luac.lua)", function()
+			local root = mktemp_dir()
+			local bin = root .. "/bin"
+			assert(os.execute("mkdir -p " .. q(bin .. "/build/luac") .. " && cp " .. q(BIN) .. " " .. q(bin)
+				.. " && ln -s " .. q(realpath("lua")) .. " " .. q(bin .. "/lua")))
+			local _, err, code = sh(q(bin .. "/sbxlua") .. " scripts/luac.lua " .. q(bin .. "/build/luac") .. " lua "
+				.. q(realpath(bin) .. "/lua"))
+			assert.are.equal(0, code, err)
+			local out = sh(q(bin .. "/sbxlua") .. [[ -e '
+				require "sbx.stdbox"; require "sbx.cli"; require "sbx.backend"
+				local compiled = require("sbx.config").compiled
+				local n, missing = 0, {}
+				for name in pairs(package.loaded) do
+					local path = package.searchpath(name, package.path)
+					if path then
+						n = n + 1
+						if not compiled[path] then missing[#missing + 1] = path end
+					end
+				end
+				io.write(n, " ", table.concat(missing, " "))' </dev/null]])
+			rm_rf(root)
+			local n, missing = out:match("^(%d+) (.*)$")
+			assert.is_true(tonumber(n) >= 8, out)
+			assert.are.equal("", missing)
+		end)
+
+		it("checks chunk_compile's arguments", function()
+			local root = mktemp_dir()
+			spit(root .. "/bad.lua", "return +\n")
+			local out = sh(q(BIN) .. " -e " .. q(([[
+				local core = require "sbx.core"
+				local r = {}
+				r[1] = select(2, pcall(core.chunk_compile, "x.lua", "rel/x.lua", %q))
+				r[2] = select(2, core.chunk_compile(%q, "/x.lua", %q))
+				r[3] = select(2, pcall(core.chunk_compile, %q, "/x.lua", %q))
+				r[4] = select(2, pcall(core.chunk_compile, 1, "/x.lua"))
+				io.write(table.concat(r, "\n"))]]):format(root, root .. "/none.lua", root,
+				root .. "/bad.lua", root)) .. " </dev/null")
+			rm_rf(root)
+			local l = {}
+			for line in (out .. "\n"):gmatch("(.-)\n") do l[#l + 1] = line end
+			assert.matches("bad argument #2 to 'sbx.core.chunk_compile' (absolute path expected)", l[1], 1, true)
+			assert.matches("chunk_compile " .. root .. "/none.lua: No such file", l[2], 1, true)
+			assert.matches("/x.lua:1: unexpected symbol near", l[3], 1, true)
+			assert.matches("bad argument #3 to 'sbx.core.chunk_compile' (string expected, got no value)", l[4], 1, true)
+		end)
+	end)
+
 	describe("the REPL", function()
 		local home
 		before_each(function()

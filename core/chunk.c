@@ -1,0 +1,350 @@
+/*
+ * chunk.c: Lua chunks loaded from their compiled form when one is at hand.
+ *
+ * Parsing sbxlua's own modules (and lua-argparse) is most of what the
+ * interpreter does before a box starts (docs/performance.md).  `make`
+ * compiles each of them once (scripts/luac.lua, through chunk_compile
+ * below) into a directory of entries beside the modules: build/luac in the
+ * build tree, DATADIR/luac when installed.  sbxlua's searcher and its
+ * script loader take a chunk from there when the entry was made from the
+ * very text the source file holds now, under the very name the source would
+ * be loaded with; otherwise they load the source, as Lua's own do.
+ *
+ * Trust boundary: a compiled chunk is code, as its source is, and a crafted
+ * one can do what no source can (lua_load does not verify bytecode).  So
+ * entries come only from a directory as protected as the modules, written
+ * by make and never at run time: a directory (not a symlink) owned by the
+ * caller or root and writable by nobody else; each entry opened without
+ * following a symlink, a regular file owned by the caller or root and
+ * writable by nobody else.  Anything else is ignored, and the source is
+ * loaded.
+ *
+ * Staleness: an entry's header holds Lua's release, the chunk's name (the
+ * source's path: a tree copied elsewhere does not match), and the size and
+ * a 64-bit hash of the source text it was compiled from; a source edited
+ * since does not match.  The hash tells edits apart, not attacks: whoever
+ * can write the source already chooses what runs.
+ */
+#include "fileio.h"
+#include "sbx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lualib.h>
+
+#define CHUNK_FORMAT "sbxlua-chunk 1"
+#define CHUNK_MAX (16u << 20) /* a larger source is loaded as source */
+/* the registry's table of the loader: { dir = path, compiled = {} } */
+#define CHUNKS "sbx.chunks"
+
+/* A 64-bit hash, eight bytes a step (a multiply-rotate mix, murmur's
+ * finaliser at the end): to tell one text from an edited one. */
+static uint64_t hash64(const unsigned char *p, size_t n)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t h = 0x6a09e667f3bcc908ull ^ (n * k);
+	uint64_t w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h ^= w * 0xc2b2ae3d27d4eb4full;
+		h = ((h << 31) | (h >> 33)) * k;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h ^= w * 0xc2b2ae3d27d4eb4full;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+/* Pushes the entry's header for the source text under name ("@path"). */
+static void push_header(lua_State *L, const char *name, const char *text,
+			size_t n)
+{
+	char sum[40];
+
+	snprintf(sum, sizeof(sum), "%016llx %zu",
+		 (unsigned long long)hash64((const unsigned char *)text, n), n);
+	lua_pushfstring(L, CHUNK_FORMAT " %s\n%s\n%s\n", LUA_RELEASE, name,
+			sum);
+}
+
+/* The entry's path for chunk name in dir, into buf; 0, or -ENAMETOOLONG. */
+static int entry_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(buf, size, "%s/%016llx.luac", dir,
+			 (unsigned long long)hash64((const unsigned char *)name,
+						    strlen(name)));
+
+	return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+/* Whether st is fit to be trusted: owned by the caller or root, writable
+ * by nobody else. */
+static int trusted(const struct stat *st)
+{
+	return (st->st_uid == geteuid() || st->st_uid == 0) &&
+	       (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/*
+ * Pushes the whole of the regular file at path (opened with flags too) as
+ * a full userdata, its size in *n; with want_trusted, only a file that
+ * trusted() accepts.  0, or -errno with nothing pushed.
+ */
+static int push_file(lua_State *L, const char *path, int flags,
+		     int want_trusted, size_t *n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+	struct stat st;
+	ssize_t r;
+	char *buf;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size > CHUNK_MAX ||
+	    (want_trusted && !trusted(&st))) {
+		close(fd);
+		return -EINVAL;
+	}
+	/* a userdata, not malloc: lua_newuserdatauv may raise */
+	buf = lua_newuserdatauv(L, (size_t)st.st_size + 1, 0);
+	r = sbx_pread_all(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (r != (ssize_t)st.st_size) {
+		lua_pop(L, 1);
+		return r < 0 ? (int)r : -EIO;
+	}
+	buf[r] = '\0';
+	*n = (size_t)r;
+	return 0;
+}
+
+/*
+ * Pushes the compiled chunk for the source at path from the loader's
+ * directory when a sound entry matches it; 0, else -1 with nothing pushed.
+ */
+static int load_compiled(lua_State *L, const char *path, const char *dir)
+{
+	int top = lua_gettop(L);
+	char epath[PATH_MAX];
+	const char *name = lua_pushfstring(L, "@%s", path);
+	const char *text, *entry, *head;
+	size_t tn, en, hn;
+
+	if (entry_path(epath, sizeof(epath), dir, name) < 0 ||
+	    push_file(L, path, 0, 0, &tn) < 0)
+		goto fail;
+	text = lua_touserdata(L, -1);
+	if (push_file(L, epath, O_NOFOLLOW, 1, &en) < 0)
+		goto fail;
+	entry = lua_touserdata(L, -1);
+	push_header(L, name, text, tn);
+	head = lua_tolstring(L, -1, &hn);
+	if (en <= hn || memcmp(entry, head, hn) != 0 ||
+	    luaL_loadbufferx(L, entry + hn, en - hn, name, "b") != LUA_OK)
+		goto fail;
+	lua_replace(L, top + 1);
+	lua_settop(L, top + 1);
+	return 0;
+fail:
+	lua_settop(L, top);
+	return -1;
+}
+
+int sbx_chunk_load(lua_State *L, const char *path)
+{
+	int compiled = 0;
+
+	if (lua_getfield(L, LUA_REGISTRYINDEX, CHUNKS) == LUA_TTABLE) {
+		lua_getfield(L, -1, "dir");
+		compiled = load_compiled(L, path, lua_tostring(L, -1)) == 0;
+		if (compiled) {
+			lua_getfield(L, -3, "compiled");
+			lua_pushboolean(L, 1);
+			lua_setfield(L, -2, path);
+			lua_pop(L, 1);
+			lua_replace(L, -3);
+		}
+		lua_pop(L, compiled ? 1 : 2);
+	} else {
+		lua_pop(L, 1);
+	}
+	return compiled ? LUA_OK : luaL_loadfilex(L, path, NULL);
+}
+
+/*
+ * package.searchers[2] in sbxlua: Lua's own searcher for Lua files
+ * (package.searchpath over package.path, the same messages), loading
+ * through sbx_chunk_load.  Upvalue 1: the package table.
+ */
+static int searcher(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	const char *file;
+
+	lua_getfield(L, lua_upvalueindex(1), "searchpath");
+	lua_pushstring(L, name);
+	if (lua_getfield(L, lua_upvalueindex(1), "path") != LUA_TSTRING)
+		return luaL_error(L, "'package.path' must be a string");
+	lua_call(L, 2, 2);
+	if (lua_isnil(L, -2))
+		return 1; /* the message: no file ... */
+	lua_pop(L, 1);
+	file = lua_tostring(L, -1);
+	if (sbx_chunk_load(L, file) != LUA_OK)
+		return luaL_error(L,
+				  "error loading module '%s' from file "
+				  "'%s':\n\t%s",
+				  name, file, lua_tostring(L, -1));
+	lua_insert(L, -2);
+	return 2;
+}
+
+void sbx_chunk_setup(lua_State *L, const char *dir)
+{
+	struct stat st;
+
+	lua_newtable(L); /* compiled: pushed for the caller */
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !trusted(&st))
+		return;
+	lua_createtable(L, 0, 2);
+	lua_pushstring(L, dir);
+	lua_setfield(L, -2, "dir");
+	lua_pushvalue(L, -2);
+	lua_setfield(L, -2, "compiled");
+	lua_setfield(L, LUA_REGISTRYINDEX, CHUNKS);
+
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+	lua_getfield(L, -1, LUA_LOADLIBNAME);
+	lua_getfield(L, -1, "searchers");
+	if (lua_istable(L, -1)) {
+		lua_pushvalue(L, -2);
+		lua_pushcclosure(L, searcher, 1);
+		lua_rawseti(L, -2, 2);
+	}
+	lua_pop(L, 3);
+}
+
+/* lua_dump's writer into a luaL_Buffer begun at the first block (as
+ * lstrlib.c's string.dump does: the buffer's place on the stack is above
+ * the dumped function). */
+struct dump {
+	int init;
+	luaL_Buffer b;
+};
+
+static int dump_writer(lua_State *L, const void *p, size_t n, void *ud)
+{
+	struct dump *d = ud;
+
+	if (!d->init) {
+		d->init = 1;
+		luaL_buffinit(L, &d->b);
+	}
+	luaL_addlstring(&d->b, p, n);
+	return 0;
+}
+
+/* Loads the source text as luaL_loadfilex would read it from its file: a
+ * UTF-8 byte-order mark and a first line beginning with '#' are skipped,
+ * the line's newline kept so that line numbers hold. */
+static int load_text(lua_State *L, const char *text, size_t n, const char *name)
+{
+	const char *p = text, *end = text + n;
+
+	if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	if (p < end && *p == '#') {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (p == NULL)
+			p = "\n", end = p + 1;
+	}
+	return luaL_loadbufferx(L, p, (size_t)(end - p), name, "t");
+}
+
+/* Writes the entry's text on the stack at idx to path, through a new file
+ * renamed over it.  0 or -errno. */
+static int write_entry(lua_State *L, int idx, const char *path)
+{
+	char tmp[PATH_MAX];
+	size_t n;
+	const char *s = lua_tolstring(L, idx, &n);
+	int fd, r;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		return -errno;
+	/* whatever the umask: the loader takes no group-writable entry */
+	r = fchmod(fd, 0644) < 0 ? -errno : sbx_write_all(fd, s, n);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+/*
+ * sbx.core.chunk_compile(src, path, dir): compiles the Lua source file src
+ * into an entry of dir for the chunk that sbxlua loads from path (a
+ * source at another place, e.g. while installing, is compiled for where it
+ * will be).  true, or nil, msg, errno; a source that does not compile
+ * raises with Lua's message.
+ */
+static int l_chunk_compile(lua_State *L)
+{
+	const char *src = luaL_checkstring(L, 1);
+	const char *path = luaL_checkstring(L, 2);
+	const char *dir = luaL_checkstring(L, 3);
+	char epath[PATH_MAX];
+	const char *name, *text;
+	struct dump d = {0};
+	size_t n;
+	int r;
+
+	luaL_argcheck(L, path[0] == '/', 2, "absolute path expected");
+	lua_settop(L, 3);
+	name = lua_pushfstring(L, "@%s", path); /* 4 */
+	if (entry_path(epath, sizeof(epath), dir, name) < 0)
+		return sbx_fail(L, "chunk_compile", dir, ENAMETOOLONG);
+	r = push_file(L, src, 0, 0, &n); /* 5 */
+	if (r < 0)
+		return sbx_fail(L, "chunk_compile", src, -r);
+	text = lua_touserdata(L, 5);
+	push_header(L, name, text, n);		   /* 6 */
+	if (load_text(L, text, n, name) != LUA_OK) /* 7 */
+		return lua_error(L);
+	lua_dump(L, dump_writer, &d, 0);
+	if (!d.init)
+		return sbx_fail(L, "chunk_compile", src, EIO);
+	luaL_pushresult(&d.b); /* 8 */
+	lua_pushvalue(L, 6);
+	lua_insert(L, 8);
+	lua_concat(L, 2);
+	r = write_entry(L, 8, epath);
+	if (r < 0)
+		return sbx_fail(L, "chunk_compile", epath, -r);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+void sbx_open_chunk(lua_State *L)
+{
+	lua_pushcfunction(L, l_chunk_compile);
+	lua_setfield(L, -2, "chunk_compile");
+}
