@@ -276,10 +276,14 @@ local id_calls = {
 	{ "chown", 1, 2 }, { "fchown", 1, 2 }, { "lchown", 1, 2 },
 	{ "fchownat", 2, 3 },
 }
+-- (the comparisons of an index made once: each rule only reads them)
+local foreign_at = {}
 for c = 1, #id_calls do
 	local call = id_calls[c]
 	for a = 2, #call do
-		local cmps = foreign(call[a])
+		local index = call[a]
+		foreign_at[index] = foreign_at[index] or foreign(index)
+		local cmps = foreign_at[index]
 		for k = 1, #cmps do
 			rules[#rules + 1] = { call = call[1], action = EPERM, args = { cmps[k] } }
 		end
