@@ -222,18 +222,23 @@ function M.run(items, base, rules, jobs, each)
 			running[token] = { item = item, info = info }
 		end
 	end
-	while true do
+	local function fill()
 		while not stopped and next_item <= #items and pool:running() < jobs do
 			start(items[next_item])
 			next_item = next_item + 1
 		end
+	end
+	while true do
+		fill()
 		local token, r = pool:wait()
 		if not token then break end
+		if r.outcome == "interrupted" then stopped = true end
+		-- the next box starts before this one is judged: its set-up (in
+		-- the kernel and in its own init) runs beside the judging
+		fill()
 		local at = running[token]
 		running[token] = nil
-		local rec = judged(at.item, at.info, r, rules, host)
-		if rec.interrupted then stopped = true end
-		each(rec)
+		each(judged(at.item, at.info, r, rules, host))
 	end
 end
 
