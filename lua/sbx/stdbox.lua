@@ -628,6 +628,18 @@ local function box_spec(o, c, t)
 	}
 end
 
+-- The sha256 of each filter's program, by filter (a compiled filter is
+-- immutable: a batch's boxes share one and hash it once).
+local program_sums = setmetatable({}, { __mode = "k" })
+local function program_sum(filter)
+	local sum = program_sums[filter]
+	if sum == nil then
+		sum = core.sha256(filter:export())
+		program_sums[filter] = sum
+	end
+	return sum
+end
+
 -- The claims the report may make of the box, and what sbx.setid needs
 -- after the run.
 local function claims(o, c, spec, t)
@@ -639,7 +651,7 @@ local function claims(o, c, spec, t)
 		profile = c.filter and c.profile_name or "none",
 		-- the program the kernel gets, not only the profile's name: two
 		-- versions of one profile are two environments
-		seccomp_program = c.filter and core.sha256(c.filter:export()) or nil,
+		seccomp_program = c.filter and program_sum(c.filter) or nil,
 		mode = o.mode,
 		notify = o.notify,
 		landlock = c.use_landlock,
