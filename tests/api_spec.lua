@@ -396,3 +396,47 @@ describe("sbx.cli.apply [" .. S.priv .. "]", function()
 		assert.are.same({}, seen)
 	end)
 end)
+
+describe("sbx.cli.parse [" .. S.priv .. "]", function()
+	-- a command line whose first word is the program is parsed without
+	-- lua-argparse's parser: the same result as the parser's, word for word
+	it("gives for a plain command line what lua-argparse gives", function()
+		local cli = require "sbx.cli"
+		local run_t = {
+			name = "t", options = {
+				{ "--ro", "PATH", "a value" }, { "-v --verbose", nil, "a flag" },
+				{ "--output-limit", "SIZE", "dashes" },
+			},
+			arguments = { { "PROG", "the program" }, { "ARGS", "its arguments", "*" } },
+		}
+		local batch_t = { name = "b", options = { { "-q --quiet", nil, "f" } },
+			arguments = { { "PATH", "programs", "+" } } }
+		-- lua-argparse's own answer: the same words behind an option
+		-- that changes nothing (the parse then cannot take the plain way)
+		local function by_parser(t, argv)
+			local first = t.options[1]
+			local name = first[1]:match("%-%-(%S+)$"):gsub("%-", "_")
+			local args = { first[1]:match("%-%-%S+$"), first[2] and "/x" or nil }
+			for _, a in ipairs(argv) do args[#args + 1] = a end
+			local res = cli.parse(t, args, 2)
+			res[name] = first[2] and {} or 0
+			return res
+		end
+		for _, case in ipairs {
+			{ run_t, { "/bin/true" } },
+			{ run_t, { "prog", "a", "--ro", "-v", "--", "-" } },
+			{ run_t, { "-", "x" } },
+			{ run_t, { "prog", "" } },
+			{ batch_t, { "a", "b", "-q" } },
+			{ batch_t, { "a" } },
+		} do
+			assert.are.same(by_parser(case[1], case[2]), cli.parse(case[1], case[2], 2))
+		end
+	end)
+
+	it("leaves to lua-argparse what does not fit, with its words", function()
+		local out = S.sh(S.bin .. " -e 'require(\"sbx.cli\").parse({ name = \"t\", options = {}, "
+			.. "arguments = { { \"A\", \"a\" } } }, { \"x\", \"y\" }, 3)' 2>&1; echo \" $?\"")
+		assert.matches("^sbxlua: too many arguments %(see %-%-help%)\n 3\n$", out)
+	end)
+end)

@@ -21,7 +21,9 @@ local function load_argparse()
 	error("sbx.cli: lua-argparse is not installed (Debian package lua-argparse)", 0)
 end
 
-local argparse = load_argparse()
+-- loaded when a parser is first made (`M.parser`): a command line with
+-- no option before the program needs none (`M.parse`)
+local argparse
 
 --- Applies what `M.parse` read to the options table o: each option's
 -- setter (its fourth field, `function(o, typed, "--name")`) once per value
@@ -53,6 +55,7 @@ function M.parser(t)
 	if type(t) ~= "table" or type(t.name) ~= "string" or type(t.options) ~= "table" then
 		error("bad argument #1 to 'parser' (a table with name and options expected)", 2)
 	end
+	argparse = argparse or load_argparse()
 	local p = argparse("sbxlua " .. t.name, t.description, t.epilog)
 	p:help_max_width(79)
 	for _, o in ipairs(t.options) do
@@ -97,6 +100,31 @@ function M.usage_error(msg, code)
 	os.exit(code)
 end
 
+-- What lua-argparse gives for an argv whose first word is the program
+-- (no option before it): every option absent (a flag counted 0 times, an
+-- option with no value), the arguments taken in order; nil when argv is
+-- not of that kind or its words do not fit the arguments (lua-argparse
+-- then says why).  The parser is not built: most of a plain run's parse.
+local function plain(t, argv)
+	if #argv == 0 or argv[1] == "--" or M.options_end(argv, t) ~= 1 then return nil end
+	local res, i = {}, 1
+	for _, o in ipairs(t.options) do
+		res[(o[1]:match("%-%-(%S+)$"):gsub("%-", "_"))] = o[2] and {} or 0
+	end
+	for _, a in ipairs(t.arguments or {}) do
+		local n = a[3] or 1
+		if n == 1 and argv[i] ~= nil then
+			res[a[1]], i = argv[i], i + 1
+		elseif (n == "*" or n == "+") and (n == "*" or argv[i] ~= nil) then
+			res[a[1]], i = table.move(argv, i, #argv, 1, {}), #argv + 1
+		else
+			return nil
+		end
+	end
+	if i <= #argv then return nil end
+	return res
+end
+
 --- Parses argv with the parser of `t`; a usage error is said by
 -- `M.usage_error` (lua-argparse's words, without its suggestions), and
 -- `--help` prints the help and exits 0.  Everything after the options
@@ -107,6 +135,8 @@ end
 -- @treturn table option name (dashes as underscores) -> list of values
 --  (a count for a flag), argument name -> value
 function M.parse(t, argv, code)
+	local fast = plain(t, argv)
+	if fast then return fast end
 	local p = M.parser(t)
 	local takes = {}
 	for _, o in ipairs(t.options) do
