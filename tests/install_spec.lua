@@ -34,6 +34,23 @@ describe("make install [" .. S.priv .. "]", function()
 		assert.is_truthy(S.read(dest .. "/usr/local/bin/sbxlua"))
 	end)
 
+	-- docs/interpreter.md, "Compiled chunks": made for where the modules
+	-- are installed, not for the build tree
+	it("installs every module compiled for its installed path", function()
+		local names = {}
+		for _, f in ipairs(files(share .. "/luac", "*.luac")) do
+			local head = S.read(share .. "/luac/" .. f):match("^[^\n]*\n@([^\n]*)\n")
+			names[#names + 1] = head or f
+		end
+		table.sort(names)
+		local want = {}
+		for _, f in ipairs(files("lua", "*.lua")) do want[#want + 1] = "/usr/local/share/sbxlua/lua/" .. f end
+		local argparse = package.searchpath("argparse", package.path)
+		if argparse then want[#want + 1] = argparse end
+		table.sort(want)
+		assert.are.same(want, names)
+	end)
+
 	it("the installed modules run the standard box", function()
 		local code = ("package.path = %q .. package.path; package.cpath = %q .. package.cpath")
 			:format(share .. "/lua/?.lua;" .. share .. "/lua/?/init.lua;", lib .. "/?.so;")
