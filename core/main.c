@@ -12,8 +12,8 @@
  *  - a bare script name that is in that directory is run from there
  *    (`sbxlua run.lua ...` from anywhere), never from the current one;
  *  - scripts and Lua modules are loaded from their compiled form when
- *    make left a matching one (core/chunk.c; the paths so loaded are
- *    package.loaded["sbx.config"].compiled);
+ *    make left a matching one in package.loaded["sbx.config"].luacdir
+ *    (core/chunk.c; the paths so loaded are .compiled);
  *  - the REPL edits lines with libedit, keeps ~/.sbxlua_history and has the
  *    facade in the global `sbx`.
  * See docs/interpreter.md.
@@ -545,9 +545,11 @@ static void open_sbx(struct interp *in, lua_State *L)
 	set_path(L, "cpath", "LUA_CPATH", LUA_CPATH_DEFAULT, "");
 	lua_pop(L, 2);
 
-	lua_createtable(L, 0, 3);
+	lua_createtable(L, 0, 4);
 	lua_pushstring(L, in->luadir);
 	lua_setfield(L, -2, "luadir");
+	lua_pushstring(L, in->luacdir);
+	lua_setfield(L, -2, "luacdir");
 	sbx_chunk_setup(L, in->luacdir);
 	lua_setfield(L, -2, "compiled");
 	lua_pushliteral(L, SBX_VERSION);

@@ -774,7 +774,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 			refused("%-%-rw /nonexistent: No such file or directory", "--rw", "/nonexistent", "/bin/true")
 		end)
 
-		it("--rw over sbxlua's own files: its Lua, its profiles, its executable", function()
+		it("--rw over sbxlua's own files: its Lua, compiled or not, its profiles, its executable", function()
 			-- the attack: from the repository root, the box rewrites a
 			-- module that the next sbxlua loads with the caller's rights
 			local target = "lua/sbx/report.lua"
@@ -786,7 +786,9 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.are.equal("sbxlua: --rw .:/work: refusing to make sbxlua's own files writable\n", err)
 			assert.are.equal(before, S.read(target))
 			local root = S.sh("pwd"):gsub("\n$", "")
-			for _, d in ipairs { "lua", "lua/sbx", "profiles", root, root .. "/lua/sbx:/work" } do
+			-- and the compiled modules the interpreter loads (build/luac)
+			for _, d in ipairs { "lua", "lua/sbx", "profiles", root, root .. "/lua/sbx:/work",
+				"build", "build/luac" } do
 				refused("%-%-rw " .. d:gsub("%p", "%%%0") .. ": refusing to make sbxlua's own files writable",
 					"--rw", d, "/bin/true")
 			end

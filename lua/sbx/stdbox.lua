@@ -220,13 +220,15 @@ local function home_dirs()
 	return homes
 end
 
--- What sbxlua loads or runs: its bundled Lua directory, its profiles and
--- its executable, as real paths (each that resolves).
+-- What sbxlua loads or runs: its bundled Lua directory and the compiled
+-- chunks beside it, its profiles and its executable, as real paths (each
+-- that resolves).
 local function own_files()
 	local config = package.loaded["sbx.config"]
 	local own = {}
 	for _, p in ipairs {
 		type(config) == "table" and config.luadir or false,
+		type(config) == "table" and config.luacdir or false,
 		profile.dir() or false,
 		"/proc/self/exe",
 	} do
