@@ -677,7 +677,11 @@ describe("run.lua [" .. S.priv .. "]", function()
 				local errf = d .. ".err"
 				local n = math.random(100000, 999999)
 				os.execute("mkfifo " .. S.q(d .. "/ready") .. " && chmod -R a+rwX " .. S.q(d))
-				local p = assert(io.popen("exec 3>&1; " .. S.bin .. " run.lua --rw " .. S.q(d .. ":/work")
+				-- the signal at its default disposition, whatever this
+				-- suite's caller left ignored (a suite under nohup ignores
+				-- SIGHUP, and sbxlua keeps a signal its caller ignores)
+				local p = assert(io.popen("exec 3>&1; env --default-signal=" .. sig .. " " .. S.bin
+					.. " run.lua --rw " .. S.q(d .. ":/work")
 					.. " /bin/sh -c 'echo ran > /work/ready; sleep 1000; : sig" .. n .. "' 2>"
 					.. S.q(errf) .. " </dev/null >/dev/null & echo $!; wait $!; echo rc=$?", "r"))
 				local pid = assert(tonumber(p:read("l")))
@@ -715,7 +719,9 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local d, rm = S.tmpdir()
 			local errf = d .. ".err"
 			os.execute("mkfifo " .. S.q(d .. "/ready") .. " && chmod -R a+rwX " .. S.q(d))
-			local p = assert(io.popen("exec 3>&1; nohup " .. S.bin .. " run.lua --rw " .. S.q(d .. ":/work")
+			-- SIGTERM at its default disposition, whatever this suite's caller left
+			local p = assert(io.popen("exec 3>&1; env --default-signal=TERM nohup " .. S.bin
+				.. " run.lua --rw " .. S.q(d .. ":/work")
 				.. " /bin/sh -c 'echo ran > /work/ready; exec sleep 1000' 2>" .. S.q(errf)
 				.. " </dev/null >/dev/null & echo $!; wait $!; echo rc=$?", "r"))
 			local pid = assert(tonumber(p:read("l")))
