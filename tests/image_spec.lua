@@ -258,6 +258,55 @@ describe("--image [" .. S.priv .. "]", function()
 			end
 		end)
 
+		-- sbx.backend.image.MAX_UNPACKED, lowered for the test: a layer
+		-- of a few kilobytes of gzip that unpacks to megabytes
+		it("refuses layers whose tar streams pass the image's bound, and writes nothing", function()
+			local d = tmp .. "/bomb"
+			sh_ok("mkdir -p " .. S.q(d) .. " && head -c 4194304 /dev/zero > " .. S.q(d .. "/zeros"))
+			local bomb = layer { dir = d, gz = true }
+			assert.is_true(bomb.size < 65536)
+			local function run_bound(ref, bound)
+				local err = os.tmpname()
+				local _, code = S.sh("env " .. env .. " " .. S.bin .. " -e "
+					.. S.q("require('sbx.backend.image').MAX_UNPACKED = " .. bound) .. " run.lua --image "
+					.. S.q(ref) .. " /bin/sh -c true 2>" .. err .. " </dev/null")
+				local e = S.read(err)
+				os.remove(err)
+				return e, code
+			end
+			-- the base layer (uncompressed: its blob's size) fits, the bomb does not
+			local ref, m = image { base(), bomb }
+			local base_size = base().size
+			local err, code = run_bound(ref, base_size + 1048576)
+			assert.are.equal(126, code)
+			assert.matches(("cannot unpack layer 2: the image's layers hold more than %d bytes of tar "
+				.. "(sbx.backend.image.MAX_UNPACKED)\n"):format(base_size + 1048576), err, 1, true)
+			nothing_cached(m)
+			-- an uncompressed layer past the bound, by its blob's size
+			err, code = run_bound(ref, base_size - 1)
+			assert.are.equal(126, code)
+			assert.matches("cannot unpack layer 1: ", err, 1, true)
+			assert.matches("more than " .. (base_size - 1) .. " bytes of tar", err, 1, true)
+			nothing_cached(m)
+			-- within the bound: the same image runs
+			err, code = run_bound(ref, base_size + 8 * 1048576)
+			assert.are.equal(0, code, err)
+		end)
+
+		it("keeps a sparse file of an upper layer sparse in the image", function()
+			local d = tmp .. "/sparse"
+			local p = ("%s/l-sparse.tar"):format(tmp)
+			sh_ok("mkdir -p " .. S.q(d) .. " && truncate -s 1G " .. S.q(d .. "/big") .. " && tar -S -C "
+				.. S.q(d) .. " -cf " .. S.q(p) .. " .")
+			local ref, m = image { base(), blob(p, TAR) }
+			local _, err, code = run(ref, "/bin/sh", "-c", "test -f /big")
+			assert.are.equal(0, code, err)
+			local big = entry(m) .. "/big"
+			assert.are.equal("1073741824", (sh_ok("stat -c %s " .. S.q(big)):gsub("%s", "")))
+			-- its blocks: no data was written for the holes
+			assert.is_true(tonumber((sh_ok("du -k " .. S.q(big)):match("^(%d+)"))) < 1024)
+		end)
+
 		it("refuses a layer whose sha256 is not its descriptor's", function()
 			local d = layer { { "f", data = "aaaa" } }
 			local hex = d.digest:sub(8)

@@ -26,7 +26,10 @@
 -- nothing else of the host writable.  Whatever a member names, the box
 -- can write only there.  The sums are checked on the host side, on the
 -- verified bytes copied into the temporary directory, which no box can
--- write: the bytes checked are the bytes unpacked.  After the boxes the
+-- write: the bytes checked are the bytes unpacked.  The decompressed tar
+-- streams are bounded in all (`M.MAX_UNPACKED`, each gzip layer measured
+-- in a box before it is unpacked), so a small layer cannot fill the
+-- caller's disk.  After the boxes the
 -- host side renames one directory it checks is a directory (no link) and
 -- removes the rest without following links.
 -- @module sbx.backend.image
@@ -49,9 +52,14 @@ M.LAYERS = {
 }
 
 --- Bounds: the JSON blobs (index, manifest, config) and each layer
--- (read whole into memory to be summed, then written to the cache).
+-- (read whole into memory to be summed, then written to the cache); and
+-- the tar streams of all the layers, decompressed, in bytes: what a
+-- layer can write to the caller's disk (a file's data comes from its
+-- stream, a sparse file's holes take no room, a hard link none), so that a
+-- compressed layer of a few kilobytes cannot fill the disk.
 M.MAX_JSON = 4 * 1024 * 1024
 M.MAX_LAYER = 2 * 1024 * 1024 * 1024
+M.MAX_UNPACKED = 8 * 1024 * 1024 * 1024
 
 -- The limits of the box that unpacks a layer.
 local UNPACK_LIMITS = { wall = 600, cpu = 600, file_size = 16 * 1024 * 1024 * 1024, tasks = 64 }
@@ -250,7 +258,8 @@ end
 -- own /dev, and a device node cannot be made in a box): the first layer
 -- straight there, another into a fresh directory, its whiteouts applied
 -- to the layers below (`.wh.NAME` removes NAME, `.wh..wh..opq` empties its
--- directory) and removed, the rest copied over, set-id bits cleared.  $1:
+-- directory) and removed, the rest copied over (holes kept: a sparse file
+-- takes no more room below than in its layer), set-id bits cleared.  $1:
 -- the tar option of its compression.  Runs in the box: nothing it names
 -- reaches past /work/out.
 local LAYER_SCRIPT = [[
@@ -279,18 +288,26 @@ for w; do
 	esac
 	rm -rf -- "$w"
 done' sh
-tar -C layer -cf - . | tar -C root -xf - --no-same-owner --no-same-permissions
+tar -C layer --sparse -cf - . | tar -C root -xf - --no-same-owner --no-same-permissions
 rm -rf layer
 find root -xdev -type f -perm /6000 -exec chmod ug-s -- {} +
 ]]
 
--- Runs one layer's box: its verified copy on stdin.
-local function unpack_layer(out, copy, layer)
+-- The script of the box that measures one layer's tar stream (stdin,
+-- decompressed with $1 = z): its length in bytes, at most $2 (head stops
+-- reading there, and gzip with it).
+local MEASURE_SCRIPT = [[
+if [ "$1" = z ]; then gzip -dc; else cat; fi | head -c "$2" | wc -c
+]]
+
+-- Runs script in a box with the layer's verified copy on stdin (and out
+-- bound read-write at /work/out, when given); its result, or nil, why.
+local function layer_box(copy, layer, script, args, out)
 	local stdin, msg = core.open_file(copy)
 	if not stdin then return nil, ("cannot unpack %s: %s"):format(layer.what, why(msg)) end
 	local spec, info = stdbox.build {
-		prog = "/bin/sh", args = { "-c", LAYER_SCRIPT, "sh", layer.z },
-		ro = {}, rw = { { src = out, dst = "/work/out" } }, socket = {}, tmp = {}, env = {},
+		prog = "/bin/sh", args = { "-c", script, "sh", table.unpack(args) },
+		ro = {}, rw = out and { { src = out, dst = "/work/out" } } or {}, socket = {}, tmp = {}, env = {},
 		limits = UNPACK_LIMITS, net = "none", stdin = stdin, capture = false,
 		stdout = "capture", stderr = "capture", cgroup = false,
 	}
@@ -314,7 +331,24 @@ local function unpack_layer(out, copy, layer)
 		return nil, ("cannot unpack %s: %s"):format(layer.what,
 			said or (r.outcome .. " " .. tostring(r.code or r.signal or "")))
 	end
-	return true
+	return r
+end
+
+-- The length of the layer's tar stream (size: its blob's), when it is at
+-- most left bytes; else nil, why.  A compressed stream is measured in a
+-- box, from the verified copy the unpacking box reads next.
+local function stream_size(copy, layer, size, left)
+	if layer.z == "z" then
+		local r, err = layer_box(copy, layer, MEASURE_SCRIPT, { layer.z, tostring(left + 1) })
+		if not r then return nil, err end
+		size = math.tointeger(tonumber((r.stdout or ""):match("^%s*(%d+)%s*$")))
+		if not size then return nil, ("cannot unpack %s: its length was not measured"):format(layer.what) end
+	end
+	if size > left then
+		return nil, ("cannot unpack %s: the image's layers hold more than %d bytes of tar "
+			.. "(sbx.backend.image.MAX_UNPACKED)"):format(layer.what, M.MAX_UNPACKED)
+	end
+	return size
 end
 
 --- Unpacks the image `img` (from `M.read`) into the cache, unless there
@@ -353,6 +387,7 @@ function M.unpack(img)
 			return fail("cannot use the image cache: chown " .. out)
 		end
 	end
+	local left = M.MAX_UNPACKED
 	for i, layer in ipairs(img.layers) do
 		local data, berr = M.blob(img.dir, layer.descriptor, layer.what, M.MAX_LAYER)
 		if not data then return fail(berr) end
@@ -362,9 +397,15 @@ function M.unpack(img)
 		if not f or not f:write(data) or not f:close() then
 			return fail("cannot use the image cache: cannot write " .. copy)
 		end
+		local blob_size = #data
 		data = nil -- luacheck: ignore 311
 		collectgarbage()
-		local ok, uerr = unpack_layer(out, copy, layer)
+		local size, serr = stream_size(copy, layer, blob_size, left)
+		local ok, uerr = size, serr
+		if size then
+			left = left - size
+			ok, uerr = layer_box(copy, layer, LAYER_SCRIPT, { layer.z }, out)
+		end
 		os.remove(copy)
 		if not ok then return fail(uerr) end
 	end
