@@ -296,7 +296,12 @@ local function main(argv)
 	if not out then o.stdout = "capture" end
 
 	local spec, info = backend.build(o)
-	if not spec then refuse("%s: %s", o.prog, info) end
+	if not spec then
+		-- a refusal of an option the operator typed names that option,
+		-- not the program (`--image ...: cannot unpack ...`)
+		if info:find("^%-%-") then refuse("%s", info) end
+		refuse("%s: %s", o.prog, info)
+	end
 	local r, rmsg = backend.run(spec, info)
 	if not r then refuse("%s", rmsg) end
 	if r.stdout then io.stderr:write(r.stdout) end

@@ -293,7 +293,12 @@ end
 -- Returns the result and the build's info.
 local function run_box(o)
 	local spec, info = backend.build(o)
-	if not spec then refuse("%s: %s", o.prog, info) end
+	if not spec then
+		-- a refusal of an option the operator typed names that option,
+		-- not the program (`--image ...: cannot unpack ...`)
+		if info:find("^%-%-") then refuse("%s", info) end
+		refuse("%s: %s", o.prog, info)
+	end
 	local r, rmsg = backend.run(spec, info)
 	-- a base the operator names must work (the core probes it and refuses
 	-- the box): never a silent fallback

@@ -347,7 +347,7 @@ describe("api [" .. S.priv .. "]", function()
 			local out, err, code = S.runlua("--rw", d .. ":/work", "/bin/true")
 			assert.are.equal(126, code)
 			assert.are.equal("", out)
-			assert.are.equal(("sbxlua: /bin/true: --rw %s: the box's host id %d cannot write it"
+			assert.are.equal(("sbxlua: --rw %s: the box's host id %d cannot write it"
 				.. " (give it the directory: chown %d:%d %s)\n"):format(d, ID, ID, ID, d), err)
 			-- read-only for others is no better
 			os.execute("chmod 755 " .. S.q(d))

@@ -346,7 +346,7 @@ except OSError:
 		args[#args + 1] = "true"
 		local _, err, code = run(table.unpack(args))
 		assert.are.equal(126, code)
-		assert.are.equal("sbxlua: true: --tmp and --rw: at most 16 writable places in all, with /work, /tmp and /dev/shm\n", err)
+		assert.are.equal("sbxlua: --tmp and --rw: at most 16 writable places in all, with /work, /tmp and /dev/shm\n", err)
 	end)
 
 	it("the core checks spec.capture field by field", function()
