@@ -254,9 +254,12 @@ static int holds_uid(int proc, const char *name, const struct stat *own_ns,
 	       same_ns(proc, name, "pid", &own_ns[1]);
 }
 
-/* Counts into *count the processes of this user namespace holding uid.
- * Plain C: nothing of Lua while /proc is open.  0 or -errno. */
-static int count_uid(unsigned long uid, long *count)
+#define UID_PIDS 4 /* the holders named by uid_users */
+
+/* Counts into *count the processes of this user namespace holding uid,
+ * the first UID_PIDS of them into pids.  Plain C: nothing of Lua while
+ * /proc is open.  0 or -errno. */
+static int count_uid(unsigned long uid, long *count, long *pids)
 {
 	char buf[4096];
 	long got;
@@ -276,8 +279,12 @@ static int count_uid(unsigned long uid, long *count)
 			const struct dirent64 *d = (const void *)(buf + off);
 			off += d->d_reclen;
 			if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
-			    holds_uid(proc, d->d_name, own, uid))
+			    holds_uid(proc, d->d_name, own, uid)) {
+				if (*count < UID_PIDS)
+					pids[*count] =
+					    strtol(d->d_name, NULL, 10);
 				(*count)++;
+			}
 		}
 	}
 	if (got < 0)
@@ -289,18 +296,24 @@ static int count_uid(unsigned long uid, long *count)
 /** core.uid_users(uid) -> how many processes of the caller's user and pid
  * namespaces hold uid as a real, effective, saved or file-system uid (a
  * box's or a container's processes, in namespaces of their own, are not
- * counted, nor a process whose real uid is root); or nil, msg, errno. */
+ * counted, nor a process whose real uid is root), and a list of the
+ * first pids of them (at most UID_PIDS); or nil, msg, errno. */
 static int l_uid_users(lua_State *L)
 {
 	lua_Integer uid = luaL_checkinteger(L, 1);
-	long count = 0;
+	long count = 0, pids[UID_PIDS];
 	int r;
 	luaL_argcheck(L, uid >= 0 && uid < 0xffffffffLL, 1, "invalid uid");
-	r = count_uid((unsigned long)uid, &count);
+	r = count_uid((unsigned long)uid, &count, pids);
 	if (r < 0)
 		return sbx_fail(L, "read", "/proc", -r);
 	lua_pushinteger(L, count);
-	return 1;
+	lua_createtable(L, (int)(count < UID_PIDS ? count : UID_PIDS), 0);
+	for (long i = 0; i < count && i < UID_PIDS; i++) {
+		lua_pushinteger(L, pids[i]);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 2;
 }
 
 void sbx_open_fs(lua_State *L)

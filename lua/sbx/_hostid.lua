@@ -47,7 +47,17 @@ function M.check_host_id(id)
 	if who then return nil, ("host id %d: the group %s has it"):format(id, who) end
 	local n, msg = core.uid_users(id)
 	if not n then return nil, ("host id %d: %s"):format(id, msg) end
-	if n > 0 then return nil, ("host id %d: %d host process(es) run as it"):format(id, n) end
+	if n > 0 then
+		-- which ones (the first few): pid and name, as /proc says
+		local named = {}
+		for i, pid in ipairs(msg) do
+			local f = io.open("/proc/" .. pid .. "/comm")
+			named[i] = pid .. " " .. (f and f:read("l") or "?")
+			if f then f:close() end
+		end
+		return nil, ("host id %d: %d host process(es) run as it (%s%s)")
+			:format(id, n, table.concat(named, ", "), n > #named and ", ..." or "")
+	end
 	return true
 end
 
