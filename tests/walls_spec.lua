@@ -15,7 +15,8 @@ local PY = "/usr/bin/python3" -- the host's, whatever the caller's PATH says
 -- caller's, or for a root caller one of this run's own (a host process of
 -- the standard box's id would make sbxlua refuse that id to every other
 -- suite running at the same time).
-local HOST_ID = S.euid() == 0 and 0x71000000 + math.random(0, 0xffffff) or S.euid()
+-- (by this process's pid: unique among the suites running at once)
+local HOST_ID = S.euid() == 0 and 0x71000000 + tonumber(S.pid()) % 0x1000000 or S.euid()
 
 -- Starts `sbxlua run.lua args...` (with HOST_ID) and returns a handle on
 -- its stdout (the box's output, passed through as it comes) and the file
