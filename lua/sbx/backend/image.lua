@@ -351,6 +351,35 @@ local function stream_size(copy, layer, size, left)
 	return size
 end
 
+-- Each layer of img in turn: its blob read and checked, copied into tmp
+-- (where no box can write), its stream measured against what is left of
+-- `M.MAX_UNPACKED`, and unpacked by a box into out.  true, or nil, why.
+local function unpack_layers(img, tmp, out)
+	local left = M.MAX_UNPACKED
+	for i, layer in ipairs(img.layers) do
+		local data, berr = M.blob(img.dir, layer.descriptor, layer.what, M.MAX_LAYER)
+		if not data then return nil, berr end
+		-- the verified bytes, in a file no box can write
+		local copy = tmp .. "/layer-" .. i
+		local f = io.open(copy, "wb")
+		if not f or not f:write(data) or not f:close() then
+			return nil, "cannot use the image cache: cannot write " .. copy
+		end
+		local blob_size = #data
+		data = nil -- luacheck: ignore 311
+		collectgarbage()
+		local size, serr = stream_size(copy, layer, blob_size, left)
+		local ok, uerr = size, serr
+		if size then
+			left = left - size
+			ok, uerr = layer_box(copy, layer, LAYER_SCRIPT, { layer.z }, out)
+		end
+		os.remove(copy)
+		if not ok then return nil, uerr end
+	end
+	return true
+end
+
 --- Unpacks the image `img` (from `M.read`) into the cache, unless there
 -- already: each layer's blob read and checked (`M.blob`), copied into a
 -- temporary directory of the caller's, unpacked by a box (see the module's
@@ -387,28 +416,8 @@ function M.unpack(img)
 			return fail("cannot use the image cache: chown " .. out)
 		end
 	end
-	local left = M.MAX_UNPACKED
-	for i, layer in ipairs(img.layers) do
-		local data, berr = M.blob(img.dir, layer.descriptor, layer.what, M.MAX_LAYER)
-		if not data then return fail(berr) end
-		-- the verified bytes, in a file no box can write
-		local copy = tmp .. "/layer-" .. i
-		local f = io.open(copy, "wb")
-		if not f or not f:write(data) or not f:close() then
-			return fail("cannot use the image cache: cannot write " .. copy)
-		end
-		local blob_size = #data
-		data = nil -- luacheck: ignore 311
-		collectgarbage()
-		local size, serr = stream_size(copy, layer, blob_size, left)
-		local ok, uerr = size, serr
-		if size then
-			left = left - size
-			ok, uerr = layer_box(copy, layer, LAYER_SCRIPT, { layer.z }, out)
-		end
-		os.remove(copy)
-		if not ok then return fail(uerr) end
-	end
+	local unpacked, lerr = unpack_layers(img, tmp, out)
+	if not unpacked then return fail(lerr) end
 	local root = out .. "/root"
 	st = core.lstat(root)
 	if not st or st.type ~= "dir" then return fail("cannot unpack the image: no root directory was made") end
