@@ -20,9 +20,7 @@ local M = {}
 
 local concat, sort = table.concat, table.sort
 
-local function quote(s)
-	return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
-end
+local quote = require("sbx._shell").quote
 
 local function slurp(path)
 	local f = io.open(path, "rb")

@@ -64,14 +64,8 @@ M.MAX_UNPACKED = 8 * 1024 * 1024 * 1024
 -- The limits of the box that unpacks a layer.
 local UNPACK_LIMITS = { wall = 600, cpu = 600, file_size = 16 * 1024 * 1024 * 1024, tasks = 64 }
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
-
-local function sh(cmd)
-	local f = assert(io.popen(cmd, "r"))
-	local out = f:read("a")
-	local ok, _, code = f:close()
-	return out, ok and 0 or code
-end
+local shell = require "sbx._shell"
+local q, sh = shell.quote, shell.run
 
 local function why(msg) return (msg and (msg:match(": (.*)$") or msg)) or "unknown error" end
 
@@ -396,7 +390,7 @@ function M.unpack(img)
 		end
 		return final, false
 	end
-	local tmp, code = sh("mktemp -d " .. q(cache .. "/.unpack-XXXXXXXX") .. " 2>&1")
+	local tmp, _, code = sh("mktemp -d " .. q(cache .. "/.unpack-XXXXXXXX") .. " 2>&1")
 	tmp = tmp:gsub("\n$", "")
 	if code ~= 0 or not owned(core.lstat(tmp), "dir") then
 		return nil, "cannot use the image cache: " .. tmp
@@ -423,7 +417,7 @@ function M.unpack(img)
 	if not st or st.type ~= "dir" then return fail("cannot unpack the image: no root directory was made") end
 	-- a root caller's tree back to the caller: links themselves, none followed
 	if euid == 0 then
-		local _, ccode = sh("chown -R -h -P 0:0 -- " .. q(root) .. " 2>&1")
+		local _, _, ccode = sh("chown -R -h -P 0:0 -- " .. q(root) .. " 2>&1")
 		if ccode ~= 0 then return fail("cannot unpack the image: chown of the tree failed") end
 	end
 	os.execute("chmod 755 " .. q(root))

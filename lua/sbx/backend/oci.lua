@@ -79,15 +79,9 @@ end
 function M.encode(v) return table.concat(json(v, {})) end
 M.array = array
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
-
--- Runs a host command; its stdout and whether it succeeded.
-local function sh(cmd)
-	local f = assert(io.popen(cmd, "r"))
-	local out = f:read("a")
-	local ok = f:close()
-	return out, ok
-end
+local shell = require "sbx._shell"
+-- a host command: its stdout and whether it succeeded
+local q, sh = shell.quote, shell.run
 
 local function write_file(path, data, mode)
 	local f, msg = io.open(path, "w")

@@ -29,14 +29,8 @@ local rootfs = require "sbx.backend.rootfs"
 
 local M = {}
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
-
-local function sh(cmd)
-	local f = assert(io.popen(cmd, "r"))
-	local out = f:read("a")
-	local ok = f:close()
-	return out, ok
-end
+local shell = require "sbx._shell"
+local q, sh = shell.quote, shell.run
 
 local function write_file(path, data)
 	local f, msg = io.open(path, "w")

@@ -17,14 +17,8 @@ M.skip = { etc = true, proc = true, dev = true, work = true, tmp = true, sys = t
 	boot = true, media = true, mnt = true, lost_found = true, ["lost+found"] = true, root = true,
 	home = true, srv = true }
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
-
-local function sh(cmd)
-	local f = assert(io.popen(cmd, "r"))
-	local out = f:read("a")
-	f:close()
-	return out
-end
+local shell = require "sbx._shell"
+local q, sh = shell.quote, shell.run
 
 --- The top-level entries of DIR: a list of `{name=, type=, link=}`
 -- sorted by name (`type` as `sbx.core.lstat` gives it).
