@@ -324,24 +324,34 @@ local function id_maps(rootless, euid, host_id)
 		array { { containerID = 0, hostID = host_id, size = 65536 } }
 end
 
--- The standard box's rlimits as OCI's, by name; RLIMIT_DATA's backstop
--- always: whatever cgroup the runtime makes is not the core's, which
--- samples the runtime's processes.
-local function oci_rlimits(base, info)
+--- The standard box's resource limits as a runtime is asked to set them,
+-- sorted by name: `{ type = "RLIMIT_NAME", soft =, hard = }` for each
+-- finite one (the memory backstop as RLIMIT_DATA set in base first), an
+-- unlimited one left out ("unlimited" is not written: JSON integers here
+-- stop at 2^63).  The OCI bundle's process.rlimits, podman's --ulimit, and
+-- the list `M.compare` checks against the runtime's record.
+function M.rlimits(base, info)
 	base.rlimits.data = limits.memory_backstop(info.limits)
-	local rlimits = array()
-	local names = {}
+	local names, out = {}, {}
 	for k in pairs(base.rlimits) do names[#names + 1] = k end
 	table.sort(names)
 	for _, k in ipairs(names) do
 		local v = base.rlimits[k]
 		local soft, hard = v, v
 		if type(v) == "table" then soft, hard = v[1], v[2] end
-		-- "unlimited" is not written (JSON integers here stop at 2^63)
 		if math.type(soft) == "integer" and math.type(hard) == "integer" then
-			rlimits[#rlimits + 1] = { type = rlimit_type(k), soft = soft, hard = hard }
+			out[#out + 1] = { type = rlimit_type(k), soft = soft, hard = hard }
 		end
 	end
+	return out
+end
+
+-- The standard box's rlimits as OCI's, by name; RLIMIT_DATA's backstop
+-- always: whatever cgroup the runtime makes is not the core's, which
+-- samples the runtime's processes.
+local function oci_rlimits(base, info)
+	local rlimits = array()
+	for i, r in ipairs(M.rlimits(base, info)) do rlimits[i] = r end
 	return rlimits
 end
 

@@ -22,7 +22,6 @@ local core = require "sbx.core"
 local cjson = require "cjson"
 local stdbox = require "sbx.stdbox"
 local profile = require "sbx.profile"
-local limits = require "sbx.limits"
 local oci = require "sbx.backend.oci"
 local image = require "sbx.backend.image"
 local rootfs = require "sbx.backend.rootfs"
@@ -58,19 +57,10 @@ end
 -- podman's --ulimit for each of the standard box's rlimits (unlimited
 -- ones left as they are); and the list oci.compare checks.
 local function ulimits(base, info)
-	base.rlimits.data = limits.memory_backstop(info.limits)
-	local names, args, asked = {}, {}, {}
-	for k in pairs(base.rlimits) do names[#names + 1] = k end
-	table.sort(names)
-	for _, k in ipairs(names) do
-		local v = base.rlimits[k]
-		local soft, hard = v, v
-		if type(v) == "table" then soft, hard = v[1], v[2] end
-		if math.type(soft) == "integer" and math.type(hard) == "integer" then
-			args[#args + 1] = "--ulimit"
-			args[#args + 1] = ("%s=%d:%d"):format(k, soft, hard)
-			asked[#asked + 1] = { type = "RLIMIT_" .. k:upper(), soft = soft, hard = hard }
-		end
+	local args, asked = {}, oci.rlimits(base, info)
+	for _, r in ipairs(asked) do
+		args[#args + 1] = "--ulimit"
+		args[#args + 1] = ("%s=%d:%d"):format(r.type:sub(#"RLIMIT_" + 1):lower(), r.soft, r.hard)
 	end
 	return args, asked
 end
