@@ -182,7 +182,10 @@ s:close() h:close()
 		local has_tmux = select(2, S.sh("command -v tmux >/dev/null")) == 0
 		if not has_tmux then return pending("tmux is not installed (scripts/deps.sh installs it)") end
 		local dir, cleanup = S.tmpdir()
-		local tmux = "tmux -S " .. S.q(dir .. "/sock") .. " "
+		-- tmux runs the pane's command through $SHELL, else the user's
+		-- login shell: nobody's is nologin, and CI's environment may
+		-- have no SHELL; no configuration file either
+		local tmux = "SHELL=/bin/sh tmux -f /dev/null -S " .. S.q(dir .. "/sock") .. " "
 		local function screen() return (S.sh(tmux .. "capture-pane -p -J -S - 2>/dev/null")) end
 		-- the event: text on the terminal after the line typed last (and
 		-- after = the next prompt's "> " too: bounded, 60 s)
