@@ -22,6 +22,7 @@
  * main's stack, passed to pmain.  The one global left is the state that the
  * SIGINT handler stops.
  */
+#include "heap.h"
 #include "sbx.h"
 #include "stamp.h"
 
@@ -887,6 +888,65 @@ static void do_repl(struct interp *in, lua_State *L)
 
 /* ---- main ---- */
 
+/*
+ * The state, as luaL_newstate makes it but for its memory (heap.c): an
+ * unprotected error's message on stderr, and warnings off until "@on"
+ * (lua -W), each "Lua warning: " and its pieces on stderr.
+ */
+static int panic(lua_State *L)
+{
+	const char *msg = lua_tostring(L, -1);
+
+	lua_writestringerror("PANIC: unprotected error in call to Lua API "
+			     "(%s)\n",
+			     msg ? msg : "error object is not a string");
+	return 0;
+}
+
+static void warn_to(lua_State *L, int on, int cont);
+
+static void warn_piece(void *ud, const char *msg, int tocont)
+{
+	lua_writestringerror("%s", msg);
+	if (!tocont)
+		lua_writestringerror("%s", "\n");
+	warn_to(ud, 1, tocont);
+}
+
+static void warn_on(void *ud, const char *msg, int tocont)
+{
+	if (!tocont && msg[0] == '@') {
+		if (strcmp(msg, "@off") == 0)
+			warn_to(ud, 0, 0);
+		return;
+	}
+	lua_writestringerror("%s", "Lua warning: ");
+	warn_piece(ud, msg, tocont);
+}
+
+static void warn_off(void *ud, const char *msg, int tocont)
+{
+	if (!tocont && strcmp(msg, "@on") == 0)
+		warn_to(ud, 1, 0);
+}
+
+/* on: warnings printed; cont: the next piece continues a message */
+static void warn_to(lua_State *L, int on, int cont)
+{
+	lua_setwarnf(L, cont ? warn_piece : on ? warn_on : warn_off, L);
+}
+
+static lua_State *new_state(void)
+{
+	lua_State *L = lua_newstate(sbx_heap_alloc(), NULL);
+
+	if (L) {
+		lua_atpanic(L, panic);
+		warn_to(L, 0, 0);
+	}
+	return L;
+}
+
 static int pmain(lua_State *L)
 {
 	struct interp *in = lua_touserdata(L, 1);
@@ -946,7 +1006,7 @@ int main(int argc, char **argv)
 	if (argv[0] != NULL && argv[0][0] != '\0')
 		in.progname = argv[0];
 	find_luadir(&in);
-	L = luaL_newstate();
+	L = new_state();
 	if (L == NULL) {
 		message(in.progname, "cannot create state: not enough memory");
 		return EXIT_FAILURE;

@@ -237,6 +237,13 @@ struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 	struct sbx_death d;
 };
 
+/* spec.c: points the explain channel's gate at the head of a notifying
+ * plan's filter at path, the address the step's execve passes. */
+SBX_LOCAL void sbx_gate_point(struct sock_filter *f, const char *path);
+/* plancopy.c: p and all it points to in one mapping of their own (the
+ * clone's copy: the Lua heap is not copied into it); its length in *len,
+ * for munmap.  NULL when it cannot be mapped (errno). */
+SBX_LOCAL struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p, size_t *len);
 /* child.c: entered in the cloned child; never returns. */
 SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
 /* reap.c: init's reap loop once the command is forked; exits. */

@@ -329,9 +329,18 @@ static const char *const *notify_list(lua_State *L, int t, const char *k,
  * program, which checks it again.
  */
 #define GATE_LEN 9
+/* The gate's two words of the address of path (the step's execve
+ * argument), in the gate at the head of f. */
+void sbx_gate_point(struct sock_filter *f, const char *path)
+{
+	uint64_t ptr = (uint64_t)(uintptr_t)path;
+
+	f[5].k = (uint32_t)ptr;
+	f[7].k = (uint32_t)(ptr >> 32);
+}
+
 static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 {
-	uint64_t ptr = (uint64_t)(uintptr_t)p->path;
 	size_t len = (size_t)p->filter->len + GATE_LEN;
 	struct sock_filter *f;
 	struct sock_fprog *prog;
@@ -344,10 +353,10 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 5),
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, args[0])),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)ptr, 0, 3),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3), /* sbx_gate_point */
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, args[0]) + 4),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(ptr >> 32), 0, 1),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
 	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 	};
 	if (len > BPF_MAXINSNS)
@@ -357,6 +366,7 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 			   GATE_LEN);
 	f = sbx_anchor(L, anchor, len * sizeof *f);
 	memcpy(f, gate, sizeof gate);
+	sbx_gate_point(f, p->path);
 	memcpy(f + GATE_LEN, p->filter->filter,
 	       (size_t)p->filter->len * sizeof *f);
 	prog = sbx_anchor(L, anchor, sizeof *prog);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -549,6 +550,8 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 		      struct sbx_plan *cp, int own_id, int *in_cgroup)
 {
 	struct clone_args ca;
+	struct sbx_plan *kp;
+	size_t kplen;
 	long r;
 	sbx_stamp(SBX_T_CGROUP0);
 	make_cgroup(j);
@@ -570,6 +573,9 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	}
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
+	/* the plan the box reads, out of the Lua heap (plancopy.c) */
+	if (!(kp = sbx_plan_copy(cp, &kplen)))
+		return -errno;
 	sbx_stamp(SBX_T_CLONE);
 	if (own_id)
 		r = clone_as(&ca, p->host_uid);
@@ -577,7 +583,8 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 		r = -errno;
 	sbx_stamp(SBX_T_CLONED);
 	if (r == 0)
-		sbx_child_main(cp); /* the box: never returns */
+		sbx_child_main(kp); /* the box: never returns */
+	munmap(kp, kplen);
 	*in_cgroup = (ca.flags & CLONE_INTO_CGROUP) != 0;
 	return r;
 }

@@ -1,0 +1,172 @@
+/*
+ * plancopy.c: the plan the box's clone reads, copied into one mapping of
+ * its own.
+ *
+ * A plan's strings and arrays are anchored in Lua (spec.c), and
+ * sbxlua's Lua heap is not copied into the box (heap.c: a clone gets no
+ * copy of it, so the supervisor takes no copy-on-write fault for the Lua
+ * it runs while boxes live).  So, just before the clone, everything the
+ * plan points to is copied into one anonymous mapping the clone does
+ * inherit, at the same addresses; the supervisor unmaps its own copy once
+ * the clone is made.  Every pointer of struct sbx_plan is followed here:
+ * a field added there must be added here too (a pointer left into the
+ * Lua heap faults in the box, at once, in every test of that field).
+ */
+#include "sbx.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* A bump allocator over one mapping; with base NULL it only counts. */
+struct arena {
+	char *base;
+	size_t off;
+};
+
+static void *put(struct arena *a, const void *src, size_t n)
+{
+	char *d = a->base ? a->base + a->off : NULL;
+
+	a->off += (n + 15) & ~(size_t)15;
+	if (d && n > 0)
+		memcpy(d, src, n);
+	return d;
+}
+
+static const char *put_str(struct arena *a, const char *s)
+{
+	return s ? put(a, s, strlen(s) + 1) : NULL;
+}
+
+/* A NULL-terminated array of strings (argv, envp). */
+static char *const *put_strv(struct arena *a, char *const *v)
+{
+	size_t n = 0;
+	char **d;
+
+	if (!v)
+		return NULL;
+	while (v[n])
+		n++;
+	d = put(a, v, (n + 1) * sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = put_str(a, v[i]);
+		if (d)
+			d[i] = (char *)s;
+	}
+	return d;
+}
+
+static const struct sbx_mount *put_mounts(struct arena *a,
+					  const struct sbx_plan *p)
+{
+	struct sbx_mount *d;
+
+	if (!p->mounts)
+		return NULL;
+	d = put(a, p->mounts, p->nmounts * sizeof *p->mounts);
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct sbx_mount *m = &p->mounts[i];
+		/* a file's data may hold NULs (datalen); Lua ends every
+		 * string with one more */
+		size_t n =
+		    m->data ? (m->datalen ? m->datalen : strlen(m->data)) : 0;
+		const char *src = put_str(a, m->src), *dst = put_str(a, m->dst);
+		const char *data = m->data ? put(a, m->data, n + 1) : NULL;
+		if (d) {
+			d[i].src = src;
+			d[i].dst = dst;
+			d[i].data = data;
+		}
+	}
+	return d;
+}
+
+static const struct sock_fprog *put_filter(struct arena *a,
+					   const struct sock_fprog *f)
+{
+	struct sock_fprog *d;
+	struct sock_filter *code;
+
+	if (!f)
+		return NULL;
+	d = put(a, f, sizeof *f);
+	code = put(a, f->filter, f->len * sizeof *f->filter);
+	if (d)
+		d->filter = code;
+	return d;
+}
+
+/* Copies everything p points to after the plan itself at a; d is the
+ * copy of the plan (NULL while counting). */
+static void put_plan(struct arena *a, const struct sbx_plan *p,
+		     struct sbx_plan *d)
+{
+	const char *hostname = put_str(a, p->hostname);
+	const char *root_opts = put_str(a, p->root_opts);
+	const struct sbx_mount *mounts = put_mounts(a, p);
+	const char *path = put_str(a, p->path), *cwd = put_str(a, p->cwd);
+	char *const *argv = put_strv(a, p->argv), *const *envp =
+						      put_strv(a, p->envp);
+	const struct sock_fprog *filter = put_filter(a, p->filter);
+	const char *nxdomain = put_str(a, p->sink.nxdomain);
+	const char **places =
+	    p->places ? put(a, p->places, p->nplaces * sizeof *p->places)
+		      : NULL;
+	const int *trees =
+	    p->trees ? put(a, p->trees, p->nmounts * sizeof *p->trees) : NULL;
+
+	for (size_t i = 0; i < p->nplaces && p->places; i++) {
+		const char *s = put_str(a, p->places[i]);
+		if (places)
+			places[i] = s;
+	}
+	for (size_t i = 0; i < p->nsysctls; i++) {
+		const char *s = put_str(a, p->sysctls[i].name);
+		if (d)
+			d->sysctls[i].name = s;
+	}
+	for (size_t i = 0; i < p->landlock.nrules; i++) {
+		const char *s = put_str(a, p->landlock.rules[i].path);
+		if (d)
+			d->landlock.rules[i].path = s;
+	}
+	if (!d)
+		return;
+	d->hostname = hostname;
+	d->root_opts = root_opts;
+	d->mounts = mounts;
+	d->path = path;
+	d->cwd = cwd;
+	d->argv = argv;
+	d->envp = envp;
+	d->filter = filter;
+	/* the explain channel's gate names the execve by its path's address
+	 * (spec.c): this copy's */
+	if (filter && p->notify)
+		sbx_gate_point(filter->filter, path);
+	d->sink.nxdomain = nxdomain;
+	d->places = places;
+	d->trees = trees;
+}
+
+struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p, size_t *len)
+{
+	struct arena a = {NULL, 0};
+	struct sbx_plan *d;
+	void *m;
+
+	put(&a, p, sizeof *p);
+	put_plan(&a, p, NULL);
+	*len = a.off;
+	m = mmap(NULL, a.off, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	a.base = m;
+	a.off = 0;
+	d = put(&a, p, sizeof *p);
+	put_plan(&a, p, d);
+	return d;
+}
