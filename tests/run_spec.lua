@@ -293,6 +293,43 @@ describe("run.lua [" .. S.priv .. "]", function()
 			assert.matches("^ *$", out)
 		end)
 
+		-- the box's init is a clone of the supervisor: it must not hold a
+		-- copy of what the supervisor's Lua holds (core/heap.c); the
+		-- supervisor's own memory is searched the same way, so that a
+		-- search that finds nothing anywhere cannot pass
+		it("holds no copy of the supervisor's Lua data in the box's init", function()
+			if S.euid() ~= 0 then
+				return pending("reading an undumpable init's memory needs the host's root")
+			end
+			if S.asan then return pending("an ASan build keeps the C library's allocator") end
+			local d, rm = S.tmpdir()
+			-- 64 KiB made at run time (no literal of it in any buffer
+			-- the clone could copy); the search looks for 8 KiB of it
+			local unit = ("%08x"):format(S.pid()) .. "heap-marker-"
+			local script = d .. "/s.lua"
+			assert(io.open(script, "w")):write(([[
+				MARK = (%q):rep(4096):sub(1, 65536)
+				local f = assert(io.open(%q, "w"))
+				f:write((MARK:sub(1, 8192):gsub(".", function(c) return ("%%02x"):format(c:byte()) end)))
+				f:close()
+				require("sbx").run { argv = { "/bin/sh", "-c", "sleep 30" }, wall = 60 }
+			]]):format(unit, d .. "/hex")):close()
+			local sup = S.sh(S.bin .. " " .. script .. " >/dev/null 2>&1 & echo $!"):match("%d+")
+			local init
+			for _ = 1, 1000 do
+				init = S.sh("pgrep -P " .. sup):match("%d+")
+				if init and S.read(d .. "/hex") then break end
+				os.execute("sleep 0.01")
+			end
+			os.execute("sleep 0.2")
+			local in_init = S.sh("python3 tests/heapscan.py " .. init .. " " .. d .. "/hex")
+			local in_sup = S.sh("python3 tests/heapscan.py " .. sup .. " " .. d .. "/hex")
+			os.execute("kill " .. sup)
+			rm()
+			assert.are.equal("found\n", in_sup)
+			assert.are.equal("absent\n", in_init)
+		end)
+
 		it("dies with its supervisor", function()
 			local tag = "orphan" .. math.random(100000, 999999)
 			local pid = S.sh(S.bin .. " run.lua /bin/sh -c 'sleep 60 # " .. tag
