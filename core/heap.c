@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#ifndef __SANITIZE_ADDRESS__
+
 #define SLAB ((size_t)1 << 20)
 #define SMALL_MAX ((size_t)1 << 16) /* larger blocks: a mapping each */
 #define NCLASS (32 + 7 * 4)	    /* 16..512 by 16, then 4 a doubling */
@@ -137,7 +139,13 @@ static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	return p;
 }
 
-#ifdef __SANITIZE_ADDRESS__
+lua_Alloc sbx_heap_alloc(void)
+{
+	return alloc;
+}
+
+#else /* the C library's allocator, whose errors ASan reports */
+
 static void *libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	(void)ud;
@@ -148,13 +156,10 @@ static void *libc_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	}
 	return realloc(ptr, nsize);
 }
-#endif
 
 lua_Alloc sbx_heap_alloc(void)
 {
-#ifdef __SANITIZE_ADDRESS__
 	return libc_alloc;
-#else
-	return alloc;
-#endif
 }
+
+#endif
