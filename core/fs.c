@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -228,18 +229,59 @@ static int same_ns(int proc, const char *name, const char *ns,
 	       st.st_dev == own->st_dev;
 }
 
-static int holds_uid(int proc, const char *name, const struct stat *own_ns,
-		     unsigned long uid)
+/* PIDFD_GET_INFO (Linux 6.13, include/uapi/linux/pidfd.h): a process's
+ * ids without /proc/<pid>/status, which the kernel formats whole for each
+ * read (0.42 ms against 0.92 ms for the 72 processes of an idle host,
+ * docs/kernel-notes.md) */
+struct pidfd_creds {
+	uint64_t mask, cgroupid;
+	uint32_t pid, tgid, ppid, ruid, rgid, euid, egid, suid, sgid, fsuid,
+	    fsgid, spare;
+};
+#define SBX_PIDFD_GET_INFO _IOWR(0xFF, 11, struct pidfd_creds)
+#define SBX_PIDFD_INFO_CREDS 2
+
+/* The real, effective, saved and file-system uids of process name into
+ * ids, as this process's user namespace sees them: 1, or 0 when it is
+ * gone; from its status file where the kernel has no PIDFD_GET_INFO. */
+static int uids_of(int proc, const char *name, unsigned long ids[4])
 {
+	static int no_info;
 	char path[300], buf[4096];
-	unsigned long ids[4];
-	int held = 0;
+	const char *u;
+	if (!no_info) {
+		struct pidfd_creds c = {.mask = SBX_PIDFD_INFO_CREDS};
+		int fd = (int)syscall(SYS_pidfd_open, atoi(name), 0), r, e;
+		if (fd < 0)
+			return 0; /* gone (or not a process: ESRCH, EINVAL) */
+		r = ioctl(fd, SBX_PIDFD_GET_INFO, &c);
+		e = errno;
+		close(fd);
+		if (r == 0) {
+			ids[0] = c.ruid;
+			ids[1] = c.euid;
+			ids[2] = c.suid;
+			ids[3] = c.fsuid;
+			return 1;
+		}
+		if (e == ESRCH)
+			return 0; /* ended since, a zombie */
+		no_info = 1;
+	}
 	snprintf(path, sizeof path, "%s/status", name);
 	if (sbx_read_once_at(proc, path, 0, buf, sizeof buf) <= 0)
 		return 0;
-	const char *u = strstr(buf, "\nUid:");
-	if (!u || sscanf(u, "\nUid: %lu %lu %lu %lu", &ids[0], &ids[1], &ids[2],
-			 &ids[3]) != 4)
+	u = strstr(buf, "\nUid:");
+	return u && sscanf(u, "\nUid: %lu %lu %lu %lu", &ids[0], &ids[1],
+			   &ids[2], &ids[3]) == 4;
+}
+
+static int holds_uid(int proc, const char *name, const struct stat *own_ns,
+		     unsigned long uid)
+{
+	unsigned long ids[4];
+	int held = 0;
+	if (!uids_of(proc, name, ids))
 		return 0;
 	if (ids[0] == 0)
 		return 0; /* root acting as uid for a moment (a supervisor's
