@@ -25,6 +25,7 @@
 #include "heap.h"
 #include "sbx.h"
 #include "stamp.h"
+#include "ttyfilter.h"
 
 #include <editline/readline.h>
 #include <limits.h>
@@ -823,8 +824,36 @@ static void inspect_tables(struct interp *in, lua_State *L, int n)
 	}
 }
 
+/*
+ * On a terminal, replaces each of the n values at the bottom of the stack
+ * with its text as print would show it, through the filter a box's own
+ * output to a terminal passes (ttyfilter.c): a line's value is often what
+ * a box wrote (captured output, a name it chose), and it must not move the
+ * cursor, retitle the window or make the terminal answer as if typed.
+ */
+static void filter_results(lua_State *L, int n)
+{
+	if (!isatty(STDOUT_FILENO))
+		return;
+	for (int i = 1; i <= n; i++) {
+		struct sbx_ttyf f;
+		luaL_Buffer b;
+		size_t len, k;
+		const char *s = luaL_tolstring(L, i, &len);
+		char *out = luaL_buffinitsize(
+		    L, &b, len + SBX_TTYF_SEQ + 2 + SBX_TTYF_END);
+
+		sbx_ttyf_init(&f);
+		k = sbx_ttyf_run(&f, s, len, out);
+		k += sbx_ttyf_end(&f, out + k);
+		luaL_pushresultsize(&b, k);
+		lua_replace(L, i);
+		lua_pop(L, 1); /* luaL_tolstring's text */
+	}
+}
+
 /* Prints the values a line returned, with the global print; tables
- * through lua-inspect. */
+ * through lua-inspect, all through the terminal filter on a terminal. */
 static void print_results(struct interp *in, lua_State *L)
 {
 	int n = lua_gettop(L);
@@ -833,6 +862,7 @@ static void print_results(struct interp *in, lua_State *L)
 		return;
 	luaL_checkstack(L, LUA_MINSTACK, "too many results to print");
 	inspect_tables(in, L, n);
+	filter_results(L, n);
 	lua_getglobal(L, "print");
 	lua_insert(L, 1);
 	if (lua_pcall(L, n, 0, 0) != LUA_OK)

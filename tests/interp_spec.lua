@@ -608,6 +608,25 @@ describe("sbxlua", function()
 			assert.matches("1+1", hist, 1, true)
 		end)
 
+		-- a value is often what a box wrote (captured output, a name it
+		-- chose): on the terminal it passes the filter a box's own output
+		-- passes, so a title, or a request the terminal would answer as
+		-- if typed, never reaches it; colour does
+		it("shows a value through the terminal filter", function()
+			if not PYTHON then
+				pending("no python3 to drive a pseudo-terminal")
+				return
+			end
+			local out, status = repl({
+				[[x = "a\27]0;title\7b\27[6nc\27[31md\27[0m"]],
+				"x",
+			}, "HOME=" .. q(home))
+			assert.are.equal(0, status, out)
+			assert.truthy(out:find("\nabc\27[31md\27[0m\r\n", 1, true), out)
+			assert.falsy(out:find("\27]", 1, true), out)
+			assert.falsy(out:find("\27[6n", 1, true), out)
+		end)
+
 		it("uses _PROMPT", function()
 			if not PYTHON then
 				pending("no python3 to drive a pseudo-terminal")
