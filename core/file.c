@@ -379,7 +379,13 @@ static int write_at(int dirfd, const char *name, const char *data, size_t len,
 		*call = "create";
 		return -errno;
 	}
-	r = sbx_write_all(fd, data, len);
+	{
+		/* a limit the caller set for its programs: EFBIG, not a kill */
+		struct sbx_fsize fs;
+		sbx_fsize_lift(&fs);
+		r = sbx_write_all(fd, data, len);
+		sbx_fsize_restore(&fs);
+	}
 	if (r == 0 && fsync(fd) < 0) {
 		r = -errno;
 		*call = "fsync";

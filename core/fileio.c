@@ -113,3 +113,28 @@ void sbx_close_fd(int *fd)
 		close(*fd);
 	*fd = -1;
 }
+
+void sbx_fsize_lift(struct sbx_fsize *s)
+{
+	struct sigaction ign;
+	struct rlimit up;
+
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &ign, &s->sa);
+	if (getrlimit(RLIMIT_FSIZE, &s->lim) < 0) {
+		s->lim.rlim_cur = s->lim.rlim_max = RLIM_INFINITY;
+		s->hard = RLIM_INFINITY;
+		return;
+	}
+	up = s->lim;
+	up.rlim_cur = up.rlim_max;
+	s->hard =
+	    setrlimit(RLIMIT_FSIZE, &up) == 0 ? up.rlim_max : s->lim.rlim_cur;
+}
+
+void sbx_fsize_restore(const struct sbx_fsize *s)
+{
+	setrlimit(RLIMIT_FSIZE, &s->lim);
+	sigaction(SIGXFSZ, &s->sa, NULL);
+}

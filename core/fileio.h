@@ -15,7 +15,9 @@
 #ifndef SBX_FILEIO_H
 #define SBX_FILEIO_H
 
+#include <signal.h>
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #ifndef SBX_LOCAL
@@ -52,6 +54,22 @@ SBX_LOCAL int sbx_write_once(int fd, const void *buf, size_t n);
 /* Opens name below dir (AT_FDCWD: a path) O_WRONLY | O_CLOEXEC and writes
  * the string s in one write (sbx_write_once).  0 or -errno. */
 SBX_LOCAL int sbx_write_at(int dir, const char *name, const char *s);
+
+/*
+ * sbxlua's own files under the caller's RLIMIT_FSIZE (which a memfd obeys
+ * too): while they are written the soft limit is raised to the hard one
+ * and SIGXFSZ is ignored, so that a limit the caller set for its programs
+ * neither kills sbxlua nor cuts its file unseen: a write past the hard
+ * limit fails (EFBIG).  sbx_fsize_lift keeps what sbx_fsize_restore puts
+ * back; hard is the limit that still applies (RLIM_INFINITY: none).
+ */
+struct sbx_fsize {
+	struct rlimit lim;
+	struct sigaction sa;
+	rlim_t hard;
+};
+SBX_LOCAL void sbx_fsize_lift(struct sbx_fsize *s);
+SBX_LOCAL void sbx_fsize_restore(const struct sbx_fsize *s);
 
 /* Closes *fd if it is open and marks it closed (-1). */
 SBX_LOCAL void sbx_close_fd(int *fd);

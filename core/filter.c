@@ -496,6 +496,7 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 static ssize_t filter_export_fd(struct filter *f, int pfc)
 {
 	struct stat st;
+	struct sbx_fsize fs;
 	int rc;
 
 	if (f->fd >= 0)
@@ -504,12 +505,18 @@ static ssize_t filter_export_fd(struct filter *f, int pfc)
 	    memfd_create(pfc ? "sbx-filter-pfc" : "sbx-filter", MFD_CLOEXEC);
 	if (f->fd < 0)
 		return -errno;
+	/* the caller's file-size limit must not cut the program: a program
+	 * as long as the limit may have been cut, and is refused */
+	sbx_fsize_lift(&fs);
 	rc = pfc ? seccomp_export_pfc(f->ctx, f->fd)
 		 : seccomp_export_bpf(f->ctx, f->fd);
+	sbx_fsize_restore(&fs);
 	if (rc < 0)
 		return rc;
 	if (fstat(f->fd, &st) < 0)
 		return -errno;
+	if (fs.hard != RLIM_INFINITY && (rlim_t)st.st_size >= fs.hard)
+		return -EFBIG;
 	return (ssize_t)st.st_size;
 }
 

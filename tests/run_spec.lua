@@ -792,6 +792,45 @@ describe("run.lua [" .. S.priv .. "]", function()
 		assert.not_matches("ran", out, 1, true)
 	end)
 
+	-- a file-size limit the caller set (ulimit -f) is for its programs:
+	-- sbxlua's own files (the filter's export, its cache entry) are
+	-- neither cut nor the reason sbxlua dies of SIGXFSZ; where the hard
+	-- limit leaves no room, the run is refused and says why
+	describe("under the caller's file-size limit", function()
+		local function run_under(limit, cache)
+			local err = os.tmpname()
+			local out, code = S.sh(("ulimit %s; env XDG_CACHE_HOME=%s %s run.lua /bin/echo hi 2>%s </dev/null")
+				:format(limit, S.q(cache), S.bin, err))
+			local e = S.read(err)
+			os.remove(err)
+			return out, e, code
+		end
+
+		it("a soft limit below the filter's size: the run and its cache entry are whole", function()
+			local d, rm = S.tmpdir()
+			local out, err, code = run_under("-S -f 2", d)
+			local sizes = S.sh("find " .. S.q(d) .. " -type f -printf '%s\\n'")
+			local out2, err2, code2 = run_under("-S -f 2", d)
+			rm()
+			assert.are.equal(0, code, err)
+			assert.are.equal("hi\n", out)
+			assert.are.equal("sandbox: exit 0\n", err)
+			-- one entry, larger than the 2 KiB limit, taken by the next run
+			assert.truthy(tonumber(sizes:match("^(%d+)\n$")) > 2048, sizes)
+			assert.are.equal(0, code2, err2)
+			assert.are.equal("hi\n", out2)
+		end)
+
+		it("a hard limit below the filter's size: refused, and why", function()
+			local d, rm = S.tmpdir()
+			local out, err, code = run_under("-f 2", d)
+			rm()
+			assert.are.equal(126, code, err)
+			assert.are.equal("", out)
+			assert.are.equal("sbxlua: --profile default: filter export: File too large\n", err)
+		end)
+	end)
+
 	describe("refusals before the box exists", function()
 		local function refused(pattern, ...)
 			local out, err, code = run(...)
