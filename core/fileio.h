@@ -1,7 +1,8 @@
 /*
  * fileio.h: the core's small file helpers (fileio.c): read a small file
  * whole or in one read, read a held descriptor from its start, write a
- * value in one write or a buffer in full, close a descriptor once.
+ * value in one write or a buffer in full, close a descriptor once, write
+ * sbxlua's own files past the caller's soft file-size limit.
  *
  * Convention, for these and every plain C helper of the core (the steps
  * of child.c between clone and execve aside, docs/architecture.md): a
@@ -9,7 +10,8 @@
  * after a call is not part of its answer).  A caller that reports a
  * failure passes -r on as the errno.
  *
- * They call only openat, read, pread, write and close: async-signal-safe,
+ * They call only openat, read, pread, write and close (and, to lift the
+ * file-size limit, sigaction, getrlimit and setrlimit): async-signal-safe,
  * so the code between clone and execve (child.c, reap.c) uses them too.
  */
 #ifndef SBX_FILEIO_H
