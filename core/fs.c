@@ -277,7 +277,7 @@ static int uids_of(int proc, const char *name, unsigned long ids[4])
 }
 
 static int holds_uid(int proc, const char *name, const struct stat *own_ns,
-		     unsigned long uid)
+		     unsigned long uid, unsigned long n)
 {
 	unsigned long ids[4];
 	int held = 0;
@@ -287,7 +287,7 @@ static int holds_uid(int proc, const char *name, const struct stat *own_ns,
 		return 0; /* root acting as uid for a moment (a supervisor's
 			   * clone), not a process of uid's own */
 	for (int i = 0; i < 4; i++)
-		if (ids[i] == uid)
+		if (ids[i] >= uid && ids[i] - uid < n)
 			held = 1;
 	if (!held)
 		return 0;
@@ -298,10 +298,11 @@ static int holds_uid(int proc, const char *name, const struct stat *own_ns,
 
 #define UID_PIDS 4 /* the holders named by uid_users */
 
-/* Counts into *count the processes of this user namespace holding uid,
- * the first UID_PIDS of them into pids.  Plain C: nothing of Lua while
- * /proc is open.  0 or -errno. */
-static int count_uid(unsigned long uid, long *count, long *pids)
+/* Counts into *count the processes of this user namespace holding one of
+ * the n uids from uid on, the first UID_PIDS of them into pids.  Plain C:
+ * nothing of Lua while /proc is open.  0 or -errno. */
+static int count_uid(unsigned long uid, unsigned long n, long *count,
+		     long *pids)
 {
 	char buf[4096];
 	long got;
@@ -321,7 +322,7 @@ static int count_uid(unsigned long uid, long *count, long *pids)
 			const struct dirent64 *d = (const void *)(buf + off);
 			off += d->d_reclen;
 			if (d->d_name[0] >= '1' && d->d_name[0] <= '9' &&
-			    holds_uid(proc, d->d_name, own, uid)) {
+			    holds_uid(proc, d->d_name, own, uid, n)) {
 				if (*count < UID_PIDS)
 					pids[*count] =
 					    strtol(d->d_name, NULL, 10);
@@ -335,18 +336,22 @@ static int count_uid(unsigned long uid, long *count, long *pids)
 	return -e;
 }
 
-/** core.uid_users(uid) -> how many processes of the caller's user and pid
- * namespaces hold uid as a real, effective, saved or file-system uid (a
- * box's or a container's processes, in namespaces of their own, are not
- * counted, nor a process whose real uid is root), and a list of the
- * first pids of them (at most UID_PIDS); or nil, msg, errno. */
+/** core.uid_users(uid [, n]) -> how many processes of the caller's user
+ * and pid namespaces hold uid (or one of the n uids from uid on: a range
+ * a box's user namespace maps) as a real, effective, saved or file-system
+ * uid (a box's or a container's processes, in namespaces of their own,
+ * are not counted, nor a process whose real uid is root), and a list of
+ * the first pids of them (at most UID_PIDS); or nil, msg, errno. */
 static int l_uid_users(lua_State *L)
 {
 	lua_Integer uid = luaL_checkinteger(L, 1);
+	lua_Integer n = luaL_optinteger(L, 2, 1);
 	long count = 0, pids[UID_PIDS];
 	int r;
 	luaL_argcheck(L, uid >= 0 && uid < 0xffffffffLL, 1, "invalid uid");
-	r = count_uid((unsigned long)uid, &count, pids);
+	luaL_argcheck(L, n >= 1 && n <= 0xffffffffLL - uid, 2,
+		      "a count of ids from 1 to 2^32 - 1 - uid expected");
+	r = count_uid((unsigned long)uid, (unsigned long)n, &count, pids);
 	if (r < 0)
 		return sbx_fail(L, "read", "/proc", -r);
 	lua_pushinteger(L, count);

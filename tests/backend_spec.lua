@@ -222,6 +222,29 @@ describe("backends [" .. S.priv .. "]", function()
 			if rt then it(name, f) else pending("runc is not installed: " .. name) end
 		end
 
+		-- a root caller's container maps 65536 ids from its host id on,
+		-- and its processes may run as any of them: a host process
+		-- holding one of them refuses the run, as the host id itself does
+		it_runc("refuses a host id range one of whose ids a host process holds", function()
+			if S.euid() ~= 0 then return pending("only a root caller's container maps a range") end
+			local id = 0x74000000 + tonumber(S.pid()) % 0x800000 -- this suite's own
+			local pid = S.sh(("setpriv --reuid=%d --regid=%d --clear-groups sleep 60 >/dev/null 2>&1 & echo $!")
+				:format(id + 1000, id + 1000)):match("%d+")
+			for _ = 1, 1500 do -- until setpriv has become that id
+				if (S.read("/proc/" .. pid .. "/status") or ""):match("\nUid:%s+" .. (id + 1000)) then break end
+				os.execute("sleep 0.02")
+			end
+			local _, err, code = orun("--backend", "oci", "--host-id", tostring(id), "/bin/true")
+			local _, nerr, ncode = orun("--host-id", tostring(id), "/bin/true")
+			os.execute("kill " .. pid)
+			assert.are.equal(126, code)
+			assert.matches(("^sbxlua: /bin/true: host ids %d to %d: 1 host process%%(es%%) run as one %%(%s %%a+%%)\n$")
+				:format(id, id + 65535, pid), err)
+			-- the namespace box maps the host id alone
+			assert.are.equal(0, ncode, nerr)
+			assert.are.equal("", left_behind())
+		end)
+
 		it_runc("runs with no network, a read-only root, no capability, no_new_privs, the filter", function()
 			local out, err, code = orun("--backend", "oci", "/bin/sh", "-c",
 				"grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status;"

@@ -14,15 +14,17 @@ local M = {}
 -- the box's per-user counters to.  `o.host_id` chooses another.
 M.root_host_id = 0x70000000
 
--- Whether field 3 of a line of an /etc file (passwd, group) is id.
-local function listed(file, id)
+-- The name and id of the first line of an /etc file (passwd, group)
+-- whose field 3 is one of the n ids from id on.
+local function listed(file, id, n)
 	local f = io.open(file)
 	if not f then return nil end
 	for l in f:lines() do
-		local name, n = l:match("^([^:]*):[^:]*:(%d+):")
-		if n and tonumber(n) == id then
+		local name, v = l:match("^([^:]*):[^:]*:(%d+):")
+		v = tonumber(v)
+		if v and v >= id and v - id < n then
 			f:close()
-			return name
+			return name, v
 		end
 	end
 	f:close()
@@ -33,21 +35,33 @@ end
 -- account or group of /etc/passwd or /etc/group, held by no process of the
 -- host (a box's processes, and a container's that an OCI runtime runs as
 -- this id for a root caller, in user or pid namespaces of their own, do not
--- count: another root sbxlua may be running one).
+-- count: another root sbxlua may be running one).  With n, the same for
+-- each of the n ids from id on: the range a box's user namespace maps (an
+-- OCI container's 65536), whose every id a process of the box may run as.
 -- Accounts only a name service knows (LDAP...) are not seen.
 -- @tparam integer id
+-- @tparam[opt=1] integer n
 -- @return true, or nil, reason
-function M.check_host_id(id)
+function M.check_host_id(id, n)
+	n = n or 1
 	if math.type(id) ~= "integer" or id <= 0 or id >= 0xffffffff then
 		return nil, ("host id %s: a whole number from 1 to 4294967294"):format(tostring(id))
 	end
-	local who = listed("/etc/passwd", id)
-	if who then return nil, ("host id %d: the account %s has it"):format(id, who) end
-	who = listed("/etc/group", id)
-	if who then return nil, ("host id %d: the group %s has it"):format(id, who) end
-	local n, msg = core.uid_users(id)
-	if not n then return nil, ("host id %d: %s"):format(id, msg) end
-	if n > 0 then
+	if math.type(n) ~= "integer" or n < 1 or n > 0xffffffff - id then
+		return nil, ("host id %d: %s ids from it do not fit below 4294967295"):format(id, tostring(n))
+	end
+	local what = n == 1 and ("host id %d"):format(id) or ("host ids %d to %d"):format(id, id + n - 1)
+	local who, which = listed("/etc/passwd", id, n)
+	if who then
+		return nil, ("%s: the account %s has %s"):format(what, who, n == 1 and "it" or tostring(which))
+	end
+	who, which = listed("/etc/group", id, n)
+	if who then
+		return nil, ("%s: the group %s has %s"):format(what, who, n == 1 and "it" or tostring(which))
+	end
+	local count, msg = core.uid_users(id, n)
+	if not count then return nil, ("%s: %s"):format(what, msg) end
+	if count > 0 then
 		-- which ones (the first few): pid and name, as /proc says
 		local named = {}
 		for i, pid in ipairs(msg) do
@@ -55,8 +69,9 @@ function M.check_host_id(id)
 			named[i] = pid .. " " .. (f and f:read("l") or "?")
 			if f then f:close() end
 		end
-		return nil, ("host id %d: %d host process(es) run as it (%s%s)")
-			:format(id, n, table.concat(named, ", "), n > #named and ", ..." or "")
+		return nil, ("%s: %d host process(es) run as %s (%s%s)")
+			:format(what, count, n == 1 and "it" or "one", table.concat(named, ", "),
+				count > #named and ", ..." or "")
 	end
 	return true
 end

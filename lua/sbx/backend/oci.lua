@@ -309,6 +309,9 @@ local function oci_seccomp(info)
 	return seccomp
 end
 
+-- How many ids a root caller's container maps, from its host id on.
+local MAPPED = 65536
+
 -- The container's ids: a user namespace always; a root caller's maps
 -- 0..65535 onto the standard box's host id and up, an unprivileged
 -- caller's (rootless) maps the box's user onto the caller alone.
@@ -320,8 +323,8 @@ local function id_maps(rootless, euid, host_id)
 		return array { { containerID = 0, hostID = euid, size = 1 } },
 			array { { containerID = 0, hostID = core.ids().egid, size = 1 } }
 	end
-	return array { { containerID = 0, hostID = host_id, size = 65536 } },
-		array { { containerID = 0, hostID = host_id, size = 65536 } }
+	return array { { containerID = 0, hostID = host_id, size = MAPPED } },
+		array { { containerID = 0, hostID = host_id, size = MAPPED } }
 end
 
 --- The standard box's resource limits as a runtime is asked to set them,
@@ -447,9 +450,15 @@ function M.build(o)
 	if not base then return nil, info end
 	local seccomp, serr = oci_seccomp(info)
 	if seccomp == nil then return nil, serr end
+	local euid = core.ids().euid
+	-- a root caller's container may run as any id it maps, not only the
+	-- host id the standard box checked: each must be free on the host
+	if euid == 0 and base.host_uid then
+		local ok, why = stdbox.check_host_id(base.host_uid, MAPPED)
+		if not ok then return nil, why end
+	end
 	local bundle, berr = new_bundle()
 	if not bundle then return nil, berr end
-	local euid = core.ids().euid
 	local c = { rootless = euid ~= 0, seccomp = seccomp, uid = stdbox.user.uid, gid = stdbox.user.gid }
 	if c.rootless then c.uid, c.gid = 0, 0 end
 	c.mounts, c.masked, c.readonly = translate_mounts(base, bundle, { uid = c.uid, gid = c.gid })
