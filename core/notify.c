@@ -120,8 +120,8 @@ int sbx_notify_take(struct sbx_notify *n)
 	if (n->pidfd < 0 || n->want < 0)
 		return -1;
 	/* the step is a few system calls from its filter when it announces:
-	 * a few yields usually find the listener there, before the loop's
-	 * 1 ms look again */
+	 * a few yields may find the listener there; else the loop looks
+	 * again 50 us later (supervise.c, NOTIFY_RETRY) */
 	for (int tries = 0;; tries++) {
 		fd = (int)syscall(SYS_pidfd_getfd, n->pidfd, n->want, 0);
 		if (fd >= 0) {
@@ -134,7 +134,7 @@ int sbx_notify_take(struct sbx_notify *n)
 		}
 		if (fd < 0 && errno != EBADF)
 			break;
-		if (tries == 64)
+		if (tries == 8)
 			break;
 		sched_yield();
 	}

@@ -1587,7 +1587,7 @@ static int job_timers(struct sbx_job *j, double now, double *next)
 }
 
 /* how soon the listener is looked for again (sbx_notify_take) */
-#define NOTIFY_RETRY 0.0002
+#define NOTIFY_RETRY 0.00005
 
 /* The explain channel: the listener is taken once the command's process
  * has loaded its filter (it cannot say so after: nothing of sbxlua runs
@@ -1704,14 +1704,24 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 	}
 }
 
-/* poll's timeout until next (-1: none) */
-static int poll_timeout(double next, double now)
+/* The loop's wait until next (NULL: none), to the microsecond: a retry
+ * 0.2 ms away waits 0.2 ms, not poll's next whole millisecond.  At least
+ * POLL_FLOOR, so that a deadline already past is acted on without a spin. */
+#define POLL_FLOOR 20e-6
+static const struct timespec *poll_timeout(double next, double now,
+					   struct timespec *ts)
 {
+	double d;
 	if (next < 0)
-		return -1;
-	if (next - now > 86400.0)
-		return 86400000; /* a day: wake up and look again */
-	return (int)((next - now) * 1000.0) + 1;
+		return NULL;
+	d = next - now;
+	if (d > 86400.0)
+		d = 86400.0; /* a day: wake up and look again */
+	if (d < POLL_FLOOR)
+		d = POLL_FLOOR;
+	ts->tv_sec = (time_t)d;
+	ts->tv_nsec = (long)((d - (double)ts->tv_sec) * 1e9);
+	return ts;
 }
 
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
@@ -1755,7 +1765,9 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 				return;
 			continue;
 		}
-		if (poll(w.pfd, w.np, poll_timeout(next, now)) < 0) {
+		struct timespec ts;
+		if (ppoll(w.pfd, w.np, poll_timeout(next, now, &ts), NULL) <
+		    0) {
 			if (errno == EINTR)
 				continue;
 			return;
