@@ -4,17 +4,22 @@
 # `sbxlua batch.lua` at -j 1 and -j 2, beside a shell loop over bwrap with
 # the standard box's tree and walls as far as bwrap has them; prints each
 # and the ratios (targets: -j 2 >= 1.8x -j 1, -j 2 >= 1.5x the bwrap loop);
-# then two bwrap loops side by side against one: how far the kernel's own
-# work for such boxes scales on this machine.
+# then two bwrap loops side by side against one, and two loops of the
+# floor (scripts/bench-floor.c, the least kernel work a strict box needs,
+# hand-written) against one: how far the kernel's own work for such boxes
+# scales on this machine.
 #   scripts/bench-batch.sh [N]      (default 200)
-# Needs: make, bubblewrap (scripts/deps.sh --bench).
+# Needs: make, cc, bubblewrap (scripts/deps.sh --bench).
 set -eu
 cd "$(dirname "$0")/.."
 n=${1:-200}
-command -v bwrap >/dev/null || { echo "bench: bwrap missing (scripts/deps.sh --bench)" >&2; exit 1; }
+for t in bwrap cc; do
+	command -v $t >/dev/null || { echo "bench: $t missing (scripts/deps.sh --bench)" >&2; exit 1; }
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
+cc -O2 -o "$tmp/floor" scripts/bench-floor.c
 mkdir "$tmp/progs"
 i=1
 while [ "$i" -le "$n" ]; do
@@ -54,6 +59,20 @@ bwrap_loop 0 2 &
 bwrap_loop 1 2
 wait
 t4=$(now)
+# floor_loop M: n/M floor boxes of /bin/true, one after the other
+floor_loop() {
+	j=0
+	while [ "$j" -lt $((n / $1)) ]; do
+		"$tmp/floor" /bin/true
+		j=$((j + 1))
+	done
+}
+floor_loop 1
+t5=$(now)
+floor_loop 2 &
+floor_loop 2
+wait
+t6=$(now)
 
 for f in j1 j2; do
 	l=$(wc -l <"$tmp/$f.jsonl")
@@ -63,8 +82,12 @@ r1=$(rate "$n" "$t0" "$t1")
 r2=$(rate "$n" "$t1" "$t2")
 rb=$(rate "$n" "$t2" "$t3")
 rb2=$(rate "$n" "$t3" "$t4")
+rf=$(rate "$n" "$t4" "$t5")
+rf2=$(rate $((n / 2 * 2)) "$t5" "$t6")
 echo "batch -j 1:     $r1 programs/s"
 echo "batch -j 2:     $r2 programs/s"
 echo "bwrap loop:     $rb programs/s"
 echo "2 bwrap loops:  $rb2 programs/s (side by side)"
-echo "$r1 $r2 $rb $rb2" | awk '{ printf "ratio -j 2 / -j 1:           %.2fx (target 1.8x)\nratio -j 2 / bwrap loop:     %.2fx (target 1.5x)\nratio 2 bwrap loops / one:   %.2fx (the same kernel work\x27s own scaling here)\n", $2 / $1, $2 / $3, $4 / $3 }'
+echo "floor loop:     $rf boxes/s"
+echo "2 floor loops:  $rf2 boxes/s (side by side)"
+echo "$r1 $r2 $rb $rb2 $rf $rf2" | awk '{ printf "ratio -j 2 / -j 1:           %.2fx (target 1.8x)\nratio -j 2 / bwrap loop:     %.2fx (target 1.5x)\nratio 2 bwrap loops / one:   %.2fx (the same kernel work\x27s own scaling here)\nratio 2 floor loops / one:   %.2fx (the least kernel work\x27s own scaling here)\n", $2 / $1, $2 / $3, $4 / $3, $6 / $5 }'
