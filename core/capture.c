@@ -34,13 +34,13 @@
  * O_EXCL | O_NOFOLLOW), names made safe (safe_name).
  */
 #include "compat.h"
+#include "digest.h"
 #include "fileio.h"
 #include "sbx.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +76,7 @@ struct sbx_capfile {
 	unsigned mode;
 	int64_t size;
 	int hashed;
-	char sha256[SHA256_DIGEST_STRING_LENGTH];
+	char sha256[SBX_SHA256_HEX];
 	char *link;	  /* a symlink's text */
 	int err;	  /* why it was not read (0: read, or not a file) */
 	uint32_t markers; /* bit i: marker i found in it */
@@ -358,8 +358,8 @@ static void safe_name(const char *name, char *out)
 			 (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ||
 			 (ch == '.' && !dots);
 		if (o + 3 > CAP_NAME_MAX) {
-			char h[SHA256_DIGEST_STRING_LENGTH];
-			SHA256Data((const void *)name, strlen(name), h);
+			char h[SBX_SHA256_HEX];
+			sbx_sha256_data(name, strlen(name), h);
 			out[o++] = '~';
 			memcpy(out + o, h, 16);
 			o += 16;
@@ -507,7 +507,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	static char buf[65536 + CAP_MARKER_MAX];
 	size_t carry = 0, total = 0;
 	struct copy cp;
-	SHA2_CTX h;
+	struct sbx_sha256 h;
 	struct stat fs;
 	int fd;
 	if (st->st_size > c->max_read - r->read) {
@@ -528,7 +528,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		return;
 	}
 	copy_open(c, r, f, &fs, rel, &cp);
-	SHA256Init(&h);
+	sbx_sha256_init(&h);
 	for (;;) {
 		ssize_t n = read(fd, buf + carry, sizeof buf - carry);
 		size_t have;
@@ -554,7 +554,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 			break;
 		}
 		r->read += n;
-		SHA256Update(&h, (const void *)(buf + carry), (size_t)n);
+		sbx_sha256_update(&h, buf + carry, (size_t)n);
 		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
 		for (size_t i = 0; i < c->nmarkers; i++)
@@ -567,7 +567,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	if (!f->err && total != (size_t)fs.st_size)
 		f->err = ESTALE; /* it shrank during the walk */
 	if (!f->err) {
-		SHA256End(&h, f->sha256);
+		sbx_sha256_hex(&h, f->sha256);
 		f->hashed = 1;
 	}
 	copy_close(r, f, &cp, fs.st_size);

@@ -4,6 +4,7 @@
  * symlink point), and the sha256 of a string for the environment digest.
  * Queries only: nothing here changes the filesystem.
  */
+#include "digest.h"
 #include "fileio.h"
 #include "sbx.h"
 
@@ -11,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,8 +134,8 @@ static int l_sha256(lua_State *L)
 {
 	size_t len;
 	const char *s = luaL_checklstring(L, 1, &len);
-	char hex[SHA256_DIGEST_STRING_LENGTH];
-	SHA256Data((const uint8_t *)s, len, hex);
+	char hex[SBX_SHA256_HEX];
+	sbx_sha256_data(s, len, hex);
 	lua_pushstring(L, hex);
 	return 1;
 }

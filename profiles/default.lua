@@ -256,14 +256,14 @@ local function foreign(index)
 	for b = 0, 31 do
 		local bit = 1 << b
 		if BOX_ID & bit ~= 0 then
-			out[#out + 1] = { index, "&==", 0, bit }
+			out[#out + 1] = { { index, "&==", 0, bit } }
 		else
 			zeros[#zeros + 1] = bit
 		end
 	end
 	for i = 1, #zeros do
 		local set, clear = zeros[i], zeros[i % #zeros + 1]
-		out[#out + 1] = { index, "&==", set, set | clear }
+		out[#out + 1] = { { index, "&==", set, set | clear } }
 	end
 	return out
 end
@@ -276,7 +276,7 @@ local id_calls = {
 	{ "chown", 1, 2 }, { "fchown", 1, 2 }, { "lchown", 1, 2 },
 	{ "fchownat", 2, 3 },
 }
--- (the comparisons of an index made once: each rule only reads them)
+-- (the argument lists of an index made once: each rule only reads them)
 local foreign_at = {}
 for c = 1, #id_calls do
 	local call = id_calls[c]
@@ -285,7 +285,7 @@ for c = 1, #id_calls do
 		foreign_at[index] = foreign_at[index] or foreign(index)
 		local cmps = foreign_at[index]
 		for k = 1, #cmps do
-			rules[#rules + 1] = { call = call[1], action = EPERM, args = { cmps[k] } }
+			rules[#rules + 1] = { call = call[1], action = EPERM, args = cmps[k] }
 		end
 	end
 end
