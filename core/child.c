@@ -304,6 +304,25 @@ static int mount_fs(const char *type, const char *opts, uint64_t attr,
 	return drop(mfd, r);
 }
 
+/*
+ * The box's own procfs for the sysctls and the meters (a new procfs is
+ * mountable only while the host's shows fully, so before the tree): made
+ * once, and kept until build_tree() attaches it below the tree's
+ * scaffolding, which is detached with the host's root in one umount.
+ * Closing a mount never attached detaches it alone, and every detach
+ * waits for an expedited RCU grace period (docs/kernel-notes.md).
+ */
+static int box_proc = -1;
+
+static int proc_fs(void)
+{
+	if (box_proc < 0)
+		box_proc = new_fs("proc", NULL,
+				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				      MOUNT_ATTR_NOEXEC);
+	return box_proc;
+}
+
 /* Clones the tree at the O_PATH descriptor src (recursively), applies attr
  * to every mount of the clone, then attaches it at target: a read-only bind
  * is read-only in all its submounts, and never writable for an instant. */
@@ -649,9 +668,10 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 /*
  * Builds the box's tree.  A small tmpfs is mounted over BASE of the private
  * copy of the host's tree and pivoted to, with the host's root below it at
- * /oldroot and the box's root tmpfs at /newroot; mounts are made from
- * /oldroot into /newroot by descriptor; then the host's root is detached
- * and /newroot becomes /.
+ * /oldroot, the box's root tmpfs at /newroot and the procfs of the sysctls
+ * and meters (if any) at /procfs; mounts are made from /oldroot into
+ * /newroot by descriptor; then /newroot becomes / and the scaffolding
+ * leaves with all below it (the host's root, that procfs) in one detach.
  */
 static void build_tree(const struct sbx_plan *p)
 {
@@ -676,6 +696,14 @@ static void build_tree(const struct sbx_plan *p)
 		       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, base),
 	      SBX_ST_MOUNT, -1);
 	close(base);
+	if (box_proc >= 0) {
+		CHECK(mkdir("procfs", 0700), SBX_ST_MOUNT, -1);
+		CHECK(sbx_move_mount(box_proc, "", AT_FDCWD, "procfs",
+				     MOVE_MOUNT_F_EMPTY_PATH),
+		      SBX_ST_MOUNT, -1);
+		close(box_proc);
+		box_proc = -1;
+	}
 	CHECK(sbx_pivot_root(".", "oldroot"), SBX_ST_PIVOT, -1);
 	CHECK(chdir("/"), SBX_ST_PIVOT, -1);
 	CHECK(hostfd = open("/oldroot", O_PATH | O_DIRECTORY | O_CLOEXEC),
@@ -693,9 +721,11 @@ static void build_tree(const struct sbx_plan *p)
 			sbx_stamp(SBX_T_PROC1);
 	}
 
-	/* the host's root leaves the box's mount namespace for good */
+	/* the box's root becomes /, with the scaffolding stacked on it; then
+	 * the scaffolding leaves the box's mount namespace for good, and
+	 * with it the host's root and the procfs below it (one detach, one
+	 * RCU grace period) */
 	close(hostfd);
-	CHECK(umount2("/oldroot", MNT_DETACH), SBX_ST_PIVOT, -1);
 	CHECK(fchdir(rootfd), SBX_ST_PIVOT, -1);
 	CHECK(sbx_pivot_root(".", "."), SBX_ST_PIVOT, -1);
 	CHECK(umount2(".", MNT_DETACH), SBX_ST_PIVOT, -1);
@@ -747,8 +777,7 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
 	int proc, fd, r = 0;
 
 	*index = -1;
-	proc = new_fs("proc", NULL,
-		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	proc = proc_fs();
 	if (proc < 0)
 		return -1;
 	for (size_t i = 0; i < p->nsysctls && r == 0; i++) {
@@ -772,7 +801,7 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
 	}
 	if (r == 0)
 		*index = -1;
-	return drop(proc, r);
+	return r;
 }
 
 /*
@@ -803,25 +832,24 @@ static int open_meters(const struct sbx_plan *p)
 	/* a procfs of the box's pid namespace (in which init is 1) */
 	if ((p->nsflags & need) != need)
 		return 0;
-	proc = new_fs("proc", NULL,
-		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	proc = proc_fs();
 	if (proc < 0)
 		return -1;
 	if (p->nsflags & CLONE_NEWNET) {
 		meter_diag = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 				    NETLINK_SOCK_DIAG);
 		if (meter_diag < 0)
-			return drop(proc, -1);
+			return -1;
 		meter_protocols = sbx_openat2(proc, "1/net/protocols", &how);
 		if (meter_protocols < 0)
-			return drop(proc, -1);
+			return -1;
 	}
 	for (int i = 0; i < SBX_KMEM_NIPC && (p->nsflags & CLONE_NEWIPC); i++) {
 		meter_ipc[i] = sbx_openat2(proc, name[i], &how);
 		if (meter_ipc[i] < 0)
-			return drop(proc, -1);
+			return -1;
 	}
-	return drop(proc, 0);
+	return 0;
 }
 
 /* Sends the meters and every writable tmpfs of the tree (at most
@@ -1475,6 +1503,9 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		CHECK(open_meters(p), SBX_ST_METERS, -1);
 	if (p->root_opts)
 		build_tree(p);
+	else if (box_proc >= 0)
+		close(box_proc); /* detached alone: no tree to leave with */
+	box_proc = -1;
 	if (p->hostname)
 		CHECK(sethostname(p->hostname, strlen(p->hostname)),
 		      SBX_ST_HOSTNAME, -1);
