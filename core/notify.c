@@ -893,6 +893,14 @@ int sbx_notify_handle(struct sbx_notify *n)
 	/* the box is being killed for a stop: nothing more is answered */
 	if (n->stopped)
 		return SBX_ANS_STOP;
+	/* the hand-over's execve (spec.c gate_filter) of a profile that does
+	 * not notify execve: let through, not an event, nothing read */
+	if (req.data.nr == SYS_execve && !n->spec->exec_events &&
+	    !n->gate_seen) {
+		n->gate_seen = 1;
+		send_answer(n, req.id, SBX_ANS_ALLOW, 0);
+		return SBX_ANS_ALLOW;
+	}
 	pid = (pid_t)req.pid;
 	memset(&e, 0, sizeof e);
 	refuse = describe(pid, &req.data, n->spec, &e, &err);
@@ -900,14 +908,6 @@ int sbx_notify_handle(struct sbx_notify *n)
 	 * in it: a task killed and its pid reused would give another's */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
 		return SBX_ANS_ALLOW;
-	/* the hand-over's execve (spec.c gate_filter) of a profile that does
-	 * not notify execve: let through, not an event */
-	if (req.data.nr == SYS_execve && !n->spec->exec_events &&
-	    !n->gate_seen) {
-		n->gate_seen = 1;
-		send_answer(n, req.id, SBX_ANS_ALLOW, 0);
-		return SBX_ANS_ALLOW;
-	}
 	e.pid = box_pid(n, pid);
 	if (!refuse && over_budget(n, req.data.nr, &e)) {
 		refuse = 1;
