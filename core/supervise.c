@@ -397,8 +397,25 @@ fail:
 	return -e;
 }
 
+static void probe_exec(struct sbx_job *j);
+
+/* Whether the command's execve has happened (or it has ended) and its
+ * status is not read yet: the exec pipe is at EOF. */
+static int exec_pending(const struct sbx_job *j)
+{
+	struct pollfd pf = {j->exec_fd, POLLIN, 0};
+	return j->exec_fd >= 0 && poll(&pf, 1, 0) > 0;
+}
+
 static void kill_box(struct sbx_job *j, int why)
 {
+	/* the program's own status first, if it has started and was not read
+	 * yet (its probe and its first output can come in one wait, and a
+	 * limit hit by that output kills before the exec pipe is looked at):
+	 * once killed it may be reaped, and its claims could only be
+	 * reported failed */
+	if (exec_pending(j))
+		probe_exec(j);
 	if (j->end_kind == SBX_END_NONE)
 		j->end_kind = why;
 	if (j->pidfd >= 0 && !j->exited)
