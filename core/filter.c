@@ -38,7 +38,7 @@
 #define MAX_ERRNO_VAL 4095 /* the kernel's MAX_ERRNO */
 
 /* Uservalues of an sbx.filter. */
-enum { UV_PROG = 1, UV_SKIPPED = 2, UV_COUNT = 2 };
+enum { UV_PROG = 1, UV_SKIPPED = 2, UV_ERRNOS = 3, UV_COUNT = 3 };
 
 struct filter {
 	scmp_filter_ctx ctx; /* NULL once closed (or before it is built) */
@@ -48,7 +48,7 @@ struct filter {
 	size_t nrules;	     /* rules added (optional ones skipped excluded) */
 	/* calls refused with an errno that the supervisor also names
 	 * ({errno = E, notify = true}): the errno stays the answer */
-	struct sbx_notify_errno errnos[SBX_NOTIFY_ERRNOS];
+	struct sbx_notify_errno *errnos; /* in uservalue UV_ERRNOS */
 	size_t nerrnos;
 	struct sock_fprog prog; /* .filter points into uservalue UV_PROG */
 };
@@ -65,18 +65,36 @@ struct frule {
 
 /* ---- spec parsing: everything here may raise, nothing is acquired ---- */
 
-/* Raise "bad argument #1 to 'filter' (<where>: <message>)". */
+/* Raise "bad argument #<arg> to 'filter' (<where>: <msg>)". */
+static int arg_error(lua_State *L, int arg, const char *where, const char *msg)
+{
+	if (where != NULL && where[0] != '\0')
+		msg = lua_pushfstring(L, "%s: %s", where, msg);
+	return luaL_argerror(L, arg, msg);
+}
+
+/* The spec is argument 1 of core.filter. */
 static int spec_error(lua_State *L, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	const char *msg;
-
 	va_start(ap, fmt);
 	msg = lua_pushvfstring(L, fmt, ap);
 	va_end(ap);
-	if (where != NULL && where[0] != '\0')
-		msg = lua_pushfstring(L, "%s: %s", where, msg);
-	return luaL_argerror(L, 1, msg);
+	return arg_error(L, 1, where, msg);
+}
+
+/* A comparison is read from argument arg (core.filter's spec, or the
+ * refusals of core.filter_bpf). */
+static int cmp_error(lua_State *L, int arg, const char *where, const char *fmt,
+		     ...)
+{
+	va_list ap;
+	const char *msg;
+	va_start(ap, fmt);
+	msg = lua_pushvfstring(L, fmt, ap);
+	va_end(ap);
+	return arg_error(L, arg, where, msg);
 }
 
 /*
@@ -215,8 +233,8 @@ static uint32_t check_action(lua_State *L, int idx, const char *where,
 }
 
 /* The integer t[i] of a comparison, named what in the message. */
-static lua_Integer cmp_int(lua_State *L, int t, int i, const char *what,
-			   const char *where)
+static lua_Integer cmp_int(lua_State *L, int arg, int t, int i,
+			   const char *what, const char *where)
 {
 	lua_Integer v;
 	int isint;
@@ -224,14 +242,14 @@ static lua_Integer cmp_int(lua_State *L, int t, int i, const char *what,
 	lua_rawgeti(L, t, i);
 	v = lua_tointegerx(L, -1, &isint);
 	if (lua_type(L, -1) != LUA_TNUMBER || !isint)
-		spec_error(L, where, "%s must be an integer, got %s", what,
-			   luaL_typename(L, -1));
+		cmp_error(L, arg, where, "%s must be an integer, got %s", what,
+			  luaL_typename(L, -1));
 	lua_pop(L, 1);
 	return v;
 }
 
 /* One comparison {index, op, value[, mask]} of rules[i].args[j]. */
-static void check_cmp(lua_State *L, int idx, struct scmp_arg_cmp *c,
+static void check_cmp(lua_State *L, int arg, int idx, struct scmp_arg_cmp *c,
 		      const char *where)
 {
 	static const char *const ops[] = {
@@ -245,25 +263,35 @@ static void check_cmp(lua_State *L, int idx, struct scmp_arg_cmp *c,
 
 	idx = lua_absindex(L, idx);
 	if (lua_type(L, idx) != LUA_TTABLE)
-		spec_error(L, where, "table expected, got %s",
-			   luaL_typename(L, idx));
+		cmp_error(L, arg, where, "table expected, got %s",
+			  luaL_typename(L, idx));
 	if (lua_rawgeti(L, idx, 2) != LUA_TSTRING)
-		spec_error(L, where, "operator expected, got %s",
-			   luaL_typename(L, -1));
+		cmp_error(L, arg, where, "operator expected, got %s",
+			  luaL_typename(L, -1));
 	while (ops[op] != NULL && strcmp(ops[op], lua_tostring(L, -1)) != 0)
 		op++;
 	if (ops[op] == NULL)
-		spec_error(L, where, "invalid operator '%s'",
-			   lua_tostring(L, -1));
+		cmp_error(L, arg, where, "invalid operator '%s'",
+			  lua_tostring(L, -1));
 	lua_pop(L, 1);
 	masked = cmps[op] == SCMP_CMP_MASKED_EQ;
-	check_keys(L, idx, NULL, masked ? 4 : 3, where);
-	v[0] = cmp_int(L, idx, 1, "argument index", where);
-	v[2] = cmp_int(L, idx, 3, "value", where);
+	if (arg == 1) {
+		check_keys(L, idx, NULL, masked ? 4 : 3, where);
+	} else {
+		int nkeys = 0;
+		lua_pushnil(L);
+		while (lua_next(L, idx) != 0)
+			lua_pop(L, 1), nkeys++;
+		if (nkeys != (masked ? 4 : 3))
+			cmp_error(L, arg, where, "%d fields expected",
+				  masked ? 4 : 3);
+	}
+	v[0] = cmp_int(L, arg, idx, 1, "argument index", where);
+	v[2] = cmp_int(L, arg, idx, 3, "value", where);
 	if (masked)
-		v[3] = cmp_int(L, idx, 4, "mask", where);
+		v[3] = cmp_int(L, arg, idx, 4, "mask", where);
 	if (v[0] < 0 || v[0] >= MAX_CMP)
-		spec_error(L, where, "argument index must be 0..5");
+		cmp_error(L, arg, where, "argument index must be 0..5");
 	c->arg = (unsigned)v[0];
 	c->op = cmps[op];
 	if (c->op == SCMP_CMP_MASKED_EQ) {
@@ -351,7 +379,7 @@ static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
 			snprintf(sub, sizeof sub, "%s.args[%lld]", where,
 				 (long long)j);
 			lua_rawgeti(L, -1, j);
-			check_cmp(L, -1, c, sub);
+			check_cmp(L, 1, -1, c, sub);
 			lua_pop(L, 1);
 			/* libseccomp compares each argument once per rule */
 			for (unsigned k = 0; k < r->ncmp; k++)
@@ -423,21 +451,22 @@ static void filter_release(struct filter *f)
 
 /* Build the libseccomp context; on a failed rule, *bad is its index. */
 
-/* The errno the supervisor answers a call's notified refusal with: one
- * entry per call number (a profile refuses one call in many argument
- * cases, each a rule with the same errno); the first rule's errno holds.
- * Returns -1 when the table is full: the profile is refused (a call the
- * supervisor could not answer with its errno would go through). */
-static int keep_errno(struct filter *f, int nr, int err)
+/* A notified refusal the supervisor answers with its errno, under the
+ * rule's comparisons (notify.c filter_errno): one entry per rule, in the
+ * spec's order (f->errnos has room for every rule, made before the
+ * build). */
+static void keep_errno(struct filter *f, const struct frule *r)
 {
-	for (size_t i = 0; i < f->nerrnos; i++)
-		if (f->errnos[i].nr == nr)
-			return 0;
-	if (f->nerrnos == SBX_NOTIFY_ERRNOS)
-		return -1;
-	f->errnos[f->nerrnos].nr = nr;
-	f->errnos[f->nerrnos++].err = err;
-	return 0;
+	struct sbx_notify_errno *e = &f->errnos[f->nerrnos++];
+	e->nr = r->nr;
+	e->err = r->nerr;
+	e->ncmp = r->ncmp;
+	for (unsigned k = 0; k < r->ncmp; k++) {
+		e->cmp[k].arg = r->cmp[k].arg;
+		e->cmp[k].op = (int)r->cmp[k].op;
+		e->cmp[k].a = r->cmp[k].datum_a;
+		e->cmp[k].b = r->cmp[k].datum_b;
+	}
 }
 
 static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
@@ -481,10 +510,8 @@ static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
 		    f->exec_notified ||
 		    (r[i].nr == SCMP_SYS(execve) &&
 		     r[i].action == SCMP_ACT_NOTIFY && !r[i].nerr);
-		if (r[i].nerr && keep_errno(f, r[i].nr, r[i].nerr) < 0) {
-			*bad = i;
-			return -E2BIG;
-		}
+		if (r[i].nerr)
+			keep_errno(f, &r[i]);
 	}
 	f->notify = f->notify || def == SCMP_ACT_NOTIFY;
 	f->exec_notified = f->exec_notified || def == SCMP_ACT_NOTIFY;
@@ -561,7 +588,7 @@ static int l_filter(lua_State *L)
 	struct sock_filter *insns;
 	uint32_t def;
 	lua_Integer n = 0;
-	size_t bad;
+	size_t bad, nerr = 0;
 	ssize_t size;
 	int rc;
 
@@ -605,12 +632,18 @@ static int l_filter(lua_State *L)
 	f->notify = 0;
 	f->nrules = 0;
 	f->nerrnos = 0;
+	f->errnos = NULL;
 	f->exec_notified = 0;
 	f->prog.len = 0;
 	f->prog.filter = NULL;
 	luaL_setmetatable(L, FILTER_MT);
 	lua_pushvalue(L, 2);
 	lua_setiuservalue(L, 5, UV_SKIPPED);
+	/* room for every notified refusal (filter_build keeps them) */
+	for (lua_Integer i = 0; i < n; i++)
+		nerr += rules[i].nerr && rules[i].nr >= 0;
+	f->errnos = lua_newuserdatauv(L, nerr * sizeof *f->errnos + 1, 0);
+	lua_setiuservalue(L, 5, UV_ERRNOS);
 
 	/* 3. Compile and export; no Lua call until the size is known. */
 	rc = filter_build(f, def, rules, (size_t)n, &bad);
@@ -646,27 +679,55 @@ static int l_filter(lua_State *L)
 	return 1;
 }
 
-/* The errnos table of core.filter_bpf (argument 5, {[nr] = errno}) into
- * f; raises on a malformed one. */
+/* The refusals of core.filter_bpf (argument 5: what f:info().refusals
+ * gave, {nr = N, errno = E, args = {{index, op, value[, mask]}...}} each)
+ * into f, at the top of the stack; raises on a malformed one. */
 static void bpf_errnos(lua_State *L, struct filter *f)
 {
+	static const char *const keys[] = {"nr", "errno", "args", NULL};
+	lua_Integer n;
+
 	if (lua_isnoneornil(L, 5))
 		return;
 	luaL_checktype(L, 5, LUA_TTABLE);
-	lua_pushnil(L);
-	while (lua_next(L, 5) != 0) {
+	n = (lua_Integer)lua_rawlen(L, 5);
+	luaL_argcheck(L, n < 65536, 5, "too many refusals");
+	f->errnos = lua_newuserdatauv(L, (size_t)n * sizeof *f->errnos + 1, 0);
+	lua_setiuservalue(L, -2, UV_ERRNOS);
+	for (lua_Integer i = 1; i <= n; i++) {
+		struct sbx_notify_errno *e = &f->errnos[i - 1];
+		char where[48];
+		lua_Integer nr, err, nargs;
 		int isnr, iserr;
-		lua_Integer nr = lua_tointegerx(L, -2, &isnr);
-		lua_Integer err = lua_tointegerx(L, -1, &iserr);
+
+		snprintf(where, sizeof where, "refusals[%lld]", (long long)i);
+		luaL_argcheck(L, lua_rawgeti(L, 5, i) == LUA_TTABLE, 5, where);
+		for (size_t k = 0; keys[k] != NULL; k++)
+			lua_getfield(L, -1 - (int)k, keys[k]);
+		nr = lua_tointegerx(L, -3, &isnr);
+		err = lua_tointegerx(L, -2, &iserr);
 		luaL_argcheck(L,
 			      isnr && iserr && nr >= 0 && nr < 4096 &&
-				  err > 0 && err <= MAX_ERRNO_VAL,
-			      5, "entries must be [call number] = errno");
-		luaL_argcheck(L, f->nerrnos < SBX_NOTIFY_ERRNOS, 5,
-			      "too many entries");
-		f->errnos[f->nerrnos].nr = (int)nr;
-		f->errnos[f->nerrnos++].err = (int)err;
-		lua_pop(L, 1);
+				  err > 0 && err <= MAX_ERRNO_VAL &&
+				  lua_type(L, -1) == LUA_TTABLE,
+			      5, where);
+		nargs = (lua_Integer)lua_rawlen(L, -1);
+		luaL_argcheck(L, nargs <= MAX_CMP, 5, where);
+		e->nr = (int)nr;
+		e->err = (int)err;
+		e->ncmp = (unsigned)nargs;
+		for (lua_Integer j = 1; j <= nargs; j++) {
+			struct scmp_arg_cmp c;
+			lua_rawgeti(L, -1, j);
+			check_cmp(L, 5, -1, &c, where);
+			lua_pop(L, 1);
+			e->cmp[j - 1].arg = c.arg;
+			e->cmp[j - 1].op = (int)c.op;
+			e->cmp[j - 1].a = c.datum_a;
+			e->cmp[j - 1].b = c.datum_b;
+		}
+		lua_pop(L, 4);
+		f->nerrnos++;
 	}
 }
 
@@ -709,6 +770,7 @@ static int l_filter_bpf(lua_State *L)
 	f->notify = lua_toboolean(L, 3);
 	f->exec_notified = lua_toboolean(L, 4);
 	f->nerrnos = 0;
+	f->errnos = NULL;
 	f->nrules = (size_t)nrules;
 	f->prog.len = 0;
 	f->prog.filter = NULL;
@@ -824,6 +886,44 @@ static int l_dump(lua_State *L)
 	return 1;
 }
 
+/* f:info().refusals: each notified refusal with its comparisons, in the
+ * spec's form ({index, op, value[, mask]}), as core.filter_bpf takes them. */
+static void push_refusals(lua_State *L, const struct filter *f)
+{
+	static const char *const ops[] = {
+	    "",	  "!=", "<", "<=",
+	    "==", ">=", ">", "&=="}; /* enum scmp_compare */
+	lua_createtable(L, (int)f->nerrnos, 0);
+	for (size_t i = 0; i < f->nerrnos; i++) {
+		const struct sbx_notify_errno *e = &f->errnos[i];
+		lua_createtable(L, 0, 3);
+		lua_pushinteger(L, e->nr);
+		lua_setfield(L, -2, "nr");
+		lua_pushinteger(L, e->err);
+		lua_setfield(L, -2, "errno");
+		lua_createtable(L, (int)e->ncmp, 0);
+		for (unsigned k = 0; k < e->ncmp; k++) {
+			const struct sbx_arg_cmp *c = &e->cmp[k];
+			int masked = c->op == SCMP_CMP_MASKED_EQ;
+			lua_createtable(L, masked ? 4 : 3, 0);
+			lua_pushinteger(L, c->arg);
+			lua_rawseti(L, -2, 1);
+			lua_pushstring(L, c->op > 0 && c->op < 8 ? ops[c->op]
+								 : "?");
+			lua_rawseti(L, -2, 2);
+			lua_pushinteger(L, (lua_Integer)(masked ? c->b : c->a));
+			lua_rawseti(L, -2, 3);
+			if (masked) {
+				lua_pushinteger(L, (lua_Integer)c->a);
+				lua_rawseti(L, -2, 4);
+			}
+			lua_rawseti(L, -2, (lua_Integer)k + 1);
+		}
+		lua_setfield(L, -2, "args");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+}
+
 /* f:info() -> {insns = N, rules = N, notify = bool, skipped = {names}} */
 static int l_info(lua_State *L)
 {
@@ -842,11 +942,13 @@ static int l_info(lua_State *L)
 	/* {[nr] = errno}: the calls refused with an errno the supervisor
 	 * also names ({errno = E, notify = true}) */
 	lua_createtable(L, 0, (int)f->nerrnos);
-	for (size_t i = 0; i < f->nerrnos; i++) {
-		lua_pushinteger(L, f->errnos[i].err);
+	for (size_t i = f->nerrnos; i-- > 0;) {
+		lua_pushinteger(L, f->errnos[i].err); /* the first one holds */
 		lua_rawseti(L, -2, f->errnos[i].nr);
 	}
 	lua_setfield(L, -2, "errnos");
+	push_refusals(L, f);
+	lua_setfield(L, -2, "refusals");
 	lua_getiuservalue(L, 1, UV_SKIPPED);
 	n = (lua_Integer)lua_rawlen(L, -1);
 	lua_createtable(L, (int)n, 0); /* a copy: the filter stays immutable */

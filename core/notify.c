@@ -28,6 +28,7 @@
  * (readlink of /proc/<pid>/cwd and fd links) are never followed.
  */
 #include "compat.h"
+#include "digest.h"
 #include "fileio.h"
 #include "sbx.h"
 
@@ -61,8 +62,9 @@
 #define CLONE_NEWTIME_UNSHARE 0x00000080 /* in clone it is CSIGNAL */
 
 static const char *const kinds[SBX_EV_COUNT] = {
-    "open", "exec",   "connect", "bind",   "send",	"clone",
-    "mmap", "ptrace", "delete",	 "rename", "attribute", "syscall"};
+    "open",	 "exec",  "connect", "bind",	"send",
+    "clone",	 "mmap",  "ptrace",  "delete",	"rename",
+    "attribute", "memfd", "signal",  "protect", "syscall"};
 
 const char *sbx_event_kind(int kind)
 {
@@ -519,11 +521,47 @@ static int describe_file(pid_t pid, const struct seccomp_data *d,
 	}
 }
 
-static int filter_errno(const struct sbx_notify_spec *s, int nr)
+/* Whether the comparison c holds for the arguments a (libseccomp's
+ * semantics: 64-bit, unsigned; MASKED_EQ is (arg & datum_a) == datum_b). */
+static int cmp_holds(const struct sbx_arg_cmp *c, const __u64 *a)
 {
-	for (size_t i = 0; i < s->nerrnos; i++)
-		if (s->errnos[i].nr == nr)
-			return s->errnos[i].err;
+	uint64_t v = a[c->arg];
+	switch (c->op) {
+	case SCMP_CMP_NE:
+		return v != c->a;
+	case SCMP_CMP_LT:
+		return v < c->a;
+	case SCMP_CMP_LE:
+		return v <= c->a;
+	case SCMP_CMP_EQ:
+		return v == c->a;
+	case SCMP_CMP_GE:
+		return v >= c->a;
+	case SCMP_CMP_GT:
+		return v > c->a;
+	case SCMP_CMP_MASKED_EQ:
+		return (v & c->a) == c->b;
+	default:
+		return 1; /* unknown: refuse rather than let through */
+	}
+}
+
+/* The errno of the profile's first named refusal whose comparisons all
+ * hold for this call, else 0.  The arguments are the registers the
+ * notification carries, the very values the filter compared: no race. */
+static int filter_errno(const struct sbx_notify_spec *s,
+			const struct seccomp_data *d)
+{
+	for (size_t i = 0; i < s->nerrnos; i++) {
+		const struct sbx_notify_errno *r = &s->errnos[i];
+		unsigned k = 0;
+		if (r->nr != d->nr)
+			continue;
+		while (k < r->ncmp && cmp_holds(&r->cmp[k], d->args))
+			k++;
+		if (k == r->ncmp)
+			return r->err;
+	}
 	return 0;
 }
 
@@ -546,6 +584,85 @@ static void describe_open(pid_t pid, const struct seccomp_data *d,
 		e->flags = 0;
 }
 
+/* A copy of descriptor fd of task pid (pidfd_getfd), or -1.  The caller
+ * closes it at once; its ID_VALID check that follows says whether the
+ * task is still the one that made the call. */
+static int take_fd(pid_t pid, uint64_t fd)
+{
+	int copy, pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0 && errno == EINVAL) /* a thread: PIDFD_THREAD (6.9) */
+		pidfd = (int)syscall(SYS_pidfd_open, pid, O_EXCL);
+	if (pidfd < 0 || fd > 0x7fffffff)
+		return pidfd < 0 ? -1 : (close(pidfd), -1);
+	copy = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);
+	close(pidfd);
+	return copy;
+}
+
+/* The type of the socket at descriptor fd of task pid (SOCK_STREAM,
+ * SOCK_DGRAM, ...); 0 when it cannot be told. */
+static int sock_type(pid_t pid, uint64_t fd)
+{
+	int type = 0, copy = take_fd(pid, fd);
+	socklen_t len = sizeof type;
+	if (copy < 0)
+		return 0;
+	if (getsockopt(copy, SOL_SOCKET, SO_TYPE, &type, &len) != 0)
+		type = 0;
+	close(copy);
+	return type;
+}
+
+/* The most of an executed memfd the supervisor reads to hash it: the box's
+ * file-size limit's default (docs/limits.md); past it, no hash. */
+#define MEMFD_HASH_MAX ((off_t)64 << 20)
+
+/* An exec of a memfd (a fileless program): its path made the memfd's name
+ * (an execve of /proc/self/fd/N or /dev/fd/N names the descriptor), and
+ * the payload's sha256 and size read from a copy of the descriptor with
+ * pread (the task's offset is not moved).  What is hashed is what the
+ * memfd held at the call: another thread of the program could write to it
+ * before the kernel reads it, which the docs say. */
+static void exec_memfd(pid_t pid, const struct seccomp_data *d,
+		       struct sbx_event *e)
+{
+	static unsigned char buf[1 << 16];
+	struct sbx_sha256 h;
+	char name[SBX_EVENT_PATH];
+	unsigned fd = 0;
+	int n = 0, copy;
+	off_t at = 0;
+	ssize_t r;
+
+	if (d->nr == SYS_execveat) {
+		fd = (unsigned)d->args[0];
+	} else if ((sscanf(e->path, "/proc/self/fd/%u%n", &fd, &n) == 1 ||
+		    sscanf(e->path, "/proc/thread-self/fd/%u%n", &fd, &n) ==
+			1 ||
+		    sscanf(e->path, "/dev/fd/%u%n", &fd, &n) == 1) &&
+		   e->path[n] == '\0') {
+		fd_path(pid, fd, name, sizeof name);
+		if (strncmp(name, "/memfd:", 7) == 0)
+			memcpy(e->path, name, sizeof name);
+	}
+	if (strncmp(e->path, "/memfd:", 7) != 0)
+		return;
+	copy = take_fd(pid, fd);
+	if (copy < 0)
+		return;
+	sbx_sha256_init(&h);
+	while (at <= MEMFD_HASH_MAX &&
+	       (r = pread(copy, buf, sizeof buf, at)) > 0) {
+		sbx_sha256_update(&h, buf, (size_t)r);
+		at += r;
+	}
+	close(copy);
+	if (at <= MEMFD_HASH_MAX) {
+		sbx_sha256_hex(&h, e->sha256);
+		e->size = (uint64_t)at;
+	}
+}
+
 /* A connect, bind or sendto with its address; returns whether the table
  * refuses it (a send without an address, on a connected socket, never). */
 static int describe_net(pid_t pid, const struct seccomp_data *d,
@@ -560,6 +677,8 @@ static int describe_net(pid_t pid, const struct seccomp_data *d,
 	if (d->nr == SYS_sendto ? read_addr(pid, a[4], a[5], e)
 				: read_addr(pid, a[1], a[2], e))
 		return 0;
+	if (e->family == AF_INET || e->family == AF_INET6)
+		e->socktype = sock_type(pid, a[0]);
 	refuse = s->connect != NULL;
 	for (size_t i = 0; i < s->nconnect && refuse; i++)
 		refuse = strcmp(e->addr, s->connect[i]) != 0;
@@ -573,11 +692,48 @@ static int describe_net(pid_t pid, const struct seccomp_data *d,
 	return refuse;
 }
 
+/* Calls named by what they do, with no table entry of their own: a memfd
+ * made, a signal sent, memory made executable.  Refused as any other
+ * notified call is (an allow-list that did not list them refuses them),
+ * unless the table only watches.  0: not one. */
+static int describe_watched(pid_t pid, const struct seccomp_data *d,
+			    struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+	switch (d->nr) {
+	case SYS_memfd_create:
+		e->kind = SBX_EV_MEMFD;
+		if (read_str(pid, a[0], e->path, sizeof e->path) < 0)
+			e->path[0] = '\0';
+		e->flags = a[1];
+		return 1;
+	case SYS_kill:
+	case SYS_tkill:
+		e->kind = SBX_EV_SIGNAL;
+		e->target = (int64_t)(int)a[0];
+		e->sig = (int)a[1];
+		return 1;
+	case SYS_tgkill:
+		e->kind = SBX_EV_SIGNAL;
+		e->target = (int64_t)(int)a[1];
+		e->sig = (int)a[2];
+		return 1;
+	case SYS_mprotect:
+		e->kind = SBX_EV_PROTECT;
+		e->size = a[1];
+		e->flags = a[2];
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Reads the call into e; returns whether the table refuses it, and in
- * *err the errno a refusal answers with. */
+ * *err the errno a refusal answers with; *held is set when the refusal is
+ * the profile's own (a named errno rule): it holds in every mode. */
 static int describe(pid_t pid, const struct seccomp_data *d,
 		    const struct sbx_notify_spec *s, struct sbx_event *e,
-		    int *err)
+		    int *err, int *held)
 {
 	const __u64 *a = d->args;
 	int refuse = 0;
@@ -604,6 +760,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 				  sizeof e->path);
 			read_argv(pid, a[2], e);
 		}
+		exec_memfd(pid, d, e);
 		*err = EACCES;
 		break;
 	case SYS_connect:
@@ -631,6 +788,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_mmap:
 		e->kind = SBX_EV_MMAP;
 		e->size = a[1];
+		e->flags = a[2];
 		refuse = s->mmap_cap && a[1] > s->mmap_cap;
 		*err = ENOMEM;
 		break;
@@ -652,13 +810,15 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 			*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
 			break;
 		}
-		e->kind = SBX_EV_SYSCALL;
-		refuse = 1;
+		if (!describe_watched(pid, d, e))
+			e->kind = SBX_EV_SYSCALL;
+		refuse = !s->watch;
 		break;
 	}
-	if (filter_errno(s, d->nr)) {
+	*held = filter_errno(s, d);
+	if (*held) {
 		refuse = 1;
-		*err = filter_errno(s, d->nr);
+		*err = *held;
 	}
 	return refuse;
 }
@@ -710,9 +870,25 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		lua_pushboolean(L, e->ns != 0);
 		lua_setfield(L, -2, "namespaces");
 	}
-	if (e->kind == SBX_EV_MMAP) {
+	if (e->kind == SBX_EV_MMAP || e->kind == SBX_EV_PROTECT) {
 		lua_pushinteger(L, (lua_Integer)e->size);
 		lua_setfield(L, -2, "size");
+		lua_pushinteger(L, (lua_Integer)e->flags);
+		lua_setfield(L, -2, "prot");
+	}
+	if (e->kind == SBX_EV_MEMFD) {
+		lua_pushinteger(L, (lua_Integer)e->flags);
+		lua_setfield(L, -2, "flags");
+	}
+	if (e->kind == SBX_EV_SIGNAL) {
+		lua_pushinteger(L, (lua_Integer)e->target);
+		lua_setfield(L, -2, "target");
+		lua_pushinteger(L, e->sig);
+		lua_setfield(L, -2, "signal");
+		if (e->sig > 0 && e->sig < 65) {
+			lua_pushstring(L, sbx_signal_name(e->sig));
+			lua_setfield(L, -2, "signame");
+		}
 	}
 	if (e->addr[0]) {
 		lua_pushstring(L, e->addr);
@@ -722,6 +898,10 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 				  : e->family == AF_UNIX  ? "unix"
 							  : "other");
 		lua_setfield(L, -2, "family");
+	}
+	if (e->socktype == SOCK_STREAM || e->socktype == SOCK_DGRAM) {
+		lua_pushstring(L, e->socktype == SOCK_STREAM ? "tcp" : "udp");
+		lua_setfield(L, -2, "protocol");
 	}
 	if (e->kind == SBX_EV_EXEC) {
 		int i = 1;
@@ -733,6 +913,12 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		if (e->argv_cut) {
 			lua_pushboolean(L, 1);
 			lua_setfield(L, -2, "argv_cut");
+		}
+		if (e->sha256[0]) {
+			lua_pushstring(L, e->sha256);
+			lua_setfield(L, -2, "sha256");
+			lua_pushinteger(L, (lua_Integer)e->size);
+			lua_setfield(L, -2, "size");
 		}
 	}
 	if (e->limit) {
@@ -787,6 +973,8 @@ static int same_event(const struct sbx_event *a, const struct sbx_event *b)
 	return a->kind == b->kind && a->answer == b->answer && a->nr == b->nr &&
 	       a->pid == b->pid && a->err == b->err && a->flags == b->flags &&
 	       a->size == b->size && a->limit == b->limit &&
+	       a->target == b->target && a->sig == b->sig &&
+	       strcmp(a->sha256, b->sha256) == 0 &&
 	       strcmp(a->path, b->path) == 0 && strcmp(a->to, b->to) == 0 &&
 	       strcmp(a->addr, b->addr) == 0 && a->argv_len == b->argv_len &&
 	       memcmp(a->argv, b->argv, a->argv_len) == 0 &&
@@ -855,9 +1043,11 @@ static int over_budget(struct sbx_notify *n, int nr, struct sbx_event *e)
 
 /* The answer to a described call: the table's, in the box's mode, then
  * the Lua rule's where the box has one. */
-static int decide(struct sbx_notify *n, int nr, int refuse, struct sbx_event *e)
+static int decide(struct sbx_notify *n, int refuse, int held,
+		  struct sbx_event *e)
 {
-	int ans, held = filter_errno(n->spec, nr) || e->limit;
+	int ans;
+	held = held || e->limit;
 	if (!refuse)
 		ans = SBX_ANS_ALLOW;
 	else if (held || n->spec->mode != SBX_MODE_LOG)
@@ -883,7 +1073,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 {
 	struct seccomp_notif req;
 	struct sbx_event e;
-	int refuse, err, ans;
+	int refuse, err, ans, held;
 	pid_t pid;
 
 	memset(&req, 0, sizeof req);
@@ -903,7 +1093,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 	}
 	pid = (pid_t)req.pid;
 	memset(&e, 0, sizeof e);
-	refuse = describe(pid, &req.data, n->spec, &e, &err);
+	refuse = describe(pid, &req.data, n->spec, &e, &err, &held);
 	/* what was read belongs to this call only if the task still waits
 	 * in it: a task killed and its pid reused would give another's */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
@@ -913,7 +1103,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 		refuse = 1;
 		err = EAGAIN;
 	}
-	ans = decide(n, req.data.nr, refuse, &e);
+	ans = decide(n, refuse, held, &e);
 	e.answer = ans;
 	e.err = ans == SBX_ANS_DENY ? err : 0;
 	record(n, &e);

@@ -33,16 +33,28 @@ enum {
 	SBX_EV_DELETE,	  /* unlink, unlinkat, rmdir */
 	SBX_EV_RENAME,	  /* rename, renameat, renameat2: path and to */
 	SBX_EV_ATTRIBUTE, /* chmod, chown, utimes, xattr families */
+	SBX_EV_MEMFD,	  /* memfd_create: path its name */
+	SBX_EV_SIGNAL,	  /* kill, tkill, tgkill: target and sig */
+	SBX_EV_PROTECT,	  /* mprotect: size and flags (PROT_*) */
 	SBX_EV_SYSCALL,
 	SBX_EV_COUNT
 };
 
 /* A call the profile refuses with an errno and also notifies (the errno
- * stays the answer: the supervisor only names the call). */
-#define SBX_NOTIFY_ERRNOS 128
+ * stays the answer: the supervisor only names the call), under the rule's
+ * own comparisons: the supervisor applies them to the arguments the
+ * notification carries (the registers seccomp saw, not memory), so that a
+ * call the profile notifies for another reason is refused only where the
+ * rule holds. */
 struct sbx_notify_errno {
 	int nr;
 	int err;
+	unsigned ncmp;
+	struct sbx_arg_cmp {
+		unsigned arg;
+		int op;	       /* enum scmp_compare */
+		uint64_t a, b; /* libseccomp's datum_a, datum_b */
+	} cmp[6];
 };
 
 /* The box's table, compiled by spec.c (strings anchored in the box). */
@@ -66,6 +78,10 @@ struct sbx_notify_spec {
 	/* budgets over the run (0: none): notified process (task) creations
 	 * (clone, clone3, fork, vfork) and execs past the program's first */
 	unsigned long tasks, execs;
+	/* the profile notifies to watch, not to refuse: a call the table
+	 * has no list for (memfd_create, kill, mprotect, any other) is let
+	 * through in every mode; the lists, budgets and errnos still hold */
+	int watch;
 	const struct sbx_notify_errno *errnos;
 	size_t nerrnos;
 };
@@ -80,16 +96,21 @@ struct sbx_event {
 	int pid;	     /* in the box's pid namespace; 0: unknown */
 	int err;	     /* the errno answered (SBX_ANS_DENY) */
 	int family;	     /* AF_* of addr */
+	int socktype;	     /* SOCK_* of the socket addressed; 0: unknown */
 	int ns;		     /* clone: namespace flags asked for */
 	uint64_t flags;	     /* open: O_* flags; clone: its flags;
 				unlinkat, renameat2: their flags */
-	uint64_t size;	     /* mmap: the length asked for */
+	uint64_t size;	     /* mmap, mprotect: the length asked for;
+				exec of a memfd: the payload's */
+	int64_t target;	     /* signal: the pid named (box's namespace) */
+	int sig;	     /* signal: its number */
 	unsigned long limit; /* clone, exec: the budget it passed; 0: none */
 	unsigned long count;
 	char path[SBX_EVENT_PATH];
 	char to[SBX_EVENT_PATH]; /* rename: the new name */
 	char addr[80];
 	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
+	char sha256[65];	   /* exec of a memfd: its payload's, hex */
 	size_t argv_len;
 	int argv_cut; /* exec: argv holds less than the program's */
 };

@@ -379,8 +379,9 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
-	static const char *const keys[] = {
-	    "open", "change", "connect", "mmap_cap", "tasks", "execs", NULL};
+	static const char *const keys[] = {"open",     "change", "connect",
+					   "mmap_cap", "tasks",	 "execs",
+					   "watch",    NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -423,6 +424,7 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		    (unsigned long)sbx_opt_int(L, t, "tasks", 0, 0, 1 << 20);
 		n->execs =
 		    (unsigned long)sbx_opt_int(L, t, "execs", 0, 0, 1 << 20);
+		n->watch = sbx_opt_bool(L, t, "watch", 0);
 	}
 	lua_pop(L, 1);
 	if (n->on) {

@@ -12,7 +12,7 @@ local report = require "sbx.report"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
 -- every module before the first box
-require "sbx.stdbox"
+local stdbox = require "sbx.stdbox"
 require "sbx.backend"
 require "lfs"
 
@@ -37,7 +37,10 @@ local OPTIONS = {
 	{ "--rules", "FILE", "verdict rules (a Lua file returning a list of rules; repeatable)" },
 	{ "--no-default-rules", nil, "only the rules of --rules" },
 	{ "--shard", "K/N", "only the K-th of N deterministic parts of the inputs" },
-	{ "--profile", "NAME", "seccomp profile: default, none, or a file (default)" },
+	{ "--profile", "NAME", "seccomp profile: watch, default, strict, none, or a file (default: watch; "
+		.. "with --jail, default)" },
+	{ "--jail", nil, "run each program in the plain standard box (the default profile, no network "
+		.. "sink, no decoys: only refusals and limits are recorded) instead of the analysis box" },
 	{ "--cgroup", "DIR|none", "cgroup v2 base for the boxes' cgroups (default: found)" },
 	{ "--merge", nil, "merge the JSON-lines files PATH... into one (sorted, each record once)" },
 	{ "--progress", "auto|always|never", "a progress line on stderr (default auto: on a terminal)" },
@@ -90,7 +93,8 @@ local function parse(argv)
 		o.shard = { k, n }
 	end
 	o.out = one(args, "out")
-	o.profile = one(args, "profile") or "default"
+	o.jail = count(args, "jail")
+	o.profile = one(args, "profile")
 	local cg = one(args, "cgroup") or os.getenv("SBXLUA_CGROUP")
 	if cg == "none" then
 		o.cgroup = false
@@ -148,16 +152,27 @@ end
 -- The profile's filter, the rules, and the digest of what a record is
 -- made with: the same program under other options or rules is another
 -- record.
-local function filter_and_options(o)
-	local prof, msg = profile.load(o.profile)
-	if prof == nil then refuse("--profile %s: %s", o.profile, msg) end
-	local filter, ferr = profile.compile(prof)
-	if filter == nil then refuse("--profile %s: %s", o.profile, ferr) end
+-- The boxes' options shared by every program (the analysis box's unless
+-- --jail: sbx.stdbox owns it), with the filter and the explain channel's
+-- mode and table from the profile, as run.lua has them; the verdict rules;
+-- and the digest of what a record depends on.
+local function base_options(o)
+	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
+		profile = o.profile, stdout = "discard", stderr = "discard", cgroup = o.cgroup }
+	if not o.jail then stdbox.analysis(base) end
+	base.profile = base.profile or "default"
+	local filter, prof = profile.filter(base.profile, { name_refusals = true })
+	if filter == nil then
+		refuse("--profile %s: %s", base.profile, prof:find("^profile ") and cli.reason(prof) or prof)
+	end
+	local pmode, ntable = profile.notify(prof)
+	base.filter, base.mode, base.notify = filter, pmode or "deny", ntable
 	local rules, rule_digest = load_rules(o)
 	local lim = assert(limits.resolve(o.limits))
 	local options = require("sbx.core").sha256(batch.encode {
-		version = sbx.version, profile = o.profile, limits = lim, rules = rule_digest })
-	return filter, rules, options
+		version = sbx.version, profile = base.profile, limits = lim, rules = rule_digest,
+		net = base.net or "none", decoys = base.decoys or false })
+	return base, rules, options
 end
 
 -- The output (stdout, or --out opened to append) and the keys of the
@@ -247,7 +262,7 @@ end
 local function main(argv)
 	local o = parse(argv)
 	if o.merge then return merge(o) end
-	local filter, rules, options = filter_and_options(o)
+	local base, rules, options = base_options(o)
 
 	local paths, warn = batch.inputs(o.paths)
 	if not paths then refuse("%s", warn) end
@@ -256,9 +271,6 @@ local function main(argv)
 
 	local out, done = open_output(o)
 	local todo, skipped = programs_to_run(paths, options, done)
-	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
-		filter = filter, profile = o.profile, stdout = "discard", stderr = "discard",
-		cgroup = o.cgroup }
 	local recs, interrupted = run_all(o, todo, base, rules, out)
 	if not o.quiet then
 		io.stderr:write(batch.summary_text(batch.summary(recs)))

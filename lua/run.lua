@@ -11,11 +11,11 @@ local profile = require "sbx.profile"
 -- every module before the first box: a box may write into the caller's
 -- directory, and nothing is loaded after it has run (those only some runs
 -- use: load_modules, once the options are known)
-local setid = require "sbx.setid"
-local written = require "sbx.written"
 local sink = require "sbx.sink"
 local backend = require "sbx.backend"
-local cjson, behaviour
+local afterrun = require "sbx.afterrun"
+local behaviour = require "sbx.behaviour"
+local cjson, verdict, rules
 
 local refuse, reason, split_dest = cli.refuse, cli.reason, cli.split_dest
 local clean_box_path, host_path = cli.clean_box_path, cli.host_path
@@ -176,6 +176,10 @@ local OPTIONS = {
 		function(o) o.decoys = true end },
 	{ "--report", "FILE", "also write the report to FILE", "report" },
 	{ "--json", "FILE", "write the structured result to FILE", "json" },
+	{ "--explore", nil, "the analysis box: record everything, change nothing (the watch profile: the "
+		.. "default box's refusals, every open, exec, connect, process, file change, signal and memfd "
+		.. "recorded and let through; --net sink; --decoys; --behaviour); an option typed beside it wins",
+		function(o) o.explore = true end },
 	{ "--behaviour", nil, "print the behaviour summary (files, processes, network, refused "
 		.. "calls, behash) to stderr after the report",
 		function(o) o.behaviour = true end },
@@ -233,6 +237,10 @@ local function parse(argv)
 		if o.cgroup == "none" then o.cgroup = false end
 	end
 	o.prog, o.args = args.PROG, args.ARGS
+	if o.explore then
+		stdbox.analysis(o)
+		o.behaviour = true
+	end
 	-- the written places are recorded, and decoys placed, in the
 	-- namespace box's own tree: never silently not done
 	if (o.keep or o.decoys) and (o.backend or "ns") ~= "ns" then
@@ -312,17 +320,9 @@ end
 -- The report of a run on stderr, and the outputs o asks for; returns the
 -- exit code.
 local function report_run(o, r, info)
-	-- the box is gone: no set-id file of its host id stays in a --rw
-	-- directory (reported after the run's own events)
-	local swept = setid.after_run(info)
-	-- the written files (sbx.written), and the decoys' markers found in them
-	info.files = r.files and written.files(r, info.decoys, info.mount_points) or nil
-	local hits = info.decoys and written.marker_hits(r, info.files or {}, info.decoys) or {}
-
-	local events = report.events(r, info)
-	for _, e in ipairs(swept) do events[#events + 1] = e end
-	for _, h in ipairs(hits) do events[#events + 1] = report.decoy_note(h) end
-	local verified = report.verify(r, info, sbx.ns_ids())
+	-- the box is gone: the set-id sweep, the written files, the decoys'
+	-- markers, the events and the verified claims (sbx.afterrun)
+	local events, verified = afterrun.collect(r, info, sbx.ns_ids())
 	local text = report.text(r, info, events, verified, o.verbose)
 	if o.verbose then text = text .. sink.text(r) end
 	-- every report line begins a line, whatever the program left
@@ -335,10 +335,13 @@ local function report_run(o, r, info)
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.json or o.behaviour then
-		local res = report.result(r, info, events, verified)
-		if r.sink then sink.json(r, res) end
-		res.behaviour = behaviour.summary(res)
+		local res = afterrun.result(r, info, events, verified)
+		if o.explore then
+			res.verdict = verdict.judge(res, rules)
+			behaviour.judged(res.behaviour, res.verdict)
+		end
 		if o.behaviour then io.stderr:write(behaviour.text(res.behaviour)) end
+		if o.explore then io.stderr:write(verdict.text(res.verdict)) end
 		if o.json then ok = write_out("--json", o.json, cjson.encode(res) .. "\n") and ok end
 	end
 	-- an output the caller asked for and did not get (the box left
@@ -353,9 +356,12 @@ end
 -- backends' refusal loads sbx.backend.oci only when the namespace box
 -- could not even be cloned: nothing ran.)
 local function load_modules(o)
-	if o.json or o.behaviour then
-		cjson = require "cjson"
-		behaviour = require "sbx.behaviour"
+	if o.json then cjson = require "cjson" end
+	if o.explore then
+		verdict = require "sbx.verdict"
+		local msg
+		rules, msg = verdict.defaults()
+		if not rules then refuse("--explore: the default rules: %s", msg) end
 	end
 	local name = o.backend or "ns"
 	if name == "process" then require "sbx.backend.process" end

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Batch throughput: programs per second for N runs of /bin/true (N distinct
 # copies: batch.lua records a program once per content) by
-# `sbxlua batch.lua` at -j 1 and -j 2, beside a shell loop over bwrap with
+# `sbxlua batch.lua` at -j 1 and -j 2, in the analysis box (the default)
+# and in the plain jail (--jail), beside a shell loop over bwrap with
 # the standard box's tree and walls as far as bwrap has them; prints each
 # and the ratios (targets: -j 2 >= 1.8x -j 1, -j 2 >= 1.5x the bwrap loop);
 # then two bwrap loops side by side against one, and two loops of the
@@ -33,10 +34,14 @@ done
 now() { date +%s.%N; }
 rate() { echo "$1 $2 $3" | awk '{ printf "%.1f", $1 / ($3 - $2) }'; }
 
+ta=$(now)
+./sbxlua batch.lua -q -j 1 --out "$tmp/a1.jsonl" "$tmp/progs"
+tb=$(now)
+./sbxlua batch.lua -q -j 2 --out "$tmp/a2.jsonl" "$tmp/progs"
 t0=$(now)
-./sbxlua batch.lua -q -j 1 --out "$tmp/j1.jsonl" "$tmp/progs"
+./sbxlua batch.lua -q --jail -j 1 --out "$tmp/j1.jsonl" "$tmp/progs"
 t1=$(now)
-./sbxlua batch.lua -q -j 2 --out "$tmp/j2.jsonl" "$tmp/progs"
+./sbxlua batch.lua -q --jail -j 2 --out "$tmp/j2.jsonl" "$tmp/progs"
 t2=$(now)
 links="--symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
 # bwrap_loop K M: the programs whose number is K modulo M, one after the other
@@ -74,20 +79,25 @@ floor_loop 2
 wait
 t6=$(now)
 
-for f in j1 j2; do
+for f in a1 a2 j1 j2; do
 	l=$(wc -l <"$tmp/$f.jsonl")
 	[ "$l" -eq "$n" ] || { echo "bench: $f recorded $l of $n programs" >&2; exit 1; }
 done
+ra1=$(rate "$n" "$ta" "$tb")
+ra2=$(rate "$n" "$tb" "$t0")
 r1=$(rate "$n" "$t0" "$t1")
 r2=$(rate "$n" "$t1" "$t2")
 rb=$(rate "$n" "$t2" "$t3")
 rb2=$(rate "$n" "$t3" "$t4")
 rf=$(rate "$n" "$t4" "$t5")
 rf2=$(rate $((n / 2 * 2)) "$t5" "$t6")
-echo "batch -j 1:     $r1 programs/s"
-echo "batch -j 2:     $r2 programs/s"
+echo "batch -j 1:     $ra1 programs/s (the analysis box)"
+echo "batch -j 2:     $ra2 programs/s (the analysis box)"
+echo "batch -j 1:     $r1 programs/s (--jail)"
+echo "batch -j 2:     $r2 programs/s (--jail)"
 echo "bwrap loop:     $rb programs/s"
 echo "2 bwrap loops:  $rb2 programs/s (side by side)"
 echo "floor loop:     $rf boxes/s"
 echo "2 floor loops:  $rf2 boxes/s (side by side)"
+echo "$ra1 $r1 $ra2 $r2" | awk '{ printf "ratio analysis / jail:       %.2fx at -j 1, %.2fx at -j 2\n", $1 / $2, $3 / $4 }'
 echo "$r1 $r2 $rb $rb2 $rf $rf2" | awk '{ printf "ratio -j 2 / -j 1:           %.2fx (target 1.8x)\nratio -j 2 / bwrap loop:     %.2fx (target 1.5x)\nratio 2 bwrap loops / one:   %.2fx (the same kernel work\x27s own scaling here)\nratio 2 floor loops / one:   %.2fx (the least kernel work\x27s own scaling here)\n", $2 / $1, $2 / $3, $4 / $3, $6 / $5 }'

@@ -134,7 +134,7 @@ describe("the explore helpers [" .. S.priv .. "]", function()
 			.. 'r:opened()\ns\nhelp()\ns:close()\n'
 		local out = S.sh("printf %s " .. S.q(keys) .. " | " .. S.bin .. " -i 2>&1")
 		assert.truthy(out:find("\n/etc/shadow\n", 1, true), out)
-		assert.truthy(out:find("\nexplore build/tests/hostile: 1 run(s), deny mode, sink, decoys\n", 1, true), out)
+		assert.truthy(out:find("\nexplore build/tests/hostile: 1 run(s), the analysis box\n", 1, true), out)
 		assert.truthy(out:find("\ndiff(r1, r2)               what differs between two runs' behaviour\n", 1, true), out)
 	end)
 
@@ -172,7 +172,7 @@ s:close() h:close()
 		assert.truthy(out:find("+ command_executions=<command> more", 1, true), out)
 		assert.truthy(out:find("+ files_dropped=/work/note.txt 0644 ", 1, true), out)
 		assert.truthy(out:find("+ files_written=/work/note.txt\n", 1, true), out)
-		assert.truthy(out:find("explore build/tests/dropper: 2 run(s), deny mode, sink, decoys; "
+		assert.truthy(out:find("explore build/tests/dropper: 2 run(s), the analysis box; "
 			.. "allowed connect 127.0.0.1:8080\n", 1, true), out)
 		assert.truthy(out:find("connects=connect 127.0.0.1:4444 (allow)\n", 1, true), out)
 		assert.truthy(out:find("invalid option 'rename'", 1, true), out)

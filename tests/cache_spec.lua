@@ -15,7 +15,7 @@ local profile = require "sbx.profile"
 
 local root = S.euid() == 0
 local PROBE = (os.getenv("PWD") or S.sh("pwd"):gsub("%s+$", "")) .. "/build/tests/sysprobe"
-local FORMAT = "sbxlua-bpf 2"
+local FORMAT = "sbxlua-bpf 3"
 local ENFORCED = "memfd_create=ENOSYS mount=EPERM"
 local OPEN = "memfd_create=EFAULT mount=EFAULT"
 
@@ -235,6 +235,9 @@ describe("profile cache [" .. S.priv .. "]", function()
 		local g = assert(profile.filter("default", { name_refusals = true, nocache = true }))
 		assert.are.same(g:info().errnos, f:info().errnos)
 		assert.is_true(next(g:info().errnos) ~= nil)
+		-- every named refusal with its comparisons, through the entry
+		assert.are.same(g:info().refusals, f:info().refusals)
+		assert.is_true(#g:info().refusals > 100)
 	end)
 
 	it("checks its arguments", function()
@@ -255,5 +258,22 @@ describe("profile cache [" .. S.priv .. "]", function()
 			"bad argument #2 to 'filter' (unknown key 'cache')")
 		assert.has_error(function() core.filter_bpf(("\0"):rep(8), 0, false, 1) end)
 		assert.has_error(function() core.filter_bpf(("\0"):rep(8), 0, false, false, { [1] = 0 }) end)
+		-- the refusals (argument 5) as f:info().refusals gives them
+		local bpf = assert(core.filter { default = "allow" }):export()
+		local function refusals(r) return function() core.filter_bpf(bpf, 0, true, false, r) end end
+		assert.has_error(refusals { 1 }, "bad argument #5 to 'filter_bpf' (refusals[1])")
+		assert.has_error(refusals { { nr = 1, errno = 0, args = {} } },
+			"bad argument #5 to 'filter_bpf' (refusals[1])")
+		assert.has_error(refusals { { nr = 1, errno = 1, args = { { 0, "=~", 1 } } } },
+			"bad argument #5 to 'filter_bpf' (refusals[1]: invalid operator '=~')")
+		assert.has_error(refusals { { nr = 1, errno = 1, args = { { 0, "&==", 1 } } } },
+			"bad argument #5 to 'filter_bpf' (refusals[1]: 4 fields expected)")
+		assert.has_error(refusals { { nr = 1, errno = 1, args = { { 7, "==", 1 } } } },
+			"bad argument #5 to 'filter_bpf' (refusals[1]: argument index must be 0..5)")
+		local f = core.filter_bpf(bpf, 0, true, false,
+			{ { nr = 56, errno = 1, args = { { 0, "&==", 0x10000000, 0x10000000 } } } })
+		assert.are.same({ { nr = 56, errno = 1, args = { { 0, "&==", 0x10000000, 0x10000000 } } } },
+			f:info().refusals)
+		f:close()
 	end)
 end)

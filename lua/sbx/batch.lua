@@ -9,6 +9,7 @@ local backend = require "sbx.backend"
 local report = require "sbx.report"
 local verdict = require "sbx.verdict"
 local behaviour = require "sbx.behaviour"
+local afterrun = require "sbx.afterrun"
 local cjson = require "cjson"
 
 local M = {}
@@ -167,6 +168,7 @@ end
 -- The record of one program from its run's structured result.
 local function record(item, run, rules, elapsed, cpu)
 	local v = verdict.judge(run, rules)
+	if run.behaviour then behaviour.judged(run.behaviour, v) end
 	return {
 		program = item.path, sha256 = item.sha256, options = item.options,
 		outcome = run.outcome, exit_code = run.exit_code,
@@ -184,10 +186,9 @@ local function judged(item, info, r, rules, host)
 		return record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
 			error = r.error, events = {} }, rules, 0, 0)
 	end
-	local events = report.events(r, info)
-	local run = report.result(r, info, events, report.verify(r, info, host))
-	-- the rules read the behaviour summary (sbx.behaviour)
-	run.behaviour = behaviour.summary(run)
+	-- the same pipeline as run.lua's (sbx.afterrun): the written files,
+	-- the decoys, the sink's records; the rules read the behaviour summary
+	local run = afterrun.result(r, info, afterrun.collect(r, info, host))
 	local rec = record(item, run, rules, r.elapsed, r.cpu)
 	if r.outcome == "interrupted" then rec.interrupted = true end
 	return rec

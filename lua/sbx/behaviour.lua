@@ -14,8 +14,9 @@ local sort, concat = table.sort, table.concat
 
 --- The fields of a summary, in the order the text prints them.
 M.FIELDS = { "files_opened", "files_written", "files_deleted", "files_attribute_changed",
-	"files_dropped", "command_executions", "processes_created", "processes_tree",
-	"dns_lookups", "ip_traffic", "calls_highlighted", "tags", "verdicts" }
+	"files_dropped", "memory_files", "command_executions", "processes_created", "processes_tree",
+	"signals_observed", "dns_lookups", "ip_traffic", "calls_highlighted", "tags",
+	"mitre_attack_techniques", "verdicts" }
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
 
@@ -91,16 +92,24 @@ local function note_exec(st, e)
 	st.execs[#st.execs + 1] = line
 	st.command = st.command or e.path or argv[1]
 	st.created[e.path or argv[1] or "?"] = true
+	-- an exec of a memfd: its payload, hashed by the supervisor at the call
+	if type(e.sha256) == "string" then
+		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size, mode = "memfd",
+			sha256 = e.sha256, executed_from_memory = true }
+	end
 	if e.pid and not st.nodes[e.pid] then
 		tree_node(st, e.pid, e.path or argv[1], table.remove(st.clones, 1))
 	end
 end
 
--- A connect or send event's destination, by protocol, address and port.
+-- A connect or send event's destination, by protocol, address and port
+-- (the protocol the supervisor read from the socket: `ip` when it could
+-- not; a unix socket's path is not an address of ip_traffic).
 local function note_connection(st, e)
+	if e.family ~= "inet" and e.family ~= "inet6" then return end
 	local ip, port = split_addr(e.addr)
 	if not ip then return end
-	local proto = e.kind == "send" and "udp" or "tcp"
+	local proto = e.protocol or "ip"
 	st.traffic[("%s %s %s"):format(proto, ip, port_text(port))] = {
 		transport_layer_protocol = proto,
 		destination_ip = ip, destination_port = port, answer = e.answer }
@@ -125,6 +134,7 @@ end
 -- processes, calls, tags and traffic, and the tree's nodes so far.
 local function collect_events(res)
 	local st = { opened = {}, written = {}, deleted = {}, changed = {}, execs = {}, created = {},
+		memfds = {}, signals = {}, from_memory = {},
 		calls = {}, tags = {}, traffic = {}, nodes = {}, roots = {}, clones = {}, command = nil }
 	for _, e in ipairs(res.events or {}) do
 		local k = e.kind
@@ -134,6 +144,12 @@ local function collect_events(res)
 			note_exec(st, e)
 		elseif (k == "connect" or k == "send") and e.addr then
 			note_connection(st, e)
+		elseif k == "memfd" and e.answer == "allow" then
+			st.memfds[e.path or ""] = true
+		elseif k == "signal" and e.answer == "allow" then
+			-- the signal by name, the target's pid is left out (it
+			-- differs from run to run); 0 is an existence probe
+			st.signals[e.signame or ("signal %d"):format(e.signal or 0)] = true
 		end
 		note_highlights(st, e)
 	end
@@ -164,13 +180,15 @@ local function collect_dns(res)
 	return dns
 end
 
--- The files the box left behind, by path (each one written too).
-local function collect_dropped(res, written)
+-- The files the box left behind, by path (each one written too), and the
+-- payloads executed from memory (mode "memfd").
+local function collect_dropped(res, st)
 	local dropped = {}
 	for _, f in ipairs(res.files_dropped or {}) do
 		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256 }
-		written[f.path] = true
+		st.written[f.path] = true
 	end
+	for _, k in ipairs(keys(st.from_memory)) do dropped[#dropped + 1] = st.from_memory[k] end
 	sort(dropped, function(a, b) return a.path < b.path end)
 	return dropped
 end
@@ -238,7 +256,7 @@ function M.summary(res)
 	local st = collect_events(res)
 	collect_traffic(res, st.traffic)
 	local dns = collect_dns(res)
-	local dropped = collect_dropped(res, st.written)
+	local dropped = collect_dropped(res, st)
 	collect_files(res, st)
 	collect_tags(st, dns, dropped)
 	local ptree = processes_tree(res, st)
@@ -250,17 +268,37 @@ function M.summary(res)
 		files_deleted = keys(st.deleted),
 		files_attribute_changed = keys(st.changed),
 		files_dropped = dropped,
+		memory_files = keys(st.memfds),
 		command_executions = st.execs,
 		processes_created = keys(st.created),
 		processes_tree = ptree,
+		signals_observed = keys(st.signals),
 		dns_lookups = dns_list,
 		ip_traffic = traffic_list,
 		calls_highlighted = keys(st.calls),
 		tags = keys(st.tags),
+		-- filled by the verdict step (`M.judged`)
+		mitre_attack_techniques = {},
 		verdicts = {},
 		command = st.command,
 	}
 	s.behash = M.behash(s)
+	return s
+end
+
+--- Fills a summary's verdict fields from a judgement (`sbx.verdict.judge`):
+-- `verdicts` its findings, `mitre_attack_techniques` their ATT&CK ids
+-- (sorted, each once).  Neither is part of the behash.
+-- @tparam table s a summary
+-- @tparam table v a judgement
+-- @treturn table s
+function M.judged(s, v)
+	local ids = {}
+	for _, f in ipairs(v.reasons or {}) do
+		for _, id in ipairs(f.attack or {}) do ids[id] = true end
+	end
+	s.verdicts = v.reasons or {}
+	s.mitre_attack_techniques = keys(ids)
 	return s
 end
 
@@ -292,8 +330,8 @@ function M.canonical(s)
 	end
 	walk(s.processes_tree)
 	for _, f in ipairs { "files_opened", "files_written", "files_deleted",
-		"files_attribute_changed", "command_executions", "processes_created",
-		"calls_highlighted", "tags" } do
+		"files_attribute_changed", "memory_files", "command_executions", "processes_created",
+		"signals_observed", "calls_highlighted", "tags" } do
 		for _, v in ipairs(s[f] or {}) do add(f, v) end
 	end
 	for _, f in ipairs(s.files_dropped or {}) do
@@ -332,7 +370,7 @@ local function entry_text(field, v)
 		return ("%s %s:%s%s"):format(v.transport_layer_protocol, v.destination_ip,
 			port_text(v.destination_port), v.answer and v.answer ~= "allow" and " (" .. v.answer .. ")" or "")
 	elseif field == "verdicts" then
-		return tostring(v.verdict or v.name or "?")
+		return tostring(v.verdict or v.name or "?") .. (v.rule and " (" .. tostring(v.rule) .. ")" or "")
 	end
 	return tostring(v.path or v.name or "?")
 end

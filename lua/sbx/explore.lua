@@ -1,6 +1,6 @@
 --- sbx.explore: looking at a suspicious program from sbxlua's REPL.
---   s = explore "./sample"       -- a session: the standard box, deny mode,
---                                -- the network sink and decoys
+--   s = explore "./sample"       -- a session: the analysis box (run.lua
+--                                -- --explore: watch, sink, decoys)
 --   r = s:run{"--flag"}          -- one run; prints a one-screen summary
 --   r:opened() r:execs() r:connects() r:refused() r:files() r:dns()
 --   r:read("/work/dropped.bin")  -- a written file's bytes (the capture)
@@ -9,8 +9,8 @@
 -- Each run is `run.lua` in a process of its own (the same sbxlua), with
 -- `--json` and `--keep` into the session's private temporary directory
 -- (0700, removed by `s:close()` or when the session is collected).  The
--- profile is the strict one with the session's notify table, so opens,
--- execs and connects are events; see docs/explore.md.
+-- box is run.lua's `--explore` (sbx.stdbox.ANALYSIS), with the session's
+-- allow lists added to the watch profile; see docs/explore.md.
 -- @module sbx.explore
 local cjson = require "cjson"
 local behaviour = require "sbx.behaviour"
@@ -145,28 +145,48 @@ function Session:run(args)
 	self.runs = self.runs + 1
 	local n = self.runs
 	local base = ("%s/run%d"):format(self.dir, n)
-	local prof = base .. ".profile.lua"
-	local pf = assert(io.open(prof, "w"))
-	pf:write("local p = (...).load(\"strict\")\n",
-		"p.notify = { mode = \"deny\", mmap_cap = p.notify.mmap_cap",
-		self.notify.connect and (", connect = { " .. self:_quoted("connect") .. " }") or "",
-		self.notify.open and (", open = { " .. self:_quoted("open") .. " }") or "",
-		" }\nreturn p\n")
-	pf:close()
-	local cmd = { quote(self.exe), quote(self.runlua), "--profile", quote(prof), "--mode", "deny",
-		"--net", "sink", "--decoys", "--keep", quote(base .. ".keep"), "--json", quote(base .. ".json"),
-		"--stdin", "none", quote(self.program) }
+	local cmd = { quote(self.exe), quote(self.runlua) }
+	self:_box_options(cmd, base)
+	for _, a in ipairs { "--keep", quote(base .. ".keep"), "--json", quote(base .. ".json"),
+		"--stdin", "none", quote(self.program) } do
+		cmd[#cmd + 1] = a
+	end
 	for _, a in ipairs(args) do cmd[#cmd + 1] = quote(a) end
 	local sh = concat(cmd, " ") .. " >" .. quote(base .. ".out") .. " 2>" .. quote(base .. ".err")
 	os.execute(sh)
 	local json = slurp(base .. ".json")
 	if not json then return nil, "run " .. n .. ": no result: " .. (slurp(base .. ".err") or "") end
 	local res = cjson.decode(json)
-	local r = setmetatable({ n = n, result = res, behaviour = res.behaviour, keep = base .. ".keep",
+	local r = setmetatable({ n = n, session = self, result = res, behaviour = res.behaviour, keep = base .. ".keep",
 		stdout = slurp(base .. ".out") or "", report = slurp(base .. ".err") or "",
 		command = concat({ self.program, table.unpack(args) }, " ") }, Run)
 	if not self.quiet then print(r) end
 	return r
+end
+
+-- The analysis box's options of a run or a shell into cmd: --explore, the
+-- session's options, and its allow lists as a profile of the session's own
+-- (the watch profile with notify lists, deny mode: outside a list refused)
+-- written beside base.
+function Session:_box_options(cmd, base)
+	cmd[#cmd + 1] = "--explore"
+	local o = self.options
+	if self.notify.connect or self.notify.open then
+		local prof = base .. ".profile.lua"
+		local pf = assert(io.open(prof, "w"))
+		pf:write("local p = (...).load(", ("%q"):format(o.profile or "watch"), ")\n",
+			"p.notify = p.notify or {}\n",
+			self.notify.connect and ("p.notify.connect = { " .. self:_quoted("connect") .. " }\n") or "",
+			self.notify.open and ("p.notify.open = { " .. self:_quoted("open") .. " }\n") or "",
+			"return p\n")
+		pf:close()
+		for _, a in ipairs { "--profile", quote(prof), "--mode", o.mode or "deny" } do cmd[#cmd + 1] = a end
+	else
+		if o.profile then cmd[#cmd + 1], cmd[#cmd + 2] = "--profile", quote(o.profile) end
+		if o.mode then cmd[#cmd + 1], cmd[#cmd + 2] = "--mode", o.mode end
+	end
+	if o.net then cmd[#cmd + 1], cmd[#cmd + 2] = "--net", o.net end
+	if o.wall then cmd[#cmd + 1], cmd[#cmd + 2] = "--wall", tostring(o.wall) end
 end
 
 function Session:_quoted(kind)
@@ -200,17 +220,29 @@ function Session:allow(kind, value)
 	return self
 end
 
---- An interactive shell (`/bin/sh -i`) in the same tree, the program at
--- `/work/NAME`, on the box's own terminal when sbxlua's stdin is one.
--- The default profile, not the session's strict one (a shell's `ls`
--- needs calls the strict lists do not hold); deny mode, sink, decoys.
+--- An interactive shell (`/bin/sh -i`) in the session's box (the same
+-- analysis box and options as its runs), the program at `/work/NAME`, on
+-- the box's own terminal when sbxlua's stdin is one.  With a run, the
+-- files that run left (its `--keep` capture) are there too, read-only,
+-- under `/run-N` (`/run-1/work/dropped.bin`).
+-- @tparam[opt] table run a run of this session (`s:run` gave it)
 -- @treturn integer the shell's exit status as run.lua reports it
-function Session:shell()
+function Session:shell(run)
 	assert(self.dir, "the session is closed")
+	if run ~= nil and (getmetatable(run) ~= Run or run.session ~= self) then
+		error("bad argument #1 to 'shell' (a run of this session expected)", 2)
+	end
 	local name = self.program:match("([^/]+)$")
 	local real = io.popen("realpath -- " .. quote(self.program)):read("l")
-	local cmd = { quote(self.exe), quote(self.runlua), "--mode", "deny", "--net", "sink", "--decoys",
-		"--ro", quote(real .. ":/work/" .. name), "/bin/sh", "-i" }
+	local cmd = { quote(self.exe), quote(self.runlua) }
+	self:_box_options(cmd, ("%s/shell%d"):format(self.dir, self.runs))
+	cmd[#cmd + 1] = "--ro"
+	cmd[#cmd + 1] = quote(real .. ":/work/" .. name)
+	if run and io.open(run.keep) then
+		cmd[#cmd + 1] = "--ro"
+		cmd[#cmd + 1] = quote(("%s:/run-%d"):format(run.keep, run.n))
+	end
+	for _, a in ipairs { "/bin/sh", "-i" } do cmd[#cmd + 1] = a end
 	local _, _, code = os.execute(concat(cmd, " "))
 	return code
 end
@@ -230,13 +262,28 @@ function Session:__tostring()
 	for _, k in ipairs { "connect", "open" } do
 		if self.notify[k] then n[#n + 1] = k .. " " .. concat(self.notify[k], ",") end
 	end
-	return ("explore %s: %d run(s), deny mode, sink, decoys%s"):format(report.escape(self.program),
+	return ("explore %s: %d run(s), the analysis box%s"):format(report.escape(self.program),
 		self.runs, #n > 0 and "; allowed " .. concat(n, "; ") or "")
 end
 
+-- explore's options and what each must be
+local OPTION_CHECKS = {
+	quiet = function(v) return type(v) == "boolean" end,
+	wall = function(v) return math.type(v) == "integer" and v > 0 end,
+	net = function(v) return v == "sink" or v == "none" end,
+	mode = function(v) return v == "log" or v == "deny" or v == "stop" end,
+	profile = function(v) return type(v) == "string" and v:match("^[%w_-]+$") ~= nil end,
+}
+local OPTION_WANTS = { quiet = "a boolean", wall = "a whole number of seconds",
+	net = "'sink' or 'none'", mode = "'log', 'deny' or 'stop'", profile = "a profile's name" }
+
 --- A session on a program.
--- @tparam string program its path on the host
--- @tparam[opt] table opts `quiet` (no summary printed by `run`)
+-- @tparam string program its path on the host (a bare name is a file in
+-- the current directory, as the shell's `./NAME`)
+-- @tparam[opt] table opts `quiet` (no summary printed by `run`), and the
+-- box's: `wall` (seconds), `net` (`sink`, the default, or `none`),
+-- `profile` (a profile's name, default `watch`), `mode` (`log`, `deny`,
+-- `stop`)
 -- @treturn table the session, or nil, msg
 function M.explore(program, opts)
 	if type(program) ~= "string" then
@@ -246,19 +293,31 @@ function M.explore(program, opts)
 	if type(opts) ~= "table" then
 		error(("bad argument #2 to 'explore' (table expected, got %s)"):format(type(opts)), 2)
 	end
-	for k in pairs(opts) do
-		if k ~= "quiet" then error(("bad argument #2 to 'explore' (unknown option '%s')"):format(tostring(k)), 2) end
+	for k, v in pairs(opts) do
+		local check = OPTION_CHECKS[k]
+		if not check then error(("bad argument #2 to 'explore' (unknown option '%s')"):format(tostring(k)), 2) end
+		if not check(v) then
+			error(("bad argument #2 to 'explore' (option '%s': %s expected)"):format(k, OPTION_WANTS[k]), 2)
+		end
 	end
+	-- a bare name is the file here (run.lua would look it up in the
+	-- box's PATH, where it is not)
+	if not program:find("/", 1, true) then program = "./" .. program end
 	local f = io.open(program, "rb")
-	if not f then return nil, program .. ": cannot be read" end
+	if not f or not f:read(0) then
+		if f then f:close() end
+		return nil, program .. ": cannot be read"
+	end
 	f:close()
 	local p = io.popen("mktemp -d /tmp/sbx-explore.XXXXXXXX")
 	local dir = p and p:read("l")
 	if p then p:close() end
 	if not dir or dir == "" then return nil, "mktemp: failed" end
 	local exe, runlua = tools()
+	local options = {}
+	for k, v in pairs(opts) do if k ~= "quiet" then options[k] = v end end
 	return setmetatable({ program = program, dir = dir, runs = 0, notify = {}, exe = exe,
-		runlua = runlua, quiet = opts.quiet }, Session)
+		runlua = runlua, quiet = opts.quiet, options = options }, Session)
 end
 
 --- What differs between two runs' behaviour: `+ field=value` in the
@@ -280,7 +339,8 @@ function M.diff(a, b)
 end
 
 M.HELP = [[
-explore "PROG"             a session: the standard box, deny mode, sink, decoys
+explore("PROG" [, {wall=, net=, profile=, mode=}])
+                           a session: the analysis box (watch profile, sink, decoys)
 s:run{ARGS...}             run it; prints the report and the behaviour
 r:opened() r:execs()       paths opened, command lines executed
 r:connects() r:refused()   connects and sends; refused calls
@@ -290,7 +350,8 @@ r.behaviour r.result       the behaviour summary; the whole --json result
 s:allow("connect", "IP:PORT")  allow a connect from the next run on
 s:allow("open", "PATH")    allow opens under PATH (then refuse the rest)
 diff(r1, r2)               what differs between two runs' behaviour
-s:shell()                  an interactive shell in the same tree
+s:shell([r])               an interactive shell in the same box; with a run r,
+                           the files r left under /run-N (read-only)
 s:close()                  remove the session's captures
 help()                     this text]]
 

@@ -323,7 +323,7 @@ end
 -- directory must not be bound writable into a box (`--rw` of it or of a
 -- parent: see docs/performance.md).
 
-local CACHE_FORMAT = "sbxlua-bpf 2"
+local CACHE_FORMAT = "sbxlua-bpf 3"
 
 --- The cache directory's path: `$XDG_CACHE_HOME/sbxlua`, else
 -- `$HOME/.cache/sbxlua` (absolute paths only).
@@ -360,15 +360,43 @@ local function cache_dir()
 end
 
 -- The entry's header line after the format: what f:info() says beside
--- the program (rules, notify, exec_notified, the named refusals' errnos
--- as nr=errno by call number).
+-- the program (rules, notify, exec_notified, and the named refusals:
+-- nr=errno, then /index:op:value[:mask] for each comparison, op a digit,
+-- its place in CMP_OPS).
+local CMP_OPS = { "==", "!=", "<", "<=", ">", ">=", "&==" }
+local CMP_OP_DIGIT = {}
+for i, op in ipairs(CMP_OPS) do CMP_OP_DIGIT[op] = i end
+
 local function info_line(info)
-	local nrs = {}
-	for nr in pairs(info.errnos) do nrs[#nrs + 1] = nr end
-	table.sort(nrs)
-	for i, nr in ipairs(nrs) do nrs[i] = nr .. "=" .. info.errnos[nr] end
+	local out = {}
+	for i, r in ipairs(info.refusals) do
+		local t = { ("%d=%d"):format(r.nr, r.errno) }
+		for _, c in ipairs(r.args) do
+			t[#t + 1] = ("/%d:%d:%d"):format(c[1], CMP_OP_DIGIT[c[2]], c[3])
+				.. (c[4] and (":%d"):format(c[4]) or "")
+		end
+		out[i] = table.concat(t)
+	end
 	return ("%d %s %s %s\n"):format(info.rules, info.notify and "notify" or "-",
-		info.exec_notified and "exec" or "-", #nrs > 0 and table.concat(nrs, ",") or "-")
+		info.exec_notified and "exec" or "-", #out > 0 and table.concat(out, ",") or "-")
+end
+
+-- The refusals of an entry's header line (info_line's form).
+local function parse_refusals(list)
+	local refusals = {}
+	for item in list:gmatch("[^,]+") do
+		local nr, err, cmps = item:match("^(%d+)=(%d+)(.*)$")
+		if not nr then return nil end
+		local args = {}
+		for c in cmps:gmatch("/([^/]+)") do
+			local i, op, v, m = c:match("^(%d):(%d):(%-?%d+):?(%-?%d*)$")
+			if not i or not CMP_OPS[tonumber(op)] then return nil end
+			args[#args + 1] = { math.tointeger(i), CMP_OPS[tonumber(op)], math.tointeger(v),
+				m ~= "" and math.tointeger(m) or nil }
+		end
+		refusals[#refusals + 1] = { nr = math.tointeger(nr), errno = math.tointeger(err), args = args }
+	end
+	return refusals
 end
 
 -- The entry's text: header lines, then the program.
@@ -387,15 +415,15 @@ local function cache_load(path, key)
 	if text == nil then return nil end
 	local head = #CACHE_FORMAT + 1
 	if text:sub(1, head) ~= CACHE_FORMAT .. "\n" then return nil end
-	local counts, sum, bpf = text:match("^(%d+ [%-%a]+ [%-%a]+ [%-%d=,]+\n)(%x+)\n(.*)$", head + 1)
+	local counts, sum, bpf = text:match("^(%d+ [%-%a]+ [%-%a]+ [%-%d=,/:]+\n)(%x+)\n(.*)$", head + 1)
 	if counts == nil then return nil end
 	local body = CACHE_FORMAT .. "\n" .. counts
 	if sum ~= core.sha256(key .. "\0" .. body .. bpf) then return nil end
-	local rules, notify, exec, list = counts:match("^(%d+) ([%-%a]+) ([%-%a]+) ([%-%d=,]+)\n$")
-	local errnos = {}
-	for nr, err in list:gmatch("(%d+)=(%d+)") do errnos[math.tointeger(nr)] = math.tointeger(err) end
+	local rules, notify, exec, list = counts:match("^(%d+) ([%-%a]+) ([%-%a]+) ([%-%d=,/:]+)\n$")
+	local refusals = parse_refusals(list == "-" and "" or list)
+	if refusals == nil then return nil end
 	local ok, filter = pcall(core.filter_bpf, bpf, math.tointeger(rules), notify == "notify",
-		exec == "exec", errnos)
+		exec == "exec", refusals)
 	if not ok then return nil end
 	return filter
 end

@@ -347,7 +347,7 @@ end
 
 -- the kinds of notified calls, in the order of the verbose summary
 M.CALL_KINDS = { "open", "exec", "connect", "bind", "send", "clone", "mmap", "ptrace",
-	"delete", "rename", "attribute", "syscall" }
+	"delete", "rename", "attribute", "memfd", "signal", "protect", "syscall" }
 local call_kind = {}
 for _, k in ipairs(M.CALL_KINDS) do call_kind[k] = true end
 

@@ -23,6 +23,26 @@ M.tree = {
 	shm = 16 * MiB, -- /dev/shm
 }
 
+--- The analysis box (`run.lua --explore`, `batch.lua` by default, the
+-- REPL's `explore`): what it adds to the standard box's options.  The
+-- watch profile (the default box's refusals, named; every open, exec,
+-- connect, process, file change, signal and memfd recorded and let
+-- through), the network sink, decoy credentials; the behaviour summary
+-- and verdict are the scripts' (docs/explore.md).  One owner: every
+-- analysis run takes it from here.
+M.ANALYSIS = { profile = "watch", net = "sink", decoys = true }
+
+--- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
+-- does not set them already (an option the operator typed wins).
+-- @tparam table o
+-- @treturn table o
+function M.analysis(o)
+	for k, v in pairs(M.ANALYSIS) do
+		if o[k] == nil then o[k] = v end
+	end
+	return o
+end
+
 --- The box user, inside.
 M.user = { name = "sbx", uid = 1000, gid = 1000, home = "/work" }
 

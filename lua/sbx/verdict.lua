@@ -184,4 +184,23 @@ function M.judge(run, rules)
 		reasons = reasons, errors = errors }
 end
 
+--- A judgement as text: `verdict: V (severity N)`, then one line per
+-- finding with its ATT&CK ids and reason (escaped as the report is: a
+-- reason quotes what the program chose).
+-- @tparam table v from `M.judge`
+-- @treturn string
+function M.text(v)
+	if type(v) ~= "table" then bad("text", 1, "table expected, got " .. type(v)) end
+	local esc = require("sbx.report").escape
+	local out = { ("verdict: %s (severity %d)\n"):format(esc(tostring(v.verdict)), v.severity or 0) }
+	for _, f in ipairs(v.reasons or {}) do
+		out[#out + 1] = esc(("finding: %s%s: %s"):format(f.rule,
+			f.attack and " [" .. table.concat(f.attack, ",") .. "]" or "", f.reason)) .. "\n"
+	end
+	for _, e in ipairs(v.errors or {}) do
+		out[#out + 1] = esc(("rule failed: %s: %s"):format(e.rule, e.error)) .. "\n"
+	end
+	return table.concat(out)
+end
+
 return M

