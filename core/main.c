@@ -106,6 +106,20 @@ static void on_sigint(int sig)
 	lua_sethook(globalL, stop_hook, mask, 1);
 }
 
+/*
+ * SIGINT at the prompt: the line typed so far is dropped and a new prompt
+ * comes, as in a shell (lua.c dies there, and with it every object the
+ * session holds: an explore session's captures would stay behind).  The
+ * handler only notes it; the read it interrupts returns.
+ */
+static volatile sig_atomic_t prompt_interrupted;
+
+static void on_prompt_sigint(int sig)
+{
+	(void)sig;
+	prompt_interrupted = 1;
+}
+
 static void print_usage(const char *progname, const char *badoption)
 {
 	lua_writestringerror("%s: ", progname);
@@ -653,7 +667,8 @@ static const char *get_prompt(lua_State *L, int firstline)
 }
 
 /*
- * Reads a line and pushes it; 0 at end of input.  The line readline
+ * Reads a line and pushes it; 0 at end of input, 2 when SIGINT dropped
+ * the line (an empty one is pushed).  The line readline
  * allocates is freed right after it is pushed: a memory error in that push
  * loses it, but also ends the interpreter.
  */
@@ -666,10 +681,21 @@ static int pushline(struct interp *in, lua_State *L, int firstline)
 
 	if (in->input_locale != (locale_t)0)
 		old = uselocale(in->input_locale);
+	prompt_interrupted = 0;
+	set_signal(SIGINT, on_prompt_sigint);
 	b = readline(prompt);
+	set_signal(SIGINT, SIG_DFL);
 	if (old != (locale_t)0)
 		uselocale(old);
 	lua_pop(L, 1); /* the prompt, kept on the stack while in use */
+	if (prompt_interrupted) {
+		/* the line is dropped: an empty one runs nothing */
+		free(b);
+		fputs("\n", stdout);
+		fflush(stdout);
+		lua_pushliteral(L, "");
+		return 2;
+	}
 	if (b == NULL)
 		return 0;
 	len = strlen(b);
@@ -723,9 +749,14 @@ static int multiline(struct interp *in, lua_State *L)
 	int status = luaL_loadbuffer(L, line, len, "=stdin");
 
 	while (incomplete(L, status)) {
-		if (!pushline(in, L, 0)) {
+		int got = pushline(in, L, 0);
+		if (got == 0) {
 			lua_writeline(); /* end the prompt's line */
 			break;
+		}
+		if (got == 2) {	       /* the whole statement is dropped */
+			lua_pop(L, 2); /* the empty line, the syntax error */
+			return luaL_loadbuffer(L, "", 0, "=stdin");
 		}
 		lua_remove(L, -2); /* the syntax error */
 		lua_pushliteral(L, "\n");

@@ -590,7 +590,9 @@ static void describe_open(pid_t pid, const struct seccomp_data *d,
 static int take_fd(pid_t pid, uint64_t fd)
 {
 	int copy, pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0 && errno == EINVAL) /* a thread: PIDFD_THREAD (6.9) */
+	/* a thread that does not lead its group: ENOENT on 6.18 (EINVAL on
+	 * earlier kernels); PIDFD_THREAD (O_EXCL, 6.9) takes it */
+	if (pidfd < 0 && (errno == ENOENT || errno == EINVAL))
 		pidfd = (int)syscall(SYS_pidfd_open, pid, O_EXCL);
 	if (pidfd < 0 || fd > 0x7fffffff)
 		return pidfd < 0 ? -1 : (close(pidfd), -1);

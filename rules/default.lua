@@ -92,13 +92,26 @@ return {
 	},
 	{
 		name = "network",
-		doc = "Tried the network.  Reads `behaviour.dns_lookups`, `behaviour.ip_traffic` and "
-			.. "`connect` events (lookups and traffic with `--net sink`).",
+		doc = "Tried the network.  Reads `behaviour.dns_lookups` and `behaviour.ip_traffic` (the "
+			.. "connects and sends of IP sockets, and the sink's traffic), else the IP `connect` "
+			.. "events; a unix socket (glibc's name service, a local daemon) is not the network.",
 		fn = function(run)
-			local n = #behaviour(run, "dns_lookups") + #behaviour(run, "ip_traffic") + #events(run, "connect")
+			local dns, traffic = behaviour(run, "dns_lookups"), behaviour(run, "ip_traffic")
+			local n, first = #dns + #traffic, nil
+			if run.behaviour == nil then
+				for _, e in ipairs(events(run, "connect")) do
+					if e.family == "inet" or e.family == "inet6" then
+						n = n + 1
+						first = first or e.addr
+					end
+				end
+			end
 			if n == 0 then return nil end
+			first = first or (dns[1] and dns[1].hostname)
+				or (traffic[1] and ("%s:%s"):format(traffic[1].destination_ip,
+					math.tointeger(traffic[1].destination_port) or traffic[1].destination_port))
 			return { verdict = "suspicious", severity = 5, attack = { "T1071" },
-				reason = ("tried the network: %d attempt(s)"):format(n) }
+				reason = ("tried the network: %d attempt(s), first %s"):format(n, tostring(first)) }
 		end,
 	},
 	{

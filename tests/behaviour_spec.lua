@@ -234,6 +234,15 @@ s:close() h:close()
 			-- Ctrl-D ends the shell; the REPL is still there
 			S.sh(tmux .. "send-keys C-d")
 			assert(shows("sandbox: exit 0\n", "in-the-box"), screen())
+			-- Ctrl-C at the prompt drops the statement typed so far (two
+			-- lines here) and gives a new prompt; the session lives on
+			type_line("for i = 1, 3 do")
+			S.sh(tmux .. "send-keys -l " .. S.q("print('never' .. i)"))
+			assert(shows(">> print('never' .. i)"), screen())
+			S.sh(tmux .. "send-keys C-c")
+			type_line("print('after ' .. 'ctrl-c ' .. tostring(s.dir ~= nil))")
+			assert(shows("\nafter ctrl-c true\n"), screen())
+			assert.is_nil(screen():find("never1", 1, true))
 			type_line("s:close(); print('closed')")
 			assert(shows("\nclosed\n"), screen())
 		end)

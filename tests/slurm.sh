@@ -110,7 +110,9 @@ timeout 300 scripts/slurm-batch.sh --tasks 4 --outdir "$dir/out" --sbxlua "$root
 ./sbxlua batch.lua -q -j 2 --out "$dir/one.jsonl" $opts tests/progs/batch
 
 # every line, without what differs between runs of the same program
-# (timings, the sampler's measures, the deaths' pids)
+# (timings, the sampler's measures, the deaths' pids, the decoys' markers,
+# random per run; and what a program did before a limit stopped it, which
+# depends on when the limit was seen: its outcome and verdict stay)
 strip() {
 	python3 -c '
 import json, sys
@@ -120,6 +122,14 @@ for line in open(sys.argv[1]):
     r.pop("timings", None)
     r["run"].pop("measured", None)
     r["run"].pop("deaths", None)
+    r["run"].pop("decoys", None)
+    for f in r["run"].get("files") or []:
+        if f.get("decoy"):
+            f.pop("sha256", None)
+            f.pop("markers", None)
+    if r.get("limit"):
+        r["run"].pop("events", None)
+        r["run"].pop("behaviour", None)
     out.append(json.dumps(r, sort_keys=True))
 print("\n".join(sorted(out)))' "$1"
 }

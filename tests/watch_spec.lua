@@ -196,6 +196,24 @@ os.umask(0o22); print(os.uname().sysname)
 		assert.matches("memfd_create: Function not implemented", dout .. derr, nil, true)
 	end)
 
+	it("names a socket's protocol from a thread too (pidfd of a thread)", function()
+		local _, err, code, res = explore("/usr/bin/python3", "-c", [[
+import socket, threading
+def go():
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.connect(("10.0.0.9", 5353))
+    t = socket.socket(); t.settimeout(3)
+    try: t.connect(("10.0.0.9", 443))
+    except OSError: pass
+th = threading.Thread(target=go); th.start(); th.join()
+]])
+		assert.are.equal(0, code, err)
+		local got = {}
+		for _, e in ipairs(res.events) do
+			if e.kind == "connect" then got[e.addr] = e.protocol end
+		end
+		assert.are.same({ ["10.0.0.9:5353"] = "udp", ["10.0.0.9:443"] = "tcp" }, got)
+	end)
+
 	it("records signals by name, and a unix socket is not IP traffic", function()
 		local _, err, code, res = explore("/usr/bin/python3", "-c", [[
 import os, signal, socket, subprocess
@@ -293,6 +311,38 @@ print(os.uname().sysname)
 		assert.is_nil(res.sink)
 		assert.matches("seccomp: profile watch", S.runlua("--explore", "-v", "/bin/true") and
 			select(2, S.runlua("--explore", "-v", "/bin/true")), nil, true)
+	end)
+end)
+
+describe("the REPL's explore in the analysis box [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("runs in the same box as run.lua --explore, and a shell sees what a run left", function()
+		local d, rm = S.tmpdir()
+		local script = d .. "/s.lua"
+		local f = assert(io.open(script, "w"))
+		f:write([[
+local ex = require "sbx.explore"
+local s = assert(ex.explore("build/tests/behave/fileless", { quiet = true, wall = 30 }))
+local r = assert(s:run{})
+io.write("memory=", table.concat(r.behaviour.memory_files, ","), "\n")
+io.write("profile=", r.result.isolation and tostring(r.report:match("seccomp: profile (%S+)")) or "?", "\n")
+local d = assert(ex.explore("build/tests/behave/dropexec", { quiet = true }))
+local r2 = assert(d:run{})
+io.write("dir=", d.dir, "\n")
+d:shell(r2)
+s:close() d:close()
+]])
+		f:close()
+		local out = S.sh("echo 'cat /run-1/tmp/stage2.sh; exit' | " .. S.bin .. " " .. S.q(script) .. " 2>&1")
+		rm()
+		assert.matches("memory=payload\n", out, nil, true)
+		-- the shell's own box: the dropped script, read-only, under /run-1
+		assert.matches("#!/bin/sh\necho owned > /work/owned.txt\n", out, nil, true)
+		-- the session's directory is gone after close
+		local dir = out:match("dir=(%S+)")
+		assert.is_string(dir, out)
+		assert.is_nil(S.read(dir .. "/run1.json"))
 	end)
 end)
 

@@ -239,6 +239,10 @@ function Session:shell(run)
 	cmd[#cmd + 1] = "--ro"
 	cmd[#cmd + 1] = quote(real .. ":/work/" .. name)
 	if run and io.open(run.keep) then
+		-- the capture is the caller's, 0700 inside the session's 0700
+		-- directory: readable by the box's host id (a root caller's box
+		-- runs as another) for this shell; chmod -R follows no link
+		os.execute("chmod -R go+rX -- " .. quote(run.keep))
 		cmd[#cmd + 1] = "--ro"
 		cmd[#cmd + 1] = quote(("%s:/run-%d"):format(run.keep, run.n))
 	end
