@@ -1123,6 +1123,21 @@ int sbx_notify_handle(struct sbx_notify *n)
 	return ans;
 }
 
+int sbx_notify_wait_killable(void)
+{
+	static int known = -1;
+	if (known < 0) {
+		/* the flags are checked before the program is copied in: a
+		 * NULL program is EFAULT with flags the kernel takes */
+		long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				 SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				     SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+				 NULL);
+		known = r < 0 && errno == EFAULT;
+	}
+	return known;
+}
+
 int sbx_notify_probe(char *why, size_t size)
 {
 	struct seccomp_notif_sizes sz;

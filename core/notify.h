@@ -153,6 +153,9 @@ SBX_LOCAL const char *sbx_event_kind(int kind);
 SBX_LOCAL const char *sbx_answer_name(int answer);
 /* Pushes one event as a Lua table (notify.c, the schema of lua-api.md). */
 SBX_LOCAL void sbx_push_event(struct lua_State *L, const struct sbx_event *e);
+/* Does the kernel take SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV? (probed
+ * once: a flag it does not know is EINVAL before the program is read) */
+SBX_LOCAL int sbx_notify_wait_killable(void);
 /* Does the caller (the supervisor) have what the channel needs? */
 SBX_LOCAL int sbx_notify_probe(char *why, size_t size);
 

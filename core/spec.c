@@ -431,6 +431,13 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		gate_filter(L, &b->plan, anchor);
 		b->plan.notify = 1;
 		b->plan.filter_flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		/* once the supervisor holds a notification, a signal to the
+		 * waiting task waits for the answer instead of failing the
+		 * call with EINTR (a program's kill() or open() would see an
+		 * error the kernel never gives it elsewhere); Linux 5.19 */
+		if (sbx_notify_wait_killable())
+			b->plan.filter_flags |=
+			    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
 		b->io.notify = n;
 	}
 }

@@ -231,6 +231,24 @@ except OSError: pass
 	end)
 end)
 
+describe("CPython's own tests in the analysis box [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	-- libpython3.11-testsuite (scripts/deps.sh); each module on its own, in
+	-- the analysis box, must end with the test runner's SUCCESS
+	for _, m in ipairs { "test_os", "test_subprocess", "test_pty", "test_signal", "test_threading" } do
+		it(m .. " passes", function()
+			if not S.read("/usr/lib/python3.11/test/" .. m .. ".py") then
+				return pending("libpython3.11-testsuite is not installed (scripts/deps.sh installs it)")
+			end
+			local out, err, code = S.runlua("--explore", "--wall", "600", "--cpu", "600", "/usr/bin/python3",
+				"-m", "test", m)
+			assert.are.equal(0, code, out .. err)
+			assert.matches("Tests result: SUCCESS", out, nil, true)
+		end)
+	end
+end)
+
 describe("run.lua --explore [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
