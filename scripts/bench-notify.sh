@@ -17,16 +17,21 @@ median() { # command...: the median of five runs' outputs
 bare=$(median $prog "$n")
 box=$(median ./sbxlua run.lua --profile none $prog "$n" 2>/dev/null)
 notified=$(median ./sbxlua run.lua --profile tests/profiles/notify-open.lua $prog "$n" 2>/dev/null)
+# the analysis box's profile: every open notified, and each call checked
+# against the default profile's named refusals
+watch=$(median ./sbxlua run.lua --profile watch $prog "$n" 2>/dev/null)
 st=$(median strace -f -qq -o /dev/null $prog "$n")
 stb=$(median strace -f -qq --seccomp-bpf -e trace=openat -o /dev/null $prog "$n")
-lua5.4 - "$bare" "$box" "$notified" "$st" "$stb" <<'LUA'
-local bare, box, notified, st, stb = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3]),
-	tonumber(arg[4]), tonumber(arg[5])
+lua5.4 - "$bare" "$box" "$notified" "$st" "$stb" "$watch" <<'LUA'
+local bare, box, notified, st, stb, watch = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3]),
+	tonumber(arg[4]), tonumber(arg[5]), tonumber(arg[6])
 print(("openat+close, ns per pair (median of 5):"))
 print(("  bare                         %8d"):format(bare))
 print(("  box, no filter               %8d"):format(box))
 print(("  box, openat notified         %8d  (+%d)"):format(notified, notified - box))
+print(("  box, watch profile           %8d  (+%d)"):format(watch, watch - box))
 print(("  strace -f                    %8d  (+%d)"):format(st, st - bare))
 print(("  strace -f --seccomp-bpf      %8d  (+%d)"):format(stb, stb - bare))
 print(("  notified cost / strace -f's: %.2f"):format((notified - box) / (st - bare)))
+print(("  watch cost / strace -f's:    %.2f"):format((watch - box) / (st - bare)))
 LUA

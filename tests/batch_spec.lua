@@ -109,7 +109,8 @@ describe("batch.lua [" .. S.priv .. "]", function()
 				["flood.sh"] = { "output", "suspicious", "limit", 124 },
 				["noexec-format"] = { "cannot", "unknown", "never_ran", 126 },
 				["badinterp.sh"] = { "cannot", "unknown", "never_ran", 126 },
-				["notexec.sh"] = { "error", "unknown", "never_ran", 126 },
+				-- mode 0644: the analysis box runs it by its content
+				["notexec.sh"] = { "exit", "clean", "", 0 },
 			}
 			for name, w in pairs(want) do
 				assert.is_table(r[name], name)
@@ -126,7 +127,12 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			assert.are.equal("hit a limit: output", r["flood.sh"].reasons[1].reason)
 			assert.are.equal("never ran: cannot execute: ENOEXEC", r["noexec-format"].reasons[1].reason)
 			assert.are.equal("never ran: cannot execute: ENOENT", r["badinterp.sh"].reasons[1].reason)
-			assert.matches("not executable", r["notexec.sh"].reasons[1].reason)
+			assert.are.same({ "/bin/sh" }, r["notexec.sh"].run.run_as)
+			local noted = false
+			for _, e in ipairs(r["notexec.sh"].run.events) do
+				noted = noted or e.text == "note: not executable: run by its content: /bin/sh /work/notexec.sh"
+			end
+			assert.is_true(noted)
 			assert.are.equal(5, r["sleeper.sh"].severity)
 			assert.are.equal(0, r["benign.sh"].severity)
 			-- the analysis box: the program's exec recorded first, its exit last
@@ -134,6 +140,15 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			assert.are.same({ "exec", "/work/benign.sh" }, { ev[1].kind, ev[1].path })
 			assert.are.equal("exit", ev[#ev].kind)
 			assert.matches("^sha256:", r["benign.sh"].run.digest)
+		end)
+
+		it("--jail does not run a file that is not executable", function()
+			local jout, jerr, jcode = batchlua("--jail " .. OPTS .. " tests/progs/batch/notexec.sh")
+			assert.are.equal(0, jcode, jerr)
+			local r = records(jout)["notexec.sh"]
+			assert.are.same({ "error", "unknown", "never_ran", 126 },
+				{ r.outcome, r.verdict, rules_of(r), r.exit_code })
+			assert.matches("not executable", r.reasons[1].reason)
 		end)
 
 		it("-j 1 gives the same sorted lines as -j 2", function()

@@ -231,6 +231,47 @@ except OSError: pass
 	end)
 end)
 
+describe("a sample that is not executable [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("runs by its content in the analysis box, and is refused in the jail", function()
+		local d, rm = S.tmpdir()
+		local function put(name, data)
+			local f = assert(io.open(d .. "/" .. name, "wb"))
+			f:write(data)
+			f:close()
+			S.sh("chmod 0644 " .. S.q(d .. "/" .. name))
+		end
+		put("s.sh", "#!/bin/sh\necho script ran \"$@\"\n")
+		put("e.elf", assert(S.read("/usr/bin/echo")))
+		put("data", "plain data\n")
+		-- an ELF header whose program headers lie far past the file
+		put("bad.elf", "\127ELF\2\1\1" .. ("\0"):rep(25) .. string.pack("<I8", -8)
+			.. ("\0"):rep(14) .. string.pack("<I2I2", 56, 3) .. ("\0"):rep(8))
+		put("rel.sh", "#!sh\necho x\n")
+		local out, err, code, res = explore(d .. "/s.sh", "a", "b")
+		assert.are.equal(0, code, err)
+		assert.are.equal("script ran a b\n", out)
+		assert.are.same({ "/bin/sh" }, res.run_as)
+		assert.matches("note: not executable: run by its content: /bin/sh /work/s.sh", err, nil, true)
+		out, err, code = explore(d .. "/e.elf", "from", "elf")
+		assert.are.equal(0, code, err)
+		assert.are.equal("from elf\n", out)
+		assert.matches("run by its content: /lib64/ld-linux-x86-64.so.2 /work/e.elf", err, nil, true)
+		for name, why in pairs { data = "neither a #! script nor an ELF file",
+			["bad.elf"] = "a static ELF file", ["rel.sh"] = "its #! line names no path" } do
+			local _, e, c = explore(d .. "/" .. name)
+			assert.are.equal(126, c, e)
+			assert.matches(why, e, nil, true)
+		end
+		-- the plain box runs what is executable only
+		local _, jerr, jcode = S.runlua(d .. "/s.sh")
+		assert.are.equal(126, jcode)
+		assert.matches("not executable", jerr, nil, true)
+		rm()
+	end)
+end)
+
 describe("CPython's own tests in the analysis box [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 

@@ -42,6 +42,11 @@ function M.collect(r, info, host)
 	local events = report.events(r, info)
 	for _, e in ipairs(swept) do events[#events + 1] = e end
 	for _, h in ipairs(hits) do events[#events + 1] = M.decoy_event(h, info.decoys) end
+	if info.run_as then
+		events[#events + 1] = { kind = "note", cause = "run_as",
+			text = ("note: not executable: run by its content: %s %s"):format(
+				table.concat(info.run_as, " "), info.program) }
+	end
 	return events, report.verify(r, info, host)
 end
 
@@ -50,6 +55,8 @@ end
 -- @treturn table
 function M.result(r, info, events, verified)
 	local res = report.result(r, info, events, verified)
+	-- a sample run by its content says so (the interpreter put before it)
+	res.run_as = info.run_as
 	if r.sink then sink.json(r, res) end
 	res.behaviour = behaviour.summary(res)
 	return res

@@ -30,7 +30,7 @@ M.tree = {
 -- through), the network sink, decoy credentials; the behaviour summary
 -- and verdict are the scripts' (docs/explore.md).  One owner: every
 -- analysis run takes it from here.
-M.ANALYSIS = { profile = "watch", net = "sink", decoys = true }
+M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true }
 
 --- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
 -- does not set them already (an option the operator typed wins).
@@ -192,6 +192,54 @@ function M.find_program(prog)
 		end
 	end
 	return nil, "not found"
+end
+
+-- The interpreter an ELF file names (its PT_INTERP), from its first bytes
+-- (a little-endian ELF64, as this host runs), or nil.
+local function elf_interp(head)
+	if #head < 64 or head:byte(5) ~= 2 or head:byte(6) ~= 1 then return nil end
+	-- every offset is the file's, hostile: an unsigned 64-bit one past
+	-- 2^63 reads as negative here, and is refused as one past the head
+	local phoff = string.unpack("<I8", head, 33)
+	local phentsize, phnum = string.unpack("<I2I2", head, 55)
+	if phoff < 0 or phoff > #head or phentsize < 56 then return nil end
+	for i = 0, math.min(phnum, 64) - 1 do
+		local at = phoff + i * phentsize
+		if at + 56 > #head then return nil end
+		if string.unpack("<I4", head, at + 1) == 3 then -- PT_INTERP
+			local off, size = string.unpack("<I8", head, at + 9), string.unpack("<I8", head, at + 33)
+			if off < 0 or size < 2 or size > #head or off + size > #head then return nil end
+			return head:sub(off + 1, off + size):match("^([^%z]+)%z")
+		end
+	end
+	return nil
+end
+
+--- How to run a regular file that is not executable by what it holds: a
+-- `#!` line's interpreter (and its one argument), or an ELF file's own
+-- dynamic loader (its PT_INTERP).  Samples often arrive mode 0644; the
+-- file is read once, by descriptor, here on the host.
+-- @tparam string host_path the file (already resolved by `M.find_program`'s
+-- rules: no symlink of a box's followed)
+-- @return a list: the interpreter's path and arguments to put before the
+-- file's path; or nil and why not
+function M.by_content(host_path)
+	local f, msg = core.open_file(host_path)
+	if not f then return nil, msg end
+	local head = f:read(64 * 1024) or ""
+	f:close()
+	if head:sub(1, 2) == "#!" then
+		local line = head:match("^#!([^\n]*)") or ""
+		local interp, arg = line:match("^%s*(%S+)%s*(.-)%s*$")
+		if not interp or interp:sub(1, 1) ~= "/" then return nil, "not executable, and its #! line names no path" end
+		return arg ~= "" and { interp, arg } or { interp }
+	end
+	if head:sub(1, 4) == "\127ELF" then
+		local interp = elf_interp(head)
+		if not interp then return nil, "not executable, and a static ELF file (no loader to run it)" end
+		return { interp }
+	end
+	return nil, "not executable, and neither a #! script nor an ELF file"
 end
 
 -- /proc/self/limits' rows by the names of core.rlimit_names
@@ -562,6 +610,12 @@ local function command(o, host_path, path)
 		argv0 = path
 	end
 	local argv = { argv0 }
+	-- a file run by its content: its interpreter, then its path
+	if o.run_as then
+		argv = {}
+		for i, a in ipairs(o.run_as) do argv[i] = a end
+		argv[#argv + 1] = path
+	end
 	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
 	-- the strings and their pointers
 	local arg_bytes = 8
@@ -578,6 +632,14 @@ local function inputs(o)
 	c.lim, err = limits.resolve(o.limits or {})
 	if not c.lim then return nil, err end
 	c.host_path, err = M.find_program(o.prog)
+	-- a sample that is not executable is run by its content when asked
+	-- (the analysis box): its interpreter is the program
+	if not c.host_path and err == "not executable" and o.by_content then
+		local real = M.host_path(o.prog)
+		local run_as, why = M.by_content(real)
+		if not run_as then return nil, why end
+		o.run_as, c.host_path = run_as, real
+	end
 	if not c.host_path then return nil, err end
 	c.euid, c.host_id = host_identity(o)
 	if not c.euid then return nil, c.host_id end
@@ -606,7 +668,7 @@ local function box_spec(o, c, t)
 		root = { size = 1 * MiB, nr_inodes = 1024 },
 		read_only_root = true,
 		mounts = t.mounts,
-		argv = argv, path = c.path,
+		argv = argv, path = o.run_as and o.run_as[1] or c.path,
 		env = env,
 		cwd = o.cwd or "/work",
 		rlimits = limits.rlimits(lim, { host_root = c.host_root,
@@ -682,6 +744,9 @@ local function claims(o, c, spec, t)
 		env = spec.env,
 		ro_roots = t.ro_roots,
 		program = c.path,
+		-- a file that is not executable, run by its content: the
+		-- interpreter and its arguments put before it
+		run_as = o.run_as,
 		-- after the run: the writable host directories and the host id
 		-- whose files the box could have made set-id (sbx.setid)
 		rw = o.rw or {},
