@@ -42,8 +42,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -94,6 +97,11 @@ void sbx_notify_close(struct sbx_notify *n)
 	free(n->ev);
 	n->ev = NULL;
 	n->nev = n->cap = 0;
+	for (size_t i = 0; i < n->nmemfd; i++)
+		close(n->memfd[i]);
+	free(n->memfd);
+	n->memfd = NULL;
+	n->nmemfd = 0;
 }
 
 /* Is fd a seccomp listener (1), the step's own pidfd still there (0), or
@@ -1006,6 +1014,97 @@ static void record(struct sbx_notify *n, const struct sbx_event *e)
 	n->ev[n->nev++].count = 1;
 }
 
+/* A task's host ids (fsuid, fsgid: the ids its files get), from the
+ * fourth field of its status file's Uid: and Gid: lines; 0 or -1. */
+static int task_fsids(pid_t pid, uid_t *uid, gid_t *gid)
+{
+	char path[64], buf[4096];
+	const char *u, *g;
+	unsigned long a, b, c, d, e, f, h, k;
+	ssize_t r;
+	int fd;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = '\0';
+	u = strstr(buf, "\nUid:");
+	g = strstr(buf, "\nGid:");
+	if (!u || !g ||
+	    sscanf(u, "\nUid: %lu %lu %lu %lu", &a, &b, &c, &d) != 4 ||
+	    sscanf(g, "\nGid: %lu %lu %lu %lu", &e, &f, &h, &k) != 4)
+		return -1;
+	*uid = (uid_t)d;
+	*gid = (gid_t)k;
+	return 0;
+}
+
+/*
+ * A memfd_create let through: the supervisor makes the memfd and puts it
+ * in the task as the call's result (SECCOMP_IOCTL_NOTIF_ADDFD with
+ * SECCOMP_ADDFD_FLAG_SEND, Linux 5.14), keeping a descriptor of its own,
+ * so that the sampler counts its pages: a memfd written and never mapped
+ * is in no process's memory and no mount of the box (docs/limits.md).
+ * It is made with the task's own file ids (the box sees it as its own),
+ * its name and flags as asked; the pages are charged to whoever writes
+ * them.  Held until the run ends: a memfd the box closed still counts (on
+ * the side of the limit).  Returns 0 (answered) or the errno to answer.
+ */
+static int answer_memfd(struct sbx_notify *n, const struct seccomp_notif *req)
+{
+	struct seccomp_notif_addfd add;
+	char name[250];
+	unsigned flags = (unsigned)req->data.args[1];
+	uid_t uid, ouid;
+	gid_t gid, ogid;
+	int fd, *grown, rc;
+
+	if (n->nmemfd >= SBX_MEMFDS_MAX)
+		return EMFILE;
+	if (read_str(req->pid, req->data.args[0], name, sizeof name) < 0)
+		return EFAULT;
+	if (task_fsids(req->pid, &uid, &gid) < 0)
+		return ESRCH;
+	grown = realloc(n->memfd, (n->nmemfd + 1) * sizeof *n->memfd);
+	if (!grown)
+		return ENOMEM;
+	n->memfd = grown;
+	ogid = (gid_t)setfsgid(gid);
+	ouid = (uid_t)setfsuid(uid);
+	fd = (int)syscall(SYS_memfd_create, name, flags | MFD_CLOEXEC);
+	rc = fd < 0 ? errno : 0;
+	setfsuid(ouid);
+	setfsgid(ogid);
+	if (fd < 0)
+		return rc;
+	memset(&add, 0, sizeof add);
+	add.id = req->id;
+	add.flags = SECCOMP_ADDFD_FLAG_SEND;
+	add.srcfd = (unsigned)fd;
+	add.newfd_flags = flags & MFD_CLOEXEC ? O_CLOEXEC : 0;
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ADDFD, &add) < 0) {
+		rc = errno == ENOENT ? 0 : errno; /* ENOENT: the task is gone */
+		close(fd);
+		return rc;
+	}
+	n->memfd[n->nmemfd++] = fd;
+	return 0;
+}
+
+uint64_t sbx_notify_memfd_bytes(const struct sbx_notify *n)
+{
+	uint64_t sum = 0;
+	struct stat st;
+	for (size_t i = 0; i < n->nmemfd; i++)
+		if (fstat(n->memfd[i], &st) == 0)
+			sum += (uint64_t)st.st_blocks * 512;
+	return sum;
+}
+
 /* Answers a task's notification: CONTINUE, or the errno err. */
 static void send_answer(struct sbx_notify *n, uint64_t id, int ans, int err)
 {
@@ -1075,7 +1174,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 {
 	struct seccomp_notif req;
 	struct sbx_event e;
-	int refuse, err, ans, held;
+	int refuse, err, ans, held, answered = 0;
 	pid_t pid;
 
 	memset(&req, 0, sizeof req);
@@ -1106,6 +1205,13 @@ int sbx_notify_handle(struct sbx_notify *n)
 		err = EAGAIN;
 	}
 	ans = decide(n, refuse, held, &e);
+	/* a memfd let through is made here, and counted (answer_memfd):
+	 * answered already, or refused with why it could not be */
+	if (ans == SBX_ANS_ALLOW && req.data.nr == SYS_memfd_create) {
+		err = answer_memfd(n, &req);
+		ans = err ? SBX_ANS_DENY : SBX_ANS_ALLOW;
+		answered = !err;
+	}
 	e.answer = ans;
 	e.err = ans == SBX_ANS_DENY ? err : 0;
 	record(n, &e);
@@ -1119,7 +1225,8 @@ int sbx_notify_handle(struct sbx_notify *n)
 		}
 		return SBX_ANS_STOP;
 	}
-	send_answer(n, req.id, ans, err);
+	if (!answered)
+		send_answer(n, req.id, ans, err);
 	return ans;
 }
 

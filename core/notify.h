@@ -138,7 +138,13 @@ struct sbx_notify {
 		pid_t host, box;
 	} pids[32];
 	unsigned npids;
+	/* the memfds made for the box (notify.c answer_memfd): held to the
+	 * end of the run, their pages counted by the sampler */
+	int *memfd;
+	size_t nmemfd;
 };
+
+#define SBX_MEMFDS_MAX 4096 /* memfds one run may make */
 
 SBX_LOCAL void sbx_notify_init(struct sbx_notify *n);
 SBX_LOCAL void sbx_notify_close(struct sbx_notify *n);
@@ -156,6 +162,9 @@ SBX_LOCAL void sbx_push_event(struct lua_State *L, const struct sbx_event *e);
 /* Does the kernel take SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV? (probed
  * once: a flag it does not know is EINVAL before the program is read) */
 SBX_LOCAL int sbx_notify_wait_killable(void);
+/* The bytes the box's memfds hold (st_blocks of each): memory no process
+ * of the box may show (a memfd written and never mapped). */
+SBX_LOCAL uint64_t sbx_notify_memfd_bytes(const struct sbx_notify *n);
 /* Does the caller (the supervisor) have what the channel needs? */
 SBX_LOCAL int sbx_notify_probe(char *why, size_t size);
 

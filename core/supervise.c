@@ -477,8 +477,10 @@ static void sample_box(struct sbx_job *j, double now)
 	 * one: only its tasks count then */
 	if (r == 0 && !j->execed)
 		s.memory = s.rss_anon = s.rss_shmem = 0;
-	else if (r == 0) /* tmpfs, SysV shm, socket buffers (kmem.c) */
-		s.memory += sbx_kmem_sample(&j->kmem, NULL);
+	else if (r == 0) /* tmpfs, SysV shm, socket buffers (kmem.c), and
+			   the memfds made for the box (notify.c) */
+		s.memory += sbx_kmem_sample(&j->kmem, NULL) +
+			    sbx_notify_memfd_bytes(&j->nt);
 	if (r < 0) {
 		j->next_sample = now + SAMPLE_MID;
 		return;

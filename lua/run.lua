@@ -178,7 +178,9 @@ local OPTIONS = {
 	{ "--json", "FILE", "write the structured result to FILE", "json" },
 	{ "--explore", nil, "the analysis box: record everything, change nothing (the watch profile: the "
 		.. "default box's refusals, every open, exec, connect, process, file change, signal and memfd "
-		.. "recorded and let through; --net sink; --decoys; --behaviour); an option typed beside it wins",
+		.. "recorded and let through; --net sink; --decoys; --behaviour; a PROG that is not executable "
+		.. "run by its content: a #! line's interpreter, an ELF file's loader), then the verdict; an "
+		.. "option typed beside it wins",
 		function(o) o.explore = true end },
 	{ "--behaviour", nil, "print the behaviour summary (files, processes, network, refused "
 		.. "calls, behash) to stderr after the report",

@@ -135,6 +135,22 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 		assert.are.equal(124, code)
 	end)
 
+	it("counts the memfds of the analysis box, which lets memfd_create through", function()
+		-- the watch profile allows memfd_create: the supervisor makes each
+		-- memfd, holds it, and the sampler counts its pages (written,
+		-- never mapped: in no process's memory)
+		local before = available()
+		local out, err, code = S.runlua("--profile", "watch", "--mem", "32M", "--wall", "60", HOLD, "memfd", "256")
+		assert.are.equal(124, code, err)
+		assert.matches(killed, err, nil, true)
+		assert.is_truthy(out == "" or out:match("^held %d+\n$"), out)
+		assert.is_true(given_back(before))
+		-- the whole analysis box, the same
+		out, err, code = S.runlua("--explore", "--mem", "32M", "--wall", "60", HOLD, "memfd", "256")
+		assert.are.equal(124, code, err)
+		assert.matches(killed, err, nil, true)
+	end)
+
 	it("says in the report what the sampled limit leaves out", function()
 		assert.are.equal("sandbox: limit: memory 32 MiB (sampled; pipe buffers and kernel objects not counted)\n",
 			memory_line("--mem", "32M", "/bin/true"))
