@@ -149,6 +149,7 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 		out, err, code = S.runlua("--explore", "--mem", "32M", "--wall", "60", HOLD, "memfd", "256")
 		assert.are.equal(124, code, err)
 		assert.matches(killed, err, nil, true)
+		assert.is_truthy(out == "" or out:match("^held %d+\n$"), out)
 	end)
 
 	it("says in the report what the sampled limit leaves out", function()
