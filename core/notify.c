@@ -81,6 +81,11 @@ const char *sbx_answer_name(int answer)
 					: "stop";
 }
 
+/* memfds held by this process for all its boxes (a batch runs many at
+ * once): each held descriptor is one of sbxlua's own */
+#define SBX_MEMFDS_HELD 256
+static size_t memfds_held;
+
 void sbx_notify_init(struct sbx_notify *n)
 {
 	memset(n, 0, sizeof *n);
@@ -99,6 +104,7 @@ void sbx_notify_close(struct sbx_notify *n)
 	n->nev = n->cap = 0;
 	for (size_t i = 0; i < n->nmemfd; i++)
 		close(n->memfd[i]);
+	memfds_held -= n->nmemfd;
 	free(n->memfd);
 	n->memfd = NULL;
 	n->nmemfd = 0;
@@ -624,25 +630,21 @@ static int sock_type(pid_t pid, uint64_t fd)
 }
 
 /* The most of an executed memfd the supervisor reads to hash it: the box's
- * file-size limit's default (docs/limits.md); past it, no hash. */
+ * file-size limit's default (docs/limits.md); past it, no hash.  And the
+ * most it hashes over a run: a program that execs a memfd in a loop must
+ * not keep the supervisor reading (its CPU is no box's). */
 #define MEMFD_HASH_MAX ((off_t)64 << 20)
+#define MEMFD_HASH_RUN ((uint64_t)256 << 20)
 
 /* An exec of a memfd (a fileless program): its path made the memfd's name
- * (an execve of /proc/self/fd/N or /dev/fd/N names the descriptor), and
- * the payload's sha256 and size read from a copy of the descriptor with
- * pread (the task's offset is not moved).  What is hashed is what the
- * memfd held at the call: another thread of the program could write to it
- * before the kernel reads it, which the docs say. */
-static void exec_memfd(pid_t pid, const struct seccomp_data *d,
-		       struct sbx_event *e)
+ * (an execve of /proc/self/fd/N or /dev/fd/N names the descriptor); the
+ * descriptor's number, or -1 when the exec is not of a memfd. */
+static int exec_memfd(pid_t pid, const struct seccomp_data *d,
+		      struct sbx_event *e)
 {
-	static unsigned char buf[1 << 16];
-	struct sbx_sha256 h;
 	char name[SBX_EVENT_PATH];
 	unsigned fd = 0;
-	int n = 0, copy;
-	off_t at = 0;
-	ssize_t r;
+	int n = 0;
 
 	if (d->nr == SYS_execveat) {
 		fd = (unsigned)d->args[0];
@@ -655,10 +657,26 @@ static void exec_memfd(pid_t pid, const struct seccomp_data *d,
 		if (strncmp(name, "/memfd:", 7) == 0)
 			memcpy(e->path, name, sizeof name);
 	}
-	if (strncmp(e->path, "/memfd:", 7) != 0)
-		return;
-	copy = take_fd(pid, fd);
-	if (copy < 0)
+	return strncmp(e->path, "/memfd:", 7) == 0 && fd <= 0x7fffffff ? (int)fd
+								       : -1;
+}
+
+/* The payload of an executed memfd: its sha256 and size read from a copy
+ * of the descriptor with pread (the task's offset is not moved), within
+ * the run's budget (n->hashed).  What is hashed is what the memfd held at
+ * the call: another thread of the program could write to it before the
+ * kernel reads it, which the docs say. */
+static void hash_memfd(struct sbx_notify *n, pid_t pid, int fd,
+		       struct sbx_event *e)
+{
+	static unsigned char buf[1 << 16];
+	struct sbx_sha256 h;
+	off_t at = 0;
+	ssize_t r;
+	int copy;
+
+	if (n->hashed >= MEMFD_HASH_RUN ||
+	    (copy = take_fd(pid, (uint64_t)fd)) < 0)
 		return;
 	sbx_sha256_init(&h);
 	while (at <= MEMFD_HASH_MAX &&
@@ -667,6 +685,7 @@ static void exec_memfd(pid_t pid, const struct seccomp_data *d,
 		at += r;
 	}
 	close(copy);
+	n->hashed += (uint64_t)at;
 	if (at <= MEMFD_HASH_MAX) {
 		sbx_sha256_hex(&h, e->sha256);
 		e->size = (uint64_t)at;
@@ -770,7 +789,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 				  sizeof e->path);
 			read_argv(pid, a[2], e);
 		}
-		exec_memfd(pid, d, e);
+		e->memfd = exec_memfd(pid, d, e);
 		*err = EACCES;
 		break;
 	case SYS_connect:
@@ -1052,7 +1071,11 @@ static int task_fsids(pid_t pid, uid_t *uid, gid_t *gid)
  * It is made with the task's own file ids (the box sees it as its own),
  * its name and flags as asked; the pages are charged to whoever writes
  * them.  Held until the run ends: a memfd the box closed still counts (on
- * the side of the limit).  Returns 0 (answered) or the errno to answer.
+ * the side of the limit).  Returns 0 (answered); an errno the call gets
+ * as the kernel would give it (a name it cannot read, flags it refuses:
+ * the call was let through and failed); or -EMFILE, a refusal of
+ * sbxlua's: past SBX_MEMFDS_MAX memfds a run, or SBX_MEMFDS_HELD in all
+ * (each held memfd is a descriptor of sbxlua's).
  */
 static int answer_memfd(struct sbx_notify *n, const struct seccomp_notif *req)
 {
@@ -1063,10 +1086,11 @@ static int answer_memfd(struct sbx_notify *n, const struct seccomp_notif *req)
 	gid_t gid, ogid;
 	int fd, *grown, rc;
 
-	if (n->nmemfd >= SBX_MEMFDS_MAX)
-		return EMFILE;
-	if (read_str(req->pid, req->data.args[0], name, sizeof name) < 0)
-		return EFAULT;
+	if (n->nmemfd >= SBX_MEMFDS_MAX || memfds_held >= SBX_MEMFDS_HELD)
+		return -EMFILE;
+	rc = read_str(req->pid, req->data.args[0], name, sizeof name);
+	if (rc < 0) /* the kernel: EFAULT, or EINVAL for a name too long */
+		return rc == -ENAMETOOLONG ? EINVAL : EFAULT;
 	if (task_fsids(req->pid, &uid, &gid) < 0)
 		return ESRCH;
 	grown = realloc(n->memfd, (n->nmemfd + 1) * sizeof *n->memfd);
@@ -1092,6 +1116,7 @@ static int answer_memfd(struct sbx_notify *n, const struct seccomp_notif *req)
 		return rc;
 	}
 	n->memfd[n->nmemfd++] = fd;
+	memfds_held++;
 	return 0;
 }
 
@@ -1174,7 +1199,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 {
 	struct seccomp_notif req;
 	struct sbx_event e;
-	int refuse, err, ans, held, answered = 0;
+	int refuse, err, ans, held, failed = 0, answered = 0;
 	pid_t pid;
 
 	memset(&req, 0, sizeof req);
@@ -1200,17 +1225,23 @@ int sbx_notify_handle(struct sbx_notify *n)
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
 		return SBX_ANS_ALLOW;
 	e.pid = box_pid(n, pid);
+	if (e.kind == SBX_EV_EXEC && e.memfd >= 0)
+		hash_memfd(n, pid, e.memfd, &e);
 	if (!refuse && over_budget(n, req.data.nr, &e)) {
 		refuse = 1;
 		err = EAGAIN;
 	}
 	ans = decide(n, refuse, held, &e);
 	/* a memfd let through is made here, and counted (answer_memfd):
-	 * answered already, or refused with why it could not be */
+	 * answered already; or failed as the kernel would fail it (the
+	 * answer stays "allow", the errno goes to the task); or refused */
 	if (ans == SBX_ANS_ALLOW && req.data.nr == SYS_memfd_create) {
-		err = answer_memfd(n, &req);
-		ans = err ? SBX_ANS_DENY : SBX_ANS_ALLOW;
-		answered = !err;
+		failed = answer_memfd(n, &req);
+		answered = failed == 0;
+		if (failed < 0) {
+			ans = SBX_ANS_DENY;
+			err = -failed;
+		}
 	}
 	e.answer = ans;
 	e.err = ans == SBX_ANS_DENY ? err : 0;
@@ -1225,7 +1256,9 @@ int sbx_notify_handle(struct sbx_notify *n)
 		}
 		return SBX_ANS_STOP;
 	}
-	if (!answered)
+	if (failed > 0) /* let through, failed: the kernel's own errno */
+		send_answer(n, req.id, SBX_ANS_DENY, failed);
+	else if (!answered)
 		send_answer(n, req.id, ans, err);
 	return ans;
 }

@@ -111,6 +111,7 @@ struct sbx_event {
 	char addr[80];
 	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
 	char sha256[65];	   /* exec of a memfd: its payload's, hex */
+	int memfd; /* exec of a memfd: its descriptor; else -1 */
 	size_t argv_len;
 	int argv_cut; /* exec: argv holds less than the program's */
 };
@@ -142,6 +143,7 @@ struct sbx_notify {
 	 * end of the run, their pages counted by the sampler */
 	int *memfd;
 	size_t nmemfd;
+	uint64_t hashed; /* bytes of executed memfds hashed this run */
 };
 
 #define SBX_MEMFDS_MAX 4096 /* memfds one run may make */

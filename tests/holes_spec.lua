@@ -152,6 +152,23 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 		assert.is_truthy(out == "" or out:match("^held %d+\n$"), out)
 	end)
 
+	it("holds at most 256 memfds for the analysis box, and says so past them", function()
+		-- each memfd is a descriptor of sbxlua's until the run ends: a box
+		-- that makes and closes them in a loop gets EMFILE past 256, named
+		local out, err, code = S.runlua("--profile", "watch", "/usr/bin/python3", "-c", [[
+import os
+n = 0
+try:
+    for i in range(300):
+        os.close(os.memfd_create("x")); n += 1
+except OSError as e:
+    print("stopped at", n, e.errno)
+]])
+		assert.are.equal(0, code, err)
+		assert.are.equal("stopped at 256 24\n", out)
+		assert.matches("sandbox: denied: syscall 319 (memfd_create) (EMFILE)", err, nil, true)
+	end)
+
 	it("says in the report what the sampled limit leaves out", function()
 		assert.are.equal("sandbox: limit: memory 32 MiB (sampled; pipe buffers and kernel objects not counted)\n",
 			memory_line("--mem", "32M", "/bin/true"))
