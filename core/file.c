@@ -40,6 +40,7 @@
 #include "fileio.h"
 #include "sbx.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -475,6 +476,62 @@ static int l_dir_write(lua_State *L)
 	return 1;
 }
 
+/** dir:list() -> the regular files and directories in the directory, as
+ * { name =, type = "file"|"dir" } in the order the kernel gives (a
+ * symlink, a device, a FIFO or a socket is left out; "." and ".." too);
+ * or nil, msg, errno.  The directory is read through its descriptor,
+ * never by path. */
+static int l_dir_list(lua_State *L)
+{
+	struct dir *d = check_dir(L, 1), *r;
+	char buf[8192];
+	ssize_t n;
+	int i = 1, err;
+
+	lua_settop(L, 1);
+	lua_newtable(L);
+	/* the reading descriptor is held by a second sbx.dir, so that a push
+	 * that raises leaves it to the collector, not leaked */
+	r = lua_newuserdatauv(L, sizeof *r, 1);
+	r->fd = -1;
+	luaL_setmetatable(L, DIR_CLASS);
+	lua_getiuservalue(L, 1, 1);
+	lua_setiuservalue(L, 3, 1);
+	r->fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->fd < 0)
+		return fail_at(L, "open", ".", errno, NULL);
+	while ((n = getdents64(r->fd, buf, sizeof buf)) > 0)
+		for (ssize_t o = 0; o < n;) {
+			struct dirent64 *e = (struct dirent64 *)(buf + o);
+			unsigned char t = e->d_type;
+			struct stat st;
+			o += e->d_reclen;
+			if (t == DT_UNKNOWN &&
+			    fstatat(r->fd, e->d_name, &st,
+				    AT_SYMLINK_NOFOLLOW) == 0)
+				t = S_ISREG(st.st_mode)	  ? DT_REG
+				    : S_ISDIR(st.st_mode) ? DT_DIR
+							  : DT_UNKNOWN;
+			if ((t != DT_REG && t != DT_DIR) ||
+			    strcmp(e->d_name, ".") == 0 ||
+			    strcmp(e->d_name, "..") == 0)
+				continue;
+			lua_createtable(L, 0, 2);
+			lua_pushstring(L, e->d_name);
+			lua_setfield(L, -2, "name");
+			lua_pushstring(L, t == DT_REG ? "file" : "dir");
+			lua_setfield(L, -2, "type");
+			lua_rawseti(L, 2, i++);
+		}
+	err = errno;
+	close(r->fd);
+	r->fd = -1;
+	if (n < 0)
+		return fail_at(L, "getdents64", ".", err, NULL);
+	lua_settop(L, 2);
+	return 1;
+}
+
 /* close(), __gc and __close: idempotent. */
 static int l_dir_close(lua_State *L)
 {
@@ -506,6 +563,7 @@ void sbx_open_file(lua_State *L)
 					    {NULL, NULL}};
 	static const luaL_Reg dir_methods[] = {{"check", l_dir_check},
 					       {"write", l_dir_write},
+					       {"list", l_dir_list},
 					       {"close", l_dir_close},
 					       {NULL, NULL}};
 	static const luaL_Reg file_meta[] = {{"__gc", l_file_close},

@@ -228,18 +228,21 @@ static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
 		   : -EFAULT;
 }
 
-/* The task's pid in the box (the last NSpid of its status), cached. */
-static int box_pid(struct sbx_notify *n, pid_t host)
+/* A task's pid in the box (the last NSpid of its status), how many pid
+ * namespaces it is seen in (NSpid's entries) and its parent's host pid
+ * (PPid); 0 when its status cannot be read. */
+static int status_ids(pid_t host, int *levels, pid_t *ppid)
 {
 	char path[64], buf[4096], *s;
 	int pid = 0;
-	/* npids counts every entry ever made; the table holds the last 32 */
-	for (unsigned i = 0; i < n->npids && i < 32; i++)
-		if (n->pids[i].host == host)
-			return n->pids[i].box;
 	snprintf(path, sizeof path, "/proc/%d/status", (int)host);
+	*levels = 0;
+	*ppid = 0;
 	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) <= 0)
 		return 0;
+	s = strstr(buf, "\nPPid:");
+	if (s)
+		*ppid = (pid_t)strtol(s + 6, NULL, 10);
 	s = strstr(buf, "\nNSpid:");
 	if (!s)
 		return 0;
@@ -249,10 +252,31 @@ static int box_pid(struct sbx_notify *n, pid_t host)
 		if (e == s)
 			break;
 		pid = (int)v;
+		(*levels)++;
 		s = e;
 	}
+	return pid;
+}
+
+/* The task's pid in the box, cached, and in *ppid its parent's as the
+ * kernel named it when sbxlua first saw the task (0: the parent is
+ * outside the box, i.e. seen in fewer pid namespaces, or gone). */
+static int box_pid(struct sbx_notify *n, pid_t host, int *ppid)
+{
+	int pid, levels, plevels, parent;
+	pid_t phost;
+	/* npids counts every entry ever made; the table holds the last 32 */
+	for (unsigned i = 0; i < n->npids && i < 32; i++)
+		if (n->pids[i].host == host) {
+			*ppid = n->pids[i].ppid;
+			return n->pids[i].box;
+		}
+	pid = status_ids(host, &levels, &phost);
+	parent = phost > 0 ? status_ids(phost, &plevels, &phost) : 0;
+	*ppid = parent && plevels == levels ? parent : 0;
 	n->pids[n->npids % 32].host = host;
 	n->pids[n->npids % 32].box = pid;
+	n->pids[n->npids % 32].ppid = *ppid;
 	n->npids++;
 	return pid;
 }
@@ -757,6 +781,17 @@ static int describe_watched(pid_t pid, const struct seccomp_data *d,
 	}
 }
 
+/* An exec's working directory, in e->to (an exec has no new name): the
+ * task's cwd link as it reads from outside; a name, never followed. */
+static void exec_cwd(pid_t pid, struct sbx_event *e)
+{
+	char link[64];
+	ssize_t r;
+	snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+	r = readlink(link, e->to, sizeof e->to - 1);
+	e->to[r > 0 && e->to[0] == '/' ? r : 0] = '\0';
+}
+
 /* Reads the call into e; returns whether the table refuses it, and in
  * *err the errno a refusal answers with; *held is set when the refusal is
  * the profile's own (a named errno rule): it holds in every mode. */
@@ -790,6 +825,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 			read_argv(pid, a[2], e);
 		}
 		e->memfd = exec_memfd(pid, d, e);
+		exec_cwd(pid, e);
 		*err = EACCES;
 		break;
 	case SYS_connect:
@@ -870,6 +906,10 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		lua_pushinteger(L, e->pid);
 		lua_setfield(L, -2, "pid");
 	}
+	if (e->ppid) {
+		lua_pushinteger(L, e->ppid);
+		lua_setfield(L, -2, "ppid");
+	}
 	lua_pushstring(L, sbx_answer_name(e->answer));
 	lua_setfield(L, -2, "answer");
 	lua_pushstring(L, sc);
@@ -886,7 +926,7 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 	}
 	if (e->to[0]) {
 		lua_pushstring(L, e->to);
-		lua_setfield(L, -2, "to");
+		lua_setfield(L, -2, e->kind == SBX_EV_EXEC ? "cwd" : "to");
 	}
 	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
 	    e->kind == SBX_EV_PTRACE ||
@@ -1224,7 +1264,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 	 * in it: a task killed and its pid reused would give another's */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
 		return SBX_ANS_ALLOW;
-	e.pid = box_pid(n, pid);
+	e.pid = box_pid(n, pid, &e.ppid);
 	if (e.kind == SBX_EV_EXEC && e.memfd >= 0)
 		hash_memfd(n, pid, e.memfd, &e);
 	if (!refuse && over_budget(n, req.data.nr, &e)) {

@@ -112,18 +112,22 @@ local function parse(argv)
 	return o
 end
 
--- The rules, and a digest of their text.
+-- The rules (each --rules a Lua or Sigma file, or a directory of them),
+-- and a digest of their text; a Sigma rule not supported is said once.
 local function load_rules(o)
 	local rules, digest = {}, {}
-	local files = {}
-	if not o.no_default then files[1] = verdict.default_path() end
-	for _, f in ipairs(o.rules) do files[#files + 1] = f end
-	for _, f in ipairs(files) do
-		local rs, msg = verdict.load_file(f)
-		if not rs then refuse("--rules %s: %s", f, msg) end
+	local paths = {}
+	if not o.no_default then paths[1] = verdict.default_path() end
+	for _, f in ipairs(o.rules) do paths[#paths + 1] = f end
+	for _, f in ipairs(paths) do
+		local rs, skipped, d = verdict.load(f)
+		if not rs then refuse("--rules %s: %s", f, skipped) end
 		for _, r in ipairs(rs) do rules[#rules + 1] = r end
-		local h = batch.hash_file(f)
-		digest[#digest + 1] = h
+		for _, sk in ipairs(skipped) do
+			io.stderr:write(report.escape(("batch: sigma rule not supported: %s: %s: %s"):format(
+				tostring(sk.source), tostring(sk.title or sk.id or "?"), tostring(sk.why))) .. "\n")
+		end
+		digest[#digest + 1] = d
 	end
 	return rules, digest
 end

@@ -333,36 +333,54 @@ describe("sbx.verdict [" .. S.priv .. "]", function()
 		assert.are.same({ "clean", "" }, { judge { outcome = "exit", exit_code = 0 } })
 	end)
 
-	it("left the box: a refusal", function()
+	it("a refusal: suspicious, malicious when the box was stopped for it", function()
 		assert.are.same({ "malicious", "left_box" }, { judge { outcome = "signal", exit_code = 125,
 			events = { { kind = "killed", cause = "refused", signal = 31, name = "SIGSYS" } } } })
+		-- the technique rule names what the refused call was for
 		local v, why = judge { outcome = "exit", exit_code = 0,
 			events = { { kind = "refused", syscall = "mount" }, { kind = "exit", code = 0 } } }
-		assert.are.same({ "malicious", "left_box" }, { v, why })
+		assert.are.same({ "malicious", "left_box,escape_to_host" }, { v, why })
+		v, why = judge { outcome = "exit", exit_code = 0,
+			events = { { kind = "ptrace", syscall = "ptrace", flags = 0, answer = "deny", errno = "EPERM" } } }
+		assert.are.same({ "suspicious", "left_box,debugger_checks" }, { v, why })
 	end)
 
-	it("behaviour: credentials, network, written executables, ptrace and namespaces", function()
-		local run = { outcome = "exit", exit_code = 0, events = {}, behaviour = {
-			files_opened = { "/etc/shadow" }, dns_lookups = { { hostname = "x.example" } },
-			files_written = { { path = "/tmp/a.sh" } }, calls_highlighted = { "ptrace" } } }
+	it("evidence by process: credentials, the network, written executables, ptrace", function()
+		local run = { outcome = "exit", exit_code = 0, events = {
+			{ kind = "exec", pid = 2, ppid = 1, path = "/usr/bin/python3", argv = { "python3", "x.py" }, answer = "allow" },
+			{ kind = "open", pid = 2, ppid = 1, path = "/etc/shadow", flags = 0, answer = "allow" },
+			{ kind = "ptrace", pid = 2, ppid = 1, syscall = "ptrace", flags = 16, answer = "deny" } },
+			dns_lookups = { { hostname = "x.example", answer = "10.0.0.2" } },
+			files_dropped = { { path = "/tmp/a.sh", mode = "0755", size = 9, sha256 = ("0"):rep(64) } } }
 		local v, why = judge(run)
 		local all = verdict.judge(run, rules)
 		assert.are.equal("malicious", v)
-		assert.are.equal("credentials,network,wrote_executable,ptrace_namespaces", why)
+		assert.are.equal("left_box,network,wrote_executable,shadow,ptrace_injection", why)
 		assert.are.equal(8, all.severity)
-		assert.are.equal("read a credential file or a decoy: /etc/shadow", all.reasons[1].reason)
-		run.behaviour = { calls_highlighted = { "unshare" }, command_executions = {} }
-		assert.are.same({ "malicious", "ptrace_namespaces" }, { judge(run) })
-		run.behaviour = { command_executions = {} }
-		for i = 1, 64 do run.behaviour.command_executions[i] = "/bin/true" end
-		assert.are.same({ "suspicious", "storm" }, { judge(run) })
+		assert.are.equal("read the password hashes: read /etc/shadow", all.reasons[4].reason)
+		assert.are.same({ "T1003.008" }, all.reasons[4].attack)
+		assert.are.equal("credential-access", all.reasons[4].tactic)
+		-- information alone leaves a run clean
+		run = { outcome = "exit", exit_code = 0, events = {
+			{ kind = "exec", pid = 2, ppid = 1, path = "/usr/bin/uname", argv = { "uname", "-a" }, answer = "allow" } } }
+		all = verdict.judge(run, rules)
+		assert.are.same({ "clean", 0, "system_info", "info" },
+			{ all.verdict, all.severity, all.reasons[1].rule, all.reasons[1].verdict })
+		-- 64 command executions are a build as often as a storm
+		run.events = {}
+		for i = 1, 64 do
+			run.events[i] = { kind = "exec", pid = i + 1, ppid = 1, path = "/bin/true", argv = { "true" },
+				answer = "allow" }
+		end
+		assert.are.same({ "clean", "storm" }, { judge(run) })
 	end)
 
 	it("the worst verdict wins and every reason is kept", function()
 		local v, why = judge { outcome = "wall", exit_code = 124, measured = { cpu = 0.01 },
-			events = { { kind = "killed", cause = "wall", limit = 10 }, { kind = "refused", syscall = "ptrace" } } }
+			events = { { kind = "killed", cause = "wall", limit = 10 },
+				{ kind = "ptrace", syscall = "ptrace", flags = 16, answer = "deny" } } }
 		assert.are.equal("malicious", v)
-		assert.are.equal("left_box,ptrace_namespaces,limit,sleeper", why)
+		assert.are.equal("left_box,limit,sleeper,ptrace_injection", why)
 	end)
 
 	it("a busy program stopped by the wall clock is no sleeper", function()

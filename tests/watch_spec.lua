@@ -101,7 +101,8 @@ end
 
 local function has(list, v)
 	for _, x in ipairs(list or {}) do
-		if x == v then return true end
+		-- a technique is a table: { id =, signature_description =, ... }
+		if x == v or (type(x) == "table" and x.id == v) then return true end
 	end
 	return false
 end

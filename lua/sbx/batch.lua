@@ -286,14 +286,25 @@ end
 
 -- ---- summary ----
 
+-- the ATT&CK ids of a record's findings, each once
+local function record_ids(r)
+	local ids = {}
+	for _, f in ipairs(r.reasons or {}) do
+		for _, id in ipairs(f.attack or {}) do ids[id] = true end
+	end
+	return ids
+end
+
 --- The summary of a list of records: counts per verdict, limits hit,
--- the slowest programs.
--- @return a table `{ total=, verdicts={name=n}, limits={name=n}, slowest={ {program=, elapsed=}... } }`
+-- programs per ATT&CK technique, the slowest programs.
+-- @return a table `{ total=, verdicts={name=n}, limits={name=n},
+--  techniques={id=n}, slowest={ {program=, elapsed=}... } }`
 function M.summary(recs, slowest)
-	local s = { total = #recs, verdicts = {}, limits = {}, outcomes = {}, slowest = {} }
+	local s = { total = #recs, verdicts = {}, limits = {}, outcomes = {}, techniques = {}, slowest = {} }
 	local by = {}
 	for _, r in ipairs(recs) do
 		s.verdicts[r.verdict] = (s.verdicts[r.verdict] or 0) + 1
+		for id in pairs(record_ids(r)) do s.techniques[id] = (s.techniques[id] or 0) + 1 end
 		s.outcomes[r.outcome] = (s.outcomes[r.outcome] or 0) + 1
 		if r.limit then s.limits[r.limit] = (s.limits[r.limit] or 0) + 1 end
 		by[#by + 1] = r
@@ -327,6 +338,9 @@ function M.summary_text(s)
 	end
 	for _, v in ipairs(sorted(s.limits)) do
 		lines[#lines + 1] = ("batch: limit hit %s: %d"):format(v, s.limits[v])
+	end
+	for _, v in ipairs(sorted(s.techniques or {})) do
+		lines[#lines + 1] = ("batch: technique %s: %d"):format(v, s.techniques[v])
 	end
 	for _, r in ipairs(s.slowest) do
 		lines[#lines + 1] = ("batch: slowest %.2f s %s"):format(r.elapsed, report.escape(r.program))

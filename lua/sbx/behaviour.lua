@@ -82,10 +82,24 @@ local function note_file(st, e)
 	end
 end
 
+-- The nearest ancestor of pid that has a node in the tree (the parents
+-- the events name: a forked subshell that never executed has no node of
+-- its own, its children hang under its parent's).
+local function ancestor(st, pid)
+	local p, depth = st.parent[pid], 0
+	while p and depth < 64 do
+		if st.nodes[p] then return p end
+		p, depth = st.parent[p], depth + 1
+	end
+	return nil
+end
+
 -- An exec event: the command line, the process created, the box's own
--- command (the first exec), and the tree's node.  A pid first seen at an
--- exec after a clone event is that clone's caller's child (the events
--- carry no parent: the nearest clone not yet matched is taken for it).
+-- command (the first exec), and the tree's node.  A process's parent is
+-- the `ppid` the supervisor read when it first saw the process; for
+-- events without one (older results), a pid first seen at an exec after a
+-- clone event is that clone's caller's child (the nearest clone not yet
+-- matched is taken for it).
 local function note_exec(st, e)
 	local argv = type(e.argv) == "table" and e.argv or { e.path }
 	local line = concat(argv, " ")
@@ -98,7 +112,8 @@ local function note_exec(st, e)
 			sha256 = e.sha256, executed_from_memory = true }
 	end
 	if e.pid and not st.nodes[e.pid] then
-		tree_node(st, e.pid, e.path or argv[1], table.remove(st.clones, 1))
+		local parent = e.ppid and ancestor(st, e.pid) or (not e.ppid and table.remove(st.clones, 1))
+		tree_node(st, e.pid, e.path or argv[1], parent or nil)
 	end
 end
 
@@ -135,9 +150,10 @@ end
 local function collect_events(res)
 	local st = { opened = {}, written = {}, deleted = {}, changed = {}, execs = {}, created = {},
 		memfds = {}, signals = {}, from_memory = {},
-		calls = {}, tags = {}, traffic = {}, nodes = {}, roots = {}, clones = {}, command = nil }
+		calls = {}, tags = {}, traffic = {}, nodes = {}, roots = {}, clones = {}, parent = {}, command = nil }
 	for _, e in ipairs(res.events or {}) do
 		local k = e.kind
+		if e.pid and e.ppid and e.ppid > 0 and not st.parent[e.pid] then st.parent[e.pid] = e.ppid end
 		if k == "open" or k == "delete" or k == "rename" or k == "attribute" then
 			note_file(st, e)
 		elseif k == "exec" then
@@ -286,19 +302,38 @@ function M.summary(res)
 	return s
 end
 
+-- a finding's severity in VirusTotal's words
+local function impact(sev)
+	if sev <= 2 then return "IMPACT_SEVERITY_INFO" end
+	if sev <= 4 then return "IMPACT_SEVERITY_LOW" end
+	if sev <= 6 then return "IMPACT_SEVERITY_MEDIUM" end
+	return "IMPACT_SEVERITY_HIGH"
+end
+
 --- Fills a summary's verdict fields from a judgement (`sbx.verdict.judge`):
--- `verdicts` its findings, `mitre_attack_techniques` their ATT&CK ids
--- (sorted, each once).  Neither is part of the behash.
+-- `verdicts` its findings, `mitre_attack_techniques` their ATT&CK ids as
+-- VirusTotal names the field (`{ id =, signature_description =, severity =
+-- "IMPACT_SEVERITY_INFO"|"_LOW"|"_MEDIUM"|"_HIGH", rule = }`, sorted by id,
+-- each id once, from its most severe finding).  Neither is part of the
+-- behash.
 -- @tparam table s a summary
 -- @tparam table v a judgement
 -- @treturn table s
 function M.judged(s, v)
-	local ids = {}
+	local best = {}
 	for _, f in ipairs(v.reasons or {}) do
-		for _, id in ipairs(f.attack or {}) do ids[id] = true end
+		for _, id in ipairs(f.attack or {}) do
+			if not best[id] or (f.severity or 0) > (best[id].severity or 0) then best[id] = f end
+		end
+	end
+	local list = {}
+	for _, id in ipairs(keys(best)) do
+		local f = best[id]
+		list[#list + 1] = { id = id, signature_description = f.reason, severity = impact(f.severity or 0),
+			rule = f.rule }
 	end
 	s.verdicts = v.reasons or {}
-	s.mitre_attack_techniques = keys(ids)
+	s.mitre_attack_techniques = list
 	return s
 end
 
@@ -369,6 +404,9 @@ local function entry_text(field, v)
 	elseif field == "ip_traffic" then
 		return ("%s %s:%s%s"):format(v.transport_layer_protocol, v.destination_ip,
 			port_text(v.destination_port), v.answer and v.answer ~= "allow" and " (" .. v.answer .. ")" or "")
+	elseif field == "mitre_attack_techniques" then
+		return ("%s %s (%s)"):format(v.id, (tostring(v.severity):gsub("^IMPACT_SEVERITY_", ""):lower()),
+			tostring(v.rule))
 	elseif field == "verdicts" then
 		return tostring(v.verdict or v.name or "?") .. (v.rule and " (" .. tostring(v.rule) .. ")" or "")
 	end

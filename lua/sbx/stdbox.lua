@@ -602,7 +602,7 @@ end
 -- inside), its environment, and the bytes execve copies onto the new
 -- stack for them.
 local function command(o, host_path, path)
-	local env = { PATH = "/usr/local/bin:/usr/bin:/bin", HOME = M.user.home,
+	local env = { PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOME = M.user.home,
 		USER = M.user.name, LOGNAME = M.user.name, LANG = "C.UTF-8" }
 	for k, v in pairs(o.env or {}) do env[k] = v end
 	local argv0 = o.prog

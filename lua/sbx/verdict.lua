@@ -1,22 +1,29 @@
 --- Verdict rules: named Lua functions over a run's structured result.
--- A rule is `{ name = "...", doc = "...", fn = function(run) ... end }`;
--- `run` is the table `run.lua --json` writes (`outcome`, `exit_code`,
--- `events`, `limits`, `measured`, `deaths`, `verified`, `digest`, ...),
--- and `run.behaviour` the behaviour summary when the run has one.  A rule
--- that does not fire returns nil; one that fires returns a finding:
--- `{ verdict = "clean"|"suspicious"|"malicious"|<an operator's word>,
--- severity = 0..10, reason = "...", attack = { "T1611", ... } }`.
--- A run's verdict is that of its most severe finding (`clean` when none
--- fires), and every finding is kept.  A rule that raises is reported as
--- `{ rule = name, error = "..." }` and the others go on.
+-- A rule is `{ name = "...", doc = "...", fn = function(run, facts) ... end }`
+-- with, optionally, the technique it names (`attack = { "T1053.003" }`),
+-- its `severity` and its ATT&CK `tactic`; `run` is the table `run.lua
+-- --json` writes (`outcome`, `exit_code`, `events`, `limits`, `measured`,
+-- `deaths`, `verified`, `digest`, ...), `run.behaviour` the behaviour
+-- summary when the run has one, and `facts` the run's evidence by process
+-- (`sbx.facts`), gathered once for every rule.  A rule that does not fire
+-- returns nil; one that fires returns a finding: `{ verdict =
+-- "info"|"suspicious"|"malicious"|<an operator's word>, severity = 0..10,
+-- reason = "...", attack = { "T1611", ... } }` (attack defaults to the
+-- rule's).  A run's verdict is that of its most severe finding, `clean`
+-- when none fires or every finding is `info` (information, not suspicion:
+-- a discovery command alone), and every finding is kept.  A rule that
+-- raises is reported as `{ rule = name, error = "..." }` and the others go
+-- on.  Rules come from Lua files and from Sigma YAML files (`sbx.sigma`).
 -- @module sbx.verdict
 local core = require "sbx.core"
+local facts = require "sbx.facts"
+local kit = require "sbx.rulekit"
 
 local M = {}
 
 --- The verdicts every rule set knows, from the least to the most severe
 -- (an operator's own word ranks by its finding's severity alone).
-M.order = { clean = 0, suspicious = 2, malicious = 3 }
+M.order = { clean = 0, info = 0, suspicious = 2, malicious = 3 }
 
 -- what a rules file sees: pure functions, nothing that reaches outside
 -- the rule (no io, os, require, load, debug, package, collectgarbage)
@@ -30,13 +37,16 @@ local function rule_env()
 		assert = assert, error = error, ipairs = ipairs, next = next, pairs = pairs,
 		pcall = pcall, select = select, tonumber = tonumber, tostring = tostring,
 		type = type, math = copy(math), string = copy(string), table = copy(table),
-		utf8 = copy(utf8),
+		utf8 = copy(utf8), rulekit = copy(kit),
 	}
 end
 
 local function bad(fname, n, msg, level)
 	error(("bad argument #%d to '%s' (%s)"):format(n, fname, msg), level or 3)
 end
+
+local RULE_FIELDS = { name = "string", fn = "function", doc = "string", attack = "table",
+	severity = "number", tactic = "string" }
 
 --- Checks one rule's shape.
 -- @param r a rule table
@@ -47,9 +57,19 @@ function M.check_rule(r)
 		return nil, "a rule needs a name (letters, digits, _ . -)"
 	end
 	if type(r.fn) ~= "function" then return nil, ("rule %s: fn must be a function"):format(r.name) end
-	for k in pairs(r) do
-		if k ~= "name" and k ~= "fn" and k ~= "doc" then
+	for k, v in pairs(r) do
+		if RULE_FIELDS[k] == nil then
 			return nil, ("rule %s: unknown field %s"):format(r.name, tostring(k))
+		elseif type(v) ~= RULE_FIELDS[k] then
+			return nil, ("rule %s: %s must be a %s"):format(r.name, k, RULE_FIELDS[k])
+		end
+	end
+	if r.severity and (math.type(r.severity) ~= "integer" or r.severity < 0 or r.severity > 10) then
+		return nil, ("rule %s: severity must be an integer from 0 to 10"):format(r.name)
+	end
+	for _, id in ipairs(r.attack or {}) do
+		if type(id) ~= "string" or not id:match("^T%d%d%d%d[%.%d]*$") then
+			return nil, ("rule %s: attack ids look like T1611 or T1497.003"):format(r.name)
 		end
 	end
 	return r
@@ -66,15 +86,10 @@ local function box_writable(st, what)
 	return nil
 end
 
---- Loads a rules file: a Lua chunk returning a list of rules, run in an
--- environment of pure functions only.  The file is opened once, without
--- following a symlink on its path, and refused when a box could have
--- written it (writable by others, or owned by the box host id) or its
--- directory.
--- @tparam string path
--- @return a list of rules, or nil, msg
-function M.load_file(path)
-	if type(path) ~= "string" then bad("load_file", 1, "string expected, got " .. type(path)) end
+-- A rules file's text: opened once, without following a symlink on its
+-- path, and refused when a box could have written it (writable by others,
+-- or owned by the box host id) or its directory.
+local function read_rules(path)
 	local f, msg = core.open_file(path)
 	if not f then return nil, msg end
 	local st = f:stat()
@@ -89,6 +104,11 @@ function M.load_file(path)
 	local text, rerr = f:read(1 << 20)
 	f:close()
 	if not text then return nil, rerr end
+	return text
+end
+
+-- A Lua rules file's text, run in an environment of pure functions only.
+local function lua_rules(text, path)
 	local chunk, lerr = load(text, "@" .. path, "t", rule_env())
 	if not chunk then return nil, lerr end
 	local ok, rules = pcall(chunk)
@@ -101,14 +121,98 @@ function M.load_file(path)
 	return rules
 end
 
---- The default rules (`rules/default.lua` beside sbxlua's Lua directory,
--- else the source tree's).
--- @return a list of rules, or nil, msg
-function M.defaults()
-	return M.load_file(M.default_path())
+local function is_sigma(path)
+	return path:find("%.ya?ml$") ~= nil
 end
 
---- Where the default rules live: `rules/default.lua` beside the Lua
+--- Loads a Lua rules file: a chunk returning a list of rules, run in an
+-- environment of pure functions only (and `rulekit`, `sbx.rulekit`).
+-- The file is opened once, without following a symlink on its path, and
+-- refused when a box could have written it (writable by others, or owned
+-- by the box host id) or its directory.
+-- @tparam string path
+-- @return a list of rules, or nil, msg
+function M.load_file(path)
+	if type(path) ~= "string" then bad("load_file", 1, "string expected, got " .. type(path)) end
+	local text, msg = read_rules(path)
+	if not text then return nil, msg end
+	return lua_rules(text, path)
+end
+
+-- One file of rules: Lua, or Sigma YAML (`.yml`, `.yaml`).
+local function load_one(path, out)
+	local text, msg = read_rules(path)
+	if not text then return nil, msg end
+	out.digest[#out.digest + 1] = path:match("[^/]*$") .. " " .. core.sha256(text)
+	local rules, skipped
+	if is_sigma(path) then
+		rules, skipped = require("sbx.sigma").compile(text, path)
+	else
+		rules, msg = lua_rules(text, path)
+		if not rules then return nil, msg end
+	end
+	for _, r in ipairs(rules) do out.rules[#out.rules + 1] = r end
+	for _, sk in ipairs(skipped or {}) do out.skipped[#out.skipped + 1] = sk end
+	return true
+end
+
+--- Loads rules from a file or a directory: a Lua rules file (as
+-- `load_file`), a Sigma rule file (`.yml`, `.yaml`: `sbx.sigma`), or a
+-- directory's files of both kinds (`*.lua`, `*.yml`, `*.yaml`, by name;
+-- subdirectories are read too, so a Sigma rules checkout can be named
+-- as it is).  A directory is listed through its descriptor; a name in it
+-- that is a symlink is not followed.
+-- @tparam string path
+-- @return a list of rules, the Sigma rules not supported (`{ source =,
+--  title =, id =, why = }`), and the sha256 of every file's name and
+--  sha256, in order; or nil, msg
+function M.load(path)
+	if type(path) ~= "string" then bad("load", 1, "string expected, got " .. type(path)) end
+	local out = { rules = {}, skipped = {}, digest = {} }
+	local function walk(dir, depth)
+		local d, msg = core.open_dir(dir)
+		if not d then return nil, msg end
+		local st = core.lstat(dir)
+		local why = st and box_writable(st, "the directory")
+		if why then
+			d:close()
+			return nil, ("%s: %s"):format(dir, why)
+		end
+		local names, lerr = d:list()
+		d:close()
+		if not names then return nil, lerr end
+		table.sort(names, function(a, b) return a.name < b.name end)
+		for _, e in ipairs(names) do
+			local p = dir .. "/" .. e.name
+			local ok, err = true, nil
+			if e.type == "dir" and e.name:sub(1, 1) ~= "." and depth < 8 then
+				ok, err = walk(p, depth + 1)
+			elseif e.type == "file" and (e.name:find("%.lua$") or is_sigma(e.name)) then
+				ok, err = load_one(p, out)
+			end
+			if not ok then return nil, err end
+		end
+		return true
+	end
+	local st = core.lstat(path)
+	local ok, msg
+	if st and st.type == "dir" then
+		ok, msg = walk(path:gsub("/+$", ""), 0)
+	else
+		ok, msg = load_one(path, out)
+	end
+	if not ok then return nil, msg end
+	return out.rules, out.skipped, core.sha256(table.concat(out.digest, "\n"))
+end
+
+--- The default rules: every file of `rules/` beside sbxlua's Lua
+-- directory, else the source tree's (`M.default_path`).
+-- @return a list of rules, or nil, msg
+function M.defaults()
+	return M.load(M.default_path())
+end
+
+--- Where the default rules live: the `rules` directory beside the Lua
 -- directory sbxlua loads its modules from (as `sbx.profile.dir` finds
 -- the profiles).
 function M.default_path()
@@ -118,10 +222,11 @@ function M.default_path()
 		local path = package.searchpath("sbx.verdict", package.path) or "./sbx/verdict.lua"
 		luadir = path:match("^(.*)/sbx/verdict%.lua$") or "."
 	end
-	return luadir .. "/../rules/default.lua"
+	return luadir .. "/../rules"
 end
 
-local function check_finding(name, f)
+local function check_finding(r, f)
+	local name = r.name
 	if type(f) ~= "table" then return nil, "returned a " .. type(f) .. ", not a finding" end
 	if type(f.verdict) ~= "string" or f.verdict == "" then return nil, "a finding needs a verdict" end
 	if math.type(f.severity) ~= "integer" or f.severity < 0 or f.severity > 10 then
@@ -138,8 +243,11 @@ local function check_finding(name, f)
 			attack[#attack + 1] = id
 		end
 	end
+	if f.attack == nil then
+		for _, id in ipairs(r.attack or {}) do attack[#attack + 1] = id end
+	end
 	return { rule = name, verdict = f.verdict, severity = f.severity, reason = f.reason,
-		attack = #attack > 0 and attack or nil }
+		attack = #attack > 0 and attack or nil, tactic = r.tactic }
 end
 
 --- Whether an error is sbxlua's SIGINT (the interpreter raises
@@ -162,8 +270,9 @@ function M.judge(run, rules)
 	if type(run) ~= "table" then bad("judge", 1, "table expected, got " .. type(run)) end
 	if type(rules) ~= "table" then bad("judge", 2, "table expected, got " .. type(rules)) end
 	local reasons, errors, worst = {}, {}, nil
+	local F = facts.of(run)
 	for _, r in ipairs(rules) do
-		local ok, f = pcall(r.fn, run)
+		local ok, f = pcall(r.fn, run, F)
 		local finding, why
 		-- sbxlua's SIGINT is raised in whatever Lua code runs: it stops
 		-- the caller, it is no rule's error
@@ -171,13 +280,16 @@ function M.judge(run, rules)
 		if not ok then
 			why = tostring(f)
 		elseif f ~= nil then
-			finding, why = check_finding(r.name, f)
+			finding, why = check_finding(r, f)
 		end
 		if why then
 			errors[#errors + 1] = { rule = r.name, error = why }
 		elseif finding then
 			reasons[#reasons + 1] = finding
-			if not worst or worse(finding, worst) then worst = finding end
+			-- information is kept, and does not make a run suspicious
+			if finding.verdict ~= "info" and (not worst or worse(finding, worst)) then
+				worst = finding
+			end
 		end
 	end
 	return { verdict = worst and worst.verdict or "clean", severity = worst and worst.severity or 0,

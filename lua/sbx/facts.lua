@@ -1,0 +1,198 @@
+--- sbx.facts: the evidence of one run, gathered once for the verdict
+-- rules (`sbx.verdict`) and the Sigma rules (`sbx.sigma`): what each
+-- process executed, opened, wrote, deleted, renamed, changed, connected
+-- to and resolved, with the image (the executable) of the process that
+-- did it.  Built from the structured result (`sbx.report.result`, with
+-- the sink's records and the behaviour summary); a list a run has no
+-- events for is empty.
+--
+-- A process's image is the path of its last exec; a process that has not
+-- executed anything yet runs its parent's image (a fork copies it).  Its
+-- parent is the `ppid` the supervisor read from the kernel when it first
+-- saw the process (`/proc/PID/status`), never a guess.
+-- @module sbx.facts
+local M = {}
+
+local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
+local CREATE = 64 -- O_CREAT
+
+-- what a mode in octal text or a number is, as an integer
+local function mode_of(m)
+	if type(m) == "string" then return math.tointeger(tonumber(m, 8)) end
+	return math.tointeger(m)
+end
+
+-- host and port of an event's address: "1.2.3.4:80", "[::1]:80"
+local function split_addr(a)
+	if type(a) ~= "string" then return nil end
+	local ip, port = a:match("^%[?([^%]]*)%]?:(%d+)$")
+	if not ip then return a, nil end
+	return ip, math.tointeger(tonumber(port))
+end
+
+-- The processes: images and parents by pid, followed through the events
+-- in their order.
+local function new_procs()
+	local P = { image = {}, cmdline = {}, parent = {} }
+	function P.seen(e)
+		if math.type(e.pid) == "integer" or math.type(e.pid) == "float" then
+			local pid = math.tointeger(e.pid)
+			local ppid = math.tointeger(e.ppid)
+			if pid and ppid and ppid > 0 and P.parent[pid] == nil then P.parent[pid] = ppid end
+			return pid
+		end
+		return nil
+	end
+	-- the image a pid runs now: its own exec's, else its parent's
+	function P.image_of(pid)
+		local depth = 0
+		while pid and depth < 64 do
+			if P.image[pid] then return P.image[pid], P.cmdline[pid] end
+			pid, depth = P.parent[pid], depth + 1
+		end
+		return nil
+	end
+	return P
+end
+
+local function add(list, v) list[#list + 1] = v end
+
+-- an exec event: the command line, the image before and after
+local function on_exec(F, P, e, pid)
+	local argv = type(e.argv) == "table" and e.argv or { e.path }
+	local ppid = pid and P.parent[pid]
+	local pimage, pcmd = P.image_of(ppid)
+	local x = { pid = pid, ppid = ppid, image = e.path or argv[1], argv = argv,
+		cmdline = table.concat(argv, " "), argv_cut = e.argv_cut,
+		parent_image = pimage, parent_cmdline = pcmd, cwd = e.cwd, answer = e.answer,
+		sha256 = e.sha256, size = e.size }
+	add(F.execs, x)
+	if pid and e.answer ~= "deny" and e.answer ~= "stop" then
+		P.image[pid], P.cmdline[pid] = x.image, x.cmdline
+	end
+end
+
+-- a written path, once, with how it was written
+local function wrote(F, path, how, image)
+	if type(path) ~= "string" or F.written_set[path] then return end
+	F.written_set[path] = true
+	add(F.written, { path = path, how = how, image = image })
+end
+
+local function on_event(F, P, e)
+	local k, pid = e.kind, P.seen(e)
+	if k == "exec" then return on_exec(F, P, e, pid) end
+	local image = P.image_of(pid)
+	if k == "open" and type(e.path) == "string" then
+		local flags = math.tointeger(e.flags) or 0
+		add(F.opens, { path = e.path, flags = flags, write = flags & WRITE ~= 0,
+			create = flags & CREATE ~= 0, answer = e.answer, image = image, pid = pid })
+		if flags & WRITE ~= 0 and e.answer == "allow" then wrote(F, e.path, "open", image) end
+	elseif k == "delete" and type(e.path) == "string" then
+		add(F.deleted, { path = e.path, call = e.syscall, answer = e.answer, image = image })
+	elseif k == "rename" and type(e.path) == "string" then
+		add(F.renamed, { from = e.path, to = e.to, answer = e.answer, image = image })
+		if e.answer == "allow" then wrote(F, e.to, "rename", image) end
+	elseif k == "attribute" and type(e.path) == "string" then
+		add(F.changed, { path = e.path, call = e.syscall, answer = e.answer, image = image })
+	elseif (k == "connect" or k == "send" or k == "bind") and e.addr then
+		if e.family == "inet" or e.family == "inet6" then
+			local ip, port = split_addr(e.addr)
+			add(k == "bind" and F.binds or F.connects, { ip = ip, port = port,
+				protocol = e.protocol or "ip", family = e.family, call = e.syscall,
+				answer = e.answer, image = image })
+		elseif e.family == "unix" then
+			add(F.unix, { path = e.addr, call = e.syscall, answer = e.answer, image = image })
+		end
+	elseif k == "memfd" then
+		add(F.memfds, { name = e.path, answer = e.answer, image = image })
+	elseif k == "signal" then
+		add(F.signals, { signal = e.signal, signame = e.signame, target = e.target,
+			answer = e.answer, image = image })
+	elseif k == "protect" or k == "mmap" then
+		add(F.protects, { call = e.syscall, prot = e.prot, size = e.size, image = image })
+	elseif k == "ptrace" then
+		add(F.ptraces, { request = e.flags, answer = e.answer, image = image })
+	elseif k == "clone" and e.namespaces then
+		add(F.namespaces, { call = e.syscall, flags = e.flags, answer = e.answer, image = image })
+	elseif k == "killed" then
+		add(F.killed, { cause = e.cause, limit = e.limit, signal = e.signal })
+	elseif k == "note" and e.cause == "decoy" then
+		add(F.decoys_leaked, { decoy = e.decoy, where = e.where, path = e.path })
+	end
+	-- a refusal: the analysis box's answer, or the explain channel's event
+	if e.answer == "deny" or e.answer == "stop" or k == "refused" then
+		add(F.refused, { call = e.syscall or k, errno = e.errno, path = e.path, image = image })
+	end
+end
+
+-- the sink's records: DNS lookups and traffic; a connect's hostname is the
+-- name a lookup resolved to its address
+local function on_sink(F, res)
+	local names = {}
+	for _, d in ipairs(res.dns_lookups or {}) do
+		if type(d.hostname) == "string" then
+			add(F.dns, { hostname = d.hostname, type = d.type, answer = d.answer })
+			if type(d.answer) == "string" then names[d.answer] = names[d.answer] or d.hostname end
+		end
+	end
+	for _, t in ipairs(res.ip_traffic or {}) do
+		add(F.traffic, { protocol = t.protocol, ip = t.address, port = math.tointeger(t.port),
+			bytes = t.bytes, hostname = names[t.address] })
+	end
+	for _, c in ipairs(F.connects) do c.hostname = names[c.ip] end
+end
+
+-- the files the box left: dropped (path, mode, size, sha256), executables
+-- by mode
+local function on_files(F, res)
+	for _, f in ipairs(res.files_dropped or {}) do
+		local mode = mode_of(f.mode)
+		add(F.dropped, { path = f.path, mode = mode, size = f.size, sha256 = f.sha256,
+			executable = mode ~= nil and mode & 73 ~= 0 })
+		wrote(F, f.path, "dropped", nil)
+	end
+	for _, f in ipairs(res.files or {}) do
+		if f.type == "link" and not f.decoy then
+			add(F.links, { path = f.path, target = f.target })
+			wrote(F, f.path, "link", nil)
+		end
+	end
+	for _, d in ipairs(res.decoys or {}) do add(F.decoys, { name = d.name, path = d.path }) end
+end
+
+--- The facts of one run.
+-- @tparam table run the structured result (`sbx.report.result`)
+-- @treturn table lists `execs` ({pid, ppid, image, argv, cmdline,
+--  parent_image, parent_cmdline, cwd, answer, sha256}), `opens` ({path,
+--  flags, write, create, answer, image}), `written` ({path, how, image},
+--  each path once), `deleted`, `renamed` ({from, to}), `changed` ({path,
+--  call}), `connects` and `binds` ({ip, port, protocol, family, hostname,
+--  answer, image}), `unix` ({path}), `dns` ({hostname, type, answer}),
+--  `traffic` (the sink's: {protocol, ip, port, bytes, hostname}), `dropped`
+--  ({path, mode, size, sha256, executable}), `links`, `decoys`,
+--  `decoys_leaked`, `memfds`, `signals`, `protects`, `ptraces`,
+--  `namespaces`, `refused` ({call, errno, path, image}), `killed`; and
+--  `command`, the first exec's image
+function M.of(run)
+	if type(run) ~= "table" then
+		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
+	end
+	local F = { written_set = {} }
+	for _, l in ipairs { "execs", "opens", "written", "deleted", "renamed", "changed", "connects",
+		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
+		"signals", "protects", "ptraces", "namespaces", "refused", "killed" } do
+		F[l] = {}
+	end
+	local P = new_procs()
+	for _, e in ipairs(type(run.events) == "table" and run.events or {}) do
+		if type(e) == "table" then on_event(F, P, e) end
+	end
+	on_sink(F, run)
+	on_files(F, run)
+	F.written_set = nil
+	F.command = F.execs[1] and F.execs[1].image
+	return F
+end
+
+return M

@@ -1,0 +1,163 @@
+--- sbx.rulekit: verdict rules written as the evidence that shows a
+-- technique, for the rule library (`rules/*.lua`) and operators' rules
+-- files, where it is given as `rulekit` (pure functions, nothing that
+-- reaches outside the rule).
+--
+--     rulekit.technique {
+--         id = "T1053.003", name = "cron", tactic = "persistence",
+--         severity = 6, what = "installed a cron job",
+--         write = { "^/etc/crontab$", "^/etc/cron%.d/" },
+--         exec = { "^crontab [^-]" },
+--     }
+--
+-- Each evidence key holds Lua patterns, tried in this order, and the first
+-- match is quoted in the finding's reason (with how many more matched):
+-- `exec` the command as run (the program's base name, a space, its
+-- arguments: `crontab /tmp/x`), `cmdline` the whole argv joined (a
+-- `sh -c` script's text too), `write` a path opened for writing (tried:
+-- the kernel's answer does not matter, the box's root is read-only), the
+-- new name of a rename, a file or a link the box left, `read` a path
+-- opened without a write flag, `delete` a path deleted or renamed away,
+-- `change` a path whose mode, owner, times or attributes were changed,
+-- `dns` a name looked up; `unless` patterns leave a match out (of every
+-- source).  `check = function(run, facts)` returns the
+-- evidence as text itself (or nil).  A finding's verdict follows its
+-- severity: 0 to 2 `info`, 3 to 6 `suspicious`, 7 and up `malicious`.
+-- @module sbx.rulekit
+local M = {}
+
+--- The verdict of a severity.
+function M.verdict_of(severity)
+	if severity <= 2 then return "info" end
+	if severity <= 6 then return "suspicious" end
+	return "malicious"
+end
+
+--- A path's last component.
+function M.basename(p)
+	return type(p) == "string" and (p:match("([^/]*)/*$") or p) or "?"
+end
+
+--- The command as run: the program's base name (argv[0]'s, else the
+-- image's), a space, the arguments.
+function M.command(x)
+	local argv = x.argv or {}
+	local out = { M.basename(argv[1] or x.image) }
+	for i = 2, #argv do out[#out + 1] = argv[i] end
+	return table.concat(out, " ")
+end
+
+local function any(s, pats)
+	for _, p in ipairs(pats or {}) do
+		if s:find(p) then return true end
+	end
+	return false
+end
+
+-- the first value of list that matches one of pats (through get) and
+-- none of unless, and how many matched
+local function first(list, get, pats, unless)
+	local hit, n = nil, 0
+	for _, v in ipairs(list) do
+		local s = get(v)
+		if type(s) == "string" and not any(s, unless) then
+			for _, p in ipairs(pats) do
+				if s:find(p) then
+					hit, n = hit or s, n + 1
+					break
+				end
+			end
+		end
+	end
+	return hit, n
+end
+
+local function cut(s)
+	if #s > 160 then return s:sub(1, 157) .. "..." end
+	return s
+end
+
+-- the sources of evidence, in the order they are tried: key, the list of
+-- facts, the text of one, how a match is quoted
+local SOURCES = {
+	{ "exec", "execs", M.command, "ran `%s`" },
+	{ "cmdline", "execs", function(x) return x.cmdline end, "ran `%s`" },
+	{ "write", "writes", function(w) return w end, "wrote %s" },
+	{ "read", "opens", function(o) return not o.write and o.path or nil end, "read %s" },
+	{ "delete", "deletes", function(d) return d end, "deleted %s" },
+	{ "change", "changed", function(c) return c.path end, "changed the attributes of %s" },
+	{ "dns", "dns", function(d) return d.hostname end, "looked up %s" },
+}
+
+--- The paths a run tried to write (opens with a write flag whatever the
+-- answer, renames' new names, files and links left), and deleted (deletes
+-- and renames' old names), each once; cached in the facts.
+function M.paths(F)
+	if F.writes then return F end
+	local w, d, seen = {}, {}, {}
+	local function add(list, p)
+		if type(p) == "string" and not seen[list][p] then
+			seen[list][p] = true
+			list[#list + 1] = p
+		end
+	end
+	seen[w], seen[d] = {}, {}
+	for _, o in ipairs(F.opens) do
+		if o.write then add(w, o.path) end
+	end
+	for _, r in ipairs(F.renamed) do
+		add(w, r.to)
+		add(d, r.from)
+	end
+	for _, x in ipairs(F.written) do add(w, x.path) end
+	for _, x in ipairs(F.deleted) do add(d, x.path) end
+	F.writes, F.deletes = w, d
+	return F
+end
+
+--- The first piece of evidence of a spec in a run's facts: its text and
+-- how many pieces there were in all; or nil.
+function M.evidence(spec, run, F)
+	M.paths(F)
+	for _, src in ipairs(SOURCES) do
+		local pats = spec[src[1]]
+		if pats then
+			local hit, n = first(F[src[2]], src[3], pats, spec.unless)
+			if hit then return src[4]:format(cut(hit)), n end
+		end
+	end
+	if spec.check then
+		local ev, n = spec.check(run, F)
+		if ev then return ev, n or 1 end
+	end
+	return nil
+end
+
+--- A rule from a technique's spec (see the module's doc): `id` (a string
+-- or a list of ATT&CK ids), `name`, `tactic`, `severity`, `what` (the
+-- finding's reason starts with it), `doc`, and the evidence keys.
+-- @treturn table a rule (`sbx.verdict`)
+function M.technique(spec)
+	assert(type(spec) == "table", "technique: a table expected")
+	assert(type(spec.name) == "string", "technique: a name expected")
+	local ids = type(spec.id) == "table" and spec.id or { spec.id }
+	local severity = spec.severity or 5
+	local verdict = spec.verdict or M.verdict_of(severity)
+	local sources = {}
+	for _, src in ipairs(SOURCES) do
+		if spec[src[1]] then sources[#sources + 1] = src[1] end
+	end
+	if spec.check then sources[#sources + 1] = "check" end
+	return {
+		name = spec.name, tactic = spec.tactic, attack = ids, severity = severity,
+		doc = spec.doc or ("%s (evidence: %s)"):format(spec.what, table.concat(sources, ", ")),
+		fn = function(run, F)
+			local ev, n = M.evidence(spec, run, F)
+			if not ev then return nil end
+			return { verdict = verdict, severity = severity,
+				reason = ("%s: %s%s"):format(spec.what, ev, n > 1 and (" (%d in all)"):format(n) or "") }
+		end,
+	}
+end
+
+return M

@@ -1,0 +1,83 @@
+-- Collection (TA0009) and exfiltration (TA0010): sensitive data archived,
+-- the screen, the clipboard, the microphone and the camera, documents
+-- gathered, and data sent out: uploads, a decoy's marker through the
+-- sink, cloud storage.
+local T = rulekit.technique
+
+local SENSITIVE = "[ '\"=]/etc[/ '\"]?"
+local CLOUD = { "transfer%.sh$", "dropbox", "mega%.nz$", "mega%.co%.nz$", "anonfiles", "file%.io$",
+	"gofile%.io$", "pastebin%.com$", "paste%.ee$", "hastebin", "0x0%.st$", "s3[%.%-].*amazonaws%.com$",
+	"storage%.googleapis%.com$", "blob%.core%.windows%.net$", "drive%.google%.com$", "onedrive",
+	"api%.telegram%.org$", "discord%.com$", "discordapp%.com$", "webhook%.site$", "ngrok" }
+
+-- a credential read and then data sent, or a decoy's marker seen leaving
+local function exfil_c2(_, F)
+	for _, d in ipairs(F.decoys_leaked) do
+		local w = tostring(d.where)
+		-- the sink's traffic ("tcp 10.0.0.2:80") or a name looked up; not
+		-- the program's own output or a file it wrote
+		if w == "a dns lookup" or w:find("^%a+ %S+:%d+$") then
+			return ("decoy %s (%s) left through the network: %s"):format(tostring(d.decoy), tostring(d.path), w)
+		end
+	end
+	return nil
+end
+
+local function cloud_dns(_, F)
+	for _, d in ipairs(F.dns) do
+		for _, p in ipairs(CLOUD) do
+			if d.hostname:lower():find(p) then return "looked up " .. d.hostname end
+		end
+	end
+	return nil
+end
+
+return {
+	T { id = "T1560.001", name = "archive_collected", tactic = "collection", severity = 5,
+		what = "archived sensitive data",
+		exec = { "^tar .*" .. SENSITIVE, "^tar .*/home", "^tar .*/root", "^tar .*%.ssh", "^tar .*%.gnupg",
+			"^tar .*%.aws", "^zip .*%-[%a]*[Pe]", "^zip .*" .. SENSITIVE, "^zip .*%.ssh", "^zip .*/home",
+			"^7za? a .*%-p", "^7za? a .*" .. SENSITIVE, "^7za? a .*%.ssh", "^rar a .*%-hp", "^rar a .*%-p",
+			"^gpg .*%-c .*%.tar", "^openssl enc .*%.tar", "^tar .*/var/www", "^tar .*/var/lib/mysql",
+			"^zip .*/var/www" } },
+	T { id = "T1113", name = "screen_capture", tactic = "collection", severity = 6,
+		what = "captured the screen",
+		exec = { "^import .*%-window root", "^xwd ", "^xwd$", "^scrot", "^gnome%-screenshot", "^maim",
+			"^grim", "^spectacle", "^ffmpeg .*x11grab", "^xdotool .*getwindow" } },
+	T { id = "T1115", name = "clipboard", tactic = "collection", severity = 6,
+		what = "read the clipboard",
+		exec = { "^xclip .*%-o", "^xclip .*%-out", "^xsel .*%-[%a]*o", "^xsel$", "^wl%-paste", "^pbpaste",
+			"^xclip .*%-selection" } },
+	T { id = "T1123", name = "audio_capture", tactic = "collection", severity = 6,
+		what = "recorded audio",
+		exec = { "^arecord", "^parecord", "^pw%-record", "^sox .*%-d", "^rec ", "^ffmpeg .*alsa",
+			"^ffmpeg .*pulse" },
+		read = { "^/dev/snd/pcm.*c$", "^/dev/dsp", "^/dev/audio" } },
+	T { id = "T1125", name = "video_capture", tactic = "collection", severity = 6,
+		what = "captured video",
+		exec = { "^ffmpeg .*v4l2", "^fswebcam", "^streamer ", "^v4l2%-ctl" },
+		read = { "^/dev/video%d" } },
+	T { id = "T1005", name = "local_data", tactic = "collection", severity = 4,
+		what = "gathered documents",
+		exec = { "^find .*%-name ['\"]?%*%.docx?", "^find .*%-name ['\"]?%*%.pdf", "^find .*%-name ['\"]?%*%.xlsx?",
+			"^find .*%-name ['\"]?%*%.kdbx", "^find .*%-name ['\"]?%*%.sqlite", "^find .*%-i?name ['\"]?%*%.wallet",
+			"^find .*%-name ['\"]?wallet%.dat", "^find .*%-iname ['\"]?%*%.docx?", "^find .*%-iname ['\"]?%*%.pdf",
+			"^cp .*/Documents", "^cp .*/Desktop", "^cp .*%.kdbx", "^cp .*wallet%.dat" },
+		read = { "/%.bitcoin/wallet%.dat$", "/%.electrum/wallets/", "/%.ethereum/keystore/",
+			"/%.config/Exodus/", "/%.atomic/" } },
+	T { id = "T1048.003", name = "upload", tactic = "exfiltration", severity = 7,
+		what = "uploaded data",
+		exec = { "^curl .*%-T ", "^curl .*%-%-upload%-file", "^curl .*%-F ['\"]?%w+=@", "^curl .*%-%-data%-binary @",
+			"^curl .*%-d @", "^curl .*%-%-data @", "^wget .*%-%-post%-file", "^wget .*%-%-body%-file",
+			"^ftp ", "^tftp .* put ", "^lftp .*put", "^nc .*<", "^ncat .*%-%-send%-only" },
+		cmdline = { "nc [%w%.%-]+ %d+%s*<", "ncat [%w%.%-]+ %d+%s*<", "cat [^|]*|%s*nc ", "cat [^|]*|%s*ncat ",
+			"tar [^|]*|%s*nc ", "curl .*%-T ", "> ?/dev/tcp/.*<", "< ?[^ ]+ ?> ?/dev/tcp/" } },
+	T { id = "T1041", name = "exfil_c2", tactic = "exfiltration", severity = 9,
+		what = "sent a credential out",
+		check = exfil_c2 },
+	T { id = "T1567.002", name = "cloud_storage", tactic = "exfiltration", severity = 7,
+		what = "sent data to a storage service",
+		exec = { "^rclone .*copy", "^rclone .*sync", "^rclone .*move", "^aws s3 cp", "^aws s3 sync",
+			"^aws s3api put", "^gsutil cp", "^azcopy", "^megaput", "^mega%-put", "^dbxcli put" },
+		check = cloud_dns },
+}

@@ -1,0 +1,92 @@
+-- Credential access (TA0006): password hashes, private keys, credentials
+-- in files and histories, browsers' and password stores' secrets, key
+-- presses, other processes' memory, guessed logins and sniffed traffic.
+local T = rulekit.technique
+
+-- reads of /proc/PID/{mem,maps,environ} of another process than the reader
+local function other_memory(_, F)
+	for _, o in ipairs(F.opens) do
+		local pid, what = o.path:match("^/proc/(%d+)/(%a+)$")
+		if pid and (what == "mem" or what == "maps" or what == "environ")
+			and tonumber(pid) ~= o.pid then
+			return ("read %s of another process"):format(o.path)
+		end
+	end
+	return nil
+end
+
+-- ten or more connects to a login service's port
+local LOGIN = { [21] = true, [22] = true, [23] = true, [110] = true, [143] = true, [3306] = true,
+	[5432] = true, [3389] = true, [5900] = true, [445] = true }
+
+local function guessing(_, F)
+	local n, first = 0, nil
+	for _, c in ipairs(F.connects) do
+		if LOGIN[c.port] and c.call ~= "sendto" then
+			n = n + 1
+			first = first or ("%s:%d"):format(c.ip, c.port)
+		end
+	end
+	if n >= 10 then return ("%d connects to a login service, first %s"):format(n, first), n end
+	return nil
+end
+
+return {
+	T { id = "T1003.008", name = "shadow", tactic = "credential-access", severity = 8,
+		what = "read the password hashes",
+		read = { "^/etc/shadow", "^/etc/gshadow", "^/etc/security/opasswd$", "^/etc/master%.passwd$" },
+		exec = { "^unshadow ", "^john ", "^hashcat " } },
+	T { id = "T1552.004", name = "private_keys", tactic = "credential-access", severity = 8,
+		what = "read a private key",
+		read = { "/%.ssh/id_[%w]+$", "/%.ssh/[^/]*_rsa$", "/%.ssh/[^/]*_ed25519$", "/%.ssh/[^/]*%.pem$",
+			"^/etc/ssh/ssh_host_[%w]+_key$", "%.pem$", "%.key$", "%.p12$", "%.pfx$", "/%.gnupg/private",
+			"/%.gnupg/secring", "^/etc/ssl/private/" },
+		-- certificates, not keys: what TLS libraries read
+		unless = { "^/etc/ssl/certs/", "^/usr/share/ca%-certificates/", "^/usr/lib/ssl/", "^/etc/pki/",
+			"^/usr/share/", "^/usr/lib/python3/dist%-packages/certifi/", "/site%-packages/certifi/",
+			"^/etc/ca%-certificates" },
+		exec = { "^find .*%-name '?\"?id_rsa", "^find .*%-name '?\"?%*%.pem", "^find .*%-name '?\"?%*%.key",
+			"^find .*%-name '?\"?id_%*", "^grep .*PRIVATE KEY", "^locate .*id_rsa", "^locate .*%.pem" } },
+	T { id = "T1552.001", name = "credentials_in_files", tactic = "credential-access", severity = 7,
+		what = "read credentials in files",
+		read = { "/%.aws/credentials$", "/%.aws/config$", "/%.netrc$", "/%.git%-credentials$", "/%.pgpass$",
+			"/%.docker/config%.json$", "/%.kube/config$", "/%.my%.cnf$", "/%.config/gcloud/",
+			"/%.azure/", "/wp%-config%.php$", "/%.env$", "/%.npmrc$", "/%.pypirc$", "/%.s3cfg$",
+			"/%.boto$", "/credentials%.json$", "/%.vault%-token$", "/%.config/hub$", "/%.smbcredentials$",
+			"/decoy", "/canary" },
+		exec = { "^grep .*%-[%a]*r[%a]* .*pass", "^grep .*pass[%a]* .*%-[%a]*r", "^grep .*%-[%a]*r[%a]* .*secret",
+			"^grep .*%-[%a]*r[%a]* .*token", "^grep .*%-[%a]*r[%a]* .*AKIA", "^find .*%-name .*cred",
+			"^find .*%-name .*passw", "^find .*%-name .*%.env['\"]?$", "^grep .*aws_secret" } },
+	T { id = "T1552.003", name = "history_read", tactic = "credential-access", severity = 5,
+		what = "read a shell history",
+		read = { "/%.bash_history$", "/%.zsh_history$", "/%.sh_history$", "/%.mysql_history$",
+			"/%.psql_history$", "/%.python_history$", "/%.history$", "/%.ash_history$" } },
+	T { id = "T1555.003", name = "browser_passwords", tactic = "credential-access", severity = 8,
+		what = "read a browser's saved passwords",
+		read = { "/logins%.json$", "/key[34]%.db$", "/signons%.sqlite$", "/Login Data$", "/Login Data For Account$",
+			"/Local State$", "/Web Data$" } },
+	T { id = "T1539", name = "browser_cookies", tactic = "credential-access", severity = 7,
+		what = "read a browser's cookies",
+		read = { "/cookies%.sqlite$", "/Cookies$", "/Network/Cookies$", "/sessionstore%.jsonlz4$",
+			"/sessionstore%-backups/" } },
+	T { id = "T1555", name = "password_stores", tactic = "credential-access", severity = 8,
+		what = "read a password store",
+		read = { "/%.local/share/keyrings/", "/%.password%-store/", "/%.local/share/kwalletd/",
+			"/%.kde4?/share/apps/kwallet/", "%.kdbx$", "/%.config/Bitwarden/", "/%.gnome2/keyrings/" },
+		exec = { "^secret%-tool ", "^kwallet%-query ", "^pass show", "^keepassxc%-cli ", "^gnome%-keyring" } },
+	T { id = "T1056.001", name = "keylogging", tactic = "credential-access", severity = 8,
+		what = "read the keyboard",
+		read = { "^/dev/input/", "^/dev/tty%d+$", "^/dev/uinput$" },
+		exec = { "^logkeys", "^xinput .*test", "^showkey", "^evtest", "^xspy", "^xkeysnail" } },
+	T { id = "T1003.007", name = "proc_memory_read", tactic = "credential-access", severity = 7,
+		what = "read another process's memory",
+		check = other_memory,
+		exec = { "^gcore ", "^gdb .*dump memory", "^dd .*if=/proc/%d+/mem" } },
+	T { id = "T1110", name = "brute_force", tactic = "credential-access", severity = 6,
+		what = "guessed logins",
+		exec = { "^hydra ", "^medusa ", "^ncrack ", "^patator ", "^sshpass .*for " },
+		check = guessing },
+	T { id = "T1040", name = "sniffing", tactic = "credential-access", severity = 6,
+		what = "captured network traffic",
+		exec = { "^tcpdump", "^tshark", "^dumpcap", "^ettercap", "^dsniff", "^ngrep" } },
+}

@@ -1,0 +1,168 @@
+-- Defense evasion (TA0005): history and logs cleared, files removed or
+-- hidden, times forged, permissions loosened, payloads decoded, programs
+-- disguised, defences switched off, the sandbox or a debugger looked for,
+-- and code run from memory.
+local T = rulekit.technique
+local basename = rulekit.basename
+
+local HISTORY = { "/%.bash_history$", "/%.zsh_history$", "/%.sh_history$", "/%.history$",
+	"/%.ash_history$", "/%.mysql_history$", "/%.psql_history$", "/%.python_history$",
+	"/%.lesshst$", "/%.viminfo$", "/%.local/share/fish/fish_history$" }
+
+-- a program's own path deleted by itself: the command's image, or the
+-- script an interpreter was given
+local INTERPRETERS = { sh = true, bash = true, dash = true, zsh = true, ksh = true, busybox = true,
+	perl = true, ruby = true, node = true, php = true }
+
+local function self_deleted(_, F)
+	local mine = {}
+	for i, x in ipairs(F.execs) do
+		local name = basename(x.image)
+		if i == 1 then mine[x.image or ""] = true end
+		if INTERPRETERS[name] or name:find("^python") then
+			for j = 2, #(x.argv or {}) do
+				local a = x.argv[j]
+				if a == "-c" or a == "-e" then break end
+				if a:sub(1, 1) ~= "-" then
+					mine[a] = true
+					if a:sub(1, 1) ~= "/" and x.cwd then mine[x.cwd .. "/" .. a] = true end
+					break
+				end
+			end
+		end
+	end
+	for _, d in ipairs(F.deleted) do
+		if mine[d.path] then return "deleted its own program " .. d.path end
+	end
+	return nil
+end
+
+-- programs named like a system daemon or a kernel thread, run from a
+-- writable place; or run under another argv[0] than their file's name
+local DAEMONS = { sshd = true, systemd = true, ["systemd-journald"] = true, cron = true,
+	crond = true, rsyslogd = true, dbus = true, ["dbus-daemon"] = true, init = true,
+	kthreadd = true, kworker = true, migration = true, ksoftirqd = true, udevd = true,
+	["systemd-udevd"] = true, agetty = true, bash = true, sh = true, ["polkitd"] = true,
+	["accounts-daemon"] = true, ["networkd-dispatcher"] = true, ["snapd"] = true,
+	atd = true, nginx = true, httpd = true, apache2 = true, mysqld = true }
+
+local function masquerade(_, F)
+	for _, x in ipairs(F.execs) do
+		local img = x.image or ""
+		local name = basename(img):gsub("[%[%]]", ""):match("^[^/:]+") or ""
+		local writable = img:find("^/tmp/") or img:find("^/dev/shm/") or img:find("^/var/tmp/")
+			or img:find("^/work/") or img:find("^/run/user/")
+		local a0 = x.argv and x.argv[1] or ""
+		if writable and (DAEMONS[name] or img:find("/%[") or name:find("^kworker")) then
+			return "ran " .. img
+		end
+		-- argv[0] a kernel thread's name ("[kworker/0:1]"), or a daemon's
+		-- for a program in a writable place
+		if a0:find("^%[.*%]$") or (writable and DAEMONS[basename(a0)]) then
+			return ("ran %s as %s"):format(img, a0)
+		end
+	end
+	return nil
+end
+
+-- an anonymous executable mapping or a memfd executed
+local function from_memory(_, F)
+	for _, x in ipairs(F.execs) do
+		if x.sha256 or (x.image or ""):find("^/memfd:") then
+			return ("executed %s from memory (sha256:%s)"):format(x.image, tostring(x.sha256))
+		end
+	end
+	for _, x in ipairs(F.execs) do
+		if (x.image or ""):find("^/proc/self/fd/") or (x.image or ""):find("^/dev/fd/") then
+			return "executed " .. x.image
+		end
+	end
+	return nil
+end
+
+return {
+	T { id = "T1070.003", name = "history_cleared", tactic = "defense-evasion", severity = 6,
+		what = "cleared the command history",
+		delete = HISTORY, write = HISTORY,
+		cmdline = { "history %-c", "HISTFILE=/dev/null", "unset HISTFILE", "HISTSIZE=0",
+			"HISTFILESIZE=0", "set %+o history" } },
+	T { id = "T1070.002", name = "logs_cleared", tactic = "defense-evasion", severity = 7,
+		what = "cleared system logs",
+		delete = { "^/var/log/" }, write = { "^/var/log/[^/]*log", "^/var/log/[uw]tmp$",
+			"^/var/log/btmp$", "^/var/log/lastlog$", "^/var/log/journal/", "^/run/log/journal/" },
+		exec = { "^journalctl .*%-%-vacuum", "^journalctl .*%-%-rotate", "^shred .*/var/log/",
+			"^truncate .*/var/log/", "^rm .*/var/log/" } },
+	T { id = "T1070.004", name = "file_deletion", tactic = "defense-evasion", severity = 5,
+		what = "removed its traces",
+		exec = { "^shred ", "^srm ", "^wipe ", "^sdelete " },
+		check = self_deleted },
+	T { id = "T1070.006", name = "timestomp", tactic = "defense-evasion", severity = 5,
+		what = "forged a file's times",
+		exec = { "^touch .*%-[acm]*[dtr]", "^touch .*%-%-date", "^touch .*%-%-reference",
+			"^debugfs .*set_inode_field" } },
+	T { id = "T1222.002", name = "permissions", tactic = "defense-evasion", severity = 4,
+		what = "loosened or locked a file's permissions",
+		exec = { "^chmod .*%f[%d]0?777%f[%D]", "^chmod .*%f[%d]0?666%f[%D]", "^chmod .*[ao]%+w",
+			"^chmod .*%f[%w]o%+[rwx]*w", "^chattr ", "^setfacl ", "^chown .*root", "^chgrp .*root",
+			"^chmod .* /etc/", "^chmod .* /usr/" } },
+	T { id = "T1564.001", name = "hidden_files", tactic = "defense-evasion", severity = 5,
+		what = "hid files",
+		write = { "^/tmp/%.[^/]", "^/dev/shm/%.[^/]", "^/var/tmp/%.[^/]", "/%.%.%.?/", "/%. /" },
+		exec = { "^mkdir .*/tmp/%.[^/ ]", "^mkdir .*/dev/shm/%.", "^mkdir .*/%.%.%." } },
+	T { id = "T1140", name = "decode", tactic = "defense-evasion", severity = 2,
+		what = "decoded data",
+		exec = { "^base64 .*%-d", "^base64 .*%-%-decode", "^base32 .*%-d", "^xxd .*%-r",
+			"^openssl .*enc .*%-d", "^openssl .*base64 .*%-d", "^uudecode" } },
+	T { id = "T1027", name = "obfuscated", tactic = "defense-evasion", severity = 6,
+		what = "ran an encoded command",
+		cmdline = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "b64decode.*exec",
+			"exec%(.*b64decode", "exec%(.*decode%(", "eval.*base64", "base64 %-%-?d[^|]*|%s*bash",
+			"xxd %-r[^|]*|%s*sh", "rev%s*|%s*[bd]?a?sh", "eval \"%$%(echo", "printf '\\x%x%x" } },
+	T { id = "T1036.005", name = "masquerading", tactic = "defense-evasion", severity = 6,
+		what = "ran a program disguised as a system one",
+		check = masquerade },
+	T { id = "T1562.001", name = "defences_disabled", tactic = "defense-evasion", severity = 7,
+		what = "disabled a security tool",
+		exec = { "^setenforce 0", "^systemctl .*stop .*apparmor", "^systemctl .*disable .*apparmor",
+			"^systemctl .*stop .*auditd", "^systemctl .*stop .*falco", "^systemctl .*stop .*clam",
+			"^systemctl .*stop .*osquery", "^systemctl .*stop .*sysdig", "^systemctl .*stop .*wazuh",
+			"^systemctl .*stop .*ossec", "^systemctl .*stop .*crowdstrike", "^systemctl .*stop .*falcon",
+			"^service %S*apparmor %S*stop", "^service %S*auditd stop", "^aa%-teardown",
+			"^apparmor_parser %-R", "^pkill .*audit", "^pkill .*falco", "^pkill .*clam", "^pkill .*osquery",
+			"^killall .*audit", "^killall .*falco", "^killall .*clam", "^kill[%a]* .*wazuh",
+			"^systemctl .*mask .*apparmor", "^sysctl .*kernel%.yama%.ptrace_scope=0",
+			"^sysctl .*randomize_va_space=0" },
+		write = { "^/etc/selinux/config$", "^/sys/fs/selinux/enforce$", "^/proc/sys/kernel/yama/",
+			"^/proc/sys/kernel/randomize_va_space$" } },
+	T { id = "T1562.004", name = "firewall_disabled", tactic = "defense-evasion", severity = 7,
+		what = "changed the firewall",
+		exec = { "^iptables .*%-F", "^iptables .*%-%-flush", "^iptables .*%-P %u+ ACCEPT", "^ip6tables .*%-F",
+			"^iptables .*%-X", "^ufw disable", "^ufw .*allow", "^nft flush", "^nft .*delete table",
+			"^systemctl .*stop .*firewalld", "^systemctl .*disable .*firewalld",
+			"^systemctl .*stop .*ufw", "^firewall%-cmd .*%-%-add", "^iptables .*%-A INPUT.*ACCEPT",
+			"^iptables .*%-I INPUT.*ACCEPT" },
+		write = { "^/etc/iptables/", "^/etc/ufw/", "^/etc/nftables%.conf$", "^/etc/firewalld/" } },
+	T { id = "T1562.012", name = "audit_disabled", tactic = "defense-evasion", severity = 7,
+		what = "switched off the audit system",
+		exec = { "^auditctl .*%-e ?0", "^auditctl .*%-D", "^auditctl .*%-d ", "^systemctl .*stop .*auditd",
+			"^service auditd stop" },
+		write = { "^/etc/audit/", "^/var/log/audit/" } },
+	T { id = "T1497.001", name = "sandbox_checks", tactic = "defense-evasion", severity = 3,
+		what = "looked for a sandbox or a virtual machine",
+		read = { "^/proc/1/cgroup$", "^/%.dockerenv$", "^/run/%.containerenv$", "^/sys/class/dmi/id/",
+			"^/sys/devices/virtual/dmi/", "^/proc/scsi/scsi$", "^/sys/hypervisor/", "^/proc/xen",
+			"^/proc/vz", "^/proc/1/sched$", "^/dev/vboxguest", "^/proc/1/mountinfo$" },
+		exec = { "^systemd%-detect%-virt", "^virt%-what", "^dmidecode", "^imvirt" } },
+	T { id = "T1622", name = "debugger_checks", tactic = "defense-evasion", severity = 4,
+		what = "looked for a debugger",
+		check = function(_, F)
+			for _, p in ipairs(F.ptraces) do
+				if p.request == 0 then return "called ptrace PTRACE_TRACEME" end
+			end
+			return nil
+		end,
+		cmdline = { "TracerPid" } },
+	T { id = "T1620", name = "fileless", tactic = "defense-evasion", severity = 7,
+		what = "ran code from memory",
+		check = from_memory },
+}

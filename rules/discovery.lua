@@ -1,0 +1,113 @@
+-- Discovery (TA0007): what a program asks of the system it landed on.
+-- Each alone is information (severity 1, verdict info: a run stays clean
+-- on it; `uname` and `id` are ordinary); the last rule is the suspicion:
+-- three or more kinds of discovery and then data sent out.
+local T = rulekit.technique
+local evidence = rulekit.evidence
+
+local SPECS = {
+	{ id = "T1082", name = "system_info", what = "asked for the system's description",
+		exec = { "^uname", "^hostnamectl", "^lsb_release", "^lscpu", "^lshw", "^dmesg", "^cat .*/etc/os%-release",
+			"^cat .*/etc/issue", "^cat .*/proc/version", "^cat .*/proc/cpuinfo", "^cat .*/etc/%a+%-release",
+			"^getconf ", "^free" },
+		read = { "^/proc/version$", "^/etc/issue$", "^/proc/cpuinfo$" } },
+	{ id = "T1033", name = "user_discovery", what = "asked who it runs as",
+		exec = { "^whoami", "^id$", "^id ", "^who$", "^who ", "^w$", "^w ", "^users$", "^logname", "^last " ,
+			"^last$" } },
+	{ id = "T1087.001", name = "account_discovery", what = "listed the local accounts",
+		exec = { "^cat .*/etc/passwd", "^getent passwd", "^lastlog", "^compgen %-u", "^awk .*/etc/passwd",
+			"^cut .*/etc/passwd", "^grep .*/etc/passwd", "^less .*/etc/passwd", "^head .*/etc/passwd" } },
+	{ id = "T1069.001", name = "group_discovery", what = "listed the local groups",
+		exec = { "^groups", "^getent group", "^cat .*/etc/group", "^grep .*/etc/group", "^lid ", "^id %-G" } },
+	{ id = "T1016", name = "network_config", what = "asked for the network configuration",
+		exec = { "^ifconfig", "^ip a", "^ip addr", "^ip link", "^ip r", "^ip %-%a+ a", "^route", "^arp",
+			"^nmcli", "^iwconfig", "^hostname %-[Ii]", "^cat .*/etc/resolv%.conf", "^resolvectl",
+			"^networkctl", "^iptables %-[LS]" },
+		read = { "^/proc/net/route$", "^/proc/net/if_inet6$", "^/sys/class/net/[^/]+/address$",
+			"^/proc/net/fib_trie$" } },
+	{ id = "T1049", name = "connections", what = "listed the network connections",
+		exec = { "^netstat", "^ss$", "^ss ", "^lsof .*%-i", "^cat .*/proc/net/tcp", "^cat .*/proc/net/udp" },
+		read = { "^/proc/net/tcp6?$", "^/proc/net/udp6?$", "^/proc/net/unix$" } },
+	{ id = "T1057", name = "process_discovery", what = "listed the processes",
+		exec = { "^ps$", "^ps ", "^pgrep", "^pstree", "^top .*%-b", "^htop", "^pidof" } },
+	{ id = "T1083", name = "file_discovery", what = "searched the file system",
+		exec = { "^find /$", "^find / ", "^find /home", "^find /root", "^find /etc", "^find ~", "^find /var",
+			"^find /opt", "^find /mnt", "^find /media", "^ls .*%-[%a]*R[%a]* /", "^locate ", "^tree /",
+			"^ls .*/root", "^ls .*/home" } },
+	{ id = "T1518", name = "software_discovery", what = "listed the installed software",
+		exec = { "^dpkg %-l", "^dpkg %-%-list", "^dpkg%-query %-[lW]", "^rpm %-q[a]", "^apt list",
+			"^apt%-mark showmanual", "^yum list", "^dnf list", "^pip3? list", "^snap list", "^flatpak list" } },
+	{ id = "T1518.001", name = "security_software", what = "looked for security software",
+		cmdline = { "[Cc]lam[Aa][Vv]", "clamd", "falco", "osquery", "auditd", "sysdig", "wazuh", "ossec",
+			"crowdstrike", "falcon%-sensor", "sentinelone", "carbonblack", "cbagent", "aa%-status",
+			"apparmor_status", "sestatus", "getenforce", "tripwire", "rkhunter", "chkrootkit", "sophos",
+			"kaspersky", "bitdefender", "qualys", "tanium", "elastic%-agent", "auditbeat", "lynis" },
+		exec = { "^aa%-status", "^apparmor_status", "^sestatus", "^getenforce", "^auditctl %-[ls]" } },
+	{ id = "T1007", name = "service_discovery", what = "listed the services",
+		exec = { "^systemctl .*list%-", "^systemctl .*status", "^service .*%-%-status%-all", "^chkconfig %-%-list",
+			"^ls .*/etc/init%.d", "^ls .*/etc/systemd", "^initctl list", "^rc%-status" } },
+	{ id = "T1124", name = "time_discovery", what = "asked for the system time",
+		exec = { "^date$", "^date ", "^timedatectl", "^hwclock", "^uptime", "^cat .*/proc/uptime" } },
+	{ id = "T1135", name = "share_discovery", what = "looked for network shares",
+		exec = { "^showmount", "^smbclient .*%-L", "^smbtree", "^nmblookup", "^cat .*/etc/exports",
+			"^cat .*/etc/fstab", "^mount$", "^df .*%-t ?nfs", "^findmnt .*nfs" },
+		read = { "^/etc/exports$" } },
+	{ id = "T1201", name = "password_policy", what = "read the password policy",
+		exec = { "^chage %-l", "^cat .*/etc/login%.defs", "^cat .*/etc/pam%.d/common%-password",
+			"^cat .*/etc/security/pwquality%.conf", "^grep .*PASS_MAX", "^pwpolicy" },
+		read = { "^/etc/security/pwquality%.conf$", "^/etc/pam%.d/common%-password$",
+			"^/etc/pam%.d/system%-auth$" } },
+	{ id = "T1217", name = "browser_info", what = "read a browser's bookmarks or history",
+		read = { "/places%.sqlite$", "/Bookmarks$", "/History$", "/favicons%.sqlite$", "/Top Sites$" } },
+	{ id = "T1614.001", name = "language_discovery", what = "asked for the system's language",
+		exec = { "^locale$", "^locale ", "^localectl", "^cat .*/etc/locale%.conf", "^cat .*/etc/default/locale",
+			"^cat .*/etc/timezone" } },
+	{ id = "T1018", name = "remote_systems", what = "looked for other hosts",
+		exec = { "^arp %-a", "^ip neigh", "^cat .*/etc/hosts$", "^cat .*/%.ssh/known_hosts", "^nmap .*%-sn",
+			"^fping", "^arp%-scan", "^netdiscover", "^ping .*%-c ?1 .*%d+%.%d+%.%d+%.%d+" },
+		read = { "/%.ssh/known_hosts$", "^/proc/net/arp$" } },
+	{ id = "T1613", name = "container_discovery", what = "listed containers",
+		exec = { "^docker ps", "^docker images", "^docker info", "^docker container ls", "^kubectl get",
+			"^kubectl describe", "^kubectl auth can%-i", "^crictl ", "^podman ps", "^ctr .*list", "^lxc list" },
+		read = { "/var/run/secrets/kubernetes%.io/serviceaccount/" } },
+}
+
+-- data out: a connect or a send to an address that is not the name server
+local function sent_out(F)
+	for _, c in ipairs(F.connects) do
+		if c.port ~= 53 then return ("%s:%s"):format(c.ip, tostring(c.port)) end
+	end
+	for _, t in ipairs(F.traffic) do
+		if t.port ~= 53 and (t.bytes or 0) > 0 then return ("%s:%s"):format(t.ip, tostring(t.port)) end
+	end
+	return nil
+end
+
+local rules = {}
+for _, s in ipairs(SPECS) do
+	s.tactic, s.severity = "discovery", 1
+	rules[#rules + 1] = T(s)
+end
+
+rules[#rules + 1] = {
+	name = "discovery_sent", tactic = "discovery", severity = 5, attack = { "T1082", "T1041" },
+	doc = "Three or more kinds of discovery (the rules above), then a connect or data sent to "
+		.. "an address that is not the name server: reconnaissance that leaves.",
+	fn = function(run, F)
+		local kinds, ids = 0, {}
+		for _, s in ipairs(SPECS) do
+			if evidence(s, run, F) then
+				kinds = kinds + 1
+				ids[#ids + 1] = s.id
+			end
+		end
+		local dest = kinds >= 3 and sent_out(F)
+		if not dest then return nil end
+		ids[#ids + 1] = "T1041"
+		return { verdict = "suspicious", severity = 5, attack = ids,
+			reason = ("%d kinds of discovery (%s), then sent to %s"):format(kinds,
+				table.concat(ids, ",", 1, #ids - 1), dest) }
+	end,
+}
+
+return rules

@@ -1,0 +1,116 @@
+-- Impact (TA0040), account manipulation and lateral movement: data
+-- destroyed or encrypted, recovery removed, services stopped, coins mined,
+-- the host shut down, accounts locked or changed, files altered, pages
+-- defaced; and logins to, and copies onto, other hosts.
+local T = rulekit.technique
+local basename = rulekit.basename
+
+-- many files renamed to one new extension, or a ransom note
+local function encrypted(_, F)
+	local ext, first = {}, nil
+	for _, r in ipairs(F.renamed) do
+		local e = type(r.to) == "string" and r.to:match("%.([%w]+)$")
+		local before = r.from:match("%.([%w]+)$")
+		if e and e ~= before and r.to:sub(1, #r.from) == r.from then
+			ext[e] = (ext[e] or 0) + 1
+			if ext[e] >= 3 then first = first or ("renamed %d files to .%s, e.g. %s"):format(ext[e], e, r.to) end
+		end
+	end
+	if first then return first end
+	for _, w in ipairs(F.writes) do
+		local n = basename(w):upper()
+		if n:find("DECRYPT") or n:find("RANSOM") or n:find("RESTORE_FILES") or n:find("HOW_TO_RECOVER")
+			or n:find("YOUR_FILES") then
+			return "wrote the note " .. w
+		end
+	end
+	return nil
+end
+
+-- many files deleted that the run did not make
+local function mass_delete(_, F)
+	local made, n, first = {}, 0, nil
+	for _, w in ipairs(F.writes) do made[w] = true end
+	for _, d in ipairs(F.deleted) do
+		if not made[d.path] and not d.path:find("^/tmp/") and not d.path:find("^/dev/shm/") then
+			n, first = n + 1, first or d.path
+		end
+	end
+	if n >= 20 then return ("deleted %d files it did not make, first %s"):format(n, first), n end
+	return nil
+end
+
+return {
+	T { id = "T1485", name = "data_destruction", tactic = "impact", severity = 8,
+		what = "destroyed data",
+		exec = { "^shred .*/dev/", "^dd .*if=/dev/[zu]%w+ .*of=/dev/[sv]d", "^dd .*of=/dev/[sv]d", "^dd .*of=/dev/nvme",
+			"^wipefs", "^rm .*%-%-no%-preserve%-root", "^rm %-[%a]*r[%a]*f?[%a]* /$", "^rm %-[%a]*r[%a]* /%*",
+			"^mkfs", "^blkdiscard", "^sfdisk", "^dd .*of=/dev/mmcblk" },
+		write = { "^/dev/[sv]d%a", "^/dev/nvme", "^/dev/mmcblk", "^/dev/mapper/" },
+		check = mass_delete },
+	T { id = "T1486", name = "encrypted_for_impact", tactic = "impact", severity = 9,
+		what = "encrypted files for ransom",
+		check = encrypted,
+		exec = { "^openssl enc .*%-e?%-?aes.*%-in .*%-out .*%.enc", "^gpg .*%-%-symmetric .*%-%-batch",
+			"^ccrypt", "^cryptsetup .*luksFormat" } },
+	T { id = "T1490", name = "inhibit_recovery", tactic = "impact", severity = 8,
+		what = "removed the means of recovery",
+		delete = { "^/var/backups/", "^/backup", "^/var/lib/snapshots", "/%.snapshots/", "^/boot/" },
+		exec = { "^rm .*/var/backups", "^rm .*/backup", "^btrfs subvolume delete", "^lvremove", "^zfs destroy",
+			"^snapper .*delete", "^timeshift .*%-%-delete", "^rm .*/boot/", "^update%-grub", "^grub%-install" } },
+	T { id = "T1489", name = "service_stop", tactic = "impact", severity = 6,
+		what = "stopped a service",
+		exec = { "^systemctl .*stop ", "^systemctl .*kill ", "^systemctl .*disable ", "^service %S+ stop",
+			"^killall .*mysqld", "^killall .*postgres", "^killall .*nginx", "^killall .*apache", "^killall .*httpd",
+			"^pkill .*mysqld", "^pkill .*postgres", "^pkill .*nginx", "^pkill .*apache", "^pkill .*httpd",
+			"^pkill .*docker", "^killall .*docker", "^/etc/init%.d/%S+ stop", "^invoke%-rc%.d %S+ stop" },
+		unless = { "auditd", "apparmor", "falco", "firewalld", "ufw" } },
+	T { id = "T1496", name = "resource_hijacking", tactic = "impact", severity = 8,
+		what = "mined coins",
+		cmdline = { "stratum%+tcp://", "stratum%+ssl://", "stratum2?%+", "xmrig", "minerd", "cpuminer", "cgminer",
+			"ethminer", "nanopool", "nicehash", "%-%-donate%-level", "monero", "cryptonight", "randomx" },
+		dns = { "pool%.", "xmr", "monero", "nanopool", "nicehash", "minexmr", "supportxmr", "2miners",
+			"hashvault", "f2pool", "ethermine", "miningpool" } },
+	T { id = "T1529", name = "shutdown", tactic = "impact", severity = 7,
+		what = "shut down or rebooted the host",
+		exec = { "^shutdown", "^reboot", "^halt", "^poweroff", "^init [06]$", "^telinit [06]$",
+			"^systemctl .*reboot", "^systemctl .*poweroff", "^systemctl .*halt", "^systemctl .*kexec" },
+		write = { "^/proc/sysrq%-trigger$" },
+		check = function(_, F)
+			for _, r in ipairs(F.refused) do
+				if r.call == "reboot" then return "called reboot (refused)" end
+			end
+			return nil
+		end },
+	T { id = "T1531", name = "account_removal", tactic = "impact", severity = 7,
+		what = "locked or removed an account",
+		exec = { "^passwd .*%-l", "^passwd .*%-%-lock", "^passwd .*%-d", "^usermod .*%-L", "^usermod .*%-%-lock",
+			"^usermod .*%-e ", "^usermod .*%-%-expiredate", "^userdel ", "^deluser ", "^chpasswd", "^chage .*%-E ?0",
+			"^passwd [%w_]+$", "^passwd$" } },
+	T { id = "T1565.001", name = "hosts_file", tactic = "impact", severity = 6,
+		what = "changed stored data the host relies on",
+		write = { "^/etc/hosts$", "^/etc/resolv%.conf$", "^/etc/nsswitch%.conf$", "^/etc/hosts%.allow$",
+			"^/etc/hosts%.deny$" } },
+	T { id = "T1491.001", name = "defacement", tactic = "impact", severity = 7,
+		what = "defaced a web page",
+		write = { "^/var/www/.*index%.html?$", "^/usr/share/nginx/html/", "^/srv/www/.*index%.html?$" } },
+	T { id = "T1098", name = "account_manipulation", tactic = "persistence", severity = 7,
+		what = "changed an account",
+		write = { "^/etc/passwd$", "^/etc/shadow$", "^/etc/group$", "^/etc/gshadow$", "^/etc/subuid$",
+			"^/etc/subgid$" },
+		exec = { "^usermod .*%-[%a]*[aG]", "^gpasswd .*%-a", "^adduser %S+ sudo", "^adduser %S+ wheel",
+			"^usermod .*%-o", "^usermod .*%-u 0", "^groupadd ", "^addgroup " } },
+	T { id = "T1021.004", name = "ssh_remote", tactic = "lateral-movement", severity = 6,
+		what = "logged in to another host over SSH",
+		exec = { "^ssh [^%-]", "^ssh .*@", "^sshpass ", "^pssh ", "^parallel%-ssh", "^dbclient " },
+		unless = { "^ssh %-[VQ]", "^ssh %-G", "%-%-help" },
+		check = function(_, F)
+			for _, c in ipairs(F.connects) do
+				if c.port == 22 then return ("connected to %s:22"):format(c.ip) end
+			end
+			return nil
+		end },
+	T { id = "T1570", name = "lateral_transfer", tactic = "lateral-movement", severity = 6,
+		what = "copied a file to another host",
+		exec = { "^scp .*[%w%.%-]+:", "^rsync .*[%w%.%-]+:", "^sftp ", "^smbclient .*put", "^pscp " } },
+}

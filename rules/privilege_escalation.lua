@@ -1,0 +1,72 @@
+-- Privilege escalation (TA0004): set-id bits, sudoers, escapes to the
+-- host, and injection into another process.
+local T = rulekit.technique
+
+-- PTRACE_* requests that write or take over another process
+local ATTACH = { [4] = "PTRACE_POKETEXT", [5] = "PTRACE_POKEDATA", [6] = "PTRACE_POKEUSER",
+	[13] = "PTRACE_SETREGS", [16] = "PTRACE_ATTACH", [0x4206] = "PTRACE_SEIZE" }
+
+return {
+	T { id = "T1548.001", name = "setid_bit", tactic = "privilege-escalation", severity = 8,
+		what = "set a set-user-id or set-group-id bit",
+		exec = { "^chmod .*[ugoa]*%+[rwxXt]*s", "^chmod %-?%-?%a* ?0?[2467]%d%d%d " },
+		check = function(_, F)
+			for _, r in ipairs(F.refused) do
+				-- the box's profiles refuse a chmod only for a set-id bit
+				if r.call == "chmod" or r.call == "fchmod" or r.call == "fchmodat"
+					or r.call == "fchmodat2" then
+					return ("called %s on %s with a set-id bit (refused)"):format(r.call,
+						tostring(r.path or "a file"))
+				end
+			end
+			for _, d in ipairs(F.dropped) do
+				if d.mode and d.mode & 3072 ~= 0 then return "left " .. d.path .. " set-id" end
+			end
+			return nil
+		end },
+	T { id = "T1548.003", name = "sudoers", tactic = "privilege-escalation", severity = 8,
+		what = "changed the sudo rules",
+		write = { "^/etc/sudoers$", "^/etc/sudoers%.d/", "^/var/run/sudo/ts/", "^/run/sudo/ts/" },
+		cmdline = { "NOPASSWD" } },
+	T { id = "T1611", name = "escape_to_host", tactic = "privilege-escalation", severity = 8,
+		what = "tried to escape to the host",
+		exec = { "^nsenter ", "^unshare ", "^chroot /proc/", "^mount .*/dev/[sv]d", "^mount .*cgroup",
+			"^docker .*%-v /:", "^docker .*%-%-privileged", "^capsh " },
+		read = { "^/proc/1/root", "^/proc/1/ns/", "release_agent$", "^/var/run/docker%.sock$",
+			"^/run/docker%.sock$", "^/run/containerd/containerd%.sock$" },
+		write = { "release_agent$", "^/proc/sys/kernel/core_pattern$", "^/proc/sysrq%-trigger$" },
+		check = function(_, F)
+			for _, u in ipairs(F.unix) do
+				if u.path:find("docker%.sock$") or u.path:find("containerd%.sock$") then
+					return "connected to " .. u.path
+				end
+			end
+			local ns = F.namespaces[1]
+			if ns then return "called " .. tostring(ns.call) .. " for new namespaces" end
+			for _, r in ipairs(F.refused) do
+				if r.call == "setns" or r.call == "unshare" or r.call == "pivot_root"
+					or r.call == "mount" or r.call == "open_tree" or r.call == "fsopen"
+					or r.call == "move_mount" then
+					return "called " .. r.call .. " (refused)"
+				end
+			end
+			return nil
+		end },
+	T { id = "T1055.008", name = "ptrace_injection", tactic = "privilege-escalation", severity = 8,
+		what = "took over another process with ptrace",
+		exec = { "^gdb .*%-p ", "^gdb .*%-%-pid", "^gdb %-?%-?batch .* %d+$" },
+		check = function(_, F)
+			for _, p in ipairs(F.ptraces) do
+				local name = ATTACH[math.tointeger(p.request) or -1]
+				if name then return "called ptrace " .. name end
+			end
+			for _, r in ipairs(F.refused) do
+				if r.call == "process_vm_writev" then return "called process_vm_writev (refused)" end
+			end
+			return nil
+		end },
+	T { id = "T1055.009", name = "proc_memory", tactic = "privilege-escalation", severity = 8,
+		what = "wrote another process's memory",
+		write = { "^/proc/%d+/mem$", "^/proc/%d+/task/%d+/mem$" },
+		exec = { "^dd .*of=/proc/%d+/mem" } },
+}
