@@ -84,8 +84,72 @@ return {
 	T { id = "T1070.003", name = "history_cleared", tactic = "defense-evasion", severity = 6,
 		what = "cleared the command history",
 		delete = HISTORY, write = HISTORY,
-		cmdline = { "history %-c", "HISTFILE=/dev/null", "unset HISTFILE", "HISTSIZE=0",
-			"HISTFILESIZE=0", "set %+o history" } },
+		cmdline = { "history %-c", "history %-w /dev/null" },
+		check = function(_, F)
+			for _, l in ipairs(F.links) do
+				for _, p in ipairs(HISTORY) do
+					if l.path:find(p) then return ("linked %s to %s"):format(l.path, tostring(l.target)) end
+				end
+			end
+			return nil
+		end },
+	T { id = "T1562.003", name = "history_logging_off", tactic = "defense-evasion", severity = 5,
+		what = "turned the command history off",
+		cmdline = { "HISTFILE=/dev/null", "unset HISTFILE", "HISTSIZE=0", "HISTFILESIZE=0", "set %+o history",
+			"HISTCONTROL=ignore", "HISTIGNORE=", "export HISTFILE=" } },
+	T { id = "T1562.006", name = "logging_blocked", tactic = "defense-evasion", severity = 6,
+		what = "stopped the system's logging",
+		exec = { "^systemctl .*stop .*rsyslog", "^systemctl .*stop .*syslog", "^systemctl .*stop .*journald",
+			"^systemctl .*disable .*rsyslog", "^service rsyslog stop", "^service syslog%-ng stop",
+			"^pkill .*rsyslogd", "^killall .*rsyslogd", "^kill[%a]* .*syslog" },
+		write = { "^/etc/rsyslog%.conf$", "^/etc/rsyslog%.d/", "^/etc/syslog%-ng/", "^/etc/systemd/journald%.conf" } },
+	T { id = "T1070.008", name = "mailbox_cleared", tactic = "defense-evasion", severity = 5,
+		what = "cleared mailboxes",
+		delete = { "^/var/mail/", "^/var/spool/mail/", "/Maildir/" },
+		write = { "^/var/mail/", "^/var/spool/mail/" } },
+	T { id = "T1553.004", name = "root_certificate", tactic = "defense-evasion", severity = 7,
+		what = "installed a root certificate",
+		write = { "^/usr/local/share/ca%-certificates/", "^/usr/share/ca%-certificates/", "^/etc/ssl/certs/",
+			"^/etc/pki/ca%-trust/", "^/etc/ca%-certificates", "/%.pki/nssdb/" },
+		exec = { "^update%-ca%-certificates", "^update%-ca%-trust", "^trust anchor", "^certutil .*%-A" } },
+	T { id = "T1036.003", name = "renamed_utility", tactic = "defense-evasion", severity = 5,
+		what = "ran a system program under another name",
+		check = function(_, F)
+			local copies = {}
+			for _, x in ipairs(F.execs) do
+				local src, dst = rulekit.command(x):match("^cp %-?%a* ?(/[%w/]*bin/[%w%.%-]+) (%S+)$")
+				if src and dst then copies[#copies + 1] = { src, dst } end
+			end
+			for _, x in ipairs(F.execs) do
+				for _, c in ipairs(copies) do
+					local img = x.image or ""
+					if basename(img) ~= basename(c[1]) and (img == c[2] or img:sub(1, #c[2] + 1) == c[2] .. "/") then
+						return ("copied %s to %s and ran it"):format(c[1], img)
+					end
+				end
+			end
+			return nil
+		end },
+	T { id = "T1036.006", name = "space_after_name", tactic = "defense-evasion", severity = 5,
+		what = "ran a file whose name ends in a space",
+		check = function(_, F)
+			for _, x in ipairs(F.execs) do
+				if (x.image or ""):find("%s$") then return ("ran '%s'"):format(x.image) end
+			end
+			return nil
+		end },
+	T { id = "T1027.001", name = "binary_padding", tactic = "defense-evasion", severity = 4,
+		what = "padded a binary",
+		exec = { "^dd .*oflag=append", "^dd .*conv=notrunc.*of=", "^truncate .*%-s ?%+", "^truncate .*%-%-size=?%+" } },
+	T { id = "T1027.002", name = "packing", tactic = "defense-evasion", severity = 5,
+		what = "packed or unpacked a program",
+		exec = { "^upx ", "^upx$" } },
+	T { id = "T1027.004", name = "compile_after_delivery", tactic = "defense-evasion", severity = 2,
+		what = "compiled a program (information: builds do)",
+		exec = { "^gcc ", "^cc ", "^clang ", "^tcc ", "^g%+%+ ", "^go build", "^rustc " } },
+	T { id = "T1546.005", name = "trap", tactic = "persistence", severity = 4,
+		what = "set a signal trap that runs a command",
+		cmdline = { "trap ['\"][^'\"]+['\"] %u+", "trap %-%- ['\"]" } },
 	T { id = "T1070.002", name = "logs_cleared", tactic = "defense-evasion", severity = 7,
 		what = "cleared system logs",
 		delete = { "^/var/log/" }, write = { "^/var/log/[^/]*log", "^/var/log/[uw]tmp$",

@@ -17,8 +17,19 @@ local function is_interp(img)
 		or n == "lua" or n:find("^lua5")
 end
 
--- a shell with a socket: a shell that connects, or a shell started by a
--- process that connected (an interpreter's reverse shell)
+-- a shell that reads its commands from its input: no script, no -c
+-- (`sh`, `bash -i`, `/bin/sh -p`)
+local function interactive(argv)
+	for i = 2, #(argv or {}) do
+		local a = argv[i]
+		if a == "-c" or a:sub(1, 1) ~= "-" or (a:find("^%-%a*c") and a ~= "-i") then return false end
+	end
+	return true
+end
+
+-- a shell with a socket: a shell that connects, or a shell reading its
+-- input started by a process that connected (an interpreter's reverse
+-- shell: a script it runs is a stage, not a shell on the socket)
 local function shell_socket(_, F)
 	local connected = {}
 	for _, c in ipairs(F.connects) do
@@ -31,7 +42,7 @@ local function shell_socket(_, F)
 	end
 	for _, x in ipairs(F.execs) do
 		local dest = x.parent_image and connected[x.parent_image]
-		if dest and SHELLS[basename(x.image)] and (is_interp(x.parent_image)
+		if dest and SHELLS[basename(x.image)] and interactive(x.argv) and (is_interp(x.parent_image)
 			or basename(x.parent_image):find("^n?c?a?t$") or basename(x.parent_image) == "socat") then
 			return ("%s connected to %s and started `%s`"):format(x.parent_image, dest, x.cmdline)
 		end
@@ -55,17 +66,22 @@ local function first_connect(F, want)
 	return nil
 end
 
--- a file written and then executed, after a connect or a download tool
+-- a file a download tool wrote, then executed or left executable
+local DOWNLOADERS = { curl = true, wget = true, tftp = true, ftp = true, scp = true, sftp = true,
+	rsync = true, aria2c = true, lftp = true, nc = true, ncat = true, socat = true }
+
 local function downloaded_and_run(_, F)
-	local online = first_connect(F, function(c) return c.port ~= 53 end)
-	if not online then return nil end
-	local written = {}
-	for _, w in ipairs(F.writes) do written[w] = true end
+	local fetched = {}
+	for _, w in ipairs(F.written) do
+		if DOWNLOADERS[basename(w.image)] then fetched[w.path] = w.image end
+	end
 	for _, x in ipairs(F.execs) do
-		if written[x.image or ""] then return ("%s, then ran %s it wrote"):format(online, x.image) end
+		if fetched[x.image or ""] then return ("ran %s, which %s wrote"):format(x.image, fetched[x.image]) end
 	end
 	for _, d in ipairs(F.dropped) do
-		if d.executable then return ("%s, then left the executable %s"):format(online, d.path) end
+		if d.executable and fetched[d.path] then
+			return ("left %s executable, which %s wrote"):format(d.path, fetched[d.path])
+		end
 	end
 	return nil
 end

@@ -64,7 +64,7 @@ return {
 			"^killall .*mysqld", "^killall .*postgres", "^killall .*nginx", "^killall .*apache", "^killall .*httpd",
 			"^pkill .*mysqld", "^pkill .*postgres", "^pkill .*nginx", "^pkill .*apache", "^pkill .*httpd",
 			"^pkill .*docker", "^killall .*docker", "^/etc/init%.d/%S+ stop", "^invoke%-rc%.d %S+ stop" },
-		unless = { "auditd", "apparmor", "falco", "firewalld", "ufw" } },
+		unless = { "auditd", "apparmor", "falco", "firewalld", "ufw", "syslog", "journald" } },
 	T { id = "T1496", name = "resource_hijacking", tactic = "impact", severity = 8,
 		what = "mined coins",
 		cmdline = { "stratum%+tcp://", "stratum%+ssl://", "stratum2?%+", "xmrig", "minerd", "cpuminer", "cgminer",

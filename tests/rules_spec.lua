@@ -233,6 +233,21 @@ local REVIEWED = {
 	T1613 = { "Container and Resource Discovery", "discovery" },
 	T1620 = { "Reflective Code Loading", "defense-evasion" },
 	T1622 = { "Debugger Evasion", "defense-evasion" },
+	["T1562.003"] = { "Impair Defenses: Impair Command History Logging", "defense-evasion" },
+	["T1562.006"] = { "Impair Defenses: Indicator Blocking", "defense-evasion" },
+	["T1070.008"] = { "Indicator Removal: Clear Mailbox Data", "defense-evasion" },
+	["T1553.004"] = { "Subvert Trust Controls: Install Root Certificate", "defense-evasion" },
+	["T1036.003"] = { "Masquerading: Rename Legitimate Utilities", "defense-evasion" },
+	["T1036.006"] = { "Masquerading: Space after Filename", "defense-evasion" },
+	["T1027.001"] = { "Obfuscated Files or Information: Binary Padding", "defense-evasion" },
+	["T1027.002"] = { "Obfuscated Files or Information: Software Packing", "defense-evasion" },
+	["T1027.004"] = { "Obfuscated Files or Information: Compile After Delivery", "defense-evasion" },
+	["T1546.005"] = { "Event Triggered Execution: Trap", "persistence" },
+	["T1560.002"] = { "Archive Collected Data: Archive via Library", "collection" },
+	["T1074.001"] = { "Data Staged: Local Data Staging", "collection" },
+	T1030 = { "Data Transfer Size Limits", "exfiltration" },
+	["T1132.001"] = { "Data Encoding: Standard Encoding", "command-and-control" },
+	T1614 = { "System Location Discovery", "discovery" },
 }
 
 describe("the rule library [" .. S.priv .. "]", function()
