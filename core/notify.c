@@ -228,9 +228,10 @@ static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
 		   : -EFAULT;
 }
 
-/* A task's pid in the box (the last NSpid of its status), how many pid
- * namespaces it is seen in (NSpid's entries) and its parent's host pid
- * (PPid); 0 when its status cannot be read. */
+/* A task's process id in the box (the last NStgid of its status: a
+ * thread's events are its process's), how many pid namespaces it is seen
+ * in (NStgid's entries) and its parent's host pid (PPid); 0 when its
+ * status cannot be read. */
 static int status_ids(pid_t host, int *levels, pid_t *ppid)
 {
 	char path[64], buf[4096], *s;
@@ -243,10 +244,10 @@ static int status_ids(pid_t host, int *levels, pid_t *ppid)
 	s = strstr(buf, "\nPPid:");
 	if (s)
 		*ppid = (pid_t)strtol(s + 6, NULL, 10);
-	s = strstr(buf, "\nNSpid:");
+	s = strstr(buf, "\nNStgid:");
 	if (!s)
 		return 0;
-	for (s += 7; *s && *s != '\n';) {
+	for (s += 8; *s && *s != '\n';) {
 		char *e;
 		long v = strtol(s, &e, 10);
 		if (e == s)

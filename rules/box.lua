@@ -68,9 +68,16 @@ return {
 			.. "sink's traffic; a unix socket (glibc's name service, a local daemon) is not the "
 			.. "network.  Reads the facts (`sbx.facts`): `dns`, `connects`, `traffic`.",
 		fn = function(_, F)
-			local n = #F.dns + #F.connects + #F.traffic
+			local out, sent = {}, {}
+			for _, c in ipairs(F.connects) do
+				if not c.loopback then out[#out + 1] = c end
+			end
+			for _, t in ipairs(F.traffic) do
+				if not t.loopback then sent[#sent + 1] = t end
+			end
+			local n = #F.dns + #out + #sent
 			if n == 0 then return nil end
-			local c, t = F.connects[1], F.traffic[1]
+			local c, t = out[1], sent[1]
 			local first = (F.dns[1] and F.dns[1].hostname) or (c and ("%s:%s"):format(c.ip, tostring(c.port)))
 				or (t and ("%s:%s"):format(t.ip, tostring(t.port)))
 			return { verdict = "suspicious", severity = 3,

@@ -10,7 +10,41 @@ local CLOUD = { "transfer%.sh$", "dropbox", "mega%.nz$", "mega%.co%.nz$", "anonf
 	"storage%.googleapis%.com$", "blob%.core%.windows%.net$", "drive%.google%.com$", "onedrive",
 	"api%.telegram%.org$", "discord%.com$", "discordapp%.com$", "webhook%.site$", "ngrok" }
 
--- a credential read and then data sent, or a decoy's marker seen leaving
+-- credentials: the decoys, and the files the credential rules read
+local SECRETS = { "/%.ssh/id_", "/%.ssh/[^/]*%.pem$", "^/etc/shadow", "/%.aws/credentials$",
+	"/%.git%-credentials$", "/%.netrc$", "/%.docker/config%.json$", "/%.kube/config$", "/%.pgpass$",
+	"/logins%.json$", "/key[34]%.db$", "/Login Data$", "/cookies%.sqlite$", "/Cookies$",
+	"/%.gnupg/", "/%.password%-store/", "/%.local/share/keyrings/" }
+
+-- programs that read their own credentials to do their job
+local CLIENTS = { docker = true, kubectl = true, ssh = true, scp = true, git = true, aws = true,
+	gcloud = true, podman = true }
+
+-- a credential read, then data sent to an address (not the name server,
+-- not the box's own loopback)
+local function read_then_sent(F)
+	local secret
+	for _, o in ipairs(F.opens) do
+		if not o.write and o.answer == "allow" and not CLIENTS[rulekit.basename(o.image)] then
+			for _, p in ipairs(SECRETS) do
+				if o.path:find(p) then secret = secret or o.path end
+			end
+			for _, d in ipairs(F.decoys) do
+				if d.path == o.path then secret = secret or o.path end
+			end
+		end
+	end
+	if not secret then return nil end
+	for _, t in ipairs(F.traffic) do
+		if t.port ~= 53 and not t.loopback and (t.bytes or 0) > 0 then
+			return ("read %s, then sent %d bytes to %s%s:%s"):format(secret, t.bytes,
+				t.hostname and t.hostname .. " " or "", t.ip, tostring(t.port))
+		end
+	end
+	return nil
+end
+
+-- a decoy's marker seen leaving, or a credential read and then data sent
 local function exfil_c2(_, F)
 	for _, d in ipairs(F.decoys_leaked) do
 		local w = tostring(d.where)
@@ -20,7 +54,7 @@ local function exfil_c2(_, F)
 			return ("decoy %s (%s) left through the network: %s"):format(tostring(d.decoy), tostring(d.path), w)
 		end
 	end
-	return nil
+	return read_then_sent(F)
 end
 
 local function cloud_dns(_, F)

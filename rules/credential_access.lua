@@ -3,41 +3,48 @@
 -- presses, other processes' memory, guessed logins and sniffed traffic.
 local T = rulekit.technique
 
--- reads of /proc/PID/{mem,maps,environ} of another process than the reader
+-- reads of /proc/PID/mem of another process than the reader (its maps
+-- and environ are what ps and pmap read)
 local function other_memory(_, F)
 	for _, o in ipairs(F.opens) do
 		local pid, what = o.path:match("^/proc/(%d+)/(%a+)$")
-		if pid and (what == "mem" or what == "maps" or what == "environ")
-			and tonumber(pid) ~= o.pid then
+		if pid and what == "mem" and tonumber(pid) ~= o.pid then
 			return ("read %s of another process"):format(o.path)
 		end
 	end
 	return nil
 end
 
--- ten or more connects to a login service's port
+-- five or more connects to one login service (a host's port): a scan
+-- connects once to each
 local LOGIN = { [21] = true, [22] = true, [23] = true, [110] = true, [143] = true, [3306] = true,
 	[5432] = true, [3389] = true, [5900] = true, [445] = true }
 
 local function guessing(_, F)
-	local n, first = 0, nil
+	local n = {}
 	for _, c in ipairs(F.connects) do
-		if LOGIN[c.port] and c.call ~= "sendto" then
-			n = n + 1
-			first = first or ("%s:%d"):format(c.ip, c.port)
+		if LOGIN[c.port] and c.call ~= "sendto" and not c.loopback then
+			local key = ("%s:%d"):format(c.ip, c.port)
+			n[key] = (n[key] or 0) + 1
+			if n[key] >= 5 then return ("%d connects to %s"):format(n[key], key), n[key] end
 		end
 	end
-	if n >= 10 then return ("%d connects to a login service, first %s"):format(n, first), n end
 	return nil
 end
 
 return {
 	T { id = "T1003.008", name = "shadow", tactic = "credential-access", severity = 8,
 		what = "read the password hashes",
+		-- the account tools read it to do their own job
+		not_by = { chage = true, passwd = true, su = true, sudo = true, login = true, unix_chkpwd = true,
+			useradd = true, usermod = true, userdel = true, chpasswd = true, newusers = true, pwck = true,
+			grpck = true, gpasswd = true, chfn = true, chsh = true, vipw = true },
 		read = { "^/etc/shadow", "^/etc/gshadow", "^/etc/security/opasswd$", "^/etc/master%.passwd$" },
 		exec = { "^unshadow ", "^john ", "^hashcat " } },
 	T { id = "T1552.004", name = "private_keys", tactic = "credential-access", severity = 8,
 		what = "read a private key",
+		not_by = { ssh = true, scp = true, sftp = true, ["ssh-add"] = true, ["ssh-keygen"] = true,
+			sshpass = true, rsync = true },
 		read = { "/%.ssh/id_[%w]+$", "/%.ssh/[^/]*_rsa$", "/%.ssh/[^/]*_ed25519$", "/%.ssh/[^/]*%.pem$",
 			"^/etc/ssh/ssh_host_[%w]+_key$", "%.pem$", "%.key$", "%.p12$", "%.pfx$", "/%.gnupg/private",
 			"/%.gnupg/secring", "^/etc/ssl/private/" },
@@ -49,6 +56,10 @@ return {
 			"^find .*%-name '?\"?id_%*", "^grep .*PRIVATE KEY", "^locate .*id_rsa", "^locate .*%.pem" } },
 	T { id = "T1552.001", name = "credentials_in_files", tactic = "credential-access", severity = 7,
 		what = "read credentials in files",
+		-- a client reading its own configuration
+		not_by = { docker = true, kubectl = true, helm = true, aws = true, gcloud = true, az = true,
+			git = true, ["git-remote-http"] = true, ["git-remote-https"] = true, npm = true, pip = true,
+			pip3 = true, psql = true, mysql = true, podman = true, crictl = true },
 		read = { "/%.aws/credentials$", "/%.aws/config$", "/%.netrc$", "/%.git%-credentials$", "/%.pgpass$",
 			"/%.docker/config%.json$", "/%.kube/config$", "/%.my%.cnf$", "/%.config/gcloud/",
 			"/%.azure/", "/wp%-config%.php$", "/%.env$", "/%.npmrc$", "/%.pypirc$", "/%.s3cfg$",

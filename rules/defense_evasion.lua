@@ -65,6 +65,30 @@ local function masquerade(_, F)
 	return nil
 end
 
+-- a decoder and a shell reading its input started side by side by one
+-- process (`... | base64 -d | sh`: a pipeline's processes are siblings)
+local DECODERS = { "^base64 .*%-d", "^base64 .*%-%-decode", "^base32 .*%-d", "^xxd .*%-r", "^rev$",
+	"^openssl .*%-d", "^gzip .*%-d", "^gunzip", "^zcat", "^uudecode", "^tr " }
+
+local function decoded_into_shell(_, F)
+	local decoder = {}
+	for _, x in ipairs(F.execs) do
+		local cmd = rulekit.command(x)
+		for _, p in ipairs(DECODERS) do
+			if x.ppid and cmd:find(p) then decoder[x.ppid] = decoder[x.ppid] or cmd end
+		end
+	end
+	for _, x in ipairs(F.execs) do
+		local name = basename(x.image)
+		local reads_input = #(x.argv or {}) == 1 or (x.argv[2] == "-" or x.argv[2] == "-s")
+		if x.ppid and decoder[x.ppid] and reads_input
+			and (name == "sh" or name == "bash" or name == "dash" or name:find("^python") or name == "perl") then
+			return ("ran `%s` into `%s`"):format(decoder[x.ppid], x.cmdline)
+		end
+	end
+	return nil
+end
+
 -- an anonymous executable mapping or a memfd executed
 local function from_memory(_, F)
 	for _, x in ipairs(F.execs) do
@@ -179,6 +203,7 @@ return {
 			"^openssl .*enc .*%-d", "^openssl .*base64 .*%-d", "^uudecode" } },
 	T { id = "T1027", name = "obfuscated", tactic = "defense-evasion", severity = 6,
 		what = "ran an encoded command",
+		check = decoded_into_shell,
 		cmdline = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "b64decode.*exec",
 			"exec%(.*b64decode", "exec%(.*decode%(", "eval.*base64", "base64 %-%-?d[^|]*|%s*bash",
 			"xxd %-r[^|]*|%s*sh", "rev%s*|%s*[bd]?a?sh", "eval \"%$%(echo", "printf '\\x%x%x" } },
@@ -213,6 +238,9 @@ return {
 		write = { "^/etc/audit/", "^/var/log/audit/" } },
 	T { id = "T1497.001", name = "sandbox_checks", tactic = "defense-evasion", severity = 3,
 		what = "looked for a sandbox or a virtual machine",
+		-- process listers read every process's cgroup
+		not_by = { ps = true, pgrep = true, pkill = true, top = true, htop = true, pidof = true,
+			pstree = true, systemctl = true, ["systemd-cgls"] = true },
 		read = { "^/proc/1/cgroup$", "^/%.dockerenv$", "^/run/%.containerenv$", "^/sys/class/dmi/id/",
 			"^/sys/devices/virtual/dmi/", "^/proc/scsi/scsi$", "^/sys/hypervisor/", "^/proc/xen",
 			"^/proc/vz", "^/proc/1/sched$", "^/dev/vboxguest", "^/proc/1/mountinfo$" },

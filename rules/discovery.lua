@@ -79,10 +79,10 @@ local SPECS = {
 -- data out: a connect or a send to an address that is not the name server
 local function sent_out(F)
 	for _, c in ipairs(F.connects) do
-		if c.port ~= 53 then return ("%s:%s"):format(c.ip, tostring(c.port)) end
+		if c.port ~= 53 and not c.loopback then return ("%s:%s"):format(c.ip, tostring(c.port)) end
 	end
 	for _, t in ipairs(F.traffic) do
-		if t.port ~= 53 and (t.bytes or 0) > 0 then return ("%s:%s"):format(t.ip, tostring(t.port)) end
+		if t.port ~= 53 and not t.loopback and (t.bytes or 0) > 0 then return ("%s:%s"):format(t.ip, tostring(t.port)) end
 	end
 	return nil
 end
@@ -92,6 +92,37 @@ for _, s in ipairs(SPECS) do
 	s.tactic, s.severity = "discovery", 1
 	rules[#rules + 1] = T(s)
 end
+
+-- a scan: connects to ten or more ports of one host, or one port of ten
+-- or more hosts
+local function scanned(_, F)
+	local ports, hosts = {}, {}
+	for _, c in ipairs(F.connects) do
+		if c.port and c.port ~= 53 and not c.loopback then
+			local ph = ports[c.ip] or {}
+			ph[c.port], ports[c.ip] = true, ph
+			local hp = hosts[c.port] or {}
+			hp[c.ip], hosts[c.port] = true, hp
+		end
+	end
+	local function count(t)
+		local n = 0
+		for _ in pairs(t) do n = n + 1 end
+		return n
+	end
+	for ip, ph in pairs(ports) do
+		if count(ph) >= 10 then return ("connected to %d ports of %s"):format(count(ph), ip) end
+	end
+	for port, hp in pairs(hosts) do
+		if count(hp) >= 10 then return ("connected to port %d of %d hosts"):format(port, count(hp)) end
+	end
+	return nil
+end
+
+rules[#rules + 1] = T { id = "T1046", name = "port_scan", tactic = "discovery", severity = 5,
+	what = "scanned for network services",
+	exec = { "^nmap ", "^masscan ", "^zmap ", "^nc .*%-[%a]*z", "^ncat .*%-[%a]*z", "^rustscan ", "^unicornscan " },
+	check = scanned }
 
 rules[#rules + 1] = {
 	name = "discovery_sent", tactic = "discovery", severity = 5, attack = { "T1082", "T1041" },

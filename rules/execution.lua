@@ -11,11 +11,9 @@ local USUAL = { [20] = true, [21] = true, [22] = true, [23] = true, [25] = true,
 	[110] = true, [123] = true, [143] = true, [443] = true, [465] = true, [587] = true, [993] = true,
 	[995] = true, [8080] = true, [8443] = true }
 
-local function is_interp(img)
-	local n = basename(img)
-	return n:find("^python") or n:find("^perl") or n:find("^ruby") or n:find("^php") or n:find("^node")
-		or n == "lua" or n:find("^lua5")
-end
+local LINKERS = { ld = true, ["ld.bfd"] = true, ["ld.gold"] = true, ["ld.lld"] = true, collect2 = true,
+	gcc = true, cc = true, ["x86_64-linux-gnu-ld"] = true, ["x86_64-linux-gnu-ld.bfd"] = true,
+	["x86_64-linux-gnu-gcc-12"] = true, clang = true, ["lto-wrapper"] = true, ldconfig = true }
 
 -- a shell that reads its commands from its input: no script, no -c
 -- (`sh`, `bash -i`, `/bin/sh -p`)
@@ -28,37 +26,52 @@ local function interactive(argv)
 end
 
 -- a shell with a socket: a shell that connects, or a shell reading its
--- input started by a process that connected (an interpreter's reverse
--- shell: a script it runs is a stage, not a shell on the socket)
-local function shell_socket(_, F)
+-- input started (or executed in place) by a process that connected (a
+-- script it runs is a stage, not a shell on the socket); the process that
+-- connected and its runtime
+local function shell_on_socket(F)
 	local connected = {}
 	for _, c in ipairs(F.connects) do
-		if c.port ~= 53 then
+		if c.port ~= 53 and not c.loopback then
+			local dest = ("%s:%s"):format(c.ip, tostring(c.port))
 			if SHELLS[basename(c.image)] then
-				return ("a shell (%s) connected to %s:%s"):format(c.image, c.ip, tostring(c.port))
+				return ("a shell (%s) connected to %s"):format(c.image, dest), c.pid
 			end
-			connected[c.image or ""] = ("%s:%s"):format(c.ip, tostring(c.port))
+			if c.pid then connected[c.pid] = connected[c.pid] or dest end
 		end
 	end
 	for _, x in ipairs(F.execs) do
-		local dest = x.parent_image and connected[x.parent_image]
-		if dest and SHELLS[basename(x.image)] and interactive(x.argv) and (is_interp(x.parent_image)
-			or basename(x.parent_image):find("^n?c?a?t$") or basename(x.parent_image) == "socat") then
-			return ("%s connected to %s and started `%s`"):format(x.parent_image, dest, x.cmdline)
+		local by = (x.pid and connected[x.pid] and x.pid) or (x.ppid and connected[x.ppid] and x.ppid)
+		if by and SHELLS[basename(x.image)] and interactive(x.argv) then
+			return ("%s connected to %s and started `%s`"):format(tostring(x.pid == by and "it" or
+				x.parent_image), connected[by], x.cmdline), by
 		end
 	end
 	return nil
 end
 
+local function shell_socket(_, F)
+	return (shell_on_socket(F))
+end
+
+-- an interpreter's reverse shell: the process that connected runs it
+local function interpreter_shell(runtime)
+	return function(_, F)
+		local ev, pid = shell_on_socket(F)
+		if ev and pid and F.runtime[pid] == runtime then return ("a %s program: %s"):format(runtime, ev) end
+		return nil
+	end
+end
+
 local function first_connect(F, want)
 	for _, c in ipairs(F.connects) do
-		if want(c) then
+		if not c.loopback and want(c) then
 			return ("connected to %s%s:%s (%s)"):format(c.hostname and c.hostname .. " " or "", c.ip,
 				tostring(c.port), c.protocol)
 		end
 	end
 	for _, t in ipairs(F.traffic) do
-		if want(t) then
+		if not t.loopback and want(t) then
 			return ("sent %s bytes to %s%s:%s (%s)"):format(tostring(t.bytes or 0),
 				t.hostname and t.hostname .. " " or "", t.ip, tostring(t.port), t.protocol)
 		end
@@ -93,14 +106,26 @@ return {
 			"ncat .*%-%-exec", "socat .*exec:", "socat .*EXEC:", "socat .*system:", "mkfifo .*nc ",
 			"mknod .* p.*nc ", "telnet .*|%s*/bin/[bd]?a?sh", "sh %-i.*[<>]&" },
 		check = shell_socket },
-	T { id = "T1059.006", name = "python_shell", tactic = "execution", severity = 7,
-		what = "ran a Python shell or socket one-liner",
+	T { id = "T1059.006", name = "python_shell", tactic = "execution", severity = 8,
+		what = "ran a Python shell on a socket",
 		cmdline = { "pty%.spawn", "socket%.socket.*connect.*dup2", "os%.dup2.*subprocess",
-			"socket%.socket.*subprocess", "import socket.*os%.dup2" } },
+			"socket%.socket.*subprocess", "import socket.*os%.dup2" },
+		check = interpreter_shell("python") },
 	T { id = "T1129", name = "shared_module", tactic = "execution", severity = 5,
 		what = "loaded a shared library from a writable place",
-		read = { "^/tmp/.*%.so[%.%d]*$", "^/dev/shm/.*%.so[%.%d]*$", "^/var/tmp/.*%.so[%.%d]*$" },
-		cmdline = { "CDLL%(['\"]/tmp/", "CDLL%(['\"]/dev/shm/", "dlopen%(['\"]/tmp/" } },
+		cmdline = { "CDLL%(['\"]/tmp/", "CDLL%(['\"]/dev/shm/", "dlopen%(['\"]/tmp/" },
+		check = function(_, F)
+			for _, o in ipairs(F.opens) do
+				-- a linker looking for a library in its working directory
+				-- is a build, not a load
+				if not o.write and not LINKERS[basename(o.image)]
+					and (o.path:find("^/tmp/.*%.so[%.%d]*$") or o.path:find("^/dev/shm/.*%.so[%.%d]*$")
+						or o.path:find("^/var/tmp/.*%.so[%.%d]*$")) then
+					return ("%s opened %s"):format(tostring(o.image), o.path)
+				end
+			end
+			return nil
+		end },
 	T { id = "T1071.001", name = "web_c2", tactic = "command-and-control", severity = 4,
 		what = "reached a web server",
 		check = function(_, F)

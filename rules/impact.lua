@@ -103,13 +103,7 @@ return {
 	T { id = "T1021.004", name = "ssh_remote", tactic = "lateral-movement", severity = 6,
 		what = "logged in to another host over SSH",
 		exec = { "^ssh [^%-]", "^ssh .*@", "^sshpass ", "^pssh ", "^parallel%-ssh", "^dbclient " },
-		unless = { "^ssh %-[VQ]", "^ssh %-G", "%-%-help" },
-		check = function(_, F)
-			for _, c in ipairs(F.connects) do
-				if c.port == 22 then return ("connected to %s:22"):format(c.ip) end
-			end
-			return nil
-		end },
+		unless = { "^ssh %-[VQ]", "^ssh %-G", "%-%-help" } },
 	T { id = "T1570", name = "lateral_transfer", tactic = "lateral-movement", severity = 6,
 		what = "copied a file to another host",
 		exec = { "^scp .*[%w%.%-]+:", "^rsync .*[%w%.%-]+:", "^sftp ", "^smbclient .*put", "^pscp " } },

@@ -1,6 +1,6 @@
 -- Prints the default rules' coverage as a Markdown table (docs/batch.md
 -- holds it between its "rules-table" markers; tests/rules_spec.lua checks
--- that the two agree):  sbxlua scripts/rules-table.lua
+-- that the two agree; scripts/rules-table.sh rewrites it there)
 local verdict = require "sbx.verdict"
 
 local rules = assert(verdict.defaults())

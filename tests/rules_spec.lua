@@ -248,6 +248,7 @@ local REVIEWED = {
 	T1030 = { "Data Transfer Size Limits", "exfiltration" },
 	["T1132.001"] = { "Data Encoding: Standard Encoding", "command-and-control" },
 	T1614 = { "System Location Discovery", "discovery" },
+	T1046 = { "Network Service Discovery", "discovery" },
 }
 
 describe("the rule library [" .. S.priv .. "]", function()

@@ -30,6 +30,11 @@ local function split_addr(a)
 	return ip, math.tointeger(tonumber(port))
 end
 
+-- the box's own loopback: not the network
+local function is_loopback(ip)
+	return type(ip) == "string" and (ip:find("^127%.") ~= nil or ip == "::1" or ip:find("^::ffff:127%.") ~= nil)
+end
+
 -- The processes: images and parents by pid, followed through the events
 -- in their order.
 local function new_procs()
@@ -57,6 +62,20 @@ end
 
 local function add(list, v) list[#list + 1] = v end
 
+-- the language runtime a process runs, by its image's name or the
+-- library it reads (a #! script's image is the script itself)
+local RUNTIMES = { { "python", "^python", "^/usr/l?o?c?a?l?/?lib/python%d" },
+	{ "perl", "^perl", "^/usr/share/perl" }, { "perl", nil, "^/usr/lib/x86_64%-linux%-gnu/perl" },
+	{ "ruby", "^ruby", "^/usr/lib/ruby/" }, { "node", "^node", "/node_modules/" },
+	{ "php", "^php", "^/usr/share/php/" } }
+
+local function runtime_of(name, path)
+	for _, r in ipairs(RUNTIMES) do
+		if (name and r[2] and name:find(r[2])) or (path and path:find(r[3])) then return r[1] end
+	end
+	return nil
+end
+
 -- an exec event: the command line, the image before and after
 local function on_exec(F, P, e, pid)
 	local argv = type(e.argv) == "table" and e.argv or { e.path }
@@ -69,6 +88,7 @@ local function on_exec(F, P, e, pid)
 	add(F.execs, x)
 	if pid and e.answer ~= "deny" and e.answer ~= "stop" then
 		P.image[pid], P.cmdline[pid] = x.image, x.cmdline
+		F.runtime[pid] = runtime_of(tostring(x.image):match("[^/]*$"), nil)
 	end
 end
 
@@ -85,6 +105,7 @@ local function on_event(F, P, e)
 	local image = P.image_of(pid)
 	if k == "open" and type(e.path) == "string" then
 		local flags = math.tointeger(e.flags) or 0
+		if pid and not F.runtime[pid] then F.runtime[pid] = runtime_of(nil, e.path) end
 		add(F.opens, { path = e.path, flags = flags, write = flags & WRITE ~= 0,
 			create = flags & CREATE ~= 0, answer = e.answer, image = image, pid = pid })
 		if flags & WRITE ~= 0 and e.answer == "allow" then wrote(F, e.path, "open", image) end
@@ -98,9 +119,9 @@ local function on_event(F, P, e)
 	elseif (k == "connect" or k == "send" or k == "bind") and e.addr then
 		if e.family == "inet" or e.family == "inet6" then
 			local ip, port = split_addr(e.addr)
-			add(k == "bind" and F.binds or F.connects, { ip = ip, port = port,
+			add(k == "bind" and F.binds or F.connects, { ip = ip, port = port, loopback = is_loopback(ip),
 				protocol = e.protocol or "ip", family = e.family, call = e.syscall,
-				answer = e.answer, image = image })
+				answer = e.answer, image = image, pid = pid })
 		elseif e.family == "unix" then
 			add(F.unix, { path = e.addr, call = e.syscall, answer = e.answer, image = image })
 		end
@@ -138,7 +159,7 @@ local function on_sink(F, res)
 	end
 	for _, t in ipairs(res.ip_traffic or {}) do
 		add(F.traffic, { protocol = t.protocol, ip = t.address, port = math.tointeger(t.port),
-			bytes = t.bytes, hostname = names[t.address] })
+			bytes = t.bytes, hostname = names[t.address], loopback = is_loopback(t.address) })
 	end
 	for _, c in ipairs(F.connects) do c.hostname = names[c.ip] end
 end
@@ -168,17 +189,19 @@ end
 --  flags, write, create, answer, image}), `written` ({path, how, image},
 --  each path once), `deleted`, `renamed` ({from, to}), `changed` ({path,
 --  call}), `connects` and `binds` ({ip, port, protocol, family, hostname,
---  answer, image}), `unix` ({path}), `dns` ({hostname, type, answer}),
+--  answer, image, pid, loopback: the box's own 127/8 or ::1}), `unix` ({path}), `dns` ({hostname, type, answer}),
 --  `traffic` (the sink's: {protocol, ip, port, bytes, hostname}), `dropped`
 --  ({path, mode, size, sha256, executable}), `links`, `decoys`,
 --  `decoys_leaked`, `memfds`, `signals`, `protects`, `ptraces`,
---  `namespaces`, `refused` ({call, errno, path, image}), `killed`; and
---  `command`, the first exec's image
+--  `namespaces`, `refused` ({call, errno, path, image}), `killed`;
+--  `runtime` (by pid: "python", "perl", "ruby", "node" or "php", from the
+--  image's name or the library the process read); and `command`, the
+--  first exec's image
 function M.of(run)
 	if type(run) ~= "table" then
 		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
 	end
-	local F = { written_set = {} }
+	local F = { written_set = {}, runtime = {} }
 	for _, l in ipairs { "execs", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
 		"signals", "protects", "ptraces", "namespaces", "refused", "killed" } do

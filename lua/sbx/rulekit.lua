@@ -20,7 +20,9 @@
 -- opened without a write flag, `delete` a path deleted or renamed away,
 -- `change` a path whose mode, owner, times or attributes were changed,
 -- `dns` a name looked up; `unless` patterns leave a match out (of every
--- source).  `check = function(run, facts)` returns the
+-- source), `not_by` (a set of base names) an exec, open or attribute
+-- change by a process running one of those programs (`chage` reads
+-- /etc/shadow to do its own job).  `check = function(run, facts)` returns the
 -- evidence as text itself (or nil).  A finding's verdict follows its
 -- severity: 0 to 2 `info`, 3 to 6 `suspicious`, 7 and up `malicious`.
 -- @module sbx.rulekit
@@ -55,12 +57,14 @@ local function any(s, pats)
 end
 
 -- the first value of list that matches one of pats (through get) and
--- none of unless, and how many matched
-local function first(list, get, pats, unless)
+-- none of unless, by a process whose image is not in not_by, and how many
+-- matched
+local function first(list, get, pats, unless, not_by)
 	local hit, n = nil, 0
 	for _, v in ipairs(list) do
 		local s = get(v)
-		if type(s) == "string" and not any(s, unless) then
+		local by = not_by and type(v) == "table" and not_by[M.basename(v.image)]
+		if type(s) == "string" and not any(s, unless) and not by then
 			for _, p in ipairs(pats) do
 				if s:find(p) then
 					hit, n = hit or s, n + 1
@@ -122,7 +126,7 @@ function M.evidence(spec, run, F)
 	for _, src in ipairs(SOURCES) do
 		local pats = spec[src[1]]
 		if pats then
-			local hit, n = first(F[src[2]], src[3], pats, spec.unless)
+			local hit, n = first(F[src[2]], src[3], pats, spec.unless, spec.not_by)
 			if hit then return src[4]:format(cut(hit)), n end
 		end
 	end

@@ -514,6 +514,9 @@ local function system_tree(t, net)
 		return (a.dst or a.src) < (b.dst or b.src)
 	end)
 	add(t, { type = "bind", src = "/etc/ld.so.cache", optional = true }, { path = "/etc", access = "ro" })
+	-- the links /usr's commands go through (awk, cc, editor, ...): without
+	-- them /usr/bin/awk and /usr/bin/cc are dangling links in the box
+	add(t, { type = "bind", src = "/etc/alternatives", optional = true })
 end
 
 -- /proc with its read-only and hidden entries, and /dev with the rights

@@ -101,9 +101,11 @@ local function read_rules(path)
 		f:close()
 		return nil, ("%s: %s"):format(path, why)
 	end
-	local text, rerr = f:read(1 << 20)
+	local text, rerr = f:read((1 << 20) + 1)
 	f:close()
 	if not text then return nil, rerr end
+	-- a file cut short would lose its last rules without a word
+	if #text > 1 << 20 then return nil, ("%s: larger than 1 MiB"):format(path) end
 	return text
 end
 
@@ -247,7 +249,7 @@ local function check_finding(r, f)
 		for _, id in ipairs(r.attack or {}) do attack[#attack + 1] = id end
 	end
 	return { rule = name, verdict = f.verdict, severity = f.severity, reason = f.reason,
-		attack = #attack > 0 and attack or nil, tactic = r.tactic }
+		attack = #attack > 0 and attack or nil, tactic = r.tactic, count = math.tointeger(f.count) }
 end
 
 --- Whether an error is sbxlua's SIGINT (the interpreter raises

@@ -1,0 +1,6 @@
+#!/bin/sh
+set -eu
+printf 'ABC\n\001\002' > /tmp/bytes
+od -An -tx1 /tmp/bytes
+od -c /tmp/bytes
+hexdump -C /tmp/bytes

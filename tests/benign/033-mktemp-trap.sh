@@ -1,0 +1,7 @@
+#!/bin/sh
+# A temporary file removed by a trap whatever happens.
+set -eu
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+seq 1 50 | sort -rn > "$tmp"
+echo "first: $(head -n 1 "$tmp"), last: $(tail -n 1 "$tmp")"

@@ -1,0 +1,4 @@
+#!/bin/sh
+set -eu
+for n in 1000 1048576 123456789; do numfmt --to=iec "$n"; done
+factor 360 1001 65537

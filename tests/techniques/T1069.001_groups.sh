@@ -1,0 +1,7 @@
+#!/bin/sh
+# The local groups and who is in the administrative ones.
+groups
+id -Gn
+getent group
+cat /etc/group
+getent group sudo wheel adm docker
