@@ -70,7 +70,17 @@ end
 local DECODERS = { "^base64 .*%-d", "^base64 .*%-%-decode", "^base32 .*%-d", "^xxd .*%-r", "^rev$",
 	"^openssl .*%-d", "^gzip .*%-d", "^gunzip", "^zcat", "^uudecode", "^tr " }
 
+local DECODER_IMAGES = { base64 = true, base32 = true, xxd = true, openssl = true, uudecode = true }
+
 local function decoded_into_shell(_, F)
+	-- a file a decoder wrote, then executed
+	local decoded = {}
+	for _, w in ipairs(F.written) do
+		if DECODER_IMAGES[basename(w.image)] then decoded[w.path] = basename(w.image) end
+	end
+	for _, x in ipairs(F.execs) do
+		if decoded[x.image or ""] then return ("ran %s, which %s decoded"):format(x.image, decoded[x.image]) end
+	end
 	local decoder = {}
 	for _, x in ipairs(F.execs) do
 		local cmd = rulekit.command(x)
@@ -193,6 +203,17 @@ return {
 		exec = { "^chmod .*%f[%d]0?777%f[%D]", "^chmod .*%f[%d]0?666%f[%D]", "^chmod .*[ao]%+w",
 			"^chmod .*%f[%w]o%+[rwx]*w", "^chattr ", "^setfacl ", "^chown .*root", "^chgrp .*root",
 			"^chmod .* /etc/", "^chmod .* /usr/" } },
+	T { id = "T1222.002", name = "permissions_changed", tactic = "defense-evasion", severity = 2,
+		what = "changed a file's mode or owner (information: builds do)",
+		exec = { "^chmod ", "^chown ", "^chgrp ", "^chattr ", "^setfacl " },
+		check = function(_, F)
+			for _, c in ipairs(F.changed) do
+				if c.call and (c.call:find("chmod") or c.call:find("chown")) then
+					return ("called %s on %s"):format(c.call, c.path)
+				end
+			end
+			return nil
+		end },
 	T { id = "T1564.001", name = "hidden_files", tactic = "defense-evasion", severity = 5,
 		what = "hid files",
 		write = { "^/tmp/%.[^/]", "^/dev/shm/%.[^/]", "^/var/tmp/%.[^/]", "/%.%.%.?/", "/%. /" },
