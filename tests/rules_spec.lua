@@ -123,6 +123,21 @@ describe("rule files [" .. S.priv .. "]", function()
 		rm()
 	end)
 
+	it("dir:list: regular files and directories only, by descriptor; a closed dir raises", function()
+		local core = require "sbx.core"
+		local d, rm = S.tmpdir()
+		write(d .. "/f", "x")
+		os.execute(("cd %s && mkdir sub && ln -s f link && ln -s /etc elink && mkfifo fifo"):format(S.q(d)))
+		local dir = assert(core.open_dir(d))
+		local got = {}
+		for _, e in ipairs(assert(dir:list())) do got[#got + 1] = e.name .. ":" .. e.type end
+		table.sort(got)
+		assert.are.same({ "f:file", "sub:dir" }, got)
+		dir:close()
+		assert.has_error(function() dir:list() end, "attempt to use a closed directory")
+		rm()
+	end)
+
 	it("a rule's fields are checked", function()
 		assert.is_nil((verdict.check_rule { name = "a", fn = print, attack = { "x" } }))
 		assert.is_nil((verdict.check_rule { name = "a", fn = print, attack = "T1529" }))
