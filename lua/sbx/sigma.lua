@@ -233,6 +233,25 @@ local function glob_test(field, g, cased)
 end
 
 -- the tests of one plain value: its globs after the transformations
+-- a test true when any (all) of tests is true of an event
+local function any_of(tests)
+	return function(ev)
+		for _, t in ipairs(tests) do
+			if t(ev) then return true end
+		end
+		return false
+	end
+end
+
+local function all_of(tests)
+	return function(ev)
+		for _, t in ipairs(tests) do
+			if not t(ev) then return false end
+		end
+		return true
+	end
+end
+
 local function plain_tests(field, spec, v)
 	local globs = { glob.parse(v) }
 	for _, t in ipairs(spec.transforms) do
@@ -245,12 +264,7 @@ local function plain_tests(field, spec, v)
 	local tests = {}
 	for _, g in ipairs(globs) do tests[#tests + 1] = glob_test(field, g, spec.cased) end
 	if #tests == 1 then return tests[1] end
-	return function(ev)
-		for _, t in ipairs(tests) do
-			if t(ev) then return true end
-		end
-		return false
-	end
+	return any_of(tests)
 end
 
 local CMP = {
@@ -329,19 +343,9 @@ local function field_matcher(key, value, cat)
 	local tests = {}
 	for i, v in ipairs(values) do tests[i] = value_test(field, spec, v) end
 	if spec.all then
-		return function(ev)
-			for _, t in ipairs(tests) do
-				if not t(ev) then return false end
-			end
-			return true
-		end
+		return all_of(tests)
 	end
-	return function(ev)
-		for _, t in ipairs(tests) do
-			if t(ev) then return true end
-		end
-		return false
-	end
+	return any_of(tests)
 end
 
 ---------------------------------------------------------------------------
@@ -369,12 +373,7 @@ local function map_matcher(name, map, cat)
 		if key == "" or key:sub(1, 1) == "|" then keyword(name) end
 		tests[#tests + 1] = field_matcher(key, map[key], cat)
 	end
-	return function(ev)
-		for _, t in ipairs(tests) do
-			if not t(ev) then return false end
-		end
-		return true
-	end
+	return all_of(tests)
 end
 
 -- a selection: a map (AND of its fields) or a list of maps (OR)
@@ -387,12 +386,7 @@ local function selection(name, body, cat)
 		if not is_map(m) then keyword(name) end
 		alts[i] = map_matcher(name, m, cat)
 	end
-	return function(ev)
-		for _, t in ipairs(alts) do
-			if t(ev) then return true end
-		end
-		return false
-	end
+	return any_of(alts)
 end
 
 local function tokens(cond)
