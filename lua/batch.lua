@@ -8,45 +8,16 @@ local sbx = require "sbx"
 local batch = require "sbx.batch"
 local verdict = require "sbx.verdict"
 local cli = require "sbx.cli"
+local opts = require "sbx.options"
 local report = require "sbx.report"
 local limits = require "sbx.limits"
-local profile = require "sbx.profile"
+local pipeline = require "sbx.pipeline"
 -- every module before the first box
 local stdbox = require "sbx.stdbox"
 require "sbx.backend"
 require "lfs"
 
 local refuse = cli.refuse
-
--- option -> the limit it sets
-local LIMIT_OPTS = {
-	{ "--wall", "S", "wall-clock limit per program in seconds (default 60)", "wall" },
-	{ "--cpu", "S", "CPU time per program (default 30)", "cpu" },
-	{ "--mem", "SIZE", "memory limit per program (default 512M)", "memory" },
-	{ "--pids", "N", "task limit per program (default 128)", "tasks" },
-	{ "--output-limit", "SIZE", "output limit per stream per program (default 16M)", "output" },
-	{ "--nofile", "N", "open files per process (default 256)", "open_files" },
-	{ "--fsize", "SIZE", "file size limit (default 64M)", "file_size" },
-	{ "--tmp-size", "SIZE", "size of /tmp (default 64M)", "tmp" },
-}
-
-local OPTIONS = {
-	{ "-j --jobs", "N", "programs at once, from one process (default: the number of cores; at most 64)" },
-	{ "--out", "FILE", "append the JSON lines to FILE (default stdout); programs FILE already "
-		.. "records with the same options are skipped" },
-	{ "--rules", "FILE", "verdict rules (a Lua file returning a list of rules; repeatable)" },
-	{ "--no-default-rules", nil, "only the rules of --rules" },
-	{ "--shard", "K/N", "only the K-th of N deterministic parts of the inputs" },
-	{ "--profile", "NAME", "seccomp profile: watch, default, strict, none, or a file (default: watch; "
-		.. "with --jail, default)" },
-	{ "--jail", nil, "run each program in the plain standard box (the default profile, no network "
-		.. "sink, no decoys: only refusals and limits are recorded) instead of the analysis box" },
-	{ "--cgroup", "DIR|none", "cgroup v2 base for the boxes' cgroups (default: found)" },
-	{ "--merge", nil, "merge the JSON-lines files PATH... into one (sorted, each record once)" },
-	{ "--progress", "auto|always|never", "a progress line on stderr (default auto: on a terminal)" },
-	{ "-q --quiet", nil, "no progress and no summary" },
-}
-for _, o in ipairs(LIMIT_OPTS) do OPTIONS[#OPTIONS + 1] = o end
 
 local CLI = {
 	name = "batch.lua",
@@ -55,60 +26,15 @@ local CLI = {
 		.. "rules and writes one JSON line per program, then a summary on stderr.",
 	epilog = "Exit status: 0 when every program ran or was recorded before; 130 when interrupted "
 		.. "(SIGINT: every line written is whole); 126 for a usage or set-up error.",
-	options = OPTIONS,
+	options = opts.of("batch"),
 	arguments = { { "PATH", "programs, or directories of programs", "+" } },
 }
 
-local function one(args, name)
-	local v = args[name]
-	if type(v) == "table" then return v[#v] end
-	return nil
-end
-
-local function count(args, name)
-	local v = args[name]
-	return type(v) == "number" and v > 0
-end
-
 local function parse(argv)
-	local args = cli.parse(CLI, argv, report.EXIT_CANNOT)
-	local o = { limits = {}, rules = args.rules or {}, paths = args.PATH }
-	for _, l in ipairs(LIMIT_OPTS) do
-		local name = l[1]:sub(3):gsub("%-", "_")
-		for _, typed in ipairs(args[name] or {}) do
-			local n, msg = limits.parse(l[4], typed)
-			if not n then refuse("%s %s: %s", l[1], typed, msg) end
-			o.limits[l[4]] = n
-		end
-	end
-	local j = one(args, "jobs")
-	o.jobs = j and tonumber(j) or batch.cores()
-	if math.type(o.jobs) ~= "integer" or o.jobs < 1 or o.jobs > batch.max_jobs then
-		refuse("-j %s: expected a whole number from 1 to %d", tostring(j), batch.max_jobs)
-	end
-	local shard = one(args, "shard")
-	if shard then
-		local k, n = batch.parse_shard(shard)
-		if not k then refuse("--shard %s: %s", shard, n) end
-		o.shard = { k, n }
-	end
-	o.out = one(args, "out")
-	o.jail = count(args, "jail")
-	o.profile = one(args, "profile")
-	local cg = one(args, "cgroup") or os.getenv("SBXLUA_CGROUP")
-	if cg == "none" then
-		o.cgroup = false
-	elseif cg and cg ~= "" then
-		if cg:sub(1, 1) ~= "/" then refuse("--cgroup %s: expected an absolute directory or none", cg) end
-		o.cgroup = cg
-	end
-	o.merge = count(args, "merge")
-	o.no_default = count(args, "no_default_rules")
-	o.quiet = count(args, "quiet")
-	o.progress = one(args, "progress") or "auto"
-	if o.progress ~= "auto" and o.progress ~= "always" and o.progress ~= "never" then
-		refuse("--progress %s: expected auto, always or never", o.progress)
-	end
+	local o, args = opts.parse(CLI, argv)
+	o.paths = args.PATH
+	o.jobs = o.jobs or batch.cores()
+	o.progress = o.progress or "auto"
 	return o
 end
 
@@ -134,16 +60,16 @@ end
 
 local function write_line(out, rec)
 	local ok, msg = out:write(batch.line(rec))
-	if not ok then refuse("--out: %s", tostring(msg)) end
+	if not ok then refuse("--output: %s", tostring(msg)) end
 end
 
 local function merge(o)
 	local recs, bad = batch.merge(o.paths)
 	if not recs then refuse("--merge: %s", tostring(bad)) end
 	local out = io.stdout
-	if o.out then
-		local f, msg = batch.open_out(o.out)
-		if not f then refuse("--out %s: %s", o.out, msg) end
+	if o.output then
+		local f, msg = batch.open_out(o.output)
+		if not f then refuse("--output %s: %s", o.output, msg) end
 		out = f
 	end
 	out:setvbuf("no")
@@ -153,24 +79,17 @@ local function merge(o)
 	return 0
 end
 
--- The profile's filter, the rules, and the digest of what a record is
--- made with: the same program under other options or rules is another
--- record.
 -- The boxes' options shared by every program (the analysis box's unless
 -- --jail: sbx.stdbox owns it), with the filter and the explain channel's
 -- mode and table from the profile, as run.lua has them; the verdict rules;
--- and the digest of what a record depends on.
+-- and the digest of what a record depends on: the same program under
+-- other options or rules is another record.
 local function base_options(o)
 	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
 		profile = o.profile, stdout = "discard", stderr = "discard", cgroup = o.cgroup }
 	if not o.jail then stdbox.analysis(base) end
-	base.profile = base.profile or "default"
-	local filter, prof = profile.filter(base.profile, { name_refusals = true })
-	if filter == nil then
-		refuse("--profile %s: %s", base.profile, prof:find("^profile ") and cli.reason(prof) or prof)
-	end
-	local pmode, ntable = profile.notify(prof)
-	base.filter, base.mode, base.notify = filter, pmode or "deny", ntable
+	local ok, err = pipeline.settle(base)
+	if not ok then cli.fail(err) end
 	local rules, rule_digest = load_rules(o)
 	local lim = assert(limits.resolve(o.limits))
 	local options = require("sbx.core").sha256(batch.encode {
@@ -184,21 +103,21 @@ end
 local function open_output(o)
 	local done = {}
 	local out = io.stdout
-	if o.out then
-		local st = sbx.lstat(o.out)
+	if o.output then
+		local st = sbx.lstat(o.output)
 		if st then
-			local recs, _, torn = batch.read_lines(o.out)
+			local recs, _, torn = batch.read_lines(o.output)
 			for _, r in ipairs(recs or {}) do done[batch.key(r)] = true end
 			if torn then
-				io.stderr:write("batch: ", report.escape(o.out), ": its last line is cut (left out)\n")
+				io.stderr:write("batch: ", report.escape(o.output), ": its last line is cut (left out)\n")
 			end
 		end
-		local f, omsg = batch.open_out(o.out)
-		if not f then refuse("--out %s: %s", o.out, omsg) end
+		local f, omsg = batch.open_out(o.output)
+		if not f then refuse("--output %s: %s", o.output, omsg) end
 		out = f
 		out:setvbuf("no")
 		-- the next line starts a line of its own, never the end of a cut one
-		local torn = st and select(3, batch.read_lines(o.out))
+		local torn = st and select(3, batch.read_lines(o.output))
 		if torn then out:write("\n") end
 	end
 	out:setvbuf("no")

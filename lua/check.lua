@@ -6,8 +6,9 @@
 -- Exit 0 when the standard box can run here, 1 when it cannot, 2 on a
 -- usage error.
 local sbx = require "sbx"
-local stdbox = require "sbx.stdbox"
 local cli = require "sbx.cli"
+local options = require "sbx.options"
+local pipeline = require "sbx.pipeline"
 local limits = require "sbx.limits"
 local profile = require "sbx.profile"
 local report = require "sbx.report"
@@ -16,36 +17,36 @@ local CLI = {
 	name = "check.lua",
 	description = "Says what this host offers a box, and how each limit is enforced here.",
 	epilog = "Exit status: 0 when the standard box can run here, 1 when it cannot, 2 on a usage error.",
-	options = {
-		{ "--cgroup", "DIR", "the cgroup v2 base to check (default: the environment's SBXLUA_CGROUP, "
-			.. "else found)" },
-	},
+	options = options.of("check"),
 }
-local args = cli.parse(CLI, arg, 2)
-local base = os.getenv("SBXLUA_CGROUP")
-if base == "" or base == "none" then base = nil end
-if #args.cgroup > 0 then base = args.cgroup[#args.cgroup] end
+-- the cgroup v2 base to check: --cgroup, else the environment's, else found
+local base = options.parse(CLI, arg, 2).cgroup or nil
 
 -- paths and the host's messages escaped: one line each
 local function say(fmt, ...) print("check: " .. report.escape(fmt:format(...))) end
 local ok = true
 
+-- A box of the standard box's options o, its output captured, through the
+-- pipeline every run takes: the result, the build's info, the events and
+-- the verified claims; or nil, the error (sbx.pipeline).
+local function box(o)
+	o.cgroup, o.stdout, o.stderr = base, "capture", "capture"
+	local r, info = pipeline.run(o)
+	if not r then return nil, info end
+	return r, info, pipeline.collect(r, info)
+end
+
 -- 1. the whole set-up, for real: namespaces, mounts, walls
 local filter = profile.compile(assert(profile.load("default")))
-local spec, info = stdbox.build { prog = "/bin/true", filter = filter or nil, cgroup = base or nil }
-if not spec then
-	say("standard box: cannot build the spec: %s", info)
+local r, info, ev, v = box { prog = "/bin/true", filter = filter or nil }
+if not r and info.program then
+	say("standard box: cannot build the spec: %s", info.msg)
 	os.exit(1)
-end
-spec.stdout, spec.stderr = "capture", "capture"
-local r, msg = sbx.run(spec)
-if not r then
-	say("standard box: %s", msg)
-	ok = false
+elseif not r then
+	say("standard box: %s", cli.error_text(info))
+	info, ok = {}, false
 else
-	local ev = report.events(r, info)
 	if ev[1].kind == "exit" and ev[1].code == 0 then
-		local v = report.verify(r, info, sbx.ns_ids())
 		local unverified = {}
 		for _, k in ipairs { "private_root", "read_only_root", "no_new_privs", "capabilities_dropped",
 			"seccomp" } do
@@ -76,8 +77,7 @@ say("host root: %s", info.host_root and "yes: the box runs as kernel uid 0" or "
 -- the explain channel, for real: a box whose filter notifies (its execve
 -- always is), the listener taken with pidfd_getfd, the call answered
 local nfilter, nerr = profile.compile { default = "allow", rules = { { call = "getppid", action = "notify" } } }
-local nspec = nfilter and stdbox.build { prog = "/bin/true", filter = nfilter, cgroup = base or nil, mode = "log" }
-local nr = nspec and sbx.run(nspec)
+local nr = nfilter and box { prog = "/bin/true", filter = nfilter, mode = "log" }
 if not nfilter then
 	say("seccomp user notification: absent: the filter does not compile (%s)", nerr)
 	say("pidfd_getfd: untested (no notifying filter)")
@@ -105,9 +105,9 @@ end
 local function host_knob(path)
 	local f = io.open(path)
 	if not f then return "not in this kernel" end
-	local v = f:read("l")
+	local val = f:read("l")
 	f:close()
-	return v or "unreadable"
+	return val or "unreadable"
 end
 say("user namespaces (host): max_user_namespaces %s; unprivileged_userns_clone: %s; "
 	.. "AppArmor restrict_unprivileged_userns: %s",
@@ -115,11 +115,7 @@ say("user namespaces (host): max_user_namespaces %s; unprivileged_userns_clone: 
 	host_knob("/proc/sys/kernel/unprivileged_userns_clone"),
 	host_knob("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"))
 local function nested(f, mode)
-	local s = r and stdbox.build { prog = "/usr/bin/unshare", args = { "-U", "true" }, filter = f,
-		cgroup = base or nil, mode = mode }
-	if not s then return nil end
-	s.stdout, s.stderr = "capture", "capture"
-	return sbx.run(s)
+	return r and box { prog = "/usr/bin/unshare", args = { "-U", "true" }, filter = f, mode = mode } or nil
 end
 local bare = nested(false)
 local named = nested(profile.filter("default", { name_refusals = true }) or nil, "deny")

@@ -35,13 +35,13 @@ now() { date +%s.%N; }
 rate() { echo "$1 $2 $3" | awk '{ printf "%.1f", $1 / ($3 - $2) }'; }
 
 ta=$(now)
-./sbxlua batch.lua -q -j 1 --out "$tmp/a1.jsonl" "$tmp/progs"
+./sbxlua batch.lua -q -j 1 --output "$tmp/a1.jsonl" "$tmp/progs"
 tb=$(now)
-./sbxlua batch.lua -q -j 2 --out "$tmp/a2.jsonl" "$tmp/progs"
+./sbxlua batch.lua -q -j 2 --output "$tmp/a2.jsonl" "$tmp/progs"
 t0=$(now)
-./sbxlua batch.lua -q --jail -j 1 --out "$tmp/j1.jsonl" "$tmp/progs"
+./sbxlua batch.lua -q --jail -j 1 --output "$tmp/j1.jsonl" "$tmp/progs"
 t1=$(now)
-./sbxlua batch.lua -q --jail -j 2 --out "$tmp/j2.jsonl" "$tmp/progs"
+./sbxlua batch.lua -q --jail -j 2 --output "$tmp/j2.jsonl" "$tmp/progs"
 t2=$(now)
 links="--symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
 # bwrap_loop K M: the programs whose number is K modulo M, one after the other

@@ -5,7 +5,7 @@
 #   scripts/slurm-batch.sh [--tasks N] [--outdir DIR] [--sbxlua PATH] [--wait]
 #                          [--sbatch "OPTIONS"] -- [batch.lua options] PATH...
 #
-# Task K of N runs `sbxlua batch.lua --shard K/N --out DIR/shard-K.jsonl`
+# Task K of N runs `sbxlua batch.lua --shard K/N --output DIR/shard-K.jsonl`
 # with the batch options and paths given after `--` (paths as the tasks see
 # them: relative to the current directory, which every task starts in, so
 # it must be on a file system the nodes share).  The merge job runs after
@@ -58,7 +58,7 @@ array=$(sbatch --parsable $extra --job-name=sbx-batch --array="1-$tasks" \
 	--chdir="$(pwd)" --output="$outdir/task-%a.out" --error="$outdir/task-%a.err" <<EOF
 #!/bin/sh
 exec '$qsbx' batch.lua --progress never --shard "\$SLURM_ARRAY_TASK_ID/$tasks" \\
-	--out '$qout'/shard-"\$SLURM_ARRAY_TASK_ID".jsonl $args
+	--output '$qout'/shard-"\$SLURM_ARRAY_TASK_ID".jsonl $args
 EOF
 )
 array=${array%%;*}
@@ -76,7 +76,7 @@ merge=$(sbatch --parsable $wait $extra --job-name=sbx-batch-merge --dependency="
 #!/bin/sh
 for f in $shards; do [ -e "\$f" ] || : > "\$f"; done
 rm -f '$qout/merged.jsonl'
-exec '$qsbx' batch.lua --merge --out '$qout/merged.jsonl' $shards
+exec '$qsbx' batch.lua --merge --output '$qout/merged.jsonl' $shards
 EOF
 )
 merge=${merge%%;*}

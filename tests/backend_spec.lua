@@ -101,7 +101,7 @@ describe("backends [" .. S.priv .. "]", function()
 			_, err, code = run("--backend", "process", "--cpu", "1", "/bin/sh", "-c", "while :; do :; done")
 			assert.are.equal(FIRST .. "sandbox: killed: cpu limit (1 s)\n", err)
 			assert.are.equal(124, code)
-			_, err, code = run("--backend", "process", "--out", "1M", "/usr/bin/yes")
+			_, err, code = run("--backend", "process", "--output-limit", "1M", "/usr/bin/yes")
 			assert.are.equal(FIRST .. "sandbox: killed: output limit (1 MiB)\n", err)
 			assert.are.equal(124, code)
 		end)
@@ -307,7 +307,7 @@ describe("backends [" .. S.priv .. "]", function()
 		end)
 
 		it_runc("stops an output flood and leaves nothing behind", function()
-			local _, err, code = orun("--backend", "oci", "--out", "1M", "/usr/bin/yes")
+			local _, err, code = orun("--backend", "oci", "--output-limit", "1M", "/usr/bin/yes")
 			-- after whatever yes said of its broken pipe
 			local tail = first .. "sandbox: killed: output limit (1 MiB)\n"
 			assert.are.equal(tail, err:sub(-#tail))

@@ -167,13 +167,15 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
 			scripts(dir .. "/progs", 3)
 			local o = dir .. "/out.jsonl"
-			local _, err, code = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			local _, err, code = batchlua("-j 2 --progress never --output " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
 			assert.are.equal(0, code, err)
 			assert.are.equal(3, #lines(S.read(o)))
 			scripts(dir .. "/progs", 5, 4)
+			-- the old name of --output still works, and says its new one
 			local out2, err2, code2 = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
 			assert.are.equal(0, code2, err2)
 			assert.are.equal("", out2)
+			assert.matches("^sbxlua: %-%-out is now %-%-output %(the old name still works%)\n", err2)
 			assert.matches("batch: 2 program%(s%)\n", err2)
 			assert.matches("batch: skipped 3 %(recorded already with the same options%)\n", err2)
 			local seen = {}
@@ -184,7 +186,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			end
 			assert.are.equal(5, #lines(S.read(o)))
 			-- other limits: another record of the same programs
-			local _, err3 = batchlua("-j 2 --progress never --wall 7 --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			local _, err3 = batchlua("-j 2 --progress never --wall 7 --output " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
 			assert.matches("batch: 5 program%(s%)\n", err3)
 		end)
 
@@ -193,7 +195,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			scripts(dir .. "/progs", 2)
 			local o = dir .. "/out.jsonl"
 			write(o, '{"program":"cut')
-			local _, err, code = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+			local _, err, code = batchlua("-j 2 --progress never --output " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
 			assert.are.equal(0, code, err)
 			assert.matches("its last line is cut %(left out%)", err)
 			local l = lines(S.read(o))
@@ -219,7 +221,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			local o = dir .. "/out.jsonl"
 			-- SIGINT restored to its default: a background job of a
 			-- non-interactive shell starts with it ignored
-			local p = assert(io.popen(("env --default-signal=INT %s batch.lua -j 1 --progress never --out %s %s"
+			local p = assert(io.popen(("env --default-signal=INT %s batch.lua -j 1 --progress never --output %s %s"
 				.. " 2>%s </dev/null & echo $!; wait $!; echo $?"):format(S.bin, S.q(o), S.q(dir .. "/progs"),
 				S.q(dir .. "/err"))))
 			local pid = p:read("l")
@@ -267,8 +269,8 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
 			scripts(dir .. "/progs", 3)
 			local a, b = dir .. "/a.jsonl", dir .. "/b.jsonl"
-			batchlua("-q --shard 1/2 --out " .. S.q(a) .. " " .. S.q(dir .. "/progs"))
-			batchlua("-q --shard 2/2 --out " .. S.q(b) .. " " .. S.q(dir .. "/progs"))
+			batchlua("-q --shard 1/2 --output " .. S.q(a) .. " " .. S.q(dir .. "/progs"))
+			batchlua("-q --shard 2/2 --output " .. S.q(b) .. " " .. S.q(dir .. "/progs"))
 			local out, err, code = batchlua("--merge " .. S.q(a) .. " " .. S.q(b) .. " " .. S.q(a))
 			assert.are.equal(0, code, err)
 			local l = lines(out)

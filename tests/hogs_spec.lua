@@ -131,7 +131,7 @@ describe("limits [" .. S.priv .. "]", function()
 	end)
 
 	it("stops an output flood at the cap", function()
-		local out, err, code = S.runlua("--out", "64K", "/bin/sh", "-c", "yes flood")
+		local out, err, code = S.runlua("--output-limit", "64K", "/bin/sh", "-c", "yes flood")
 		assert.are.equal("sandbox: killed: output limit (64 KiB)\n", err)
 		assert.are.equal(124, code)
 		assert.are.equal(64 * 1024, #out)

@@ -215,6 +215,30 @@ describe("learn.lua [" .. S.priv .. "]", function()
 		assert.is_nil(S.read(dir .. "/p.lua"))
 	end)
 
+	it("leaves no set-id file in a --rw directory: the same sweep after the box as every run's", function()
+		-- the attack: a set-uid file of the box's host id left in a
+		-- directory the caller runs things from later.  The filters refuse
+		-- set-id bits in every mode-setting call (tests/filter_spec.lua),
+		-- so the file is planted from the host here, as a box would leave
+		-- one by a route the filter does not see; the sweep must clear it
+		local rw = dir .. "/rw"
+		os.execute("mkdir " .. S.q(rw) .. " && cp /bin/true " .. S.q(rw .. "/x") .. " && chmod 4755 "
+			.. S.q(rw .. "/x"))
+		if S.euid() == 0 then
+			local id = require("sbx.stdbox").root_host_id
+			os.execute(("chown -R %d:%d %s && chmod 4755 %s"):format(id, id, S.q(rw), S.q(rw .. "/x")))
+		end
+		local _, err, code = learn("-o", dir .. "/p.lua", "--rw", rw .. ":/out", "/bin/sh", "-c",
+			"chmod 4755 /out/y 2>/dev/null; stat -c 'mode in box %a' /out/x >&2")
+		assert.are.equal(0, code, err)
+		-- the kernel's own view inside: the box held a set-uid file
+		assert.truthy(err:find("mode in box 4755\n", 1, true), err)
+		-- the host's state after: the file is there, the bit is not
+		local st = assert(sbx.lstat(rw .. "/x"))
+		assert.are.equal(0, st.mode & 3072, ("%o"):format(st.mode))
+		assert.truthy(err:find("\nsandbox: [^\n]*set%-id[^\n]*/out/x\n"), err)
+	end)
+
 	it("--help and a usage error as run.lua's", function()
 		local out, err, code = learn("--help")
 		assert.are.equal(0, code, err)

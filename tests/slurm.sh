@@ -107,7 +107,7 @@ opts="--wall 2 --pids 16 --output-limit 64K"
 timeout 300 scripts/slurm-batch.sh --tasks 4 --outdir "$dir/out" --sbxlua "$root/sbxlua" --wait \
 	-- $opts tests/progs/batch >"$dir/submit.out"
 # shellcheck disable=SC2086
-./sbxlua batch.lua -q -j 2 --out "$dir/one.jsonl" $opts tests/progs/batch
+./sbxlua batch.lua -q -j 2 --output "$dir/one.jsonl" $opts tests/progs/batch
 
 # every line, without what differs between runs of the same program
 # (timings, the sampler's measures, the deaths' pids, the decoys' markers,

@@ -1,15 +1,14 @@
 --- Batch evaluation: many programs, each in its own standard box, several
 -- at once under one supervisor (`sbx.pool`), each run judged by the
 -- verdict rules (`sbx.verdict`) and written as one JSON line.
--- The standard box is built by `sbx.backend.build`, as for `run.lua`.
+-- The standard box is built and recorded by `sbx.pipeline`, as for `run.lua`.
 -- @module sbx.batch
 local core = require "sbx.core"
 local sbx = require "sbx"
-local backend = require "sbx.backend"
 local report = require "sbx.report"
 local verdict = require "sbx.verdict"
 local behaviour = require "sbx.behaviour"
-local afterrun = require "sbx.afterrun"
+local pipeline = require "sbx.pipeline"
 local cjson = require "cjson"
 
 local M = {}
@@ -186,9 +185,9 @@ local function judged(item, info, r, rules, host)
 		return record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
 			error = r.error, events = {} }, rules, 0, 0)
 	end
-	-- the same pipeline as run.lua's (sbx.afterrun): the written files,
+	-- the same pipeline as run.lua's (sbx.pipeline): the written files,
 	-- the decoys, the sink's records; the rules read the behaviour summary
-	local run = afterrun.result(r, info, afterrun.collect(r, info, host))
+	local run = pipeline.result(r, info, pipeline.collect(r, info, host))
 	local rec = record(item, run, rules, r.elapsed, r.cpu)
 	if r.outcome == "interrupted" then rec.interrupted = true end
 	return rec
@@ -214,9 +213,9 @@ function M.run(items, base, rules, jobs, each)
 		for k, v in pairs(base) do o[k] = v end
 		o.prog = item.path:find("/", 1, true) and item.path or "./" .. item.path
 		o.args = {}
-		local spec, info = backend.build(o)
+		local spec, info = pipeline.build(o)
 		local token, msg
-		if spec then token, msg = pool:start(spec) else msg = tostring(info) end
+		if spec then token, msg = pool:start(spec) else msg = info.msg end
 		if not token then
 			each(judged(item, nil, { outcome = "error", error = msg }, rules, host))
 		else

@@ -48,7 +48,8 @@ end
 --- A parser for a script from its table of options.
 -- @tparam table t `name` (`run.lua`), `description`, `epilog`, `options`
 --  (a list of `{ "--name", argname, help }`, `"-x --name"` for a short
---  form too; without argname, a flag), `arguments` (a list of `{ name,
+--  form too; without argname, a flag; `hidden = true` left out of the
+--  help), `arguments` (a list of `{ name,
 --  help, args }`, args as lua-argparse's: `"?"`, `"*"`)
 -- @return the parser
 function M.parser(t)
@@ -59,11 +60,14 @@ function M.parser(t)
 	local p = argparse("sbxlua " .. t.name, t.description, t.epilog)
 	p:help_max_width(79)
 	for _, o in ipairs(t.options) do
+		local opt
 		if o[2] then
-			p:option(o[1], o[3]):argname(o[2]):args(1):count("*")
+			opt = p:option(o[1], o[3]):argname(o[2]):args(1):count("*")
 		else
-			p:flag(o[1], o[3]):count("*")
+			opt = p:flag(o[1], o[3]):count("*")
 		end
+		-- an old spelling, still taken (sbx.options)
+		if o.hidden then opt:hidden(true) end
 	end
 	for _, a in ipairs(t.arguments or {}) do
 		p:argument(a[1], a[2]):args(a[3] or 1)
@@ -168,6 +172,21 @@ end
 function M.refuse(fmt, ...)
 	io.stderr:write("sbxlua: ", report.escape(fmt:format(...)), "\n")
 	os.exit(report.EXIT_CANNOT)
+end
+
+--- The words of an error of `sbx.pipeline` (`{ msg =, option =, typed =,
+-- program = }`): `--opt TYPED: why`, `prog: why`, or the host's own.
+-- @treturn string
+function M.error_text(err)
+	if err.option and err.typed then return ("%s %s: %s"):format(err.option, err.typed, err.msg) end
+	if err.program then return ("%s: %s"):format(err.program, err.msg) end
+	return err.msg
+end
+
+--- Says an error of `sbx.pipeline` (`M.error_text`) and exits with
+-- `report.EXIT_CANNOT`.
+function M.fail(err)
+	M.refuse("%s", M.error_text(err))
 end
 
 --- `"<call> <operand>: <why>"` from the core, as `"<why>"` (said after the

@@ -38,6 +38,16 @@ end
 
 -- ---- the words of a limit ----
 
+--- The note of a sample run by its content (`sbx.stdbox.by_content`):
+-- the interpreter put before it.
+-- @tparam table info the build's info, with `run_as` and `program`
+-- @treturn table an event
+function M.run_as_note(info)
+	return { kind = "note", cause = "run_as",
+		text = ("note: not executable: run by its content: %s %s"):format(
+			table.concat(info.run_as, " "), info.program) }
+end
+
 --- A size in the largest binary unit that states it exactly:
 -- `512 MiB`, `1536 MiB`, `1 GiB`, `1000 B`.
 -- @tparam integer n bytes

@@ -432,12 +432,12 @@ local host_id_checked
 
 -- The host id a root caller's box runs as (none for another caller), and
 -- the caller's effective uid.
--- @return euid, host_id; or nil, reason
+-- @return euid, host_id; or nil, reason, the option it concerns
 local function host_identity(o)
 	local euid = core.ids().euid
 	local root_caller = euid == 0
 	local host_id = root_caller and (o.host_id or M.root_host_id) or nil
-	if o.host_id and not root_caller then return nil, "--host-id needs a root caller" end
+	if o.host_id and not root_caller then return nil, "--host-id needs a root caller", "--host-id" end
 	if host_id and host_id_checked ~= host_id .. "@" .. os.time() then
 		local ok, why = M.check_host_id(host_id)
 		if not ok then return nil, why end
@@ -468,7 +468,7 @@ end
 
 -- The host directory bound at /work, if any; a --rw directory the box's
 -- host id cannot write is refused with the fix.
--- @return work_host (false: none); or nil, reason
+-- @return work_host (false: none); or nil, reason, "--rw"
 local function check_rw(o, host_id)
 	local work_host = false
 	for _, b in ipairs(o.rw or {}) do
@@ -478,7 +478,7 @@ local function check_rw(o, host_id)
 		local st = host_id and core.lstat(b.src)
 		if st and not M.writable_by(st, host_id) then
 			return nil, ("--rw %s: the box's host id %d cannot write it"
-				.. " (give it the directory: chown %d:%d %s)"):format(b.src, host_id, host_id, host_id, b.src)
+				.. " (give it the directory: chown %d:%d %s)"):format(b.src, host_id, host_id, host_id, b.src), "--rw"
 		end
 	end
 	return work_host
@@ -553,27 +553,27 @@ end
 -- covered right after that bind (a later bind over it is scanned on its
 -- own); a socket the operator grants (--socket) is bound after them all,
 -- over any cover.
--- @return true, or nil, reason
+-- @return true, or nil, reason, the option
 local function operator_tree(t, o, lim, id)
 	local granted = {}
 	for _, g in ipairs(o.socket or {}) do granted[g.dst] = true end
 	local function bind(b, opt, rw)
 		add(t, { type = "bind", src = b.src, dst = b.dst, rw = rw or nil })
 		local hides, why = M.socket_hides(b, id)
-		if not hides then return nil, ("%s %s: %s"):format(opt, b.src, why) end
+		if not hides then return nil, ("%s %s: %s"):format(opt, b.src, why), opt end
 		for _, h in ipairs(hides) do
 			if not granted[h] then add(t, { type = "hide", dst = h }) end
 		end
 		return true
 	end
 	for _, b in ipairs(o.rw or {}) do
-		local ok, why = bind(b, "--rw", true)
-		if not ok then return nil, why end
+		local ok, why, opt = bind(b, "--rw", true)
+		if not ok then return nil, why, opt end
 		add(t, nil, { path = b.dst, access = "rw" })
 	end
 	for _, b in ipairs(o.ro or {}) do
-		local ok, why = bind(b, "--ro")
-		if not ok then return nil, why end
+		local ok, why, opt = bind(b, "--ro")
+		if not ok then return nil, why, opt end
 		add(t, nil, { path = b.dst, access = "ro" }, b.dst)
 	end
 	for _, g in ipairs(o.socket or {}) do
@@ -629,7 +629,8 @@ end
 
 -- What the build starts from: the resolved limits, the program on the
 -- host, the caller and the box's host id, the filter, the host /work.
--- @return a table; or nil, reason
+-- @return a table; or nil, reason and the option it concerns (nil: the
+-- program)
 local function inputs(o)
 	local c, err = {}
 	c.lim, err = limits.resolve(o.limits or {})
@@ -644,12 +645,13 @@ local function inputs(o)
 		o.run_as, c.host_path = run_as, real
 	end
 	if not c.host_path then return nil, err end
-	c.euid, c.host_id = host_identity(o)
-	if not c.euid then return nil, c.host_id end
+	local opt
+	c.euid, c.host_id, opt = host_identity(o)
+	if not c.euid then return nil, c.host_id, opt end
 	c.filter, c.profile_name = seccomp_filter(o)
 	if c.filter == nil then return nil, c.profile_name end
-	c.work_host, err = check_rw(o, c.host_id)
-	if c.work_host == nil then return nil, err end
+	c.work_host, err, opt = check_rw(o, c.host_id)
+	if c.work_host == nil then return nil, err, opt end
 	c.net_host = o.net == "host"
 	c.host_root = (c.host_id or c.euid) == 0
 	c.landlock_abi = core.landlock_abi()
@@ -790,20 +792,20 @@ end
 --  (false: the written places are not recorded), `keep` (a directory the
 --  written files are copied into, made 0700), `decoys` (place decoy
 --  credentials, `sbx.written.decoys`)
--- @return spec, info; or nil, msg
+-- @return spec, info; or nil, msg and the option it concerns (nil: the program)
 function M.build(o)
-	local c, err = inputs(o)
-	if not c then return nil, err end
+	local c, err, opt = inputs(o)
+	if not c then return nil, err, opt end
 	local t = { mounts = {}, ll = {}, ro_roots = {} }
 	system_tree(t, o.net)
 	kernel_tree(t)
 	scratch_tree(t, c.lim, c.work_host)
-	local ok, why = operator_tree(t, o, c.lim, c.host_id or c.euid)
-	if not ok then return nil, why end
+	local ok, why, wopt = operator_tree(t, o, c.lim, c.host_id or c.euid)
+	if not ok then return nil, why, wopt end
 	if o.capture ~= false then
 		local perr
 		t.places, perr = written.places(o)
-		if not t.places then return nil, perr end
+		if not t.places then return nil, perr, "--tmp" end
 	end
 	if o.decoys then
 		t.decoys = written.decoys(c.work_host, core.sha256)

@@ -434,20 +434,20 @@ end
 -- (`M.unpack`), then run as `--rootfs` over it; the report and the
 -- digest name the image by its manifest's digest.
 -- @tparam table o the options of `sbx.stdbox.build`, with `image`
--- @return spec, info; or nil, msg
+-- @return spec, info; or nil, msg, the option it concerns
 function M.build(o)
-	if o.rootfs then return nil, "--image: not with --rootfs" end
+	if o.rootfs then return nil, "--image: not with --rootfs", "--image" end
 	local dir, digest = M.parse(o.image)
-	if not dir then return nil, ("--image %s: %s"):format(tostring(o.image), digest) end
+	if not dir then return nil, ("--image %s: %s"):format(tostring(o.image), digest), "--image" end
 	local img, err = M.read(dir, digest)
-	if not img then return nil, ("--image %s: %s"):format(o.image, err) end
+	if not img then return nil, ("--image %s: %s"):format(o.image, err), "--image" end
 	local root, uerr = M.unpack(img)
-	if not root then return nil, ("--image %s: %s"):format(o.image, uerr) end
+	if not root then return nil, ("--image %s: %s"):format(o.image, uerr), "--image" end
 	local o2 = {}
 	for k, v in pairs(o) do o2[k] = v end
 	o2.image, o2.rootfs = nil, root
-	local spec, info = rootfs.build(o2)
-	if not spec then return nil, info end
+	local spec, info, opt = rootfs.build(o2)
+	if not spec then return nil, info, opt end
 	info.image = digest
 	info.root_name = "private tmpfs over the verified image " .. digest
 	info.digest_extra = { "image=" .. digest }

@@ -40,22 +40,24 @@ end
 -- from the options of `sbx.stdbox.build` (plus `rootfs` or `image` for
 -- `ns`: `sbx.backend.rootfs`, `sbx.backend.image`).
 -- @tparam table o
--- @return spec, info; or nil, msg
+-- @return spec, info; or nil, msg and the option it concerns (nil: the program)
 function M.build(o)
 	local name, why = M.check(o.backend or "ns")
-	if not name then return nil, ("--backend %s: %s"):format(tostring(o.backend), why) end
+	if not name then return nil, ("--backend %s: %s"):format(tostring(o.backend), why), "--backend" end
 	if name == "oci" and o.runtime == "podman" then return require("sbx.backend.podman").build(o) end
 	if o.image ~= nil then
 		-- an OCI image layout's image as the namespace box's root
-		if name ~= "ns" then return nil, "--image: needs the namespace box (--backend ns), or --backend oci --runtime podman" end
+		if name ~= "ns" then
+			return nil, "--image: needs the namespace box (--backend ns), or --backend oci --runtime podman", "--image"
+		end
 		return require("sbx.backend.image").build(o)
 	end
 	local mod = module(name)
 	if mod then return mod.build(o) end
 	if o.rootfs then return require("sbx.backend.rootfs").build(o) end
-	local spec, info = stdbox.build(o)
+	local spec, info, opt = stdbox.build(o)
 	if spec then info.backend = "ns" end
-	return spec, info
+	return spec, info, opt
 end
 
 --- Runs a spec built by `M.build` and cleans up after it (the process

@@ -442,12 +442,12 @@ end
 -- runtime (default: the first installed of `M.runtimes`).
 -- @return spec (the core spec that runs the runtime), info; or nil, msg
 function M.build(o)
-	if o.rootfs then return nil, "--rootfs: the OCI backend takes the standard tree" end
-	if o.socket and #o.socket > 0 then return nil, "--socket: not with the OCI backend" end
+	if o.rootfs then return nil, "--rootfs: the OCI backend takes the standard tree", "--rootfs" end
+	if o.socket and #o.socket > 0 then return nil, "--socket: not with the OCI backend", "--socket" end
 	local rt, rerr = M.runtime(o.runtime)
 	if not rt then return nil, rerr end
-	local base, info = stdbox.build(o)
-	if not base then return nil, info end
+	local base, info, opt = stdbox.build(o)
+	if not base then return nil, info, opt end
 	local seccomp, serr = oci_seccomp(info)
 	if seccomp == nil then return nil, serr end
 	local euid = core.ids().euid

@@ -83,27 +83,27 @@ local function tmpfs_args(base)
 	return args
 end
 
--- The options podman cannot honour: nil, or why not.
+-- The options podman cannot honour: nil, or why not and the option.
 local function refused_options(o)
-	if not o.image then return "--runtime podman: needs --image (podman runs only a verified local image)" end
-	if o.rootfs then return "--rootfs: not with podman (give --image)" end
-	if o.socket and #o.socket > 0 then return "--socket: not with podman" end
+	if not o.image then return "--runtime podman: needs --image (podman runs only a verified local image)", "--runtime" end
+	if o.rootfs then return "--rootfs: not with podman (give --image)", "--rootfs" end
+	if o.socket and #o.socket > 0 then return "--socket: not with podman", "--socket" end
 	if (o.rw and #o.rw > 0) or (o.ro and #o.ro > 0) or (o.tmp and #o.tmp > 0) then
-		return "--ro, --rw, --tmp: not with podman (the image is the whole tree)"
+		return "--ro, --rw, --tmp: not with podman (the image is the whole tree)", "--ro"
 	end
-	if o.net and o.net ~= "none" then return "--net: podman runs with no network only" end
+	if o.net and o.net ~= "none" then return "--net: podman runs with no network only", "--net" end
 	return nil
 end
 
 -- The image checked and unpacked, and the program found in it: the root
--- directory, the program's path, the image's digest; or nil, msg.
+-- directory, the program's path, the image's digest; or nil, msg, "--image".
 local function unpacked_image(o)
 	local dir, digest = image.parse(o.image)
-	if not dir then return nil, ("--image %s: %s"):format(tostring(o.image), digest) end
+	if not dir then return nil, ("--image %s: %s"):format(tostring(o.image), digest), "--image" end
 	local img, ierr = image.read(dir, digest)
-	if not img then return nil, ("--image %s: %s"):format(o.image, ierr) end
+	if not img then return nil, ("--image %s: %s"):format(o.image, ierr), "--image" end
 	local root, uerr = image.unpack(img)
-	if not root then return nil, ("--image %s: %s"):format(o.image, uerr) end
+	if not root then return nil, ("--image %s: %s"):format(o.image, uerr), "--image" end
 	local path, fperr = rootfs.find_program(root, o.prog)
 	if not path then return nil, fperr end
 	return root, path, digest
@@ -306,14 +306,14 @@ end
 -- checks run (the first failure is the message): the container's fields;
 -- or nil, msg.
 local function container(o)
-	local refused = refused_options(o)
-	if refused then return nil, refused end
+	local refused, ropt = refused_options(o)
+	if refused then return nil, refused, ropt end
 	local pm, perr = M.find()
 	if not pm then return nil, perr end
 	local root, path, digest = unpacked_image(o)
-	if not root then return nil, path end
-	local base, info = standard_box(o)
-	if not base then return nil, info end
+	if not root then return nil, path, digest end
+	local base, info, opt = standard_box(o)
+	if not base then return nil, info, opt end
 	local ok, seccomp_text = seccomp_json(info)
 	if not ok then return nil, seccomp_text end
 	local rootless, host_id, uid, gid = container_user(base)
@@ -327,10 +327,10 @@ end
 --- Builds the podman run: the image checked and unpacked
 -- (`sbx.backend.image`), the program found in it, podman's command line.
 -- @tparam table o the options of `sbx.stdbox.build`, with `image`
--- @return spec (the core spec that runs podman), info; or nil, msg
+-- @return spec (the core spec that runs podman), info; or nil, msg, the option
 function M.build(o)
-	local c, err = container(o)
-	if not c then return nil, err end
+	local c, err, option = container(o)
+	if not c then return nil, err, option end
 	local argv, asked_rl = command_line(c, o)
 	local spec = podman_spec(argv, c.priv, c.base)
 	return spec, podman_info(c, asked_rl)

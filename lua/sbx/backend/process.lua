@@ -169,8 +169,8 @@ function M.build(o)
 	local no = unmountable(o)
 	if no then return nil, no end
 	-- the standard box's limits, filter, environment and program
-	local base, info = stdbox.build(o)
-	if not base then return nil, info end
+	local base, info, opt = stdbox.build(o)
+	if not base then return nil, info, opt end
 	local prog = stdbox.find_program(o.prog)
 	local root_caller = core.ids().euid == 0
 	-- an unprivileged caller cannot empty its bounding set without a

@@ -99,8 +99,8 @@ local host_top = { ["/usr"] = true, ["/bin"] = true, ["/sbin"] = true, ["/lib"] 
 function M.build(o)
 	local dir = o.rootfs
 	local st = core.lstat(dir)
-	if not st or st.type ~= "dir" then return nil, ("--rootfs %s: not a directory"):format(dir) end
-	if dir == "/" then return nil, "--rootfs /: the host's own root" end
+	if not st or st.type ~= "dir" then return nil, ("--rootfs %s: not a directory"):format(dir), "--rootfs" end
+	if dir == "/" then return nil, "--rootfs /: the host's own root", "--rootfs" end
 	local path, perr = M.find_program(dir, o.prog)
 	if not path then return nil, perr end
 	local ident, ierr = M.identity(dir)
@@ -110,8 +110,8 @@ function M.build(o)
 	local o2 = {}
 	for k, v in pairs(o) do o2[k] = v end
 	o2.prog, o2.rootfs = "true", nil
-	local spec, info = stdbox.build(o2)
-	if not spec then return nil, info end
+	local spec, info, opt = stdbox.build(o2)
+	if not spec then return nil, info, opt end
 
 	local mounts, ll, ro = {}, {}, {}
 	for _, e in ipairs(M.entries(dir)) do

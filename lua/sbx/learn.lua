@@ -1,0 +1,189 @@
+--- sbx.learn: a profile learned from a run under the strict profile in
+-- log mode (`learn.lua`): the strict profile plus one addition per thing
+-- the run used (calls, opened paths, paths changed, addresses, the
+-- largest mapping), each with a comment naming the events it came from.
+-- See docs/seccomp.md, "Learning a profile".
+-- @module sbx.learn
+local report = require "sbx.report"
+local profile = require "sbx.profile"
+local cli = require "sbx.cli"
+
+local M = {}
+
+local reason = cli.reason
+
+-- The calls the default profile refuses (always or on a condition): a
+-- learned profile never allows them, whatever the run used.
+local function default_refusals()
+	local d = assert(profile.load("default"))
+	local set = {}
+	for _, r in ipairs(d.rules) do set[r.call] = true end
+	return set
+end
+
+-- What the strict profile itself allows unconditionally.
+local function strict_allows(p)
+	local set = {}
+	for _, r in ipairs(p.rules) do
+		if r.action == "allow" and r.args == nil then set[r.call] = true end
+	end
+	return set
+end
+
+--- The additions: calls, opens, changed paths (deleted, renamed, their
+-- attributes changed) and addresses, each name -> { n = events,
+-- union = bool }; mmap = { size =, n = } the largest mapping.
+function M.new()
+	return { calls = {}, open = {}, change = {}, connect = {}, refused = {}, mmap = nil }
+end
+
+local function note(t, key, n, from_union)
+	local e = t[key] or { n = 0 }
+	t[key] = e
+	if from_union then e.union = true else e.n = e.n + n end
+end
+
+local INET = { inet = true, inet6 = true }
+
+local function learn_events(L, events, refusals, base)
+	for _, e in ipairs(events) do
+		local n = e.count or 1
+		if e.kind == "open" and e.path then
+			-- a path the supervisor could not read whole is "?", and one it
+			-- could not name against the cwd stays relative: neither is a
+			-- path to allow (the box chooses them; "?" would let every
+			-- unreadable path through in later runs)
+			if e.path:sub(1, 1) == "/" then note(L.open, e.path, n) end
+		elseif (e.kind == "delete" or e.kind == "rename" or e.kind == "attribute") and e.path then
+			-- a rename names both; the same care as for an open's path
+			for _, p in ipairs { e.path, e.to } do
+				if p:sub(1, 1) == "/" then note(L.change, p, n) end
+			end
+		elseif (e.kind == "connect" or e.kind == "bind" or e.kind == "send") and INET[e.family] and e.addr then
+			note(L.connect, e.addr, n)
+		elseif e.kind == "mmap" and e.size then
+			local m = L.mmap or { size = 0, n = 0 }
+			L.mmap = m
+			m.n = m.n + n
+			if e.size > m.size then m.size = e.size end
+		elseif e.kind == "syscall" or e.kind == "ptrace" or (e.kind == "clone" and e.namespaces) then
+			local what = e.kind == "clone" and "clone with namespace flags" or e.syscall
+			if e.kind == "syscall" and not refusals[e.syscall] and not base[e.syscall] then
+				note(L.calls, e.syscall, n)
+			else
+				note(L.refused, what, n)
+			end
+		end
+	end
+end
+
+--- What a learned profile FILE adds to the strict profile, into L (marked
+-- as from --union).  FILE is loaded as every profile is (sbx.profile:
+-- checked, no symlink, an empty environment).
+-- @return L, or nil, why not
+function M.union(L, file, strict)
+	local p, msg = profile.load(file)
+	if p == nil then return nil, reason(msg) end
+	if type(p) ~= "table" or type(p.rules) ~= "table" or type(p.notify) ~= "table" then
+		return nil, "not a learned profile"
+	end
+	local base = strict_allows(strict)
+	for _, r in ipairs(p.rules) do
+		if r.action == "allow" and r.args == nil and not base[r.call] then
+			note(L.calls, r.call, 0, true)
+		end
+	end
+	for _, path in ipairs(p.notify.open or {}) do note(L.open, path, 0, true) end
+	for _, path in ipairs(p.notify.change or {}) do note(L.change, path, 0, true) end
+	for _, a in ipairs(p.notify.connect or {}) do note(L.connect, a, 0, true) end
+	local cap = p.notify.mmap_cap
+	if cap and cap > (strict.notify.mmap_cap or 0) and (not L.mmap or cap > L.mmap.size) then
+		L.mmap = { size = cap, n = L.mmap and L.mmap.n or 0, union = true }
+	elseif cap and L.mmap and cap == L.mmap.size then
+		L.mmap.union = true
+	end
+	return L
+end
+
+local function sorted_keys(t)
+	local k = {}
+	for key in pairs(t) do k[#k + 1] = key end
+	table.sort(k)
+	return k
+end
+
+-- where an addition came from, for its comment
+local function from(kind, e)
+	local s = {}
+	if e.n > 0 then s[#s + 1] = ("%s, %d event%s"):format(kind, e.n, e.n == 1 and "" or "s") end
+	if e.union then s[#s + 1] = "from --union" end
+	return table.concat(s, "; ")
+end
+
+-- A Lua string literal on one line: %q, with a newline as \n
+local function lit(s)
+	return (("%q"):format(s):gsub("\\\n", "\\n"))
+end
+
+function M.render(L, argv)
+	local b = {}
+	local function w(s) b[#b + 1] = s end
+	w("-- A learned profile, written by `sbxlua learn.lua`: the strict profile and what\n")
+	w("-- a run of the program below used (docs/seccomp.md, \"Learning a profile\").\n")
+	w("-- Data, not code: loaded in an empty environment like every profile.\n")
+	w("-- Run it with: sbxlua run.lua --profile FILE --mode stop PROG ...\n")
+	w("-- program: " .. report.escape(table.concat(argv, " ")) .. "\n")
+	if next(L.refused) then
+		w("-- not allowed (a learned profile never allows what the default profile\n")
+		w("-- refuses, nor a namespace):\n")
+		for _, k in ipairs(sorted_keys(L.refused)) do
+			w("--   " .. report.escape(k) .. ": " .. from("seen", L.refused[k]) .. "\n")
+		end
+	end
+	w("local p = (...).load(\"strict\")\n")
+	w("local rules, notify = p.rules, p.notify\n")
+	w("\n-- calls the strict lists lack\n")
+	for _, k in ipairs(sorted_keys(L.calls)) do
+		w(("rules[#rules + 1] = { call = %s, action = \"allow\" } -- %s\n"):format(lit(k),
+			from("syscall " .. k, L.calls[k])))
+	end
+	w("\n-- opens: the paths opened, exactly; a directory's covers what lies under it.\n")
+	w("-- The mounts and Landlock still decide what each path reaches.\n")
+	w("notify.open = {\n")
+	for _, k in ipairs(sorted_keys(L.open)) do
+		w(("\t%s, -- %s\n"):format(lit(k), from("open", L.open[k])))
+	end
+	w("}\n")
+	w("\n-- changes: the paths deleted, renamed (both names) or whose attributes\n")
+	w("-- changed, exactly, as for opens.\n")
+	w("notify.change = {\n")
+	for _, k in ipairs(sorted_keys(L.change)) do
+		w(("\t%s, -- %s\n"):format(lit(k), from("delete, rename or attribute", L.change[k])))
+	end
+	w("}\n")
+	w("\n-- addresses connected to, bound or sent to (ip:port)\n")
+	w("notify.connect = {\n")
+	for _, k in ipairs(sorted_keys(L.connect)) do
+		w(("\t%s, -- %s\n"):format(lit(k), from("connect, bind or send", L.connect[k])))
+	end
+	w("}\n")
+	if L.mmap then
+		w(("\nnotify.mmap_cap = %d -- %s, the largest mapping\n"):format(L.mmap.size,
+			from("mmap", L.mmap)))
+	end
+	w("\nreturn p\n")
+	return table.concat(b)
+end
+
+--- Adds what a run's events used to L: the calls the strict lists lack
+-- (never one the default profile refuses: those are listed as not
+-- allowed), the paths, the addresses, the largest mapping.
+-- @tparam table L from `M.new`
+-- @tparam table events the run's events (`r.events`)
+-- @tparam table strict the strict profile (`sbx.profile.load`)
+function M.events(L, events, strict)
+	learn_events(L, events, default_refusals(), strict_allows(strict))
+	return L
+end
+
+return M

@@ -1,0 +1,345 @@
+--- sbx.options: every option of sbxlua's scripts, declared once: its
+-- name, its value's name, its help (a default read from the module that
+-- owns it: `sbx.limits`, `sbx.sink`), the scripts that take it, and what it
+-- sets in the options table `o` of the standard box (`sbx.stdbox.build`)
+-- or of the script.  A name means one thing in every script that takes
+-- it; an old spelling still works, with a line saying its new name.
+--   local o, args = options.parse("run", argv)
+-- @module sbx.options
+local sbx = require "sbx"
+local cli = require "sbx.cli"
+local limits = require "sbx.limits"
+local report = require "sbx.report"
+local sink = require "sbx.sink"
+
+local M = {}
+
+local refuse, reason, split_dest = cli.refuse, cli.reason, cli.split_dest
+local clean_box_path, host_path = cli.clean_box_path, cli.host_path
+
+-- a limit's default as the operator types it: 512M, 60
+local function typed_default(name)
+	local v, kind = limits.defaults[name], limits.kinds[name]
+	if kind ~= "size" then return tostring(v) end
+	for _, u in ipairs { { "G", limits.GiB }, { "M", limits.MiB }, { "K", limits.KiB } } do
+		if v % u[2] == 0 then return ("%d%s"):format(v // u[2], u[1]) end
+	end
+	return tostring(v)
+end
+
+-- an option that sets the limit `name` (sbx.limits)
+local function limit(opt, arg, what, name)
+	return { opt, arg, ("%s (default %s)"):format(what, typed_default(name)), scripts = "run learn batch",
+		set = function(o, typed, as)
+			local n, msg = limits.parse(name, typed)
+			if not n then refuse("%s %s: %s", as, typed, msg) end
+			o.limits[name] = n
+		end }
+end
+
+-- an output opened now, before the box exists: written later through the
+-- directory's descriptor, never through a path the box changed
+local function output(key)
+	return function(o, typed, as)
+		local out, msg = sbx.output(typed)
+		if not out then refuse("%s %s: %s", as, typed, reason(msg)) end
+		if o[key] then o[key]:close() end
+		o[key] = out
+	end
+end
+
+-- one of a list of words
+local function one_of(key, words)
+	local set = {}
+	for w in words:gmatch("%S+") do set[w] = true end
+	return function(o, typed, as)
+		if not set[typed] then
+			local list = {}
+			for w in words:gmatch("%S+") do list[#list + 1] = w end
+			refuse("%s %s: expected %s or %s", as, typed, table.concat(list, ", ", 1, #list - 1), list[#list])
+		end
+		o[key] = typed
+	end
+end
+
+local function flag(key)
+	return function(o) o[key] = true end
+end
+
+local function value(key)
+	return function(o, typed) o[key] = typed end
+end
+
+-- ---- the tree ----
+
+local TREE = {
+	{ "--ro", "PATH[:DEST]", "bind a host path read-only (at DEST, default PATH)", scripts = "run learn",
+		set = function(o, typed, as)
+			local real, dst = host_path(as, typed)
+			table.insert(o.ro, { src = real, dst = clean_box_path(as, typed, dst or real) })
+		end },
+	{ "--rw", "PATH[:DEST]", "bind a host directory writable (e.g. --rw .:/work)", scripts = "run learn",
+		set = function(o, typed, as)
+			local real, dst = host_path(as, typed)
+			dst = clean_box_path(as, typed, dst or real)
+			local ok, why = require("sbx.stdbox").check_writable(real)
+			if not ok then refuse("--rw %s: %s", typed, why) end
+			table.insert(o.rw, { src = real, dst = dst })
+		end },
+	{ "--socket", "PATH[:DEST]", "let the box connect to the host unix socket PATH (at DEST, "
+		.. "default PATH) as the box's host id; every other socket in a --ro or --rw bind is covered",
+		scripts = "run",
+		set = function(o, typed, as)
+			-- a grant: the box may talk to this daemon (as its host id)
+			local real, dst = host_path(as, typed)
+			local st = sbx.lstat(real)
+			if not st or st.type ~= "socket" then refuse("--socket %s: not a unix socket", typed) end
+			table.insert(o.socket, { src = real, dst = clean_box_path(as, typed, dst or real) })
+		end },
+	{ "--tmp", "DEST[:SIZE]", "a private tmpfs at DEST", scripts = "run",
+		set = function(o, typed, as)
+			local dst, size = split_dest(typed)
+			local t = { dst = clean_box_path(as, typed, dst) }
+			if size then
+				local n, msg = limits.parse_size(size)
+				if not n then refuse("--tmp %s: %s", typed, msg) end
+				t.size = n
+			end
+			table.insert(o.tmp, t)
+		end },
+	{ "--env", "K=V", "set a variable (the environment is otherwise fixed)", scripts = "run learn",
+		set = function(o, typed)
+			local k, v = typed:match("^([^=]+)=(.*)$")
+			if not k then refuse("--env %s: expected K=V", typed) end
+			o.env[k] = v
+		end },
+	{ "--cwd", "DIR", "working directory inside the box (default /work)", scripts = "run learn",
+		set = function(o, typed, as) o.cwd = clean_box_path(as, typed, typed) end },
+}
+
+-- ---- the limits ----
+
+local LIMITS = {
+	limit("--wall", "S", "wall-clock limit in seconds", "wall"),
+	limit("--cpu", "S", "CPU time of the whole box in seconds", "cpu"),
+	limit("--mem", "SIZE", "memory limit", "memory"),
+	limit("--pids", "N", "task limit", "tasks"),
+	limit("--output-limit", "SIZE", "output limit per stream", "output"),
+	limit("--nofile", "N", "open files per process", "open_files"),
+	limit("--fsize", "SIZE", "file size limit", "file_size"),
+	limit("--tmp-size", "SIZE", "size of /tmp", "tmp"),
+	{ "--cgroup", "DIR|none", "cgroup v2 base for the box's cgroup (default: the environment's "
+		.. "SBXLUA_CGROUP, else found)", scripts = "run learn batch check",
+		set = function(o, typed)
+			if typed == "none" then
+				o.cgroup = false
+			elseif typed:sub(1, 1) ~= "/" then
+				refuse("--cgroup %s: expected an absolute directory or none", typed)
+			else
+				o.cgroup = typed
+			end
+		end },
+}
+
+-- ---- the walls, the network, the input ----
+
+local WALLS = {
+	{ "--net", "none|host|sink", "network: an empty namespace (default), the host's, or a sink "
+		.. "(names resolve to " .. sink.address .. ", every connect to a caught port is recorded; "
+		.. "nothing leaves)", scripts = "run", set = one_of("net", "none host sink") },
+	{ "--sink-ports", "LIST", "with --net sink: the TCP and UDP ports caught beside "
+		.. table.concat(sink.always, ",") .. ", e.g. 25,6667 (default " .. table.concat(sink.ports, ",") .. ")",
+		scripts = "run",
+		set = function(o, typed)
+			local ports, why = sink.parse_ports(typed)
+			if not ports then refuse("--sink-ports %s: %s", typed, why) end
+			o.sink_ports = ports
+		end },
+	{ "--host-id", "N", "a root caller's box's host uid and gid (default 1879048192; refused if "
+		.. "an account or process has it)", scripts = "run",
+		set = function(o, typed)
+			local n = tonumber(typed)
+			if not n or math.type(n) ~= "integer" then refuse("--host-id %s: expected a whole number", typed) end
+			o.host_id = n
+		end },
+	{ "--stdin", "FILE|-|none", "stdin from FILE, a regular file (no symlink on its path), - for "
+		.. "sbxlua's own stdin, or none for nothing (default: sbxlua's own stdin when it is a pipe or "
+		.. "a regular file, a terminal of the box's own when it is a terminal, else nothing)",
+		scripts = "run",
+		set = function(o, typed)
+			-- opened and checked now, before the box exists; the box
+			-- reads that descriptor, never the path again
+			local f, msg
+			if typed == "none" then
+				f = false
+			elseif typed == "-" then
+				f, msg = sbx.stdin()
+			else
+				f, msg = sbx.open_file(typed)
+			end
+			if f == nil then refuse("--stdin %s: %s", typed, reason(msg)) end
+			if o.stdin then o.stdin:close() end
+			o.stdin = f
+		end },
+	{ "--profile", "NAME", "seccomp profile: default, strict, watch, none, or a file (default: "
+		.. "default; in the analysis box, watch)", scripts = "run batch", set = value("profile") },
+	{ "--mode", "stop|deny|log", "a call the profile sends to sbxlua and refuses: stop ends the box "
+		.. "(exit 125), deny fails the call and goes on, log lets it through; each is reported "
+		.. "(default: the profile's own, else deny)", scripts = "run", set = one_of("mode", "stop deny log") },
+	{ "--tty-raw", nil, "pass the program's output to the caller's terminal unfiltered (by "
+		.. "default, when stdout or stderr is a terminal, only what draws reaches it: text, colours, "
+		.. "cursor movement; no OSC, DCS, APC, PM or SOS string, no query the terminal answers on its "
+		.. "input)", scripts = "run", set = flag("tty_raw") },
+}
+
+-- ---- what builds the box ----
+
+local BACKENDS = {
+	{ "--backend", "ns|process|oci", "what builds the box: the namespace box (default), no namespace "
+		.. "at all (limits and filters only), or an OCI runtime; never chosen by sbxlua", scripts = "run",
+		set = function(o, typed)
+			if not require("sbx.backend").check(typed) then
+				refuse("--backend %s: expected ns, process or oci", typed)
+			end
+			o.backend = typed
+		end },
+	{ "--runtime", "runc|crun|podman", "the OCI runtime (default: runc, else crun); podman runs an "
+		.. "--image (with runc, never pulling)", scripts = "run", set = one_of("runtime", "runc crun podman") },
+	{ "--rootfs", "DIR", "the namespace box's root: a directory root (read-only) instead of the "
+		.. "host's /usr", scripts = "run",
+		set = function(o, typed)
+			local real, msg = require("sbx.stdbox").host_path(typed)
+			if not real then refuse("--rootfs %s: %s", typed, msg) end
+			o.rootfs = real
+		end },
+	{ "--image", "DIR@sha256:HEX", "the namespace box's root: the image whose manifest has that "
+		.. "digest in the local OCI image layout DIR (never pulled; every blob's sha256 checked; "
+		.. "unpacked once, in a box, into the caller's cache)", scripts = "run", set = value("image") },
+}
+
+-- ---- what a run records and says ----
+
+local RECORD = {
+	{ "--keep", "DIR", "copy the regular files the program left in the box's writable places into "
+		.. "DIR (made 0700; an existing DIR must be empty and the caller's; names made safe, sizes "
+		.. "capped)", scripts = "run", set = value("keep") },
+	{ "--decoys", nil, "place decoy credentials in the box (~/.ssh/id_rsa, ~/.aws/credentials, a "
+		.. "browser's Login Data, /etc/shadow), each with a marker random per run; a marker found in "
+		.. "a written file or captured output is noted", scripts = "run", set = flag("decoys") },
+	{ "--report", "FILE", "also write the report to FILE", scripts = "run", set = output("report") },
+	{ "--json", "FILE", "write the structured result to FILE", scripts = "run", set = output("json") },
+	{ "--explore", nil, "the analysis box: record everything, change nothing (the watch profile: the "
+		.. "default box's refusals, every open, exec, connect, process, file change, signal and memfd "
+		.. "recorded and let through; --net sink; --decoys; --behaviour; a PROG that is not executable "
+		.. "run by its content: a #! line's interpreter, an ELF file's loader), then the verdict; an "
+		.. "option typed beside it wins", scripts = "run", set = flag("explore") },
+	{ "--behaviour", nil, "print the behaviour summary (files, processes, network, refused "
+		.. "calls, behash) to stderr after the report", scripts = "run", set = flag("behaviour") },
+	{ "-v --verbose", nil, "add the isolation report to the report", scripts = "run", set = flag("verbose") },
+}
+
+-- ---- a script's product ----
+
+local PRODUCT = {
+	{ "-o --output", "FILE", {
+		learn = "write the profile to FILE (default: stdout); never replaced unless --force, never "
+			.. "a symlink, never in a --rw directory",
+		batch = "append the JSON lines to FILE (default stdout); programs FILE already records with "
+			.. "the same options are skipped" }, scripts = "learn batch", set = value("output") },
+	{ "--force", nil, "replace FILE when it is a regular file", scripts = "learn", set = flag("force") },
+	{ "--union", "FILE", "add what FILE (a learned profile) allows: nothing it allows is removed",
+		scripts = "learn", set = value("union") },
+	{ "-j --jobs", "N", "programs at once, from one process (default: the number of cores; at most 64)",
+		scripts = "batch",
+		set = function(o, typed, as)
+			local n, max = tonumber(typed), require("sbx.batch").max_jobs
+			if math.type(n) ~= "integer" or n < 1 or n > max then
+				refuse("%s %s: expected a whole number from 1 to %d", as, typed, max)
+			end
+			o.jobs = n
+		end },
+	{ "--rules", "FILE", "verdict rules: a Lua file returning a list of rules, a Sigma rule (.yml), "
+		.. "or a directory of them (repeatable)", scripts = "batch",
+		set = function(o, typed) table.insert(o.rules, typed) end },
+	{ "--no-default-rules", nil, "only the rules of --rules", scripts = "batch", set = flag("no_default") },
+	{ "--shard", "K/N", "only the K-th of N deterministic parts of the inputs", scripts = "batch",
+		set = function(o, typed, as)
+			local k, n = require("sbx.batch").parse_shard(typed)
+			if not k then refuse("%s %s: %s", as, typed, n) end
+			o.shard = { k, n }
+		end },
+	{ "--jail", nil, "run each program in the plain standard box (the default profile, no network "
+		.. "sink, no decoys: only refusals and limits are recorded) instead of the analysis box",
+		scripts = "batch", set = flag("jail") },
+	{ "--merge", nil, "merge the JSON-lines files PATH... into one (sorted, each record once)",
+		scripts = "batch", set = flag("merge") },
+	{ "--progress", "auto|always|never", "a progress line on stderr (default auto: on a terminal)",
+		scripts = "batch", set = one_of("progress", "auto always never") },
+	{ "-q --quiet", nil, "no progress and no summary", scripts = "batch", set = flag("quiet") },
+}
+
+-- Old spellings: the option each now is, by script.  Said once per use.
+local RENAMED = {
+	{ "--out", "X", run = "--output-limit", batch = "--output" },
+}
+
+local GROUPS = { PRODUCT, TREE, LIMITS, WALLS, BACKENDS, RECORD }
+
+local function takes(opt, script)
+	return (" " .. opt.scripts .. " "):find(" " .. script .. " ", 1, true) ~= nil
+end
+
+local by_name = {}
+for _, g in ipairs(GROUPS) do
+	for _, opt in ipairs(g) do by_name[opt[1]:match("%-%-%S+$")] = opt end
+end
+
+-- the old spelling of a renamed option, for script
+local function renamed(old, script)
+	local now = by_name[old[script]]
+	return { old[1], now[2], nil, hidden = true,
+		function(o, typed, as)
+			io.stderr:write(("sbxlua: %s is now %s (the old name still works)\n"):format(as, old[script]))
+			now.set(o, typed, old[script])
+		end }
+end
+
+--- The options a script takes, as `sbx.cli` reads them: `{ "--name",
+-- argname, help, setter }` each.
+-- @tparam string script `run`, `learn`, `batch` or `check`
+-- @treturn table
+function M.of(script)
+	local list = {}
+	for _, g in ipairs(GROUPS) do
+		for _, opt in ipairs(g) do
+			if takes(opt, script) then
+				local help = type(opt[3]) == "table" and opt[3][script] or opt[3]
+				list[#list + 1] = { opt[1], opt[2], help, opt.set }
+			end
+		end
+	end
+	for _, old in ipairs(RENAMED) do
+		if old[script] then list[#list + 1] = renamed(old, script) end
+	end
+	return list
+end
+
+--- The options table of a script's command line: each option's setter
+-- applied in the order typed, the environment's `SBXLUA_CGROUP` (read
+-- here only) when no `--cgroup` was typed.
+-- @tparam table t the script's parser table (`sbx.cli.parser`), its
+--  `options` from `M.of`
+-- @tparam table argv
+-- @tparam[opt] integer code the exit status of a usage error (126)
+-- @treturn table o
+-- @treturn table what `sbx.cli.parse` returned (the arguments)
+function M.parse(t, argv, code)
+	local args = cli.parse(t, argv, code or report.EXIT_CANNOT)
+	local o = cli.apply(t.options, args,
+		{ ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {}, rules = {} })
+	local env = os.getenv("SBXLUA_CGROUP")
+	if o.cgroup == nil and env and env ~= "" then o.cgroup = env ~= "none" and env or false end
+	return o, args
+end
+
+return M
