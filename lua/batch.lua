@@ -1,19 +1,16 @@
 -- batch.lua: evaluate many programs, each in its own standard box, with
 -- verdict rules; one JSON line per program.
 --   sbxlua batch.lua [options] PATH...
---   sbxlua batch.lua --merge FILE... [--out FILE]
--- Thin: options to the box options and the rules, then sbx.batch's
--- chunks, lines, progress and summary.
+--   sbxlua batch.lua --merge [--output FILE] FILE...
+-- Thin: the options (sbx.options), then sbx.batch's set-up, runs, lines
+-- and summary; this file prints.
 local sbx = require "sbx"
 local batch = require "sbx.batch"
 local verdict = require "sbx.verdict"
 local cli = require "sbx.cli"
 local opts = require "sbx.options"
 local report = require "sbx.report"
-local limits = require "sbx.limits"
-local pipeline = require "sbx.pipeline"
 -- every module before the first box
-local stdbox = require "sbx.stdbox"
 require "sbx.backend"
 require "lfs"
 
@@ -38,26 +35,6 @@ local function parse(argv)
 	return o
 end
 
--- The rules (each --rules a Lua or Sigma file, or a directory of them),
--- and a digest of their text; a Sigma rule not supported is said once.
-local function load_rules(o)
-	local rules, digest = {}, {}
-	local paths = {}
-	if not o.no_default then paths[1] = verdict.default_path() end
-	for _, f in ipairs(o.rules) do paths[#paths + 1] = f end
-	for _, f in ipairs(paths) do
-		local rs, skipped, d = verdict.load(f)
-		if not rs then refuse("--rules %s: %s", f, skipped) end
-		for _, r in ipairs(rs) do rules[#rules + 1] = r end
-		for _, sk in ipairs(skipped) do
-			io.stderr:write(report.escape(("batch: sigma rule not supported: %s: %s: %s"):format(
-				tostring(sk.source), tostring(sk.title or sk.id or "?"), tostring(sk.why))) .. "\n")
-		end
-		digest[#digest + 1] = d
-	end
-	return rules, digest
-end
-
 local function write_line(out, rec)
 	local ok, msg = out:write(batch.line(rec))
 	if not ok then refuse("--output: %s", tostring(msg)) end
@@ -79,70 +56,9 @@ local function merge(o)
 	return 0
 end
 
--- The boxes' options shared by every program (the analysis box's unless
--- --jail: sbx.stdbox owns it), with the filter and the explain channel's
--- mode and table from the profile, as run.lua has them; the verdict rules;
--- and the digest of what a record depends on: the same program under
--- other options or rules is another record.
-local function base_options(o)
-	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
-		profile = o.profile, stdout = "discard", stderr = "discard", cgroup = o.cgroup }
-	if not o.jail then stdbox.analysis(base) end
-	local ok, err = pipeline.settle(base)
-	if not ok then cli.fail(err) end
-	local rules, rule_digest = load_rules(o)
-	local lim = assert(limits.resolve(o.limits))
-	local options = require("sbx.core").sha256(batch.encode {
-		version = sbx.version, profile = base.profile, limits = lim, rules = rule_digest,
-		net = base.net or "none", decoys = base.decoys or false })
-	return base, rules, options
-end
-
--- The output (stdout, or --out opened to append) and the keys of the
--- records already in it.
-local function open_output(o)
-	local done = {}
-	local out = io.stdout
-	if o.output then
-		local st = sbx.lstat(o.output)
-		if st then
-			local recs, _, torn = batch.read_lines(o.output)
-			for _, r in ipairs(recs or {}) do done[batch.key(r)] = true end
-			if torn then
-				io.stderr:write("batch: ", report.escape(o.output), ": its last line is cut (left out)\n")
-			end
-		end
-		local f, omsg = batch.open_out(o.output)
-		if not f then refuse("--output %s: %s", o.output, omsg) end
-		out = f
-		out:setvbuf("no")
-		-- the next line starts a line of its own, never the end of a cut one
-		local torn = st and select(3, batch.read_lines(o.output))
-		if torn then out:write("\n") end
-	end
-	out:setvbuf("no")
-	return out, done
-end
-
--- The programs of paths still to run (each once, none recorded already
--- with the same options), and how many were skipped as recorded.
-local function programs_to_run(paths, options, done)
-	local todo, skipped = {}, 0
-	for _, p in ipairs(paths) do
-		local h, herr = batch.hash_file(p)
-		if not h then
-			io.stderr:write("batch: ", report.escape(("%s: %s"):format(p, herr)), "\n")
-		else
-			local item = { path = p, sha256 = h, options = options }
-			if done[batch.key(item)] then
-				skipped = skipped + 1
-			else
-				done[batch.key(item)] = true
-				todo[#todo + 1] = item
-			end
-		end
-	end
-	return todo, skipped
+-- says each line of a list, escaped
+local function say(lines)
+	for _, l in ipairs(lines) do io.stderr:write(report.escape("batch: " .. l), "\n") end
 end
 
 -- Runs todo in chunks of o.jobs boxes, a line written for each; returns
@@ -185,19 +101,27 @@ end
 local function main(argv)
 	local o = parse(argv)
 	if o.merge then return merge(o) end
-	local base, rules, options = base_options(o)
-
+	local base, rules, options, notes = batch.setup(o)
+	if not base then cli.fail(rules) end
+	say(notes)
 	local paths, warn = batch.inputs(o.paths)
 	if not paths then refuse("%s", warn) end
-	for _, w in ipairs(warn) do io.stderr:write("batch: ", report.escape(w), "\n") end
+	say(warn)
 	if o.shard then paths = batch.shard(paths, o.shard[1], o.shard[2]) end
-
-	local out, done = open_output(o)
-	local todo, skipped = programs_to_run(paths, options, done)
+	local out, done = io.stdout, {}
+	if o.output then
+		local cut
+		out, done, cut = batch.resume(o.output)
+		if not out then refuse("--output %s: %s", o.output, done) end
+		if cut then say { o.output .. ": its last line is cut (left out)" } end
+	end
+	out:setvbuf("no")
+	local todo, skipped, unread = batch.todo(paths, options, done)
+	say(unread)
 	local recs, interrupted = run_all(o, todo, base, rules, out)
 	if not o.quiet then
 		io.stderr:write(batch.summary_text(batch.summary(recs)))
-		if skipped > 0 then io.stderr:write(("batch: skipped %d (recorded already with the same options)\n"):format(skipped)) end
+		if skipped > 0 then say { ("skipped %d (recorded already with the same options)"):format(skipped) } end
 	end
 	if out ~= io.stdout then out:close() end
 	if interrupted then

@@ -242,6 +242,92 @@ function M.run(items, base, rules, jobs, each)
 	end
 end
 
+-- ---- set-up ----
+
+-- The rules (the library of rules/ unless o.no_default, then each
+-- --rules: a Lua or Sigma file, or a directory of them), the digests of
+-- their text, and a line for each Sigma rule not supported; or nil, err.
+local function load_rules(o)
+	local rules, digest, notes = {}, {}, {}
+	local paths = {}
+	if not o.no_default then paths[1] = verdict.default_path() end
+	for _, f in ipairs(o.rules or {}) do paths[#paths + 1] = f end
+	for _, f in ipairs(paths) do
+		local rs, skipped, d = verdict.load(f)
+		if not rs then return nil, { option = "--rules", typed = f, msg = skipped } end
+		for _, r in ipairs(rs) do rules[#rules + 1] = r end
+		for _, sk in ipairs(skipped) do
+			notes[#notes + 1] = ("sigma rule not supported: %s: %s: %s"):format(
+				tostring(sk.source), tostring(sk.title or sk.id or "?"), tostring(sk.why))
+		end
+		digest[#digest + 1] = d
+	end
+	return rules, digest, notes
+end
+
+--- What every program of a batch shares: the boxes' options (the
+-- analysis box's unless `o.jail`: `sbx.stdbox` owns it) settled by
+-- `sbx.pipeline`, the verdict rules, and the digest of what a record
+-- depends on (the same program under other options or rules is another
+-- record).
+-- @tparam table o the options of `batch.lua` (`sbx.options`)
+-- @return base, rules, options digest, lines to say (Sigma rules not
+--  supported); or nil, err (`sbx.pipeline`'s)
+function M.setup(o)
+	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
+		profile = o.profile, stdout = "discard", stderr = "discard", cgroup = o.cgroup }
+	if not o.jail then require("sbx.stdbox").analysis(base) end
+	local ok, err = pipeline.settle(base)
+	if not ok then return nil, err end
+	local rules, digest, notes = load_rules(o)
+	if not rules then return nil, digest end
+	local lim = assert(require("sbx.limits").resolve(o.limits))
+	local options = core.sha256(M.encode {
+		version = sbx.version, profile = base.profile, limits = lim, rules = digest,
+		net = base.net or "none", decoys = base.decoys or false })
+	return base, rules, options, notes
+end
+
+--- The JSON-lines file to append to, opened (`M.open_out`), and the keys
+-- of the records already in it; a cut last line is ended first, so that
+-- the next record starts a line of its own.
+-- @return the file, the keys, whether its last line was cut; or nil, msg
+function M.resume(path)
+	local done, cut = {}, false
+	if core.lstat(path) then
+		local recs, _, torn = M.read_lines(path)
+		for _, r in ipairs(recs or {}) do done[M.key(r)] = true end
+		cut = torn or false
+	end
+	local f, msg = M.open_out(path)
+	if not f then return nil, msg end
+	if cut then f:write("\n") end
+	return f, done, cut
+end
+
+--- The programs of paths still to run: each once, none recorded already
+-- with the same options (`done`, from `M.resume`).
+-- @return the items, how many were skipped as recorded, a line for each
+--  path that could not be read
+function M.todo(paths, options, done)
+	local todo, skipped, unread = {}, 0, {}
+	for _, p in ipairs(paths) do
+		local h, herr = M.hash_file(p)
+		if not h then
+			unread[#unread + 1] = ("%s: %s"):format(p, herr)
+		else
+			local item = { path = p, sha256 = h, options = options }
+			if done[M.key(item)] then
+				skipped = skipped + 1
+			else
+				done[M.key(item)] = true
+				todo[#todo + 1] = item
+			end
+		end
+	end
+	return todo, skipped, unread
+end
+
 -- ---- output ----
 
 --- Reads the records of a JSON-lines file: whole lines only (a last line
