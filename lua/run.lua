@@ -10,7 +10,6 @@ local report = require "sbx.report"
 -- every module before the first box: a box may write into the caller's
 -- directory, and nothing is loaded after it has run (those only some runs
 -- use: load_modules, once the options are known)
-local sink = require "sbx.sink"
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
 local behaviour = require "sbx.behaviour"
@@ -85,7 +84,7 @@ local function report_run(o, r, info)
 	-- markers, the events and the verified claims (sbx.pipeline)
 	local events, verified = pipeline.collect(r, info)
 	local text = report.text(r, info, events, verified, o.verbose)
-	if o.verbose then text = text .. sink.text(r) end
+	if o.verbose then text = text .. report.sink_text(r) end
 	-- every report line begins a line, whatever the program left
 	-- unfinished on stderr (or on stdout, when both are the terminal)
 	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))

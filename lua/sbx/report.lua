@@ -38,6 +38,38 @@ end
 
 -- ---- the words of a limit ----
 
+--- A name queried of the sink's resolver, escaped; a space too (no name
+-- has one), so that a name cannot pass for the type and answer that follow
+-- it on its line; the root is ".".
+function M.dns_name(n)
+	if n == "" then return "." end -- the root
+	return (M.escape(n):gsub(" ", "\\x20"))
+end
+
+--- The report line of one of the sink's events (without `sandbox: `),
+-- escaped: `dns: NAME TYPE -> ANSWER`, `traffic: PROTO ADDR:PORT N bytes:
+-- FIRST BYTES`.
+function M.sink_line(e)
+	if e.kind == "dns" then
+		return ("dns: %s %s -> %s"):format(M.dns_name(e.name), e.type, M.escape(e.answer))
+	end
+	return M.escape(("traffic: %s %s:%d %d bytes: %s"):format(e.protocol, e.address, e.port,
+		e.bytes, e.data))
+end
+
+--- The report's lines of the sink (`--verbose`): each `sandbox: ` and a
+-- newline, and one for events past the cap.
+-- @tparam table r the result
+-- @treturn string
+function M.sink_text(r)
+	local out = {}
+	for _, e in ipairs(r.sink or {}) do out[#out + 1] = "sandbox: " .. M.sink_line(e) .. "\n" end
+	if (r.sink_dropped or 0) > 0 then
+		out[#out + 1] = ("sandbox: sink: %d more not recorded\n"):format(r.sink_dropped)
+	end
+	return table.concat(out)
+end
+
 --- The note of a sample run by its content (`sbx.stdbox.by_content`):
 -- the interpreter put before it.
 -- @tparam table info the build's info, with `run_as` and `program`

@@ -1,11 +1,13 @@
 --- The network sink of the standard box (`--net sink`): what the box's
--- synthetic /etc says of names, the spec's `sink` table, and the words of
--- its events.  The mechanism is the core's (core/sink.c): every IPv4
+-- synthetic /etc says of names, the spec's `sink` table, and its JSON
+-- fields.  The mechanism is the core's (core/sink.c): every IPv4
 -- address is the box's own, the resolver at 127.0.0.53 and the listeners
--- are the supervisor's, and nothing leaves the box's namespace.
+-- are the supervisor's, and nothing leaves the box's namespace.  Its
+-- report lines are worded by `sbx.report` (`sink_text`).
 local M = {}
 
-local escape = require("sbx.report").escape
+local report = require "sbx.report"
+local escape, name_of = report.escape, report.dns_name
 
 --- The address every A query is answered with.
 M.address = "10.0.0.2"
@@ -81,36 +83,6 @@ end
 function M.events(r)
 	assert(type(r) == "table", "bad argument #1 to 'events' (table expected)")
 	return r.sink or {}
-end
-
--- A queried name, escaped; a space too (no name has one), so that a name
--- cannot pass for the type and answer that follow it on its line; the
--- root is ".".
-local function name_of(n)
-	if n == "" then return "." end -- the root
-	return (escape(n):gsub(" ", "\\x20"))
-end
-
---- The report line of one sink event (without `sandbox: `), escaped.
-function M.line(e)
-	if e.kind == "dns" then
-		return ("dns: %s %s -> %s"):format(name_of(e.name), e.type, escape(e.answer))
-	end
-	return escape(("traffic: %s %s:%d %d bytes: %s"):format(e.protocol, e.address, e.port,
-		e.bytes, e.data))
-end
-
---- The report's lines of the sink (each `sandbox: ` and a newline), and
--- one for events past the cap.
--- @tparam table r the result
--- @treturn string
-function M.text(r)
-	local out = {}
-	for _, e in ipairs(M.events(r)) do out[#out + 1] = "sandbox: " .. M.line(e) .. "\n" end
-	if (r.sink_dropped or 0) > 0 then
-		out[#out + 1] = ("sandbox: sink: %d more not recorded\n"):format(r.sink_dropped)
-	end
-	return table.concat(out)
 end
 
 --- The JSON fields: `dns_lookups` ({hostname, type, answer}) and
