@@ -38,11 +38,9 @@ local function parse(argv)
 		stdbox.analysis(o)
 		o.behaviour = true
 	end
-	-- the written places are recorded, and decoys placed, in the
-	-- namespace box's own tree: never silently not done
-	if (o.keep or o.decoys) and (o.backend or "ns") ~= "ns" then
-		refuse("%s: needs the namespace box (--backend ns)", o.keep and "--keep" or "--decoys")
-	end
+	-- an option the backend cannot honour is never silently not done
+	local no = backend.refused(o)
+	if no then refuse("%s", no) end
 	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
 	return o
 end

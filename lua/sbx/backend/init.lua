@@ -29,6 +29,51 @@ function M.check(name)
 	return name
 end
 
+-- whether o gives a list option (`--ro`, `--socket`, ...) at least once
+local function some(k) return function(o) return o[k] ~= nil and #o[k] > 0 end end
+local function set(k) return function(o) return o[k] ~= nil and o[k] ~= false end end
+
+--- What each backend cannot honour, in the order checked: the backends
+-- it concerns (`podman` is `--backend oci --runtime podman`), the option,
+-- whether the options o give it, and the refusal's words.  The one table
+-- of these rules: no backend checks one on its own.
+M.refusals = {
+	{ "process oci podman", "--keep", set "keep", "--keep: needs the namespace box (--backend ns)" },
+	{ "process oci podman", "--decoys", set "decoys", "--decoys: needs the namespace box (--backend ns)" },
+	{ "process oci", "--image", set "image",
+		"--image: needs the namespace box (--backend ns), or --backend oci --runtime podman" },
+	{ "process", "--socket", some "socket", "--socket: the process backend has no mounts" },
+	{ "process", "--tmp", some "tmp", "--tmp: the process backend has no mounts" },
+	{ "process", "--rootfs", set "rootfs", "--rootfs: the process backend has no root of its own" },
+	{ "oci", "--rootfs", set "rootfs", "--rootfs: the OCI backend takes the standard tree" },
+	{ "oci", "--socket", some "socket", "--socket: not with the OCI backend" },
+	{ "podman", "--runtime", function(o) return not o.image end,
+		"--runtime podman: needs --image (podman runs only a verified local image)" },
+	{ "podman", "--rootfs", set "rootfs", "--rootfs: not with podman (give --image)" },
+	{ "podman", "--socket", some "socket", "--socket: not with podman" },
+	{ "podman", "--ro", function(o) return some "ro" (o) or some "rw" (o) or some "tmp" (o) end,
+		"--ro, --rw, --tmp: not with podman (the image is the whole tree)" },
+	{ "podman", "--net", function(o) return o.net ~= nil and o.net ~= "none" end,
+		"--net: podman runs with no network only" },
+}
+
+-- The backend of o by the table's names.
+local function kind(o)
+	local name = o.backend or "ns"
+	if name == "oci" and o.runtime == "podman" then return "podman" end
+	return name
+end
+
+--- The first option of o that its backend cannot honour (`M.refusals`).
+-- @return nil, or the refusal's words and the option
+function M.refused(o)
+	local k = " " .. kind(o) .. " "
+	for _, r in ipairs(M.refusals) do
+		if (" " .. r[1] .. " "):find(k, 1, true) and r[3](o) then return r[4], r[2] end
+	end
+	return nil
+end
+
 local function module(name)
 	if name == "process" then return require "sbx.backend.process" end
 	if name == "oci" then return require "sbx.backend.oci" end
@@ -44,14 +89,11 @@ end
 function M.build(o)
 	local name, why = M.check(o.backend or "ns")
 	if not name then return nil, ("--backend %s: %s"):format(tostring(o.backend), why), "--backend" end
+	local no, option = M.refused(o)
+	if no then return nil, no, option end
 	if name == "oci" and o.runtime == "podman" then return require("sbx.backend.podman").build(o) end
-	if o.image ~= nil then
-		-- an OCI image layout's image as the namespace box's root
-		if name ~= "ns" then
-			return nil, "--image: needs the namespace box (--backend ns), or --backend oci --runtime podman", "--image"
-		end
-		return require("sbx.backend.image").build(o)
-	end
+	-- an OCI image layout's image as the namespace box's root
+	if o.image ~= nil then return require("sbx.backend.image").build(o) end
 	local mod = module(name)
 	if mod then return mod.build(o) end
 	if o.rootfs then return require("sbx.backend.rootfs").build(o) end

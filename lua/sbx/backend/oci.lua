@@ -442,8 +442,6 @@ end
 -- runtime (default: the first installed of `M.runtimes`).
 -- @return spec (the core spec that runs the runtime), info; or nil, msg
 function M.build(o)
-	if o.rootfs then return nil, "--rootfs: the OCI backend takes the standard tree", "--rootfs" end
-	if o.socket and #o.socket > 0 then return nil, "--socket: not with the OCI backend", "--socket" end
 	local rt, rerr = M.runtime(o.runtime)
 	if not rt then return nil, rerr end
 	local base, info, opt = stdbox.build(o)

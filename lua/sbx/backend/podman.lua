@@ -83,18 +83,6 @@ local function tmpfs_args(base)
 	return args
 end
 
--- The options podman cannot honour: nil, or why not and the option.
-local function refused_options(o)
-	if not o.image then return "--runtime podman: needs --image (podman runs only a verified local image)", "--runtime" end
-	if o.rootfs then return "--rootfs: not with podman (give --image)", "--rootfs" end
-	if o.socket and #o.socket > 0 then return "--socket: not with podman", "--socket" end
-	if (o.rw and #o.rw > 0) or (o.ro and #o.ro > 0) or (o.tmp and #o.tmp > 0) then
-		return "--ro, --rw, --tmp: not with podman (the image is the whole tree)", "--ro"
-	end
-	if o.net and o.net ~= "none" then return "--net: podman runs with no network only", "--net" end
-	return nil
-end
-
 -- The image checked and unpacked, and the program found in it: the root
 -- directory, the program's path, the image's digest; or nil, msg, "--image".
 local function unpacked_image(o)
@@ -306,8 +294,6 @@ end
 -- checks run (the first failure is the message): the container's fields;
 -- or nil, msg.
 local function container(o)
-	local refused, ropt = refused_options(o)
-	if refused then return nil, refused, ropt end
 	local pm, perr = M.find()
 	if not pm then return nil, perr end
 	local root, path, digest = unpacked_image(o)

@@ -69,16 +69,13 @@ local function held_caps()
 end
 
 -- Binds cannot move a path without a mount namespace: nil, or why o asks
--- for what the process backend cannot give.
+-- for what the process backend cannot give and the option.  (What it
+-- cannot give at all is in `sbx.backend.refusals`.)
 local function unmountable(o)
-	for _, k in ipairs { "socket", "tmp" } do
-		if o[k] and #o[k] > 0 then return ("--%s: the process backend has no mounts"):format(k) end
-	end
-	if o.rootfs then return "--rootfs: the process backend has no root of its own" end
 	for _, k in ipairs { "ro", "rw" } do
 		for _, b in ipairs(o[k] or {}) do
 			if b.dst ~= b.src then
-				return ("--%s %s:%s: the process backend cannot move a path"):format(k, b.src, b.dst)
+				return ("--%s %s:%s: the process backend cannot move a path"):format(k, b.src, b.dst), "--" .. k
 			end
 		end
 	end
@@ -163,14 +160,14 @@ end
 --- Builds the process backend's spec from the options of `sbx.stdbox.build`.
 -- Binds cannot move a path without a mount namespace: `ro`/`rw` entries
 -- must name their own path (DEST = PATH) and become Landlock rules;
--- `socket` and `tmp` entries are refused.
+-- `socket` and `tmp` entries are refused (`sbx.backend.refusals`).
 -- @return spec, info; or nil, msg
 function M.build(o)
-	local no = unmountable(o)
-	if no then return nil, no end
+	local no, opt = unmountable(o)
+	if no then return nil, no, opt end
 	-- the standard box's limits, filter, environment and program
-	local base, info, opt = stdbox.build(o)
-	if not base then return nil, info, opt end
+	local base, info, bopt = stdbox.build(o)
+	if not base then return nil, info, bopt end
 	local prog = stdbox.find_program(o.prog)
 	local root_caller = core.ids().euid == 0
 	-- an unprivileged caller cannot empty its bounding set without a
