@@ -30,8 +30,7 @@ local CLI = {
 	epilog = "Exit status: 0 the profile is written (whatever the program's own status); 126 it "
 		.. "is not (the box could not be set up, the output refused, events lost).",
 	options = options.of("learn"),
-	arguments = { { "PROG", "the program: a path, or a name found in the box's PATH" },
-		{ "ARGS", "its arguments", "*" } },
+	arguments = options.PROGRAM,
 }
 
 local function parse(argv)

@@ -27,8 +27,7 @@ local CLI = {
 		.. "159); 124 a limit stopped it; 125 a refusal ended it (--mode stop); 126 the box "
 		.. "could not be set up.",
 	options = options.of("run"),
-	arguments = { { "PROG", "the program: a path, or a name found in the box's PATH" },
-		{ "ARGS", "its arguments", "*" } },
+	arguments = options.PROGRAM,
 }
 
 local function parse(argv)

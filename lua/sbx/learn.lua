@@ -125,6 +125,21 @@ local function lit(s)
 	return (("%q"):format(s):gsub("\\\n", "\\n"))
 end
 
+-- One list of the explain channel's table: `notify.NAME = { ... }`, each
+-- entry with where it came from.
+local function list(w, name, t, kind)
+	w("notify." .. name .. " = {\n")
+	for _, k in ipairs(sorted_keys(t)) do
+		w(("\t%s, -- %s\n"):format(lit(k), from(kind, t[k])))
+	end
+	w("}\n")
+end
+
+--- The learned profile's text: Lua that loads the strict profile and
+-- adds what L holds, each addition with a comment naming its events.
+-- @tparam table L from `M.new`, `M.events`, `M.union`
+-- @tparam table argv the program and its arguments (named in a comment)
+-- @treturn string
 function M.render(L, argv)
 	local b = {}
 	local function w(s) b[#b + 1] = s end
@@ -149,24 +164,12 @@ function M.render(L, argv)
 	end
 	w("\n-- opens: the paths opened, exactly; a directory's covers what lies under it.\n")
 	w("-- The mounts and Landlock still decide what each path reaches.\n")
-	w("notify.open = {\n")
-	for _, k in ipairs(sorted_keys(L.open)) do
-		w(("\t%s, -- %s\n"):format(lit(k), from("open", L.open[k])))
-	end
-	w("}\n")
+	list(w, "open", L.open, "open")
 	w("\n-- changes: the paths deleted, renamed (both names) or whose attributes\n")
 	w("-- changed, exactly, as for opens.\n")
-	w("notify.change = {\n")
-	for _, k in ipairs(sorted_keys(L.change)) do
-		w(("\t%s, -- %s\n"):format(lit(k), from("delete, rename or attribute", L.change[k])))
-	end
-	w("}\n")
+	list(w, "change", L.change, "delete, rename or attribute")
 	w("\n-- addresses connected to, bound or sent to (ip:port)\n")
-	w("notify.connect = {\n")
-	for _, k in ipairs(sorted_keys(L.connect)) do
-		w(("\t%s, -- %s\n"):format(lit(k), from("connect, bind or send", L.connect[k])))
-	end
-	w("}\n")
+	list(w, "connect", L.connect, "connect, bind or send")
 	if L.mmap then
 		w(("\nnotify.mmap_cap = %d -- %s, the largest mapping\n"):format(L.mmap.size,
 			from("mmap", L.mmap)))

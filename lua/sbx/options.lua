@@ -304,6 +304,10 @@ local function renamed(old, script)
 		end }
 end
 
+--- The arguments of a script that runs one program: PROG and ARGS.
+M.PROGRAM = { { "PROG", "the program: a path, or a name found in the box's PATH" },
+	{ "ARGS", "its arguments", "*" } }
+
 --- The options a script takes, as `sbx.cli` reads them: `{ "--name",
 -- argname, help, setter }` each.
 -- @tparam string script `run`, `learn`, `batch` or `check`
