@@ -3,8 +3,8 @@
 -- be created but refuses the first mount, as AppArmor may, is caught), then
 -- reports Landlock, seccomp and the cgroup v2 base.
 --   sbxlua check.lua [--cgroup DIR]
--- Exit 0 when the standard box can run here, 1 when it cannot, 2 on a
--- usage error.
+-- Exit 0 when the standard box can run here, 1 when it cannot, 126 on a
+-- usage error (as every script).
 local sbx = require "sbx"
 local cli = require "sbx.cli"
 local options = require "sbx.options"
@@ -16,11 +16,11 @@ local report = require "sbx.report"
 local CLI = {
 	name = "check.lua",
 	description = "Says what this host offers a box, and how each limit is enforced here.",
-	epilog = "Exit status: 0 when the standard box can run here, 1 when it cannot, 2 on a usage error.",
+	epilog = "Exit status: 0 when the standard box can run here, 1 when it cannot, 126 on a usage error (as every script).",
 	options = options.of("check"),
 }
 -- the cgroup v2 base to check: --cgroup, else the environment's, else found
-local base = options.parse(CLI, arg, 2).cgroup or nil
+local base = options.parse(CLI, arg).cgroup or nil
 
 -- paths and the host's messages escaped: one line each
 local function say(fmt, ...) print("check: " .. report.escape(fmt:format(...))) end

@@ -182,7 +182,13 @@ local WALLS = {
 			o.stdin = f
 		end },
 	{ "--profile", "NAME", "seccomp profile: default, strict, watch, none, or a file (default: "
-		.. "default; in the analysis box, watch)", scripts = "run batch", set = value("profile") },
+		.. "default; in the analysis box, watch)", scripts = "run batch",
+		set = function(o, typed)
+			if not require("sbx.profile").is_name(typed) then
+				refuse("--profile %s: expected a profile's name (letters, digits, _ and -) or a file's path", typed)
+			end
+			o.profile = typed
+		end },
 	{ "--mode", "stop|deny|log", "a call the profile sends to sbxlua and refuses: stop ends the box "
 		.. "(exit 125), deny fails the call and goes on, log lets it through; each is reported "
 		.. "(default: the profile's own, else deny)", scripts = "run", set = one_of("mode", "stop deny log") },

@@ -219,12 +219,20 @@ local function load_steps(steps)
 	return copy
 end
 
+--- Whether s names a profile `M.load` takes: a file's path (with a `/`
+-- or ending in `.lua`) or a name of letters, digits, `_` and `-`.
+-- @treturn boolean
+function M.is_name(s)
+	return type(s) == "string" and (s:find("/", 1, true) ~= nil or s:sub(-4) == ".lua"
+		or s:match("^[%w_%-]+$") ~= nil)
+end
+
 -- The file of a profile: a path as given, or a name in `M.dir()`; raises
 -- as load does for a name that is neither.
 -- @return the path, or nil, msg
 local function profile_path(name)
 	if name:find("/", 1, true) or name:sub(-4) == ".lua" then return name end
-	if not name:match("^[%w_%-]+$") then
+	if not M.is_name(name) then
 		error(("bad argument #1 to 'load' (invalid profile name '%s')")
 			:format(name), 3)
 	end
