@@ -793,6 +793,64 @@ static void exec_cwd(pid_t pid, struct sbx_event *e)
 	e->to[r > 0 && e->to[0] == '/' ? r : 0] = '\0';
 }
 
+/* An execve or execveat: its path, argv, memfd and working directory. */
+static void describe_exec(pid_t pid, const struct seccomp_data *d,
+			  struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+
+	e->kind = SBX_EV_EXEC;
+	if (d->nr == SYS_execve) {
+		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		read_argv(pid, a[1], e);
+	} else {
+		read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		read_argv(pid, a[2], e);
+	}
+	e->memfd = exec_memfd(pid, d, e);
+	exec_cwd(pid, e);
+}
+
+/* A new process or namespace; returns whether it asks for a namespace
+ * (refused). */
+static int describe_clone(pid_t pid, const struct seccomp_data *d,
+			  struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+
+	e->kind = SBX_EV_CLONE;
+	if (d->nr == SYS_clone || d->nr == SYS_unshare)
+		e->flags = a[0];
+	else if (d->nr == SYS_clone3 &&
+		 read_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
+		e->flags = 0;
+	e->ns = (int)(e->flags &
+		      (NS_FLAGS |
+		       (d->nr == SYS_unshare ? CLONE_NEWTIME_UNSHARE : 0)));
+	return e->ns != 0;
+}
+
+/* A call with no case of its own in describe: a file change checked
+ * against the table's paths, a watched call, or any other. */
+static int describe_other(pid_t pid, const struct seccomp_data *d,
+			  const struct sbx_notify_spec *s, struct sbx_event *e,
+			  int *err)
+{
+	if (describe_file(pid, d, e)) {
+		/* the table's paths; the errnos a program meets without the
+		 * right (to the directory; to the inode) */
+		/* a rename's new name is checked even when empty (unread, or
+		 * named against a descriptor with no path): an unnamed
+		 * target is refused, as a path */
+		*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
+		return outside_change(s, e->path) ||
+		       (e->kind == SBX_EV_RENAME && outside_change(s, e->to));
+	}
+	if (!describe_watched(pid, d, e))
+		e->kind = SBX_EV_SYSCALL;
+	return !s->watch;
+}
+
 /* Reads the call into e; returns whether the table refuses it, and in
  * *err the errno a refusal answers with; *held is set when the refusal is
  * the profile's own (a named errno rule): it holds in every mode. */
@@ -816,17 +874,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		break;
 	case SYS_execve:
 	case SYS_execveat:
-		e->kind = SBX_EV_EXEC;
-		if (d->nr == SYS_execve) {
-			read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
-			read_argv(pid, a[1], e);
-		} else {
-			read_path(pid, (int)a[0], a[1], e->path,
-				  sizeof e->path);
-			read_argv(pid, a[2], e);
-		}
-		e->memfd = exec_memfd(pid, d, e);
-		exec_cwd(pid, e);
+		describe_exec(pid, d, e);
 		*err = EACCES;
 		break;
 	case SYS_connect:
@@ -839,17 +887,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_fork:
 	case SYS_vfork:
 	case SYS_unshare:
-		e->kind = SBX_EV_CLONE;
-		if (d->nr == SYS_clone || d->nr == SYS_unshare)
-			e->flags = a[0];
-		else if (d->nr == SYS_clone3 &&
-			 read_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
-			e->flags = 0;
-		e->ns =
-		    (int)(e->flags &
-			  (NS_FLAGS |
-			   (d->nr == SYS_unshare ? CLONE_NEWTIME_UNSHARE : 0)));
-		refuse = e->ns != 0;
+		refuse = describe_clone(pid, d, e);
 		break;
 	case SYS_mmap:
 		e->kind = SBX_EV_MMAP;
@@ -864,21 +902,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		refuse = 1;
 		break;
 	default:
-		if (describe_file(pid, d, e)) {
-			/* the table's paths; the errnos a program meets without
-			 * the right (to the directory; to the inode) */
-			/* a rename's new name is checked even when empty
-			 * (unread, or named against a descriptor with no
-			 * path): an unnamed target is refused, as a path */
-			refuse = outside_change(s, e->path) ||
-				 (e->kind == SBX_EV_RENAME &&
-				  outside_change(s, e->to));
-			*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
-			break;
-		}
-		if (!describe_watched(pid, d, e))
-			e->kind = SBX_EV_SYSCALL;
-		refuse = !s->watch;
+		refuse = describe_other(pid, d, s, e, err);
 		break;
 	}
 	*held = filter_errno(s, d);
@@ -891,6 +915,99 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 
 /* ---- the Lua rule ---- */
 
+static void set_int(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static void set_str(lua_State *L, const char *k, const char *v)
+{
+	lua_pushstring(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* What every event says: its kind, process, answer and call. */
+static void push_event_call(lua_State *L, const struct sbx_event *e,
+			    const char *sc)
+{
+	set_str(L, "kind", sbx_event_kind(e->kind));
+	if (e->pid)
+		set_int(L, "pid", e->pid);
+	if (e->ppid)
+		set_int(L, "ppid", e->ppid);
+	set_str(L, "answer", sbx_answer_name(e->answer));
+	set_str(L, "syscall", sc);
+	set_int(L, "nr", e->nr);
+	if (e->answer == SBX_ANS_DENY && e->err)
+		set_str(L, "errno", sbx_errno_name(e->err));
+	if (e->path[0])
+		set_str(L, "path", e->path);
+	if (e->to[0])
+		set_str(L, e->kind == SBX_EV_EXEC ? "cwd" : "to", e->to);
+}
+
+/* The fields of the kinds that have flags, sizes or a signal. */
+static void push_event_args(lua_State *L, const struct sbx_event *e)
+{
+	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
+	    e->kind == SBX_EV_PTRACE ||
+	    ((e->kind == SBX_EV_DELETE || e->kind == SBX_EV_RENAME) &&
+	     e->flags))
+		set_int(L, "flags", (lua_Integer)e->flags);
+	if (e->kind == SBX_EV_CLONE) {
+		lua_pushboolean(L, e->ns != 0);
+		lua_setfield(L, -2, "namespaces");
+	}
+	if (e->kind == SBX_EV_MMAP || e->kind == SBX_EV_PROTECT) {
+		set_int(L, "size", (lua_Integer)e->size);
+		set_int(L, "prot", (lua_Integer)e->flags);
+	}
+	if (e->kind == SBX_EV_MEMFD)
+		set_int(L, "flags", (lua_Integer)e->flags);
+	if (e->kind == SBX_EV_SIGNAL) {
+		set_int(L, "target", (lua_Integer)e->target);
+		set_int(L, "signal", e->sig);
+		if (e->sig > 0 && e->sig < 65)
+			set_str(L, "signame", sbx_signal_name(e->sig));
+	}
+}
+
+/* A network call's address, family and protocol. */
+static void push_event_addr(lua_State *L, const struct sbx_event *e)
+{
+	if (e->addr[0]) {
+		set_str(L, "addr", e->addr);
+		set_str(L, "family",
+			e->family == AF_INET	? "inet"
+			: e->family == AF_INET6 ? "inet6"
+			: e->family == AF_UNIX	? "unix"
+						: "other");
+	}
+	if (e->socktype == SOCK_STREAM || e->socktype == SOCK_DGRAM)
+		set_str(L, "protocol",
+			e->socktype == SOCK_STREAM ? "tcp" : "udp");
+}
+
+/* An exec's argv, and the digest of a memfd it ran. */
+static void push_event_exec(lua_State *L, const struct sbx_event *e)
+{
+	int i = 1;
+
+	lua_newtable(L);
+	for (size_t o = 0; o < e->argv_len; o += strlen(e->argv + o) + 1)
+		lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
+	lua_setfield(L, -2, "argv");
+	if (e->argv_cut) {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "argv_cut");
+	}
+	if (e->sha256[0]) {
+		set_str(L, "sha256", e->sha256);
+		set_int(L, "size", (lua_Integer)e->size);
+	}
+}
+
 void sbx_push_event(lua_State *L, const struct sbx_event *e)
 {
 	char sc[64];
@@ -901,104 +1018,15 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 	free(name);
 
 	lua_createtable(L, 0, 10);
-	lua_pushstring(L, sbx_event_kind(e->kind));
-	lua_setfield(L, -2, "kind");
-	if (e->pid) {
-		lua_pushinteger(L, e->pid);
-		lua_setfield(L, -2, "pid");
-	}
-	if (e->ppid) {
-		lua_pushinteger(L, e->ppid);
-		lua_setfield(L, -2, "ppid");
-	}
-	lua_pushstring(L, sbx_answer_name(e->answer));
-	lua_setfield(L, -2, "answer");
-	lua_pushstring(L, sc);
-	lua_setfield(L, -2, "syscall");
-	lua_pushinteger(L, e->nr);
-	lua_setfield(L, -2, "nr");
-	if (e->answer == SBX_ANS_DENY && e->err) {
-		lua_pushstring(L, sbx_errno_name(e->err));
-		lua_setfield(L, -2, "errno");
-	}
-	if (e->path[0]) {
-		lua_pushstring(L, e->path);
-		lua_setfield(L, -2, "path");
-	}
-	if (e->to[0]) {
-		lua_pushstring(L, e->to);
-		lua_setfield(L, -2, e->kind == SBX_EV_EXEC ? "cwd" : "to");
-	}
-	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
-	    e->kind == SBX_EV_PTRACE ||
-	    ((e->kind == SBX_EV_DELETE || e->kind == SBX_EV_RENAME) &&
-	     e->flags)) {
-		lua_pushinteger(L, (lua_Integer)e->flags);
-		lua_setfield(L, -2, "flags");
-	}
-	if (e->kind == SBX_EV_CLONE) {
-		lua_pushboolean(L, e->ns != 0);
-		lua_setfield(L, -2, "namespaces");
-	}
-	if (e->kind == SBX_EV_MMAP || e->kind == SBX_EV_PROTECT) {
-		lua_pushinteger(L, (lua_Integer)e->size);
-		lua_setfield(L, -2, "size");
-		lua_pushinteger(L, (lua_Integer)e->flags);
-		lua_setfield(L, -2, "prot");
-	}
-	if (e->kind == SBX_EV_MEMFD) {
-		lua_pushinteger(L, (lua_Integer)e->flags);
-		lua_setfield(L, -2, "flags");
-	}
-	if (e->kind == SBX_EV_SIGNAL) {
-		lua_pushinteger(L, (lua_Integer)e->target);
-		lua_setfield(L, -2, "target");
-		lua_pushinteger(L, e->sig);
-		lua_setfield(L, -2, "signal");
-		if (e->sig > 0 && e->sig < 65) {
-			lua_pushstring(L, sbx_signal_name(e->sig));
-			lua_setfield(L, -2, "signame");
-		}
-	}
-	if (e->addr[0]) {
-		lua_pushstring(L, e->addr);
-		lua_setfield(L, -2, "addr");
-		lua_pushstring(L, e->family == AF_INET	  ? "inet"
-				  : e->family == AF_INET6 ? "inet6"
-				  : e->family == AF_UNIX  ? "unix"
-							  : "other");
-		lua_setfield(L, -2, "family");
-	}
-	if (e->socktype == SOCK_STREAM || e->socktype == SOCK_DGRAM) {
-		lua_pushstring(L, e->socktype == SOCK_STREAM ? "tcp" : "udp");
-		lua_setfield(L, -2, "protocol");
-	}
-	if (e->kind == SBX_EV_EXEC) {
-		int i = 1;
-		lua_newtable(L);
-		for (size_t o = 0; o < e->argv_len;
-		     o += strlen(e->argv + o) + 1)
-			lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
-		lua_setfield(L, -2, "argv");
-		if (e->argv_cut) {
-			lua_pushboolean(L, 1);
-			lua_setfield(L, -2, "argv_cut");
-		}
-		if (e->sha256[0]) {
-			lua_pushstring(L, e->sha256);
-			lua_setfield(L, -2, "sha256");
-			lua_pushinteger(L, (lua_Integer)e->size);
-			lua_setfield(L, -2, "size");
-		}
-	}
-	if (e->limit) {
-		lua_pushinteger(L, (lua_Integer)e->limit);
-		lua_setfield(L, -2, "limit");
-	}
-	if (e->count > 1) {
-		lua_pushinteger(L, (lua_Integer)e->count);
-		lua_setfield(L, -2, "count");
-	}
+	push_event_call(L, e, sc);
+	push_event_args(L, e);
+	push_event_addr(L, e);
+	if (e->kind == SBX_EV_EXEC)
+		push_event_exec(L, e);
+	if (e->limit)
+		set_int(L, "limit", (lua_Integer)e->limit);
+	if (e->count > 1)
+		set_int(L, "count", (lua_Integer)e->count);
 }
 
 /* The rule's answer for e, or -1 (none: the table's stands). */
