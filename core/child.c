@@ -1319,6 +1319,15 @@ static void announce_listener(void)
 	close(pidfd);
 }
 
+/* The box's resource limits, in init and again in the command's process. */
+static void set_rlimits(const struct sbx_plan *p)
+{
+	for (size_t i = 0; i < p->nrlimits; i++)
+		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
+				&p->rlimits[i].lim),
+		      SBX_ST_RLIMIT, (int)i);
+}
+
 /* The command's process: pid 2 of the box. */
 static _Noreturn void step(const struct sbx_plan *p)
 {
@@ -1332,10 +1341,7 @@ static _Noreturn void step(const struct sbx_plan *p)
 	if (p->ctty)
 		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
 	CHECK(chdir(p->cwd ? p->cwd : "/"), SBX_ST_CWD, -1);
-	for (size_t i = 0; i < p->nrlimits; i++)
-		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
-				&p->rlimits[i].lim),
-		      SBX_ST_RLIMIT, (int)i);
+	set_rlimits(p);
 	if (p->drop_caps) {
 		/* securebits back to 0 while CAP_SETPCAP is still held */
 		if (p->nsflags & CLONE_NEWUSER)
@@ -1436,24 +1442,24 @@ static void wipe_args(void)
 		memset((void *)v[2], 0, v[3] - v[2]);
 }
 
-/* Over 80 lines on purpose: init's set-up is one sequence of stages whose
- * order is the trust boundary (ids before PDEATHSIG, limits before the
- * fork, DUMPABLE off before it), each a checked call; read top to bottom
- * it is the list to review against the async-signal-safe calls. */
-_Noreturn void sbx_child_main(const struct sbx_plan *p)
+/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
+ * pid 1 of its namespace, init then ignores every signal the box can send
+ * it */
+static void init_begin(const struct sbx_plan *p)
 {
-	struct sbx_msg go;
-	pid_t cmd;
-	ssize_t r;
-
-	/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
-	 * pid 1 of its namespace, init then ignores every signal the box can
-	 * send it */
 	sbx_stamp(SBX_T_CHILD);
 	reset_signals();
 	setup_fds(p);
 	wipe_args();
-	/* the supervisor writes setgroups, uid_map and gid_map, then says go */
+}
+
+/* the supervisor writes setgroups, uid_map and gid_map, then says go */
+static void wait_go(const struct sbx_plan *p)
+{
+	struct sbx_msg go;
+	ssize_t r;
+
+	(void)p;
 	do
 		r = recv(CTL, &go, sizeof go, 0);
 	while (r < 0 && errno == EINTR);
@@ -1461,51 +1467,75 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		errno = r < 0 ? errno : EPIPE;
 		die(SBX_ST_SYNC, -1);
 	}
-	/* the network namespace is made here, not by the supervisor's clone
-	 * (supervise.c clone_box): its setup is the costliest of the
-	 * namespaces, and here it runs beside the supervisor, not in it.
-	 * Nothing before this point uses the network. */
+}
+
+/* the network namespace is made here, not by the supervisor's clone
+ * (supervise.c clone_box): its setup is the costliest of the namespaces,
+ * and here it runs beside the supervisor, not in it.  Nothing before this
+ * point uses the network. */
+static void unshare_net(const struct sbx_plan *p)
+{
 	if (p->nsflags & CLONE_NEWNET)
 		CHECK(unshare(CLONE_NEWNET), SBX_ST_NETNS, -1);
 	if (p->root_opts && !p->trees)
 		open_sources(p);
-	if (p->nsflags & CLONE_NEWUSER) {
-		/* a root caller's supplementary groups (host gid 0) must not
-		 * follow it into the box; an unprivileged caller's setgroups
-		 * is denied before its gid_map, as the kernel requires */
-		if (p->caller_root)
-			CHECK((int)syscall(SYS_setgroups, 0, NULL),
-			      SBX_ST_SETGROUPS, -1);
-		/* keep the namespace's capabilities across the id change */
-		CHECK(prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0),
-		      SBX_ST_SETID, -1);
-		/* raw calls: glibc's wrappers would signal the threads of
-		 * the parent's copy, which do not exist here */
-		CHECK((int)syscall(SYS_setresgid, p->gid, p->gid, p->gid),
-		      SBX_ST_SETID, -1);
-		CHECK((int)syscall(SYS_setresuid, p->uid, p->uid, p->uid),
-		      SBX_ST_SETID, -1);
-	}
-	/* the box dies with its supervisor (set after the id change, which
-	 * clears it); a supervisor already gone has closed its end of CTL */
+}
+
+static void take_ids(const struct sbx_plan *p)
+{
+	if (!(p->nsflags & CLONE_NEWUSER))
+		return;
+	/* a root caller's supplementary groups (host gid 0) must not follow
+	 * it into the box; an unprivileged caller's setgroups is denied
+	 * before its gid_map, as the kernel requires */
+	if (p->caller_root)
+		CHECK((int)syscall(SYS_setgroups, 0, NULL), SBX_ST_SETGROUPS,
+		      -1);
+	/* keep the namespace's capabilities across the id change */
+	CHECK(prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0),
+	      SBX_ST_SETID, -1);
+	/* raw calls: glibc's wrappers would signal the threads of the
+	 * parent's copy, which do not exist here */
+	CHECK((int)syscall(SYS_setresgid, p->gid, p->gid, p->gid), SBX_ST_SETID,
+	      -1);
+	CHECK((int)syscall(SYS_setresuid, p->uid, p->uid, p->uid), SBX_ST_SETID,
+	      -1);
+}
+
+/* the box dies with its supervisor (set after the id change, which
+ * clears it); a supervisor already gone has closed its end of CTL */
+static void tie_to_supervisor(const struct sbx_plan *p)
+{
+	struct pollfd pf = {CTL, POLLIN, 0};
+
+	(void)p;
 	CHECK(prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), SBX_ST_SYNC, -1);
 	sbx_stamp(SBX_T_IDS);
-	{
-		struct pollfd pf = {CTL, POLLIN, 0};
-		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
-			_exit(126);
-	}
+	if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
+		_exit(126);
+}
+
+static void set_kernel(const struct sbx_plan *p)
+{
 	if (p->nsysctls > 0) {
 		int index;
 		CHECK(set_sysctls(p, &index), SBX_ST_SYSCTL, index);
 	}
 	if (p->kmem)
 		CHECK(open_meters(p), SBX_ST_METERS, -1);
+}
+
+static void make_tree(const struct sbx_plan *p)
+{
 	if (p->root_opts)
 		build_tree(p);
 	else if (box_proc >= 0)
 		close(box_proc); /* detached alone: no tree to leave with */
 	box_proc = -1;
+}
+
+static void make_net(const struct sbx_plan *p)
+{
 	if (p->hostname)
 		CHECK(sethostname(p->hostname, strlen(p->hostname)),
 		      SBX_ST_HOSTNAME, -1);
@@ -1513,22 +1543,43 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		CHECK(lo_up(), SBX_ST_NET, -1);
 	if (p->sink.on)
 		CHECK(start_sink(&p->sink), SBX_ST_SINK, -1);
+}
+
+/* what the supervisor reads from the box it cannot open itself */
+static void send_box(const struct sbx_plan *p)
+{
 	if (p->kmem)
 		CHECK(send_meters(p), SBX_ST_METERS, -1);
 	if (p->nplaces > 0 && p->root_opts)
 		send_places(p);
+}
 
-	/* the box's resource limits in init too, before the fork: its own
-	 * (the supervisor's, the caller's) would otherwise show in
-	 * /proc/1/limits, and the command inherits these */
-	for (size_t i = 0; i < p->nrlimits; i++)
-		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
-				&p->rlimits[i].lim),
-		      SBX_ST_RLIMIT, (int)i);
-
-	/* init holds nothing of the host from here on, and cannot be read
-	 * through /proc by the command (runc /proc/self/exe class) */
+/* the box's resource limits in init too, before the fork: its own (the
+ * supervisor's, the caller's) would otherwise show in /proc/1/limits, and
+ * the command inherits these; then init holds nothing of the host, and
+ * cannot be read through /proc by the command (runc /proc/self/exe
+ * class) */
+static void seal_init(const struct sbx_plan *p)
+{
+	set_rlimits(p);
 	CHECK(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), SBX_ST_DUMPABLE, -1);
+}
+
+/* Init's stages, run in this order, which is the trust boundary: ids
+ * before PDEATHSIG, limits before the fork, DUMPABLE off before it.  Each
+ * is a checked call or few; read top to bottom it is the list to review
+ * against the async-signal-safe calls.  A stage that fails dies. */
+static void (*const init_stages[])(const struct sbx_plan *) = {
+    init_begin, wait_go,   unshare_net, take_ids, tie_to_supervisor,
+    set_kernel, make_tree, make_net,	send_box, seal_init,
+};
+
+_Noreturn void sbx_child_main(const struct sbx_plan *p)
+{
+	pid_t cmd;
+
+	for (size_t i = 0; i < sizeof init_stages / sizeof init_stages[0]; i++)
+		init_stages[i](p);
 
 	cmd = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 	if (cmd < 0)
