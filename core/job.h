@@ -168,8 +168,6 @@ SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd,
 			     int any);
 /* Kills and reaps a job still running; frees its buffers. Idempotent. */
 SBX_LOCAL void sbx_job_release(struct sbx_job *j);
-/* Keeps a death in the job's records (the command's always has a place). */
-SBX_LOCAL void sbx_job_keep_death(struct sbx_job *j, const struct sbx_death *d);
 SBX_LOCAL double sbx_now(void);
 
 #endif

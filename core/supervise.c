@@ -48,6 +48,8 @@ double sbx_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void keep_death(void *job, const struct sbx_death *dp);
+
 void sbx_job_init(struct sbx_job *j)
 {
 	memset(j, 0, sizeof *j);
@@ -58,7 +60,7 @@ void sbx_job_init(struct sbx_job *j)
 	sbx_notify_init(&j->nt);
 	j->last[0] = j->last[1] = '\n';
 	sbx_cgroup_init(&j->cg);
-	sbx_procev_init(&j->pe);
+	sbx_procev_init(&j->pe, keep_death, j);
 	sbx_kmem_init(&j->kmem);
 	sbx_sink_init(&j->sink, NULL);
 }
@@ -616,7 +618,7 @@ static void keep_channels(struct sbx_job *j, struct start_fds *f)
 		/* init's own fork event is queued by now: not there, the
 		 * connector's pids are not this process's */
 		sbx_procev_track(&j->pe, j->pid);
-		sbx_procev_read(j);
+		sbx_procev_read(&j->pe);
 		if (!j->pe.seen_init)
 			sbx_procev_fail(
 			    &j->pe, "init not seen (pids of another namespace)",
@@ -980,7 +982,7 @@ static void command_ended(struct sbx_job *j)
 	if (j->cmd_pidfd >= 0)
 		probe_exec(j);
 	if (j->deaths_sync) {
-		sbx_procev_read(j);
+		sbx_procev_read(&j->pe);
 		j->pe.teardown = 1;
 	}
 	if (j->plan->probe || j->deaths_sync)
@@ -998,7 +1000,7 @@ static void answer_reaped(struct sbx_job *j, int late)
 	struct sbx_msg m = {SBX_MSG_GO, 0, 0, -1, 0};
 	if (j->answered || !j->reaped_at)
 		return;
-	sbx_procev_read(j);
+	sbx_procev_read(&j->pe);
 	if (j->pe.on && !sbx_procev_settled(&j->pe)) {
 		if (!late)
 			return;
@@ -1027,10 +1029,12 @@ static void found(struct sbx_job *j, int flags)
 	}
 }
 
-/* Keeps a death init recorded or the connector saw; the command's always
- * has a place (the last one, when the others have taken every other). */
-void sbx_job_keep_death(struct sbx_job *j, const struct sbx_death *dp)
+/* Keeps a death init recorded or the connector saw in the job's records;
+ * the command's always has a place (the last one, when the others have
+ * taken every other). */
+static void keep_death(void *job, const struct sbx_death *dp)
 {
+	struct sbx_job *j = job;
 	struct sbx_death d = *dp;
 	d.comm[sizeof d.comm - 1] = '\0';
 	if (j->ndeaths == SBX_DEATH_MAX - 1 && !(d.flags & SBX_DEATH_COMMAND)) {
@@ -1074,7 +1078,7 @@ static void read_ctl(struct sbx_job *j)
 			       sizeof d);
 			d.flags &= SBX_DEATH_COMMAND | SBX_DEATH_FILE_AT_LIMIT |
 				   SBX_DEATH_FILES_PARTIAL;
-			sbx_job_keep_death(j, &d);
+			keep_death(j, &d);
 			continue;
 		}
 		if (n != (ssize_t)sizeof m)
@@ -1413,7 +1417,7 @@ static void finish(struct sbx_job *j)
 		/* init killed before it asked (the supervisor's own kill):
 		 * the deaths before the kill were seen, those of it are the
 		 * box's end; a SIGXFSZ death keeps files_partial (no search) */
-		sbx_procev_read(j);
+		sbx_procev_read(&j->pe);
 		dedup_deaths(j);
 		/* closed; what it says of the coverage stays */
 		if (j->pe.fd >= 0) {
@@ -1683,7 +1687,7 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 		read_ctl(j);
 		break;
 	case W_PROCEV:
-		sbx_procev_read(j);
+		sbx_procev_read(&j->pe);
 		answer_reaped(j, 0);
 		break;
 	case W_NOTIFY:
