@@ -349,7 +349,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	push_deaths(L, j);
 	push_events(L, j);
 	push_enforcement(L, j);
-	sbx_capture_push(L, j);
+	sbx_capture_push(L, &j->cap);
 	sbx_sink_push(L, &j->sink);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",

@@ -10,6 +10,7 @@
 
 #include "plan.h"
 
+#include "capture.h"
 #include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
 #include "kmem.h"
 #include "notify.h"
@@ -130,17 +131,15 @@ struct sbx_job {
 	unsigned long deaths_unseen; /* past either cap */
 	/* the proc connector: the deaths init does not see */
 	struct sbx_procev pe;
-	int deaths_sync;       /* init waits for the supervisor (plan) */
-	double reaped_at;      /* init said every process ended; 0: not yet */
-	int answered;	       /* the supervisor has answered that */
-	int filter[2];	       /* passed to a terminal: through tf */
-	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
-	size_t tail[2];	       /* resets at the end of buf (not content) */
-	char tail_last[2];     /* the last byte of content before them */
-	struct sbx_capres *files;     /* what capture.c recorded, or NULL */
-	int place_fd[SBX_PLACES_MAX]; /* the places init sent (place_mask) */
-	unsigned place_mask;
-	struct sbx_notify nt; /* the explain channel (notify.c) */
+	int deaths_sync;	 /* init waits for the supervisor (plan) */
+	double reaped_at;	 /* init said every process ended; 0: not yet */
+	int answered;		 /* the supervisor has answered that */
+	int filter[2];		 /* passed to a terminal: through tf */
+	struct sbx_ttyf tf[2];	 /* (ttyfilter.c) */
+	size_t tail[2];		 /* resets at the end of buf (not content) */
+	char tail_last[2];	 /* the last byte of content before them */
+	struct sbx_capstate cap; /* the written places (capture.c) */
+	struct sbx_notify nt;	 /* the explain channel (notify.c) */
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */

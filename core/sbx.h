@@ -126,17 +126,11 @@ SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				  struct sbx_landlock *ll);
 
 /* capture.c: parse spec.capture into b (its keep directory made or taken:
- * -errno and *bad when it cannot be); take the places init sent
- * (SBX_MSG_PLACES and its control message); walk them once the box has
- * ended; the record into the result; free it */
+ * -errno and *bad when it cannot be); the record into the result (the
+ * supervisor's side: capture.h) */
 SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,
 				struct sbx_box *b, const char **bad);
-struct cmsghdr;
-SBX_LOCAL void sbx_capture_take(struct sbx_job *j, const void *msg,
-				const struct cmsghdr *c);
-SBX_LOCAL void sbx_capture_run(struct sbx_job *j);
-SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_job *j);
-SBX_LOCAL void sbx_capture_free(struct sbx_job *j);
+SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs);
 
 SBX_API int luaopen_sbx_core(lua_State *L);
 

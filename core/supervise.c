@@ -714,6 +714,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	sbx_stamp(SBX_T_START);
 	j->plan = p;
 	j->io = *io;
+	j->cap.spec = io->capture;
 	j->start = sbx_now();
 	for (int s = 0; s < 2; s++) {
 		/* output the caller's terminal shows is filtered (ttyfilter.c)
@@ -937,7 +938,7 @@ static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 	if (n == (ssize_t)sizeof(struct sbx_msg) &&
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_PLACES) {
-		sbx_capture_take(j, buf, c);
+		sbx_capture_take(&j->cap, buf, c);
 		return n;
 	}
 	if (n >= (ssize_t)sizeof(struct sbx_msg) &&
@@ -1412,7 +1413,7 @@ static void finish(struct sbx_job *j)
 	read_ctl(j);
 	/* every process of the box has ended (its init is reaped): what it
 	 * left in its written places, through the descriptors init sent */
-	sbx_capture_run(j);
+	sbx_capture_run(&j->cap);
 	if (j->deaths_sync) {
 		/* init killed before it asked (the supervisor's own kill):
 		 * the deaths before the kill were seen, those of it are the
@@ -1824,7 +1825,7 @@ void sbx_job_release(struct sbx_job *j)
 	free(j->buf[0]);
 	free(j->buf[1]);
 	free(j->probe);
-	sbx_capture_free(j);
+	sbx_capture_free(&j->cap);
 	j->buf[0] = j->buf[1] = NULL;
 	j->probe = NULL;
 	j->len[0] = j->len[1] = 0;
