@@ -12,7 +12,8 @@
  * program (spec.c gate_filter), waits for that.  From then on every notified
  * call is read here: its arguments from the task's memory, the notification's
  * id checked again after reading, a relative path named against the task's cwd
- * or dirfd; decided by the box's table, then its Lua rule; answered.
+ * or dirfd; decided by the box's table, then its rule (a callback its
+ * owner installs: box.c, whose rule is Lua's; event.c); answered.
  *
  * Trust boundary (the TOCTOU of user notification): what the supervisor
  * reads is a name for the report, not a decision's input the kernel will
@@ -27,10 +28,11 @@
  * run).  The notification names; the walls enforce.  Names read here
  * (readlink of /proc/<pid>/cwd and fd links) are never followed.
  */
+#include "notify.h"
+
 #include "compat.h"
 #include "digest.h"
 #include "fileio.h"
-#include "sbx.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -913,157 +915,6 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	return refuse;
 }
 
-/* ---- the Lua rule ---- */
-
-static void set_int(lua_State *L, const char *k, lua_Integer v)
-{
-	lua_pushinteger(L, v);
-	lua_setfield(L, -2, k);
-}
-
-static void set_str(lua_State *L, const char *k, const char *v)
-{
-	lua_pushstring(L, v);
-	lua_setfield(L, -2, k);
-}
-
-/* What every event says: its kind, process, answer and call. */
-static void push_event_call(lua_State *L, const struct sbx_event *e,
-			    const char *sc)
-{
-	set_str(L, "kind", sbx_event_kind(e->kind));
-	if (e->pid)
-		set_int(L, "pid", e->pid);
-	if (e->ppid)
-		set_int(L, "ppid", e->ppid);
-	set_str(L, "answer", sbx_answer_name(e->answer));
-	set_str(L, "syscall", sc);
-	set_int(L, "nr", e->nr);
-	if (e->answer == SBX_ANS_DENY && e->err)
-		set_str(L, "errno", sbx_errno_name(e->err));
-	if (e->path[0])
-		set_str(L, "path", e->path);
-	if (e->to[0])
-		set_str(L, e->kind == SBX_EV_EXEC ? "cwd" : "to", e->to);
-}
-
-/* The fields of the kinds that have flags, sizes or a signal. */
-static void push_event_args(lua_State *L, const struct sbx_event *e)
-{
-	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
-	    e->kind == SBX_EV_PTRACE ||
-	    ((e->kind == SBX_EV_DELETE || e->kind == SBX_EV_RENAME) &&
-	     e->flags))
-		set_int(L, "flags", (lua_Integer)e->flags);
-	if (e->kind == SBX_EV_CLONE) {
-		lua_pushboolean(L, e->ns != 0);
-		lua_setfield(L, -2, "namespaces");
-	}
-	if (e->kind == SBX_EV_MMAP || e->kind == SBX_EV_PROTECT) {
-		set_int(L, "size", (lua_Integer)e->size);
-		set_int(L, "prot", (lua_Integer)e->flags);
-	}
-	if (e->kind == SBX_EV_MEMFD)
-		set_int(L, "flags", (lua_Integer)e->flags);
-	if (e->kind == SBX_EV_SIGNAL) {
-		set_int(L, "target", (lua_Integer)e->target);
-		set_int(L, "signal", e->sig);
-		if (e->sig > 0 && e->sig < 65)
-			set_str(L, "signame", sbx_signal_name(e->sig));
-	}
-}
-
-/* A network call's address, family and protocol. */
-static void push_event_addr(lua_State *L, const struct sbx_event *e)
-{
-	if (e->addr[0]) {
-		set_str(L, "addr", e->addr);
-		set_str(L, "family",
-			e->family == AF_INET	? "inet"
-			: e->family == AF_INET6 ? "inet6"
-			: e->family == AF_UNIX	? "unix"
-						: "other");
-	}
-	if (e->socktype == SOCK_STREAM || e->socktype == SOCK_DGRAM)
-		set_str(L, "protocol",
-			e->socktype == SOCK_STREAM ? "tcp" : "udp");
-}
-
-/* An exec's argv, and the digest of a memfd it ran. */
-static void push_event_exec(lua_State *L, const struct sbx_event *e)
-{
-	int i = 1;
-
-	lua_newtable(L);
-	for (size_t o = 0; o < e->argv_len; o += strlen(e->argv + o) + 1)
-		lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
-	lua_setfield(L, -2, "argv");
-	if (e->argv_cut) {
-		lua_pushboolean(L, 1);
-		lua_setfield(L, -2, "argv_cut");
-	}
-	if (e->sha256[0]) {
-		set_str(L, "sha256", e->sha256);
-		set_int(L, "size", (lua_Integer)e->size);
-	}
-}
-
-void sbx_push_event(lua_State *L, const struct sbx_event *e)
-{
-	char sc[64];
-	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, e->nr);
-
-	/* copied out of malloc'ed memory before any call that can raise */
-	snprintf(sc, sizeof sc, "%s", name ? name : "?");
-	free(name);
-
-	lua_createtable(L, 0, 10);
-	push_event_call(L, e, sc);
-	push_event_args(L, e);
-	push_event_addr(L, e);
-	if (e->kind == SBX_EV_EXEC)
-		push_event_exec(L, e);
-	if (e->limit)
-		set_int(L, "limit", (lua_Integer)e->limit);
-	if (e->count > 1)
-		set_int(L, "count", (lua_Integer)e->count);
-}
-
-/* The rule's answer for e, or -1 (none: the table's stands). */
-static int call_rule(struct sbx_notify *n, const struct sbx_event *e)
-{
-	lua_State *L = n->L;
-	int top = lua_gettop(L), ans = -1;
-	lua_pushvalue(L, n->rule_idx);
-	sbx_push_event(L, e);
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-		if (!n->rule_error[0])
-			snprintf(n->rule_error, sizeof n->rule_error, "%s",
-				 lua_type(L, -1) == LUA_TSTRING
-				     ? lua_tostring(L, -1)
-				     : "(error object is not a string)");
-		ans = SBX_ANS_STOP;
-	} else if (lua_type(L, -1) == LUA_TSTRING) {
-		const char *s = lua_tostring(L, -1);
-		ans = strcmp(s, "allow") == 0  ? SBX_ANS_ALLOW
-		      : strcmp(s, "deny") == 0 ? SBX_ANS_DENY
-		      : strcmp(s, "stop") == 0 ? SBX_ANS_STOP
-					       : -2;
-	} else if (!lua_isnil(L, -1)) {
-		ans = -2;
-	}
-	if (ans == -2) {
-		if (!n->rule_error[0])
-			snprintf(n->rule_error, sizeof n->rule_error,
-				 "rule returned %s, not \"allow\", \"deny\", "
-				 "\"stop\" or nil",
-				 luaL_typename(L, -1));
-		ans = SBX_ANS_STOP;
-	}
-	lua_settop(L, top);
-	return ans;
-}
-
 /* ---- recording ---- */
 
 static int same_event(const struct sbx_event *a, const struct sbx_event *b)
@@ -1252,10 +1103,11 @@ static int decide(struct sbx_notify *n, int refuse, int held,
 						     : SBX_ANS_DENY;
 	else
 		ans = SBX_ANS_ALLOW;
-	if (n->L && !n->stopped) {
+	if (n->rule && !n->stopped) {
 		int r;
 		e->answer = ans;
-		r = call_rule(n, e);
+		r = n->rule(n->rule_ctx, e, n->rule_error,
+			    sizeof n->rule_error);
 		/* a rule lifts neither the profile's errno refusals nor a
 		 * budget */
 		if (r >= 0 && !(r == SBX_ANS_ALLOW && held))

@@ -132,6 +132,17 @@ SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,
 				struct sbx_box *b, const char **bad);
 SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs);
 
+/* event.c: pushes one event as a Lua table (the schema of lua-api.md);
+ * a box's rule, the function at idx of L, as the explain channel's rule
+ * (struct sbx_notify, with a struct sbx_lua_rule as its context) */
+SBX_LOCAL void sbx_push_event(lua_State *L, const struct sbx_event *e);
+struct sbx_lua_rule {
+	lua_State *L;
+	int idx;
+};
+SBX_LOCAL int sbx_lua_rule(void *ctx, const struct sbx_event *e, char *error,
+			   size_t size);
+
 SBX_API int luaopen_sbx_core(lua_State *L);
 
 #endif
