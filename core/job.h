@@ -2,8 +2,8 @@
  * job.h: the supervisor's state.  A job is one run of a box's plan
  * (plan.h): its io settings (struct sbx_io), what supervise.c tracks while
  * the box runs and what the result is built from (struct sbx_job), and
- * the operator's stop signals (struct sbx_stop).  Reached through sbx.h:
- * cgroup.h, which it needs, includes sbx.h first.
+ * the operator's stop signals (struct sbx_stop).  No Lua: sbx.h includes
+ * it for the Lua-facing files, the supervisor's files include it alone.
  */
 #ifndef SBX_JOB_H
 #define SBX_JOB_H
@@ -11,7 +11,7 @@
 #include "plan.h"
 
 #include "capture.h"
-#include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
+#include "cgroup.h"
 #include "kmem.h"
 #include "notify.h"
 #include "procev.h"

@@ -25,7 +25,7 @@
 
 #include "plan.h"
 
-#include "job.h" /* after lua.h: cgroup.h declares Lua functions */
+#include "job.h"
 #include "notify.h"
 
 /* ---- file.c: host files held by descriptor ---- */
@@ -89,6 +89,11 @@ SBX_LOCAL void sbx_open_fs(lua_State *L);
 SBX_LOCAL void sbx_open_file(lua_State *L);
 SBX_LOCAL void sbx_open_walk(lua_State *L);
 SBX_LOCAL void sbx_open_chunk(lua_State *L);
+SBX_LOCAL void sbx_open_cgroup(lua_State *L);
+SBX_LOCAL void sbx_open_sample(lua_State *L);
+
+/* sample.c: pushes a sample as the table core.sample returns */
+SBX_LOCAL void sbx_push_sample(lua_State *L, const struct sbx_sample *s);
 
 /* chunk.c: the compiled-chunk loader.  sbx_chunk_setup takes dir as the
  * directory of entries when it is fit to trust, makes package.searchers[2]

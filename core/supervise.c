@@ -7,11 +7,12 @@
  * pidfd, control socket and stdio pipes relays stdin, captures output up to
  * a cap, enforces the wall clock by killing init (which takes the whole pid
  * namespace with it) and classifies how the run ended.  Nothing here calls
- * Lua: box.c turns a finished job into a result table.
+ * Lua or includes lua.h: box.c turns a finished job into a result table,
+ * and installs a box's rule as a C callback of the explain channel.
  */
 #include "compat.h"
 #include "fileio.h"
-#include "sbx.h"
+#include "job.h"
 #include "stamp.h"
 
 #include <errno.h>
