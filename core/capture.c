@@ -34,6 +34,7 @@
  * O_EXCL | O_NOFOLLOW), names made safe (safe_name).
  */
 #include "capture.h"
+#include "fdpass.h"
 
 #include "compat.h"
 #include "digest.h"
@@ -625,13 +626,8 @@ void sbx_capture_take(struct sbx_capstate *cs, const void *msg,
 	int fd[SBX_PLACES_MAX];
 	size_t n = 0, k = 0;
 	memcpy(&m, msg, sizeof m);
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len >= CMSG_LEN(0)) {
-		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		if (n > SBX_PLACES_MAX)
-			n = SBX_PLACES_MAX; /* more cannot come: init's cap */
-		memcpy(fd, CMSG_DATA(c), n * sizeof(int));
-	}
+	/* more than SBX_PLACES_MAX cannot come: init's cap */
+	n = sbx_cmsg_fds(c, fd, SBX_PLACES_MAX);
 	if (cs->spec && !cs->place_mask)
 		for (int i = 0; i < SBX_PLACES_MAX && k < n; i++)
 			if ((unsigned)m.index & (1u << i)) {

@@ -20,6 +20,7 @@
  * sbxlua, so after it nothing runs but execve (see step()).
  */
 #include "compat.h"
+#include "fdpass.h"
 #include "fileio.h"
 #include "kmem.h"
 #include "plan.h"
@@ -857,15 +858,7 @@ static int open_meters(const struct sbx_plan *p)
 static int send_meters(const struct sbx_plan *p)
 {
 	int fd[SBX_KMEM_FDS], n = 0, r = 0, which = 0;
-	union {
-		char b[CMSG_SPACE(sizeof fd)];
-		struct cmsghdr align;
-	} cm;
 	struct sbx_msg m = {SBX_MSG_METERS, 0, 0, 0, 0};
-	struct iovec iov = {&m, sizeof m};
-	struct msghdr mh;
-	struct cmsghdr *c;
-	ssize_t w;
 
 	if (meter_diag >= 0) {
 		fd[n++] = meter_diag;
@@ -899,23 +892,12 @@ static int send_meters(const struct sbx_plan *p)
 			n++;
 	}
 	m.index = which;
-	memset(&mh, 0, sizeof mh);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	if (r == 0 && n > 0) {
-		mh.msg_control = cm.b;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
-	}
 	if (r == 0) {
-		do
-			w = sendmsg(CTL, &mh, MSG_NOSIGNAL);
-		while (w < 0 && errno == EINTR);
-		r = w < 0 ? -1 : 0;
+		r = sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
+		if (r < 0) {
+			errno = -r;
+			r = -1;
+		}
 	}
 	for (int i = 0; i < n; i++)
 		drop(fd[i], 0);
@@ -932,14 +914,7 @@ static void send_places(const struct sbx_plan *p)
 {
 	int fd[SBX_PLACES_MAX], n = 0;
 	unsigned mask = 0;
-	union {
-		char b[CMSG_SPACE(sizeof fd)];
-		struct cmsghdr align;
-	} cm;
 	struct sbx_msg m = {SBX_MSG_PLACES, 0, 0, 0, 0};
-	struct iovec iov = {&m, sizeof m};
-	struct msghdr mh;
-	struct cmsghdr *c;
 
 	for (size_t i = 0; i < p->nplaces && i < SBX_PLACES_MAX; i++) {
 		fd[n] =
@@ -950,21 +925,7 @@ static void send_places(const struct sbx_plan *p)
 		}
 	}
 	m.index = (int)mask;
-	memset(&mh, 0, sizeof mh);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	if (n > 0) {
-		memset(&cm, 0, sizeof cm);
-		mh.msg_control = cm.b;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
-	}
-	while (sendmsg(CTL, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
-		;
+	(void)sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
 	for (int i = 0; i < n; i++)
 		drop(fd[i], 0);
 }
@@ -1066,15 +1027,7 @@ static int listener(int type, int port)
 static int start_sink(const struct sbx_sink_plan *sp)
 {
 	int fd[SBX_SINK_FDS], n = 0, r = 0;
-	union {
-		char b[CMSG_SPACE(sizeof fd)];
-		struct cmsghdr align;
-	} cm;
 	struct sbx_msg m = {SBX_MSG_SINK, 0, 0, 0, 0};
-	struct iovec iov = {&m, sizeof m};
-	struct msghdr mh;
-	struct cmsghdr *c;
-	ssize_t w;
 
 	if (local_route() < 0)
 		return -1;
@@ -1089,20 +1042,11 @@ static int start_sink(const struct sbx_sink_plan *sp)
 		}
 	}
 	if (r == 0) {
-		memset(&mh, 0, sizeof mh);
-		mh.msg_iov = &iov;
-		mh.msg_iovlen = 1;
-		mh.msg_control = cm.b;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
-		do
-			w = sendmsg(CTL, &mh, MSG_NOSIGNAL);
-		while (w < 0 && errno == EINTR);
-		r = w < 0 ? -1 : 0;
+		r = sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
+		if (r < 0) {
+			errno = -r;
+			r = -1;
+		}
 	}
 	for (int i = 0; i < n; i++)
 		drop(fd[i], 0);
@@ -1221,13 +1165,7 @@ static void send_probe(void)
 					 "uts",	 "net", "cgroup", NULL};
 	static char buf[SBX_PROBE_MAX];
 	struct sbx_msg h = {SBX_MSG_PROBE, 0, 0, -1, 0};
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-	} cm;
-	struct iovec iov;
-	struct msghdr msg;
-	size_t n = sizeof h, room;
+	size_t n = sizeof h, room, nfds = 0;
 	int ex[2] = {-1, -1}, fds[2];
 
 	memcpy(buf, &h, sizeof h);
@@ -1249,27 +1187,14 @@ static void send_probe(void)
 			buf[n++] = '\n';
 		}
 	}
-	iov.iov_base = buf;
-	iov.iov_len = n;
-	memset(&msg, 0, sizeof msg);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
 	/* getpid() is this process's number in the box's pid namespace,
 	 * where pidfd_open looks it up */
 	fds[1] = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (fds[1] >= 0 && pipe2(ex, O_CLOEXEC) == 0) {
-		struct cmsghdr *c;
 		fds[0] = ex[0];
-		memset(&cm, 0, sizeof cm);
-		msg.msg_control = cm.buf;
-		msg.msg_controllen = sizeof cm.buf;
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof fds);
-		memcpy(CMSG_DATA(c), fds, sizeof fds);
+		nfds = 2;
 	}
-	sendmsg(CTL, &msg, MSG_NOSIGNAL);
+	(void)sbx_send_fds(CTL, buf, n, fds, nfds);
 	/* ex[1] stays open until the execve closes it */
 	drop(ex[0], 0);
 	drop(fds[1], 0);
@@ -1288,14 +1213,7 @@ static void send_probe(void)
 static void announce_listener(void)
 {
 	struct sbx_msg h = {SBX_MSG_LISTENER, 0, 0, -1, 0};
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} cm;
-	struct iovec iov = {&h, sizeof h};
-	struct msghdr msg;
-	struct cmsghdr *c;
-	int pidfd;
+	int pidfd, r;
 
 	/* the pidfd takes the lowest free slot; closed after the message,
 	 * that slot is the lowest free one again: the listener's */
@@ -1303,19 +1221,11 @@ static void announce_listener(void)
 	if (pidfd < 0)
 		die(SBX_ST_LISTENER, -1);
 	h.index = pidfd;
-	memset(&msg, 0, sizeof msg);
-	memset(&cm, 0, sizeof cm);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cm.buf;
-	msg.msg_controllen = sizeof cm.buf;
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &pidfd, sizeof pidfd);
-	if (sendmsg(CTL, &msg, MSG_NOSIGNAL) < 0)
+	r = sbx_send_fds(CTL, &h, sizeof h, &pidfd, 1);
+	if (r < 0) {
+		errno = -r;
 		die(SBX_ST_LISTENER, -1);
+	}
 	close(pidfd);
 }
 
