@@ -352,7 +352,7 @@ static int is_dir(int fd)
 /*
  * srcfd[]: the sources of the plan's binds (-1: none, or an optional one
  * missing): the supervisor's detached trees for a root caller (whose box
- * never has the caller's ids, see supervise.c), else opened by
+ * never has the caller's ids, see start.c), else opened by
  * open_sources() while the child still has the caller's host ids.
  * A caller's own directory may be closed to the id the box maps to (a root
  * caller's work under /root, mode 0700): it is reached here by descriptor,
@@ -1149,7 +1149,7 @@ static size_t slurp(const char *path, char *buf, size_t room)
  * end of a close-on-exec pipe whose write end only this process holds (it
  * reaches EOF when the execve has happened, or the process is gone) and a
  * pidfd of this process.  The supervisor reads the command's status again
- * from outside once the execve has happened (supervise.c probe_exec): the
+ * from outside once the execve has happened (control.c sbx_probe_exec): the
  * seccomp filter, no_new_privs and the capabilities are verified there, on
  * the program's own process.  Mounts and namespaces are taken here: neither
  * the filter nor execve changes them.  A failure here only leaves claims
@@ -1380,7 +1380,7 @@ static void wait_go(const struct sbx_plan *p)
 }
 
 /* the network namespace is made here, not by the supervisor's clone
- * (supervise.c clone_box): its setup is the costliest of the namespaces,
+ * (start.c clone_box): its setup is the costliest of the namespaces,
  * and here it runs beside the supervisor, not in it.  Nothing before this
  * point uses the network. */
 static void unshare_net(const struct sbx_plan *p)

@@ -2,7 +2,7 @@
  * event.c: the explain channel's Lua side.  An event (notify.h) as the
  * Lua table of lua-api.md, and a box's Lua rule as the channel's rule
  * callback: box.c installs it with the rule function on the stack while
- * the jobs run, so that the supervisor (supervise.c, notify.c) calls a C
+ * the jobs run, so that the supervisor (loop.c, notify.c) calls a C
  * function and never Lua.
  */
 #include "sbx.h"

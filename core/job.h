@@ -1,8 +1,8 @@
 /*
  * job.h: the supervisor's state.  A job is one run of a box's plan
- * (plan.h): its io settings (struct sbx_io), what supervise.c tracks while
- * the box runs and what the result is built from (struct sbx_job), and
- * the operator's stop signals (struct sbx_stop).  No Lua: sbx.h includes
+ * (plan.h): its io settings (struct sbx_io), what the supervisor tracks
+ * while the box runs and what the result is built from (struct sbx_job),
+ * and the operator's stop signals (struct sbx_stop).  No Lua: sbx.h includes
  * it for the Lua-facing files, the supervisor's files include it alone.
  */
 #ifndef SBX_JOB_H

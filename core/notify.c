@@ -139,7 +139,7 @@ int sbx_notify_take(struct sbx_notify *n)
 		return -1;
 	/* the step is a few system calls from its filter when it announces:
 	 * a few yields may find the listener there; else the loop looks
-	 * again 50 us later (supervise.c, NOTIFY_RETRY) */
+	 * again 50 us later (loop.c, NOTIFY_RETRY) */
 	for (int tries = 0;; tries++) {
 		fd = (int)syscall(SYS_pidfd_getfd, n->pidfd, n->want, 0);
 		if (fd >= 0) {

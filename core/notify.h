@@ -1,9 +1,9 @@
 /*
  * notify.h: the explain channel.  A profile whose action is "notify" sends
  * the call to the supervisor, which names it (an event), decides (the
- * box's table, then its Lua rule) and answers (notify.c).  The table is
- * compiled by spec.c; the listener is taken by supervise.c from the
- * command's process (child.c step) and handed here.
+ * box's table, then its rule) and answers (notify.c).  The table is
+ * compiled by spec.c; the listener is taken by the supervisor (loop.c)
+ * from the command's process (child.c step) and handed here.
  */
 #ifndef SBX_NOTIFY_H
 #define SBX_NOTIFY_H

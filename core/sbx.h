@@ -4,9 +4,9 @@
  * The Lua-facing files (spec.c, mount.c, ns.c, caps.c, limit.c, filter.c,
  * landlock.c, ...) validate a spec and compile it into a struct sbx_plan
  * (plan.h) before any clone.  child.c runs the plan between clone and
- * execve with raw system calls only; supervise.c runs the event loop in the
- * sbxlua process over struct sbx_job (job.h).  This header includes both,
- * and declares what the Lua-facing files share.
+ * execve with raw system calls only; the supervisor (super.h) runs the event
+ * loop in the sbxlua process over struct sbx_job (job.h).  This header includes
+ * both, and declares what the Lua-facing files share.
  */
 #ifndef SBX_H
 #define SBX_H
