@@ -349,7 +349,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 	push_deaths(L, j);
 	push_events(L, j);
 	push_enforcement(L, j);
-	sbx_capture_push(L, j);
+	sbx_capture_push(L, &j->cap);
 	sbx_sink_push(L, &j->sink);
 	if (j->cg_error) {
 		lua_pushfstring(L, "%s: %s", j->cg_what ? j->cg_what : "mkdir",
@@ -430,6 +430,18 @@ static int copy_stdin(lua_State *L, struct jobs *js, const int *idx, size_t n,
 	return 0;
 }
 
+/* The function on top of the stack as n's rule (event.c), its context a
+ * userdata kept on the stack above it while the jobs run. */
+static void install_rule(lua_State *L, struct sbx_notify *n)
+{
+	struct sbx_lua_rule *r = lua_newuserdatauv(L, sizeof *r, 0);
+
+	r->L = L;
+	r->idx = lua_gettop(L) - 1;
+	n->rule = sbx_lua_rule;
+	n->rule_ctx = r;
+}
+
 /* Each box's rule (the explain channel), on the stack above every index
  * of the boxes while the jobs run: notify.c calls it.  Pushed before the
  * supervisor takes the signals and the terminal, since growing the stack
@@ -441,12 +453,11 @@ static void push_rules(lua_State *L, struct jobs *js, const int *idx, size_t n,
 		struct sbx_box *b = lua_touserdata(L, idx[i]);
 		if (fail[i].what || !b->rule || !b->io.notify)
 			continue;
-		luaL_checkstack(L, 3, "too many rules");
+		luaL_checkstack(L, 4, "too many rules");
 		lua_getiuservalue(L, idx[i], 1);
 		lua_rawgeti(L, -1, b->rule);
 		lua_remove(L, -2);
-		js->job[i].nt.L = L;
-		js->job[i].nt.rule_idx = lua_gettop(L);
+		install_rule(L, &js->job[i].nt);
 	}
 }
 
@@ -711,13 +722,12 @@ static void pool_rules(lua_State *L, struct pool *p)
 			lua_pop(L, 1);
 			continue;
 		}
-		luaL_checkstack(L, 3, "too many rules");
+		luaL_checkstack(L, 4, "too many rules");
 		lua_getiuservalue(L, -1, 1);
 		lua_rawgeti(L, -1, b->rule);
 		lua_replace(L, -3);
 		lua_pop(L, 1);
-		p->job[i]->nt.L = L;
-		p->job[i]->nt.rule_idx = lua_gettop(L);
+		install_rule(L, &p->job[i]->nt);
 	}
 }
 

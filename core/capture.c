@@ -33,6 +33,9 @@
  * descriptor; copies are made below it with mkdirat and openat(O_CREAT |
  * O_EXCL | O_NOFOLLOW), names made safe (safe_name).
  */
+#include "capture.h"
+#include "fdpass.h"
+
 #include "compat.h"
 #include "digest.h"
 #include "fileio.h"
@@ -48,50 +51,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#define CAP_MARKERS 32	  /* markers searched for */
-#define CAP_SKIP 256	  /* box paths never kept */
-#define CAP_MARKER_MAX 64 /* bytes of one marker */
-#define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
-
-struct sbx_capture {
-	const char *places[SBX_PLACES_MAX];
-	size_t nplaces;
-	long max_entries;
-	int max_depth;
-	int64_t max_read; /* bytes read (hashed) in all */
-	int keep_fd;	  /* -1: no --keep */
-	int64_t keep_max; /* bytes of one kept file */
-	int64_t keep_total;
-	const char *markers[CAP_MARKERS];
-	size_t marker_len[CAP_MARKERS];
-	size_t nmarkers;
-	const char *skip[CAP_SKIP]; /* box paths never kept: the tree's own */
-	size_t nskip;
-};
-
-struct sbx_capfile {
-	char *path;
-	const char *type;
-	unsigned mode;
-	int64_t size;
-	int hashed;
-	char sha256[SBX_SHA256_HEX];
-	char *link;	  /* a symlink's text */
-	int err;	  /* why it was not read (0: read, or not a file) */
-	uint32_t markers; /* bit i: marker i found in it */
-	char *kept;	  /* its name under the keep directory */
-	int keep_err;	  /* why it was not kept */
-};
-
-struct sbx_capres {
-	struct sbx_capfile *f;
-	size_t n, size;
-	long entries;
-	int64_t read, kept;
-	int hit_entries, hit_depth, hit_read, hit_keep, partial;
-	int done;
-};
 
 /* ---- the spec ---- */
 
@@ -658,54 +617,49 @@ static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
 }
 
 /* Takes the descriptors of a SBX_MSG_PLACES (msg, with its control
- * message c) into the job, by the mask in its index; closes any it does
- * not keep. */
-void sbx_capture_take(struct sbx_job *j, const void *msg,
+ * message c) into cs, by the mask in its index; closes any it does not
+ * keep. */
+void sbx_capture_take(struct sbx_capstate *cs, const void *msg,
 		      const struct cmsghdr *c)
 {
 	struct sbx_msg m;
 	int fd[SBX_PLACES_MAX];
 	size_t n = 0, k = 0;
 	memcpy(&m, msg, sizeof m);
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len >= CMSG_LEN(0)) {
-		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		if (n > SBX_PLACES_MAX)
-			n = SBX_PLACES_MAX; /* more cannot come: init's cap */
-		memcpy(fd, CMSG_DATA(c), n * sizeof(int));
-	}
-	if (j->io.capture && !j->place_mask)
+	/* more than SBX_PLACES_MAX cannot come: init's cap */
+	n = sbx_cmsg_fds(c, fd, SBX_PLACES_MAX);
+	if (cs->spec && !cs->place_mask)
 		for (int i = 0; i < SBX_PLACES_MAX && k < n; i++)
 			if ((unsigned)m.index & (1u << i)) {
-				j->place_fd[i] = fd[k++];
-				j->place_mask |= 1u << i;
+				cs->place_fd[i] = fd[k++];
+				cs->place_mask |= 1u << i;
 			}
 	for (; k < n; k++)
 		close(fd[k]);
-	if (j->io.capture && !j->files) {
-		j->files = calloc(1, sizeof *j->files);
-		if (j->files && n < j->io.capture->nplaces)
-			j->files->partial = 1;
+	if (cs->spec && !cs->files) {
+		cs->files = calloc(1, sizeof *cs->files);
+		if (cs->files && n < cs->spec->nplaces)
+			cs->files->partial = 1;
 	}
 }
 
-static void close_places(struct sbx_job *j)
+static void close_places(struct sbx_capstate *cs)
 {
 	for (int i = 0; i < SBX_PLACES_MAX; i++)
-		if (j->place_mask & (1u << i))
-			close(j->place_fd[i]);
-	j->place_mask = 0;
+		if (cs->place_mask & (1u << i))
+			close(cs->place_fd[i]);
+	cs->place_mask = 0;
 }
 
 /* Walks every place init sent, once the box has ended: each a detached
- * mount by now, held by its descriptor; the record into j->files. */
-void sbx_capture_run(struct sbx_job *j)
+ * mount by now, held by its descriptor; the record into cs->files. */
+void sbx_capture_run(struct sbx_capstate *cs)
 {
-	const struct sbx_capture *c = j->io.capture;
-	struct sbx_capres *r = j->files;
+	const struct sbx_capture *c = cs->spec;
+	struct sbx_capres *r = cs->files;
 	static char path[8192 + 256];
 	if (!c || !r || r->done) {
-		close_places(j);
+		close_places(cs);
 		return;
 	}
 	r->done = 1;
@@ -713,9 +667,9 @@ void sbx_capture_run(struct sbx_job *j)
 		struct stat st;
 		size_t l = strlen(c->places[i]);
 		int fd;
-		if (!(j->place_mask & (1u << i)))
+		if (!(cs->place_mask & (1u << i)))
 			continue;
-		fd = openat(j->place_fd[i], ".",
+		fd = openat(cs->place_fd[i], ".",
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, &st) < 0 || l + 1 > 256) {
 			if (fd >= 0)
@@ -729,13 +683,13 @@ void sbx_capture_run(struct sbx_job *j)
 		walk(c, r, fd, st.st_dev, path, l, 1, 0);
 		close(fd);
 	}
-	close_places(j);
+	close_places(cs);
 }
 
-void sbx_capture_free(struct sbx_job *j)
+void sbx_capture_free(struct sbx_capstate *cs)
 {
-	struct sbx_capres *r = j->files;
-	close_places(j);
+	struct sbx_capres *r = cs->files;
+	close_places(cs);
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
@@ -745,7 +699,7 @@ void sbx_capture_free(struct sbx_job *j)
 	}
 	free(r->f);
 	free(r);
-	j->files = NULL;
+	cs->files = NULL;
 }
 
 static void push_file(lua_State *L, const struct sbx_capfile *f)
@@ -797,10 +751,10 @@ static void push_file(lua_State *L, const struct sbx_capfile *f)
  * partial } (the bounds hit; absent when none); nothing when the run had
  * no capture; result.files_missing when init sent no places (the box
  * failed or was killed before its tree was built). */
-void sbx_capture_push(lua_State *L, const struct sbx_job *j)
+void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 {
-	const struct sbx_capres *r = j->files;
-	if (!j->io.capture)
+	const struct sbx_capres *r = cs->files;
+	if (!cs->spec)
 		return;
 	if (!r || !r->done) {
 		lua_pushboolean(L, 1);

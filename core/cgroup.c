@@ -13,6 +13,7 @@
  */
 #include "cgroup.h"
 #include "fileio.h"
+#include "sbx.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  *
  * Plain C helpers: no Lua, no exit; they return 0 or -errno.  The Lua
  * functions (core.cgroup_probe, core.cgroup_open, core.sample) are
- * registered by sbx_open_cgroup() and sbx_open_sample().
+ * registered by sbx_open_cgroup() and sbx_open_sample() (sbx.h).
  *
  * Use from the supervisor, in this order:
  *   sbx_cgroup_probe(base or NULL, &b)        once, before any box
@@ -15,10 +15,10 @@
  *   sbx_cgroup_events(&cg, &ev)               after the run: oom kills...
  *   sbx_cgroup_remove(&cg)                    after init has been reaped
  */
-#include "sbx.h" /* first: sbx.h includes this file where it needs it */
-
 #ifndef SBX_CGROUP_H
 #define SBX_CGROUP_H
+
+#include "plan.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -164,11 +164,5 @@ SBX_LOCAL int sbx_sample_cgroup(int cgfd, pid_t skip_memory_of,
 
 /* The cgroup's CPU time (cpu.stat usage_usec) in seconds, into *secs. */
 SBX_LOCAL int sbx_sample_cgroup_cpu(int cgfd, double *secs);
-
-/* Pushes a sample as the table core.sample returns. */
-SBX_LOCAL void sbx_push_sample(lua_State *L, const struct sbx_sample *s);
-
-SBX_LOCAL void sbx_open_cgroup(lua_State *L);
-SBX_LOCAL void sbx_open_sample(lua_State *L);
 
 #endif

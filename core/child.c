@@ -20,6 +20,7 @@
  * sbxlua, so after it nothing runs but execve (see step()).
  */
 #include "compat.h"
+#include "fdpass.h"
 #include "fileio.h"
 #include "kmem.h"
 #include "plan.h"
@@ -351,7 +352,7 @@ static int is_dir(int fd)
 /*
  * srcfd[]: the sources of the plan's binds (-1: none, or an optional one
  * missing): the supervisor's detached trees for a root caller (whose box
- * never has the caller's ids, see supervise.c), else opened by
+ * never has the caller's ids, see start.c), else opened by
  * open_sources() while the child still has the caller's host ids.
  * A caller's own directory may be closed to the id the box maps to (a root
  * caller's work under /root, mode 0700): it is reached here by descriptor,
@@ -857,15 +858,7 @@ static int open_meters(const struct sbx_plan *p)
 static int send_meters(const struct sbx_plan *p)
 {
 	int fd[SBX_KMEM_FDS], n = 0, r = 0, which = 0;
-	union {
-		char b[CMSG_SPACE(sizeof fd)];
-		struct cmsghdr align;
-	} cm;
 	struct sbx_msg m = {SBX_MSG_METERS, 0, 0, 0, 0};
-	struct iovec iov = {&m, sizeof m};
-	struct msghdr mh;
-	struct cmsghdr *c;
-	ssize_t w;
 
 	if (meter_diag >= 0) {
 		fd[n++] = meter_diag;
@@ -899,23 +892,12 @@ static int send_meters(const struct sbx_plan *p)
 			n++;
 	}
 	m.index = which;
-	memset(&mh, 0, sizeof mh);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	if (r == 0 && n > 0) {
-		mh.msg_control = cm.b;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
-	}
 	if (r == 0) {
-		do
-			w = sendmsg(CTL, &mh, MSG_NOSIGNAL);
-		while (w < 0 && errno == EINTR);
-		r = w < 0 ? -1 : 0;
+		r = sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
+		if (r < 0) {
+			errno = -r;
+			r = -1;
+		}
 	}
 	for (int i = 0; i < n; i++)
 		drop(fd[i], 0);
@@ -932,14 +914,7 @@ static void send_places(const struct sbx_plan *p)
 {
 	int fd[SBX_PLACES_MAX], n = 0;
 	unsigned mask = 0;
-	union {
-		char b[CMSG_SPACE(sizeof fd)];
-		struct cmsghdr align;
-	} cm;
 	struct sbx_msg m = {SBX_MSG_PLACES, 0, 0, 0, 0};
-	struct iovec iov = {&m, sizeof m};
-	struct msghdr mh;
-	struct cmsghdr *c;
 
 	for (size_t i = 0; i < p->nplaces && i < SBX_PLACES_MAX; i++) {
 		fd[n] =
@@ -950,21 +925,7 @@ static void send_places(const struct sbx_plan *p)
 		}
 	}
 	m.index = (int)mask;
-	memset(&mh, 0, sizeof mh);
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	if (n > 0) {
-		memset(&cm, 0, sizeof cm);
-		mh.msg_control = cm.b;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
-	}
-	while (sendmsg(CTL, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
-		;
+	(void)sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
 	for (int i = 0; i < n; i++)
 		drop(fd[i], 0);
 }
@@ -1066,15 +1027,7 @@ static int listener(int type, int port)
 static int start_sink(const struct sbx_sink_plan *sp)
 {
 	int fd[SBX_SINK_FDS], n = 0, r = 0;
-	union {
-		char b[CMSG_SPACE(sizeof fd)];
-		struct cmsghdr align;
-	} cm;
 	struct sbx_msg m = {SBX_MSG_SINK, 0, 0, 0, 0};
-	struct iovec iov = {&m, sizeof m};
-	struct msghdr mh;
-	struct cmsghdr *c;
-	ssize_t w;
 
 	if (local_route() < 0)
 		return -1;
@@ -1089,20 +1042,11 @@ static int start_sink(const struct sbx_sink_plan *sp)
 		}
 	}
 	if (r == 0) {
-		memset(&mh, 0, sizeof mh);
-		mh.msg_iov = &iov;
-		mh.msg_iovlen = 1;
-		mh.msg_control = cm.b;
-		mh.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
-		memcpy(CMSG_DATA(c), fd, sizeof(int) * (size_t)n);
-		do
-			w = sendmsg(CTL, &mh, MSG_NOSIGNAL);
-		while (w < 0 && errno == EINTR);
-		r = w < 0 ? -1 : 0;
+		r = sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
+		if (r < 0) {
+			errno = -r;
+			r = -1;
+		}
 	}
 	for (int i = 0; i < n; i++)
 		drop(fd[i], 0);
@@ -1205,7 +1149,7 @@ static size_t slurp(const char *path, char *buf, size_t room)
  * end of a close-on-exec pipe whose write end only this process holds (it
  * reaches EOF when the execve has happened, or the process is gone) and a
  * pidfd of this process.  The supervisor reads the command's status again
- * from outside once the execve has happened (supervise.c probe_exec): the
+ * from outside once the execve has happened (control.c sbx_probe_exec): the
  * seccomp filter, no_new_privs and the capabilities are verified there, on
  * the program's own process.  Mounts and namespaces are taken here: neither
  * the filter nor execve changes them.  A failure here only leaves claims
@@ -1221,13 +1165,7 @@ static void send_probe(void)
 					 "uts",	 "net", "cgroup", NULL};
 	static char buf[SBX_PROBE_MAX];
 	struct sbx_msg h = {SBX_MSG_PROBE, 0, 0, -1, 0};
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-	} cm;
-	struct iovec iov;
-	struct msghdr msg;
-	size_t n = sizeof h, room;
+	size_t n = sizeof h, room, nfds = 0;
 	int ex[2] = {-1, -1}, fds[2];
 
 	memcpy(buf, &h, sizeof h);
@@ -1249,27 +1187,14 @@ static void send_probe(void)
 			buf[n++] = '\n';
 		}
 	}
-	iov.iov_base = buf;
-	iov.iov_len = n;
-	memset(&msg, 0, sizeof msg);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
 	/* getpid() is this process's number in the box's pid namespace,
 	 * where pidfd_open looks it up */
 	fds[1] = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	if (fds[1] >= 0 && pipe2(ex, O_CLOEXEC) == 0) {
-		struct cmsghdr *c;
 		fds[0] = ex[0];
-		memset(&cm, 0, sizeof cm);
-		msg.msg_control = cm.buf;
-		msg.msg_controllen = sizeof cm.buf;
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof fds);
-		memcpy(CMSG_DATA(c), fds, sizeof fds);
+		nfds = 2;
 	}
-	sendmsg(CTL, &msg, MSG_NOSIGNAL);
+	(void)sbx_send_fds(CTL, buf, n, fds, nfds);
 	/* ex[1] stays open until the execve closes it */
 	drop(ex[0], 0);
 	drop(fds[1], 0);
@@ -1288,14 +1213,7 @@ static void send_probe(void)
 static void announce_listener(void)
 {
 	struct sbx_msg h = {SBX_MSG_LISTENER, 0, 0, -1, 0};
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} cm;
-	struct iovec iov = {&h, sizeof h};
-	struct msghdr msg;
-	struct cmsghdr *c;
-	int pidfd;
+	int pidfd, r;
 
 	/* the pidfd takes the lowest free slot; closed after the message,
 	 * that slot is the lowest free one again: the listener's */
@@ -1303,20 +1221,21 @@ static void announce_listener(void)
 	if (pidfd < 0)
 		die(SBX_ST_LISTENER, -1);
 	h.index = pidfd;
-	memset(&msg, 0, sizeof msg);
-	memset(&cm, 0, sizeof cm);
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cm.buf;
-	msg.msg_controllen = sizeof cm.buf;
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &pidfd, sizeof pidfd);
-	if (sendmsg(CTL, &msg, MSG_NOSIGNAL) < 0)
+	r = sbx_send_fds(CTL, &h, sizeof h, &pidfd, 1);
+	if (r < 0) {
+		errno = -r;
 		die(SBX_ST_LISTENER, -1);
+	}
 	close(pidfd);
+}
+
+/* The box's resource limits, in init and again in the command's process. */
+static void set_rlimits(const struct sbx_plan *p)
+{
+	for (size_t i = 0; i < p->nrlimits; i++)
+		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
+				&p->rlimits[i].lim),
+		      SBX_ST_RLIMIT, (int)i);
 }
 
 /* The command's process: pid 2 of the box. */
@@ -1332,10 +1251,7 @@ static _Noreturn void step(const struct sbx_plan *p)
 	if (p->ctty)
 		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
 	CHECK(chdir(p->cwd ? p->cwd : "/"), SBX_ST_CWD, -1);
-	for (size_t i = 0; i < p->nrlimits; i++)
-		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
-				&p->rlimits[i].lim),
-		      SBX_ST_RLIMIT, (int)i);
+	set_rlimits(p);
 	if (p->drop_caps) {
 		/* securebits back to 0 while CAP_SETPCAP is still held */
 		if (p->nsflags & CLONE_NEWUSER)
@@ -1436,24 +1352,24 @@ static void wipe_args(void)
 		memset((void *)v[2], 0, v[3] - v[2]);
 }
 
-/* Over 80 lines on purpose: init's set-up is one sequence of stages whose
- * order is the trust boundary (ids before PDEATHSIG, limits before the
- * fork, DUMPABLE off before it), each a checked call; read top to bottom
- * it is the list to review against the async-signal-safe calls. */
-_Noreturn void sbx_child_main(const struct sbx_plan *p)
+/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
+ * pid 1 of its namespace, init then ignores every signal the box can send
+ * it */
+static void init_begin(const struct sbx_plan *p)
 {
-	struct sbx_msg go;
-	pid_t cmd;
-	ssize_t r;
-
-	/* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
-	 * pid 1 of its namespace, init then ignores every signal the box can
-	 * send it */
 	sbx_stamp(SBX_T_CHILD);
 	reset_signals();
 	setup_fds(p);
 	wipe_args();
-	/* the supervisor writes setgroups, uid_map and gid_map, then says go */
+}
+
+/* the supervisor writes setgroups, uid_map and gid_map, then says go */
+static void wait_go(const struct sbx_plan *p)
+{
+	struct sbx_msg go;
+	ssize_t r;
+
+	(void)p;
 	do
 		r = recv(CTL, &go, sizeof go, 0);
 	while (r < 0 && errno == EINTR);
@@ -1461,51 +1377,75 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		errno = r < 0 ? errno : EPIPE;
 		die(SBX_ST_SYNC, -1);
 	}
-	/* the network namespace is made here, not by the supervisor's clone
-	 * (supervise.c clone_box): its setup is the costliest of the
-	 * namespaces, and here it runs beside the supervisor, not in it.
-	 * Nothing before this point uses the network. */
+}
+
+/* the network namespace is made here, not by the supervisor's clone
+ * (start.c clone_box): its setup is the costliest of the namespaces,
+ * and here it runs beside the supervisor, not in it.  Nothing before this
+ * point uses the network. */
+static void unshare_net(const struct sbx_plan *p)
+{
 	if (p->nsflags & CLONE_NEWNET)
 		CHECK(unshare(CLONE_NEWNET), SBX_ST_NETNS, -1);
 	if (p->root_opts && !p->trees)
 		open_sources(p);
-	if (p->nsflags & CLONE_NEWUSER) {
-		/* a root caller's supplementary groups (host gid 0) must not
-		 * follow it into the box; an unprivileged caller's setgroups
-		 * is denied before its gid_map, as the kernel requires */
-		if (p->caller_root)
-			CHECK((int)syscall(SYS_setgroups, 0, NULL),
-			      SBX_ST_SETGROUPS, -1);
-		/* keep the namespace's capabilities across the id change */
-		CHECK(prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0),
-		      SBX_ST_SETID, -1);
-		/* raw calls: glibc's wrappers would signal the threads of
-		 * the parent's copy, which do not exist here */
-		CHECK((int)syscall(SYS_setresgid, p->gid, p->gid, p->gid),
-		      SBX_ST_SETID, -1);
-		CHECK((int)syscall(SYS_setresuid, p->uid, p->uid, p->uid),
-		      SBX_ST_SETID, -1);
-	}
-	/* the box dies with its supervisor (set after the id change, which
-	 * clears it); a supervisor already gone has closed its end of CTL */
+}
+
+static void take_ids(const struct sbx_plan *p)
+{
+	if (!(p->nsflags & CLONE_NEWUSER))
+		return;
+	/* a root caller's supplementary groups (host gid 0) must not follow
+	 * it into the box; an unprivileged caller's setgroups is denied
+	 * before its gid_map, as the kernel requires */
+	if (p->caller_root)
+		CHECK((int)syscall(SYS_setgroups, 0, NULL), SBX_ST_SETGROUPS,
+		      -1);
+	/* keep the namespace's capabilities across the id change */
+	CHECK(prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP, 0, 0, 0),
+	      SBX_ST_SETID, -1);
+	/* raw calls: glibc's wrappers would signal the threads of the
+	 * parent's copy, which do not exist here */
+	CHECK((int)syscall(SYS_setresgid, p->gid, p->gid, p->gid), SBX_ST_SETID,
+	      -1);
+	CHECK((int)syscall(SYS_setresuid, p->uid, p->uid, p->uid), SBX_ST_SETID,
+	      -1);
+}
+
+/* the box dies with its supervisor (set after the id change, which
+ * clears it); a supervisor already gone has closed its end of CTL */
+static void tie_to_supervisor(const struct sbx_plan *p)
+{
+	struct pollfd pf = {CTL, POLLIN, 0};
+
+	(void)p;
 	CHECK(prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), SBX_ST_SYNC, -1);
 	sbx_stamp(SBX_T_IDS);
-	{
-		struct pollfd pf = {CTL, POLLIN, 0};
-		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
-			_exit(126);
-	}
+	if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
+		_exit(126);
+}
+
+static void set_kernel(const struct sbx_plan *p)
+{
 	if (p->nsysctls > 0) {
 		int index;
 		CHECK(set_sysctls(p, &index), SBX_ST_SYSCTL, index);
 	}
 	if (p->kmem)
 		CHECK(open_meters(p), SBX_ST_METERS, -1);
+}
+
+static void make_tree(const struct sbx_plan *p)
+{
 	if (p->root_opts)
 		build_tree(p);
 	else if (box_proc >= 0)
 		close(box_proc); /* detached alone: no tree to leave with */
 	box_proc = -1;
+}
+
+static void make_net(const struct sbx_plan *p)
+{
 	if (p->hostname)
 		CHECK(sethostname(p->hostname, strlen(p->hostname)),
 		      SBX_ST_HOSTNAME, -1);
@@ -1513,22 +1453,43 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		CHECK(lo_up(), SBX_ST_NET, -1);
 	if (p->sink.on)
 		CHECK(start_sink(&p->sink), SBX_ST_SINK, -1);
+}
+
+/* what the supervisor reads from the box it cannot open itself */
+static void send_box(const struct sbx_plan *p)
+{
 	if (p->kmem)
 		CHECK(send_meters(p), SBX_ST_METERS, -1);
 	if (p->nplaces > 0 && p->root_opts)
 		send_places(p);
+}
 
-	/* the box's resource limits in init too, before the fork: its own
-	 * (the supervisor's, the caller's) would otherwise show in
-	 * /proc/1/limits, and the command inherits these */
-	for (size_t i = 0; i < p->nrlimits; i++)
-		CHECK(setrlimit((__rlimit_resource_t)p->rlimits[i].resource,
-				&p->rlimits[i].lim),
-		      SBX_ST_RLIMIT, (int)i);
-
-	/* init holds nothing of the host from here on, and cannot be read
-	 * through /proc by the command (runc /proc/self/exe class) */
+/* the box's resource limits in init too, before the fork: its own (the
+ * supervisor's, the caller's) would otherwise show in /proc/1/limits, and
+ * the command inherits these; then init holds nothing of the host, and
+ * cannot be read through /proc by the command (runc /proc/self/exe
+ * class) */
+static void seal_init(const struct sbx_plan *p)
+{
+	set_rlimits(p);
 	CHECK(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), SBX_ST_DUMPABLE, -1);
+}
+
+/* Init's stages, run in this order, which is the trust boundary: ids
+ * before PDEATHSIG, limits before the fork, DUMPABLE off before it.  Each
+ * is a checked call or few; read top to bottom it is the list to review
+ * against the async-signal-safe calls.  A stage that fails dies. */
+static void (*const init_stages[])(const struct sbx_plan *) = {
+    init_begin, wait_go,   unshare_net, take_ids, tie_to_supervisor,
+    set_kernel, make_tree, make_net,	send_box, seal_init,
+};
+
+_Noreturn void sbx_child_main(const struct sbx_plan *p)
+{
+	pid_t cmd;
+
+	for (size_t i = 0; i < sizeof init_stages / sizeof init_stages[0]; i++)
+		init_stages[i](p);
 
 	cmd = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 	if (cmd < 0)

@@ -304,24 +304,10 @@ static void check_cmp(lua_State *L, int arg, int idx, struct scmp_arg_cmp *c,
 	}
 }
 
-/* rules[i]: {call = NAME, action = ACTION, args = {...}, optional = BOOL}.
- * Over 80 lines on purpose: every check of one rule, field by field in the
- * order of the key list, before anything is added to the filter. */
-static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
-		       struct frule *r, int skipped)
+/* rules[i].optional: a boolean or nothing. */
+static int rule_optional(lua_State *L, int idx, const char *where)
 {
-	static const char *const keys[] = {"call", "action", "args", "optional",
-					   NULL};
-	char where[32], sub[96];
 	int optional = 0;
-	lua_Integer nargs;
-
-	snprintf(where, sizeof where, "rules[%lld]", (long long)i);
-	idx = lua_absindex(L, idx);
-	if (lua_type(L, idx) != LUA_TTABLE)
-		spec_error(L, where, "table expected, got %s",
-			   luaL_typename(L, idx));
-	check_keys(L, idx, keys, 0, where);
 
 	switch (raw_field(L, idx, "optional")) {
 	case LUA_TNIL:
@@ -334,7 +320,14 @@ static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
 			   luaL_typename(L, -1));
 	}
 	lua_pop(L, 1);
+	return optional;
+}
 
+/* rules[i].call into r->name and r->nr; an optional rule's unknown name
+ * goes to the table skipped and makes r->nr -1. */
+static void rule_call(lua_State *L, int idx, struct frule *r, int optional,
+		      int skipped, const char *where)
+{
 	if (raw_field(L, idx, "call") != LUA_TSTRING)
 		spec_error(L, where, "'call' must be a string, got %s",
 			   luaL_typename(L, -1));
@@ -353,6 +346,51 @@ static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
 		lua_rawseti(L, skipped,
 			    (lua_Integer)lua_rawlen(L, skipped) + 1);
 	}
+}
+
+/* rules[i].args, the table at the top of the stack, into r->cmp. */
+static void rule_args(lua_State *L, struct frule *r, const char *where)
+{
+	lua_Integer nargs = (lua_Integer)lua_rawlen(L, -1);
+	char sub[96];
+
+	snprintf(sub, sizeof sub, "%s.args", where);
+	check_keys(L, -1, NULL, nargs, sub);
+	if (nargs > MAX_CMP)
+		spec_error(L, where, "more than %d comparisons", MAX_CMP);
+	for (lua_Integer j = 1; j <= nargs; j++) {
+		struct scmp_arg_cmp *c = &r->cmp[r->ncmp];
+		snprintf(sub, sizeof sub, "%s.args[%lld]", where, (long long)j);
+		lua_rawgeti(L, -1, j);
+		check_cmp(L, 1, -1, c, sub);
+		lua_pop(L, 1);
+		/* libseccomp compares each argument once per rule */
+		for (unsigned k = 0; k < r->ncmp; k++)
+			if (r->cmp[k].arg == c->arg)
+				spec_error(L, sub, "argument %d compared twice",
+					   (int)c->arg);
+		r->ncmp++;
+	}
+}
+
+/* rules[i]: {call = NAME, action = ACTION, args = {...}, optional = BOOL},
+ * every field checked before anything is added to the filter. */
+static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
+		       struct frule *r, int skipped)
+{
+	static const char *const keys[] = {"call", "action", "args", "optional",
+					   NULL};
+	char where[32], sub[96];
+	int optional;
+
+	snprintf(where, sizeof where, "rules[%lld]", (long long)i);
+	idx = lua_absindex(L, idx);
+	if (lua_type(L, idx) != LUA_TTABLE)
+		spec_error(L, where, "table expected, got %s",
+			   luaL_typename(L, idx));
+	check_keys(L, idx, keys, 0, where);
+	optional = rule_optional(L, idx, where);
+	rule_call(L, idx, r, optional, skipped, where);
 
 	if (raw_field(L, idx, "action") == LUA_TNIL)
 		spec_error(L, where, "missing key 'action'");
@@ -368,27 +406,7 @@ static void check_rule(lua_State *L, int idx, lua_Integer i, uint32_t def,
 	case LUA_TNIL:
 		break;
 	case LUA_TTABLE:
-		nargs = (lua_Integer)lua_rawlen(L, -1);
-		snprintf(sub, sizeof sub, "%s.args", where);
-		check_keys(L, -1, NULL, nargs, sub);
-		if (nargs > MAX_CMP)
-			spec_error(L, where, "more than %d comparisons",
-				   MAX_CMP);
-		for (lua_Integer j = 1; j <= nargs; j++) {
-			struct scmp_arg_cmp *c = &r->cmp[r->ncmp];
-			snprintf(sub, sizeof sub, "%s.args[%lld]", where,
-				 (long long)j);
-			lua_rawgeti(L, -1, j);
-			check_cmp(L, 1, -1, c, sub);
-			lua_pop(L, 1);
-			/* libseccomp compares each argument once per rule */
-			for (unsigned k = 0; k < r->ncmp; k++)
-				if (r->cmp[k].arg == c->arg)
-					spec_error(L, sub,
-						   "argument %d compared twice",
-						   (int)c->arg);
-			r->ncmp++;
-		}
+		rule_args(L, r, where);
 		break;
 	default:
 		spec_error(L, where, "'args' must be a table, got %s",
@@ -451,6 +469,16 @@ static void filter_release(struct filter *f)
 
 /* Build the libseccomp context; on a failed rule, *bad is its index. */
 
+/* Comparison k of a notified refusal, from libseccomp's form. */
+static void set_errno_cmp(struct sbx_notify_errno *e, unsigned k,
+			  const struct scmp_arg_cmp *c)
+{
+	e->cmp[k].arg = c->arg;
+	e->cmp[k].op = (int)c->op;
+	e->cmp[k].a = c->datum_a;
+	e->cmp[k].b = c->datum_b;
+}
+
 /* A notified refusal the supervisor answers with its errno, under the
  * rule's comparisons (notify.c filter_errno): one entry per rule, in the
  * spec's order (f->errnos has room for every rule, made before the
@@ -461,12 +489,8 @@ static void keep_errno(struct filter *f, const struct frule *r)
 	e->nr = r->nr;
 	e->err = r->nerr;
 	e->ncmp = r->ncmp;
-	for (unsigned k = 0; k < r->ncmp; k++) {
-		e->cmp[k].arg = r->cmp[k].arg;
-		e->cmp[k].op = (int)r->cmp[k].op;
-		e->cmp[k].a = r->cmp[k].datum_a;
-		e->cmp[k].b = r->cmp[k].datum_b;
-	}
+	for (unsigned k = 0; k < r->ncmp; k++)
+		set_errno_cmp(e, k, &r->cmp[k]);
 }
 
 static int filter_build(struct filter *f, uint32_t def, const struct frule *r,
@@ -560,6 +584,33 @@ static int filter_read_fd(struct filter *f, void *buf, size_t size)
 
 /* ---- the Lua side ---- */
 
+/* Pushes a new filter object, closed (no context, no descriptor, no
+ * program) until its owner fills it. */
+static struct filter *new_filter(lua_State *L)
+{
+	struct filter *f = lua_newuserdatauv(L, sizeof *f, UV_COUNT);
+
+	f->ctx = NULL;
+	f->fd = -1;
+	f->notify = 0;
+	f->nrules = 0;
+	f->nerrnos = 0;
+	f->errnos = NULL;
+	f->exec_notified = 0;
+	f->prog.len = 0;
+	f->prog.filter = NULL;
+	luaL_setmetatable(L, FILTER_MT);
+	return f;
+}
+
+/* Whether a program starts with the load of the architecture: checked,
+ * not assumed, as no rule of a program without it can be trusted. */
+static int starts_with_arch(const struct sock_filter *insns)
+{
+	return insns[0].code == (BPF_LD | BPF_W | BPF_ABS) &&
+	       insns[0].k == offsetof(struct seccomp_data, arch);
+}
+
 static struct filter *check_filter(lua_State *L, int idx)
 {
 	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
@@ -577,79 +628,62 @@ static int filter_fail(lua_State *L, struct filter *f, const char *what,
 	return sbx_fail(L, "filter", what, err);
 }
 
-/* core.filter(spec) -> sbx.filter | nil, msg, errno.  Over 80 lines on
- * purpose: the steps of a Lua-facing function in their prescribed order
- * (arguments, keys, then libseccomp), each failure path closing f. */
-static int l_filter(lua_State *L)
+/* The spec at 1, checked whole (raises on any misuse): its default action
+ * into *def, the names of the optional rules that were skipped at 2, its
+ * rules at 3 and their validated copy at 4 (Lua memory: nothing leaks),
+ * which is returned with their count in *n. */
+static struct frule *check_spec(lua_State *L, uint32_t *def, lua_Integer *n)
 {
 	static const char *const keys[] = {"default", "rules", NULL};
-	struct filter *f;
-	struct frule *rules = NULL;
-	struct sock_filter *insns;
-	uint32_t def;
-	lua_Integer n = 0;
-	size_t bad, nerr = 0;
-	ssize_t size;
-	int rc;
+	struct frule *rules;
 
-	/* 1. Validate the whole spec; raise on any misuse. */
-	sbx_stamp(SBX_T_FILTER0);
 	luaL_checktype(L, 1, LUA_TTABLE);
 	lua_settop(L, 1);
 	check_keys(L, 1, keys, 0, "");
 	if (raw_field(L, 1, "default") == LUA_TNIL)
 		spec_error(L, NULL, "missing key 'default'");
-	def = check_action(L, -1, "default", NULL);
+	*def = check_action(L, -1, "default", NULL);
 	lua_pop(L, 1);
 
-	lua_newtable(L); /* 2: names of optional rules that were skipped */
+	*n = 0;
+	lua_newtable(L);		    /* 2 */
 	switch (raw_field(L, 1, "rules")) { /* 3 */
 	case LUA_TNIL:
 		break;
 	case LUA_TTABLE:
-		n = (lua_Integer)lua_rawlen(L, 3);
-		check_keys(L, 3, NULL, n, "rules");
+		*n = (lua_Integer)lua_rawlen(L, 3);
+		check_keys(L, 3, NULL, *n, "rules");
 		break;
 	default:
 		spec_error(L, NULL, "'rules' must be a table, got %s",
 			   luaL_typename(L, 3));
 	}
-	/* 4: scratch for the validated rules (Lua memory: nothing leaks) */
-	if ((size_t)n > SIZE_MAX / sizeof *rules)
+	if ((size_t)*n > SIZE_MAX / sizeof *rules)
 		spec_error(L, NULL, "too many rules");
-	rules = lua_newuserdatauv(L, (size_t)n * sizeof *rules + 1, 0);
-	for (lua_Integer i = 1; i <= n; i++) {
+	rules = lua_newuserdatauv(L, (size_t)*n * sizeof *rules + 1, 0); /* 4 */
+	for (lua_Integer i = 1; i <= *n; i++) {
 		lua_rawgeti(L, 3, i);
-		check_rule(L, -1, i, def, &rules[i - 1], 2);
+		check_rule(L, -1, i, *def, &rules[i - 1], 2);
 		lua_pop(L, 1);
 	}
-	check_conflicts(L, rules, (size_t)n);
+	check_conflicts(L, rules, (size_t)*n);
+	return rules;
+}
 
-	/* 2. The object, closed until built; it owns ctx and fd from now. */
-	f = lua_newuserdatauv(L, sizeof *f, UV_COUNT); /* 5 */
-	f->ctx = NULL;
-	f->fd = -1;
-	f->notify = 0;
-	f->nrules = 0;
-	f->nerrnos = 0;
-	f->errnos = NULL;
-	f->exec_notified = 0;
-	f->prog.len = 0;
-	f->prog.filter = NULL;
-	luaL_setmetatable(L, FILTER_MT);
-	lua_pushvalue(L, 2);
-	lua_setiuservalue(L, 5, UV_SKIPPED);
-	/* room for every notified refusal (filter_build keeps them) */
-	for (lua_Integer i = 0; i < n; i++)
-		nerr += rules[i].nerr && rules[i].nr >= 0;
-	f->errnos = lua_newuserdatauv(L, nerr * sizeof *f->errnos + 1, 0);
-	lua_setiuservalue(L, 5, UV_ERRNOS);
+/* Compiles the n rules into f (at 5) and keeps the program as its user
+ * value: 1 with f, or f closed and the failure triple.  No Lua call until
+ * the program's size is known. */
+static int filter_compile(lua_State *L, struct filter *f, uint32_t def,
+			  const struct frule *rules, size_t n)
+{
+	struct sock_filter *insns;
+	ssize_t size;
+	size_t bad;
+	int rc = filter_build(f, def, rules, n, &bad);
 
-	/* 3. Compile and export; no Lua call until the size is known. */
-	rc = filter_build(f, def, rules, (size_t)n, &bad);
 	if (rc < 0) {
 		char what[96];
-		if (bad < (size_t)n)
+		if (bad < n)
 			snprintf(what, sizeof what, "rule %s", rules[bad].name);
 		else
 			snprintf(what, sizeof what, "init");
@@ -667,16 +701,45 @@ static int l_filter(lua_State *L)
 	rc = filter_read_fd(f, insns, (size_t)size);
 	if (rc < 0)
 		return filter_fail(L, f, "export", -rc);
-	/* Checked, not assumed: the program must start with the load of the
-	 * architecture, or no rule of it can be trusted. */
-	if (insns[0].code != (BPF_LD | BPF_W | BPF_ABS) ||
-	    insns[0].k != offsetof(struct seccomp_data, arch))
+	if (!starts_with_arch(insns))
 		return filter_fail(L, f, "export", EPROTO);
 	lua_setiuservalue(L, 5, UV_PROG);
 	f->prog.filter = insns;
 	f->prog.len = (unsigned short)((size_t)size / sizeof *insns);
-	sbx_stamp(SBX_T_FILTER1);
 	return 1;
+}
+
+/* core.filter(spec) -> sbx.filter | nil, msg, errno: the steps of a
+ * Lua-facing function in their prescribed order (arguments, keys, then
+ * libseccomp), each failure path closing f. */
+static int l_filter(lua_State *L)
+{
+	struct filter *f;
+	struct frule *rules;
+	uint32_t def;
+	lua_Integer n;
+	size_t nerr = 0;
+	int r;
+
+	/* 1. Validate the whole spec; raise on any misuse. */
+	sbx_stamp(SBX_T_FILTER0);
+	rules = check_spec(L, &def, &n);
+
+	/* 2. The object, closed until built; it owns ctx and fd from now. */
+	f = new_filter(L); /* 5 */
+	lua_pushvalue(L, 2);
+	lua_setiuservalue(L, 5, UV_SKIPPED);
+	/* room for every notified refusal (filter_build keeps them) */
+	for (lua_Integer i = 0; i < n; i++)
+		nerr += rules[i].nerr && rules[i].nr >= 0;
+	f->errnos = lua_newuserdatauv(L, nerr * sizeof *f->errnos + 1, 0);
+	lua_setiuservalue(L, 5, UV_ERRNOS);
+
+	/* 3. Compile and export. */
+	r = filter_compile(L, f, def, rules, (size_t)n);
+	if (r == 1)
+		sbx_stamp(SBX_T_FILTER1);
+	return r;
 }
 
 /* The refusals of core.filter_bpf (argument 5: what f:info().refusals
@@ -721,10 +784,7 @@ static void bpf_errnos(lua_State *L, struct filter *f)
 			lua_rawgeti(L, -1, j);
 			check_cmp(L, 5, -1, &c, where);
 			lua_pop(L, 1);
-			e->cmp[j - 1].arg = c.arg;
-			e->cmp[j - 1].op = (int)c.op;
-			e->cmp[j - 1].a = c.datum_a;
-			e->cmp[j - 1].b = c.datum_b;
+			set_errno_cmp(e, (unsigned)(j - 1), &c);
 		}
 		lua_pop(L, 4);
 		f->nerrnos++;
@@ -760,21 +820,12 @@ static int l_filter_bpf(lua_State *L)
 			  len / sizeof *insns <= BPF_MAXINSNS,
 		      1, "not a BPF program");
 	insns = (struct sock_filter *)(uintptr_t)bpf;
-	luaL_argcheck(L,
-		      insns[0].code == (BPF_LD | BPF_W | BPF_ABS) &&
-			  insns[0].k == offsetof(struct seccomp_data, arch),
-		      1, "does not start with the architecture's load");
-	f = lua_newuserdatauv(L, sizeof *f, UV_COUNT);
-	f->ctx = NULL;
-	f->fd = -1;
+	luaL_argcheck(L, starts_with_arch(insns), 1,
+		      "does not start with the architecture's load");
+	f = new_filter(L);
 	f->notify = lua_toboolean(L, 3);
 	f->exec_notified = lua_toboolean(L, 4);
-	f->nerrnos = 0;
-	f->errnos = NULL;
 	f->nrules = (size_t)nrules;
-	f->prog.len = 0;
-	f->prog.filter = NULL;
-	luaL_setmetatable(L, FILTER_MT);
 	bpf_errnos(L, f);
 	lua_newtable(L);
 	lua_setiuservalue(L, -2, UV_SKIPPED);

@@ -1,16 +1,17 @@
 /*
  * job.h: the supervisor's state.  A job is one run of a box's plan
- * (plan.h): its io settings (struct sbx_io), what supervise.c tracks while
- * the box runs and what the result is built from (struct sbx_job), and
- * the operator's stop signals (struct sbx_stop).  Reached through sbx.h:
- * cgroup.h, which it needs, includes sbx.h first.
+ * (plan.h): its io settings (struct sbx_io), what the supervisor tracks
+ * while the box runs and what the result is built from (struct sbx_job),
+ * and the operator's stop signals (struct sbx_stop).  No Lua: sbx.h includes
+ * it for the Lua-facing files, the supervisor's files include it alone.
  */
 #ifndef SBX_JOB_H
 #define SBX_JOB_H
 
 #include "plan.h"
 
-#include "cgroup.h" /* (it includes sbx.h: that guard is set first) */
+#include "capture.h"
+#include "cgroup.h"
 #include "kmem.h"
 #include "notify.h"
 #include "procev.h"
@@ -130,17 +131,15 @@ struct sbx_job {
 	unsigned long deaths_unseen; /* past either cap */
 	/* the proc connector: the deaths init does not see */
 	struct sbx_procev pe;
-	int deaths_sync;       /* init waits for the supervisor (plan) */
-	double reaped_at;      /* init said every process ended; 0: not yet */
-	int answered;	       /* the supervisor has answered that */
-	int filter[2];	       /* passed to a terminal: through tf */
-	struct sbx_ttyf tf[2]; /* (ttyfilter.c) */
-	size_t tail[2];	       /* resets at the end of buf (not content) */
-	char tail_last[2];     /* the last byte of content before them */
-	struct sbx_capres *files;     /* what capture.c recorded, or NULL */
-	int place_fd[SBX_PLACES_MAX]; /* the places init sent (place_mask) */
-	unsigned place_mask;
-	struct sbx_notify nt; /* the explain channel (notify.c) */
+	int deaths_sync;	 /* init waits for the supervisor (plan) */
+	double reaped_at;	 /* init said every process ended; 0: not yet */
+	int answered;		 /* the supervisor has answered that */
+	int filter[2];		 /* passed to a terminal: through tf */
+	struct sbx_ttyf tf[2];	 /* (ttyfilter.c) */
+	size_t tail[2];		 /* resets at the end of buf (not content) */
+	char tail_last[2];	 /* the last byte of content before them */
+	struct sbx_capstate cap; /* the written places (capture.c) */
+	struct sbx_notify nt;	 /* the explain channel (notify.c) */
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */
@@ -168,8 +167,6 @@ SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd,
 			     int any);
 /* Kills and reaps a job still running; frees its buffers. Idempotent. */
 SBX_LOCAL void sbx_job_release(struct sbx_job *j);
-/* Keeps a death in the job's records (the command's always has a place). */
-SBX_LOCAL void sbx_job_keep_death(struct sbx_job *j, const struct sbx_death *d);
 SBX_LOCAL double sbx_now(void);
 
 #endif

@@ -36,6 +36,7 @@
  * its length; a netlink answer is checked against its own lengths.
  */
 #include "kmem.h"
+#include "fdpass.h"
 #include "fileio.h"
 #include "plan.h"
 
@@ -122,13 +123,8 @@ void sbx_kmem_take(struct sbx_kmem *k, const void *msg, const struct cmsghdr *c)
 	size_t nfd;
 	struct sbx_msg m;
 
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len < CMSG_LEN(0))
-		return;
-	nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-	if (nfd > SBX_KMEM_FDS) /* the buffer held no more: cannot be */
-		nfd = SBX_KMEM_FDS;
-	memcpy(fd, CMSG_DATA(c), nfd * sizeof(int));
+	/* the buffer held no more than SBX_KMEM_FDS */
+	nfd = sbx_cmsg_fds(c, fd, SBX_KMEM_FDS);
 	if (k && msg) {
 		memcpy(&m, msg, sizeof m);
 		take(k, (unsigned)m.index, fd, nfd);

@@ -12,7 +12,8 @@
  * program (spec.c gate_filter), waits for that.  From then on every notified
  * call is read here: its arguments from the task's memory, the notification's
  * id checked again after reading, a relative path named against the task's cwd
- * or dirfd; decided by the box's table, then its Lua rule; answered.
+ * or dirfd; decided by the box's table, then its rule (a callback its
+ * owner installs: box.c, whose rule is Lua's; event.c); answered.
  *
  * Trust boundary (the TOCTOU of user notification): what the supervisor
  * reads is a name for the report, not a decision's input the kernel will
@@ -27,10 +28,11 @@
  * run).  The notification names; the walls enforce.  Names read here
  * (readlink of /proc/<pid>/cwd and fd links) are never followed.
  */
+#include "notify.h"
+
 #include "compat.h"
 #include "digest.h"
 #include "fileio.h"
-#include "sbx.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -137,7 +139,7 @@ int sbx_notify_take(struct sbx_notify *n)
 		return -1;
 	/* the step is a few system calls from its filter when it announces:
 	 * a few yields may find the listener there; else the loop looks
-	 * again 50 us later (supervise.c, NOTIFY_RETRY) */
+	 * again 50 us later (loop.c, NOTIFY_RETRY) */
 	for (int tries = 0;; tries++) {
 		fd = (int)syscall(SYS_pidfd_getfd, n->pidfd, n->want, 0);
 		if (fd >= 0) {
@@ -793,6 +795,64 @@ static void exec_cwd(pid_t pid, struct sbx_event *e)
 	e->to[r > 0 && e->to[0] == '/' ? r : 0] = '\0';
 }
 
+/* An execve or execveat: its path, argv, memfd and working directory. */
+static void describe_exec(pid_t pid, const struct seccomp_data *d,
+			  struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+
+	e->kind = SBX_EV_EXEC;
+	if (d->nr == SYS_execve) {
+		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		read_argv(pid, a[1], e);
+	} else {
+		read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		read_argv(pid, a[2], e);
+	}
+	e->memfd = exec_memfd(pid, d, e);
+	exec_cwd(pid, e);
+}
+
+/* A new process or namespace; returns whether it asks for a namespace
+ * (refused). */
+static int describe_clone(pid_t pid, const struct seccomp_data *d,
+			  struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+
+	e->kind = SBX_EV_CLONE;
+	if (d->nr == SYS_clone || d->nr == SYS_unshare)
+		e->flags = a[0];
+	else if (d->nr == SYS_clone3 &&
+		 read_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
+		e->flags = 0;
+	e->ns = (int)(e->flags &
+		      (NS_FLAGS |
+		       (d->nr == SYS_unshare ? CLONE_NEWTIME_UNSHARE : 0)));
+	return e->ns != 0;
+}
+
+/* A call with no case of its own in describe: a file change checked
+ * against the table's paths, a watched call, or any other. */
+static int describe_other(pid_t pid, const struct seccomp_data *d,
+			  const struct sbx_notify_spec *s, struct sbx_event *e,
+			  int *err)
+{
+	if (describe_file(pid, d, e)) {
+		/* the table's paths; the errnos a program meets without the
+		 * right (to the directory; to the inode) */
+		/* a rename's new name is checked even when empty (unread, or
+		 * named against a descriptor with no path): an unnamed
+		 * target is refused, as a path */
+		*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
+		return outside_change(s, e->path) ||
+		       (e->kind == SBX_EV_RENAME && outside_change(s, e->to));
+	}
+	if (!describe_watched(pid, d, e))
+		e->kind = SBX_EV_SYSCALL;
+	return !s->watch;
+}
+
 /* Reads the call into e; returns whether the table refuses it, and in
  * *err the errno a refusal answers with; *held is set when the refusal is
  * the profile's own (a named errno rule): it holds in every mode. */
@@ -816,17 +876,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		break;
 	case SYS_execve:
 	case SYS_execveat:
-		e->kind = SBX_EV_EXEC;
-		if (d->nr == SYS_execve) {
-			read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
-			read_argv(pid, a[1], e);
-		} else {
-			read_path(pid, (int)a[0], a[1], e->path,
-				  sizeof e->path);
-			read_argv(pid, a[2], e);
-		}
-		e->memfd = exec_memfd(pid, d, e);
-		exec_cwd(pid, e);
+		describe_exec(pid, d, e);
 		*err = EACCES;
 		break;
 	case SYS_connect:
@@ -839,17 +889,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_fork:
 	case SYS_vfork:
 	case SYS_unshare:
-		e->kind = SBX_EV_CLONE;
-		if (d->nr == SYS_clone || d->nr == SYS_unshare)
-			e->flags = a[0];
-		else if (d->nr == SYS_clone3 &&
-			 read_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
-			e->flags = 0;
-		e->ns =
-		    (int)(e->flags &
-			  (NS_FLAGS |
-			   (d->nr == SYS_unshare ? CLONE_NEWTIME_UNSHARE : 0)));
-		refuse = e->ns != 0;
+		refuse = describe_clone(pid, d, e);
 		break;
 	case SYS_mmap:
 		e->kind = SBX_EV_MMAP;
@@ -864,21 +904,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		refuse = 1;
 		break;
 	default:
-		if (describe_file(pid, d, e)) {
-			/* the table's paths; the errnos a program meets without
-			 * the right (to the directory; to the inode) */
-			/* a rename's new name is checked even when empty
-			 * (unread, or named against a descriptor with no
-			 * path): an unnamed target is refused, as a path */
-			refuse = outside_change(s, e->path) ||
-				 (e->kind == SBX_EV_RENAME &&
-				  outside_change(s, e->to));
-			*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
-			break;
-		}
-		if (!describe_watched(pid, d, e))
-			e->kind = SBX_EV_SYSCALL;
-		refuse = !s->watch;
+		refuse = describe_other(pid, d, s, e, err);
 		break;
 	}
 	*held = filter_errno(s, d);
@@ -887,153 +913,6 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		*err = *held;
 	}
 	return refuse;
-}
-
-/* ---- the Lua rule ---- */
-
-void sbx_push_event(lua_State *L, const struct sbx_event *e)
-{
-	char sc[64];
-	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, e->nr);
-
-	/* copied out of malloc'ed memory before any call that can raise */
-	snprintf(sc, sizeof sc, "%s", name ? name : "?");
-	free(name);
-
-	lua_createtable(L, 0, 10);
-	lua_pushstring(L, sbx_event_kind(e->kind));
-	lua_setfield(L, -2, "kind");
-	if (e->pid) {
-		lua_pushinteger(L, e->pid);
-		lua_setfield(L, -2, "pid");
-	}
-	if (e->ppid) {
-		lua_pushinteger(L, e->ppid);
-		lua_setfield(L, -2, "ppid");
-	}
-	lua_pushstring(L, sbx_answer_name(e->answer));
-	lua_setfield(L, -2, "answer");
-	lua_pushstring(L, sc);
-	lua_setfield(L, -2, "syscall");
-	lua_pushinteger(L, e->nr);
-	lua_setfield(L, -2, "nr");
-	if (e->answer == SBX_ANS_DENY && e->err) {
-		lua_pushstring(L, sbx_errno_name(e->err));
-		lua_setfield(L, -2, "errno");
-	}
-	if (e->path[0]) {
-		lua_pushstring(L, e->path);
-		lua_setfield(L, -2, "path");
-	}
-	if (e->to[0]) {
-		lua_pushstring(L, e->to);
-		lua_setfield(L, -2, e->kind == SBX_EV_EXEC ? "cwd" : "to");
-	}
-	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
-	    e->kind == SBX_EV_PTRACE ||
-	    ((e->kind == SBX_EV_DELETE || e->kind == SBX_EV_RENAME) &&
-	     e->flags)) {
-		lua_pushinteger(L, (lua_Integer)e->flags);
-		lua_setfield(L, -2, "flags");
-	}
-	if (e->kind == SBX_EV_CLONE) {
-		lua_pushboolean(L, e->ns != 0);
-		lua_setfield(L, -2, "namespaces");
-	}
-	if (e->kind == SBX_EV_MMAP || e->kind == SBX_EV_PROTECT) {
-		lua_pushinteger(L, (lua_Integer)e->size);
-		lua_setfield(L, -2, "size");
-		lua_pushinteger(L, (lua_Integer)e->flags);
-		lua_setfield(L, -2, "prot");
-	}
-	if (e->kind == SBX_EV_MEMFD) {
-		lua_pushinteger(L, (lua_Integer)e->flags);
-		lua_setfield(L, -2, "flags");
-	}
-	if (e->kind == SBX_EV_SIGNAL) {
-		lua_pushinteger(L, (lua_Integer)e->target);
-		lua_setfield(L, -2, "target");
-		lua_pushinteger(L, e->sig);
-		lua_setfield(L, -2, "signal");
-		if (e->sig > 0 && e->sig < 65) {
-			lua_pushstring(L, sbx_signal_name(e->sig));
-			lua_setfield(L, -2, "signame");
-		}
-	}
-	if (e->addr[0]) {
-		lua_pushstring(L, e->addr);
-		lua_setfield(L, -2, "addr");
-		lua_pushstring(L, e->family == AF_INET	  ? "inet"
-				  : e->family == AF_INET6 ? "inet6"
-				  : e->family == AF_UNIX  ? "unix"
-							  : "other");
-		lua_setfield(L, -2, "family");
-	}
-	if (e->socktype == SOCK_STREAM || e->socktype == SOCK_DGRAM) {
-		lua_pushstring(L, e->socktype == SOCK_STREAM ? "tcp" : "udp");
-		lua_setfield(L, -2, "protocol");
-	}
-	if (e->kind == SBX_EV_EXEC) {
-		int i = 1;
-		lua_newtable(L);
-		for (size_t o = 0; o < e->argv_len;
-		     o += strlen(e->argv + o) + 1)
-			lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
-		lua_setfield(L, -2, "argv");
-		if (e->argv_cut) {
-			lua_pushboolean(L, 1);
-			lua_setfield(L, -2, "argv_cut");
-		}
-		if (e->sha256[0]) {
-			lua_pushstring(L, e->sha256);
-			lua_setfield(L, -2, "sha256");
-			lua_pushinteger(L, (lua_Integer)e->size);
-			lua_setfield(L, -2, "size");
-		}
-	}
-	if (e->limit) {
-		lua_pushinteger(L, (lua_Integer)e->limit);
-		lua_setfield(L, -2, "limit");
-	}
-	if (e->count > 1) {
-		lua_pushinteger(L, (lua_Integer)e->count);
-		lua_setfield(L, -2, "count");
-	}
-}
-
-/* The rule's answer for e, or -1 (none: the table's stands). */
-static int call_rule(struct sbx_notify *n, const struct sbx_event *e)
-{
-	lua_State *L = n->L;
-	int top = lua_gettop(L), ans = -1;
-	lua_pushvalue(L, n->rule_idx);
-	sbx_push_event(L, e);
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
-		if (!n->rule_error[0])
-			snprintf(n->rule_error, sizeof n->rule_error, "%s",
-				 lua_type(L, -1) == LUA_TSTRING
-				     ? lua_tostring(L, -1)
-				     : "(error object is not a string)");
-		ans = SBX_ANS_STOP;
-	} else if (lua_type(L, -1) == LUA_TSTRING) {
-		const char *s = lua_tostring(L, -1);
-		ans = strcmp(s, "allow") == 0  ? SBX_ANS_ALLOW
-		      : strcmp(s, "deny") == 0 ? SBX_ANS_DENY
-		      : strcmp(s, "stop") == 0 ? SBX_ANS_STOP
-					       : -2;
-	} else if (!lua_isnil(L, -1)) {
-		ans = -2;
-	}
-	if (ans == -2) {
-		if (!n->rule_error[0])
-			snprintf(n->rule_error, sizeof n->rule_error,
-				 "rule returned %s, not \"allow\", \"deny\", "
-				 "\"stop\" or nil",
-				 luaL_typename(L, -1));
-		ans = SBX_ANS_STOP;
-	}
-	lua_settop(L, top);
-	return ans;
 }
 
 /* ---- recording ---- */
@@ -1224,10 +1103,11 @@ static int decide(struct sbx_notify *n, int refuse, int held,
 						     : SBX_ANS_DENY;
 	else
 		ans = SBX_ANS_ALLOW;
-	if (n->L && !n->stopped) {
+	if (n->rule && !n->stopped) {
 		int r;
 		e->answer = ans;
-		r = call_rule(n, e);
+		r = n->rule(n->rule_ctx, e, n->rule_error,
+			    sizeof n->rule_error);
 		/* a rule lifts neither the profile's errno refusals nor a
 		 * budget */
 		if (r >= 0 && !(r == SBX_ANS_ALLOW && held))

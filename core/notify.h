@@ -1,9 +1,9 @@
 /*
  * notify.h: the explain channel.  A profile whose action is "notify" sends
  * the call to the supervisor, which names it (an event), decides (the
- * box's table, then its Lua rule) and answers (notify.c).  The table is
- * compiled by spec.c; the listener is taken by supervise.c from the
- * command's process (child.c step) and handed here.
+ * box's table, then its rule) and answers (notify.c).  The table is
+ * compiled by spec.c; the listener is taken by the supervisor (loop.c)
+ * from the command's process (child.c step) and handed here.
  */
 #ifndef SBX_NOTIFY_H
 #define SBX_NOTIFY_H
@@ -13,8 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-struct lua_State;
 
 /* What a box does on a refusal. */
 enum { SBX_MODE_STOP, SBX_MODE_DENY, SBX_MODE_LOG };
@@ -125,8 +123,13 @@ struct sbx_notify {
 	int gate_seen; /* the hand-over's execve was answered */
 	int err;       /* why it could not be taken (errno) */
 	const struct sbx_notify_spec *spec;
-	struct lua_State *L; /* a rule: the function at L's rule_idx */
-	int rule_idx;
+	/* the box's rule, installed by its owner (box.c): its answer for e
+	 * (SBX_ANS_*), or -1 to leave the table's; a rule that fails answers
+	 * SBX_ANS_STOP and says why in error (size bytes), unless error
+	 * already holds words.  NULL: no rule */
+	int (*rule)(void *ctx, const struct sbx_event *e, char *error,
+		    size_t size);
+	void *rule_ctx;
 	struct sbx_event *ev; /* in order; consecutive equal ones counted */
 	size_t nev, cap;
 	unsigned long dropped;
@@ -160,8 +163,6 @@ SBX_LOCAL int sbx_notify_take(struct sbx_notify *n);
 SBX_LOCAL int sbx_notify_handle(struct sbx_notify *n);
 SBX_LOCAL const char *sbx_event_kind(int kind);
 SBX_LOCAL const char *sbx_answer_name(int answer);
-/* Pushes one event as a Lua table (notify.c, the schema of lua-api.md). */
-SBX_LOCAL void sbx_push_event(struct lua_State *L, const struct sbx_event *e);
 /* Does the kernel take SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV? (probed
  * once: a flag it does not know is EINVAL before the program is read) */
 SBX_LOCAL int sbx_notify_wait_killable(void);

@@ -29,9 +29,11 @@
  * it goes to each of them (members are looked up by pid), and the socket
  * is closed with the last of them.  The supervisor runs one thread.
  */
+#include "procev.h"
+
 #include "compat.h"
 #include "fileio.h"
-#include "sbx.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,12 +68,6 @@ static int shared_fd = -1;
 static struct sbx_procev *sharers[SHARERS];
 static size_t nsharers;
 
-static struct sbx_job *job_of(struct sbx_procev *pe)
-{
-	return (struct sbx_job *)(void *)((char *)pe -
-					  offsetof(struct sbx_job, pe));
-}
-
 /* pe joins the open shared socket; 0, or -1 when there is none or no
  * room (then pe opens a socket of its own) */
 static int share(struct sbx_procev *pe)
@@ -100,10 +96,14 @@ static int unshare_fd(struct sbx_procev *pe)
 	return 1;
 }
 
-void sbx_procev_init(struct sbx_procev *pe)
+void sbx_procev_init(struct sbx_procev *pe,
+		     void (*on_death)(void *ctx, const struct sbx_death *d),
+		     void *ctx)
 {
 	memset(pe, 0, sizeof *pe);
 	pe->fd = -1;
+	pe->on_death = on_death;
+	pe->ctx = ctx;
 }
 
 void sbx_procev_fail(struct sbx_procev *pe, const char *why, int err)
@@ -443,9 +443,8 @@ static int limit_signal(int sig)
 	       sig == SIGSYS;
 }
 
-static void on_exit_event(struct sbx_job *j, const struct proc_event *e)
+static void on_exit_event(struct sbx_procev *pe, const struct proc_event *e)
 {
-	struct sbx_procev *pe = &j->pe;
 	pid_t tgid = e->event_data.exit.process_tgid;
 	int code = (int)e->event_data.exit.exit_code, sig = code & 0x7f;
 	struct sbx_procev_member *m = find(pe, tgid);
@@ -467,7 +466,7 @@ static void on_exit_event(struct sbx_job *j, const struct proc_event *e)
 			d.flags |= SBX_DEATH_UNREAD;
 		if (sig == SIGXFSZ) /* until init's search answers */
 			d.flags |= SBX_DEATH_FILES_PARTIAL;
-		sbx_job_keep_death(j, &d);
+		pe->on_death(pe->ctx, &d);
 	}
 	if (sig)
 		m->dead = 1;
@@ -475,9 +474,8 @@ static void on_exit_event(struct sbx_job *j, const struct proc_event *e)
 		drop(pe, m);
 }
 
-static void on_event(struct sbx_job *j, const struct proc_event *e)
+static void on_event(struct sbx_procev *pe, const struct proc_event *e)
 {
-	struct sbx_procev *pe = &j->pe;
 	struct sbx_procev_member *m, *p;
 	switch (e->what) {
 	case PROC_EVENT_FORK: {
@@ -521,7 +519,7 @@ static void on_event(struct sbx_job *j, const struct proc_event *e)
 		}
 		break;
 	case PROC_EVENT_EXIT:
-		on_exit_event(j, e);
+		on_exit_event(pe, e);
 		break;
 	default:
 		break;
@@ -546,9 +544,8 @@ static void overrun(struct sbx_procev *pe)
 	close(fd);
 }
 
-void sbx_procev_read(struct sbx_job *j)
+void sbx_procev_read(struct sbx_procev *pe)
 {
-	struct sbx_procev *pe = &j->pe;
 	char buf[8192] __attribute__((aligned(8)));
 	while (pe->fd >= 0) {
 		ssize_t n = recv(pe->fd, buf, sizeof buf, 0);
@@ -576,14 +573,14 @@ void sbx_procev_read(struct sbx_job *j)
 			if (pe->fd != shared_fd) {
 				pe->events++;
 				if (pe->on)
-					on_event(j, &e);
+					on_event(pe, &e);
 				continue;
 			}
 			for (size_t i = 0; i < nsharers; i++) {
 				struct sbx_procev *o = sharers[i];
 				o->events++;
 				if (o->on)
-					on_event(job_of(o), &e);
+					on_event(o, &e);
 			}
 		}
 	}

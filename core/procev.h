@@ -5,10 +5,10 @@
 #ifndef SBX_PROCEV_H
 #define SBX_PROCEV_H
 
+#include "plan.h"
+
 #include <stddef.h>
 #include <sys/types.h>
-
-struct sbx_job;
 
 /* A process of the box (a thread group), by its pid on the host. */
 struct sbx_procev_member {
@@ -31,17 +31,25 @@ struct sbx_procev {
 	size_t cap, n;	       /* slots (a power of two), members */
 	unsigned long events;  /* events received */
 	unsigned long records; /* /proc reads made for them */
+	/* where a death the connector saw goes (its owner's records) */
+	void (*on_death)(void *ctx, const struct sbx_death *d);
+	void *ctx;
 };
 
-SBX_LOCAL void sbx_procev_init(struct sbx_procev *pe);
+/* Closed (no socket); each death seen goes to on_death(ctx, d). */
+SBX_LOCAL void sbx_procev_init(struct sbx_procev *pe,
+			       void (*on_death)(void *ctx,
+						const struct sbx_death *d),
+			       void *ctx);
 /* Opens the connector and subscribes (fork, exec, comm and exit events
  * only, where the kernel filters); 0, or -1 with pe->why and pe->err. */
 SBX_LOCAL int sbx_procev_open(struct sbx_procev *pe);
 /* Follows the box from its init's host pid; checks that the connector's
  * pids are this process's (the fork of init is already queued). */
 SBX_LOCAL void sbx_procev_track(struct sbx_procev *pe, pid_t init);
-/* Reads every queued event; records deaths in the job. */
-SBX_LOCAL void sbx_procev_read(struct sbx_job *j);
+/* Reads every queued event; hands each death to pe->on_death (every
+ * box that shares the socket gets its own). */
+SBX_LOCAL void sbx_procev_read(struct sbx_procev *pe);
 /* Whether every process of the box but init has ended, on the events. */
 SBX_LOCAL int sbx_procev_settled(const struct sbx_procev *pe);
 /* Marks coverage incomplete (why: fixed words). */

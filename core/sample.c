@@ -36,6 +36,7 @@
  */
 #include "cgroup.h"
 #include "fileio.h"
+#include "sbx.h"
 
 #include <errno.h>
 #include <fcntl.h>

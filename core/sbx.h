@@ -4,9 +4,9 @@
  * The Lua-facing files (spec.c, mount.c, ns.c, caps.c, limit.c, filter.c,
  * landlock.c, ...) validate a spec and compile it into a struct sbx_plan
  * (plan.h) before any clone.  child.c runs the plan between clone and
- * execve with raw system calls only; supervise.c runs the event loop in the
- * sbxlua process over struct sbx_job (job.h).  This header includes both,
- * and declares what the Lua-facing files share.
+ * execve with raw system calls only; the supervisor (super.h) runs the event
+ * loop in the sbxlua process over struct sbx_job (job.h).  This header includes
+ * both, and declares what the Lua-facing files share.
  */
 #ifndef SBX_H
 #define SBX_H
@@ -25,7 +25,7 @@
 
 #include "plan.h"
 
-#include "job.h" /* after lua.h: cgroup.h declares Lua functions */
+#include "job.h"
 #include "notify.h"
 
 /* ---- file.c: host files held by descriptor ---- */
@@ -89,6 +89,11 @@ SBX_LOCAL void sbx_open_fs(lua_State *L);
 SBX_LOCAL void sbx_open_file(lua_State *L);
 SBX_LOCAL void sbx_open_walk(lua_State *L);
 SBX_LOCAL void sbx_open_chunk(lua_State *L);
+SBX_LOCAL void sbx_open_cgroup(lua_State *L);
+SBX_LOCAL void sbx_open_sample(lua_State *L);
+
+/* sample.c: pushes a sample as the table core.sample returns */
+SBX_LOCAL void sbx_push_sample(lua_State *L, const struct sbx_sample *s);
 
 /* chunk.c: the compiled-chunk loader.  sbx_chunk_setup takes dir as the
  * directory of entries when it is fit to trust, makes package.searchers[2]
@@ -126,17 +131,22 @@ SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				  struct sbx_landlock *ll);
 
 /* capture.c: parse spec.capture into b (its keep directory made or taken:
- * -errno and *bad when it cannot be); take the places init sent
- * (SBX_MSG_PLACES and its control message); walk them once the box has
- * ended; the record into the result; free it */
+ * -errno and *bad when it cannot be); the record into the result (the
+ * supervisor's side: capture.h) */
 SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,
 				struct sbx_box *b, const char **bad);
-struct cmsghdr;
-SBX_LOCAL void sbx_capture_take(struct sbx_job *j, const void *msg,
-				const struct cmsghdr *c);
-SBX_LOCAL void sbx_capture_run(struct sbx_job *j);
-SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_job *j);
-SBX_LOCAL void sbx_capture_free(struct sbx_job *j);
+SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs);
+
+/* event.c: pushes one event as a Lua table (the schema of lua-api.md);
+ * a box's rule, the function at idx of L, as the explain channel's rule
+ * (struct sbx_notify, with a struct sbx_lua_rule as its context) */
+SBX_LOCAL void sbx_push_event(lua_State *L, const struct sbx_event *e);
+struct sbx_lua_rule {
+	lua_State *L;
+	int idx;
+};
+SBX_LOCAL int sbx_lua_rule(void *ctx, const struct sbx_event *e, char *error,
+			   size_t size);
 
 SBX_API int luaopen_sbx_core(lua_State *L);
 

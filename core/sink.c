@@ -6,6 +6,7 @@
  * capped.
  */
 #include "sink.h"
+#include "fdpass.h"
 #include "sbx.h"
 
 #include <arpa/inet.h>
@@ -30,12 +31,7 @@ void sbx_sink_take(struct sbx_sink *s, const struct cmsghdr *c)
 	int fd[SBX_SINK_FDS + 8];
 	size_t n;
 
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-		return;
-	n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-	if (n > sizeof fd / sizeof fd[0])
-		n = sizeof fd / sizeof fd[0];
-	memcpy(fd, CMSG_DATA(c), n * sizeof(int));
+	n = sbx_cmsg_fds(c, fd, sizeof fd / sizeof fd[0]);
 	for (size_t i = 0; i < n; i++) {
 		struct sockaddr_in a;
 		socklen_t al = sizeof a;

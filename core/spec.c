@@ -554,7 +554,7 @@ static int spec_cgroup_base(lua_State *L, struct sbx_io *io, int anchor)
 }
 
 /* limits of the whole box: a cgroup where one is usable, else sampled;
- * supervise.c decides which when the box starts */
+ * start.c decides which when the box starts */
 static int spec_limits(lua_State *L, struct sbx_io *io, int anchor)
 {
 	int r = 0;

@@ -179,183 +179,228 @@ static int esc_passes(const unsigned char *s, size_t n, unsigned char b)
 	return 0; /* DECID, C1 mode, UTF-8 mode switch, ... */
 }
 
-#define EMIT(c) (out[w++] = (char)(c))
+/* Where the filtered bytes go: out, w bytes written so far. */
+struct ttyout {
+	char *p;
+	size_t w;
+};
 
-/* Over 80 lines on purpose: one state machine over the bytes, a case per
- * state, which reads best whole (each state's transitions beside the
- * others'), as in the terminal parsers it follows. */
+static void emit(struct ttyout *o, unsigned char c)
+{
+	o->p[o->w++] = (char)c;
+}
+
+/* The held sequence, then its final byte c. */
+static void emit_held(struct ttyout *o, const struct sbx_ttyf *f,
+		      unsigned char c)
+{
+	memcpy(o->p + o->w, f->seq, f->n);
+	o->w += f->n;
+	emit(o, c);
+}
+
+/* What a state's handler did with its byte: NEXT is done with it, AGAIN
+ * has the byte read again in the state the handler left. */
+enum { NEXT, AGAIN };
+
+static void begin_esc(struct sbx_ttyf *f)
+{
+	f->seq[0] = X_ESC;
+	f->n = 1;
+	f->c1 = 0;
+	f->state = ESC;
+}
+
+/* A C1 control c, held in seq: an 8-bit CSI begins a sequence, string
+ * openers a string; every other C1 control is dropped. */
+static void begin_c1(struct sbx_ttyf *f, unsigned char c)
+{
+	f->c1 = c;
+	if (c == 0x9b)
+		f->state = CSI;
+	else if (c == 0x90 || c == 0x98 || c == 0x9d || c == 0x9e || c == 0x9f)
+		f->state = STR;
+	else
+		f->state = GROUND;
+}
+
+static int on_ground(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	if (f->utf8 && c >= 0x80 && c <= 0xbf) {
+		f->utf8--;
+		emit(o, c);
+		return NEXT;
+	}
+	f->utf8 = 0;
+	if (c == X_ESC) {
+		begin_esc(f);
+	} else if (c == X_ENQ) {
+		/* answerback: the terminal types a message */
+	} else if (c < 0x80) {
+		emit(o, c);
+	} else if (c == 0xc2) {
+		f->state = GROUND_C2;
+	} else if (c <= 0x9f) {
+		f->seq[0] = c; /* a raw C1 control */
+		f->n = 1;
+		begin_c1(f, c);
+	} else {
+		/* a lead byte says how many continue it */
+		f->utf8 = c >= 0xf0 && c <= 0xf7   ? 3
+			  : c >= 0xe0 && c <= 0xef ? 2
+			  : c >= 0xc0 && c <= 0xdf ? 1
+						   : 0;
+		emit(o, c);
+	}
+	return NEXT;
+}
+
+static int on_ground_c2(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	f->state = GROUND;
+	if (c >= 0x80 && c <= 0x9f) {
+		f->seq[0] = 0xc2;
+		f->seq[1] = c;
+		f->n = 2;
+		begin_c1(f, c);
+		return NEXT;
+	}
+	emit(o, 0xc2);
+	if (c >= 0xa0 && c <= 0xbf) {
+		emit(o, c);
+		return NEXT;
+	}
+	return AGAIN; /* this byte again, in the ground */
+}
+
+/* A byte of a control sequence's parameters, intermediates or final. */
+static void on_csi_byte(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	if (c >= 0x40) {
+		/* ESC [ or 0xc2 0x9b; a raw 0x9b */
+		size_t intro = f->c1 && f->seq[0] != 0xc2 ? 1 : 2;
+		if (csi_passes(f, f->seq, f->n, intro, c))
+			emit_held(o, f, c);
+		f->state = GROUND;
+	} else if (f->n >= SBX_TTYF_SEQ - 1 ||
+		   (c >= 0x30 && f->seq[f->n - 1] >= 0x20 &&
+		    f->seq[f->n - 1] <= 0x2f)) {
+		/* too long, or a parameter after an intermediate:
+		 * malformed */
+		f->state = CSI_DROP;
+	} else {
+		f->seq[f->n++] = c;
+	}
+}
+
+/* A byte after ESC: intermediates, then a final byte. */
+static void on_esc_byte(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	if (c <= 0x2f) {
+		if (f->n >= 4)
+			f->state = CSI_DROP;
+		else
+			f->seq[f->n++] = c;
+		return;
+	}
+	f->state = GROUND;
+	if (f->n == 1 && c == '[') {
+		f->seq[f->n++] = c;
+		f->state = CSI;
+	} else if (f->n == 1 && in("]PX^_k", c)) {
+		/* OSC, DCS, SOS, PM, APC; screen's title */
+		f->state = STR;
+	} else if (esc_passes(f->seq, f->n, c)) {
+		emit_held(o, f, c);
+	}
+}
+
+/* ESC, CSI and CSI_DROP: what every sequence does with controls, then
+ * each state's own bytes. */
+static int on_sequence(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	if (c == X_ESC) {
+		begin_esc(f);
+		return NEXT;
+	}
+	if (c == X_CAN || c == X_SUB) {
+		f->state = GROUND; /* the sequence is cancelled */
+		return NEXT;
+	}
+	if (c < 0x20) {
+		if (c != X_ENQ)
+			emit(o, c); /* executed at once */
+		return NEXT;
+	}
+	if (c == 0x7f)
+		return NEXT; /* ignored inside a sequence */
+	if (c >= 0x80) {
+		f->state = GROUND; /* aborted: this byte again */
+		return AGAIN;
+	}
+	if (f->state == CSI_DROP) {
+		if (c >= 0x40)
+			f->state = GROUND;
+	} else if (f->state == CSI) {
+		on_csi_byte(f, c, o);
+	} else {
+		on_esc_byte(f, c, o);
+	}
+	return NEXT;
+}
+
+static int on_string(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	(void)o; /* this state emits nothing */
+	if (c == X_BEL || c == X_CAN || c == X_SUB || c == 0x9c)
+		f->state = GROUND;
+	else if (c == X_ESC)
+		f->state = STR_ESC;
+	else if (c == 0xc2)
+		f->state = STR_C2;
+	return NEXT;
+}
+
+static int on_string_esc(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	(void)o; /* this state emits nothing */
+	if (c == '\\') {
+		f->state = GROUND;
+		return NEXT;
+	}
+	/* another escape begins: the string ends */
+	begin_esc(f);
+	return AGAIN;
+}
+
+static int on_string_c2(struct sbx_ttyf *f, unsigned char c, struct ttyout *o)
+{
+	(void)o; /* this state emits nothing */
+	f->state = STR;
+	if (c == 0x9c) {
+		f->state = GROUND;
+		return NEXT;
+	}
+	return AGAIN;
+}
+
+/* One handler per state, indexed by it. */
+static int (*const on_state[])(struct sbx_ttyf *, unsigned char,
+			       struct ttyout *) = {
+    [GROUND] = on_ground,      [GROUND_C2] = on_ground_c2, [ESC] = on_sequence,
+    [CSI] = on_sequence,       [CSI_DROP] = on_sequence,   [STR] = on_string,
+    [STR_ESC] = on_string_esc, [STR_C2] = on_string_c2,
+};
+
 size_t sbx_ttyf_run(struct sbx_ttyf *f, const char *inp, size_t n, char *out)
 {
 	const unsigned char *b = (const unsigned char *)inp;
-	size_t w = 0, i = 0;
+	struct ttyout o = {out, 0};
 
-	while (i < n) {
-		unsigned char c = b[i];
-		switch (f->state) {
-		case GROUND:
-			if (f->utf8 && c >= 0x80 && c <= 0xbf) {
-				f->utf8--;
-				EMIT(c);
-				break;
-			}
-			f->utf8 = 0;
-			if (c == X_ESC) {
-				f->seq[0] = c;
-				f->n = 1;
-				f->c1 = 0;
-				f->state = ESC;
-			} else if (c == X_ENQ) {
-				/* answerback: the terminal types a message */
-			} else if (c < 0x80) {
-				EMIT(c);
-			} else if (c == 0xc2) {
-				f->state = GROUND_C2;
-			} else if (c <= 0x9f) {
-				f->seq[0] = c; /* a raw C1 control */
-				f->n = 1;
-				goto c1;
-			} else {
-				/* a lead byte says how many continue it */
-				f->utf8 = c >= 0xf0 && c <= 0xf7   ? 3
-					  : c >= 0xe0 && c <= 0xef ? 2
-					  : c >= 0xc0 && c <= 0xdf ? 1
-								   : 0;
-				EMIT(c);
-			}
-			break;
-		case GROUND_C2:
-			f->state = GROUND;
-			if (c >= 0x80 && c <= 0x9f) {
-				f->seq[0] = 0xc2;
-				f->seq[1] = c;
-				f->n = 2;
-				goto c1;
-			}
-			EMIT(0xc2);
-			if (c >= 0xa0 && c <= 0xbf)
-				EMIT(c);
-			else
-				continue; /* this byte again, in the ground */
-			break;
-		c1:
-			/* an 8-bit CSI begins a sequence, string openers a
-			 * string; every other C1 control is dropped */
-			f->c1 = c;
-			if (c == 0x9b)
-				f->state = CSI;
-			else if (c == 0x90 || c == 0x98 || c == 0x9d ||
-				 c == 0x9e || c == 0x9f)
-				f->state = STR;
-			else
-				f->state = GROUND;
-			break;
-		case ESC:
-		case CSI:
-		case CSI_DROP:
-			if (c == X_ESC) {
-				f->seq[0] = c;
-				f->n = 1;
-				f->c1 = 0;
-				f->state = ESC;
-				break;
-			}
-			if (c == X_CAN || c == X_SUB) {
-				f->state =
-				    GROUND; /* the sequence is cancelled */
-				break;
-			}
-			if (c < 0x20) {
-				if (c != X_ENQ)
-					EMIT(c); /* executed at once */
-				break;
-			}
-			if (c == 0x7f)
-				break; /* ignored inside a sequence */
-			if (c >= 0x80) {
-				f->state =
-				    GROUND; /* aborted: this byte again */
-				continue;
-			}
-			if (f->state == CSI_DROP) {
-				if (c >= 0x40)
-					f->state = GROUND;
-				break;
-			}
-			if (f->state == CSI) {
-				if (c >= 0x40) {
-					/* ESC [ or 0xc2 0x9b; a raw 0x9b */
-					size_t intro =
-					    f->c1 && f->seq[0] != 0xc2 ? 1 : 2;
-					if (csi_passes(f, f->seq, f->n, intro,
-						       c)) {
-						memcpy(out + w, f->seq, f->n);
-						w += f->n;
-						EMIT(c);
-					}
-					f->state = GROUND;
-				} else if (f->n >= SBX_TTYF_SEQ - 1 ||
-					   (c >= 0x30 &&
-					    f->seq[f->n - 1] >= 0x20 &&
-					    f->seq[f->n - 1] <= 0x2f)) {
-					/* too long, or a parameter after an
-					 * intermediate: malformed */
-					f->state = CSI_DROP;
-				} else {
-					f->seq[f->n++] = c;
-				}
-				break;
-			}
-			/* ESC: intermediates, then a final byte */
-			if (c <= 0x2f) {
-				if (f->n >= 4)
-					f->state = CSI_DROP;
-				else
-					f->seq[f->n++] = c;
-				break;
-			}
-			f->state = GROUND;
-			if (f->n == 1 && c == '[') {
-				f->seq[f->n++] = c;
-				f->state = CSI;
-			} else if (f->n == 1 && in("]PX^_k", c)) {
-				/* OSC, DCS, SOS, PM, APC; screen's title */
-				f->state = STR;
-			} else if (esc_passes(f->seq, f->n, c)) {
-				memcpy(out + w, f->seq, f->n);
-				w += f->n;
-				EMIT(c);
-			}
-			break;
-		case STR:
-			if (c == X_BEL || c == X_CAN || c == X_SUB || c == 0x9c)
-				f->state = GROUND;
-			else if (c == X_ESC)
-				f->state = STR_ESC;
-			else if (c == 0xc2)
-				f->state = STR_C2;
-			break;
-		case STR_ESC:
-			if (c == '\\') {
-				f->state = GROUND;
-				break;
-			}
-			/* another escape begins: the string ends */
-			f->seq[0] = X_ESC;
-			f->n = 1;
-			f->c1 = 0;
-			f->state = ESC;
-			continue;
-		case STR_C2:
-			f->state = STR;
-			if (c == 0x9c)
-				f->state = GROUND;
-			else
-				continue;
-			break;
-		}
-		i++;
-	}
-	return w;
+	for (size_t i = 0; i < n;)
+		if (on_state[f->state](f, b[i], &o) == NEXT)
+			i++;
+	return o.w;
 }
 
 size_t sbx_ttyf_end(struct sbx_ttyf *f, char *out)

@@ -203,36 +203,17 @@ static void visit_setid(lua_State *L, struct walk *w, int found,
 	push_record(L, found, w->path, err ? "failed" : "cleared", st, err);
 }
 
-/* Walks top as c says and returns 1 result table, or the failure triple
- * when top cannot be opened as a directory.  Every argument was checked by
- * the caller; this is the first side effect.  Over 80 lines on purpose: the
- * stack of directory descriptors, the path and the bounds are one loop's
- * state, kept in one place so that every descriptor's close is seen. */
-static int walk_tree(lua_State *L, const char *top, const struct walk_cfg *c)
+/* Opens top as the walk's first directory, with no symlink in any
+ * component: 0, or the failure triple pushed and its count. */
+static int open_top(lua_State *L, struct walk *w, const char *top)
 {
-	const char *truncated = NULL; /* "entries" stops; "depth" goes on */
-	lua_Integer entries = 0;
-	struct walk *w;
-	int fd, found, errs;
+	struct open_how how = {
+	    .flags = O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC,
+	    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = sbx_openat2(AT_FDCWD, top, &how);
 	DIR *d;
 
-	w = lua_newuserdatauv(L, sizeof *w, 0);
-	w->depth = -1;
-	w->path[0] = '\0';
-	luaL_setmetatable(L, WALK_MT);
-	lua_newtable(L); /* found */
-	found = lua_gettop(L);
-	lua_newtable(L); /* errors */
-	errs = lua_gettop(L);
-
-	/* the top: no symlink in any component */
-	{
-		struct open_how how = {
-		    .flags = O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC,
-		    .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-		};
-		fd = sbx_openat2(AT_FDCWD, top, &how);
-	}
 	if (fd < 0)
 		return sbx_fail(L, "open", top, errno);
 	d = fdopendir(fd);
@@ -244,22 +225,105 @@ static int walk_tree(lua_State *L, const char *top, const struct walk_cfg *c)
 	w->dir[0] = d;
 	w->depth = 0;
 	w->plen[0] = 0;
+	return 0;
+}
 
-	/* depth first; every record is pushed as found (the userdata closes
-	 * the directories if a push raises) */
+/* An error in the directory being read (not one of its entries). */
+static void push_dir_error(lua_State *L, struct walk *w, int errs, int err)
+{
+	w->path[w->plen[w->depth]] = '\0';
+	push_record(L, errs, w->path[0] ? w->path : ".", "unchecked", NULL,
+		    err);
+}
+
+/* One entry of the directory being read: a directory is entered (or
+ * reported past max_depth, and then *truncated says "depth"), anything
+ * else visited as c says. */
+static void visit_entry(lua_State *L, struct walk *w, const struct walk_cfg *c,
+			const char *name, int found, int errs,
+			const char **truncated)
+{
+	struct stat st;
+	int err;
+
+	if (set_path(w, w->depth, name) < 0) {
+		push_dir_error(L, w, errs, ENAMETOOLONG);
+		return;
+	}
+	if (fstatat(dirfd(w->dir[w->depth]), name, &st, AT_SYMLINK_NOFOLLOW) <
+	    0) {
+		if (errno != ENOENT)
+			push_record(L, errs, w->path, "unchecked", NULL, errno);
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (w->depth + 1 >= c->max_depth) {
+			/* reported, and the walk goes on beside it */
+			*truncated = "depth";
+			push_record(L, errs, w->path, "unchecked", NULL, ELOOP);
+			return;
+		}
+		err = push_dir(w, name, &st);
+		if (err != 0 && err != ENOENT)
+			push_record(L, errs, w->path, "unchecked", NULL, err);
+		return;
+	}
+	if (!c->find)
+		visit_setid(L, w, found, c, name, &st);
+	else if ((st.st_mode & S_IFMT) == c->type)
+		push_record(L, found, w->path, "found", &st, 0);
+}
+
+/* The walk's result table from its found and errors tables. */
+static void push_walk_result(lua_State *L, int found, int errs,
+			     lua_Integer entries, const char *truncated)
+{
+	lua_createtable(L, 0, 4);
+	lua_pushvalue(L, found);
+	lua_setfield(L, -2, "found");
+	lua_pushvalue(L, errs);
+	lua_setfield(L, -2, "errors");
+	lua_pushinteger(L, entries);
+	lua_setfield(L, -2, "entries");
+	if (truncated) {
+		lua_pushstring(L, truncated);
+		lua_setfield(L, -2, "truncated");
+	}
+}
+
+/* Walks top as c says and returns 1 result table, or the failure triple
+ * when top cannot be opened as a directory.  Every argument was checked by
+ * the caller; this is the first side effect.  The stack of directory
+ * descriptors is kept in the walk's userdata, which closes them if a push
+ * raises; walk_close closes them here. */
+static int walk_tree(lua_State *L, const char *top, const struct walk_cfg *c)
+{
+	const char *truncated = NULL; /* "entries" stops; "depth" goes on */
+	lua_Integer entries = 0;
+	struct walk *w;
+	int found, errs, r;
+
+	w = lua_newuserdatauv(L, sizeof *w, 0);
+	w->depth = -1;
+	w->path[0] = '\0';
+	luaL_setmetatable(L, WALK_MT);
+	lua_newtable(L); /* found */
+	found = lua_gettop(L);
+	lua_newtable(L); /* errors */
+	errs = lua_gettop(L);
+	r = open_top(L, w, top);
+	if (r != 0)
+		return r;
+
+	/* depth first; every record is pushed as found */
 	while (w->depth >= 0) {
 		struct dirent *e;
-		struct stat st;
-		int err;
 
 		errno = 0;
 		e = readdir(w->dir[w->depth]);
 		if (e == NULL) {
-			if (errno != 0) {
-				w->path[w->plen[w->depth]] = '\0';
-				push_record(L, errs, w->path[0] ? w->path : ".",
-					    "unchecked", NULL, errno);
-			}
+			if (errno != 0)
+				push_dir_error(L, w, errs, errno);
 			closedir(w->dir[w->depth]);
 			w->dir[w->depth--] = NULL;
 			continue;
@@ -270,51 +334,12 @@ static int walk_tree(lua_State *L, const char *top, const struct walk_cfg *c)
 			truncated = "entries";
 			break;
 		}
-		if (set_path(w, w->depth, e->d_name) < 0) {
-			w->path[w->plen[w->depth]] = '\0';
-			push_record(L, errs, w->path[0] ? w->path : ".",
-				    "unchecked", NULL, ENAMETOOLONG);
-			continue;
-		}
-		if (fstatat(dirfd(w->dir[w->depth]), e->d_name, &st,
-			    AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno != ENOENT)
-				push_record(L, errs, w->path, "unchecked", NULL,
-					    errno);
-			continue;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			if (w->depth + 1 >= c->max_depth) {
-				/* reported, and the walk goes on beside it */
-				truncated = "depth";
-				push_record(L, errs, w->path, "unchecked", NULL,
-					    ELOOP);
-				continue;
-			}
-			err = push_dir(w, e->d_name, &st);
-			if (err != 0 && err != ENOENT)
-				push_record(L, errs, w->path, "unchecked", NULL,
-					    err);
-			continue;
-		}
-		if (!c->find)
-			visit_setid(L, w, found, c, e->d_name, &st);
-		else if ((st.st_mode & S_IFMT) == c->type)
-			push_record(L, found, w->path, "found", &st, 0);
+		visit_entry(L, w, c, e->d_name, found, errs, &truncated);
 	}
 	walk_close(w);
-
-	lua_createtable(L, 0, 4);
-	lua_pushvalue(L, found);
-	lua_setfield(L, -2, "found");
-	lua_pushvalue(L, errs);
-	lua_setfield(L, -2, "errors");
-	lua_pushinteger(L, entries > c->max_entries ? c->max_entries : entries);
-	lua_setfield(L, -2, "entries");
-	if (truncated) {
-		lua_pushstring(L, truncated);
-		lua_setfield(L, -2, "truncated");
-	}
+	push_walk_result(L, found, errs,
+			 entries > c->max_entries ? c->max_entries : entries,
+			 truncated);
 	return 1;
 }
 

@@ -1,0 +1,78 @@
+/*
+ * capture.h: the files a box leaves in its writable places (capture.c).
+ * The spec (struct sbx_capture) is compiled with the box's (its keep
+ * directory held by descriptor); what one run holds and records is a
+ * struct sbx_capstate, the supervisor's: the places init sent, then the
+ * record of their walk.
+ */
+#ifndef SBX_CAPTURE_H
+#define SBX_CAPTURE_H
+
+#include "digest.h"
+#include "plan.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CAP_MARKERS 32	  /* markers searched for */
+#define CAP_SKIP 256	  /* box paths never kept */
+#define CAP_MARKER_MAX 64 /* bytes of one marker */
+#define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
+
+struct sbx_capture {
+	const char *places[SBX_PLACES_MAX];
+	size_t nplaces;
+	long max_entries;
+	int max_depth;
+	int64_t max_read; /* bytes read (hashed) in all */
+	int keep_fd;	  /* -1: no --keep */
+	int64_t keep_max; /* bytes of one kept file */
+	int64_t keep_total;
+	const char *markers[CAP_MARKERS];
+	size_t marker_len[CAP_MARKERS];
+	size_t nmarkers;
+	const char *skip[CAP_SKIP]; /* box paths never kept: the tree's own */
+	size_t nskip;
+};
+
+struct sbx_capfile {
+	char *path;
+	const char *type;
+	unsigned mode;
+	int64_t size;
+	int hashed;
+	char sha256[SBX_SHA256_HEX];
+	char *link;	  /* a symlink's text */
+	int err;	  /* why it was not read (0: read, or not a file) */
+	uint32_t markers; /* bit i: marker i found in it */
+	char *kept;	  /* its name under the keep directory */
+	int keep_err;	  /* why it was not kept */
+};
+
+struct sbx_capres {
+	struct sbx_capfile *f;
+	size_t n, size;
+	long entries;
+	int64_t read, kept;
+	int hit_entries, hit_depth, hit_read, hit_keep, partial;
+	int done;
+};
+
+/* One run's capture: what the supervisor holds of it. */
+struct sbx_capstate {
+	const struct sbx_capture *spec; /* NULL: the run records nothing */
+	struct sbx_capres *files;	/* the record, or NULL */
+	int place_fd[SBX_PLACES_MAX];	/* the places init sent (place_mask) */
+	unsigned place_mask;
+};
+
+/* Take the places init sent (SBX_MSG_PLACES and its control message);
+ * walk them once the box has ended; free the record and close what is
+ * left.  (capture.c also parses spec.capture and pushes the record: sbx.h) */
+struct cmsghdr;
+SBX_LOCAL void sbx_capture_take(struct sbx_capstate *cs, const void *msg,
+				const struct cmsghdr *c);
+SBX_LOCAL void sbx_capture_run(struct sbx_capstate *cs);
+SBX_LOCAL void sbx_capture_free(struct sbx_capstate *cs);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * event.c: the explain channel's Lua side.  An event (notify.h) as the
+ * Lua table of lua-api.md, and a box's Lua rule as the channel's rule
+ * callback: box.c installs it with the rule function on the stack while
+ * the jobs run, so that the supervisor (loop.c, notify.c) calls a C
+ * function and never Lua.
+ */
+#include "sbx.h"
+
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static void set_int(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static void set_str(lua_State *L, const char *k, const char *v)
+{
+	lua_pushstring(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* What every event says: its kind, process, answer and call. */
+static void push_event_call(lua_State *L, const struct sbx_event *e,
+			    const char *sc)
+{
+	set_str(L, "kind", sbx_event_kind(e->kind));
+	if (e->pid)
+		set_int(L, "pid", e->pid);
+	if (e->ppid)
+		set_int(L, "ppid", e->ppid);
+	set_str(L, "answer", sbx_answer_name(e->answer));
+	set_str(L, "syscall", sc);
+	set_int(L, "nr", e->nr);
+	if (e->answer == SBX_ANS_DENY && e->err)
+		set_str(L, "errno", sbx_errno_name(e->err));
+	if (e->path[0])
+		set_str(L, "path", e->path);
+	if (e->to[0])
+		set_str(L, e->kind == SBX_EV_EXEC ? "cwd" : "to", e->to);
+}
+
+/* The fields of the kinds that have flags, sizes or a signal. */
+static void push_event_args(lua_State *L, const struct sbx_event *e)
+{
+	if (e->kind == SBX_EV_OPEN || e->kind == SBX_EV_CLONE ||
+	    e->kind == SBX_EV_PTRACE ||
+	    ((e->kind == SBX_EV_DELETE || e->kind == SBX_EV_RENAME) &&
+	     e->flags))
+		set_int(L, "flags", (lua_Integer)e->flags);
+	if (e->kind == SBX_EV_CLONE) {
+		lua_pushboolean(L, e->ns != 0);
+		lua_setfield(L, -2, "namespaces");
+	}
+	if (e->kind == SBX_EV_MMAP || e->kind == SBX_EV_PROTECT) {
+		set_int(L, "size", (lua_Integer)e->size);
+		set_int(L, "prot", (lua_Integer)e->flags);
+	}
+	if (e->kind == SBX_EV_MEMFD)
+		set_int(L, "flags", (lua_Integer)e->flags);
+	if (e->kind == SBX_EV_SIGNAL) {
+		set_int(L, "target", (lua_Integer)e->target);
+		set_int(L, "signal", e->sig);
+		if (e->sig > 0 && e->sig < 65)
+			set_str(L, "signame", sbx_signal_name(e->sig));
+	}
+}
+
+/* A network call's address, family and protocol. */
+static void push_event_addr(lua_State *L, const struct sbx_event *e)
+{
+	if (e->addr[0]) {
+		set_str(L, "addr", e->addr);
+		set_str(L, "family",
+			e->family == AF_INET	? "inet"
+			: e->family == AF_INET6 ? "inet6"
+			: e->family == AF_UNIX	? "unix"
+						: "other");
+	}
+	if (e->socktype == SOCK_STREAM || e->socktype == SOCK_DGRAM)
+		set_str(L, "protocol",
+			e->socktype == SOCK_STREAM ? "tcp" : "udp");
+}
+
+/* An exec's argv, and the digest of a memfd it ran. */
+static void push_event_exec(lua_State *L, const struct sbx_event *e)
+{
+	int i = 1;
+
+	lua_newtable(L);
+	for (size_t o = 0; o < e->argv_len; o += strlen(e->argv + o) + 1)
+		lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
+	lua_setfield(L, -2, "argv");
+	if (e->argv_cut) {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "argv_cut");
+	}
+	if (e->sha256[0]) {
+		set_str(L, "sha256", e->sha256);
+		set_int(L, "size", (lua_Integer)e->size);
+	}
+}
+
+void sbx_push_event(lua_State *L, const struct sbx_event *e)
+{
+	char sc[64];
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, e->nr);
+
+	/* copied out of malloc'ed memory before any call that can raise */
+	snprintf(sc, sizeof sc, "%s", name ? name : "?");
+	free(name);
+
+	lua_createtable(L, 0, 10);
+	push_event_call(L, e, sc);
+	push_event_args(L, e);
+	push_event_addr(L, e);
+	if (e->kind == SBX_EV_EXEC)
+		push_event_exec(L, e);
+	if (e->limit)
+		set_int(L, "limit", (lua_Integer)e->limit);
+	if (e->count > 1)
+		set_int(L, "count", (lua_Integer)e->count);
+}
+
+int sbx_lua_rule(void *ctx, const struct sbx_event *e, char *error, size_t size)
+{
+	const struct sbx_lua_rule *rule = ctx;
+	lua_State *L = rule->L;
+	int top = lua_gettop(L), ans = -1;
+	lua_pushvalue(L, rule->idx);
+	sbx_push_event(L, e);
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+		if (!error[0])
+			snprintf(error, size, "%s",
+				 lua_type(L, -1) == LUA_TSTRING
+				     ? lua_tostring(L, -1)
+				     : "(error object is not a string)");
+		ans = SBX_ANS_STOP;
+	} else if (lua_type(L, -1) == LUA_TSTRING) {
+		const char *s = lua_tostring(L, -1);
+		ans = strcmp(s, "allow") == 0  ? SBX_ANS_ALLOW
+		      : strcmp(s, "deny") == 0 ? SBX_ANS_DENY
+		      : strcmp(s, "stop") == 0 ? SBX_ANS_STOP
+					       : -2;
+	} else if (!lua_isnil(L, -1)) {
+		ans = -2;
+	}
+	if (ans == -2) {
+		if (!error[0])
+			snprintf(error, size,
+				 "rule returned %s, not \"allow\", \"deny\", "
+				 "\"stop\" or nil",
+				 luaL_typename(L, -1));
+		ans = SBX_ANS_STOP;
+	}
+	lua_settop(L, top);
+	return ans;
+}

@@ -1,0 +1,186 @@
+/*
+ * relay.c: a job's stdio.  Output read into a buffer up to the stream's
+ * cap, passed on to the caller's stdout or stderr (through the terminal
+ * filter, ttyfilter.c, when that is a terminal) or discarded; stdin written
+ * from memory or relayed from a descriptor.
+ */
+#include "super.h"
+
+#include "fileio.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Room for more bytes after what stream s holds: 0, or -1 (no memory). */
+static int grow_out(struct sbx_job *j, int s, size_t more)
+{
+	size_t ns = j->size[s] ? j->size[s] : 65536;
+	char *nb;
+	if (j->len[s] + more <= j->size[s])
+		return 0;
+	while (ns < j->len[s] + more)
+		ns *= 2;
+	nb = realloc(j->buf[s], ns);
+	if (!nb)
+		return -ENOMEM;
+	j->buf[s] = nb;
+	j->size[s] = ns;
+	return 0;
+}
+
+/* The end of a stream the caller's terminal shows: the modes it left set
+ * that outlast it are reset (ttyfilter.c). */
+static void end_filter(struct sbx_job *j, int s)
+{
+	if (!j->filter[s] || grow_out(j, s, SBX_TTYF_END) < 0)
+		return;
+	/* what the program left unfinished is its last byte, not ours */
+	j->tail_last[s] = j->len[s] ? j->buf[s][j->len[s] - 1] : j->last[s];
+	j->tail[s] = sbx_ttyf_end(&j->tf[s], j->buf[s] + j->len[s]);
+	j->len[s] += j->tail[s];
+}
+
+/* Reads what is available on stream s; past the cap, kills the box. */
+void sbx_read_out(struct sbx_job *j, int s)
+{
+	char tmp[65536];
+	for (;;) {
+		ssize_t n = read(j->out[s], tmp, sizeof tmp);
+		size_t keep;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EIO)
+			return; /* EAGAIN */
+		if (n <= 0) {	/* EIO: a pty whose slave side is all closed */
+			sbx_close_fd(&j->out[s]);
+			j->eof[s] = 1;
+			end_filter(j, s);
+			return;
+		}
+		keep = (size_t)n;
+		if (j->io.out_limit && j->total[s] + keep > j->io.out_limit) {
+			keep = j->io.out_limit - j->total[s];
+			sbx_kill_box(j, SBX_END_OUTPUT);
+		}
+		j->total[s] += keep;
+		/* passed-through output is buffered too, and written out as
+		 * the caller's descriptor takes it (sbx_pass_out): a reader
+		 * that stalls must not stall the loop that enforces the limits
+		 */
+		if (j->io.out_mode[s] != SBX_OUT_DISCARD && keep) {
+			if (grow_out(j, s, keep + SBX_TTYF_SEQ + 2) < 0) {
+				sbx_kill_box(j, SBX_END_OUTPUT);
+				return;
+			}
+			if (j->filter[s])
+				/* to the caller's terminal: only what draws
+				 * (ttyfilter.c); the cap counts what the box
+				 * wrote */
+				j->len[s] +=
+				    sbx_ttyf_run(&j->tf[s], tmp, keep,
+						 j->buf[s] + j->len[s]);
+			else {
+				memcpy(j->buf[s] + j->len[s], tmp, keep);
+				j->len[s] += keep;
+			}
+		}
+		if (j->end_kind == SBX_END_OUTPUT) {
+			sbx_close_fd(&j->out[s]);
+			j->eof[s] = 1;
+			end_filter(j, s);
+			return;
+		}
+	}
+}
+
+/* Writes stdin to the box from memory or from the relayed descriptor. */
+void sbx_write_in(struct sbx_job *j)
+{
+	int reads = 0;
+	for (;;) {
+		const char *d;
+		size_t left;
+		ssize_t w;
+		if (j->io.in_fd >= 0) {
+			if (j->inbuf_off == j->inbuf_len) {
+				ssize_t n;
+				if (j->in_eof) {
+					sbx_close_fd(&j->in);
+					return;
+				}
+				/* one read per wakeup: the source may be the
+				 * caller's terminal, which must not block us */
+				if (reads++)
+					return;
+				if (j->io.in_pread)
+					n = pread(j->io.in_fd, j->inbuf,
+						  sizeof j->inbuf, j->in_pos);
+				else
+					n = read(j->io.in_fd, j->inbuf,
+						 sizeof j->inbuf);
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0 && errno == EAGAIN)
+					return;
+				if (n <= 0) {
+					sbx_close_fd(&j->in);
+					return;
+				}
+				j->inbuf_len = (size_t)n;
+				j->inbuf_off = 0;
+				j->in_pos += n;
+			}
+			d = j->inbuf + j->inbuf_off;
+			left = j->inbuf_len - j->inbuf_off;
+		} else {
+			d = j->io.in_data + j->in_off;
+			left = j->io.in_len - j->in_off;
+			if (left == 0) {
+				sbx_close_fd(&j->in);
+				return;
+			}
+		}
+		w = write(j->in, d, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				sbx_close_fd(
+				    &j->in); /* EPIPE: the box closed it */
+			return;
+		}
+		if (j->io.in_fd >= 0)
+			j->inbuf_off += (size_t)w;
+		else
+			j->in_off += (size_t)w;
+	}
+}
+
+/* Writes buffered pass-through output to the caller's stdout or stderr:
+ * at most PIPE_BUF bytes per wakeup, which a pipe that polled writable
+ * takes without blocking; all of it (blocking) once the box is over. */
+void sbx_pass_out(struct sbx_job *j, int s, int all)
+{
+	do {
+		size_t left = j->len[s] - j->sent[s];
+		ssize_t w;
+		if (left == 0)
+			break;
+		w = write(s + 1, j->buf[s] + j->sent[s],
+			  all || left < 4096 ? left : 4096);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			j->sent[s] = j->len[s]; /* the caller's end is gone */
+			break;
+		}
+		j->sent[s] += (size_t)w;
+		j->last[s] = j->sent[s] + j->tail[s] > j->len[s]
+				 ? j->tail_last[s]
+				 : j->buf[s][j->sent[s] - 1];
+	} while (all);
+	if (j->sent[s] == j->len[s])
+		j->sent[s] = j->len[s] = j->tail[s] = 0;
+}
