@@ -195,6 +195,29 @@ static int l_stdin(lua_State *L)
 	return 1;
 }
 
+/** core.descriptor(n) -> a copy of the caller's descriptor n as an
+ * sbx.file (a stream: written or relayed in sequence), taken before any box
+ * exists, or nil, msg, errno (EBADF: n is not open).  The copy is
+ * close-on-exec and numbered 3 or above: no box ever holds it. */
+static int l_descriptor(lua_State *L)
+{
+	lua_Integer n = luaL_checkinteger(L, 1);
+	struct sbx_file *f;
+	int fd;
+	luaL_argcheck(L, n >= 0 && n <= INT_MAX, 1, "descriptor out of range");
+	lua_settop(L, 0);
+	lua_pushfstring(L, "descriptor %d", (int)n);
+	f = new_file(L, 1);
+	fd = fcntl((int)n, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0) {
+		int e = errno;
+		return sbx_fail(L, "dup", lua_tostring(L, 1), e);
+	}
+	f->fd = fd;
+	f->stream = 1;
+	return 1;
+}
+
 static struct sbx_file *check_file(lua_State *L, int idx)
 {
 	struct sbx_file *f = luaL_checkudata(L, idx, SBX_FILE);
@@ -254,6 +277,20 @@ static int l_file_read(lua_State *L)
 		off += n;
 	}
 	luaL_pushresult(&b);
+	return 1;
+}
+
+/** file:write(data) -> true, or nil, msg, errno: the whole of data, in
+ * as many writes as it takes, at the descriptor's offset. */
+static int l_file_write(lua_State *L)
+{
+	struct sbx_file *f = check_file(L, 1);
+	size_t len;
+	const char *data = luaL_checklstring(L, 2, &len);
+	int r = sbx_write_all(f->fd, data, len);
+	if (r < 0)
+		return fail_file(L, "write", -r);
+	lua_pushboolean(L, 1);
 	return 1;
 }
 
@@ -572,10 +609,12 @@ void sbx_open_file(lua_State *L)
 					     {NULL, NULL}};
 	static const luaL_Reg file_methods[] = {{"stat", l_file_stat},
 						{"read", l_file_read},
+						{"write", l_file_write},
 						{"close", l_file_close},
 						{NULL, NULL}};
 	static const luaL_Reg f[] = {{"open_file", l_open_file},
 				     {"stdin", l_stdin},
+				     {"descriptor", l_descriptor},
 				     {"open_dir", l_open_dir},
 				     {NULL, NULL}};
 	sbx_new_class(L, SBX_FILE, file_meta, file_methods);

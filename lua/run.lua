@@ -59,9 +59,13 @@ end
 
 -- Writes an output prepared by sbx.output; says why not on stderr.
 local function write_out(opt, out, data)
+	-- an output file by its path, a descriptor as the core names it
+	local name = out.path or tostring(out):match("%((.*)%)$")
 	local ok, msg = out:write(data)
 	out:close()
-	if not ok then io.stderr:write("sbxlua: ", report.escape(("%s %s: %s"):format(opt, out.path, reason(msg))), "\n") end
+	if not ok then
+		io.stderr:write("sbxlua: ", report.escape(("%s %s: %s"):format(opt, name, reason(msg))), "\n")
+	end
 	return ok
 end
 
@@ -91,6 +95,7 @@ local function report_run(o, r, info)
 	if why then io.stderr:write("sbxlua: ", report.escape(why), "\n") end
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
+	if o.report_fd then ok = write_out("--report-fd", o.report_fd, text) and ok end
 	if o.json or o.behaviour then
 		local res = pipeline.result(r, info, events, verified)
 		if o.explore then

@@ -369,6 +369,9 @@ M.open_file = core.open_file
 --- The caller's own stdin as an `sbx.file` read in sequence (a copy of
 -- descriptor 0, relayed to a box through a pipe, never handed over).
 M.stdin = core.stdin
+--- A copy of the caller's descriptor n (`sbx.file`, a stream with
+-- `:write(data)`), taken before any box exists; no box holds it.
+M.descriptor = core.descriptor
 --- A host directory, opened without following any symlink on its path:
 -- an `sbx.dir` with `:check(name)`, `:write(name, data)`, `:close()`.
 M.open_dir = core.open_dir

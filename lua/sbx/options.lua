@@ -234,6 +234,20 @@ local RECORD = {
 		.. "a written file or captured output is noted", scripts = "run", set = flag("decoys") },
 	{ "--report", "FILE", "also write the report to FILE", scripts = "run", set = output("report") },
 	{ "--json", "FILE", "write the structured result to FILE", scripts = "run", set = output("json") },
+	{ "--report-fd", "N", "also write the report on descriptor N (3 or above, open in the caller), "
+		.. "which no box ever holds: a channel no program can forge (on stderr, a program's own "
+		.. "lines can look like the report's)", scripts = "run",
+		set = function(o, typed, as)
+			local n = tonumber(typed)
+			if math.type(n) ~= "integer" or n < 3 or n > 1 << 20 then
+				refuse("%s %s: expected a descriptor number, 3 or above (0 to 2 are the box's own streams)",
+					as, typed)
+			end
+			local f, msg = sbx.descriptor(n)
+			if not f then refuse("%s %s: not open (%s)", as, typed, reason(msg)) end
+			if o.report_fd then o.report_fd:close() end
+			o.report_fd = f
+		end },
 	{ "--explore", nil, "the analysis box: record everything, change nothing (the watch profile: the "
 		.. "default box's refusals, every open, exec, connect, process, file change, signal and memfd "
 		.. "recorded and let through; --net sink; --decoys; --behaviour; a PROG that is not executable "
