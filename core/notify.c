@@ -473,11 +473,25 @@ static int outside(const char *const *list, size_t n, const char *path)
 	return out;
 }
 
+/* Is path outside what an open may name: under no prefix of open and
+ * equal to no entry of open_exact (either list given)? */
+static int outside_open(const struct sbx_notify_spec *s, const char *path)
+{
+	if (!s->open && !s->open_exact)
+		return 0;
+	if (s->open && !outside(s->open, s->nopen, path))
+		return 0;
+	for (size_t i = 0; i < s->nopen_exact; i++)
+		if (strcmp(path, s->open_exact[i]) == 0)
+			return 0;
+	return 1;
+}
+
 /* ... of the paths a delete, rename or attribute change may name */
 static int outside_change(const struct sbx_notify_spec *s, const char *path)
 {
 	return s->change ? outside(s->change, s->nchange, path)
-			 : outside(s->open, s->nopen, path);
+			 : outside_open(s, path);
 }
 
 /* fchmodat2 (Linux 6.6): libseccomp's number, as the toolchain's headers
@@ -871,7 +885,7 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_openat:
 	case SYS_openat2:
 		describe_open(pid, d, e);
-		refuse = outside(s->open, s->nopen, e->path);
+		refuse = outside_open(s, e->path);
 		*err = EACCES;
 		break;
 	case SYS_execve:

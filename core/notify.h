@@ -65,6 +65,11 @@ struct sbx_notify_spec {
 	 * (the mounts, Landlock and the network namespace hold them) */
 	const char *const *open; /* path prefixes an open may name */
 	size_t nopen;
+	/* paths an open may name exactly, nothing under them (a learned
+	 * profile's: an opened directory allows itself, not its subtree);
+	 * with open NULL, these alone are the list */
+	const char *const *open_exact;
+	size_t nopen_exact;
 	/* path prefixes a delete, a rename (both names) and an attribute
 	 * change may name; NULL: open's (a profile that names the paths
 	 * opened names those changed too) */

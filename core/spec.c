@@ -379,9 +379,9 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
-	static const char *const keys[] = {"open",     "change", "connect",
-					   "mmap_cap", "tasks",	 "execs",
-					   "watch",    NULL};
+	static const char *const keys[] = {"open",    "open_exact", "change",
+					   "connect", "mmap_cap",   "tasks",
+					   "execs",   "watch",	    NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -415,6 +415,8 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 			luaL_error(L, "field 'notify' must be a table");
 		sbx_check_keys(L, t, 1, keys);
 		n->open = notify_list(L, t, "open", anchor, 1, &n->nopen);
+		n->open_exact =
+		    notify_list(L, t, "open_exact", anchor, 1, &n->nopen_exact);
 		n->change = notify_list(L, t, "change", anchor, 1, &n->nchange);
 		n->connect =
 		    notify_list(L, t, "connect", anchor, 0, &n->nconnect);

@@ -130,13 +130,32 @@ print("locked")
 			assert.are.equal("sandbox: exit 7\n", S.read(rep))
 		end)
 
-		it("--report-fd refuses the standard streams and a closed descriptor", function()
+		it("--report-fd refuses the standard streams, a closed descriptor, a full one", function()
 			for _, n in ipairs { "0", "1", "2", "-1", "x", "99" } do
 				local _, err, code = S.runlua("--report-fd", n, "/bin/true")
 				assert.are.equal(126, code, n)
 				assert.truthy(err:find("^sbxlua: %-%-report%-fd " .. n:gsub("%p", "%%%0") .. ": "), err)
 			end
+			-- a descriptor that cannot take the report: 126, named
+			local _, err, code = run_redir("3>/dev/full", "--report-fd", "3", "/bin/true")
+			assert.are.equal(126, code)
+			assert.truthy(err:find("\nsbxlua: %-%-report%-fd descriptor 3: No space left on device\n"), err)
 		end)
+	end)
+
+	it("sbx.descriptor: its argument checked, a closed descriptor said", function()
+		local sbx = require "sbx"
+		assert.has_error(function() sbx.descriptor("x") end,
+			"bad argument #1 to 'descriptor' (number expected, got string)")
+		assert.has_error(function() sbx.descriptor(-1) end,
+			"bad argument #1 to 'descriptor' (descriptor out of range)")
+		local f, msg = sbx.descriptor(4000)
+		assert.is_nil(f)
+		assert.are.equal("dup descriptor 4000: Bad file descriptor", msg)
+		f = assert(sbx.descriptor(1))
+		assert.has_error(function() f:write({}) end)
+		f:close()
+		assert.has_error(function() f:write("x") end, "attempt to use a closed file")
 	end)
 
 	describe("the process backend holds its tree", function()
@@ -178,6 +197,16 @@ print("locked")
 				"ls / >/dev/null; cat /etc/passwd")
 			assert.are.equal(125, code, err)
 			assert.truthy(err:find("/etc/passwd", 1, true), err)
+		end)
+
+		it("notify.open_exact must be a list of absolute paths", function()
+			local sbx = require "sbx"
+			for _, bad in ipairs { { { "rel" }, "'rel' is not an absolute path" }, { "/x", "must be a list of strings" } } do
+				local ok, msg = pcall(sbx.run, { argv = { "/bin/true" }, path = "/bin/true",
+					notify = { open_exact = bad[1] } })
+				assert.is_false(ok)
+				assert.truthy(msg:find("field 'notify.open_exact'", 1, true) and msg:find(bad[2], 1, true), msg)
+			end
 		end)
 	end)
 end)

@@ -93,7 +93,9 @@ function M.union(L, file, strict)
 			note(L.calls, r.call, 0, true)
 		end
 	end
+	-- an older learned profile's open list named exact paths too
 	for _, path in ipairs(p.notify.open or {}) do note(L.open, path, 0, true) end
+	for _, path in ipairs(p.notify.open_exact or {}) do note(L.open, path, 0, true) end
 	for _, path in ipairs(p.notify.change or {}) do note(L.change, path, 0, true) end
 	for _, a in ipairs(p.notify.connect or {}) do note(L.connect, a, 0, true) end
 	local cap = p.notify.mmap_cap
@@ -162,9 +164,10 @@ function M.render(L, argv)
 		w(("rules[#rules + 1] = { call = %s, action = \"allow\" } -- %s\n"):format(lit(k),
 			from("syscall " .. k, L.calls[k])))
 	end
-	w("\n-- opens: the paths opened, exactly; a directory's covers what lies under it.\n")
+	w("\n-- opens: the paths opened, exactly: an opened directory allows itself (and\n")
+	w("-- the reading of its entries), nothing that lies under it.\n")
 	w("-- The mounts and Landlock still decide what each path reaches.\n")
-	list(w, "open", L.open, "open")
+	list(w, "open_exact", L.open, "open")
 	w("\n-- changes: the paths deleted, renamed (both names) or whose attributes\n")
 	w("-- changed, exactly, as for opens.\n")
 	list(w, "change", L.change, "delete, rename or attribute")
