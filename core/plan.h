@@ -149,6 +149,10 @@ struct sbx_plan {
 	 * its listener will get (SBX_MSG_LISTENER), then loads the filter
 	 * with SECCOMP_FILTER_FLAG_NEW_LISTENER */
 	int notify;
+	/* with notify: the length past which a private writable mmap is
+	 * notified (the RLIMIT_DATA backstop of a sampled memory limit, which
+	 * refuses it: the report names the limit); 0: none is */
+	uint64_t gate_mmap;
 	struct sbx_landlock landlock;
 	int new_session;
 	int ctty;  /* make stdin the controlling terminal (a box pty) */
@@ -240,6 +244,8 @@ struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 /* spec.c: points the explain channel's gate at the head of a notifying
  * plan's filter at path, the address the step's execve passes. */
 SBX_LOCAL void sbx_gate_point(struct sock_filter *f, const char *path);
+/* spec.c: sets the gate's mmap length (plan's gate_mmap; 0: none). */
+SBX_LOCAL void sbx_gate_mmap(struct sock_filter *f, uint64_t len);
 /* plancopy.c: p and all it points to in one mapping of their own (the
  * clone's copy: the Lua heap is not copied into it); its length in *len,
  * for munmap.  NULL when it cannot be mapped (errno). */

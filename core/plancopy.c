@@ -144,8 +144,10 @@ static void put_plan(struct arena *a, const struct sbx_plan *p,
 	d->filter = filter;
 	/* the explain channel's gate names the execve by its path's address
 	 * (spec.c): this copy's */
-	if (filter && p->notify)
+	if (filter && p->notify) {
 		sbx_gate_point(filter->filter, path);
+		sbx_gate_mmap(filter->filter, p->gate_mmap);
+	}
 	d->sink.nxdomain = nxdomain;
 	d->places = places;
 	d->trees = trees;

@@ -297,6 +297,39 @@ static void end_sync(const struct sbx_plan *p)
 }
 
 /*
+ * A box without a pid namespace of its own (the process backend) has no
+ * init whose death ends it: init is instead the subreaper of the command's
+ * tree (child.c), so whatever the command left behind (a child that called
+ * setsid, a double fork, another process group) is init's child once its
+ * parent is gone.  At the end init kills every child it has, again after
+ * each death, until none is left: a child that forked before its SIGKILL
+ * landed leaves orphans that come back to init and die in the next round.
+ * The list is the kernel's (/proc/thread-self/children: init has one
+ * thread).
+ */
+static void kill_children(void)
+{
+	char list[4096];
+	long pid = 0;
+	if (sbx_read_at(AT_FDCWD, "/proc/thread-self/children", 0, list,
+			sizeof list) <= 0)
+		return;
+	for (const char *c = list;; c++) {
+		if (*c >= '0' && *c <= '9') {
+			pid = pid * 10 + (*c - '0');
+			continue;
+		}
+		/* each pid is followed by a space: a number the buffer cut is
+		 * never taken for a pid (another round kills it) */
+		if (*c == ' ' && pid > 1)
+			kill((pid_t)pid, SIGKILL);
+		pid = 0;
+		if (!*c)
+			break;
+	}
+}
+
+/*
  * The command is reaped last of its own death's steps: where the
  * supervisor verifies the report (p->probe) it reads the command's status
  * from outside after the execve, and a command that ended at once (a
@@ -312,6 +345,8 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 		struct sbx_death d;
 		int sig = 0, keep, is_cmd;
 		pid_t w;
+		if (ending && !own_ns)
+			kill_children();
 		memset(&si, 0, sizeof si);
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
 			if (errno == EINTR)
@@ -355,10 +390,12 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 			while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
 				;
 		}
-		if (!own_ns)
-			break;
-		/* pid 1 of the box's own namespace: -1 is the box */
 		ending = 1;
+		if (!own_ns) {
+			kill_children();
+			continue;
+		}
+		/* pid 1 of the box's own namespace: -1 is the box */
 		kill(-1, SIGKILL);
 	}
 	if (unseen)

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static const char *const spec_keys[] = {"namespaces",
@@ -315,7 +316,7 @@ static const char *const *notify_list(lua_State *L, int t, const char *k,
 }
 
 /*
- * The hand-over gate of the explain channel: nine instructions before the
+ * The hand-over gate of the explain channel: instructions before the
  * profile's program that notify the one execve sbxlua makes itself, the
  * command process's execve(p->path, ...) after the filter, recognised by
  * the address of its path (an address in that process, a copy of the
@@ -326,9 +327,12 @@ static const char *const *notify_list(lua_State *L, int t, const char *k,
  * the program's: an execve of its own that happens to pass that address is
  * notified and let through, nothing more.  The gate checks the
  * architecture first; any other architecture falls to the profile's
- * program, which checks it again.
+ * program, which checks it again.  Its second part notifies an mmap the
+ * kernel is about to refuse for the box's sampled memory limit: private,
+ * writable and longer than the RLIMIT_DATA backstop (sbx_gate_mmap; by
+ * default no length is), so that the report can say the limit refused it.
  */
-#define GATE_LEN 9
+#define GATE_LEN 20
 /* The gate's two words of the address of path (the step's execve
  * argument), in the gate at the head of f. */
 void sbx_gate_point(struct sock_filter *f, const char *path)
@@ -339,6 +343,14 @@ void sbx_gate_point(struct sock_filter *f, const char *path)
 	f[7].k = (uint32_t)(ptr >> 32);
 }
 
+void sbx_gate_mmap(struct sock_filter *f, uint64_t len)
+{
+	/* "longer than len": 0 is none (the largest length, never passed) */
+	uint64_t k = len ? len : UINT64_MAX;
+	f[15].k = f[16].k = (uint32_t)(k >> 32);
+	f[18].k = (uint32_t)k;
+}
+
 static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 {
 	size_t len = (size_t)p->filter->len + GATE_LEN;
@@ -347,16 +359,38 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 	const struct sock_filter gate[GATE_LEN] = {
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, arch)),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 7),
+	    /* 1 */
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 18),
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, nr)),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 5),
+	    /* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 5),
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, args[0])),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3), /* sbx_gate_point */
+	    /* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 14),
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, args[0]) + 4),
-	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+	    /* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 12),
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+	    /* 9: A is the call's number */
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 10),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[2])),
+	    /* 11 */ BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_WRITE, 0, 8),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[3])),
+	    /* 13: MAP_SHARED and MAP_SHARED_VALIDATE have bit 0; a stack
+	     * (MAP_GROWSDOWN) is not data either */
+	    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_SHARED | MAP_GROWSDOWN, 6,
+		     0),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[1]) + 4),
+	    /* 15, 16: the length's high word (sbx_gate_mmap) */
+	    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 0xffffffff, 3, 0),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffff, 0, 3),
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		     offsetof(struct seccomp_data, args[1])),
+	    /* 18: its low word */
+	    BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, 0xffffffff, 0, 1),
 	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 	};
 	if (len > BPF_MAXINSNS)

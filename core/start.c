@@ -109,6 +109,8 @@ static void memory_backstop(struct sbx_job *j, struct sbx_plan *cp)
 	cp->rlimits[i].resource = RLIMIT_DATA;
 	cp->rlimits[i].lim.rlim_cur = cp->rlimits[i].lim.rlim_max =
 	    (rlim_t)j->io.memory_backstop;
+	/* a mapping past it is refused by the kernel: notified, named */
+	cp->gate_mmap = j->io.memory_backstop;
 }
 
 /*

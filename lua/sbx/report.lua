@@ -269,6 +269,24 @@ local function death_notes(r, lim)
 	return notes
 end
 
+-- The note of the mappings the sampled memory limit refused: a private
+-- writable mmap longer than its RLIMIT_DATA backstop, which the kernel
+-- refuses (ENOMEM), is sent to the supervisor by the explain channel's
+-- gate (core/spec.c) and let through to that refusal.  Nil when none was.
+local function memory_note(r, lim)
+	if not lim.memory or limits.enforcement(r).memory ~= "sampled" then return nil end
+	local backstop, first, n = limits.memory_backstop(lim), nil, 0
+	for _, e in ipairs(r.events or {}) do
+		if e.kind == "mmap" and e.answer == "allow" and (e.prot or 0) & 2 ~= 0 and (e.size or 0) > backstop then
+			first, n = first or e, n + 1
+		end
+	end
+	if not first then return nil end
+	return { kind = "note", cause = "memory", limit = lim.memory, size = first.size, count = n,
+		text = ("note: %s refused an allocation of %d MiB%s"):format(limit_text("memory", lim),
+			first.size // limits.MiB, n > 1 and (" (and %d more)"):format(n - 1) or "") }
+end
+
 -- the main event of a run
 local function end_event(r, lim)
 	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
@@ -330,6 +348,7 @@ function M.events(r, info)
 	if r.rule_error then events[#events + 1] = { kind = "rule", error = r.rule_error } end
 	if r.refused and r.refused.kind == "mmap" and cap then r.refused.cap = cap end
 	events[#events + 1] = end_event(r, lim)
+	events[#events + 1] = memory_note(r, lim)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end
