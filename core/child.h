@@ -52,7 +52,11 @@ SBX_LOCAL void sbx_setup_fds(const struct sbx_plan *p);
 SBX_LOCAL int sbx_lo_up(void);
 SBX_LOCAL int sbx_start_sink(const struct sbx_sink_plan *sp);
 
-/* handover.c: what init hands to the supervisor */
+/* handover.c: what init hands to the supervisor.  sbx_hand_over sends m
+ * with the n descriptors fd when r is 0 (a step's failure so far), then
+ * closes them: 0, or -1 with errno. */
+SBX_LOCAL int sbx_hand_over(const struct sbx_msg *m, const int *fd, int n,
+			    int r);
 SBX_LOCAL int sbx_open_meters(const struct sbx_plan *p);
 SBX_LOCAL int sbx_send_meters(const struct sbx_plan *p);
 SBX_LOCAL void sbx_send_places(const struct sbx_plan *p);

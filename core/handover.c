@@ -68,6 +68,20 @@ int sbx_open_meters(const struct sbx_plan *p)
 	return 0;
 }
 
+int sbx_hand_over(const struct sbx_msg *m, const int *fd, int n, int r)
+{
+	if (r == 0) {
+		r = sbx_send_fds(CTL, m, sizeof *m, fd, (size_t)n);
+		if (r < 0) {
+			errno = -r;
+			r = -1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		sbx_drop(fd[i], 0);
+	return r;
+}
+
 /* Sends the meters and every writable tmpfs of the tree (at most
  * SBX_KMEM_TMPFS) in one SBX_MSG_METERS; init keeps none of them. */
 int sbx_send_meters(const struct sbx_plan *p)
@@ -107,16 +121,7 @@ int sbx_send_meters(const struct sbx_plan *p)
 			n++;
 	}
 	m.index = which;
-	if (r == 0) {
-		r = sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
-		if (r < 0) {
-			errno = -r;
-			r = -1;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		sbx_drop(fd[i], 0);
-	return r;
+	return sbx_hand_over(&m, fd, n, r);
 }
 
 /* Sends an O_PATH descriptor of each written place of the plan (capture.c)

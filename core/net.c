@@ -9,8 +9,6 @@
  */
 #include "child.h"
 
-#include "fdpass.h"
-
 #include <errno.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -131,14 +129,5 @@ int sbx_start_sink(const struct sbx_sink_plan *sp)
 			r = fd[n] < 0 ? -1 : (n++, 0);
 		}
 	}
-	if (r == 0) {
-		r = sbx_send_fds(CTL, &m, sizeof m, fd, (size_t)n);
-		if (r < 0) {
-			errno = -r;
-			r = -1;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		sbx_drop(fd[i], 0);
-	return r;
+	return sbx_hand_over(&m, fd, n, r);
 }
