@@ -5,7 +5,7 @@
  * Where it runs: in the supervisor, after the box has ended (its init
  * reaped: no process of the box is left to change a file), through an
  * O_PATH descriptor of each written place that init opened once the tree
- * was built and sent before the command existed (SBX_MSG_PLACES, child.c).
+ * was built and sent before the command existed (SBX_MSG_PLACES, handover.c).
  * A descriptor keeps its mount, detached, when the box's mount namespace
  * dies with init, so a box killed from outside (the wall clock, a limit,
  * an interrupt) is recorded too.  Not from /proc/<init>/root: init is

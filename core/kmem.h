@@ -17,15 +17,11 @@
 #ifndef SBX_KMEM_H
 #define SBX_KMEM_H
 
+#include "plan.h" /* the meters' message: SBX_KMEM_* */
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-#define SBX_KMEM_TMPFS 16 /* tmpfs mounts counted per box */
-#define SBX_KMEM_FDS (SBX_KMEM_TMPFS + 2 + 3)
-
-enum { SBX_KMEM_SOCKETS = 1, SBX_KMEM_IPC = 2 };
-enum { SBX_KMEM_SHM, SBX_KMEM_MSG, SBX_KMEM_SEM, SBX_KMEM_NIPC };
 
 struct sbx_kmem {
 	int diag;		   /* NETLINK_SOCK_DIAG of the box's netns */

@@ -2,7 +2,7 @@
  * landlock.c: the path wall.  Lua describes a ruleset (roots and what each
  * may do); this file asks the kernel which Landlock ABI it speaks, clamps
  * every right to that ABI (never asking for a bit the kernel lacks), and
- * fills the plan.  child.c builds and enforces the ruleset inside the box,
+ * fills the plan.  lock.c builds and enforces the ruleset inside the box,
  * after the tree exists (so the box's own tmpfs roots can be named) and
  * after no_new_privs.
  */

@@ -8,8 +8,6 @@
 #ifndef SBX_PLAN_H
 #define SBX_PLAN_H
 
-#include "sink.h"
-
 #include <linux/filter.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +18,19 @@
 #define SBX_LOCAL __attribute__((visibility("hidden")))
 
 /* ---- the plan: everything the child needs, built before the clone ---- */
+
+/* The network sink (sink.h): the ports init listens on and hands over. */
+#define SBX_SINK_PORTS 16		      /* ports per box */
+#define SBX_SINK_FDS (1 + 2 * SBX_SINK_PORTS) /* UDP 53, TCP+UDP per port */
+
+/* The sink of a plan (spec key `sink`). */
+struct sbx_sink_plan {
+	int on;
+	uint32_t addr; /* the sink address (host order) */
+	uint16_t ports[SBX_SINK_PORTS];
+	int nports;
+	const char *nxdomain; /* name suffixes answered NXDOMAIN, '\n'-joined */
+};
 
 enum sbx_op {
 	SBX_OP_TMPFS,	/* dst, data = mount options, attr */
@@ -198,7 +209,14 @@ enum {
 	SBX_MSG_LISTENER, /* index: the descriptor number the listener will
 			     get; a pidfd of the command's process attached */
 };
-#define SBX_PLACES_MAX 16   /* written places per box */
+#define SBX_PLACES_MAX 16 /* written places per box */
+/* SBX_MSG_METERS (kmem.h): index says which meters follow, in this order:
+ * the sockets' two, the IPC namespace's three, then each tmpfs */
+#define SBX_KMEM_TMPFS 16 /* tmpfs mounts counted per box */
+#define SBX_KMEM_FDS (SBX_KMEM_TMPFS + 2 + 3)
+
+enum { SBX_KMEM_SOCKETS = 1, SBX_KMEM_IPC = 2 };
+enum { SBX_KMEM_SHM, SBX_KMEM_MSG, SBX_KMEM_SEM, SBX_KMEM_NIPC };
 #define SBX_PROBE_MAX 65536 /* bytes of one probe datagram */
 struct sbx_msg {
 	int type;

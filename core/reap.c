@@ -3,7 +3,7 @@
  * reaps the box's processes and records how they ended.
  *
  * This runs in the box's init, a copy of the supervisor made by clone: the
- * rules of child.c hold (raw system calls and async-signal-safe libc calls
+ * rules of child.h hold (raw system calls and async-signal-safe libc calls
  * over static or stack buffers; no allocator, no stdio, no Lua).  Init has
  * dropped its capabilities and is undumpable; it reads only what the
  * kernel keeps of its own dead children and the box's writable files, and

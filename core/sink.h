@@ -15,26 +15,17 @@
 #ifndef SBX_SINK_H
 #define SBX_SINK_H
 
+#include "plan.h" /* the sink's plan and message: SBX_SINK_PORTS, _FDS */
+
 #include <stddef.h>
 #include <stdint.h>
 
-#define SBX_SINK_PORTS 16		      /* ports per box */
-#define SBX_SINK_FDS (1 + 2 * SBX_SINK_PORTS) /* UDP 53, TCP+UDP per port */
-#define SBX_SINK_CONNS 16		      /* TCP connections open at once */
+#define SBX_SINK_CONNS 16    /* TCP connections open at once */
 #define SBX_SINK_CAP 4096    /* bytes recorded per connection */
 #define SBX_SINK_EVENTS 256  /* events kept per box */
 #define SBX_SINK_TIMEOUT 2.0 /* seconds a connection is read */
 #define SBX_SINK_WATCH (SBX_SINK_FDS + SBX_SINK_CONNS)
 #define SBX_SINK_RESOLVER 0x7f000035u /* 127.0.0.53, host order */
-
-/* The sink of a plan (spec key `sink`). */
-struct sbx_sink_plan {
-	int on;
-	uint32_t addr; /* the sink address (host order) */
-	uint16_t ports[SBX_SINK_PORTS];
-	int nports;
-	const char *nxdomain; /* name suffixes answered NXDOMAIN, '\n'-joined */
-};
 
 struct sbx_sink_conn {
 	int fd;	   /* -1: free */
