@@ -363,6 +363,12 @@ static void seal_init(const struct sbx_plan *p)
 {
 	set_rlimits(p);
 	CHECK(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0), SBX_ST_DUMPABLE, -1);
+	/* no pid namespace whose end takes the box (the process backend):
+	 * init adopts whatever the command's tree orphans (a setsid, a double
+	 * fork) and kills it at the end (reap.c kill_children) */
+	if (!(p->nsflags & CLONE_NEWPID))
+		CHECK(prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0),
+		      SBX_ST_DUMPABLE, -1);
 }
 
 /* Init's stages, run in this order, which is the trust boundary: ids
