@@ -34,6 +34,13 @@ for _, v in ipairs(VALUES) do SPEC_VALUES[#SPEC_VALUES + 1] = v end
 
 local function pick(t, rnd) return t[rnd(#t)] end
 
+-- a batch takes any word after its options as a path to walk and run:
+-- its values name no host directory (the temporary one's names only)
+local BATCH_VALUES = { "/nonexistent" }
+for _, v in ipairs(VALUES) do
+	if v:sub(1, 1) ~= "/" then BATCH_VALUES[#BATCH_VALUES + 1] = v end
+end
+
 -- one random command line of script: options (most from its registry,
 -- some unknown or misspelt) then, most of the time, a program
 local function command_line(script, rnd)
@@ -44,7 +51,7 @@ local function command_line(script, rnd)
 		local name = pick({ o[1]:match("%-%-%S+$"), o[1]:match("^%-%a") or o[1]:match("%-%-%S+$") }, rnd)
 		if rnd(12) == 1 then name = pick({ "--bogus", "-Z", "--mem=", "--", "-" }, rnd) end
 		argv[#argv + 1] = name
-		if o[2] and rnd(10) > 1 then argv[#argv + 1] = pick(VALUES, rnd) end
+		if o[2] and rnd(10) > 1 then argv[#argv + 1] = pick(script == "batch" and BATCH_VALUES or VALUES, rnd) end
 	end
 	if script == "batch" then
 		if rnd(5) > 1 then argv[#argv + 1] = pick({ "progs", "progs/a.sh", "/nonexistent", "" }, rnd) end
