@@ -144,14 +144,30 @@ function M.host_path(typed)
 		if not cwd then return nil, msg:match(": (.*)$") or msg end
 		p = cwd .. "/" .. p
 	end
+	return M.resolve_links("", p, function(st) return not owner.hosts(st.uid) and LINK or nil end,
+		function(msg) return msg:match(": (.*)$") or msg end)
+end
+
+--- Resolves the path p below the directory top (`""`: the host's root),
+-- following its symbolic links as the kernel would there: an absolute
+-- target from top, never out of it.
+-- @tparam string top
+-- @tparam string p an absolute path
+-- @tparam function refuse `refuse(st)` of each link met: nil to follow
+--  it, or the reason it is refused
+-- @tparam function missing `missing(msg)` the words for a component not
+--  there (msg the host's)
+-- @return the path below top with no link on it, or nil, reason
+function M.resolve_links(top, p, refuse, missing)
 	for _ = 1, 40 do
 		local parts = M.path_parts(p)
 		local at, link = "", nil
 		for i, c in ipairs(parts) do
-			local st, msg = core.lstat(at .. "/" .. c)
-			if not st then return nil, msg:match(": (.*)$") or msg end
+			local st, msg = core.lstat(top .. at .. "/" .. c)
+			if not st then return nil, missing(msg) end
 			if st.type == "link" then
-				if not owner.hosts(st.uid) then return nil, LINK end
+				local why = refuse(st)
+				if why then return nil, why end
 				link = (st.link:sub(1, 1) == "/" and "" or at .. "/") .. st.link
 				for j = i + 1, #parts do link = link .. "/" .. parts[j] end
 				break

@@ -36,24 +36,8 @@ end
 -- as the box would (an absolute target from DIR's top, never out of it).
 -- @return the path inside the box with no link on it, or nil, why
 function M.resolve(dir, path)
-	local p = path
-	for _ = 1, 40 do
-		local parts = stdbox.path_parts(p)
-		local at, link = "", nil
-		for i, c in ipairs(parts) do
-			local st = core.lstat(dir .. at .. "/" .. c)
-			if not st then return nil, "not found in the root" end
-			if st.type == "link" then
-				link = (st.link:sub(1, 1) == "/" and "" or at .. "/") .. st.link
-				for j = i + 1, #parts do link = link .. "/" .. parts[j] end
-				break
-			end
-			at = at .. "/" .. c
-		end
-		if not link then return at == "" and "/" or at end
-		p = link
-	end
-	return nil, "too many levels of symbolic links"
+	return stdbox.resolve_links(dir, path, function() return nil end,
+		function() return "not found in the root" end)
 end
 
 --- The program inside DIR: a path, or a bare name searched in the
