@@ -576,13 +576,18 @@ static int spec_cgroup_base(lua_State *L, struct sbx_io *io, int anchor)
 	sbx_anchor_value(L, anchor, -1);
 	lua_pop(L, 1);
 	r = sbx_cgroup_probe(path, b);
-	if (r < 0)
-		return sbx_fail(L, "cgroup base", path, -r);
+	/* the failure triple, and the spec's field it concerns */
+	if (r < 0) {
+		sbx_fail(L, "cgroup base", path, -r);
+		lua_pushliteral(L, "cgroup");
+		return 4;
+	}
 	if (!b->usable) {
 		lua_pushnil(L);
 		lua_pushfstring(L, "cgroup base %s: %s", path, b->reason);
 		lua_pushinteger(L, EOPNOTSUPP);
-		return 3;
+		lua_pushliteral(L, "cgroup");
+		return 4;
 	}
 	io->cgroup = SBX_CGMODE_PATH;
 	io->cgroup_named = b;

@@ -165,8 +165,8 @@ end
 
 -- A facade box from a spec prepared by `prepare`.
 local function new_box(spec, unsafe)
-	local b, msg, err = core.box(spec)
-	if not b then return nil, msg, err end
+	local b, msg, err, field = core.box(spec)
+	if not b then return nil, msg, err, field end
 	return setmetatable({ core = b, unsafe = unsafe, cwd = spec.cwd or "/" }, Box)
 end
 
@@ -181,10 +181,11 @@ end
 
 --- Builds a box from spec and runs it once.
 -- @tparam table spec
--- @return result table, or nil, msg, errno
+-- @return result table, or nil, msg, errno (and the spec's field the
+-- failure concerns, `"cgroup"` for a named base that does not work)
 function M.run(spec)
-	local b, msg, err = new_box(prepare(spec, "run"))
-	if not b then return nil, msg, err end
+	local b, msg, err, field = new_box(prepare(spec, "run"))
+	if not b then return nil, msg, err, field end
 	local r, rmsg, rerr = b:run()
 	b:close()
 	return r, rmsg, rerr

@@ -59,11 +59,11 @@ end
 function M.run(o)
 	local spec, info = M.build(o)
 	if not spec then return nil, info end
-	local r, msg = backend.run(spec, info)
+	local r, msg, _, field = backend.run(spec, info)
 	if r then return r, info end
 	-- a base the operator names must work (the core probes it and
-	-- refuses the box): never a silent fallback
-	if type(o.cgroup) == "string" and msg:find("^cgroup base ") then
+	-- refuses the box, naming the spec's field): never a silent fallback
+	if field == "cgroup" and type(o.cgroup) == "string" then
 		return nil, { option = "--cgroup", typed = o.cgroup, msg = cli.reason(msg) }
 	end
 	return nil, { msg = msg }

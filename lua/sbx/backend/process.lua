@@ -203,16 +203,16 @@ function M.build(o)
 end
 
 --- Runs a spec of `M.build`, then removes its private working directory.
--- @return the core's result, or nil, msg
+-- @return the core's result, or nil, msg, errno, field (as `sbx.run`)
 function M.run(spec, info)
 	local sbx = require "sbx"
-	local r, msg = sbx.run(spec)
+	local r, msg, err, field = sbx.run(spec)
 	if r then
 		-- no tmpfs of the box's own, no user namespace for per-namespace limits
 		for _, k in ipairs { "tmp", "inotify_instances", "inotify_watches" } do r.enforcement[k] = "none" end
 	end
 	remove_dir(info.private_dir)
-	return r, msg
+	return r, msg, err, field
 end
 
 return M
