@@ -152,14 +152,17 @@ describe("cgroup_probe [" .. S.priv .. "]", function()
 	end)
 
 	it("makes no box under a named base that is not usable; a run says how it held each limit", function()
-		local r, msg, err = core.box(S.spec("true", { cgroup = "/tmp", memory_limit = 64 * MiB }))
+		-- the failure names the spec's field it concerns as a value
+		local r, msg, err, field = core.box(S.spec("true", { cgroup = "/tmp", memory_limit = 64 * MiB }))
 		assert.is_nil(r)
 		assert.are.equal("cgroup base /tmp: /tmp is not a cgroup v2 directory", msg)
 		assert.are.equal(core.errno.EOPNOTSUPP, err)
-		r, msg, err = core.box(S.spec("true", { cgroup = "/nonexistent/sbxlua-base" }))
+		assert.are.equal("cgroup", field)
+		r, msg, err, field = core.box(S.spec("true", { cgroup = "/nonexistent/sbxlua-base" }))
 		assert.is_nil(r)
 		assert.are.equal("cgroup base /nonexistent/sbxlua-base: No such file or directory", msg)
 		assert.are.equal(core.errno.ENOENT, err)
+		assert.are.equal("cgroup", field)
 		-- no cgroup asked for: the core samples what it holds
 		r = S.run("true", { cgroup = false, memory_limit = 64 * MiB, task_limit = 16 })
 		assert.are.same({ memory = "sampled", tasks = "sampled", cpu = "none", wall = "supervisor",
