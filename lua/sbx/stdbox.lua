@@ -565,7 +565,11 @@ end
 -- /usr, the host's top-level links or directories into it, and the
 -- synthetic /etc, in a fixed order: binds, then links, then files, each
 -- by destination.
-local function system_tree(t, net)
+local function system_tree(t, net, o)
+	local covered = {}
+	for _, l in ipairs { o.ro or {}, o.rw or {}, o.tmp or {}, o.socket or {} } do
+		for _, b in ipairs(l) do covered[b.dst or ""] = true end
+	end
 	add(t, { type = "bind", src = "/usr" }, { path = "/", access = { "read_dir" } }, "/usr")
 	add(t, nil, { path = "/usr", access = "ro" })
 	for _, l in ipairs { "bin", "sbin", "lib", "lib32", "lib64", "libx32" } do
@@ -583,7 +587,11 @@ local function system_tree(t, net)
 	add(t, { type = "file", dst = "/etc/machine-id", data = machine_id() .. "\n", mode = 292 })
 	-- the system's own release (`platform`, `lsb_release`, os.release()
 	-- read it) and time zone, as Debian links them
-	for dst, target in pairs(ETC_LINKS) do add(t, { type = "symlink", target = target, dst = dst }) end
+	-- (not where an operator's bind or tmpfs goes: a mount cannot land on
+	-- a link)
+	for dst, target in pairs(ETC_LINKS) do
+		if not covered[dst] then add(t, { type = "symlink", target = target, dst = dst }) end
+	end
 	local rank = { bind = 1, symlink = 2, file = 3 }
 	table.sort(t.mounts, function(a, b)
 		if a.type ~= b.type then return rank[a.type] < rank[b.type] end
@@ -920,7 +928,7 @@ function M.build(o)
 	local c, err, opt = inputs(o)
 	if not c then return nil, err, opt end
 	local t = { mounts = {}, ll = {}, ro_roots = {} }
-	system_tree(t, o.net)
+	system_tree(t, o.net, o)
 	kernel_tree(t)
 	sys_tree(t)
 	scratch_tree(t, c.lim, c.work_host)
