@@ -257,15 +257,17 @@ return {
 		exec = { "^auditctl .*%-e ?0", "^auditctl .*%-D", "^auditctl .*%-d ", "^systemctl .*stop .*auditd",
 			"^service auditd stop" },
 		write = { "^/etc/audit/", "^/var/log/audit/" } },
+	-- the places and programs of sbx.facts.ENVIRONMENT_CHECKS (the
+	-- behaviour summary's tag `detect_debug_environment` is the same list)
 	T { id = "T1497.001", name = "sandbox_checks", tactic = "defense-evasion", severity = 3,
 		what = "looked for a sandbox or a virtual machine",
-		-- process listers read every process's cgroup
-		not_by = { ps = true, pgrep = true, pkill = true, top = true, htop = true, pidof = true,
-			pstree = true, systemctl = true, ["systemd-cgls"] = true },
-		read = { "^/proc/1/cgroup$", "^/%.dockerenv$", "^/run/%.containerenv$", "^/sys/class/dmi/id/",
-			"^/sys/devices/virtual/dmi/", "^/proc/scsi/scsi$", "^/sys/hypervisor/", "^/proc/xen",
-			"^/proc/vz", "^/proc/1/sched$", "^/dev/vboxguest", "^/proc/1/mountinfo$" },
-		exec = { "^systemd%-detect%-virt", "^virt%-what", "^dmidecode", "^imvirt" } },
+		doc = "looked for a sandbox, a virtual machine or a debugger: a check of"
+			.. " `sbx.facts.ENVIRONMENT_CHECKS` (evidence: exec, cmdline, read)",
+		check = function(_, F)
+			local list = F.environment_checks or {}
+			if #list == 0 then return nil end
+			return list[1].what, #list
+		end },
 	T { id = "T1622", name = "debugger_checks", tactic = "defense-evasion", severity = 4,
 		what = "looked for a debugger",
 		check = function(_, F)

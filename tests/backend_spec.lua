@@ -380,7 +380,7 @@ describe("backends [" .. S.priv .. "]", function()
 				.. " read u < /etc/hostname; echo $u; echo w > /work/f && read y < /work/f && echo $y")
 			assert.are.equal("sandbox: exit 0\n", err)
 			assert.are.equal(0, code)
-			assert.are.equal("dash-minimal\nread-only\nsbx\nw\n", out)
+			assert.are.equal("dash-minimal\nread-only\ndana-laptop\nw\n", out)
 		end)
 
 		it("names the root in the digest", function()

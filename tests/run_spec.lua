@@ -55,7 +55,6 @@ describe("run.lua [" .. S.priv .. "]", function()
 			for _, d in ipairs { "bin", "dev", "etc", "proc", "tmp", "usr", "work" } do
 				assert.matches(" " .. d .. "[\n ]", out)
 			end
-			assert.not_matches(" home\n", out)
 			assert.not_matches(" root\n", out)
 			out, _, code = run("git", "--version")
 			assert.matches("^git version %d", out)
@@ -114,10 +113,11 @@ describe("run.lua [" .. S.priv .. "]", function()
 			local out = run("/bin/sh", "-c", "ls /etc; cat /etc/shadow " .. d .. "/secret 2>&1; id")
 			rm()
 			local alt = S.sh("test -d /etc/alternatives && echo alternatives")
-			assert.are.equal(alt .. "group\nhostname\nhosts\nld.so.cache\nnsswitch.conf\npasswd\nresolv.conf\n"
+			assert.are.equal(alt .. "group\nhostname\nhosts\nld.so.cache\nlocaltime\nmachine-id\nnsswitch.conf\n"
+				.. "os-release\npasswd\nresolv.conf\ntimezone\n"
 				.. "cat: /etc/shadow: No such file or directory\n"
 				.. "cat: " .. d .. "/secret: No such file or directory\n"
-				.. "uid=1000(sbx) gid=1000(sbx) groups=1000(sbx)\n", out)
+				.. "uid=1000(dana) gid=1000(dana) groups=1000(dana)\n", out)
 		end)
 
 		it("cannot change a host sysctl through /proc/sys", function()

@@ -675,7 +675,7 @@ describe("sbx.sigma on a real box", function()
 		f = rules["sigma.Shell_profile_changed_by_a_shell"].fn(res, F)
 		assert.truthy(f, err)
 		assert.are.equal(1, f.count)
-		assert.truthy(f.reason:find("^sigma Shell profile changed by a shell: TargetFilename=/work/%.bashrc Image=/%S*dash$"),
+		assert.truthy(f.reason:find("^sigma Shell profile changed by a shell: TargetFilename=/home/dana/%.bashrc Image=/%S*dash$"),
 			f.reason)
 	end)
 end)

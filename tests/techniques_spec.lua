@@ -5,8 +5,9 @@
 -- record must name its file's technique among its ATT&CK ids, and a
 -- discovery program (information only) must also stay clean.
 --
--- Every program that changes anything first checks that HOME is /work
--- (the box's) and stops otherwise: run by hand on a host, it does nothing.
+-- Every program that changes anything first checks that HOME is /home/dana
+-- (the box user's, `sbx.stdbox.user`) and stops otherwise: run by hand on a
+-- host, it does nothing.
 -- A tool this host lacks (crontab, at, xclip, auditctl...) is run by its
 -- absolute path: a shell looks a bare name up itself and never asks the
 -- kernel to run a name it cannot find, so the attempt would leave no exec

@@ -329,7 +329,7 @@ print(os.uname().sysname)
 		assert.are.equal(0, code, err)
 		assert.are.equal("stage2\nLinux\n", out)
 		local b = res.behaviour
-		assert.is_true(has(b.files_opened, "/work/.ssh/id_rsa"))
+		assert.is_true(has(b.files_opened, "/home/dana/.ssh/id_rsa"))
 		assert.matches("note: decoy ~/.ssh/id_rsa's marker found in tcp 10.0.0.2:443", err, nil, true)
 		assert.are.same({ { hostname = "c2.example.net", resolved_ips = { "10.0.0.2" } } }, b.dns_lookups)
 		local tcp = false
@@ -356,7 +356,7 @@ print(os.uname().sysname)
 		for _, e in ipairs(res.events) do
 			if e.cause == "decoy" then leak = e end
 		end
-		assert.are.same({ "~/.ssh/id_rsa", "/work/.ssh/id_rsa", "tcp 10.0.0.2:443" },
+		assert.are.same({ "~/.ssh/id_rsa", "/home/dana/.ssh/id_rsa", "tcp 10.0.0.2:443" },
 			{ leak.decoy, leak.path, leak.where })
 		-- the verdict and its findings come after the behaviour
 		local at_b, at_v = err:find("behash ", 1, true), err:find("\nverdict: malicious", 1, true)

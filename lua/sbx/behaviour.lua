@@ -7,6 +7,7 @@
 -- docs/behaviour.md for what each field can show today.
 -- @module sbx.behaviour
 local core = require "sbx.core"
+local facts = require "sbx.facts"
 
 local M = {}
 
@@ -232,6 +233,13 @@ local function collect_tags(st, dns, dropped)
 	if #st.execs > 0 then tags.exec = true end
 end
 
+-- The tag of a run that looked for a sandbox, a virtual machine or a
+-- debugger (VirusTotal's `detect_debug_environment`): the checks of
+-- `sbx.facts.ENVIRONMENT_CHECKS`, the same the rule T1497.001 reads.
+local function collect_checks(res, tags)
+	if #facts.of(res).environment_checks > 0 then tags.detect_debug_environment = true end
+end
+
 -- children by name: the text and the JSON do not follow the order the
 -- calls happened to come in
 local function by_name(list)
@@ -275,6 +283,7 @@ function M.summary(res)
 	local dropped = collect_dropped(res, st)
 	collect_files(res, st)
 	collect_tags(st, dns, dropped)
+	collect_checks(res, st.tags)
 	local ptree = processes_tree(res, st)
 	local dns_list, traffic_list = network_lists(dns, st.traffic)
 	sort(st.execs)

@@ -182,6 +182,70 @@ local function on_files(F, res)
 	for _, d in ipairs(res.decoys or {}) do add(F.decoys, { name = d.name, path = d.path }) end
 end
 
+--- The checks a program makes to tell a sandbox, a container, a virtual
+-- machine or a debugger from an ordinary host (ATT&CK T1497.001, System
+-- Checks; VirusTotal's tag `detect_debug_environment`): Lua patterns over
+-- a path read (`read`), the command as run (`exec`: base name, a space,
+-- the arguments) and the whole command line (`cmdline`: a `grep
+-- hypervisor /proc/cpuinfo` or `grep TracerPid /proc/self/status`, whose
+-- files alone every system tool reads), and the programs (`not_by`, base
+-- names) whose reads are their own job: process listers read every
+-- process's cgroup and status, `df` and `findmnt` the mount table, lscpu
+-- the DMI table (to name the hypervisor it prints).  The cpuid
+-- instruction's hypervisor bit is out of reach: no system call.
+M.ENVIRONMENT_CHECKS = {
+	read = { "^/proc/1/cgroup$", "^/proc/1/sched$", "^/proc/1/mountinfo$", "^/proc/1/environ$",
+		"^/proc/self/mountinfo$", "^/proc/thread%-self/mountinfo$", "^/proc/%d+/mountinfo$",
+		"^/%.dockerenv$", "^/run/%.containerenv$", "^/sys/class/dmi/", "^/sys/devices/virtual/dmi/",
+		"^/sys/firmware/dmi/", "^/proc/scsi/scsi$", "^/sys/hypervisor/", "^/proc/xen",
+		"^/proc/vz", "^/dev/vboxguest", "^/dev/vboxuser", "^/proc/sysinfo$" },
+	exec = { "^systemd%-detect%-virt", "^virt%-what", "^dmidecode", "^imvirt" },
+	cmdline = { "hypervisor", "TracerPid" },
+	not_by = { ps = true, pgrep = true, pkill = true, top = true, htop = true, pidof = true,
+		pstree = true, systemctl = true, ["systemd-cgls"] = true, df = true, findmnt = true,
+		mount = true, umount = true, lsblk = true, lscpu = true, ["systemd-detect-virt"] = true,
+		["virt-what"] = true },
+}
+
+local function matches(s, pats)
+	for _, p in ipairs(pats) do
+		if s:find(p) then return true end
+	end
+	return false
+end
+
+local function base(p)
+	return type(p) == "string" and (p:match("([^/]*)/*$") or p) or "?"
+end
+
+-- The environment checks of a run's facts (`M.ENVIRONMENT_CHECKS`), in
+-- the order they happened: `{ what = "read /proc/1/cgroup", image = }`.
+local function environment_checks(F)
+	local C, out, seen = M.ENVIRONMENT_CHECKS, {}, {}
+	local function note(what, image)
+		if seen[what] then return end
+		seen[what] = true
+		out[#out + 1] = { what = what, image = image }
+	end
+	for _, x in ipairs(F.execs) do
+		local argv = x.argv or {}
+		local cmd = { base(argv[1] or x.image) }
+		for i = 2, #argv do cmd[#cmd + 1] = argv[i] end
+		local command = table.concat(cmd, " ")
+		if matches(command, C.exec) then
+			note("ran `" .. command .. "`", x.image)
+		elseif type(x.cmdline) == "string" and matches(x.cmdline, C.cmdline) then
+			note("ran `" .. x.cmdline .. "`", x.image)
+		end
+	end
+	for _, o in ipairs(F.opens) do
+		if not o.write and not C.not_by[base(o.image)] and matches(o.path, C.read) then
+			note("read " .. o.path, o.image)
+		end
+	end
+	return out
+end
+
 --- The facts of one run.
 -- @tparam table run the structured result (`sbx.report.result`)
 -- @treturn table lists `execs` ({pid, ppid, image, argv, cmdline,
@@ -195,8 +259,9 @@ end
 --  `decoys_leaked`, `memfds`, `signals`, `protects`, `ptraces`,
 --  `namespaces`, `refused` ({call, errno, path, image}), `killed`;
 --  `runtime` (by pid: "python", "perl", "ruby", "node" or "php", from the
---  image's name or the library the process read); and `command`, the
---  first exec's image
+--  image's name or the library the process read); `environment_checks`
+--  ({what, image}: the checks of `M.ENVIRONMENT_CHECKS` it made); and
+--  `command`, the first exec's image
 function M.of(run)
 	if type(run) ~= "table" then
 		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
@@ -214,6 +279,7 @@ function M.of(run)
 	on_sink(F, run)
 	on_files(F, run)
 	F.written_set = nil
+	F.environment_checks = environment_checks(F)
 	F.command = F.execs[1] and F.execs[1].image
 	return F
 end

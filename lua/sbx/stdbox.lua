@@ -43,8 +43,47 @@ function M.analysis(o)
 	return o
 end
 
---- The box user, inside.
-M.user = { name = "sbx", uid = 1000, gid = 1000, home = "/work" }
+--- The box user, inside: an ordinary account with a home of its own
+-- (`M.host.home`); the program's working directory stays /work.
+M.user = { name = "dana", uid = 1000, gid = 1000, home = "/home/dana" }
+
+--- What the box shows of the machine it seems to be: a fixed, ordinary
+-- host (the same in every run, so that reports stay reproducible), never
+-- a name that says sandbox.  An operator changes any field before
+-- `M.build`.
+-- `hostname`: the UTS name and /etc/hostname.
+-- `sys`: host /sys directories bound read-only where they exist (what
+-- glibc, Python, lscpu and the JVM read at start-up: the CPUs online, the
+-- NUMA nodes, the huge page sizes); never a writable mount, never the
+-- device list (/sys/class, /sys/block, /sys/bus), DMI or the network
+-- interfaces.
+-- `home`: the size of the home's tmpfs, and its dot files (name -> text).
+M.host = {
+	hostname = "dana-laptop",
+	sys = { "/sys/devices/system/cpu", "/sys/devices/system/node",
+		"/sys/kernel/mm/transparent_hugepage", "/sys/kernel/mm/hugepages" },
+	home = {
+		size = 16 * MiB,
+		files = {
+			[".bashrc"] = "# ~/.bashrc: executed by bash(1) for non-login shells.\n"
+				.. "case $- in\n    *i*) ;;\n      *) return;;\nesac\n"
+				.. "HISTCONTROL=ignoreboth\nshopt -s histappend\nHISTSIZE=1000\nHISTFILESIZE=2000\n"
+				.. "shopt -s checkwinsize\nPS1='${debian_chroot:+($debian_chroot)}\\u@\\h:\\w\\$ '\n"
+				.. "alias ls='ls --color=auto'\nalias ll='ls -alF'\nalias la='ls -A'\n"
+				.. "if [ -f ~/.bash_aliases ]; then\n    . ~/.bash_aliases\nfi\n",
+			[".profile"] = "# ~/.profile: executed by the command interpreter for login shells.\n"
+				.. "if [ -n \"$BASH_VERSION\" ]; then\n    if [ -f \"$HOME/.bashrc\" ]; then\n"
+				.. "\t. \"$HOME/.bashrc\"\n    fi\nfi\n"
+				.. "if [ -d \"$HOME/bin\" ] ; then\n    PATH=\"$HOME/bin:$PATH\"\nfi\n"
+				.. "if [ -d \"$HOME/.local/bin\" ] ; then\n    PATH=\"$HOME/.local/bin:$PATH\"\nfi\n",
+			[".bash_logout"] = "# ~/.bash_logout: executed by bash(1) when login shell exits.\n"
+				.. "if [ \"$SHLVL\" = 1 ]; then\n    [ -x /usr/bin/clear_console ] && /usr/bin/clear_console -q\nfi\n",
+			[".bash_history"] = "ls\ncd projects\ngit status\ngit pull\nmake\n./build.sh\n"
+				.. "vim notes.txt\nls -la\ncd ..\nsudo apt update\nsudo apt upgrade\n"
+				.. "python3 -m venv .venv\nhtop\ndf -h\nhistory\n",
+		},
+	},
+}
 
 --- Host id (uid and gid) a root caller's box is mapped to (see
 -- `sbx._hostid`, where it is explained and checked); `o.host_id` chooses
@@ -61,20 +100,40 @@ M.root_host_id = hostid.root_host_id
 -- @return true, or nil, reason
 M.check_host_id = hostid.check_host_id
 
+-- The accounts every Debian system has, before the box user's.
+local SYSTEM_USERS = "root:x:0:0:root:/root:/bin/bash\n"
+	.. "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\nbin:x:2:2:bin:/bin:/usr/sbin/nologin\n"
+	.. "sys:x:3:3:sys:/dev:/usr/sbin/nologin\nsync:x:4:65534:sync:/bin:/bin/sync\n"
+	.. "games:x:5:60:games:/usr/games:/usr/sbin/nologin\nman:x:6:12:man:/var/cache/man:/usr/sbin/nologin\n"
+	.. "lp:x:7:7:lp:/var/spool/lpd:/usr/sbin/nologin\nmail:x:8:8:mail:/var/mail:/usr/sbin/nologin\n"
+	.. "news:x:9:9:news:/var/spool/news:/usr/sbin/nologin\n"
+	.. "www-data:x:33:33:www-data:/var/www:/usr/sbin/nologin\n"
+	.. "backup:x:34:34:backup:/var/backups:/usr/sbin/nologin\n"
+	.. "_apt:x:42:65534::/nonexistent:/usr/sbin/nologin\n"
+	.. "messagebus:x:100:102::/nonexistent:/usr/sbin/nologin\n"
+local SYSTEM_GROUPS = "root:x:0:\ndaemon:x:1:\nbin:x:2:\nsys:x:3:\nadm:x:4:\ntty:x:5:\n"
+	.. "disk:x:6:\nlp:x:7:\nmail:x:8:\nnews:x:9:\nman:x:12:\nwww-data:x:33:\nbackup:x:34:\n"
+	.. "users:x:100:\nmessagebus:x:102:\n"
+
 --- Files of the synthetic /etc (every other host file is absent); with
 -- `net` "sink", names are also looked up at the sink's resolver.
-function M.etc_files(user, net)
+-- @tparam table user `M.user`'s shape
+-- @tparam string net the network mode
+-- @tparam[opt] table host `M.host`'s shape (default `M.host`)
+function M.etc_files(user, net, host)
+	host = host or M.host
 	local etc = {
-		passwd = ("root:x:0:0:root:/root:/usr/sbin/nologin\n"
-			.. "%s:x:%d:%d:%s:%s:/bin/sh\n"
+		passwd = SYSTEM_USERS .. ("%s:x:%d:%d:%s,,,:%s:/bin/bash\n"
 			.. "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
-			:format(user.name, user.uid, user.gid, user.name, user.home),
-		group = ("root:x:0:\n%s:x:%d:\nnogroup:x:65534:\n"):format(user.name, user.gid),
-		hosts = "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n",
+			:format(user.name, user.uid, user.gid, user.name:gsub("^%l", string.upper), user.home),
+		group = SYSTEM_GROUPS .. ("%s:x:%d:\nnogroup:x:65534:\n"):format(user.name, user.gid),
+		hosts = ("127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n")
+			:format(host.hostname),
 		["nsswitch.conf"] = "passwd: files\ngroup: files\nshadow: files\n"
 			.. "hosts: files\nnetworks: files\nprotocols: files\nservices: files\n",
 		["resolv.conf"] = "",
-		hostname = "sbx\n",
+		hostname = host.hostname .. "\n",
+		timezone = "Etc/UTC\n",
 	}
 	if net == "sink" then sink.etc(etc) end
 	return etc
@@ -507,10 +566,26 @@ local function add(t, mount, rule, ro_root)
 	if ro_root then t.ro_roots[#t.ro_roots + 1] = ro_root end
 end
 
+-- The links of the synthetic /etc into /usr.
+local ETC_LINKS = { ["/etc/os-release"] = "../usr/lib/os-release",
+	["/etc/localtime"] = "/usr/share/zoneinfo/Etc/UTC" }
+
+-- 16 random bytes as 32 hex digits, from the kernel
+local function machine_id()
+	local f = assert(io.open("/dev/urandom", "rb"))
+	local b = f:read(16)
+	f:close()
+	return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end))
+end
+
 -- /usr, the host's top-level links or directories into it, and the
 -- synthetic /etc, in a fixed order: binds, then links, then files, each
 -- by destination.
-local function system_tree(t, net)
+local function system_tree(t, net, o)
+	local covered = {}
+	for _, l in ipairs { o.ro or {}, o.rw or {}, o.tmp or {}, o.socket or {} } do
+		for _, b in ipairs(l) do covered[b.dst or ""] = true end
+	end
 	add(t, { type = "bind", src = "/usr" }, { path = "/", access = { "read_dir" } }, "/usr")
 	add(t, nil, { path = "/usr", access = "ro" })
 	for _, l in ipairs { "bin", "sbin", "lib", "lib32", "lib64", "libx32" } do
@@ -523,6 +598,15 @@ local function system_tree(t, net)
 	end
 	for name, data in pairs(M.etc_files(M.user, net)) do
 		add(t, { type = "file", dst = "/etc/" .. name, data = data, mode = 420 })
+	end
+	-- a machine of its own: an id per run, as every installed system has
+	add(t, { type = "file", dst = "/etc/machine-id", data = machine_id() .. "\n", mode = 292 })
+	-- the system's own release (`platform`, `lsb_release`, os.release()
+	-- read it) and time zone, as Debian links them
+	-- (not where an operator's bind or tmpfs goes: a mount cannot land on
+	-- a link)
+	for dst, target in pairs(ETC_LINKS) do
+		if not covered[dst] then add(t, { type = "symlink", target = target, dst = dst }) end
 	end
 	local rank = { bind = 1, symlink = 2, file = 3 }
 	table.sort(t.mounts, function(a, b)
@@ -555,10 +639,42 @@ local function kernel_tree(t)
 	add(t, nil, { path = "/dev/console", access = { "read_file", "write_file", "ioctl_dev" }, optional = true })
 end
 
--- /tmp, and /work when no host directory is bound there.
+-- The host's /sys directories of `M.host.sys` that exist here, each
+-- bound read-only (a sysfs file's mode cannot open it for writing through
+-- a read-only mount, whatever the box's ids), and what the box reads there.
+local function sys_tree(t)
+	for _, dir in ipairs(M.host.sys) do
+		local st = core.lstat(dir)
+		if st and st.type == "dir" then
+			add(t, { type = "bind", src = dir, optional = true }, { path = dir, access = "ro" })
+		end
+	end
+end
+
+-- The box user's home: a tmpfs of its own with the usual dot files, each
+-- written as the tree's (left out of the written files while unchanged).
+local function home_tree(t)
+	local home = M.user.home
+	add(t, { type = "tmpfs", dst = home, size = M.host.home.size, nr_inodes = 1024,
+		mode = tonumber("755", 8) }, { path = home, access = "rw" })
+	local names = {}
+	for name in pairs(M.host.home.files) do names[#names + 1] = name end
+	table.sort(names)
+	t.placed = t.placed or {}
+	for _, name in ipairs(names) do
+		local data = M.host.home.files[name]
+		local path = home .. "/" .. name
+		add(t, { type = "file", dst = path, data = data,
+			mode = name:find("history$") and tonumber("600", 8) or tonumber("644", 8) })
+		t.placed[path] = core.sha256(data)
+	end
+end
+
+-- /tmp, the home, and /work when no host directory is bound there.
 local function scratch_tree(t, lim, work_host)
 	add(t, { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = M.tree.inodes,
 		mode = tonumber("1777", 8) }, { path = "/tmp", access = "rw" })
+	if M.user.home ~= "/work" then home_tree(t) end
 	if not work_host then
 		add(t, { type = "tmpfs", dst = "/work", size = M.tree.work, nr_inodes = M.tree.inodes,
 			mode = tonumber("755", 8) }, { path = "/work", access = "rw" })
@@ -675,6 +791,16 @@ local function inputs(o)
 	return c
 end
 
+-- The tree's mount points and the files it placed in a written place.
+local function placed_and_mounted(t)
+	local list = M.mount_points(t)
+	local placed = {}
+	for p in pairs(t.placed or {}) do placed[#placed + 1] = p end
+	table.sort(placed)
+	for _, p in ipairs(placed) do list[#list + 1] = p end
+	return list
+end
+
 -- The spec for sbx.core.box, from the inputs c and the tree t.
 local function box_spec(o, c, t)
 	local lim = c.lim
@@ -685,7 +811,7 @@ local function box_spec(o, c, t)
 		namespaces = namespaces,
 		uid = M.user.uid, gid = M.user.gid,
 		host_uid = c.host_id, host_gid = c.host_id,
-		hostname = "sbx",
+		hostname = M.host.hostname,
 		root = { size = 1 * MiB, nr_inodes = 1024 },
 		read_only_root = true,
 		mounts = t.mounts,
@@ -721,8 +847,10 @@ local function box_spec(o, c, t)
 			read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
 			keep_total = written.bounds.keep_total,
 			-- the nodes the tree mounts over (the program's own file
-			-- among them) are not the program's: never kept
-			skip = o.keep and M.mount_points(t) or nil,
+			-- among them) are not the program's: never kept; nor the
+			-- home's dot files the tree placed (one the program changed
+			-- is still recorded, with its new SHA-256)
+			skip = o.keep and placed_and_mounted(t) or nil,
 		} or nil,
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
 		-- the explain channel (docs/seccomp.md): what a refusal does,
@@ -776,8 +904,11 @@ local function claims(o, c, spec, t)
 		decoys = t.decoys,
 		-- where the tree mounts something: in a written place, the node
 		-- under the mount is the tree's, not the program's (sbx.written)
+		-- and the files it placed there (path -> their sha256): the
+		-- tree's too while unchanged
 		mount_points = (function()
 			local set = {}
+			for dst, sum in pairs(t.placed or {}) do set[dst] = sum end
 			for _, dst in ipairs(M.mount_points(t)) do set[dst] = true end
 			return set
 		end)(),
@@ -813,18 +944,19 @@ function M.build(o)
 	local c, err, opt = inputs(o)
 	if not c then return nil, err, opt end
 	local t = { mounts = {}, ll = {}, ro_roots = {} }
-	system_tree(t, o.net)
+	system_tree(t, o.net, o)
 	kernel_tree(t)
+	sys_tree(t)
 	scratch_tree(t, c.lim, c.work_host)
 	local ok, why, wopt = operator_tree(t, o, c.lim, c.host_id or c.euid)
 	if not ok then return nil, why, wopt end
 	if o.capture ~= false then
 		local perr
-		t.places, perr = written.places(o)
+		t.places, perr = written.places(o, M.user.home ~= "/work" and M.user.home or nil)
 		if not t.places then return nil, perr, "--tmp" end
 	end
 	if o.decoys then
-		t.decoys = written.decoys(c.work_host, core.sha256)
+		t.decoys = written.decoys(c.work_host, core.sha256, M.user)
 		for _, m in ipairs(written.decoy_mounts(t.decoys)) do add(t, m) end
 	end
 	c.path = place_program(t, c.host_path, c.work_host)

@@ -20,12 +20,14 @@ M.bounds = { entries = 10000, depth = 32, read_bytes = 256 << 20,
 --- The most places a box's record walks (the core's SBX_PLACES_MAX).
 M.places_max = 16
 
---- The writable places of the standard box: /work, /tmp, /dev/shm, every
--- `--tmp` and every `--rw` destination, each once, in that order.
+--- The writable places of the standard box: /work, /tmp, /dev/shm, the
+-- box user's home (when it is a place of its own), every `--tmp` and
+-- every `--rw` destination, each once, in that order.
 -- @tparam table o the standard box's options (`tmp`, `rw` lists of `{dst=}`)
+-- @tparam[opt] string home the home's path
 -- @treturn table a list of paths inside the box; or nil, reason (more
 -- than `M.places_max`)
-function M.places(o)
+function M.places(o, home)
 	if type(o) ~= "table" then error("bad argument #1 to 'places' (table expected)", 2) end
 	local list, seen = {}, {}
 	local function add(p)
@@ -37,64 +39,105 @@ function M.places(o)
 	add("/work")
 	add("/tmp")
 	add("/dev/shm")
+	if home then add(home) end
 	for _, t in ipairs(o.tmp or {}) do add(t.dst) end
 	for _, b in ipairs(o.rw or {}) do add(b.dst) end
 	if #list > M.places_max then
-		return nil, ("--tmp and --rw: at most %d writable places in all, with /work, /tmp and /dev/shm")
+		return nil, ("--tmp and --rw: at most %d writable places in all, with /work, /tmp, /dev/shm and the home")
 			:format(M.places_max)
 	end
 	return list
 end
 
--- 16 random bytes as hex, from the kernel
-local function random_hex()
+-- n random bytes from the kernel
+local function random_bytes(n)
 	local f = assert(io_open("/dev/urandom", "rb"))
-	local b = f:read(16)
+	local b = f:read(n)
 	f:close()
-	return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end))
+	return b
 end
 
--- A decoy's contents around its marker: plausible to a reader.
+-- n random characters of the alphabet abc (fewer than 256 of them; the
+-- bytes past the last whole multiple of #abc are drawn again, so that
+-- every character is as likely)
+local function random_text(n, abc)
+	local out, top = {}, 256 - 256 % #abc
+	while #out < n do
+		for c in random_bytes(n):gmatch(".") do
+			local v = c:byte()
+			if v < top and #out < n then
+				local i = v % #abc + 1
+				out[#out + 1] = abc:sub(i, i)
+			end
+		end
+	end
+	return concat(out)
+end
+
+local LOWER = "abcdefghijklmnopqrstuvwxyz0123456789"
+local BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+local ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+local CRYPT = "./" .. ALNUM
+
+--- A decoy's marker: 24 random lower-case letters and digits, unique per
+-- run, that reads as part of the key material around it (a base64 key's
+-- body, a secret, a hash) and holds no fixed word a sample could look for.
+-- Lower case, as the sink's records are searched (a DNS name's case is
+-- not kept).
+function M.marker()
+	return random_text(24, LOWER)
+end
+
+-- A decoy's contents around its marker: plausible to a reader, random
+-- apart from each format's fixed parts.
 local shapes = {
-	{ name = "~/.ssh/id_rsa", path = "/work/.ssh/id_rsa", home = true, make = function(m)
-		local body = ("MIIEpAIBAAKCAQEA" .. m .. m .. m):rep(6)
+	{ name = "~/.ssh/id_rsa", path = "/.ssh/id_rsa", home = true, make = function(m)
+		-- an RSA key's base64 body (1190 bytes of DER), the marker within
+		local body = "MIIEpAIBAAKCAQEA" .. random_text(700, BASE64) .. m .. random_text(852, BASE64) .. "=="
 		local lines = {}
 		for i = 1, #body, 64 do lines[#lines + 1] = body:sub(i, i + 63) end
 		return "-----BEGIN RSA PRIVATE KEY-----\n" .. concat(lines, "\n")
 			.. "\n-----END RSA PRIVATE KEY-----\n"
 	end },
-	{ name = "~/.aws/credentials", path = "/work/.aws/credentials", home = true, make = function(m)
-		return "[default]\naws_access_key_id = AKIA" .. m:sub(1, 16):upper()
-			.. "\naws_secret_access_key = " .. m .. "\nregion = us-east-1\n"
+	{ name = "~/.aws/credentials", path = "/.aws/credentials", home = true, make = function(m)
+		return "[default]\naws_access_key_id = AKIA" .. random_text(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+			.. "\naws_secret_access_key = " .. random_text(9, ALNUM) .. m .. random_text(7, ALNUM .. "+/")
+			.. "\nregion = us-east-1\n"
 	end },
 	{ name = "~/.config/google-chrome/Default/Login Data",
-		path = "/work/.config/google-chrome/Default/Login Data", home = true, make = function(m)
+		path = "/.config/google-chrome/Default/Login Data", home = true, make = function(m)
 			-- the header of an SQLite database, then a row's bytes
 			return "SQLite format 3\0" .. ("\0"):rep(84)
 				.. "https://accounts.example.com/login\0admin\0" .. m .. "\0"
 		end },
-	{ name = "/etc/shadow", path = "/etc/shadow", make = function(m)
-		return "root:$6$" .. m:sub(1, 16) .. "$" .. m .. ":19700:0:99999:7:::\n"
-			.. "sbx:!:19700:0:99999:7:::\n"
+	{ name = "/etc/shadow", path = "/etc/shadow", make = function(m, user)
+		-- a SHA-512 crypt hash: 16 characters of salt, 86 of hash
+		return "root:$6$" .. random_text(16, CRYPT) .. "$" .. m .. random_text(62, CRYPT)
+			.. ":19700:0:99999:7:::\n" .. user .. ":!:19700:0:99999:7:::\n"
 	end },
 }
 
 --- The decoys of a run: each with its name (`~/.ssh/id_rsa`), its path
--- in the box, a marker random per run, its contents and their SHA-256.
--- The home decoys are placed only where /work is the box's own tmpfs
--- (never into a host directory bound there).
+-- in the box, a marker random per run (`M.marker`), its contents and
+-- their SHA-256.  The home decoys are placed in the box user's home, and
+-- only where it is the box's own tmpfs (never into a host directory
+-- bound at /work when that is the home).
 -- @tparam boolean work_host /work is a host directory (`--rw DIR:/work`)
 -- @tparam function sha256 a string's SHA-256 as hex (`sbx.core.sha256`)
+-- @tparam[opt] table user the box user (`name`, `home`; default
+-- `sbx.stdbox.user`)
 -- @treturn table a list of `{name, path, marker, data, sha256}`
-function M.decoys(work_host, sha256)
+function M.decoys(work_host, sha256, user)
 	if type(sha256) ~= "function" then error("bad argument #2 to 'decoys' (function expected)", 2) end
+	user = user or require("sbx.stdbox").user
+	local home_host = work_host and user.home == "/work"
 	local list = {}
 	for _, s in ipairs(shapes) do
-		if not (s.home and work_host) then
-			local marker = "sbxdecoy" .. random_hex()
-			local data = s.make(marker)
-			list[#list + 1] = { name = s.name, path = s.path, marker = marker, data = data,
-				sha256 = sha256(data) }
+		if not (s.home and home_host) then
+			local marker = M.marker()
+			local data = s.make(marker, user.name)
+			list[#list + 1] = { name = s.name, path = s.home and user.home .. s.path or s.path,
+				marker = marker, data = data, sha256 = sha256(data) }
 		end
 	end
 	return list
@@ -118,7 +161,9 @@ end
 -- program's (it could not touch it while covered).
 -- @tparam table r the result of box:run()
 -- @tparam[opt] table decoys from `M.decoys`
--- @tparam[opt] table mount_points a set of the tree's mount destinations
+-- @tparam[opt] table mount_points a set of the tree's mount destinations;
+-- a path whose value is a SHA-256 (hex) is a file the tree placed (a dot
+-- file of the home), left out only while it still has that content
 -- @treturn table the list (empty when the run had no record)
 function M.files(r, decoys, mount_points)
 	local placed = {}
@@ -128,7 +173,9 @@ function M.files(r, decoys, mount_points)
 	for _, f in ipairs(r.files or {}) do
 		local d = placed[f.path]
 		if d and f.sha256 == d.sha256 then f.decoy = d.name end
-		if not mount_points[f.path] then list[#list + 1] = f end
+		local m = mount_points[f.path]
+		if type(m) == "string" then m = f.type == "file" and f.sha256 == m end
+		if not m then list[#list + 1] = f end
 	end
 	sort(list, function(a, b) return a.path < b.path end)
 	return list

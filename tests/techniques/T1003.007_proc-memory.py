@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 target = subprocess.Popen(["python3", "-c",

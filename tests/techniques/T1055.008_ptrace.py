@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 PTRACE_PEEKTEXT, PTRACE_POKETEXT, PTRACE_ATTACH, PTRACE_DETACH = 1, 4, 16, 17

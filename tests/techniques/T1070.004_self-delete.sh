@@ -1,6 +1,6 @@
 #!/bin/sh
 # Drops its payload, runs it, and removes both the payload and itself.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 p=/tmp/.X0-lock.d
 printf '#!/bin/sh\nuname -a > /dev/null\n' > "$p"
 chmod +x "$p"

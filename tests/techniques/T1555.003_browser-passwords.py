@@ -7,7 +7,7 @@ import shutil
 import sqlite3
 import sys
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 home = os.path.expanduser("~")

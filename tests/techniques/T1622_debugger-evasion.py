@@ -5,7 +5,7 @@ import ctypes
 import os
 import sys
 
-if os.environ.get("HOME") != "/work":
+if os.environ.get("HOME") != "/home/dana":
     sys.exit("run only inside sbxlua's analysis box")
 
 with open("/proc/self/status") as f:

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 {
 	char b[256];
 	ssize_t n = 0;
-	int fd = open("/work/.ssh/id_rsa", O_RDONLY | O_CLOEXEC);
+	int fd = open("/home/dana/.ssh/id_rsa", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = read(fd, b, sizeof b);
 		close(fd);

@@ -10,7 +10,7 @@ int main(void)
 		(void)read(fd, b, sizeof b);
 		close(fd);
 	}
-	fd = open("/work/.ssh/id_rsa", O_RDONLY | O_CLOEXEC);
+	fd = open("/home/dana/.ssh/id_rsa", O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)read(fd, b, sizeof b);
 		close(fd);

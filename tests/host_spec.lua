@@ -1,0 +1,202 @@
+-- A box that looks like an ordinary host (sbx.stdbox's `host` and `user`):
+-- programs that count CPUs through /sys, read /etc/os-release, the host's
+-- name, the user and its home, as they would on a host; no DMI, no device
+-- list, no writable /sys; no word that names the box anywhere a sample
+-- reads; and a sample's checks for a sandbox named in its behaviour
+-- (T1497.001, the tag detect_debug_environment).  Real boxes only.
+-- scripts/test.sh runs this file as root and as uid 65534.
+local S = require "support"
+local cjson = require "cjson"
+local stdbox = require "sbx.stdbox"
+
+local run = S.runlua
+
+-- the host's count of online CPUs
+local function host_cpus()
+	return tonumber((S.sh("getconf _NPROCESSORS_ONLN")))
+end
+
+-- runs `sh -c script` in the standard box; returns stdout, asserting exit 0
+local function box_sh(script, ...)
+	local args = { ... }
+	args[#args + 1] = "sh"
+	args[#args + 1] = "-c"
+	args[#args + 1] = script
+	local out, err, code = run(table.unpack(args))
+	assert.are.equal(0, code, err)
+	return out, err
+end
+
+describe("an ordinary host [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	describe("CPUs counted through /sys", function()
+		it("nproc, lscpu, python3's os.cpu_count() and the cpuN directories agree with the host", function()
+			local n = host_cpus()
+			assert.is_true(n and n >= 1)
+			local out = box_sh("nproc; lscpu | sed -n 's/^CPU(s): *//p'; "
+				.. "/usr/bin/python3 -c 'import os; print(os.cpu_count())'; "
+				.. "ls /sys/devices/system/cpu | grep -c '^cpu[0-9][0-9]*$'; cat /sys/devices/system/cpu/online")
+			local want = ("%d\n%d\n%d\n%d\n"):format(n, n, n, n)
+			assert.are.equal(want, out:match("^(.-\n.-\n.-\n.-\n)"), out)
+			assert.is_truthy(out:match("\n0[%-%d,]*\n$"), out)
+		end)
+
+		it("the NUMA nodes and the huge page sizes are there, where the host has them", function()
+			local script = ""
+			for _, dir in ipairs(stdbox.host.sys) do
+				if S.sh("test -d " .. S.q(dir) .. " && echo y") == "y\n" then
+					script = script .. "test -d " .. S.q(dir) .. " || echo missing " .. S.q(dir) .. "; "
+				end
+			end
+			assert.are.equal("", box_sh(script .. "true"))
+		end)
+
+		it("a /sys directory the host lacks leaves the box as it was", function()
+			local saved = stdbox.host.sys
+			stdbox.host.sys = { "/sys/no/such/dir", table.unpack(saved) }
+			local spec, info = stdbox.build { prog = "true" }
+			stdbox.host.sys = saved
+			assert.is_table(spec, info)
+			for _, m in ipairs(spec.mounts) do assert.are_not.equal("/sys/no/such/dir", m.src) end
+		end)
+	end)
+
+	describe("no device list, no DMI, no writable /sys", function()
+		it("/sys holds only the CPU, node and memory subsets", function()
+			local out = box_sh("for p in /sys/class /sys/block /sys/bus /sys/firmware /sys/fs /sys/class/dmi"
+				.. " /sys/devices/virtual /sys/class/net /sys/hypervisor /sys/devices/pci0000:00; do"
+				.. " test -e $p && echo present $p; done; ls /sys /sys/devices /sys/kernel")
+			assert.are.equal("/sys:\ndevices\nkernel\n\n/sys/devices:\nsystem\n\n/sys/kernel:\nmm\n", out)
+		end)
+
+		it("a write to a /sys knob fails inside, and the host's file is unchanged", function()
+			local knob = "/sys/kernel/mm/transparent_hugepage/enabled"
+			local before = S.read(knob)
+			if not before then return pending("this host has no " .. knob) end
+			local out = box_sh("{ echo never > " .. knob .. "; } 2>/dev/null && echo wrote || echo refused; "
+				.. "{ echo 0 > /sys/devices/system/cpu/cpu0/online; } 2>/dev/null && echo wrote || echo refused; "
+				.. "grep ' /sys/' /proc/self/mountinfo | grep -v ' ro,' | wc -l")
+			assert.are.equal("refused\nrefused\n0\n", out)
+			assert.are.equal(before, S.read(knob))
+		end)
+	end)
+
+	describe("the machine it seems to be", function()
+		it("/etc/os-release is the system's own", function()
+			local host = S.read("/usr/lib/os-release")
+			if not host then return pending("this host has no /usr/lib/os-release") end
+			local out = box_sh("cat /etc/os-release; /usr/bin/python3 -c "
+				.. "'import platform; print(platform.freedesktop_os_release()[\"ID\"])'")
+			local id = host:match("\nID=\"?([^\"\n]+)") or host:match("^ID=\"?([^\"\n]+)")
+			assert.are.equal(host .. id .. "\n", out)
+		end)
+
+		it("the host name, the user and the home are ordinary ones", function()
+			local u, h = stdbox.user, stdbox.host
+			local out = box_sh("hostname; uname -n; cat /etc/hostname; id -un; whoami; echo $HOME $USER $LOGNAME; pwd;"
+				.. " getent passwd " .. u.name .. " | cut -d: -f6,7")
+			assert.are.equal(("%s\n%s\n%s\n%s\n%s\n%s %s %s\n/work\n%s:/bin/bash\n"):format(h.hostname,
+				h.hostname, h.hostname, u.name, u.name, u.home, u.name, u.name, u.home), out)
+			for _, word in ipairs { "sbx", "sandbox", "sbxlua" } do
+				assert.is_falsy(out:lower():find(word, 1, true), word)
+			end
+		end)
+
+		it("the home holds the usual dot files, a history among them, and is writable", function()
+			local out = box_sh("cd && ls -A; test -s .bash_history && echo history; "
+				.. "echo 'alias x=y' >> .bashrc && echo written")
+			assert.are.equal(".bash_history\n.bash_logout\n.bashrc\n.profile\nhistory\nwritten\n", out)
+		end)
+
+		it("an unchanged dot file is not a written file; a changed one is", function()
+			local d, rm = S.tmpdir()
+			local _, err, code = run("--json", d .. "/r.json", "sh", "-c", "echo hi >> ~/.profile; cat ~/.bashrc >/dev/null")
+			assert.are.equal(0, code, err)
+			local r = cjson.decode(S.read(d .. "/r.json"))
+			rm()
+			local paths = {}
+			for _, f in ipairs(r.files_dropped or {}) do paths[#paths + 1] = f.path end
+			assert.are.same({ stdbox.user.home .. "/.profile" }, paths)
+		end)
+	end)
+
+	-- Every place a sample reads to learn where it runs, each checked for
+	-- a word that names the box.
+	describe("no tell", function()
+		local TELLS = {
+			{ "the files of /etc", "cat /etc/passwd /etc/group /etc/hosts /etc/hostname /etc/nsswitch.conf"
+				.. " /etc/resolv.conf /etc/os-release /etc/timezone /etc/machine-id" },
+			{ "the environment", "env" },
+			{ "the host name", "hostname; uname -a" },
+			{ "the user", "id; whoami" },
+			{ "the home's dot files", "cat ~/.bashrc ~/.profile ~/.bash_logout ~/.bash_history" },
+			{ "the cgroups", "cat /proc/self/cgroup /proc/1/cgroup" },
+			{ "pid 1's command line", "tr '\\0' ' ' < /proc/1/cmdline" },
+			{ "the decoys", "cat /etc/shadow ~/.ssh/id_rsa ~/.aws/credentials", "--decoys" },
+			{ "the file names of the tree", "find / -xdev 2>/dev/null; ls -a / /home ~ /work /tmp /dev" },
+		}
+		for _, t in ipairs(TELLS) do
+			it(t[1] .. " name neither sbx nor a sandbox", function()
+				local out = t[3] and box_sh(t[2], t[3]) or box_sh(t[2])
+				assert.is_true(#out > 0, t[2])
+				local low = out:lower()
+				for _, word in ipairs { "sbxlua", "sandbox", "sbxdecoy", "decoy" } do
+					assert.is_falsy(low:find(word, 1, true), t[1] .. " holds " .. word .. ":\n" .. out)
+				end
+				-- "sbx" as a word (random key material may hold the letters)
+				assert.is_falsy(low:find("%f[%w]sbx%f[%W]"), t[1] .. " holds sbx:\n" .. out)
+			end)
+		end
+
+		it("a decoy's marker is random per run and looks like its key material", function()
+			local d, rm = S.tmpdir()
+			local _, err, code = run("--decoys", "--json", d .. "/r1.json", "true")
+			assert.are.equal(0, code, err)
+			run("--decoys", "--json", d .. "/r2.json", "true")
+			local r1 = cjson.decode(S.read(d .. "/r1.json"))
+			local r2 = cjson.decode(S.read(d .. "/r2.json"))
+			rm()
+			for i, dc in ipairs(r1.decoys) do
+				assert.is_truthy(dc.marker:match("^[a-z0-9]+$") and #dc.marker == 24, dc.marker)
+				assert.are_not.equal(dc.marker, r2.decoys[i].marker)
+			end
+		end)
+	end)
+
+	describe("a sample's checks for a sandbox", function()
+		local function explore(prog)
+			local d, rm = S.tmpdir()
+			local out, err, code = run("--explore", "--json", d .. "/r.json", prog)
+			local r = cjson.decode(S.read(d .. "/r.json") or "null")
+			rm()
+			return r, out, err, code
+		end
+
+		it("are tagged detect_debug_environment and named T1497.001 in the behaviour", function()
+			for _, prog in ipairs { "tests/techniques/T1497.001_sandbox-checks-2.py",
+				"tests/techniques/T1497.001_sandbox-checks.sh" } do
+				local r, _, err = explore(prog)
+				assert.is_table(r, err)
+				local b = r.behaviour
+				local tags, ids = {}, {}
+				for _, t in ipairs(b.tags) do tags[t] = true end
+				for _, m in ipairs(b.mitre_attack_techniques) do ids[m.id] = m end
+				assert.is_true(tags.detect_debug_environment, prog .. "\n" .. err)
+				assert.is_table(ids["T1497.001"], prog .. "\n" .. err)
+				assert.are.equal("sandbox_checks", ids["T1497.001"].rule)
+			end
+		end)
+
+		it("are not what a program that only counts its CPUs does", function()
+			local d, rm = S.tmpdir()
+			local _, err, code = run("--explore", "--json", d .. "/r.json", "sh", "-c",
+				"nproc; lscpu >/dev/null; /usr/bin/python3 -c 'import os; os.cpu_count()'; df / >/dev/null; cat /etc/os-release >/dev/null")
+			local r = cjson.decode(S.read(d .. "/r.json") or "null")
+			rm()
+			assert.are.equal(0, code, err)
+			for _, t in ipairs(r.behaviour.tags) do assert.are_not.equal("detect_debug_environment", t) end
+			for _, m in ipairs(r.behaviour.mitre_attack_techniques) do assert.are_not.equal("T1497.001", m.id, err) end
+		end)
+	end)
+end)
