@@ -20,34 +20,45 @@ CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
 LDFLAGS += -Wl,-z,relro,-z,now
 EXE_LDFLAGS = -pie
 
-CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
+# core/ by trust boundary: common (no Lua, no other layer), child (between
+# clone and execve: common only), super (the supervisor: common only), api
+# (the Lua-facing files: all).  Each layer is compiled with the include
+# directories it may use, so that a lower one cannot include a higher one.
+CORE_DIRS := common child super api
+CORE_SRC := $(filter-out core/api/main.c,$(wildcard $(CORE_DIRS:%=core/%/*.c)))
 CORE_OBJ := $(CORE_SRC:core/%.c=build/obj/%.o)
 PROG_SRC := $(wildcard tests/progs/*.c)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
 # the behaviour corpus (tests/corpus_spec.lua)
 BEHAVE_SRC := $(wildcard tests/progs/behave/*.c)
 BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
-HDR := $(wildcard core/*.h)
+HDR := $(wildcard $(CORE_DIRS:%=core/%/*.h))
 LUA_SRC := $(shell find lua -name '*.lua')
 
 .PHONY: all check check-slurm bench-batch check-stress test test-unit lint format asan bench install uninstall deps clean
 
 all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN)
 
+build/obj/common/%.o: LAYER_INC = -Icore/common
+build/obj/child/%.o: LAYER_INC = -Icore/common -Icore/child
+build/obj/super/%.o: LAYER_INC = -Icore/common -Icore/super
+build/obj/api/%.o: LAYER_INC = $(CORE_DIRS:%=-Icore/%)
+
 build/obj/%.o: core/%.c $(HDR) | build/obj
+	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) -DSBX_LUADIR='"$(DATADIR)/lua"' \
+	@$(CC) $(CFLAGS) $(LAYER_INC) -DSBX_LUADIR='"$(DATADIR)/lua"' \
 		-DSBX_LUACDIR='"$(DATADIR)/luac"' -c $< -o $@
 
 # main.o embeds the install data directory: rebuild it when PREFIX changes
 build/luadir: FORCE | build/obj
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
-build/obj/main.o: build/luadir
+build/obj/api/main.o: build/luadir
 
 .PHONY: FORCE
 FORCE:
 
-sbxlua: build/obj/main.o $(CORE_OBJ)
+sbxlua: build/obj/api/main.o $(CORE_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(EDIT_LIBS) $(PKG_LIBS)
 
@@ -78,7 +89,7 @@ build/tests/bare_true: tests/progs/bare_true.c | build/tests
 		-fno-stack-protector -o $@ $<
 
 # the filter's own test program includes the filter's source
-build/tests/ttyfilter: core/ttyfilter.c core/ttyfilter.h
+build/tests/ttyfilter: core/super/ttyfilter.c core/super/ttyfilter.h
 
 # the strict profile's corpus shares its --seccomp option
 $(filter build/tests/corpus_%,$(PROG_BIN)): tests/progs/corpus.h
@@ -115,12 +126,12 @@ lint: all
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem \
 		--library=scripts/cppcheck-lua.cfg -D__x86_64__ \
-		-I core core tests/progs
-	clang-format --dry-run -Werror core/*.c core/*.h tests/progs/*.c \
+		$(CORE_DIRS:%=-I core/%) core tests/progs
+	clang-format --dry-run -Werror core/*/*.c core/*/*.h tests/progs/*.c \
 		tests/progs/behave/*.c tests/progs/behave/*.h
 
 format:
-	clang-format -i core/*.c core/*.h tests/progs/*.c tests/progs/behave/*.c \
+	clang-format -i core/*/*.c core/*/*.h tests/progs/*.c tests/progs/behave/*.c \
 		tests/progs/behave/*.h
 
 asan:

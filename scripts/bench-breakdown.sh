@@ -1,6 +1,6 @@
 #!/bin/sh
 # Where the start-up of `sbxlua run.lua /bin/true` goes: N runs with
-# SBXLUA_STAMPS set (core/stamp.h), then the median of each stretch
+# SBXLUA_STAMPS set (core/common/stamp.h), then the median of each stretch
 # between two stamps, in milliseconds.
 #   scripts/bench-breakdown.sh [runs] [run.lua options...]
 set -eu

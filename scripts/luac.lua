@@ -1,6 +1,6 @@
 --- Compiles sbxlua's scripts and modules, and the modules of others that
 -- every run loads (lua-argparse), into entries for sbxlua's loader
--- (core/chunk.c): make runs it after each change under lua/.
+-- (core/api/chunk.c): make runs it after each change under lua/.
 --   sbxlua scripts/luac.lua DIR SRC [AS]
 -- DIR: the directory of entries; SRC: the lua/ tree to compile; AS: where
 -- that tree is loaded from (default: the interpreter's own bundled

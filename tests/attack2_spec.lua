@@ -1,5 +1,5 @@
 -- Hostile programs against the explain channel's delete, rename and
--- attribute events (core/notify.c: describe_file, read_path, fd_path),
+-- attribute events (core/super/notify.c: describe_file, read_path, fd_path),
 -- sbx.pool and the host-id check.  Each test runs the hostile program in a
 -- real box and checks the report, the JSON and the host afterwards.
 -- scripts/test.sh runs this file as root and as uid 65534.

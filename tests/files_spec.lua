@@ -1,4 +1,4 @@
--- The written files of a run (sbx.written, core/capture.c): hostile
+-- The written files of a run (sbx.written, core/super/capture.c): hostile
 -- programs leave files, symlink traps, deep trees, huge and unreadable
 -- files and hostile names in the box's writable places; the record is
 -- checked against the host's own computation of the same bytes, the

@@ -1,4 +1,4 @@
--- The sbxlua interpreter (core/main.c): lua.c's command line, sbx.core
+-- The sbxlua interpreter (core/api/main.c): lua.c's command line, sbx.core
 -- linked in, the bundled lua/ directory, the REPL.  Runs the built binary,
 -- $SBX_BIN or ./sbxlua, from the repository root.
 
@@ -429,7 +429,7 @@ describe("sbxlua", function()
 		end)
 	end)
 
-	-- core/chunk.c: scripts and modules from the entries make compiled,
+	-- core/api/chunk.c: scripts and modules from the entries make compiled,
 	-- only when an entry was made from the text the source holds now,
 	-- under the name it is loaded with, and is as protected as the source.
 	describe("compiled chunks", function()

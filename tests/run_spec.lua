@@ -295,7 +295,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 
 		-- the box's init is a clone of the supervisor: it must not hold a
-		-- copy of what the supervisor's Lua holds (core/heap.c); the
+		-- copy of what the supervisor's Lua holds (core/api/heap.c); the
 		-- supervisor's own memory is searched the same way, so that a
 		-- search that finds nothing anywhere cannot pass
 		it("holds no copy of the supervisor's Lua data in the box's init", function()

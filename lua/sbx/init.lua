@@ -378,7 +378,7 @@ M.descriptor = core.descriptor
 M.open_dir = core.open_dir
 
 -- An output file of the supervisor: the directory opened now, the file
--- written later through that descriptor (core/file.c says why).
+-- written later through that descriptor (core/api/file.c says why).
 local Output = { __name = "sbx.output" }
 Output.__index = Output
 

@@ -272,7 +272,7 @@ end
 -- The note of the mappings the sampled memory limit refused: a private
 -- writable mmap longer than its RLIMIT_DATA backstop, which the kernel
 -- refuses (ENOMEM), is sent to the supervisor by the explain channel's
--- gate (core/spec.c) and let through to that refusal.  Nil when none was.
+-- gate (core/api/spec.c) and let through to that refusal.  Nil when none was.
 local function memory_note(r, lim)
 	if not lim.memory or limits.enforcement(r).memory ~= "sampled" then return nil end
 	local backstop, first, n = limits.memory_backstop(lim), nil, 0

@@ -4,7 +4,7 @@
 -- made runs with its host id for another local user.  The default seccomp
 -- profile already refuses the calls that set those bits; this catches what
 -- a filter cannot see (another profile, a call whose mode is in memory).
--- The walk is `sbx.core.clear_setid` (core/walk.c): by descriptor, never
+-- The walk is `sbx.core.clear_setid` (core/api/walk.c): by descriptor, never
 -- following a symlink, bounded in depth and entries.
 -- @module sbx.setid
 local core = require "sbx.core"

@@ -1,6 +1,6 @@
 --- The network sink of the standard box (`--net sink`): what the box's
 -- synthetic /etc says of names, the spec's `sink` table, and its JSON
--- fields.  The mechanism is the core's (core/sink.c): every IPv4
+-- fields.  The mechanism is the core's (core/super/sink.c): every IPv4
 -- address is the box's own, the resolver at 127.0.0.53 and the listeners
 -- are the supervisor's, and nothing leaves the box's namespace.  Its
 -- report lines are worded by `sbx.report` (`sink_text`).

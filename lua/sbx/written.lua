@@ -2,7 +2,7 @@
 -- decoy credentials placed in it.
 --
 -- The core records the written places after the program ends and before
--- the box goes away (`spec.capture`, core/capture.c): through a descriptor
+-- the box goes away (`spec.capture`, core/super/capture.c): through a descriptor
 -- of the box's root that its init sends, never following a symlink; each
 -- file's path as the box sees it, type, size, mode and SHA-256 (a
 -- symlink's text, never followed), bounded in entries, depth and bytes.

@@ -1,12 +1,12 @@
 /*
- * ttyfilter [--check]: core/ttyfilter.c on its own.  Filters stdin to
+ * ttyfilter [--check]: core/super/ttyfilter.c on its own.  Filters stdin to
  * stdout in one piece; with --check, filters it again cut at every single
  * point and in pieces of every size from 1 to 64 bytes, and filters the
  * filtered output once more: prints "same" when every cut gave the bytes of
  * the one piece and the second pass changed nothing, else the first cut
  * that differed.
  */
-#include "../../core/ttyfilter.c"
+#include "../../core/super/ttyfilter.c"
 
 #include <stdio.h>
 #include <stdlib.h>

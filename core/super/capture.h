@@ -68,7 +68,7 @@ struct sbx_capstate {
 
 /* Take the places init sent (SBX_MSG_PLACES and its control message);
  * walk them once the box has ended; free the record and close what is
- * left.  (capture.c also parses spec.capture and pushes the record: sbx.h) */
+ * left.  (capture_lua.c parses spec.capture and pushes the record: sbx.h) */
 struct cmsghdr;
 SBX_LOCAL void sbx_capture_take(struct sbx_capstate *cs, const void *msg,
 				const struct cmsghdr *c);

@@ -3,13 +3,13 @@
  */
 #include "stamp.h"
 
+#include "plan.h" /* SBX_LOCAL */
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#include "sbx.h"
 
 SBX_LOCAL uint64_t *sbx_stamps;
 static pid_t stamp_pid;

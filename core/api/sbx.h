@@ -92,7 +92,7 @@ SBX_LOCAL void sbx_open_chunk(lua_State *L);
 SBX_LOCAL void sbx_open_cgroup(lua_State *L);
 SBX_LOCAL void sbx_open_sample(lua_State *L);
 
-/* sample.c: pushes a sample as the table core.sample returns */
+/* sample_lua.c: pushes a sample as the table core.sample returns */
 SBX_LOCAL void sbx_push_sample(lua_State *L, const struct sbx_sample *s);
 
 /* chunk.c: the compiled-chunk loader.  sbx_chunk_setup takes dir as the
@@ -130,7 +130,7 @@ SBX_LOCAL void sbx_filter_notify(lua_State *L, int idx,
 SBX_LOCAL void sbx_landlock_parse(lua_State *L, int idx, int anchor,
 				  struct sbx_landlock *ll);
 
-/* capture.c: parse spec.capture into b (its keep directory made or taken:
+/* capture_lua.c: parse spec.capture into b (its keep directory made or taken:
  * -errno and *bad when it cannot be); the record into the result (the
  * supervisor's side: capture.h) */
 SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,
@@ -147,6 +147,12 @@ struct sbx_lua_rule {
 };
 SBX_LOCAL int sbx_lua_rule(void *ctx, const struct sbx_event *e, char *error,
 			   size_t size);
+
+/* sink_lua.c: spec key `sink` of the table at 1 into p (raises on a bad
+ * field); the result's `sink` list (and `sink_dropped`) into the table on
+ * top of the stack */
+SBX_LOCAL void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor);
+SBX_LOCAL void sbx_sink_push(lua_State *L, const struct sbx_sink *s);
 
 SBX_API int luaopen_sbx_core(lua_State *L);
 

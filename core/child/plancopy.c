@@ -12,7 +12,7 @@
  * a field added there must be added here too (a pointer left into the
  * Lua heap faults in the box, at once, in every test of that field).
  */
-#include "sbx.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <string.h>

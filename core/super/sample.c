@@ -36,7 +36,6 @@
  */
 #include "cgroup.h"
 #include "fileio.h"
-#include "sbx.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +44,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
 struct walk {
 	pid_t pid[SBX_SAMPLE_MAX];
 	pid_t parent[SBX_SAMPLE_MAX]; /* expected PPid; 0: not checked */
@@ -440,48 +438,4 @@ int sbx_sample_cgroup(int cgfd, pid_t skip_memory_of, struct sbx_sample *out)
 			   NULL, out);
 	out->truncated = w.truncated;
 	return 0;
-}
-
-/* ---- Lua ---- */
-
-void sbx_push_sample(lua_State *L, const struct sbx_sample *s)
-{
-	lua_createtable(L, 0, 6);
-	lua_pushinteger(L, (lua_Integer)s->processes);
-	lua_setfield(L, -2, "processes");
-	lua_pushinteger(L, (lua_Integer)s->tasks);
-	lua_setfield(L, -2, "tasks");
-	lua_pushinteger(L, (lua_Integer)s->memory);
-	lua_setfield(L, -2, "memory");
-	lua_pushinteger(L, (lua_Integer)s->rss_anon);
-	lua_setfield(L, -2, "rss_anon");
-	lua_pushinteger(L, (lua_Integer)s->rss_shmem);
-	lua_setfield(L, -2, "rss_shmem");
-	lua_pushboolean(L, s->truncated);
-	lua_setfield(L, -2, "truncated");
-}
-
-/** core.sample(pid) -> {processes, tasks, memory, rss_anon, rss_shmem,
- * truncated}: the tree under the host pid (itself included); or nil, msg,
- * errno (ESRCH: no such process). */
-static int l_sample(lua_State *L)
-{
-	lua_Integer pid = luaL_checkinteger(L, 1);
-	struct sbx_sample s;
-	int r;
-	luaL_argcheck(L, pid > 0 && pid <= INT32_MAX, 1, "not a pid");
-	r = sbx_sample((pid_t)pid, 0, NULL, &s);
-	if (r < 0) {
-		char operand[24];
-		snprintf(operand, sizeof operand, "%lld", (long long)pid);
-		return sbx_fail(L, "sample", operand, -r);
-	}
-	sbx_push_sample(L, &s);
-	return 1;
-}
-
-void sbx_open_sample(lua_State *L)
-{
-	static const luaL_Reg f[] = {{"sample", l_sample}, {NULL, NULL}};
-	luaL_setfuncs(L, f, 0);
 }

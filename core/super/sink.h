@@ -59,7 +59,6 @@ struct sbx_sink {
 	unsigned long dropped; /* events past the cap, connections refused */
 };
 
-struct lua_State;
 struct cmsghdr;
 void sbx_sink_init(struct sbx_sink *s, const struct sbx_sink_plan *p);
 /* Takes the listeners of an SBX_MSG_SINK message (c: its SCM_RIGHTS);
@@ -74,10 +73,5 @@ void sbx_sink_timers(struct sbx_sink *s, double now);
 /* Reads what is left, records every open connection, closes all. */
 void sbx_sink_finish(struct sbx_sink *s);
 void sbx_sink_close(struct sbx_sink *s);
-/* Spec key `sink` of the table at 1 into p (raises on a bad field). */
-void sbx_sink_spec(struct lua_State *L, struct sbx_sink_plan *p, int anchor);
-/* Pushes the result's `sink` list (and `sink_dropped`) into the table on
- * top of the stack. */
-void sbx_sink_push(struct lua_State *L, const struct sbx_sink *s);
 
 #endif

@@ -1,0 +1,143 @@
+/*
+ * sink_lua.c: the Lua side of the network sink (sink.c): spec key `sink`
+ * parsed into the plan, and the result's `sink` records.
+ */
+#include "sbx.h"
+
+#include "sink.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+static const char *type_name(uint16_t t, char *buf, size_t size)
+{
+	static const struct {
+		uint16_t t;
+		const char *name;
+	} names[] = {{1, "A"},	  {2, "NS"},	{5, "CNAME"},  {6, "SOA"},
+		     {12, "PTR"}, {15, "MX"},	{16, "TXT"},   {28, "AAAA"},
+		     {33, "SRV"}, {64, "SVCB"}, {65, "HTTPS"}, {255, "ANY"}};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].t == t)
+			return names[i].name;
+	snprintf(buf, size, "TYPE%u", (unsigned)t);
+	return buf;
+}
+
+static void push_addr(lua_State *L, uint32_t a)
+{
+	lua_pushfstring(L, "%d.%d.%d.%d", (int)(a >> 24), (int)(a >> 16 & 255),
+			(int)(a >> 8 & 255), (int)(a & 255));
+}
+
+void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
+{
+	char tb[16];
+	if (!s->plan || !s->plan->on)
+		return;
+	lua_createtable(L, (int)s->nev, 0);
+	for (size_t i = 0; i < s->nev; i++) {
+		const struct sbx_sink_event *e = &s->ev[i];
+		lua_createtable(L, 0, 6);
+		lua_pushstring(L, e->dns ? "dns" : "traffic");
+		lua_setfield(L, -2, "kind");
+		if (e->dns) {
+			lua_pushlstring(L, e->data, e->len);
+			lua_setfield(L, -2, "name");
+			lua_pushstring(L, type_name(e->qtype, tb, sizeof tb));
+			lua_setfield(L, -2, "type");
+			if (e->answer == 1)
+				push_addr(L, s->plan->addr);
+			else
+				lua_pushstring(L, e->answer == 2 ? "NXDOMAIN"
+								 : "none");
+			lua_setfield(L, -2, "answer");
+		} else {
+			lua_pushstring(L, e->udp ? "udp" : "tcp");
+			lua_setfield(L, -2, "protocol");
+			push_addr(L, e->addr);
+			lua_setfield(L, -2, "address");
+			lua_pushinteger(L, e->port);
+			lua_setfield(L, -2, "port");
+			lua_pushinteger(L, (lua_Integer)e->bytes);
+			lua_setfield(L, -2, "bytes");
+			lua_pushlstring(L, e->data, e->len);
+			lua_setfield(L, -2, "data");
+		}
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, -2, "sink");
+	lua_pushinteger(L, (lua_Integer)s->dropped);
+	lua_setfield(L, -2, "sink_dropped");
+}
+
+void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
+{
+	static const char *const keys[] = {"address", "ports", "nxdomain",
+					   NULL};
+	struct in_addr a;
+	const char *addr;
+	int t;
+
+	memset(p, 0, sizeof *p);
+	if (lua_getfield(L, 1, "sink") == LUA_TNIL) {
+		lua_pop(L, 1);
+		return;
+	}
+	t = lua_gettop(L);
+	if (!lua_istable(L, t))
+		luaL_error(L, "field 'sink' must be a table");
+	sbx_check_keys(L, t, 0, keys);
+	p->on = 1;
+	addr = sbx_opt_str(L, t, "address", "10.0.0.2");
+	if (inet_pton(AF_INET, addr, &a) != 1)
+		luaL_error(L, "field 'sink.address' must be an IPv4 address");
+	p->addr = ntohl(a.s_addr);
+	if (lua_getfield(L, t, "ports") != LUA_TNIL) {
+		if (!lua_istable(L, -1))
+			luaL_error(L, "field 'sink.ports' must be a list");
+		for (lua_Integer i = 1; lua_geti(L, -1, i) != LUA_TNIL; i++) {
+			int ok;
+			lua_Integer n = lua_tointegerx(L, -1, &ok);
+			if (!ok || n < 1 || n > 65535)
+				luaL_error(L, "field 'sink.ports' must list "
+					      "ports 1 to 65535");
+			if (p->nports == SBX_SINK_PORTS)
+				luaL_error(L, "field 'sink.ports': at most %d",
+					   SBX_SINK_PORTS);
+			for (int k = 0; k < p->nports; k++)
+				if (p->ports[k] == n)
+					luaL_error(L,
+						   "field 'sink.ports': "
+						   "port %d twice",
+						   (int)n);
+			p->ports[p->nports++] = (uint16_t)n;
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	if (lua_getfield(L, t, "nxdomain") != LUA_TNIL) {
+		luaL_Buffer b;
+		int l = lua_gettop(L);
+		if (!lua_istable(L, l))
+			luaL_error(L, "field 'sink.nxdomain' must be a list");
+		luaL_buffinit(L, &b);
+		for (lua_Integer i = 1; lua_geti(L, l, i) != LUA_TNIL; i++) {
+			size_t n;
+			const char *s = lua_tolstring(L, -1, &n);
+			if (!s || lua_type(L, -1) != LUA_TSTRING || n == 0 ||
+			    n > 253 || strchr(s, '\n') || strlen(s) != n)
+				luaL_error(L, "field 'sink.nxdomain' must list "
+					      "names");
+			lua_pop(L, 1);
+			luaL_addlstring(&b, s, n); /* still in the table */
+			luaL_addchar(&b, '\n');
+		}
+		lua_pop(L, 1);
+		luaL_pushresult(&b);
+		p->nxdomain = sbx_anchor_str(L, anchor, -1);
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 2);
+}
