@@ -38,9 +38,13 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 	lua_createtable(L, (int)s->nev, 0);
 	for (size_t i = 0; i < s->nev; i++) {
 		const struct sbx_sink_event *e = &s->ev[i];
-		lua_createtable(L, 0, 6);
+		lua_createtable(L, 0, 9);
 		lua_pushstring(L, e->dns ? "dns" : "traffic");
 		lua_setfield(L, -2, "kind");
+		push_addr(L, e->saddr);
+		lua_setfield(L, -2, "source");
+		lua_pushinteger(L, e->sport);
+		lua_setfield(L, -2, "source_port");
 		if (e->dns) {
 			lua_pushlstring(L, e->data, e->len);
 			lua_setfield(L, -2, "name");
@@ -52,6 +56,8 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 				lua_pushstring(L, e->answer == 2 ? "NXDOMAIN"
 								 : "none");
 			lua_setfield(L, -2, "answer");
+			push_addr(L, e->addr);
+			lua_setfield(L, -2, "address");
 		} else {
 			lua_pushstring(L, e->udp ? "udp" : "tcp");
 			lua_setfield(L, -2, "protocol");
@@ -63,6 +69,10 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 			lua_setfield(L, -2, "bytes");
 			lua_pushlstring(L, e->data, e->len);
 			lua_setfield(L, -2, "data");
+			if (e->replied) {
+				lua_pushliteral(L, SBX_SINK_HTTP_REPLY);
+				lua_setfield(L, -2, "reply");
+			}
 		}
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}

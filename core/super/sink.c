@@ -95,16 +95,19 @@ static struct sbx_sink_event *new_event(struct sbx_sink *s, const void *data,
 	return e;
 }
 
-static void traffic(struct sbx_sink *s, int udp, uint32_t addr, uint16_t port,
-		    const void *data, size_t bytes)
+static void traffic(struct sbx_sink *s, const struct sockaddr_in *src,
+		    uint32_t addr, uint16_t port, const void *data,
+		    size_t bytes)
 {
 	struct sbx_sink_event *e =
 	    new_event(s, data, bytes < SBX_SINK_CAP ? bytes : SBX_SINK_CAP);
 	if (!e)
 		return;
-	e->udp = udp;
+	e->udp = 1;
 	e->addr = addr;
 	e->port = port;
+	e->saddr = ntohl(src->sin_addr.s_addr);
+	e->sport = ntohs(src->sin_port);
 	e->bytes = bytes;
 }
 
@@ -180,6 +183,9 @@ static void answer(struct sbx_sink *s, int fd, const unsigned char *q, size_t n,
 		e->dns = 1;
 		e->qtype = qtype;
 		e->answer = kind;
+		e->addr = ntohl(dst->ipi_addr.s_addr);
+		e->saddr = ntohl(src->sin_addr.s_addr);
+		e->sport = ntohs(src->sin_port);
 	}
 	memcpy(r, q, qend);
 	r[2] = (unsigned char)(0x80 | (q[2] & 0x01)); /* QR, RD as asked */
@@ -249,7 +255,7 @@ static void datagram(struct sbx_sink *s, int fd, uint16_t port)
 	if (!have)
 		return;
 	if (ntohl(dst.ipi_addr.s_addr) != SBX_SINK_RESOLVER || port != 53)
-		traffic(s, 1, ntohl(dst.ipi_addr.s_addr), port, buf,
+		traffic(s, &src, ntohl(dst.ipi_addr.s_addr), port, buf,
 			(size_t)n < sizeof buf ? (size_t)n : sizeof buf);
 	if (port == 53 && mh.msg_namelen == sizeof src)
 		answer(s, fd, buf, (size_t)n < sizeof buf ? (size_t)n : 0, &src,
@@ -269,11 +275,12 @@ static void conn_end(struct sbx_sink *s, struct sbx_sink_conn *c)
 /* A new connection: its destination is the accepted socket's own name */
 static void accept_one(struct sbx_sink *s, int fd, double now)
 {
-	struct sockaddr_in a;
-	socklen_t al = sizeof a;
+	struct sockaddr_in a, peer;
+	socklen_t al = sizeof a, pl = sizeof peer;
 	struct sbx_sink_conn *c = NULL;
 	struct sbx_sink_event *e;
-	int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	int cfd = accept4(fd, (struct sockaddr *)&peer, &pl,
+			  SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0)
 		return;
 	for (int i = 0; i < SBX_SINK_CONNS && !c; i++)
@@ -293,6 +300,8 @@ static void accept_one(struct sbx_sink *s, int fd, double now)
 	e->len = 0; /* until its end */
 	e->addr = ntohl(a.sin_addr.s_addr);
 	e->port = ntohs(a.sin_port);
+	e->saddr = ntohl(peer.sin_addr.s_addr);
+	e->sport = ntohs(peer.sin_port);
 	c->ev = s->nev - 1;
 	c->buf = (unsigned char *)e->data;
 	c->fd = cfd;
@@ -300,16 +309,75 @@ static void accept_one(struct sbx_sink *s, int fd, double now)
 	c->len = 0;
 }
 
+/* The Content-Length a request's headers (h, n bytes, from the request
+ * line to the blank line) name: a line that begins "content-length:" in
+ * any case, digits after blanks; SBX_SINK_CAP for a value past it, 0 for
+ * none or one not a number. */
+static size_t content_length(const unsigned char *h, size_t n)
+{
+	static const char name[] = "content-length:";
+	const size_t nl = sizeof name - 1;
+	size_t v = 0;
+	for (size_t i = 0; i + 1 + nl < n; i++) {
+		size_t k = i + 1 + nl;
+		if (h[i] != '\n' ||
+		    strncasecmp((const char *)h + i + 1, name, nl))
+			continue;
+		while (k < n && (h[k] == ' ' || h[k] == '\t'))
+			k++;
+		for (; k < n && h[k] >= '0' && h[k] <= '9' && v < SBX_SINK_CAP;
+		     k++)
+			v = v * 10 + (size_t)(h[k] - '0');
+		return v < SBX_SINK_CAP ? v : SBX_SINK_CAP;
+	}
+	return 0;
+}
+
+/* Whether buf (len bytes, the first of a connection) holds a whole HTTP
+ * request: a method of capitals and a space, headers up to a blank line,
+ * and the body they name (or as much as the cap leaves room for). */
+static int http_whole(const unsigned char *buf, size_t len)
+{
+	const unsigned char *end;
+	size_t m = 0, head;
+	while (m < len && m < 16 && buf[m] >= 'A' && buf[m] <= 'Z')
+		m++;
+	if (m == 0 || m >= len || buf[m] != ' ')
+		return 0;
+	end = memmem(buf, len, "\r\n\r\n", 4);
+	if (!end)
+		return 0;
+	head = (size_t)(end - buf) + 4;
+	return len == SBX_SINK_CAP || len - head >= content_length(buf, head);
+}
+
+/* Answers a whole HTTP request once, then shuts the sending side: the
+ * client reads the reply to its end and closes, which ends the record. */
+static void http_reply(struct sbx_sink *s, struct sbx_sink_conn *c)
+{
+	static const char reply[] = SBX_SINK_HTTP_REPLY;
+	struct sbx_sink_event *e = &s->ev[c->ev];
+	if (e->replied || !http_whole(c->buf, c->len))
+		return;
+	e->replied = 1;
+	send(c->fd, reply, sizeof reply - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	shutdown(c->fd, SHUT_WR);
+}
+
 /* Reads what the connection has; ends it at EOF, an error or the cap. */
 static void conn_read(struct sbx_sink *s, struct sbx_sink_conn *c)
 {
 	ssize_t n;
+	int err;
 	do
 		n = recv(c->fd, c->buf + c->len, SBX_SINK_CAP - c->len,
 			 MSG_DONTWAIT);
 	while (n > 0 && (c->len += (size_t)n) < SBX_SINK_CAP);
+	err = errno; /* before the reply's calls */
+	if (c->len > 0)
+		http_reply(s, c);
 	if (n == 0 || c->len == SBX_SINK_CAP ||
-	    (n < 0 && errno != EAGAIN && errno != EINTR))
+	    (n < 0 && err != EAGAIN && err != EINTR))
 		conn_end(s, c);
 }
 

@@ -10,7 +10,11 @@
  * message with SCM_RIGHTS.  The supervisor answers DNS queries on port 53
  * (A: the sink address, unless a rule says NXDOMAIN; every other type:
  * no answer), records the first bytes of each TCP connection (until the
- * cap, EOF or SBX_SINK_TIMEOUT) and of each datagram, and closes.
+ * cap, EOF or SBX_SINK_TIMEOUT) and of each datagram, and closes.  A
+ * connection whose first bytes are a whole HTTP request (a method, the
+ * headers' blank line and the body its Content-Length names) is answered
+ * SBX_SINK_HTTP_REPLY once and its sending side shut; any other is never
+ * answered.
  */
 #ifndef SBX_SINK_H
 #define SBX_SINK_H
@@ -26,6 +30,11 @@
 #define SBX_SINK_TIMEOUT 2.0 /* seconds a connection is read */
 #define SBX_SINK_WATCH (SBX_SINK_FDS + SBX_SINK_CONNS)
 #define SBX_SINK_RESOLVER 0x7f000035u /* 127.0.0.53, host order */
+/* What the sink answers a whole HTTP request with, on any TCP port: a
+ * downloader then sends its request and reads a reply, as from a server */
+#define SBX_SINK_HTTP_REPLY                                                    \
+	"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"                       \
+	"Content-Length: 14\r\nConnection: close\r\n\r\n<html></html>\n"
 
 struct sbx_sink_conn {
 	int fd;	   /* -1: free */
@@ -40,6 +49,9 @@ struct sbx_sink_event {
 	int udp;       /* traffic: 1 UDP, 0 TCP */
 	uint32_t addr; /* traffic: the destination (host order) */
 	uint16_t port;
+	uint32_t saddr; /* the sender's address and port (host order) */
+	uint16_t sport;
+	int replied;	/* TCP: the sink answered SBX_SINK_HTTP_REPLY */
 	uint16_t qtype; /* dns */
 	int answer;	/* dns: 0 none, 1 the sink address, 2 NXDOMAIN */
 	size_t bytes;	/* traffic: bytes received (TCP: at most the cap) */
