@@ -13,6 +13,7 @@ local report = require "sbx.report"
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
 local behaviour = require "sbx.behaviour"
+local pcap = require "sbx.pcap"
 local cjson, verdict, rules
 
 local refuse, reason = cli.refuse, cli.reason
@@ -41,6 +42,7 @@ local function parse(argv)
 	local no = backend.refused(o)
 	if no then refuse("%s", no) end
 	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
+	if o.pcap and o.net ~= "sink" then refuse("--pcap: only with --net sink") end
 	return o
 end
 
@@ -96,6 +98,16 @@ local function report_run(o, r, info)
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.report_fd then ok = write_out("--report-fd", o.report_fd, text) and ok end
+	if o.pcap then
+		-- the capture first: the result names it once it is written
+		local path = o.pcap.path
+		local bytes, left_out = pcap.file(r.sink or {})
+		if write_out("--pcap", o.pcap, bytes) then
+			info.pcap, info.pcap_left_out = path, left_out
+		else
+			ok = false
+		end
+	end
 	if o.json or o.behaviour then
 		local res = pipeline.result(r, info, events, verified)
 		if o.explore then

@@ -16,7 +16,7 @@ local sort, concat = table.sort, table.concat
 --- The fields of a summary, in the order the text prints them.
 M.FIELDS = { "files_opened", "files_written", "files_deleted", "files_attribute_changed",
 	"files_dropped", "memory_files", "command_executions", "processes_created", "processes_tree",
-	"signals_observed", "dns_lookups", "ip_traffic", "calls_highlighted", "tags",
+	"signals_observed", "dns_lookups", "ip_traffic", "http_conversations", "calls_highlighted", "tags",
 	"mitre_attack_techniques", "verdicts" }
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
@@ -257,6 +257,17 @@ local function processes_tree(res, st)
 	return st.roots
 end
 
+-- The sink's HTTP requests (`sbx.sink.json`), in the order they came:
+-- method, url, host, port, headers, body_sha256, body_size.
+local function http_conversations(res)
+	local list = {}
+	for _, c in ipairs(res.http_conversations or {}) do
+		list[#list + 1] = { method = c.method, url = c.url, host = c.host, port = c.port, headers = c.headers,
+			body_sha256 = c.body_sha256, body_size = c.body_size }
+	end
+	return list
+end
+
 -- The DNS lookups by hostname (addresses sorted), the traffic by key.
 local function network_lists(dns, traffic)
 	local dns_list, traffic_list = {}, {}
@@ -300,6 +311,8 @@ function M.summary(res)
 		signals_observed = keys(st.signals),
 		dns_lookups = dns_list,
 		ip_traffic = traffic_list,
+		http_conversations = http_conversations(res),
+		has_pcap = res.pcap ~= nil,
 		calls_highlighted = keys(st.calls),
 		tags = keys(st.tags),
 		-- filled by the verdict step (`M.judged`)
@@ -413,6 +426,8 @@ local function entry_text(field, v)
 	elseif field == "ip_traffic" then
 		return ("%s %s:%s%s"):format(v.transport_layer_protocol, v.destination_ip,
 			port_text(v.destination_port), v.answer and v.answer ~= "allow" and " (" .. v.answer .. ")" or "")
+	elseif field == "http_conversations" then
+		return ("%s %s"):format(v.method, v.url)
 	elseif field == "mitre_attack_techniques" then
 		return ("%s %s (%s)"):format(v.id, (tostring(v.severity):gsub("^IMPACT_SEVERITY_", ""):lower()),
 			tostring(v.rule))

@@ -234,6 +234,9 @@ local RECORD = {
 		.. "a written file or captured output is noted", scripts = "run", set = flag("decoys") },
 	{ "--report", "FILE", "also write the report to FILE", scripts = "run", set = output("report") },
 	{ "--json", "FILE", "write the structured result to FILE", scripts = "run", set = output("json") },
+	{ "--pcap", "FILE", "write the network sink's DNS, TCP and UDP conversations to FILE as a capture "
+		.. "(libpcap's format, raw IPv4; packets synthesised from what the sink recorded)", scripts = "run",
+		set = output("pcap") },
 	{ "--report-fd", "N", "also write the report on descriptor N (3 or above, open in the caller), "
 		.. "which no box ever holds: a channel no program can forge (on stderr, a program's own "
 		.. "lines can look like the report's)", scripts = "run",

@@ -113,6 +113,8 @@ function M.result(r, info, events, verified)
 	-- a sample run by its content says so (the interpreter put before it)
 	res.run_as = info.run_as
 	if r.sink then sink.json(r, res) end
+	-- the capture's path, once it is written (`run.lua --pcap`)
+	res.pcap, res.pcap_left_out = info.pcap, info.pcap_left_out
 	res.behaviour = behaviour.summary(res)
 	return res
 end

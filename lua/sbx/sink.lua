@@ -7,7 +7,9 @@
 local M = {}
 
 local report = require "sbx.report"
+local core = require "sbx.core"
 local escape, name_of = report.escape, report.dns_name
+local byte, find, sub = string.byte, string.find, string.sub
 
 --- The address every A query is answered with.
 M.address = "10.0.0.2"
@@ -70,6 +72,82 @@ function M.parse_ports(s)
 	return ports
 end
 
+--- Headers of one HTTP request kept at most (the rest counted).
+M.max_headers = 100
+
+-- s without the blanks (space, tab) at its ends; a loop, not a pattern:
+-- a hostile line of blanks costs no backtracking
+local function trim(s)
+	local i, j = 1, #s
+	while i <= j and (byte(s, i) == 32 or byte(s, i) == 9) do i = i + 1 end
+	while j >= i and (byte(s, j) == 32 or byte(s, j) == 9) do j = j - 1 end
+	return sub(s, i, j)
+end
+
+-- the header lines of d from p on, each ending CRLF (a bare CR or LF is a
+-- byte of its line), up to the blank line: the headers by name (as first
+-- spelt; a repeated name's values joined by ", "), each name's first value
+-- by its name in lower case, how many were left out, and where the body
+-- starts (nil: the record ended first, or a line that is no header did)
+local function headers(d, p)
+	local h, first, n, left = {}, {}, 0, 0
+	local spelt = {}
+	while true do
+		local q = find(d, "\r\n", p, true)
+		if not q then return h, first, left, nil end
+		if q == p then return h, first, left, q + 2 end
+		local name, value = sub(d, p, q - 1):match("^([!#$%%&'*+.^_`|~%w%-]+):(.*)$")
+		if not name then return h, first, left, nil end
+		local lower = name:lower()
+		if spelt[lower] then
+			h[spelt[lower]] = h[spelt[lower]] .. ", " .. trim(value)
+		elseif n < M.max_headers then
+			n, spelt[lower], first[lower] = n + 1, name, trim(value)
+			h[name] = first[lower]
+		else
+			left = left + 1
+		end
+		p = q + 2
+	end
+end
+
+--- The HTTP request a sink record holds, or nil when its first bytes are
+-- none: `method`, `url` (`http://` and the Host header, or the address,
+-- with the port unless 80, and the target; an absolute target as sent),
+-- `host` (the first Host header's), `port`, `address`, `headers` (name = value), `body_size` and
+-- `body_sha256` (the body's bytes the sink recorded), `headers_left_out`,
+-- `complete` (the record holds the blank line that ends the headers) and
+-- `replied` (the sink answered it).  Every string is the program's bytes,
+-- unescaped; sizes are bounded by the sink's cap.
+-- @tparam table e a traffic event (`M.events`)
+-- @treturn table|nil
+function M.http(e)
+	if type(e) ~= "table" then error("bad argument #1 to 'http' (table expected)", 2) end
+	if e.kind ~= "traffic" or e.protocol ~= "tcp" or type(e.data) ~= "string" then return nil end
+	local method, target, p = e.data:match("^(%u+) ([^ \r\n]+) HTTP/%d%.%d\r\n()")
+	if not method or #method > 16 then return nil end
+	local h, first, left, body_at = headers(e.data, p)
+	local host = first.host or e.address
+	local url = target
+	if not target:find("^%a[%w+.-]*://") then
+		local port = (host:find(":%d+$") or e.port == 80) and "" or ":" .. e.port
+		url = "http://" .. host .. port .. (target:sub(1, 1) == "/" and target or "/" .. target)
+	end
+	local body = body_at and sub(e.data, body_at) or ""
+	return { method = method, url = url, host = host, port = e.port, address = e.address, headers = h,
+		headers_left_out = left, body_size = #body, body_sha256 = core.sha256(body),
+		complete = body_at ~= nil, replied = e.reply ~= nil }
+end
+
+-- an HTTP request of M.http with its strings escaped (JSON holds text)
+local function escaped(c)
+	if not c then return nil end
+	local h = {}
+	for k, v in pairs(c.headers) do h[escape(k)] = escape(v) end
+	c.method, c.url, c.host, c.headers = escape(c.method), escape(c.url), escape(c.host), h
+	return c
+end
+
 local function hex(s)
 	return (s:gsub(".", function(c) return ("%02x"):format(c:byte()) end))
 end
@@ -85,14 +163,17 @@ function M.events(r)
 	return r.sink or {}
 end
 
---- The JSON fields: `dns_lookups` ({hostname, type, answer}) and
+--- The JSON fields: `dns_lookups` ({hostname, type, answer}),
 -- `ip_traffic` ({protocol, address, port, bytes, first_bytes escaped,
--- first_bytes_hex}), into the table t.
+-- first_bytes_hex}) and `http_conversations` (`M.http`, in order, each
+-- string escaped as the report escapes it: a header's name too), into
+-- the table t.
 -- @treturn table t
 function M.json(r, t)
 	assert(type(t) == "table", "bad argument #2 to 'json' (table expected)")
-	local dns, traffic = {}, {}
+	local dns, traffic, http = {}, {}, {}
 	for _, e in ipairs(M.events(r)) do
+		http[#http + 1] = escaped(M.http(e))
 		if e.kind == "dns" then
 			dns[#dns + 1] = { hostname = name_of(e.name), type = e.type, answer = e.answer }
 		else
@@ -100,7 +181,7 @@ function M.json(r, t)
 				bytes = e.bytes, first_bytes = escape(e.data), first_bytes_hex = hex(e.data) }
 		end
 	end
-	t.dns_lookups, t.ip_traffic = dns, traffic
+	t.dns_lookups, t.ip_traffic, t.http_conversations = dns, traffic, http
 	t.sink_dropped = r.sink_dropped
 	return t
 end
