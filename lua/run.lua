@@ -71,6 +71,30 @@ local function write_out(opt, out, data)
 	return ok
 end
 
+-- The sink's capture (sbx.pcap) into --pcap FILE, and into the --keep
+-- directory as sink.pcap (no written place is named so: the kept files
+-- are under their places' names); sets info.pcap, the path the result
+-- names (--pcap's first), once written.  Returns false when an output
+-- asked for could not be written.
+local function write_pcap(o, r, info)
+	if not r.sink or not (o.pcap or o.keep) then return true end
+	local bytes, left_out = pcap.file(r.sink)
+	local ok = true
+	local kept, msg = o.keep and sbx.output(o.keep .. "/sink.pcap")
+	if o.keep and not kept then
+		io.stderr:write("sbxlua: ", report.escape(("--keep %s/sink.pcap: %s"):format(o.keep, reason(msg))), "\n")
+		ok = false
+	end
+	for _, out in ipairs { o.pcap or false, kept or false } do
+		if out and write_out(out == kept and "--keep" or "--pcap", out, bytes) then
+			info.pcap, info.pcap_left_out = info.pcap or out.path, left_out
+		elseif out then
+			ok = false
+		end
+	end
+	return ok
+end
+
 -- The box's terminal and its stdin, set in o: an interactive program
 -- gets a terminal of the box's own, never the caller's (TIOCSTI into the
 -- caller's terminal must be impossible)
@@ -98,16 +122,7 @@ local function report_run(o, r, info)
 	local ok = true
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.report_fd then ok = write_out("--report-fd", o.report_fd, text) and ok end
-	if o.pcap then
-		-- the capture first: the result names it once it is written
-		local path = o.pcap.path
-		local bytes, left_out = pcap.file(r.sink or {})
-		if write_out("--pcap", o.pcap, bytes) then
-			info.pcap, info.pcap_left_out = path, left_out
-		else
-			ok = false
-		end
-	end
+	ok = write_pcap(o, r, info) and ok
 	if o.json or o.behaviour then
 		local res = pipeline.result(r, info, events, verified)
 		if o.explore then

@@ -14,8 +14,8 @@ local M = {}
 
 local pack, byte, concat = string.pack, string.byte, table.concat
 
---- Bytes a capture holds at most (its header and whole packets); the
--- packets past it are left out and counted.
+--- Bytes a capture holds at most (its header and whole packets); from the
+-- first packet past it on, the packets are left out and counted.
 M.cap = 4 * 1024 * 1024
 --- Payload bytes per TCP segment.
 M.mss = 1460
@@ -56,10 +56,10 @@ local function ipv4(w, proto, src, dst, seg, at)
 	return head:sub(1, 10) .. pack(">I2", checksum(head)) .. head:sub(13) .. seg
 end
 
--- appends one packet (an IPv4 datagram) to the capture, unless it would
--- pass the cap
+-- appends one packet (an IPv4 datagram) to the capture, unless it or a
+-- packet before it would pass the cap: the capture is the first packets
 local function record(w, dgram)
-	if w.size + 16 + #dgram > w.cap then
+	if w.left_out > 0 or w.size + 16 + #dgram > w.cap then
 		w.left_out = w.left_out + 1
 		return
 	end
