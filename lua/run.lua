@@ -80,10 +80,14 @@ local function write_pcap(o, r, info)
 	if not r.sink or not (o.pcap or o.keep) then return true end
 	local bytes, left_out = pcap.file(r.sink)
 	local ok = true
-	local kept, msg = o.keep and sbx.output(o.keep .. "/sink.pcap")
-	if o.keep and not kept then
-		io.stderr:write("sbxlua: ", report.escape(("--keep %s/sink.pcap: %s"):format(o.keep, reason(msg))), "\n")
-		ok = false
+	local kept, msg
+	if o.keep then
+		kept, msg = sbx.output(o.keep .. "/sink.pcap")
+		if not kept then
+			io.stderr:write("sbxlua: ", report.escape(("--keep %s/sink.pcap: %s"):format(o.keep, reason(msg))),
+				"\n")
+			ok = false
+		end
 	end
 	for _, out in ipairs { o.pcap or false, kept or false } do
 		if out and write_out(out == kept and "--keep" or "--pcap", out, bytes) then

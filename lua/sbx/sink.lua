@@ -153,9 +153,11 @@ local function hex(s)
 end
 
 --- The sink's events of a result, in the order they happened: `dns`
--- (`name`, `type`, `answer`: an address, "NXDOMAIN" or "none") and
--- `traffic` (`protocol`, `address`, `port`, `bytes`, `data` the first
--- bytes, at most `M.cap`).
+-- (`name`, `type`, `answer`: an address, "NXDOMAIN" or "none"; `address`
+-- the one the query went to) and `traffic` (`protocol`, `address`, `port`,
+-- `bytes`, `data` the first bytes, at most `M.cap`; `reply` the sink's
+-- HTTP reply when it gave one), each with the sender's `source` and
+-- `source_port`.
 -- @tparam table r the result of box:run()
 -- @treturn table
 function M.events(r)
