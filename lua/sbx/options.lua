@@ -234,6 +234,8 @@ local RECORD = {
 		.. "a written file or captured output is noted", scripts = "run", set = flag("decoys") },
 	{ "--report", "FILE", "also write the report to FILE", scripts = "run", set = output("report") },
 	{ "--json", "FILE", "write the structured result to FILE", scripts = "run", set = output("json") },
+	{ "--html", "FILE", "write the run as one self-contained HTML page to FILE (no script, nothing "
+		.. "loaded from elsewhere)", scripts = "run", set = output("html") },
 	{ "--report-fd", "N", "also write the report on descriptor N (3 or above, open in the caller), "
 		.. "which no box ever holds: a channel no program can forge (on stderr, a program's own "
 		.. "lines can look like the report's)", scripts = "run",
@@ -266,6 +268,14 @@ local PRODUCT = {
 			.. "a symlink, never in a --rw directory",
 		batch = "append the JSON lines to FILE (default stdout); programs FILE already records with "
 			.. "the same options are skipped" }, scripts = "learn batch", set = value("output") },
+	{ "--html", "DIR", "write one self-contained HTML page per program into DIR (made 0700 when "
+		.. "absent), each named by a hash, and index.html linking them", scripts = "batch",
+		set = function(o, typed, as)
+			local d, msg = require("sbx.html").open_dir(typed)
+			if not d then refuse("%s %s: %s", as, typed, reason(msg)) end
+			if o.html then o.html:close() end
+			o.html = d
+		end },
 	{ "--force", nil, "replace FILE when it is a regular file", scripts = "learn", set = flag("force") },
 	{ "--union", "FILE", "add what FILE (a learned profile) allows: nothing it allows is removed",
 		scripts = "learn", set = value("union") },
