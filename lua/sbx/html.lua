@@ -186,7 +186,12 @@ local function run_section(res, meta)
 	if #args > 0 then rows[#rows + 1] = { "arguments", "<ol>" .. concat(args) .. "</ol>" } end
 	local b = type(res.behaviour) == "table" and res.behaviour or {}
 	if b.command then rows[#rows + 1] = { "command seen", code(b.command) } end
-	if res.run_as then rows[#rows + 1] = { "run by", code(res.run_as.interpreter or res.run_as) } end
+	-- a sample run by its content: the interpreter or loader put before it
+	if type(res.run_as) == "table" then
+		local by = {}
+		for i, a in ipairs(res.run_as) do by[i] = code(a) end
+		rows[#rows + 1] = { "run by", concat(by, " ") }
+	end
 	rows[#rows + 1] = { "outcome", text(res.outcome or "?") }
 	rows[#rows + 1] = { "exit code", num(res.exit_code) }
 	if b.behash then rows[#rows + 1] = { "behash", code(b.behash) } end
