@@ -42,6 +42,7 @@ local function write_line(out, rec)
 end
 
 local function merge(o)
+	if o.html then refuse("--html: the pages of a batch's runs, not with --merge") end
 	local recs, bad = batch.merge(o.paths)
 	if not recs then refuse("--merge: %s", tostring(bad)) end
 	local out = io.stdout
