@@ -140,6 +140,54 @@ describe("sbx.html text", function()
 		end
 	end)
 
+	it("renders a result of any shape: every field of any type", function()
+		-- the names the page reads, at any depth, with values of any type
+		local names = { "outcome", "exit_code", "events", "kind", "path", "pid", "ppid", "time_ms", "answer",
+			"errno", "count", "call", "nr", "syscall", "addr", "argv", "behaviour", "command", "tags", "behash",
+			"processes_tree", "name", "process_id", "children", "command_executions", "files_dropped", "size",
+			"mode", "sha256", "type", "mime", "executed_from_memory", "dns_lookups", "hostname", "resolved_ips",
+			"ip_traffic", "transport_layer_protocol", "destination_ip", "destination_port", "bytes",
+			"http_conversations", "method", "url", "host", "port", "headers", "body_sha256", "body_size",
+			"has_pcap", "pcap", "limits", "wall", "memory", "value", "enforcement", "uncounted", "measured",
+			"memory_peak", "cpu", "isolation", "namespaces", "private_root", "seccomp", "seccomp_profile",
+			"landlock", "landlock_abi", "network", "host_root", "verified", "digest", "run_as", "verdict",
+			"severity", "reasons", "rule", "reason", "attack", "tactic", "code", "text", "cause" }
+		local function any(depth)
+			local r = math.random(depth > 2 and 5 or 8)
+			if r == 1 then return math.random(-5, 5) end
+			if r == 2 then return math.random() * 1e6 end
+			if r == 3 then return math.random(2) == 1 end
+			if r == 4 or r == 5 then return string.char(math.random(0, 255), 60, math.random(0, 255)) end
+			local t = {}
+			for i = 1, math.random(0, 3) do t[i] = any(depth + 1) end
+			for _, name in ipairs(names) do
+				if math.random(7) == 1 then t[name] = any(depth + 1) end
+			end
+			return t
+		end
+		math.randomseed(3030)
+		for _ = 1, 300 do
+			local res, meta = any(0), any(0)
+			if type(res) ~= "table" then res = { outcome = res } end
+			if type(meta) ~= "table" then meta = nil end
+			assert.are.equal("", problems(html.page(res, meta)))
+		end
+		-- every list of records holding what is not a record, every value a table
+		local odd = { 1, true, "x", {}, { {} } }
+		for _, v in ipairs { odd, {}, 7, "x", true } do
+			local rec = {}
+			for _, name in ipairs(names) do rec[name] = v end
+			local b = { processes_tree = { rec, v }, files_dropped = { rec, v }, dns_lookups = { rec, v },
+				ip_traffic = { rec, v }, http_conversations = { rec, v }, tags = { rec, v }, has_pcap = true,
+				command_executions = { rec, v } }
+			local res = { events = { rec, v }, behaviour = b, limits = { wall = rec, memory = v }, pcap = v,
+				measured = rec, isolation = rec, verified = rec, run_as = { rec, v }, files_dropped = { rec, v } }
+			assert.are.equal("", problems(html.page(res, { program = v, args = { rec, v },
+				verdict = { verdict = v, reasons = { rec, v } } })))
+			assert.are.equal("", problems(html.index { rec, v }))
+		end
+	end)
+
 	it("refuses arguments of the wrong type", function()
 		assert.has_error(function() html.page(nil) end, "bad argument #1 to 'page' (table expected, got nil)")
 		assert.has_error(function() html.page({}, "x") end,

@@ -98,6 +98,19 @@ local function list_of(v)
 	return type(v) == "table" and v or {}
 end
 
+-- the records of a list: its elements that are tables
+local function records(v)
+	local out = {}
+	for _, e in ipairs(list_of(v)) do
+		if type(e) == "table" then out[#out + 1] = e end
+	end
+	return out
+end
+
+local function events_of(res)
+	return records(res.events)
+end
+
 -- a table: head a list of column names (nil: a table of names and
 -- values, the first cell of each row its heading), rows a list of lists
 -- of cells, each already HTML; a column empty in every row is left out
@@ -164,7 +177,7 @@ local function verdict_section(v)
 	local body = { ('<p class="verdict">verdict: <b>%s</b> (severity %s)</p>'):format(
 		text(v.verdict), num(v.severity or 0)) }
 	local rows = {}
-	for _, f in ipairs(list_of(v.reasons)) do
+	for _, f in ipairs(records(v.reasons)) do
 		local ids = {}
 		for _, id in ipairs(list_of(f.attack)) do ids[#ids + 1] = code(id) end
 		rows[#rows + 1] = { code(f.rule), text(f.verdict or ""), num(f.severity),
@@ -195,14 +208,16 @@ local function run_section(res, meta)
 	rows[#rows + 1] = { "outcome", text(res.outcome or "?") }
 	rows[#rows + 1] = { "exit code", num(res.exit_code) }
 	if b.behash then rows[#rows + 1] = { "behash", code(b.behash) } end
-	if b.tags and #b.tags > 0 then rows[#rows + 1] = { "tags", text(concat(b.tags, " ")) } end
+	local tags = {}
+	for i, t in ipairs(list_of(b.tags)) do tags[i] = text(t) end
+	if #tags > 0 then rows[#rows + 1] = { "tags", concat(tags, " ") } end
 	return section("run", "Run", table_of(nil, rows))
 end
 
 -- the report's own lines (`sbx.report.line`), as the text report says them
 local function report_section(res)
 	local lines = {}
-	for _, e in ipairs(list_of(res.events)) do
+	for _, e in ipairs(events_of(res)) do
 		local ok, l = pcall(report.line, e)
 		if ok and l then lines[#lines + 1] = "<li>" .. code("sandbox: " .. l) .. "</li>" end
 	end
@@ -214,7 +229,7 @@ end
 local function tree_items(nodes, depth)
 	if depth > 64 or #list_of(nodes) == 0 then return "" end
 	local out = { "<ul>" }
-	for _, n in ipairs(nodes) do
+	for _, n in ipairs(records(nodes)) do
 		out[#out + 1] = ("<li>%s <span class=\"pid\">pid %s</span>%s</li>"):format(
 			code(n.name or "?"), text(n.process_id or "?"), tree_items(n.children, depth + 1))
 	end
@@ -233,8 +248,8 @@ end
 -- every event with a time, in the order of the events
 local function timeline_section(res)
 	local rows = {}
-	for _, e in ipairs(list_of(res.events)) do
-		if type(e) == "table" and e.time_ms ~= nil then
+	for _, e in ipairs(events_of(res)) do
+		if e.time_ms ~= nil then
 			rows[#rows + 1] = { num(e.time_ms), num(e.pid), num(e.ppid), text(e.kind or ""),
 				code(event_words(e)), text(e.answer or "") }
 		end
@@ -262,7 +277,7 @@ end
 
 local function http_rows(b)
 	local rows = {}
-	for _, c in ipairs(list_of(b.http_conversations)) do
+	for _, c in ipairs(records(b.http_conversations)) do
 		rows[#rows + 1] = { text(c.method or ""), code(c.url), code(c.host), num(c.port),
 			headers_of(c.headers), code(c.body_sha256), size(c.body_size) }
 	end
@@ -271,14 +286,14 @@ end
 
 local function network_section(res, b)
 	local body, traffic, dns = {}, {}, {}
-	for _, t in ipairs(list_of(b.ip_traffic)) do
+	for _, t in ipairs(records(b.ip_traffic)) do
 		traffic[#traffic + 1] = { text(t.transport_layer_protocol or ""), code(t.destination_ip),
 			num(t.destination_port), size(t.bytes), text(t.answer or "") }
 	end
 	if #traffic > 0 then
 		body[#body + 1] = "<h3>IP traffic</h3>" .. table_of({ "protocol", "address", "port", "bytes", "answer" }, traffic)
 	end
-	for _, d in ipairs(list_of(b.dns_lookups)) do
+	for _, d in ipairs(records(b.dns_lookups)) do
 		local ips = {}
 		for _, ip in ipairs(list_of(d.resolved_ips)) do ips[#ips + 1] = code(ip) end
 		dns[#dns + 1] = { code(d.hostname), concat(ips, " ") }
@@ -297,7 +312,7 @@ end
 -- the dropped files (the behaviour's, else the result's), with a type
 -- and a MIME type when the record has them
 local function files_section(res, b)
-	local files = #list_of(b.files_dropped) > 0 and b.files_dropped or list_of(res.files_dropped)
+	local files = #records(b.files_dropped) > 0 and records(b.files_dropped) or records(res.files_dropped)
 	local rows = {}
 	for _, f in ipairs(files) do
 		rows[#rows + 1] = { code(f.path), text(f.mode or ""), size(f.size), code(f.sha256),
@@ -312,7 +327,7 @@ end
 -- ended the run)
 local function refused_section(res)
 	local rows = {}
-	for _, e in ipairs(list_of(res.events)) do
+	for _, e in ipairs(events_of(res)) do
 		local call = e.kind == "refused" and type(e.call) == "table" and e.call or e
 		if e.kind == "refused" or (report.is_call(e) and (e.answer == "deny" or e.answer == "stop")) then
 			rows[#rows + 1] = { num(call.pid), code(event_words(call)), text(call.answer or "stop"),
@@ -471,7 +486,7 @@ function M.index(recs)
 		error(("bad argument #1 to 'index' (table expected, got %s)"):format(type(recs)), 2)
 	end
 	local rows = {}
-	for _, r in ipairs(recs) do
+	for _, r in ipairs(records(recs)) do
 		-- the link is the page's name: hex digits only, never a box's string
 		local link = ('<a href="%s">report</a>'):format(M.file_name(r))
 		rows[#rows + 1] = { text(r.verdict or "?"), num(r.severity), text(r.outcome or ""), code(r.program), link }
