@@ -249,6 +249,13 @@ describe("sbx.html page of a hand-made result", function()
 		assert.truthy(f:find("<td>ELF</td><td>application/x-executable</td>", 1, true))
 	end)
 
+	it("takes a dropped file's type from the result when the summary has none", function()
+		local p = html.page { files_dropped = { { path = "/tmp/x", size = 4, type = "ELF", mime = "application/x-pie-executable" } },
+			behaviour = { files_dropped = { { path = "/tmp/x", size = 4, mode = "0755" } } } }
+		assert.truthy(section(p, "files"):find("<td>0755</td><td>4 B</td><td>ELF</td><td>application/x-pie-executable</td>",
+			1, true))
+	end)
+
 	it("has the refused call", function()
 		local r = assert(section(page, "refused"))
 		assert.truthy(r:find("<td>3</td><td><code>open /etc/&quot;&gt;&lt;img src=x onerror=document.title="

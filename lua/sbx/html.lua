@@ -310,13 +310,19 @@ local function network_section(res, b)
 end
 
 -- the dropped files (the behaviour's, else the result's), with a type
--- and a MIME type when the record has them
+-- and a MIME type when either record has them (the result's by path)
 local function files_section(res, b)
 	local files = #records(b.files_dropped) > 0 and records(b.files_dropped) or records(res.files_dropped)
+	local typed = {}
+	for _, f in ipairs(records(res.files_dropped)) do
+		if f.path ~= nil then typed[f.path] = f end
+	end
 	local rows = {}
 	for _, f in ipairs(files) do
+		local t = typed[f.path] or {}
 		rows[#rows + 1] = { code(f.path), text(f.mode or ""), size(f.size), code(f.sha256),
-			text(f.type or ""), text(f.mime or ""), f.executed_from_memory and "executed from memory" or "" }
+			text(f.type or t.type or ""), text(f.mime or t.mime or ""),
+			f.executed_from_memory and "executed from memory" or "" }
 	end
 	if #rows == 0 then return "" end
 	return section("files", "Dropped files",
