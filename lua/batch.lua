@@ -10,6 +10,7 @@ local verdict = require "sbx.verdict"
 local cli = require "sbx.cli"
 local opts = require "sbx.options"
 local report = require "sbx.report"
+local html = require "sbx.html"
 -- every module before the first box
 require "sbx.backend"
 require "lfs"
@@ -41,6 +42,7 @@ local function write_line(out, rec)
 end
 
 local function merge(o)
+	if o.html then refuse("--html: the pages of a batch's runs, not with --merge") end
 	local recs, bad = batch.merge(o.paths)
 	if not recs then refuse("--merge: %s", tostring(bad)) end
 	local out = io.stdout
@@ -61,6 +63,12 @@ local function say(lines)
 	for _, l in ipairs(lines) do io.stderr:write(report.escape("batch: " .. l), "\n") end
 end
 
+-- --html DIR: the page of a record; one that cannot be written is said
+local function html_page(dir, rec)
+	local name, msg = html.write_record(dir, rec)
+	if not name then say { "--html: " .. tostring(msg) } end
+end
+
 -- Runs todo in chunks of o.jobs boxes, a line written for each; returns
 -- the records and whether the batch was interrupted.
 local function run_all(o, todo, base, rules, out)
@@ -78,6 +86,7 @@ local function run_all(o, todo, base, rules, out)
 			return
 		end
 		write_line(out, rec)
+		if o.html then html_page(o.html, rec) end
 		recs[#recs + 1] = rec
 		verdicts[rec.verdict] = (verdicts[rec.verdict] or 0) + 1
 		if o.quiet then return end
@@ -122,6 +131,10 @@ local function main(argv)
 	if not o.quiet then
 		io.stderr:write(batch.summary_text(batch.summary(recs)))
 		if skipped > 0 then say { ("skipped %d (recorded already with the same options)"):format(skipped) } end
+	end
+	if o.html then
+		local ok, msg = o.html:write("index.html", html.index(recs))
+		if not ok then say { "--html: " .. tostring(msg) } end
 	end
 	if out ~= io.stdout then out:close() end
 	if interrupted then

@@ -14,7 +14,7 @@ local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
 local behaviour = require "sbx.behaviour"
 local pcap = require "sbx.pcap"
-local cjson, verdict, rules
+local cjson, verdict, rules, html
 
 local refuse, reason = cli.refuse, cli.reason
 
@@ -127,7 +127,7 @@ local function report_run(o, r, info)
 	if o.report then ok = write_out("--report", o.report, text) and ok end
 	if o.report_fd then ok = write_out("--report-fd", o.report_fd, text) and ok end
 	ok = write_pcap(o, r, info) and ok
-	if o.json or o.behaviour then
+	if o.json or o.behaviour or o.html then
 		local res = pipeline.result(r, info, events, verified)
 		if o.explore then
 			res.verdict = verdict.judge(res, rules)
@@ -136,6 +136,9 @@ local function report_run(o, r, info)
 		if o.behaviour then io.stderr:write(behaviour.text(res.behaviour)) end
 		if o.explore then io.stderr:write(verdict.text(res.verdict)) end
 		if o.json then ok = write_out("--json", o.json, cjson.encode(res) .. "\n") and ok end
+		if o.html then
+			ok = write_out("--html", o.html, html.page(res, { program = o.prog, args = o.args })) and ok
+		end
 	end
 	-- an output the caller asked for and did not get (the box left
 	-- something other than a regular file at its name): 126, whatever the
@@ -150,6 +153,7 @@ end
 -- could not even be cloned: nothing ran.)
 local function load_modules(o)
 	if o.json then cjson = require "cjson" end
+	if o.html then html = require "sbx.html" end
 	if o.explore then
 		verdict = require "sbx.verdict"
 		local msg

@@ -9,6 +9,7 @@ libcap-dev nettle-dev libedit-dev lua-busted lua-check lua-cjson lua-inspect lua
 util-linux python3 libpython3.11-testsuite perl git procps iproute2 strace runc podman debootstrap lua-filesystem tmux
 munge slurmctld slurmd slurm-client
 tcpdump"
+pkgs="$pkgs chromium" # tests/html_browser_spec.lua renders the HTML reports in it
 [ "${1:-}" = "--bench" ] && pkgs="$pkgs hyperfine bubblewrap firejail"
 
 missing=""

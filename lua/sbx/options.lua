@@ -237,6 +237,8 @@ local RECORD = {
 	{ "--pcap", "FILE", "write the network sink's DNS, TCP and UDP conversations to FILE as a capture "
 		.. "(libpcap's format, raw IPv4; packets synthesised from what the sink recorded)", scripts = "run",
 		set = output("pcap") },
+	{ "--html", "FILE", "write the run as one self-contained HTML page to FILE (no script, nothing "
+		.. "loaded from elsewhere)", scripts = "run", set = output("html") },
 	{ "--report-fd", "N", "also write the report on descriptor N (3 or above, open in the caller), "
 		.. "which no box ever holds: a channel no program can forge (on stderr, a program's own "
 		.. "lines can look like the report's)", scripts = "run",
@@ -269,6 +271,14 @@ local PRODUCT = {
 			.. "a symlink, never in a --rw directory",
 		batch = "append the JSON lines to FILE (default stdout); programs FILE already records with "
 			.. "the same options are skipped" }, scripts = "learn batch", set = value("output") },
+	{ "--html", "DIR", "write one self-contained HTML page per program into DIR (made 0700 when "
+		.. "absent), each named by a hash, and index.html linking them", scripts = "batch",
+		set = function(o, typed, as)
+			local d, msg = require("sbx.html").open_dir(typed)
+			if not d then refuse("%s %s: %s", as, typed, reason(msg)) end
+			if o.html then o.html:close() end
+			o.html = d
+		end },
 	{ "--force", nil, "replace FILE when it is a regular file", scripts = "learn", set = flag("force") },
 	{ "--union", "FILE", "add what FILE (a learned profile) allows: nothing it allows is removed",
 		scripts = "learn", set = value("union") },
