@@ -9,7 +9,8 @@ PKG = lua5.4 libseccomp libcap nettle
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG) libedit 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle 2>/dev/null)
 LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
-EDIT_LIBS := $(shell pkg-config --libs libedit 2>/dev/null)
+# libedit is opened by the REPL alone (core/api/main.c), by this path: never linked
+EDIT_SO := $(shell pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so.2
 
 CC ?= cc
 OPT ?= -O2
@@ -54,13 +55,14 @@ build/obj/%.o: core/%.c $(HDR) | build/obj
 build/luadir: FORCE | build/obj
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
 build/obj/api/main.o: build/luadir
+build/obj/api/main.o: CFLAGS += -DSBX_LIBEDIT='"$(EDIT_SO)"'
 
 .PHONY: FORCE
 FORCE:
 
 sbxlua: build/obj/api/main.o $(CORE_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(EDIT_LIBS) $(PKG_LIBS)
+	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(PKG_LIBS)
 
 # the scripts and modules compiled for sbxlua's loader (core/chunk.c):
 # parsing them is most of a run's start-up

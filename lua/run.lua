@@ -12,8 +12,7 @@ local report = require "sbx.report"
 -- use: load_modules, once the options are known)
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
-local behaviour = require "sbx.behaviour"
-local cjson, verdict, rules
+local behaviour, cjson, verdict, rules
 
 local refuse, reason = cli.refuse, cli.reason
 
@@ -119,6 +118,7 @@ end
 -- could not even be cloned: nothing ran.)
 local function load_modules(o)
 	if o.json then cjson = require "cjson" end
+	if o.json or o.behaviour then behaviour = require "sbx.behaviour" end
 	if o.explore then
 		verdict = require "sbx.verdict"
 		local msg
