@@ -11,6 +11,13 @@ PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle 2>/dev/null)
 LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
 # libedit is opened by the REPL alone (core/api/main.c), by this path: never linked
 EDIT_SO := $(shell pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so.2
+# sbxlua links Lua (whole: C modules call any of its API), libseccomp, libcap
+# and nettle from their .a, none of the last three exported; STATIC=0 links
+# the shared ones (docs/performance.md, "Static linking")
+STATIC ?= 1
+EXE_LIBS_1 = -Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a -Wl,-Bstatic -Wl,--whole-archive \
+	-llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle -Wl,-Bdynamic -lm
+EXE_LIBS_0 = $(LUA_LIBS) $(PKG_LIBS)
 
 CC ?= cc
 OPT ?= -O2
@@ -62,7 +69,7 @@ FORCE:
 
 sbxlua: build/obj/api/main.o $(CORE_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(PKG_LIBS)
+	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(EXE_LIBS_$(STATIC))
 
 # the scripts and modules compiled for sbxlua's loader (core/chunk.c):
 # parsing them is most of a run's start-up
