@@ -597,14 +597,6 @@ static void open_sbx(struct interp *in, lua_State *L)
 /* ---- the REPL ---- */
 
 /*
- * Lua code runs in the "C" locale, as under lua.c, but libedit decodes
- * multibyte input by LC_CTYPE: readline runs in the user's LC_CTYPE.
- *
- * History in ~/.sbxlua_history; a failure only loses the history.  The
- * whole (stifled) history is written after each line: libedit's
- * append_history(n) writes n + 1 entries.
- */
-/*
  * libedit is opened by the REPL alone, so that no script maps it (nor
  * libtinfo, libbsd and libmd with it): by the one absolute path the build
  * found (SBX_LIBEDIT, pkg-config's libdir), never searched for by name.
@@ -651,6 +643,14 @@ static char *plain_readline(const char *prompt)
 	return strdup(buf);
 }
 
+/*
+ * Lua code runs in the "C" locale, as under lua.c, but libedit decodes
+ * multibyte input by LC_CTYPE: readline runs in the user's LC_CTYPE.
+ *
+ * History in ~/.sbxlua_history; a failure only loses the history.  The
+ * whole (stifled) history is written after each line: libedit's
+ * append_history(n) writes n + 1 entries.
+ */
 static void repl_open(struct interp *in)
 {
 	const char *home = getenv("HOME");
