@@ -9,7 +9,15 @@ PKG = lua5.4 libseccomp libcap nettle
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG) libedit 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle 2>/dev/null)
 LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
-EDIT_LIBS := $(shell pkg-config --libs libedit 2>/dev/null)
+# libedit is opened by the REPL alone (core/api/main.c), by this path: never linked
+EDIT_SO := $(shell pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so.2
+# sbxlua links Lua (whole: C modules call any of its API), libseccomp, libcap
+# and nettle from their .a, none of the last three exported; STATIC=0 links
+# the shared ones (docs/performance.md, "Static linking")
+STATIC ?= 1
+EXE_LIBS_1 = -Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a -Wl,-Bstatic -Wl,--whole-archive \
+	-llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle -Wl,-Bdynamic -lm
+EXE_LIBS_0 = $(LUA_LIBS) $(PKG_LIBS)
 
 CC ?= cc
 OPT ?= -O2
@@ -54,13 +62,14 @@ build/obj/%.o: core/%.c $(HDR) | build/obj
 build/luadir: FORCE | build/obj
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
 build/obj/api/main.o: build/luadir
+build/obj/api/main.o: CFLAGS += -DSBX_LIBEDIT='"$(EDIT_SO)"'
 
 .PHONY: FORCE
 FORCE:
 
 sbxlua: build/obj/api/main.o $(CORE_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(LUA_LIBS) $(EDIT_LIBS) $(PKG_LIBS)
+	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(EXE_LIBS_$(STATIC))
 
 # the scripts and modules compiled for sbxlua's loader (core/chunk.c):
 # parsing them is most of a run's start-up

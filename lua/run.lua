@@ -12,9 +12,7 @@ local report = require "sbx.report"
 -- use: load_modules, once the options are known)
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
-local behaviour = require "sbx.behaviour"
-local pcap = require "sbx.pcap"
-local cjson, verdict, rules, html
+local behaviour, cjson, verdict, rules, html, pcap
 
 local refuse, reason = cli.refuse, cli.reason
 
@@ -154,6 +152,8 @@ end
 local function load_modules(o)
 	if o.json then cjson = require "cjson" end
 	if o.html then html = require "sbx.html" end
+	if o.pcap or o.keep then pcap = require "sbx.pcap" end
+	if o.json or o.behaviour or o.html then behaviour = require "sbx.behaviour" end
 	if o.explore then
 		verdict = require "sbx.verdict"
 		local msg

@@ -14,8 +14,9 @@
  *  - scripts and Lua modules are loaded from their compiled form when
  *    make left a matching one in package.loaded["sbx.config"].luacdir
  *    (core/chunk.c; the paths so loaded are .compiled);
- *  - the REPL edits lines with libedit, keeps ~/.sbxlua_history and has the
- *    facade in the global `sbx`.
+ *  - the REPL edits lines with libedit (opened when the REPL starts: a
+ *    script never maps it), keeps ~/.sbxlua_history and has the facade in
+ *    the global `sbx`.
  * See docs/interpreter.md.
  *
  * lua.c keeps its context in globals; here it lives in a struct interp on
@@ -27,6 +28,7 @@
 #include "stamp.h"
 #include "ttyfilter.h"
 
+#include <dlfcn.h>
 #include <editline/readline.h>
 #include <limits.h>
 #include <locale.h>
@@ -44,6 +46,9 @@
 #endif
 #ifndef SBX_LUACDIR
 #define SBX_LUACDIR "/usr/local/share/sbxlua/luac"
+#endif
+#ifndef SBX_LIBEDIT
+#define SBX_LIBEDIT "/usr/lib/x86_64-linux-gnu/libedit.so.2"
 #endif
 
 #define PROGNAME "sbxlua"
@@ -74,6 +79,21 @@ struct interp {
 	char history[PATH_MAX]; /* "" when there is no history file */
 	locale_t input_locale;	/* the user's LC_CTYPE, for libedit; or 0 */
 };
+
+/*
+ * libedit's functions, found when the REPL starts (edit_open); all NULL
+ * until then, or when it cannot be opened: the REPL then reads plain lines.
+ */
+static struct edit {
+	__typeof__(readline) *readline;
+	__typeof__(rl_initialize) *initialize;
+	__typeof__(using_history) *using_history;
+	__typeof__(stifle_history) *stifle_history;
+	__typeof__(read_history) *read_history;
+	__typeof__(write_history) *write_history;
+	__typeof__(add_history) *add_history;
+	const char **readline_name;
+} edit;
 
 /* The state that a SIGINT interrupts: set before each protected call. */
 static lua_State *globalL;
@@ -577,6 +597,53 @@ static void open_sbx(struct interp *in, lua_State *L)
 /* ---- the REPL ---- */
 
 /*
+ * libedit is opened by the REPL alone, so that no script maps it (nor
+ * libtinfo, libbsd and libmd with it): by the one absolute path the build
+ * found (SBX_LIBEDIT, pkg-config's libdir), never searched for by name.
+ * Every symbol must be there, else none is used.  Returns 1 when it is.
+ */
+static int edit_open(void)
+{
+	void *h = dlopen(SBX_LIBEDIT, RTLD_NOW | RTLD_LOCAL);
+	struct edit e;
+
+	if (h == NULL)
+		return 0;
+	e.readline = (__typeof__(e.readline))dlsym(h, "readline");
+	e.initialize = (__typeof__(e.initialize))dlsym(h, "rl_initialize");
+	e.using_history =
+	    (__typeof__(e.using_history))dlsym(h, "using_history");
+	e.stifle_history =
+	    (__typeof__(e.stifle_history))dlsym(h, "stifle_history");
+	e.read_history = (__typeof__(e.read_history))dlsym(h, "read_history");
+	e.write_history =
+	    (__typeof__(e.write_history))dlsym(h, "write_history");
+	e.add_history = (__typeof__(e.add_history))dlsym(h, "add_history");
+	e.readline_name = (const char **)dlsym(h, "rl_readline_name");
+	if (!e.readline || !e.initialize || !e.using_history ||
+	    !e.stifle_history || !e.read_history || !e.write_history ||
+	    !e.add_history || !e.readline_name) {
+		dlclose(h);
+		return 0;
+	}
+	edit = e; /* the handle stays open until the process ends */
+	return 1;
+}
+
+/* A line without libedit, as lua.c reads one without readline: the
+ * caller frees it; NULL at end of input. */
+static char *plain_readline(const char *prompt)
+{
+	char buf[512]; /* lua.c's LUA_MAXINPUT */
+
+	fputs(prompt, stdout);
+	fflush(stdout);
+	if (fgets(buf, sizeof(buf), stdin) == NULL)
+		return NULL;
+	return strdup(buf);
+}
+
+/*
  * Lua code runs in the "C" locale, as under lua.c, but libedit decodes
  * multibyte input by LC_CTYPE: readline runs in the user's LC_CTYPE.
  *
@@ -590,17 +657,19 @@ static void repl_open(struct interp *in)
 	locale_t old = (locale_t)0;
 	int n;
 
+	in->history[0] = '\0';
+	if (edit.readline == NULL && !edit_open())
+		return; /* plain lines, no history */
 	in->input_locale = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
 	if (in->input_locale != (locale_t)0)
 		old = uselocale(in->input_locale); /* libedit notes it here */
-	rl_readline_name = PROGNAME;
-	rl_initialize();
-	using_history();
-	stifle_history(HISTORY_MAX);
+	*edit.readline_name = PROGNAME;
+	edit.initialize();
+	edit.using_history();
+	edit.stifle_history(HISTORY_MAX);
 	if (old != (locale_t)0)
 		uselocale(old);
 
-	in->history[0] = '\0';
 	if (home == NULL || home[0] == '\0')
 		return;
 	n = snprintf(in->history, sizeof(in->history), "%s/%s", home,
@@ -608,7 +677,7 @@ static void repl_open(struct interp *in)
 	if (n < 0 || (size_t)n >= sizeof(in->history))
 		in->history[0] = '\0';
 	else
-		read_history(in->history);
+		edit.read_history(in->history);
 }
 
 static void repl_close(struct interp *in)
@@ -620,11 +689,11 @@ static void repl_close(struct interp *in)
 
 static void history_save(struct interp *in, const char *line)
 {
-	if (line[0] == '\0')
+	if (line[0] == '\0' || edit.add_history == NULL)
 		return;
-	add_history(line);
+	edit.add_history(line);
 	if (in->history[0] != '\0')
-		write_history(in->history);
+		edit.write_history(in->history);
 }
 
 /* The global `sbx`, for the user's convenience; a failure only warns. */
@@ -683,7 +752,7 @@ static int pushline(struct interp *in, lua_State *L, int firstline)
 		old = uselocale(in->input_locale);
 	prompt_interrupted = 0;
 	set_signal(SIGINT, on_prompt_sigint);
-	b = readline(prompt);
+	b = edit.readline ? edit.readline(prompt) : plain_readline(prompt);
 	set_signal(SIGINT, SIG_DFL);
 	if (old != (locale_t)0)
 		uselocale(old);

@@ -16,7 +16,6 @@ local report = require "sbx.report"
 local setid = require "sbx.setid"
 local written = require "sbx.written"
 local sink = require "sbx.sink"
-local behaviour = require "sbx.behaviour"
 local profile = require "sbx.profile"
 local backend = require "sbx.backend"
 local cli = require "sbx.cli"
@@ -109,6 +108,9 @@ end
 -- records and the behaviour summary.
 -- @treturn table
 function M.result(r, info, events, verified)
+	-- loaded by the runs that ask for a result only (from sbxlua's own
+	-- directory, first on package.path, which no box can write: docs/performance.md)
+	local behaviour = require "sbx.behaviour"
 	local res = report.result(r, info, events, verified)
 	-- a sample run by its content says so (the interpreter put before it)
 	res.run_as = info.run_as
