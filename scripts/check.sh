@@ -4,4 +4,4 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-exec make check
+exec make check WERROR=-Werror
