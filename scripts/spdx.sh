@@ -80,6 +80,8 @@ sources() {
 }
 
 # of "kind path" lines, those whose file lacks the tag in its first lines
+# (paths hold no blank: git's and find's names, split on purpose)
+# shellcheck disable=SC2046
 lacking() {
 	awk -v tag="$TAG" '
 	NR == FNR { kind[$2] = $1; order[++n] = $2; next }

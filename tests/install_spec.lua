@@ -210,3 +210,44 @@ describe("the build [" .. S.priv .. "]", function()
 		assert.matches("WERROR=-Werror", plan("dev"), 1, true)
 	end)
 end)
+
+-- rockspec/: the sbx module for a stock Lua, built by luarocks; its lists
+-- of sources and modules are the tree's
+describe("the rockspec [" .. S.priv .. "]", function()
+	local spec, path = {}, ("rockspec/sbxlua-%s-1.rockspec"):format(version())
+	setup(function() assert(loadfile(path, "t", spec))() end)
+
+	it("is the version's, and builds every C file of the module", function()
+		assert.are.equal(version() .. "-1", spec.version)
+		local core = spec.build.modules["sbx.core"]
+		local want = {}
+		for _, d in ipairs { "common", "child", "super", "api" } do
+			for _, f in ipairs(files("core/" .. d, "*.c")) do
+				if d .. "/" .. f ~= "api/main.c" then want[#want + 1] = "core/" .. d .. "/" .. f end
+			end
+		end
+		table.sort(want)
+		local got = { table.unpack(core.sources) }
+		table.sort(got)
+		assert.are.same(want, got)
+		assert.are.same({ "seccomp", "cap", "nettle" }, core.libraries)
+	end)
+
+	it("installs every module of lua/sbx under its name", function()
+		local want, got = {}, {}
+		for _, f in ipairs(files("lua/sbx", "*.lua")) do
+			local name = ("sbx." .. f:gsub("%.lua$", ""):gsub("/", ".")):gsub("%.init$", "")
+			want[name] = "lua/sbx/" .. f
+		end
+		for name, file in pairs(spec.build.modules) do
+			if name ~= "sbx.core" then got[name] = file end
+		end
+		assert.are.same(want, got)
+	end)
+
+	it("passes luarocks lint", function()
+		if S.sh("command -v luarocks") == "" then return pending("luarocks is not installed") end
+		local out, code = S.sh("luarocks lint " .. S.q(path) .. " 2>&1")
+		assert.are.equal(0, code, out)
+	end)
+end)
