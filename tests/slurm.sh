@@ -8,8 +8,8 @@
 # checks that the merged lines equal a one-machine run's (sorted, without
 # timings).  The controller and the node are named localhost at 127.0.0.1,
 # and munged's origin is 127.0.0.1, so the machine's own host name need
-# not resolve (a fresh container's or
-# cloud image's often does not).  Stops every daemon it started and removes its directory.
+# not resolve (a fresh container's or cloud image's often does not).
+# Stops every daemon it started and removes its directory.
 # Needs root (the daemons); prints `slurm: ok` and exits 0 when equal, 77
 # (skipped) without root or without the Debian packages.
 set -eu
