@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The README's test command: installs what is missing, builds, lints, and
 # runs every suite as root and again as an unprivileged user.
 set -eu
