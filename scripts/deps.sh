@@ -18,8 +18,9 @@ runtime="lua5.4 liblua5.4-0 libseccomp2 libcap2 libnettle8 libedit2 lua-argparse
 lua-yaml lua-inspect"
 # runc and podman: --backend oci; debootstrap: the --rootfs tests' root;
 # strace: the strict profile's lists; munge and slurm: make check-slurm;
-# mandoc and man-db: the man pages; luarocks: the rockspec
-test="lua-busted lua-check cppcheck clang-format mandoc man-db luarocks util-linux python3 libpython3.11-testsuite
+# mandoc and man-db: the man pages; luarocks: the rockspec; zsh and fish:
+# the completions
+test="lua-busted lua-check cppcheck clang-format mandoc man-db luarocks zsh fish util-linux python3 libpython3.11-testsuite
 perl git procps iproute2 strace runc podman debootstrap tmux munge slurmctld slurmd slurm-client"
 bench="hyperfine bubblewrap firejail"
 

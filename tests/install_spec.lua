@@ -180,6 +180,18 @@ describe("make install [" .. S.priv .. "]", function()
 		out = S.sh(("bash -c %s"):format(S.q(script:format(S.q(comp), "ba", 1))))
 		assert.are.equal("batch.lua\n", out)
 	end)
+
+	it("the installed fish completion completes run.lua --me to --mem; zsh reads its own", function()
+		if S.sh("command -v fish") == "" then return pending("fish is not installed (scripts/deps.sh test)") end
+		if S.sh("command -v zsh") == "" then return pending("zsh is not installed (scripts/deps.sh test)") end
+		local fish = root .. "/share/fish/vendor_completions.d/sbxlua.fish"
+		local out, status = S.sh(("HOME=%s fish --no-config -c %s 2>&1"):format(S.q(dest),
+			S.q(("source %s; complete -C 'sbxlua run.lua --me'"):format(S.q(fish)))))
+		assert.are.equal(0, status, out)
+		assert.are.equal("--mem", out:match("^([^\t\n]*)"))
+		out, status = S.sh("zsh -n " .. S.q(root .. "/share/zsh/vendor-completions/_sbxlua") .. " 2>&1")
+		assert.are.equal(0, status, out)
+	end)
 end)
 
 describe("the build [" .. S.priv .. "]", function()
