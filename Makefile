@@ -83,6 +83,13 @@ build/luadir: FORCE | build/obj
 build/obj/api/main.o: build/luadir
 $(CORE_OBJ) build/obj/api/main.o: VERSION
 
+# every object is rebuilt when the flags change (make dev after make:
+# each warning is seen as an error)
+FLAGS_SEEN = $(subst ',,$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS))
+build/cflags: FORCE | build/obj
+	@echo '$(FLAGS_SEEN)' | cmp -s - $@ || echo '$(FLAGS_SEEN)' > $@
+$(CORE_OBJ) build/obj/api/main.o: build/cflags
+
 .PHONY: FORCE
 FORCE:
 
