@@ -1,9 +1,21 @@
+# SPDX-License-Identifier: MIT
 # sbxlua: build, check, install.  See README.md.
+VERSION := $(shell cat VERSION)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
+# the scripts (lua/*.lua), the profiles and the rules
 DATADIR = $(PREFIX)/share/sbxlua
-LUA_CMOD = $(PREFIX)/lib/lua/5.4
+# the modules (sbx/...) and the C module (sbx/core.so), where a stock
+# lua5.4 finds them; the compiled chunks (architecture specific) under lib
+LUA_LMOD = $(PREFIX)/share/lua/5.4
+LIBDIR = $(PREFIX)/lib
+LUA_CMOD = $(LIBDIR)/lua/5.4
+LUACDIR = $(LIBDIR)/sbxlua/luac
+MANDIR = $(PREFIX)/share/man
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
 
 PKG = lua5.4 libseccomp libcap nettle
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG) libedit 2>/dev/null)
@@ -19,14 +31,21 @@ EXE_LIBS_1 = -Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a -Wl,-Bstatic -
 	-llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle -Wl,-Bdynamic -lm
 EXE_LIBS_0 = $(LUA_LIBS) $(PKG_LIBS)
 
+# CPPFLAGS, CFLAGS and LDFLAGS are the packager's (dpkg-buildflags'):
+# they come after sbxlua's own, which they never replace.  -Werror only
+# in `make dev` and the test command (scripts/check.sh): WERROR=-Werror.
 CC ?= cc
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
-CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow \
+WERROR ?=
+SBX_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Wshadow \
 	-Wformat=2 -Wno-unused-parameter -D_FORTIFY_SOURCE=2 \
-	-fstack-protector-strong -fPIC -fvisibility=hidden $(PKG_CFLAGS)
-LDFLAGS += -Wl,-z,relro,-z,now
+	-fstack-protector-strong -fPIC -fvisibility=hidden $(PKG_CFLAGS) \
+	-DSBX_VERSION='"$(VERSION)"'
+ALL_CFLAGS = $(CPPFLAGS) $(SBX_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = -Wl,-z,relro,-z,now $(LDFLAGS)
 EXE_LDFLAGS = -pie
+PROG_CFLAGS = -O1 -g -Wall -Wextra $(WERROR) -D_GNU_SOURCE
 
 # core/ by trust boundary: common (no Lua, no other layer), child (between
 # clone and execve: common only), super (the supervisor: common only), api
@@ -43,9 +62,14 @@ BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
 HDR := $(wildcard $(CORE_DIRS:%=core/%/*.h))
 LUA_SRC := $(shell find lua -name '*.lua')
 
-.PHONY: all check check-slurm bench-batch check-stress test test-unit lint format asan bench install uninstall deps clean
+.PHONY: all dev check check-slurm bench-batch check-stress test test-unit lint format asan bench install \
+	uninstall deps clean man completions
 
-all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN)
+all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN) man completions
+
+# what a developer builds: every warning an error
+dev:
+	$(MAKE) all WERROR=-Werror
 
 build/obj/common/%.o: LAYER_INC = -Icore/common
 build/obj/child/%.o: LAYER_INC = -Icore/common -Icore/child
@@ -55,21 +79,32 @@ build/obj/api/%.o: LAYER_INC = $(CORE_DIRS:%=-Icore/%)
 build/obj/%.o: core/%.c $(HDR) | build/obj
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) $(LAYER_INC) -DSBX_LUADIR='"$(DATADIR)/lua"' \
-		-DSBX_LUACDIR='"$(DATADIR)/luac"' -c $< -o $@
+	@$(CC) $(ALL_CFLAGS) $(LAYER_INC) -DSBX_LUADIR='"$(DATADIR)/lua"' \
+		-DSBX_MODDIR='"$(LUA_LMOD)"' -DSBX_LUACDIR='"$(LUACDIR)"' \
+		-DSBX_PREFIX='"$(PREFIX)"' -c $< -o $@
 
-# main.o embeds the install data directory: rebuild it when PREFIX changes
+# main.o embeds the install directories, every object the version:
+# rebuild when PREFIX or VERSION changes
 build/luadir: FORCE | build/obj
-	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+	@echo '$(PREFIX) $(DATADIR) $(LUA_LMOD) $(LUACDIR)' | cmp -s - $@ || \
+		echo '$(PREFIX) $(DATADIR) $(LUA_LMOD) $(LUACDIR)' > $@
 build/obj/api/main.o: build/luadir
 build/obj/api/main.o: CFLAGS += -DSBX_LIBEDIT='"$(EDIT_SO)"'
+$(CORE_OBJ) build/obj/api/main.o: VERSION
+
+# every object is rebuilt when the flags change (make dev after make:
+# each warning is seen as an error)
+FLAGS_SEEN = $(subst ',,$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS))
+build/cflags: FORCE | build/obj
+	@echo '$(FLAGS_SEEN)' | cmp -s - $@ || echo '$(FLAGS_SEEN)' > $@
+$(CORE_OBJ) build/obj/api/main.o: build/cflags
 
 .PHONY: FORCE
 FORCE:
 
 sbxlua: build/obj/api/main.o $(CORE_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -Wl,-E -o $@ $^ $(EXE_LIBS_$(STATIC))
+	@$(CC) $(ALL_CFLAGS) $(EXE_LDFLAGS) $(ALL_LDFLAGS) -Wl,-E -o $@ $(filter %.o,$^) $(EXE_LIBS_$(STATIC))
 
 # the scripts and modules compiled for sbxlua's loader (core/chunk.c):
 # parsing them is most of a run's start-up
@@ -81,20 +116,20 @@ build/luac/stamp: sbxlua $(LUA_SRC) scripts/luac.lua
 
 build/sbx/core.so: $(CORE_OBJ) | build/sbx
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS) -shared $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@$(CC) $(ALL_CFLAGS) -shared $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 build/tests/%: tests/progs/%.c | build/tests
 	@echo "  CC      $@"
-	@$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
+	@$(CC) $(PROG_CFLAGS) -o $@ $<
 
 build/tests/behave/%: tests/progs/behave/%.c tests/progs/behave/behave.h | build/tests/behave
 	@echo "  CC      $@"
-	@$(CC) -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
+	@$(CC) $(PROG_CFLAGS) -o $@ $<
 
 # one system call and no C library (see the program's comment)
 build/tests/bare_true: tests/progs/bare_true.c | build/tests
 	@echo "  CC      $@"
-	@$(CC) -O1 -Wall -Wextra -Werror -static -nostdlib -no-pie \
+	@$(CC) -O1 -Wall -Wextra $(WERROR) -static -nostdlib -no-pie \
 		-fno-stack-protector -o $@ $<
 
 # the filter's own test program includes the filter's source
@@ -103,7 +138,25 @@ build/tests/ttyfilter: core/super/ttyfilter.c core/super/ttyfilter.h
 # the strict profile's corpus shares its --seccomp option
 $(filter build/tests/corpus_%,$(PROG_BIN)): tests/progs/corpus.h
 
-build/obj build/sbx build/tests build/tests/behave:
+# the man pages, their OPTIONS from the registry (scripts/man.lua)
+MAN_PAGES = build/man/sbxlua.1 build/man/sbxlua-profile.5
+man: $(MAN_PAGES)
+
+build/man/%: docs/man/%.in scripts/man.lua $(LUA_SRC) VERSION build/luadir sbxlua | build/man
+	@echo "  MAN     $@"
+	@ASAN_OPTIONS=detect_leaks=0 ./sbxlua scripts/man.lua $< '$(VERSION)' '$(PREFIX)' > $@.tmp
+	@mv $@.tmp $@
+
+# the completions, from the same registry
+COMPLETIONS = build/completions/bash build/completions/zsh build/completions/fish
+completions: $(COMPLETIONS)
+
+build/completions/%: completions/generate.lua $(LUA_SRC) sbxlua | build/completions
+	@echo "  GEN     $@"
+	@ASAN_OPTIONS=detect_leaks=0 ./sbxlua completions/generate.lua $* > $@.tmp
+	@mv $@.tmp $@
+
+build/obj build/sbx build/tests build/tests/behave build/man build/completions:
 	mkdir -p $@
 
 # The README's test command is `make check`: deps, lint, every suite,
@@ -130,14 +183,19 @@ check-stress: all
 test-unit: all
 	SBX_TEST_USERS=self scripts/test.sh
 
+# the SPDX line in every source (scripts/spdx.sh adds it): SPDX_CHECK=1
+SPDX_CHECK ?= 0
+
 lint: all
-	luacheck -q lua profiles rules tests scripts/*.lua docs/*.lua
+	luacheck -q lua profiles rules tests scripts/*.lua docs/*.lua completions/*.lua
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem \
-		--library=scripts/cppcheck-lua.cfg -D__x86_64__ \
+		--library=scripts/cppcheck-lua.cfg -D__x86_64__ -DSBX_VERSION='"$(VERSION)"' \
 		$(CORE_DIRS:%=-I core/%) core tests/progs
 	clang-format --dry-run -Werror core/*/*.c core/*/*.h tests/progs/*.c \
 		tests/progs/behave/*.c tests/progs/behave/*.h
+	mandoc -Tlint -Wwarning $(MAN_PAGES)
+	if [ "$(SPDX_CHECK)" = 1 ]; then scripts/spdx.sh --check; fi
 
 format:
 	clang-format -i core/*/*.c core/*/*.h tests/progs/*.c tests/progs/behave/*.c \
@@ -161,28 +219,40 @@ bench: all
 deps:
 	scripts/deps.sh
 
-install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lua/sbx \
-		$(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/profiles/calls \
-		$(DESTDIR)$(DATADIR)/rules \
-		$(DESTDIR)$(LUA_CMOD)/sbx
-	install -m 0755 sbxlua $(DESTDIR)$(BINDIR)/sbxlua
-	# every module under lua/, at its place (sbx/backend/ too)
-	cd lua && for f in $$(find . -name '*.lua' | sort); do \
-		install -D -m 0644 "$$f" "$(DESTDIR)$(DATADIR)/lua/$$f" || exit 1; \
+# the program, the modules, the chunks, the man pages and the
+# completions; nothing of the tests
+INSTALL_BUILT = sbxlua build/sbx/core.so $(MAN_PAGES) $(COMPLETIONS)
+D = $(DESTDIR)
+
+install: $(INSTALL_BUILT)
+	install -d -m 0755 $(D)$(BINDIR) $(D)$(DATADIR)/lua $(D)$(DATADIR)/profiles/calls \
+		$(D)$(DATADIR)/rules $(D)$(LUA_LMOD)/sbx $(D)$(LUA_CMOD)/sbx \
+		$(D)$(MANDIR)/man1 $(D)$(MANDIR)/man5 $(D)$(BASHCOMPDIR) $(D)$(ZSHCOMPDIR) $(D)$(FISHCOMPDIR)
+	install -m 0755 sbxlua $(D)$(BINDIR)/sbxlua
+	install -m 0644 lua/*.lua $(D)$(DATADIR)/lua/
+	# every module under lua/sbx/, at its place (sbx/backend/ too)
+	cd lua && for f in $$(find sbx -name '*.lua' | sort); do \
+		install -D -m 0644 "$$f" "$(D)$(LUA_LMOD)/$$f" || exit 1; \
 	done
-	install -m 0644 profiles/*.lua $(DESTDIR)$(DATADIR)/profiles/
-	install -m 0644 profiles/calls/*.lua $(DESTDIR)$(DATADIR)/profiles/calls/
-	install -m 0644 rules/*.lua $(DESTDIR)$(DATADIR)/rules/
-	install -m 0644 build/sbx/core.so $(DESTDIR)$(LUA_CMOD)/sbx/core.so
-	# the modules compiled for where they are now installed
-	rm -rf $(DESTDIR)$(DATADIR)/luac
-	install -d -m 0755 $(DESTDIR)$(DATADIR)/luac
-	ASAN_OPTIONS=detect_leaks=0 ./sbxlua scripts/luac.lua \
-		$(DESTDIR)$(DATADIR)/luac lua $(DATADIR)/lua
+	install -m 0644 profiles/*.lua $(D)$(DATADIR)/profiles/
+	install -m 0644 profiles/calls/*.lua $(D)$(DATADIR)/profiles/calls/
+	install -m 0644 rules/*.lua $(D)$(DATADIR)/rules/
+	install -m 0644 build/sbx/core.so $(D)$(LUA_CMOD)/sbx/core.so
+	install -m 0644 build/man/sbxlua.1 $(D)$(MANDIR)/man1/
+	install -m 0644 build/man/sbxlua-profile.5 $(D)$(MANDIR)/man5/
+	install -m 0644 build/completions/bash $(D)$(BASHCOMPDIR)/sbxlua
+	install -m 0644 build/completions/zsh $(D)$(ZSHCOMPDIR)/_sbxlua
+	install -m 0644 build/completions/fish $(D)$(FISHCOMPDIR)/sbxlua.fish
+	# the scripts and modules compiled for where they are now installed
+	rm -rf $(D)$(LUACDIR)
+	install -d -m 0755 $(D)$(LUACDIR)
+	ASAN_OPTIONS=detect_leaks=0 ./sbxlua scripts/luac.lua $(D)$(LUACDIR) lua/sbx $(LUA_LMOD)/sbx
+	ASAN_OPTIONS=detect_leaks=0 ./sbxlua scripts/luac.lua $(D)$(LUACDIR) $(D)$(DATADIR)/lua $(DATADIR)/lua
 
 uninstall:
-	rm -rf $(DESTDIR)$(BINDIR)/sbxlua $(DESTDIR)$(DATADIR) $(DESTDIR)$(LUA_CMOD)/sbx
+	rm -rf $(D)$(BINDIR)/sbxlua $(D)$(DATADIR) $(D)$(LUA_LMOD)/sbx $(D)$(LUA_CMOD)/sbx \
+		$(D)$(LIBDIR)/sbxlua $(D)$(MANDIR)/man1/sbxlua.1 $(D)$(MANDIR)/man5/sbxlua-profile.5 \
+		$(D)$(BASHCOMPDIR)/sbxlua $(D)$(ZSHCOMPDIR)/_sbxlua $(D)$(FISHCOMPDIR)/sbxlua.fish
 
 clean:
 	rm -rf build sbxlua

@@ -1,19 +1,47 @@
 #!/bin/sh
-# Installs the Debian packages sbxlua needs to build and test, when missing.
-# As root it runs apt-get; otherwise it prints the exact command to run.
-#   scripts/deps.sh          build, run and test dependencies
-#   scripts/deps.sh --bench  also the peers and tools of the benchmarks
+# SPDX-License-Identifier: MIT
+# Installs the Debian packages sbxlua needs, when missing.  As root it
+# runs apt-get; otherwise it prints the exact command to run.
+#   scripts/deps.sh [all]    build, runtime and test dependencies
+#   scripts/deps.sh build    to build sbxlua (make, make install)
+#   scripts/deps.sh runtime  to run an installed sbxlua
+#   scripts/deps.sh test     to lint and test it (make check)
+#   scripts/deps.sh --bench  all, and the peers and tools of the benchmarks
+#   scripts/deps.sh --list KIND  print KIND's packages, install nothing
 set -eu
-pkgs="make gcc libc6-dev pkg-config lua5.4 liblua5.4-dev libseccomp-dev
-libcap-dev nettle-dev libedit-dev lua-busted lua-check lua-cjson lua-inspect lua-argparse lua-yaml cppcheck clang-format
-util-linux python3 libpython3.11-testsuite perl git procps iproute2 strace runc podman debootstrap lua-filesystem tmux
-munge slurmctld slurmd slurm-client
-tcpdump"
-pkgs="$pkgs chromium" # tests/html_browser_spec.lua renders the HTML reports in it
-[ "${1:-}" = "--bench" ] && pkgs="$pkgs hyperfine bubblewrap firejail"
+
+build="make gcc libc6-dev pkg-config lua5.4 liblua5.4-dev libseccomp-dev libcap-dev nettle-dev libedit-dev"
+# the C libraries' run-time packages, and the Lua modules the scripts load
+# (argparse: every command line; cjson: --json; lfs: batch.lua's walk;
+# yaml: Sigma rules; inspect: the REPL's tables)
+runtime="lua5.4 liblua5.4-0 libseccomp2 libcap2 libnettle8 libedit2 lua-argparse lua-cjson lua-filesystem
+lua-yaml lua-inspect"
+# runc and podman: --backend oci; debootstrap: the --rootfs tests' root;
+# strace: the strict profile's lists; munge and slurm: make check-slurm;
+# mandoc and man-db: the man pages; luarocks: the rockspec; zsh and fish:
+# the completions
+test="lua-busted lua-check cppcheck clang-format mandoc man-db luarocks zsh fish util-linux python3 libpython3.11-testsuite
+perl git procps iproute2 strace runc podman debootstrap tmux munge slurmctld slurmd slurm-client
+tcpdump chromium"
+bench="hyperfine bubblewrap firejail"
+
+list=no
+if [ "${1:-}" = --list ]; then list=yes; shift; fi
+case ${1:-all} in
+build) pkgs=$build ;;
+runtime) pkgs=$runtime ;;
+test) pkgs=$test ;;
+all) pkgs="$build $runtime $test" ;;
+--bench) pkgs="$build $runtime $test $bench" ;;
+*) echo "deps.sh: unknown kind ${1:-} (build, runtime, test, all or --bench)" >&2; exit 2 ;;
+esac
+if [ "$list" = yes ]; then
+	echo "$pkgs" | tr ' ' '\n' | sort -u | tr '\n' ' ' | sed 's/ $/\n/'
+	exit 0
+fi
 
 missing=""
-for p in $pkgs; do
+for p in $(echo "$pkgs" | tr ' ' '\n' | sort -u); do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		grep -q "install ok installed"; then
 		missing="$missing $p"

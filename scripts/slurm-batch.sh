@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # slurm-batch.sh: run `sbxlua batch.lua` as a Slurm job array, one shard per
 # task, and a final job that merges the shards' JSON lines.
 #

@@ -1,11 +1,15 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # slurm.sh: the batch as a Slurm job array, for real.  Starts a one-node
 # Slurm cluster on this machine (Debian's munge, slurmctld, slurmd and
 # slurm-client; a generated slurm.conf with proctrack/linuxproc and
 # task/none; every file in a private directory), runs
 # scripts/slurm-batch.sh over tests/progs/batch as a 4-task array, and
 # checks that the merged lines equal a one-machine run's (sorted, without
-# timings).  Stops every daemon it started and removes its directory.
+# timings).  The controller and the node are named localhost at 127.0.0.1,
+# and munged's origin is 127.0.0.1, so the machine's own host name need
+# not resolve (a fresh container's or cloud image's often does not).
+# Stops every daemon it started and removes its directory.
 # Needs root (the daemons); prints `slurm: ok` and exits 0 when equal, 77
 # (skipped) without root or without the Debian packages.
 set -eu
@@ -41,18 +45,18 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(" ".join(str(x.getsockname()[1]) for x in s))')
 ctld_port=${ports% *}
 d_port=${ports#* }
-host=$(hostname -s)
+host=localhost
 mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/out"
 chmod 0700 "$dir/munge"
 mungekey -c -k "$dir/munge/munge.key"
-munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.sock" \
+munged --force --origin=127.0.0.1 --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.sock" \
 	--pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" \
 	--seed-file="$dir/munge/munged.seed"
 pids="$(cat "$dir/munge/munged.pid")"
 
 cat > "$dir/slurm.conf" <<EOF
 ClusterName=sbxtest
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$d_port
 MessageTimeout=5
@@ -79,7 +83,7 @@ MpiDefault=none
 ReturnToService=2
 SlurmctldTimeout=30
 SlurmdTimeout=30
-NodeName=$host CPUs=$(nproc) State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=sbx Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 export SLURM_CONF="$dir/slurm.conf"

@@ -5,8 +5,11 @@
  * statuses are those of Lua 5.4's lua.c, so that `sbxlua` can stand in for
  * `lua5.4`.  On top of that:
  *  - sbx.core is linked in and sits in package.preload;
- *  - package.path starts with the bundled lua/ directory, which is also
- *    published as package.loaded["sbx.config"].luadir;
+ *  - package.path starts with sbxlua's module directory (moddir: the
+ *    build tree's lua/, or $(PREFIX)/share/lua/5.4 when installed); the
+ *    bundled scripts' directory is published as
+ *    package.loaded["sbx.config"].luadir (the same lua/ in the build tree,
+ *    $(PREFIX)/share/sbxlua/lua when installed);
  *  - the default package.path and package.cpath hold no relative template
  *    (no ./?.lua): nothing is loaded from the current directory;
  *  - a bare script name that is in that directory is run from there
@@ -16,7 +19,9 @@
  *    (core/chunk.c; the paths so loaded are .compiled);
  *  - the REPL edits lines with libedit (opened when the REPL starts: a
  *    script never maps it), keeps ~/.sbxlua_history and has the facade in
- *    the global `sbx`.
+ *    the global `sbx`;
+ *  - --help lists the scripts, --version prints the version (VERSION,
+ *    passed by make as SBX_VERSION).
  * See docs/interpreter.md.
  *
  * lua.c keeps its context in globals; here it lives in a struct interp on
@@ -41,11 +46,19 @@
 
 #include <lualib.h>
 
+/* Where make install puts the scripts, the modules and their compiled
+ * chunks (the Makefile passes each, from PREFIX). */
+#ifndef SBX_PREFIX
+#define SBX_PREFIX "/usr/local"
+#endif
 #ifndef SBX_LUADIR
 #define SBX_LUADIR "/usr/local/share/sbxlua/lua"
 #endif
+#ifndef SBX_MODDIR
+#define SBX_MODDIR "/usr/local/share/lua/5.4"
+#endif
 #ifndef SBX_LUACDIR
-#define SBX_LUACDIR "/usr/local/share/sbxlua/luac"
+#define SBX_LUACDIR "/usr/local/lib/sbxlua/luac"
 #endif
 #ifndef SBX_LIBEDIT
 #define SBX_LIBEDIT "/usr/lib/x86_64-linux-gnu/libedit.so.2"
@@ -63,18 +76,21 @@
 
 /* Options seen by collect_args(). */
 enum {
-	HAS_ERROR = 1, /* bad option */
-	HAS_I = 2,     /* -i */
-	HAS_V = 4,     /* -v */
-	HAS_E = 8,     /* -e */
-	HAS_NOENV = 16 /* -E */
+	HAS_ERROR = 1,	 /* bad option */
+	HAS_I = 2,	 /* -i */
+	HAS_V = 4,	 /* -v */
+	HAS_E = 8,	 /* -e */
+	HAS_NOENV = 16,	 /* -E */
+	HAS_HELP = 32,	 /* --help */
+	HAS_VERSION = 64 /* --version */
 };
 
 struct interp {
 	int argc;
 	char **argv;
-	const char *progname; /* prefix of error reports; NULL in the REPL */
-	char luadir[PATH_MAX];
+	const char *progname;	/* prefix of error reports; NULL in the REPL */
+	char luadir[PATH_MAX];	/* the scripts (run.lua, ...) */
+	char moddir[PATH_MAX];	/* the modules: first in package.path */
 	char luacdir[PATH_MAX]; /* the compiled chunks (core/chunk.c) */
 	char history[PATH_MAX]; /* "" when there is no history file */
 	locale_t input_locale;	/* the user's LC_CTYPE, for libedit; or 0 */
@@ -140,6 +156,34 @@ static void on_prompt_sigint(int sig)
 	prompt_interrupted = 1;
 }
 
+/* --help: the scripts, not Lua's flags (sbxlua(1) has those). */
+static const char help_text[] =
+    "usage: sbxlua SCRIPT [options] [args]   run one of sbxlua's scripts\n"
+    "       sbxlua [lua-options] [file [args]]  Lua 5.4 with sbx built in\n"
+    "       sbxlua                           the REPL: explore(), diff(), "
+    "help()\n"
+    "\n"
+    "Scripts (each takes --help):\n"
+    "  run.lua [options] PROG [ARGS]    run a program in the standard box, "
+    "report\n"
+    "                                   how it ended (exit code: the "
+    "program's)\n"
+    "  run.lua --explore PROG [ARGS]    the analysis box: record everything,\n"
+    "                                   change nothing, then a verdict\n"
+    "  learn.lua [options] PROG [ARGS]  write a seccomp profile that allows "
+    "what\n"
+    "                                   a run of PROG used\n"
+    "  batch.lua [options] PATH...      many programs, one JSON line each, "
+    "with\n"
+    "                                   verdicts\n"
+    "  check.lua                        what this host offers a box\n"
+    "\n"
+    "Options:\n"
+    "  --help     this text\n"
+    "  --version  the version\n"
+    "Lua's own options (-e -l -i -v -E -W - --) are lua5.4's: see "
+    "sbxlua(1).\n";
+
 static void print_usage(const char *progname, const char *badoption)
 {
 	lua_writestringerror("%s: ", progname);
@@ -147,19 +191,7 @@ static void print_usage(const char *progname, const char *badoption)
 		lua_writestringerror("'%s' needs argument\n", badoption);
 	else
 		lua_writestringerror("unrecognized option '%s'\n", badoption);
-	lua_writestringerror(
-	    "usage: %s [options] [script [args]]\n"
-	    "Available options are:\n"
-	    "  -e stat   execute string 'stat'\n"
-	    "  -i        enter interactive mode after executing 'script'\n"
-	    "  -l mod    require library 'mod' into global 'mod'\n"
-	    "  -l g=mod  require library 'mod' into global 'g'\n"
-	    "  -v        show version information\n"
-	    "  -E        ignore environment variables\n"
-	    "  -W        turn warnings on\n"
-	    "  --        stop handling options\n"
-	    "  -         stop handling options and execute stdin\n",
-	    progname);
+	lua_writestringerror("%s", help_text);
 }
 
 static void print_version(void)
@@ -333,7 +365,11 @@ static int collect_args(char **argv, int *first)
 		if (argv[i][0] != '-')
 			return args;
 		switch (argv[i][1]) {
-		case '-': /* -- */
+		case '-': /* --, --help, --version */
+			if (strcmp(argv[i], "--help") == 0)
+				return args | HAS_HELP;
+			if (strcmp(argv[i], "--version") == 0)
+				return args | HAS_VERSION;
 			if (argv[i][2] != '\0')
 				return HAS_ERROR;
 			*first = argv[i + 1] != NULL ? i + 1 : 0;
@@ -438,6 +474,31 @@ static void create_arg_table(lua_State *L, char **argv, int argc, int script)
 	lua_setglobal(L, "arg");
 }
 
+/* dir = the directory of the executable (its real path). */
+static int exe_dir(char *dir, size_t size)
+{
+	ssize_t len = readlink("/proc/self/exe", dir, size);
+	char *slash;
+
+	if (len <= 0 || (size_t)len >= size)
+		return 0;
+	dir[len] = '\0';
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		return 0;
+	*slash = '\0';
+	return 1;
+}
+
+/* dst = base + rest, if it fits and holds no ';' or '?' (they would break
+ * the package.path templates). */
+static int join(char *dst, size_t size, const char *base, const char *rest)
+{
+	int n = snprintf(dst, size, "%s%s", base, rest);
+
+	return n >= 0 && (size_t)n < size && strpbrk(dst, ";?") == NULL;
+}
+
 /*
  * dir = <directory of the executable>/lua, if that holds the facade (the
  * build tree, or an install that keeps them together).  Only the
@@ -448,37 +509,63 @@ static int exe_luadir(char *dir, size_t size)
 {
 	char exe[PATH_MAX];
 	char probe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe));
-	char *slash;
-	int n;
 
-	if (len <= 0 || (size_t)len >= sizeof(exe))
+	if (!exe_dir(exe, sizeof(exe)) || !join(dir, size, exe, "/lua"))
 		return 0;
-	exe[len] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash == NULL)
-		return 0;
-	*slash = '\0';
-	n = snprintf(dir, size, "%s/lua", exe);
-	/* ';' and '?' would break the package.path templates */
-	if (n < 0 || (size_t)n >= size || strpbrk(dir, ";?") != NULL)
-		return 0;
-	n = snprintf(probe, sizeof(probe), "%s/sbx/init.lua", dir);
-	return n > 0 && (size_t)n < sizeof(probe) && is_file(probe);
+	return join(probe, sizeof(probe), dir, "/sbx/init.lua") &&
+	       is_file(probe);
 }
 
-/* The bundled Lua directory: next to the executable, else the installed
- * one; and its compiled chunks: build/luac next to the executable (the
- * build tree), else the installed directory. */
+/*
+ * An installed tree moved from PREFIX (make install DESTDIR=D, run from
+ * D): the executable is <P>/bin/sbxlua and <P> holds the scripts and the
+ * modules where PREFIX would.  Again only the executable's own location
+ * counts: <P> is the tree the executable was installed into.
+ */
+static int relocated(struct interp *in)
+{
+	static const char prefix[] = SBX_PREFIX;
+	size_t plen = sizeof(prefix) - 1;
+	char p[PATH_MAX];
+	char probe[PATH_MAX];
+	char *slash;
+
+	if (!exe_dir(p, sizeof(p)) || (slash = strrchr(p, '/')) == NULL ||
+	    strcmp(slash, "/bin") != 0)
+		return 0;
+	*slash = '\0';
+	if (strcmp(p, prefix) == 0 || strncmp(SBX_LUADIR, prefix, plen) != 0 ||
+	    strncmp(SBX_MODDIR, prefix, plen) != 0 ||
+	    strncmp(SBX_LUACDIR, prefix, plen) != 0)
+		return 0;
+	if (!join(in->luadir, sizeof(in->luadir), p, SBX_LUADIR + plen) ||
+	    !join(in->moddir, sizeof(in->moddir), p, SBX_MODDIR + plen) ||
+	    !join(in->luacdir, sizeof(in->luacdir), p, SBX_LUACDIR + plen))
+		return 0;
+	return join(probe, sizeof(probe), in->moddir, "/sbx/init.lua") &&
+	       is_file(probe);
+}
+
+/*
+ * The scripts, the modules and their compiled chunks: in the build tree
+ * (lua/ next to the executable) lua/ for both and build/luac; else where
+ * make install put them, as PREFIX said at build time, or under the
+ * prefix the installed tree was moved to (directories only root, or the
+ * user who installed there, writes).
+ */
 static void find_luadir(struct interp *in)
 {
 	int n;
 
 	if (!exe_luadir(in->luadir, sizeof(in->luadir))) {
+		if (relocated(in))
+			return;
 		snprintf(in->luadir, sizeof(in->luadir), "%s", SBX_LUADIR);
+		snprintf(in->moddir, sizeof(in->moddir), "%s", SBX_MODDIR);
 		snprintf(in->luacdir, sizeof(in->luacdir), "%s", SBX_LUACDIR);
 		return;
 	}
+	snprintf(in->moddir, sizeof(in->moddir), "%s", in->luadir);
 	n = snprintf(in->luacdir, sizeof(in->luacdir), "%.*s/build/luac",
 		     (int)(strlen(in->luadir) - 4), in->luadir);
 	if (n < 0 || (size_t)n >= sizeof(in->luacdir))
@@ -574,16 +661,18 @@ static void open_sbx(struct interp *in, lua_State *L)
 
 	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
 	lua_getfield(L, -1, LUA_LOADLIBNAME);
-	prefix = lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;", in->luadir,
-				 in->luadir);
+	prefix = lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;", in->moddir,
+				 in->moddir);
 	lua_insert(L, -2);
 	set_path(L, "path", "LUA_PATH", LUA_PATH_DEFAULT, prefix);
 	set_path(L, "cpath", "LUA_CPATH", LUA_CPATH_DEFAULT, "");
 	lua_pop(L, 2);
 
-	lua_createtable(L, 0, 4);
+	lua_createtable(L, 0, 5);
 	lua_pushstring(L, in->luadir);
 	lua_setfield(L, -2, "luadir");
+	lua_pushstring(L, in->moddir);
+	lua_setfield(L, -2, "moddir");
 	lua_pushstring(L, in->luacdir);
 	lua_setfield(L, -2, "luacdir");
 	sbx_chunk_setup(L, in->luacdir);
@@ -1089,6 +1178,14 @@ static int pmain(lua_State *L)
 	if (args == HAS_ERROR) {
 		print_usage(in->progname, argv[script]);
 		return 0;
+	}
+	if (args & (HAS_HELP | HAS_VERSION)) {
+		if (args & HAS_HELP)
+			lua_writestring(help_text, sizeof(help_text) - 1);
+		else
+			print_version();
+		lua_pushboolean(L, 1);
+		return 1;
 	}
 	if (args & HAS_V)
 		print_version();

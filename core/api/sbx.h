@@ -21,7 +21,10 @@
 #include <sys/types.h>
 #include <termios.h>
 
-#define SBX_VERSION "0.1.0"
+/* the file VERSION, passed by make (-DSBX_VERSION) */
+#ifndef SBX_VERSION
+#error "SBX_VERSION is not defined: build with make (it passes VERSION)"
+#endif
 
 #include "plan.h"
 

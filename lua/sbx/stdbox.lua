@@ -363,14 +363,16 @@ local function home_dirs()
 	return homes
 end
 
--- What sbxlua loads or runs: its bundled Lua directory and the compiled
--- chunks beside it, its profiles and its executable, as real paths (each
+-- What sbxlua loads or runs: its scripts' directory, its modules'
+-- directory (the same in the build tree), the compiled chunks, its
+-- profiles and its executable, as real paths (each
 -- that resolves).
 local function own_files()
 	local config = package.loaded["sbx.config"]
 	local own = {}
 	for _, p in ipairs {
 		type(config) == "table" and config.luadir or false,
+		type(config) == "table" and config.moddir or false,
 		type(config) == "table" and config.luacdir or false,
 		profile.dir() or false,
 		"/proc/self/exe",
