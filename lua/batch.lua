@@ -41,7 +41,7 @@ local function write_line(out, rec)
 end
 
 local function merge(o)
-	local recs, bad = batch.merge(o.paths)
+	local recs, bad, lines = batch.merge(o.paths)
 	if not recs then refuse("--merge: %s", tostring(bad)) end
 	local out = io.stdout
 	if o.output then
@@ -50,7 +50,10 @@ local function merge(o)
 		out = f
 	end
 	out:setvbuf("no")
-	for _, r in ipairs(recs) do write_line(out, r) end
+	for _, r in ipairs(recs) do
+		local ok, msg = out:write(lines[r], "\n")
+		if not ok then refuse("--output: %s", tostring(msg)) end
+	end
 	if bad > 0 then io.stderr:write(("batch: %d line(s) not records, left out\n"):format(bad)) end
 	if not o.quiet then io.stderr:write(batch.summary_text(batch.summary(recs))) end
 	return 0

@@ -13,7 +13,8 @@ local report = require "sbx.report"
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
 local behaviour = require "sbx.behaviour"
-local cjson, verdict, rules
+local json = require "sbx.json"
+local verdict, rules
 
 local refuse, reason = cli.refuse, cli.reason
 
@@ -104,7 +105,7 @@ local function report_run(o, r, info)
 		end
 		if o.behaviour then io.stderr:write(behaviour.text(res.behaviour)) end
 		if o.explore then io.stderr:write(verdict.text(res.verdict)) end
-		if o.json then ok = write_out("--json", o.json, cjson.encode(res) .. "\n") and ok end
+		if o.json then ok = write_out("--json", o.json, json.encode(res) .. "\n") and ok end
 	end
 	-- an output the caller asked for and did not get (the box left
 	-- something other than a regular file at its name): 126, whatever the
@@ -114,11 +115,10 @@ local function report_run(o, r, info)
 end
 
 -- The modules of what the options ask for, before the first box (above):
--- the JSON and the behaviour summary, the backend and root chosen.  (The
+-- the verdict's rules, the backend and root chosen.  (The
 -- backends' refusal loads sbx.backend.oci only when the namespace box
 -- could not even be cloned: nothing ran.)
 local function load_modules(o)
-	if o.json then cjson = require "cjson" end
 	if o.explore then
 		verdict = require "sbx.verdict"
 		local msg

@@ -16,7 +16,7 @@ local sort, concat = table.sort, table.concat
 --- The fields of a summary, in the order the text prints them.
 M.FIELDS = { "files_opened", "files_written", "files_deleted", "files_attribute_changed",
 	"files_dropped", "memory_files", "command_executions", "processes_created", "processes_tree",
-	"signals_observed", "dns_lookups", "ip_traffic", "calls_highlighted", "tags",
+	"signals_observed", "dns_lookups", "ip_traffic", "unix_sockets", "calls_highlighted", "tags",
 	"mitre_attack_techniques", "verdicts" }
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
@@ -120,8 +120,13 @@ end
 
 -- A connect or send event's destination, by protocol, address and port
 -- (the protocol the supervisor read from the socket: `ip` when it could
--- not; a unix socket's path is not an address of ip_traffic).
+-- not); a unix socket's path is its own kind, `unix_sockets`, never an
+-- address of ip_traffic.
 local function note_connection(st, e)
+	if e.family == "unix" then
+		st.unix[e.addr] = true
+		return
+	end
 	if e.family ~= "inet" and e.family ~= "inet6" then return end
 	local ip, port = split_addr(e.addr)
 	if not ip then return end
@@ -151,7 +156,7 @@ end
 local function collect_events(res)
 	local st = { opened = {}, written = {}, deleted = {}, changed = {}, execs = {}, created = {},
 		memfds = {}, signals = {}, from_memory = {},
-		calls = {}, tags = {}, traffic = {}, nodes = {}, roots = {}, clones = {}, parent = {}, command = nil }
+		calls = {}, tags = {}, traffic = {}, unix = {}, nodes = {}, roots = {}, clones = {}, parent = {}, command = nil }
 	for _, e in ipairs(res.events or {}) do
 		local k = e.kind
 		if e.pid and e.ppid and e.ppid > 0 and not st.parent[e.pid] then st.parent[e.pid] = e.ppid end
@@ -175,7 +180,7 @@ end
 
 -- The sink's traffic records added to the events' (bytes summed).
 local function collect_traffic(res, traffic)
-	for _, t in ipairs(res.ip_traffic or {}) do
+	for _, t in ipairs((res.sink or {}).traffic or {}) do
 		local key = ("%s %s %s"):format(t.protocol, t.address, port_text(t.port))
 		local entry = traffic[key] or { transport_layer_protocol = t.protocol,
 			destination_ip = t.address, destination_port = t.port }
@@ -187,7 +192,7 @@ end
 -- The sink's DNS lookups by hostname, with the addresses they resolved to.
 local function collect_dns(res)
 	local dns = {}
-	for _, d in ipairs(res.dns_lookups or {}) do
+	for _, d in ipairs((res.sink or {}).dns or {}) do
 		local entry = dns[d.hostname] or { hostname = d.hostname, resolved_ips = {} }
 		if d.answer and d.answer ~= "NXDOMAIN" and d.answer ~= "none" then
 			entry.resolved_ips[#entry.resolved_ips + 1] = d.answer
@@ -300,6 +305,7 @@ function M.summary(res)
 		signals_observed = keys(st.signals),
 		dns_lookups = dns_list,
 		ip_traffic = traffic_list,
+		unix_sockets = keys(st.unix),
 		calls_highlighted = keys(st.calls),
 		tags = keys(st.tags),
 		-- filled by the verdict step (`M.judged`)
@@ -375,7 +381,7 @@ function M.canonical(s)
 	walk(s.processes_tree)
 	for _, f in ipairs { "files_opened", "files_written", "files_deleted",
 		"files_attribute_changed", "memory_files", "command_executions", "processes_created",
-		"signals_observed", "calls_highlighted", "tags" } do
+		"signals_observed", "unix_sockets", "calls_highlighted", "tags" } do
 		for _, v in ipairs(s[f] or {}) do add(f, v) end
 	end
 	for _, f in ipairs(s.files_dropped or {}) do

@@ -85,9 +85,12 @@ function M.events(r)
 	return r.sink or {}
 end
 
---- The JSON fields: `dns_lookups` ({hostname, type, answer}) and
--- `ip_traffic` ({protocol, address, port, bytes, first_bytes escaped,
--- first_bytes_hex}), into the table t.
+--- The JSON field `sink`, into the table t: `dns` ({hostname, type,
+-- answer}), `traffic` ({protocol, address, port, bytes, first_bytes
+-- escaped, first_bytes_hex}) and `dropped` (the records past the cap).
+-- The sink's own records, one per lookup and conversation; the
+-- behaviour's `dns_lookups` and `ip_traffic` are the facts drawn from
+-- them (`sbx.behaviour`), each in that one place.
 -- @treturn table t
 function M.json(r, t)
 	assert(type(t) == "table", "bad argument #2 to 'json' (table expected)")
@@ -100,8 +103,7 @@ function M.json(r, t)
 				bytes = e.bytes, first_bytes = escape(e.data), first_bytes_hex = hex(e.data) }
 		end
 	end
-	t.dns_lookups, t.ip_traffic = dns, traffic
-	t.sink_dropped = r.sink_dropped
+	t.sink = { dns = dns, traffic = traffic, dropped = r.sink_dropped }
 	return t
 end
 

@@ -1,0 +1,100 @@
+--- sbx.json: the one JSON encoder of every output (`run.lua --json`, a
+-- batch's lines, the options' digest): object keys sorted, so that the same
+-- value gives the same bytes in every process; integers as integers (never
+-- `1e+15`); no escaped `/`.
+--
+-- How a Lua table is known to be an array: a table whose keys are exactly
+-- 1..n (n >= 1) is an array, any other non-empty table an object.  Only
+-- the empty table cannot say which it is; it is an array (`[]`), unless
+-- its producer marked it as an object with `M.object`.  Lists are what may
+-- be empty in the outputs (files, events, findings, lookups); the few maps
+-- that may be empty are marked where they are made.  A schema-driven
+-- encoder would need every producer's shape twice; a marker on every list
+-- would be forgotten on the one list that happens to be empty.  The JSON
+-- Schema files under docs/schema/ check the outputs' shapes against real
+-- runs (tests/json_spec.lua).
+-- @module sbx.json
+local M = {}
+
+local concat, sort, type, mtype = table.concat, table.sort, type, math.type
+
+-- the metatable of a table that is an object even when empty
+local OBJECT = { __name = "sbx.json.object" }
+
+--- Marks t (or a new table) as an object: `{}` when empty.
+-- @tparam[opt] table t
+-- @treturn table t
+function M.object(t)
+	if t ~= nil and type(t) ~= "table" then
+		error(("bad argument #1 to 'object' (table expected, got %s)"):format(type(t)), 2)
+	end
+	return setmetatable(t or {}, OBJECT)
+end
+
+--- Whether t was marked as an object (`M.object`).
+function M.is_object(t)
+	return getmetatable(t) == OBJECT
+end
+
+local function is_array(t)
+	if getmetatable(t) == OBJECT then return false end
+	local n = #t
+	if n == 0 then return next(t) == nil end
+	for k in pairs(t) do
+		if mtype(k) ~= "integer" or k < 1 or k > n then return false end
+	end
+	return true
+end
+
+local ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["\n"] = "\\n",
+	["\r"] = "\\r", ["\t"] = "\\t", ["\127"] = "\\u007f" }
+
+local function string_of(s)
+	return '"' .. s:gsub('[%c"\\\127]', function(c)
+		return ESC[c] or ("\\u%04x"):format(c:byte())
+	end) .. '"'
+end
+
+local function number_of(x)
+	if mtype(x) == "integer" then return ("%d"):format(x) end
+	if x ~= x or x == math.huge or x == -math.huge then return "null" end
+	if x == math.floor(x) and math.abs(x) < 2 ^ 53 then return ("%d"):format(math.tointeger(x)) end
+	return ("%.17g"):format(x)
+end
+
+local encode
+
+local function object_of(v)
+	local keys, parts = {}, {}
+	for k in pairs(v) do keys[#keys + 1] = tostring(k) end
+	sort(keys)
+	for i, k in ipairs(keys) do
+		local val = v[k]
+		if val == nil then val = v[tonumber(k)] end
+		parts[i] = string_of(k) .. ":" .. encode(val)
+	end
+	return "{" .. concat(parts, ",") .. "}"
+end
+
+encode = function(v)
+	local t = type(v)
+	if t == "string" then return string_of(v) end
+	if t == "number" then return number_of(v) end
+	if t == "boolean" then return tostring(v) end
+	if t ~= "table" then return "null" end
+	if not is_array(v) then return object_of(v) end
+	local parts = {}
+	for i = 1, #v do parts[i] = encode(v[i]) end
+	return "[" .. concat(parts, ",") .. "]"
+end
+
+--- Encodes a value as JSON (strings are expected to be UTF-8: the
+-- results escape those that are not, `sbx.report.result`).  A function,
+-- userdata or thread is `null`, as a NaN or an infinity.
+-- @param v a value of strings, numbers, booleans and tables
+-- @treturn string
+function M.encode(v)
+	return encode(v)
+end
+
+return M
