@@ -109,7 +109,8 @@ local function note_exec(st, e)
 	st.created[e.path or argv[1] or "?"] = true
 	-- an exec of a memfd: its payload, hashed by the supervisor at the call
 	if type(e.sha256) == "string" then
-		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size, mode = "memfd",
+		-- (no mode: every mode of the JSON is a file's, in octal text)
+		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size,
 			sha256 = e.sha256, executed_from_memory = true }
 	end
 	if e.pid and not st.nodes[e.pid] then
@@ -203,7 +204,7 @@ local function collect_dns(res)
 end
 
 -- The files the box left behind, by path (each one written too), and the
--- payloads executed from memory (mode "memfd").
+-- payloads executed from memory (`executed_from_memory`, no mode).
 local function collect_dropped(res, st)
 	local dropped = {}
 	for _, f in ipairs(res.files_dropped or {}) do
@@ -385,7 +386,7 @@ function M.canonical(s)
 		for _, v in ipairs(s[f] or {}) do add(f, v) end
 	end
 	for _, f in ipairs(s.files_dropped or {}) do
-		add("files_dropped", ("%s %s %s"):format(f.path, f.mode, f.sha256 or "-"))
+		add("files_dropped", ("%s %s %s"):format(f.path, f.mode or "memfd", f.sha256 or "-"))
 	end
 	for _, d in ipairs(s.dns_lookups or {}) do
 		add("dns_lookups", d.hostname .. " " .. concat(d.resolved_ips or {}, ","))
@@ -412,7 +413,7 @@ end
 local function entry_text(field, v)
 	if type(v) ~= "table" then return tostring(v) end
 	if field == "files_dropped" then
-		return ("%s (%s, %d B, sha256:%s)"):format(v.path, v.mode, v.size or 0, v.sha256 or "-")
+		return ("%s (%s, %d B, sha256:%s)"):format(v.path, v.mode or "memfd", v.size or 0, v.sha256 or "-")
 	elseif field == "dns_lookups" then
 		local ips = concat(v.resolved_ips or {}, ",")
 		return v.hostname .. " -> " .. (ips ~= "" and ips or "NXDOMAIN")
