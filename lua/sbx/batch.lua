@@ -29,11 +29,15 @@ end
 -- directory is walked (no symbolic link followed, neither to a file nor
 -- to a directory); sorted by path, each once.
 -- @tparam {string,...} paths
+-- A path given that is not there at all is an error, not a warning.
 -- @return list of paths, list of warnings; or nil, msg
 function M.inputs(paths)
 	if type(paths) ~= "table" then error("bad argument #1 to 'inputs' (table expected)", 2) end
 	local lfs, why = load_lfs()
 	if not lfs then return nil, why end
+	for _, p in ipairs(paths) do
+		if not lfs.symlinkattributes(p, "mode") then return nil, p .. ": no such file" end
+	end
 	local out, seen, warn = {}, {}, {}
 	local function walk(p, depth)
 		local mode = lfs.symlinkattributes(p, "mode")
@@ -153,7 +157,9 @@ local function judged(item, info, r, rules, host)
 	-- the decoys, the sink's records; the rules read the behaviour summary
 	local run = pipeline.result(r, info, pipeline.collect(r, info, host))
 	local rec = record(item, run, rules, r.elapsed, r.cpu)
-	if r.outcome == "interrupted" then rec.interrupted = true end
+	if r.outcome == "interrupted" then
+		rec.interrupted = { signal = r.signal or 2, signame = r.signame or "SIGINT" }
+	end
 	return rec
 end
 
@@ -167,7 +173,8 @@ end
 -- @tparam integer jobs
 -- @tparam function each called with each record as its run ends (in the
 -- order they end); a record of a box the operator's signal stopped has
--- `interrupted = true`, and no program starts after it
+-- `interrupted = { signal =, signame = }` (the signal sbxlua got), and no
+-- program starts after it
 function M.run(items, base, rules, jobs, each)
 	local pool <close> = sbx.pool()
 	local host = sbx.ns_ids()

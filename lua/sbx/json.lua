@@ -59,6 +59,11 @@ local function number_of(x)
 	if mtype(x) == "integer" then return ("%d"):format(x) end
 	if x ~= x or x == math.huge or x == -math.huge then return "null" end
 	if x == math.floor(x) and math.abs(x) < 2 ^ 53 then return ("%d"):format(math.tointeger(x)) end
+	-- the shortest text that reads back as the same number
+	for digits = 15, 16 do
+		local t = ("%." .. digits .. "g"):format(x)
+		if tonumber(t) == x then return t end
+	end
 	return ("%.17g"):format(x)
 end
 
