@@ -9,6 +9,8 @@ local cjson = require "cjson"
 -- Debian's python3 by its path: another python3 first on PATH may carry
 -- another jsonschema, or none
 local PY = "/usr/bin/python3"
+-- sbxlua by an absolute path, for a command run in another directory
+local BIN = S.bin:sub(1, 1) == "/" and S.bin or os.getenv("PWD") .. "/" .. S.bin
 local _, no_schema = S.sh(PY .. " -c 'import jsonschema' 2>/dev/null")
 local it_schema = no_schema == 0 and it
 	or function(name) pending(name .. " (needs python3-jsonschema: /usr/bin/python3 cannot import jsonschema)") end
@@ -82,7 +84,7 @@ describe("JSON [" .. S.priv .. "]", function()
 	describe("run.lua --json", function()
 		it("--json - writes the JSON on stdout after the program's own output, no file named -", function()
 			local d, rm = S.tmpdir()
-			local out, code = S.sh("cd " .. S.q(d) .. " && " .. S.q(os.getenv("PWD") .. "/" .. S.bin)
+			local out, code = S.sh("cd " .. S.q(d) .. " && " .. S.q(BIN)
 				.. " run.lua --json - /bin/echo hello 2>/dev/null </dev/null")
 			local names = S.sh("ls -A " .. S.q(d))
 			rm()
@@ -95,7 +97,7 @@ describe("JSON [" .. S.priv .. "]", function()
 
 		it("--report - writes the report on stdout too, no file named -", function()
 			local d, rm = S.tmpdir()
-			local out, code = S.sh("cd " .. S.q(d) .. " && " .. S.q(os.getenv("PWD") .. "/" .. S.bin)
+			local out, code = S.sh("cd " .. S.q(d) .. " && " .. S.q(BIN)
 				.. " run.lua --report - /bin/echo hello 2>/dev/null </dev/null")
 			local names = S.sh("ls -A " .. S.q(d))
 			rm()
