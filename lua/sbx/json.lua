@@ -35,11 +35,6 @@ function M.object(t)
 	return setmetatable(t or {}, OBJECT)
 end
 
---- Whether t was marked as an object (`M.object`).
-function M.is_object(t)
-	return getmetatable(t) == OBJECT
-end
-
 local function is_array(t)
 	if getmetatable(t) == OBJECT then return false end
 	local n = #t
