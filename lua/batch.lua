@@ -16,16 +16,21 @@ require "sbx.backend"
 require "lfs"
 
 local refuse = cli.refuse
+local SIGINT = { signal = 2, signame = "SIGINT" }
 
 local CLI = {
 	name = "batch.lua",
 	description = "Runs each program under PATH (files, or directories walked without following "
 		.. "symbolic links) in its own standard box, N at a time, judges each run with the verdict "
 		.. "rules and writes one JSON line per program, then a summary on stderr.",
-	epilog = "Exit status: 0 when every program ran or was recorded before; 130 when interrupted "
-		.. "(SIGINT: every line written is whole); 126 for a usage or set-up error.",
+	epilog = "Exit status: 0 when every program ran or was recorded before; 128+N when signal N "
+		.. "interrupted it (130 SIGINT, 143 SIGTERM, 129 SIGHUP: every line written is whole); 126 "
+		.. "for a usage or set-up error (a PATH that does not exist too).",
 	options = opts.of("batch"),
-	arguments = { { "PATH", "programs, or directories of programs", "+" } },
+	arguments = { { "PATH", "programs, or directories of programs (options may follow them; a PATH "
+		.. "that begins with - after --)", "+" } },
+	-- the paths are the script's own, not a program's arguments
+	operands_anywhere = true,
 }
 
 local function parse(argv)
@@ -43,7 +48,7 @@ end
 
 local function merge(o)
 	if o.html then refuse("--html: the pages of a batch's runs, not with --merge") end
-	local recs, bad = batch.merge(o.paths)
+	local recs, bad, lines = batch.merge(o.paths)
 	if not recs then refuse("--merge: %s", tostring(bad)) end
 	local out = io.stdout
 	if o.output then
@@ -52,7 +57,10 @@ local function merge(o)
 		out = f
 	end
 	out:setvbuf("no")
-	for _, r in ipairs(recs) do write_line(out, r) end
+	for _, r in ipairs(recs) do
+		local ok, msg = out:write(lines[r], "\n")
+		if not ok then refuse("--output: %s", tostring(msg)) end
+	end
 	if bad > 0 then io.stderr:write(("batch: %d line(s) not records, left out\n"):format(bad)) end
 	if not o.quiet then io.stderr:write(batch.summary_text(batch.summary(recs))) end
 	return 0
@@ -70,10 +78,10 @@ local function html_page(dir, rec)
 end
 
 -- Runs todo in chunks of o.jobs boxes, a line written for each; returns
--- the records and whether the batch was interrupted.
+-- the records and the signal that interrupted the batch (nil when none).
 local function run_all(o, todo, base, rules, out)
 	local tty = o.progress == "always" or (o.progress == "auto" and sbx.isatty(2))
-	local start, recs, verdicts, interrupted = batch.uptime(), {}, {}, false
+	local start, recs, verdicts, interrupted = batch.uptime(), {}, {}, nil
 	local function now() return batch.uptime() - start end
 	-- sbxlua's SIGINT outside a run is an error raised at the next Lua
 	-- instruction (never inside a write: each line is one call); inside
@@ -82,7 +90,7 @@ local function run_all(o, todo, base, rules, out)
 	local shown = 0
 	local ok, err = pcall(batch.run, todo, base, rules, o.jobs, function(rec)
 		if rec.interrupted then
-			interrupted = true
+			interrupted = rec.interrupted
 			return
 		end
 		write_line(out, rec)
@@ -101,7 +109,9 @@ local function run_all(o, todo, base, rules, out)
 	end)
 	if not ok then
 		if not verdict.interrupted(err) then error(err, 0) end
-		interrupted = true
+		-- the interpreter's own SIGINT (a SIGTERM outside a run ends
+		-- sbxlua by its default action: 143 all the same)
+		interrupted = interrupted or SIGINT
 	end
 	if tty and not o.quiet then io.stderr:write("\n") end
 	return recs, interrupted
@@ -138,8 +148,8 @@ local function main(argv)
 	end
 	if out ~= io.stdout then out:close() end
 	if interrupted then
-		io.stderr:write("batch: interrupted\n")
-		return 130
+		io.stderr:write(("batch: interrupted (%s)\n"):format(interrupted.signame))
+		return 128 + interrupted.signal
 	end
 	return 0
 end

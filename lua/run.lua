@@ -12,7 +12,7 @@ local report = require "sbx.report"
 -- use: load_modules, once the options are known)
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
-local behaviour, cjson, verdict, rules, html, pcap
+local behaviour, json, verdict, rules, html, pcap
 
 local refuse, reason = cli.refuse, cli.reason
 
@@ -133,7 +133,7 @@ local function report_run(o, r, info)
 		end
 		if o.behaviour then io.stderr:write(behaviour.text(res.behaviour)) end
 		if o.explore then io.stderr:write(verdict.text(res.verdict)) end
-		if o.json then ok = write_out("--json", o.json, cjson.encode(res) .. "\n") and ok end
+		if o.json then ok = write_out("--json", o.json, json.encode(res) .. "\n") and ok end
 		if o.html then
 			ok = write_out("--html", o.html, html.page(res, { program = o.prog, args = o.args })) and ok
 		end
@@ -146,11 +146,11 @@ local function report_run(o, r, info)
 end
 
 -- The modules of what the options ask for, before the first box (above):
--- the JSON and the behaviour summary, the backend and root chosen.  (The
+-- the verdict's rules, the backend and root chosen.  (The
 -- backends' refusal loads sbx.backend.oci only when the namespace box
 -- could not even be cloned: nothing ran.)
 local function load_modules(o)
-	if o.json then cjson = require "cjson" end
+	if o.json then json = require "sbx.json" end
 	if o.html then html = require "sbx.html" end
 	if o.pcap or o.keep then pcap = require "sbx.pcap" end
 	if o.json or o.behaviour or o.html then behaviour = require "sbx.behaviour" end

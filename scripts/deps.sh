@@ -22,7 +22,7 @@ lua-yaml lua-inspect"
 # the completions
 test="lua-busted lua-check cppcheck clang-format mandoc man-db luarocks zsh fish util-linux python3 libpython3.11-testsuite
 perl git procps iproute2 strace runc podman debootstrap tmux munge slurmctld slurmd slurm-client
-tcpdump chromium"
+tcpdump chromium python3-jsonschema"
 bench="hyperfine bubblewrap firejail"
 
 list=no

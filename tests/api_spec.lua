@@ -434,6 +434,22 @@ describe("sbx.cli.parse [" .. S.priv .. "]", function()
 		end
 	end)
 
+	it("takes options after the operands of a script whose operands are its own", function()
+		local cli = require "sbx.cli"
+		local t = { name = "b", operands_anywhere = true,
+			options = { { "-q --quiet", nil, "f" }, { "-o --output", "FILE", "v" } },
+			arguments = { { "PATH", "programs", "+" } } }
+		local res = cli.parse(t, { "a", "-q", "b", "--output", "x", "c" }, 2)
+		assert.are.same({ { "a", "b", "c" }, 1, { "x" } }, { res.PATH, res.quiet, res.output })
+		-- after --, a word that looks like an option is an operand
+		res = cli.parse(t, { "-o", "-1", "--", "-q" }, 2)
+		assert.are.same({ { "-q" }, 0, { "-1" } }, { res.PATH, res.quiet, res.output })
+		-- a program's arguments stay its own
+		t.operands_anywhere = nil
+		res = cli.parse(t, { "a", "-q" }, 2)
+		assert.are.same({ { "a", "-q" }, 0 }, { res.PATH, res.quiet })
+	end)
+
 	it("leaves to lua-argparse what does not fit, with its words", function()
 		local out = S.sh(S.bin .. " -e 'require(\"sbx.cli\").parse({ name = \"t\", options = {}, "
 			.. "arguments = { { \"A\", \"a\" } } }, { \"x\", \"y\" }, 3)' 2>&1; echo \" $?\"")

@@ -43,8 +43,8 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		-- one line per report line: nothing the box sent starts a line
 		assert.are.equal(1, select(2, err:gsub("\nsandbox: exit ", "")))
 		local t = json_of(json)
-		assert.are.equal(5, #t.dns_lookups)
-		assert.are.equal("x\\nsandbox:\\x20exit\\x200\\x1b[31m", t.dns_lookups[2].hostname)
+		assert.are.equal(5, #t.sink.dns)
+		assert.are.equal("x\\nsandbox:\\x20exit\\x200\\x1b[31m", t.sink.dns[2].hostname)
 	end)
 
 	it("sink: a flood of datagrams and connections stays within the caps, the resolver still answers", function()
@@ -55,9 +55,9 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		local t = json_of(json)
 		-- at most the cap (the kernel drops what overflows a socket's
 		-- buffer before the supervisor sees it: no exact count)
-		assert.is_true(#t.ip_traffic + #t.dns_lookups <= 256)
-		if t.sink_dropped > 0 then
-			assert.truthy(err:find(("\nsandbox: sink: %d more not recorded\n"):format(t.sink_dropped), 1, true))
+		assert.is_true(#t.sink.traffic + #t.sink.dns <= 256)
+		if t.sink.dropped > 0 then
+			assert.truthy(err:find(("\nsandbox: sink: %d more not recorded\n"):format(t.sink.dropped), 1, true))
 		end
 	end)
 

@@ -5,6 +5,7 @@ local S = require "support"
 local verdict = require "sbx.verdict"
 local batch = require "sbx.batch"
 local cjson = require "cjson"
+local json = require "sbx.json"
 
 local PROGS = "tests/progs/batch"
 local OPTS = "--wall 2 --pids 16 --output-limit 64K --progress never"
@@ -49,7 +50,7 @@ local function stable(l)
 	for _, f in ipairs(r.run.files or {}) do
 		if f.decoy then f.sha256, f.markers = nil, nil end
 	end
-	return batch.encode(r)
+	return json.encode(r)
 end
 
 local function sorted_stable(s)
@@ -352,7 +353,7 @@ describe("sbx.verdict [" .. S.priv .. "]", function()
 			{ kind = "exec", pid = 2, ppid = 1, path = "/usr/bin/python3", argv = { "python3", "x.py" }, answer = "allow" },
 			{ kind = "open", pid = 2, ppid = 1, path = "/etc/shadow", flags = 0, answer = "allow" },
 			{ kind = "ptrace", pid = 2, ppid = 1, syscall = "ptrace", flags = 16, answer = "deny" } },
-			dns_lookups = { { hostname = "x.example", answer = "10.0.0.2" } },
+			sink = { dns = { { hostname = "x.example", answer = "10.0.0.2" } } },
 			files_dropped = { { path = "/tmp/a.sh", mode = "0755", size = 9, sha256 = ("0"):rep(64) } } }
 		local v, why = judge(run)
 		local all = verdict.judge(run, rules)

@@ -31,7 +31,7 @@ describe("sbx.facts [" .. S.priv .. "]", function()
 				answer = "allow", syscall = "connect" },
 			{ kind = "delete", pid = 2, ppid = 1, path = "/work/x.sh", answer = "allow", syscall = "unlink" },
 			{ kind = "ptrace", pid = 2, ppid = 1, flags = 0, answer = "deny", syscall = "ptrace" },
-		}, dns_lookups = { { hostname = "c2.example", answer = "10.0.0.2" } } }
+		}, sink = { dns = { { hostname = "c2.example", answer = "10.0.0.2" } } } }
 		assert.are.equal(2, #F.execs)
 		assert.are.same({ "/usr/bin/curl", "/usr/bin/sh", "sh x.sh" },
 			{ F.execs[2].image, F.execs[2].parent_image, F.execs[2].parent_cmdline })

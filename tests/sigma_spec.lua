@@ -69,7 +69,7 @@ end
 local function net_run(addr, protocol, hostname)
 	local family = addr:find("^%[") and "inet6" or "inet"
 	local run = { events = { connect(4, addr, protocol, family) } }
-	if hostname then run.dns_lookups = { { hostname = hostname, answer = addr:match("^%[?([^%]]+)%]?:%d+$") } } end
+	if hostname then run.sink = { dns = { { hostname = hostname, answer = addr:match("^%[?([^%]]+)%]?:%d+$") } } } end
 	return run
 end
 
@@ -252,8 +252,8 @@ describe("sbx.sigma network_connection", function()
 
 	it("fires on a connection to a private address on a shell port, with its host name", function()
 		local run = { events = { exec(4, 1, "/usr/bin/nc", { "nc", "10.0.0.2", "4444" }), connect(4, "10.0.0.2:4444") },
-			dns_lookups = { { hostname = "c2.example", answer = "10.0.0.2" } },
-			ip_traffic = { { protocol = "tcp", address = "10.0.0.2", port = 4444, bytes = 10 } } }
+			sink = { dns = { { hostname = "c2.example", answer = "10.0.0.2" } },
+				traffic = { { protocol = "tcp", address = "10.0.0.2", port = 4444, bytes = 10 } } } }
 		local f = fire(C2, run)
 		assert.are.same({ verdict = "malicious", severity = 9, count = 1, attack = { "T1571" },
 			reason = "sigma Connection to a private address on a shell port (" .. C2 .. "): "
@@ -268,11 +268,11 @@ describe("sbx.sigma network_connection", function()
 	end)
 
 	it("reads the sink's traffic when no connection names it", function()
-		local run = { dns_lookups = { { hostname = "transfer.sh", answer = "10.9.9.9" } },
-			ip_traffic = { { protocol = "tcp", address = "10.9.9.9", port = 443, bytes = 10 } } }
+		local run = { sink = { dns = { { hostname = "transfer.sh", answer = "10.9.9.9" } },
+			traffic = { { protocol = "tcp", address = "10.9.9.9", port = 443, bytes = 10 } } } }
 		assert.are.equal("sigma Upload to a file sharing site: DestinationIp:Port=10.9.9.9:443 Protocol=tcp "
 			.. "DestinationHostname=transfer.sh", fire("Upload_to_a_file_sharing_site", run).reason)
-		run.dns_lookups[1].hostname = "transfer.sh.example.org"
+		run.sink.dns[1].hostname = "transfer.sh.example.org"
 		assert.is_nil(fire("Upload_to_a_file_sharing_site", run))
 	end)
 

@@ -62,8 +62,8 @@ describe("the network sink [" .. S.priv .. "]", function()
 		assert.truthy(("\n" .. err):find("\nsandbox: namespaces: user mount pid ipc net uts cgroup (verified)\n", 1, true))
 		local t = json_of(json)
 		assert.are.same({ { hostname = "evil.example", type = "AAAA", answer = "none" },
-			{ hostname = "evil.example", type = "A", answer = "10.0.0.2" } }, t.dns_lookups)
-		assert.are.same({}, t.ip_traffic)
+			{ hostname = "evil.example", type = "A", answer = "10.0.0.2" } }, t.sink.dns)
+		assert.are.same({}, t.sink.traffic)
 	end)
 
 	it("records a TCP connect to any address with its first bytes", function()
@@ -75,7 +75,7 @@ describe("the network sink [" .. S.priv .. "]", function()
 		local t = json_of(json)
 		assert.are.same({ { protocol = "tcp", address = "10.0.0.1", port = 4444, bytes = 12,
 			first_bytes = "hello\\x00\\xff box\\n",
-			first_bytes_hex = "68656c6c6f00ff20626f780a" } }, t.ip_traffic)
+			first_bytes_hex = "68656c6c6f00ff20626f780a" } }, t.sink.traffic)
 	end)
 
 	it("records a datagram to 8.8.8.8:53", function()

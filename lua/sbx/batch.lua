@@ -10,48 +10,12 @@ local verdict = require "sbx.verdict"
 local behaviour = require "sbx.behaviour"
 local pipeline = require "sbx.pipeline"
 local cjson = require "cjson"
+local json = require "sbx.json"
 
 local M = {}
 
 --- The most boxes `sbx.run_many` runs at once.
 M.max_jobs = 64
-
--- ---- JSON, canonical ----
-
-local function is_array(t)
-	local n = #t
-	if n == 0 then return next(t) == nil end
-	for k in pairs(t) do
-		if math.type(k) ~= "integer" or k < 1 or k > n then return false end
-	end
-	return true
-end
-
---- Encodes a value as JSON with object keys sorted, so that the same
--- record gives the same bytes in every process (an empty table is `[]`).
--- @param v a value of strings, numbers, booleans and tables
--- @treturn string
-function M.encode(v)
-	local t = type(v)
-	if t ~= "table" then
-		if t == "function" or t == "userdata" or t == "thread" then return "null" end
-		return cjson.encode(v)
-	end
-	local parts = {}
-	if is_array(v) then
-		for i = 1, #v do parts[i] = M.encode(v[i]) end
-		return "[" .. table.concat(parts, ",") .. "]"
-	end
-	local keys = {}
-	for k in pairs(v) do keys[#keys + 1] = tostring(k) end
-	table.sort(keys)
-	for i, k in ipairs(keys) do
-		local val = v[k]
-		if val == nil then val = v[tonumber(k)] end
-		parts[i] = cjson.encode(k) .. ":" .. M.encode(val)
-	end
-	return "{" .. table.concat(parts, ",") .. "}"
-end
 
 -- ---- inputs ----
 
@@ -65,11 +29,15 @@ end
 -- directory is walked (no symbolic link followed, neither to a file nor
 -- to a directory); sorted by path, each once.
 -- @tparam {string,...} paths
+-- A path given that is not there at all is an error, not a warning.
 -- @return list of paths, list of warnings; or nil, msg
 function M.inputs(paths)
 	if type(paths) ~= "table" then error("bad argument #1 to 'inputs' (table expected)", 2) end
 	local lfs, why = load_lfs()
 	if not lfs then return nil, why end
+	for _, p in ipairs(paths) do
+		if not lfs.symlinkattributes(p, "mode") then return nil, p .. ": no such file" end
+	end
 	local out, seen, warn = {}, {}, {}
 	local function walk(p, depth)
 		local mode = lfs.symlinkattributes(p, "mode")
@@ -189,7 +157,9 @@ local function judged(item, info, r, rules, host)
 	-- the decoys, the sink's records; the rules read the behaviour summary
 	local run = pipeline.result(r, info, pipeline.collect(r, info, host))
 	local rec = record(item, run, rules, r.elapsed, r.cpu)
-	if r.outcome == "interrupted" then rec.interrupted = true end
+	if r.outcome == "interrupted" then
+		rec.interrupted = { signal = r.signal or 2, signame = r.signame or "SIGINT" }
+	end
 	return rec
 end
 
@@ -203,7 +173,8 @@ end
 -- @tparam integer jobs
 -- @tparam function each called with each record as its run ends (in the
 -- order they end); a record of a box the operator's signal stopped has
--- `interrupted = true`, and no program starts after it
+-- `interrupted = { signal =, signame = }` (the signal sbxlua got), and no
+-- program starts after it
 function M.run(items, base, rules, jobs, each)
 	local pool <close> = sbx.pool()
 	local host = sbx.ns_ids()
@@ -282,7 +253,7 @@ function M.setup(o)
 	local rules, digest, notes = load_rules(o)
 	if not rules then return nil, digest end
 	local lim = assert(require("sbx.limits").resolve(o.limits))
-	local options = core.sha256(M.encode {
+	local options = core.sha256(json.encode {
 		version = sbx.version, profile = base.profile, limits = lim, rules = digest,
 		net = base.net or "none", decoys = base.decoys or false })
 	return base, rules, options, notes
@@ -333,22 +304,25 @@ end
 --- Reads the records of a JSON-lines file: whole lines only (a last line
 -- without its newline is not a record).
 -- @return list of records, number of lines not read, whether the file ends
--- in the middle of a line; or nil, msg
+-- in the middle of a line, each record's line as read (by record: a
+-- decoded empty object is not told from an empty list, so a record is
+-- written again as its line, never encoded again); or nil, msg
 function M.read_lines(path)
 	local f, msg = io.open(path, "rb")
 	if not f then return nil, msg end
 	local data = f:read("a")
 	f:close()
-	local recs, bad = {}, 0
+	local recs, bad, text = {}, 0, {}
 	for line in data:gmatch("([^\n]*)\n") do
 		local ok, rec = pcall(cjson.decode, line)
 		if ok and type(rec) == "table" and rec.sha256 then
 			recs[#recs + 1] = rec
+			text[rec] = line
 		elseif line ~= "" then
 			bad = bad + 1
 		end
 	end
-	return recs, bad, data ~= "" and data:sub(-1) ~= "\n"
+	return recs, bad, data ~= "" and data:sub(-1) ~= "\n", text
 end
 
 --- Opens the output for appending, one write per line (no buffering,
@@ -366,7 +340,7 @@ end
 
 --- A record as its line (canonical JSON and a newline).
 function M.line(rec)
-	return M.encode(rec) .. "\n"
+	return json.encode(rec) .. "\n"
 end
 
 -- ---- summary ----
@@ -454,11 +428,12 @@ end
 
 --- Merges JSON-lines files: each record once (by `M.key`, the first
 -- seen), sorted by program then key.
--- @return list of records, number of lines not read
+-- @return list of records, number of lines not read, each record's line
+--  (by record, `M.read_lines`)
 function M.merge(files)
-	local seen, all, bad = {}, {}, 0
+	local seen, all, bad, lines = {}, {}, 0, {}
 	for _, path in ipairs(files) do
-		local recs, nbad = M.read_lines(path)
+		local recs, nbad, _, text = M.read_lines(path)
 		if not recs then return nil, nbad end
 		bad = bad + nbad
 		for _, r in ipairs(recs) do
@@ -466,6 +441,7 @@ function M.merge(files)
 			if not seen[k] then
 				seen[k] = true
 				all[#all + 1] = r
+				lines[r] = text[r]
 			end
 		end
 	end
@@ -473,7 +449,7 @@ function M.merge(files)
 		if a.program ~= b.program then return tostring(a.program) < tostring(b.program) end
 		return M.key(a) < M.key(b)
 	end)
-	return all, bad
+	return all, bad, lines
 end
 
 return M

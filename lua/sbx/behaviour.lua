@@ -16,7 +16,7 @@ local sort, concat = table.sort, table.concat
 --- The fields of a summary, in the order the text prints them.
 M.FIELDS = { "files_opened", "files_written", "files_deleted", "files_attribute_changed",
 	"files_dropped", "memory_files", "command_executions", "processes_created", "processes_tree",
-	"signals_observed", "dns_lookups", "ip_traffic", "http_conversations", "calls_highlighted", "tags",
+	"signals_observed", "dns_lookups", "ip_traffic", "unix_sockets", "http_conversations", "calls_highlighted", "tags",
 	"mitre_attack_techniques", "verdicts" }
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
@@ -109,7 +109,8 @@ local function note_exec(st, e)
 	st.created[e.path or argv[1] or "?"] = true
 	-- an exec of a memfd: its payload, hashed by the supervisor at the call
 	if type(e.sha256) == "string" then
-		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size, mode = "memfd",
+		-- (no mode: every mode of the JSON is a file's, in octal text)
+		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size,
 			sha256 = e.sha256, executed_from_memory = true }
 	end
 	if e.pid and not st.nodes[e.pid] then
@@ -120,8 +121,13 @@ end
 
 -- A connect or send event's destination, by protocol, address and port
 -- (the protocol the supervisor read from the socket: `ip` when it could
--- not; a unix socket's path is not an address of ip_traffic).
+-- not); a unix socket's path is its own kind, `unix_sockets`, never an
+-- address of ip_traffic.
 local function note_connection(st, e)
+	if e.family == "unix" then
+		st.unix[e.addr] = true
+		return
+	end
 	if e.family ~= "inet" and e.family ~= "inet6" then return end
 	local ip, port = split_addr(e.addr)
 	if not ip then return end
@@ -151,7 +157,7 @@ end
 local function collect_events(res)
 	local st = { opened = {}, written = {}, deleted = {}, changed = {}, execs = {}, created = {},
 		memfds = {}, signals = {}, from_memory = {},
-		calls = {}, tags = {}, traffic = {}, nodes = {}, roots = {}, clones = {}, parent = {}, command = nil }
+		calls = {}, tags = {}, traffic = {}, unix = {}, nodes = {}, roots = {}, clones = {}, parent = {}, command = nil }
 	for _, e in ipairs(res.events or {}) do
 		local k = e.kind
 		if e.pid and e.ppid and e.ppid > 0 and not st.parent[e.pid] then st.parent[e.pid] = e.ppid end
@@ -175,7 +181,7 @@ end
 
 -- The sink's traffic records added to the events' (bytes summed).
 local function collect_traffic(res, traffic)
-	for _, t in ipairs(res.ip_traffic or {}) do
+	for _, t in ipairs((res.sink or {}).traffic or {}) do
 		local key = ("%s %s %s"):format(t.protocol, t.address, port_text(t.port))
 		local entry = traffic[key] or { transport_layer_protocol = t.protocol,
 			destination_ip = t.address, destination_port = t.port }
@@ -187,7 +193,7 @@ end
 -- The sink's DNS lookups by hostname, with the addresses they resolved to.
 local function collect_dns(res)
 	local dns = {}
-	for _, d in ipairs(res.dns_lookups or {}) do
+	for _, d in ipairs((res.sink or {}).dns or {}) do
 		local entry = dns[d.hostname] or { hostname = d.hostname, resolved_ips = {} }
 		if d.answer and d.answer ~= "NXDOMAIN" and d.answer ~= "none" then
 			entry.resolved_ips[#entry.resolved_ips + 1] = d.answer
@@ -198,7 +204,7 @@ local function collect_dns(res)
 end
 
 -- The files the box left behind, by path (each one written too), and the
--- payloads executed from memory (mode "memfd").
+-- payloads executed from memory (`executed_from_memory`, no mode).
 local function collect_dropped(res, st)
 	local dropped = {}
 	for _, f in ipairs(res.files_dropped or {}) do
@@ -261,7 +267,7 @@ end
 -- method, url, host, port, headers, body_sha256, body_size.
 local function http_conversations(res)
 	local list = {}
-	for _, c in ipairs(res.http_conversations or {}) do
+	for _, c in ipairs(res.sink and res.sink.http or {}) do
 		list[#list + 1] = { method = c.method, url = c.url, host = c.host, port = c.port, headers = c.headers,
 			body_sha256 = c.body_sha256, body_size = c.body_size }
 	end
@@ -313,6 +319,7 @@ function M.summary(res)
 		ip_traffic = traffic_list,
 		http_conversations = http_conversations(res),
 		has_pcap = res.pcap ~= nil,
+		unix_sockets = keys(st.unix),
 		calls_highlighted = keys(st.calls),
 		tags = keys(st.tags),
 		-- filled by the verdict step (`M.judged`)
@@ -388,11 +395,11 @@ function M.canonical(s)
 	walk(s.processes_tree)
 	for _, f in ipairs { "files_opened", "files_written", "files_deleted",
 		"files_attribute_changed", "memory_files", "command_executions", "processes_created",
-		"signals_observed", "calls_highlighted", "tags" } do
+		"signals_observed", "unix_sockets", "calls_highlighted", "tags" } do
 		for _, v in ipairs(s[f] or {}) do add(f, v) end
 	end
 	for _, f in ipairs(s.files_dropped or {}) do
-		add("files_dropped", ("%s %s %s"):format(f.path, f.mode, f.sha256 or "-"))
+		add("files_dropped", ("%s %s %s"):format(f.path, f.mode or "memfd", f.sha256 or "-"))
 	end
 	for _, d in ipairs(s.dns_lookups or {}) do
 		add("dns_lookups", d.hostname .. " " .. concat(d.resolved_ips or {}, ","))
@@ -419,7 +426,7 @@ end
 local function entry_text(field, v)
 	if type(v) ~= "table" then return tostring(v) end
 	if field == "files_dropped" then
-		return ("%s (%s, %d B, sha256:%s)"):format(v.path, v.mode, v.size or 0, v.sha256 or "-")
+		return ("%s (%s, %d B, sha256:%s)"):format(v.path, v.mode or "memfd", v.size or 0, v.sha256 or "-")
 	elseif field == "dns_lookups" then
 		local ips = concat(v.resolved_ips or {}, ",")
 		return v.hostname .. " -> " .. (ips ~= "" and ips or "NXDOMAIN")

@@ -78,6 +78,9 @@ end
 --- Where the options end in argv: the index of the first argument that is
 -- neither an option nor an option's value (a program's own arguments
 -- follow it, options or not), or of `--`; #argv + 1 when there is none.
+-- A script whose operands are its own (`t.operands_anywhere`: batch.lua's
+-- paths, not a program's arguments) takes options after them too: its
+-- options end at `--` only.
 -- @tparam table argv
 -- @tparam table t the parser's table (see `M.parser`)
 -- @treturn integer
@@ -89,7 +92,8 @@ function M.options_end(argv, t)
 	local i = 1
 	while i <= #argv do
 		local a = argv[i]
-		if a == "--" or a:sub(1, 1) ~= "-" or a == "-" then return i end
+		if a == "--" then return i end
+		if not t.operands_anywhere and (a:sub(1, 1) ~= "-" or a == "-") then return i end
 		if takes[a] then i = i + 1 end
 		i = i + 1
 	end
@@ -111,6 +115,7 @@ end
 -- then says why).  The parser is not built: most of a plain run's parse.
 local function plain(t, argv)
 	if #argv == 0 or argv[1] == "--" or M.options_end(argv, t) ~= 1 then return nil end
+	if t.operands_anywhere then return nil end
 	local res, i = {}, 1
 	for _, o in ipairs(t.options) do
 		res[(o[1]:match("%-%-(%S+)$"):gsub("%-", "_"))] = o[2] and {} or 0

@@ -150,14 +150,14 @@ end
 -- the sink's records: DNS lookups and traffic; a connect's hostname is the
 -- name a lookup resolved to its address
 local function on_sink(F, res)
-	local names = {}
-	for _, d in ipairs(res.dns_lookups or {}) do
+	local names, sink = {}, res.sink or {}
+	for _, d in ipairs(sink.dns or {}) do
 		if type(d.hostname) == "string" then
 			add(F.dns, { hostname = d.hostname, type = d.type, answer = d.answer })
 			if type(d.answer) == "string" then names[d.answer] = names[d.answer] or d.hostname end
 		end
 	end
-	for _, t in ipairs(res.ip_traffic or {}) do
+	for _, t in ipairs(sink.traffic or {}) do
 		add(F.traffic, { protocol = t.protocol, ip = t.address, port = math.tointeger(t.port),
 			bytes = t.bytes, hostname = names[t.address], loopback = is_loopback(t.address) })
 	end

@@ -39,9 +39,16 @@ end
 
 -- an output opened now, before the box exists: written later through the
 -- directory's descriptor, never through a path the box changed
+-- an output file, or "-" for stdout (a copy of descriptor 1 taken now,
+-- which no box holds; never a file named "-")
 local function output(key)
 	return function(o, typed, as)
-		local out, msg = sbx.output(typed)
+		local out, msg
+		if typed == "-" then
+			out, msg = sbx.descriptor(1)
+		else
+			out, msg = sbx.output(typed)
+		end
 		if not out then refuse("%s %s: %s", as, typed, reason(msg)) end
 		if o[key] then o[key]:close() end
 		o[key] = out
@@ -232,8 +239,9 @@ local RECORD = {
 	{ "--decoys", nil, "place decoy credentials in the box (~/.ssh/id_rsa, ~/.aws/credentials, a "
 		.. "browser's Login Data, /etc/shadow), each with a marker random per run; a marker found in "
 		.. "a written file or captured output is noted", scripts = "run", set = flag("decoys") },
-	{ "--report", "FILE", "also write the report to FILE", scripts = "run", set = output("report") },
-	{ "--json", "FILE", "write the structured result to FILE", scripts = "run", set = output("json") },
+	{ "--report", "FILE", "also write the report to FILE (- for stdout)", scripts = "run", set = output("report") },
+	{ "--json", "FILE", "write the structured result to FILE as JSON (- for stdout; "
+		.. "docs/schema/run.schema.json)", scripts = "run", set = output("json") },
 	{ "--pcap", "FILE", "write the network sink's DNS, TCP and UDP conversations to FILE as a capture "
 		.. "(libpcap's format, raw IPv4; packets synthesised from what the sink recorded)", scripts = "run",
 		set = output("pcap") },

@@ -8,6 +8,7 @@
 local core = require "sbx.core"
 local limits = require "sbx.limits"
 local written = require "sbx.written"
+local json = require "sbx.json"
 
 local M = {}
 
@@ -729,9 +730,11 @@ function M.written_line(f)
 	if f.type == "link" then
 		return ("written: %s (link -> %s)"):format(f.path, f.link or "?")
 	end
-	if f.type ~= "file" then return ("written: %s (%s %04o)"):format(f.path, f.type, f.mode) end
+	-- the record's integer, or the JSON's octal text (a decoded result)
+	local mode = math.type(f.mode) == "integer" and ("%04o"):format(f.mode) or tostring(f.mode)
+	if f.type ~= "file" then return ("written: %s (%s %s)"):format(f.path, f.type, mode) end
 	local what = f.sha256 and "sha256:" .. f.sha256 or "not read: " .. (f.unread or "EUNKNOWN")
-	return ("written: %s (file %04o, %s, %s)"):format(f.path, f.mode, M.format_size(f.size), what)
+	return ("written: %s (file %s, %s, %s)"):format(f.path, mode, M.format_size(f.size), what)
 end
 
 --- The --verbose lines of the written files, then the bounds the record
@@ -833,7 +836,22 @@ local function utf8_safe(v)
 		table.sort(bad)
 		out.escaped = bad
 	end
-	return out, any and #v > 0 and #bad == 0
+	-- a map marked as one (`sbx.json.object`) stays marked
+	return setmetatable(out, getmetatable(v)), any and #v > 0 and #bad == 0
+end
+
+-- the written files for the JSON: each mode in octal text ("0644"), the
+-- one form every mode of the JSON has (files_dropped's too)
+local function files_json(files)
+	if not files then return nil end
+	local out = {}
+	for i, f in ipairs(files) do
+		local c = {}
+		for k, v in pairs(f) do c[k] = v end
+		if math.type(f.mode) == "integer" then c.mode = ("%04o"):format(f.mode) end
+		out[i] = c
+	end
+	return out
 end
 
 --- The structured result (for --json); `verified` holds states
@@ -857,8 +875,8 @@ function M.raw_result(r, info, events, verified)
 		code = r.code,
 		signal = r.signal,
 		events = events,
-		limits = lim,
-		measured = { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
+		limits = json.object(lim),
+		measured = json.object { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
 			samples = r.samples, cgroup = r.cgroup, proc_events = r.proc_events },
 		deaths = M.deaths(r, info),
 		isolation = M.isolation(info),
@@ -866,7 +884,7 @@ function M.raw_result(r, info, events, verified)
 		digest = M.digest(info),
 		stdout_bytes = r.stdout_bytes,
 		stderr_bytes = r.stderr_bytes,
-		files = info.files,
+		files = files_json(info.files),
 		files_dropped = info.files and written.dropped(info.files) or nil,
 		files_bounds = r.files_bounds,
 		decoys = decoys_of(info),

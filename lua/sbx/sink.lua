@@ -8,6 +8,7 @@ local M = {}
 
 local report = require "sbx.report"
 local core = require "sbx.core"
+local json = require "sbx.json"
 local escape, name_of = report.escape, report.dns_name
 local byte, find, sub = string.byte, string.find, string.sub
 
@@ -142,7 +143,7 @@ end
 -- an HTTP request of M.http with its strings escaped (JSON holds text)
 local function escaped(c)
 	if not c then return nil end
-	local h = {}
+	local h = json.object() -- a map, {} when empty
 	for k, v in pairs(c.headers) do h[escape(k)] = escape(v) end
 	c.method, c.url, c.host, c.headers = escape(c.method), escape(c.url), escape(c.host), h
 	return c
@@ -165,11 +166,14 @@ function M.events(r)
 	return r.sink or {}
 end
 
---- The JSON fields: `dns_lookups` ({hostname, type, answer}),
--- `ip_traffic` ({protocol, address, port, bytes, first_bytes escaped,
--- first_bytes_hex}) and `http_conversations` (`M.http`, in order, each
--- string escaped as the report escapes it: a header's name too), into
--- the table t.
+--- The JSON field `sink`, into the table t: `dns` ({hostname, type,
+-- answer}), `traffic` ({protocol, address, port, bytes, first_bytes
+-- escaped, first_bytes_hex}) and `dropped` (the records past the cap) and `http`
+-- (`M.http`, in order, each string escaped as the report escapes it:
+-- a header's name too).
+-- The sink's own records, one per lookup and conversation; the
+-- behaviour's `dns_lookups` and `ip_traffic` are the facts drawn from
+-- them (`sbx.behaviour`), each in that one place.
 -- @treturn table t
 function M.json(r, t)
 	assert(type(t) == "table", "bad argument #2 to 'json' (table expected)")
@@ -183,8 +187,7 @@ function M.json(r, t)
 				bytes = e.bytes, first_bytes = escape(e.data), first_bytes_hex = hex(e.data) }
 		end
 	end
-	t.dns_lookups, t.ip_traffic, t.http_conversations = dns, traffic, http
-	t.sink_dropped = r.sink_dropped
+	t.sink = { dns = dns, traffic = traffic, dropped = r.sink_dropped, http = http }
 	return t
 end
 
