@@ -114,7 +114,7 @@ describe("the sink as a capture, and its HTTP [" .. S.priv .. "]", function()
 		assert.are.equal(1, #c)
 		assert.are.equal("http://evil.example/stage2", c[1].url)
 		assert.are.equal("Python-urllib/3.11", c[1].headers["User-Agent"])
-		assert.is_true(t.http_conversations[1].replied)
+		assert.is_true(t.sink.http[1].replied)
 		assert.are.equal(cap, t.pcap)
 		assert.truthy(err:find("\nhttp_conversations +GET http://evil.example/stage2\n"), err)
 		for _, f in ipairs { cap, keep .. "/sink.pcap" } do
@@ -135,7 +135,7 @@ describe("the sink as a capture, and its HTTP [" .. S.priv .. "]", function()
 		-- answered: the whole requests only
 		assert.are.equal("-\nHTTP/1.1 200 OK\n-\nHTTP/1.1 200 OK\n-\n-\n", out)
 		local t = json_of(json)
-		local c = t.http_conversations
+		local c = t.sink.http
 		assert.are.equal(4, #c, cjson.encode(c))
 		assert.are.same({ "http://long.example/long", false, false },
 			{ c[1].url, c[1].complete, c[1].replied })
@@ -153,7 +153,7 @@ describe("the sink as a capture, and its HTTP [" .. S.priv .. "]", function()
 		assert.are.equal(4, #t.behaviour.http_conversations)
 		assert.falsy(("\n" .. err):find("\nX%-Injected"), err)
 		assert.truthy(err:find("\n%s+GET http://a%.example\\nX%-Injected: b/crlf\n"), err)
-		assert.are.equal(6, #t.ip_traffic)
+		assert.are.equal(6, #t.sink.traffic)
 		assert_clean(cap)
 		os.remove(cap)
 	end)
