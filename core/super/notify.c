@@ -52,6 +52,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -261,27 +262,42 @@ static int status_ids(pid_t host, int *levels, pid_t *ppid)
 	return pid;
 }
 
-/* The task's pid in the box, cached, and in *ppid its parent's as the
- * kernel named it when sbxlua first saw the task (0: the parent is
- * outside the box, i.e. seen in fewer pid namespaces, or gone). */
-static int box_pid(struct sbx_notify *n, pid_t host, int *ppid)
+/*
+ * The task's process id in the box into e->pid, and its parent's into
+ * e->ppid as the kernel names it now: the task's status (its PPid, a host
+ * pid), the parent's status (its NStgid's last entry: its pid in the
+ * box), then the task's again.  A parent that exits is replaced as the
+ * task's parent (reparenting) before its pid is freed, so an unchanged
+ * PPid means the status read was the parent's own, not a process that
+ * took its number.  The parent is the box's only if it is seen in as many
+ * pid namespaces (the box's init's parent is not: 0).  The caller checks
+ * the notification's id afterwards: the task is the one that made the
+ * call.  Nothing is cached: a host pid names another process once reaped.
+ */
+static void box_ids(pid_t host, struct sbx_event *e)
 {
-	int pid, levels, plevels, parent;
-	pid_t phost;
-	/* npids counts every entry ever made; the table holds the last 32 */
-	for (unsigned i = 0; i < n->npids && i < 32; i++)
-		if (n->pids[i].host == host) {
-			*ppid = n->pids[i].ppid;
-			return n->pids[i].box;
-		}
-	pid = status_ids(host, &levels, &phost);
-	parent = phost > 0 ? status_ids(phost, &plevels, &phost) : 0;
-	*ppid = parent && plevels == levels ? parent : 0;
-	n->pids[n->npids % 32].host = host;
-	n->pids[n->npids % 32].box = pid;
-	n->pids[n->npids % 32].ppid = *ppid;
-	n->npids++;
-	return pid;
+	int levels, plevels, again, parent;
+	pid_t phost, pphost, now;
+
+	e->pid = status_ids(host, &levels, &phost);
+	e->ppid = 0;
+	if (!e->pid || phost <= 0)
+		return;
+	parent = status_ids(phost, &plevels, &pphost);
+	if (status_ids(host, &again, &now) != e->pid || now != phost)
+		return;
+	if (parent && plevels == levels)
+		e->ppid = parent;
+}
+
+/* Milliseconds since start (CLOCK_MONOTONIC seconds), never negative. */
+static int64_t since_ms(double start)
+{
+	struct timespec ts;
+	double now;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return now > start ? (int64_t)((now - start) * 1000) : 0;
 }
 
 /* Collapses "//", "/./" and "/../" of an absolute path, in place. */
@@ -1154,12 +1170,14 @@ int sbx_notify_handle(struct sbx_notify *n)
 	}
 	pid = (pid_t)req.pid;
 	memset(&e, 0, sizeof e);
+	e.time_ms = since_ms(n->start);
 	refuse = describe(pid, &req.data, n->spec, &e, &err, &held);
-	/* what was read belongs to this call only if the task still waits
-	 * in it: a task killed and its pid reused would give another's */
+	box_ids(pid, &e);
+	/* what was read (the call, the ids) belongs to this call only if the
+	 * task still waits in it: a task killed and its pid reused would
+	 * give another's */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
 		return SBX_ANS_ALLOW;
-	e.pid = box_pid(n, pid, &e.ppid);
 	if (e.kind == SBX_EV_EXEC && e.memfd >= 0)
 		hash_memfd(n, pid, e.memfd, &e);
 	if (!refuse && over_budget(n, req.data.nr, &e)) {

@@ -93,21 +93,25 @@ struct sbx_notify_spec {
 #define SBX_EVENT_ARGV 512
 #define SBX_EVENTS_MAX 1024 /* kept per run; the rest are counted */
 struct sbx_event {
-	int kind;	/* SBX_EV_* */
-	int answer;	/* SBX_ANS_* */
-	int nr;		/* the system call */
-	int pid;	/* in the box's pid namespace; 0: unknown */
-	int ppid;	/* its parent's, when sbxlua first saw it; 0: unknown */
-	int err;	/* the errno answered (SBX_ANS_DENY) */
-	int family;	/* AF_* of addr */
-	int socktype;	/* SOCK_* of the socket addressed; 0: unknown */
-	int ns;		/* clone: namespace flags asked for */
-	uint64_t flags; /* open: O_* flags; clone: its flags;
-			   unlinkat, renameat2: their flags */
-	uint64_t size;	/* mmap, mprotect: the length asked for;
-			   exec of a memfd: the payload's */
-	int64_t target; /* signal: the pid named (box's namespace) */
-	int sig;	/* signal: its number */
+	int kind;	 /* SBX_EV_* */
+	int answer;	 /* SBX_ANS_* */
+	int nr;		 /* the system call */
+	int pid;	 /* in the box's pid namespace; 0: unknown */
+	int ppid;	 /* its parent's in the same namespace, as the kernel
+			    named it at this call (notify.c box_ids); 0: the
+			    parent is outside the box, or unknown */
+	int64_t time_ms; /* when the supervisor received the call, in
+			    milliseconds since the box started (monotonic) */
+	int err;	 /* the errno answered (SBX_ANS_DENY) */
+	int family;	 /* AF_* of addr */
+	int socktype;	 /* SOCK_* of the socket addressed; 0: unknown */
+	int ns;		 /* clone: namespace flags asked for */
+	uint64_t flags;	 /* open: O_* flags; clone: its flags;
+			    unlinkat, renameat2: their flags */
+	uint64_t size;	 /* mmap, mprotect: the length asked for;
+			    exec of a memfd: the payload's */
+	int64_t target;	 /* signal: the pid named (box's namespace) */
+	int sig;	 /* signal: its number */
 	unsigned long limit; /* clone, exec: the budget it passed; 0: none */
 	unsigned long count;
 	char path[SBX_EVENT_PATH];
@@ -144,10 +148,8 @@ struct sbx_notify {
 	unsigned long calls;
 	unsigned long ntasks, nexecs; /* creations, execs let through */
 	int first_exec;		      /* the hand-over's execve was seen */
-	struct {
-		pid_t host, box, ppid;
-	} pids[32];
-	unsigned npids;
+	double start; /* the box's start (CLOCK_MONOTONIC, seconds): the
+			 origin of each event's time_ms; set by its owner */
 	/* the memfds made for the box (notify.c answer_memfd): held to the
 	 * end of the run, their pages counted by the sampler */
 	int *memfd;
