@@ -7,7 +7,7 @@ LUA_CMOD = $(PREFIX)/lib/lua/5.4
 
 PKG = lua5.4 libseccomp libcap nettle
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG) libedit 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle libmagic 2>/dev/null)
 LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_LIBS := $(shell pkg-config --libs libedit 2>/dev/null)
 

@@ -6,6 +6,7 @@
 set -eu
 pkgs="make gcc libc6-dev pkg-config lua5.4 liblua5.4-dev libseccomp-dev
 libcap-dev nettle-dev libedit-dev lua-busted lua-check lua-cjson lua-inspect lua-argparse lua-yaml cppcheck clang-format
+libmagic-dev libmagic1
 util-linux python3 libpython3.11-testsuite perl git procps iproute2 strace runc podman debootstrap lua-filesystem tmux
 munge slurmctld slurmd slurm-client"
 [ "${1:-}" = "--bench" ] && pkgs="$pkgs hyperfine bubblewrap firejail"

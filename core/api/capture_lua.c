@@ -186,6 +186,7 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 	c = lua_newuserdatauv(L, sizeof *c, 0);
 	memset(c, 0, sizeof *c);
 	c->keep_fd = -1;
+	c->filetype = sbx_filetype; /* each file read whole is typed */
 	if (luaL_newmetatable(L, "sbx.capture")) {
 		lua_pushcfunction(L, capture_gc);
 		lua_setfield(L, -2, "__gc");
@@ -244,6 +245,12 @@ static void push_file(lua_State *L, const struct sbx_capfile *f)
 	if (f->link) {
 		lua_pushstring(L, f->link);
 		lua_setfield(L, -2, "link");
+	}
+	if (f->filetype && f->mime) {
+		lua_pushstring(L, f->filetype);
+		lua_setfield(L, -2, "filetype");
+		lua_pushstring(L, f->mime);
+		lua_setfield(L, -2, "mime");
 	}
 	if (f->err) {
 		lua_pushstring(L, f->err == EFBIG ? "bound"

@@ -201,12 +201,14 @@ local function collect_dns(res)
 	return dns
 end
 
--- The files the box left behind, by path (each one written too), and the
--- payloads executed from memory (mode "memfd").
+-- The files the box left behind, by path (each one written too; `type`
+-- and `mime` libmagic's, `executed` when an exec event named its path),
+-- and the payloads executed from memory (mode "memfd").
 local function collect_dropped(res, st)
 	local dropped = {}
 	for _, f in ipairs(res.files_dropped or {}) do
-		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256 }
+		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256,
+			type = f.type, mime = f.mime, executed = st.created[f.path] or nil }
 		st.written[f.path] = true
 	end
 	for _, k in ipairs(keys(st.from_memory)) do dropped[#dropped + 1] = st.from_memory[k] end
