@@ -109,6 +109,22 @@ describe("dropped files' types [" .. S.priv .. "]", function()
 		assert.is_true(by["/tmp/x"].executed)
 	end)
 
+	it("types a payload executed from a memfd, from the supervisor's read of it", function()
+		local by, res = dropped("--explore", "build/tests/behave/fileless")
+		local f = by["/memfd:payload (deleted)"]
+		assert.is_true(f.executed_from_memory)
+		assert.truthy(f.type:find("^ELF 64%-bit"), f.type)
+		local typed = 0
+		for _, e in ipairs(res.events) do
+			if e.kind == "exec" and e.sha256 then
+				assert.are.equal(f.type, e.type)
+				assert.are.equal(f.mime, e.mime)
+				typed = typed + 1
+			end
+		end
+		assert.are.equal(1, typed)
+	end)
+
 	it("types random bytes as what they are, from the walk's own read", function()
 		local by = dropped("--explore", "/bin/sh", "-c", "head -c 100000 /dev/urandom > /tmp/r")
 		local f = by["/tmp/r"]

@@ -105,6 +105,10 @@ static void push_event_exec(lua_State *L, const struct sbx_event *e)
 		set_str(L, "sha256", e->sha256);
 		set_int(L, "size", (lua_Integer)e->size);
 	}
+	if (e->type[0] && e->mime[0]) {
+		set_str(L, "type", e->type);
+		set_str(L, "mime", e->mime);
+	}
 }
 
 void sbx_push_event(lua_State *L, const struct sbx_event *e)

@@ -718,7 +718,8 @@ static int exec_memfd(pid_t pid, const struct seccomp_data *d,
 								       : -1;
 }
 
-/* The payload of an executed memfd: its sha256 and size read from a copy
+/* The payload of an executed memfd: its sha256, size and type (from its
+ * first read, in memory: the spec's filetype) read from a copy
  * of the descriptor with pread (the task's offset is not moved), within
  * the run's budget (n->hashed).  What is hashed is what the memfd held at
  * the call: another thread of the program could write to it before the
@@ -738,6 +739,11 @@ static void hash_memfd(struct sbx_notify *n, pid_t pid, int fd,
 	sbx_sha256_init(&h);
 	while (at <= MEMFD_HASH_MAX &&
 	       (r = pread(copy, buf, sizeof buf, at)) > 0) {
+		/* the payload's type from its head, the bytes read here */
+		if (at == 0 && n->spec->filetype &&
+		    n->spec->filetype(buf, (size_t)r, e->type, sizeof e->type,
+				      e->mime, sizeof e->mime) < 0)
+			e->type[0] = e->mime[0] = '\0';
 		sbx_sha256_update(&h, buf, (size_t)r);
 		at += r;
 	}
@@ -746,6 +752,8 @@ static void hash_memfd(struct sbx_notify *n, pid_t pid, int fd,
 	if (at <= MEMFD_HASH_MAX) {
 		sbx_sha256_hex(&h, e->sha256);
 		e->size = (uint64_t)at;
+	} else {
+		e->type[0] = e->mime[0] = '\0'; /* typed only when read whole */
 	}
 }
 

@@ -8,6 +8,7 @@
 #ifndef SBX_NOTIFY_H
 #define SBX_NOTIFY_H
 
+#include "capture.h" /* SBX_FILETYPE_MAX, SBX_MIME_MAX */
 #include "plan.h"
 
 #include <stddef.h>
@@ -85,6 +86,10 @@ struct sbx_notify_spec {
 	 * has no list for (memfd_create, kill, mprotect, any other) is let
 	 * through in every mode; the lists, budgets and errnos still hold */
 	int watch;
+	/* names an executed memfd's payload from its first bytes (as
+	 * struct sbx_capture's; spec.c installs libmagic's); NULL: not */
+	int (*filetype)(const void *buf, size_t len, char *type, size_t tsize,
+			char *mime, size_t msize);
 	const struct sbx_notify_errno *errnos;
 	size_t nerrnos;
 };
@@ -119,6 +124,10 @@ struct sbx_event {
 	char addr[80];
 	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
 	char sha256[65];	   /* exec of a memfd: its payload's, hex */
+	/* exec of a memfd: its payload's type and MIME type (the spec's
+	 * filetype, on its first SBX_MAGIC_BYTES); "" when not typed */
+	char type[SBX_FILETYPE_MAX];
+	char mime[SBX_MIME_MAX];
 	int memfd; /* exec of a memfd: its descriptor; else -1 */
 	size_t argv_len;
 	int argv_cut; /* exec: argv holds less than the program's */

@@ -115,7 +115,7 @@ local function note_exec(st, e)
 	-- an exec of a memfd: its payload, hashed by the supervisor at the call
 	if type(e.sha256) == "string" then
 		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size, mode = "memfd",
-			sha256 = e.sha256, executed_from_memory = true }
+			sha256 = e.sha256, type = e.type, mime = e.mime, executed_from_memory = true }
 	end
 	if e.pid then tree_node(st, e.pid, e.path or argv[1]) end
 end
