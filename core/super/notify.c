@@ -39,6 +39,7 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -88,11 +89,20 @@ const char *sbx_answer_name(int answer)
  * once): each held descriptor is one of sbxlua's own */
 #define SBX_MEMFDS_HELD 256
 static size_t memfds_held;
+/* ... and the pidfds of seen tasks (box_ids) */
+#define SBX_SEEN_HELD 256
+static size_t seen_held;
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9: a pidfd of a thread */
+#endif
 
 void sbx_notify_init(struct sbx_notify *n)
 {
 	memset(n, 0, sizeof *n);
 	n->fd = n->pidfd = n->want = -1;
+	for (int i = 0; i < SBX_SEEN; i++)
+		n->seen[i].pidfd = -1;
 }
 
 void sbx_notify_close(struct sbx_notify *n)
@@ -102,6 +112,12 @@ void sbx_notify_close(struct sbx_notify *n)
 	if (n->pidfd >= 0)
 		close(n->pidfd);
 	n->fd = n->pidfd = -1;
+	for (int i = 0; i < SBX_SEEN; i++)
+		if (n->seen[i].pidfd >= 0) {
+			close(n->seen[i].pidfd);
+			n->seen[i].pidfd = -1;
+			seen_held--;
+		}
 	free(n->ev);
 	n->ev = NULL;
 	n->nev = n->cap = 0;
@@ -264,17 +280,15 @@ static int status_ids(pid_t host, int *levels, pid_t *ppid)
 
 /*
  * The task's process id in the box into e->pid, and its parent's into
- * e->ppid as the kernel names it now: the task's status (its PPid, a host
+ * e->ppid as the kernel names it: the task's status (its PPid, a host
  * pid), the parent's status (its NStgid's last entry: its pid in the
  * box), then the task's again.  A parent that exits is replaced as the
  * task's parent (reparenting) before its pid is freed, so an unchanged
  * PPid means the status read was the parent's own, not a process that
  * took its number.  The parent is the box's only if it is seen in as many
- * pid namespaces (the box's init's parent is not: 0).  The caller checks
- * the notification's id afterwards: the task is the one that made the
- * call.  Nothing is cached: a host pid names another process once reaped.
+ * pid namespaces (the box's init's parent is not: 0).
  */
-static void box_ids(pid_t host, struct sbx_event *e)
+static void read_ids(pid_t host, struct sbx_event *e)
 {
 	int levels, plevels, again, parent;
 	pid_t phost, pphost, now;
@@ -288,6 +302,52 @@ static void box_ids(pid_t host, struct sbx_event *e)
 		return;
 	if (parent && plevels == levels)
 		e->ppid = parent;
+}
+
+/* Does the pidfd's task still live (its pidfd not readable)? */
+static int alive(int pidfd)
+{
+	struct pollfd p = {pidfd, POLLIN, 0};
+	return pidfd >= 0 && poll(&p, 1, 0) == 0;
+}
+
+/*
+ * The task's ids (read_ids), kept while it lives: a task seen before whose
+ * pidfd says it lives has the ids read then (its parent when first seen,
+ * as the tree wants it); any other is read now, between the opening of a
+ * pidfd of its tid and the check that the pidfd's task lives, so that what
+ * was read is that task's.  The caller checks the notification's id
+ * afterwards: the task is the one that made the call.  Without a pidfd
+ * (past SBX_SEEN_HELD, or a kernel without PIDFD_THREAD) nothing is kept.
+ */
+static void box_ids(struct sbx_notify *n, pid_t host, struct sbx_event *e)
+{
+	struct sbx_seen *s;
+	int fd = -1;
+	for (int i = 0; i < SBX_SEEN; i++) {
+		s = &n->seen[i];
+		if (s->host == host && alive(s->pidfd)) {
+			e->pid = s->pid;
+			e->ppid = s->ppid;
+			return;
+		}
+	}
+	if (seen_held < SBX_SEEN_HELD)
+		fd = (int)syscall(SYS_pidfd_open, host, PIDFD_THREAD);
+	read_ids(host, e);
+	s = &n->seen[n->nseen++ % SBX_SEEN];
+	if (s->pidfd >= 0) {
+		close(s->pidfd);
+		seen_held--;
+	}
+	s->pidfd = -1;
+	if (fd >= 0 && (!e->pid || !alive(fd))) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		seen_held++;
+	*s = (struct sbx_seen){host, e->pid, e->ppid, fd};
 }
 
 /* Milliseconds since start (CLOCK_MONOTONIC seconds), never negative. */
@@ -1180,7 +1240,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 	memset(&e, 0, sizeof e);
 	e.time_ms = since_ms(n->start);
 	refuse = describe(pid, &req.data, n->spec, &e, &err, &held);
-	box_ids(pid, &e);
+	box_ids(n, pid, &e);
 	/* what was read (the call, the ids) belongs to this call only if the
 	 * task still waits in it: a task killed and its pid reused would
 	 * give another's */

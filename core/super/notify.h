@@ -94,6 +94,7 @@ struct sbx_notify_spec {
 	size_t nerrnos;
 };
 
+#define SBX_SEEN 8 /* tasks whose ids are kept (pidfds: notify.c) */
 #define SBX_EVENT_PATH 512
 #define SBX_EVENT_ARGV 512
 #define SBX_EVENTS_MAX 1024 /* kept per run; the rest are counted */
@@ -159,6 +160,15 @@ struct sbx_notify {
 	int first_exec;		      /* the hand-over's execve was seen */
 	double start; /* the box's start (CLOCK_MONOTONIC, seconds): the
 			 origin of each event's time_ms; set by its owner */
+	/* the tasks whose ids were read last (notify.c box_ids), each held
+	 * by a pidfd: while it is not readable the task lives, so its host
+	 * tid is still its own and the ids read are its */
+	struct sbx_seen {
+		pid_t host;    /* its tid on the host */
+		int pid, ppid; /* in the box, read when first seen */
+		int pidfd;     /* -1: an empty slot */
+	} seen[SBX_SEEN];
+	unsigned nseen;
 	/* the memfds made for the box (notify.c answer_memfd): held to the
 	 * end of the run, their pages counted by the sampler */
 	int *memfd;
