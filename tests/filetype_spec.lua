@@ -147,6 +147,19 @@ describe("dropped files' types [" .. S.priv .. "]", function()
 		assert.is_nil(files["/tmp/f"].filetype)
 	end)
 
+	it("types at most 256 files a run, and says so", function()
+		local _, res, files = dropped("--explore", "/bin/sh", "-c",
+			"i=0; while [ $i -lt 300 ]; do echo $i > /work/f$i; i=$((i+1)); done")
+		local typed, n = 0, 0
+		for path, f in pairs(files) do
+			if path:find("^/work/f%d+$") then n = n + 1 end
+			if f.filetype then typed = typed + 1 end
+		end
+		assert.are.equal(300, n)
+		assert.are.equal(256, typed) -- the decoys' and the others' in all
+		assert.is_true(res.files_bounds.types)
+	end)
+
 	it("types a big file by its head, and no file past the read bound", function()
 		-- five files of 60 MiB (under the box's file size limit) pass the
 		-- walk's 256 MiB read bound

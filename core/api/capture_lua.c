@@ -299,7 +299,7 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 	}
 	lua_setfield(L, -2, "files");
 	if (r->hit_entries || r->hit_depth || r->hit_read || r->hit_keep ||
-	    r->partial) {
+	    r->hit_types || r->partial) {
 		lua_newtable(L);
 		lua_pushboolean(L, r->hit_entries);
 		lua_setfield(L, -2, "entries");
@@ -309,6 +309,8 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 		lua_setfield(L, -2, "read");
 		lua_pushboolean(L, r->hit_keep);
 		lua_setfield(L, -2, "keep");
+		lua_pushboolean(L, r->hit_types);
+		lua_setfield(L, -2, "types");
 		lua_pushboolean(L, r->partial);
 		lua_setfield(L, -2, "partial");
 		lua_setfield(L, -2, "files_bounds");

@@ -248,12 +248,18 @@ static void copy_close(struct sbx_capres *r, struct sbx_capfile *f,
 
 /* The type of a file read whole, from its first bytes (head: what the
  * walk read from its own descriptor, never the name again). */
-static void type_file(const struct sbx_capture *c, struct sbx_capfile *f,
-		      const char *head, size_t len)
+static void type_file(const struct sbx_capture *c, struct sbx_capres *r,
+		      struct sbx_capfile *f, const char *head, size_t len)
 {
 	char type[SBX_FILETYPE_MAX], mime[SBX_MIME_MAX];
-	if (!c->filetype ||
-	    c->filetype(head, len, type, sizeof type, mime, sizeof mime) < 0)
+	if (!c->filetype)
+		return;
+	if (r->typed >= CAP_TYPED) {
+		r->hit_types = 1;
+		return;
+	}
+	r->typed++;
+	if (c->filetype(head, len, type, sizeof type, mime, sizeof mime) < 0)
 		return;
 	f->filetype = xstrdup(type);
 	f->mime = xstrdup(mime);
@@ -317,7 +323,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		}
 		r->read += n;
 		if (total == (size_t)n) /* the first read: the file's head */
-			type_file(c, f, buf, (size_t)n);
+			type_file(c, r, f, buf, (size_t)n);
 		sbx_sha256_update(&h, buf + carry, (size_t)n);
 		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
@@ -331,7 +337,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	if (!f->err && total != (size_t)fs.st_size)
 		f->err = ESTALE; /* it shrank during the walk */
 	if (!f->err && total == 0)
-		type_file(c, f, buf, 0); /* empty */
+		type_file(c, r, f, buf, 0); /* empty */
 	if (!f->err) {
 		sbx_sha256_hex(&h, f->sha256);
 		f->hashed = 1;

@@ -21,6 +21,7 @@
 /* A file's type is named from its first SBX_MAGIC_BYTES, in memory
  * (magic_lua.c); the names are cut to these sizes (with their NUL). */
 #define SBX_MAGIC_BYTES 65536
+#define CAP_TYPED 256 /* files typed per run: each costs 0.2-2 ms of CPU */
 #define SBX_FILETYPE_MAX 256
 #define SBX_MIME_MAX 96
 
@@ -67,7 +68,8 @@ struct sbx_capres {
 	size_t n, size;
 	long entries;
 	int64_t read, kept;
-	int hit_entries, hit_depth, hit_read, hit_keep, partial;
+	long typed; /* files given to the spec's filetype */
+	int hit_entries, hit_depth, hit_read, hit_keep, hit_types, partial;
 	int done;
 };
 
