@@ -92,6 +92,24 @@ describe("time and parentage of events [" .. S.priv .. "]", function()
 		for pid in pairs(procs) do assert.truthy(named[pid], "no event of pid " .. pid) end
 	end)
 
+	it("names the kernel's parent of an orphan, and guesses no other", function()
+		-- its parent exits before its first watched call: the box's init
+		-- is its parent by then, as it sees itself
+		local out, err, code, res = S.json_run("--explore", FORKTREE, "orphan")
+		assert.are.equal(0, code, err)
+		local procs, count = seen(out)
+		assert.are.equal(2, count, out)
+		local named = check_events(notified(res), procs)
+		local orphan
+		for pid, p in pairs(procs) do
+			assert.truthy(named[pid], "no event of pid " .. pid)
+			if p.name == "orphan" then orphan = pid end
+		end
+		assert.are.equal(1, procs[orphan].ppid)
+		local tree = edges(res.behaviour.processes_tree)
+		assert.are.equal(0, tree[orphan], "the orphan is a root")
+	end)
+
 	it("keeps times out of the text: the same run reads the same", function()
 		local args = { "--explore", "--behaviour", "/bin/sh", "-c", "/bin/true x; /bin/true y" }
 		local _, e1, c1 = S.runlua(table.unpack(args))
