@@ -19,7 +19,7 @@ FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
 
 PKG = lua5.4 libseccomp libcap nettle
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKG) libedit 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle libmagic 2>/dev/null)
 LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
 # libedit is opened by the REPL alone (core/api/main.c), by this path: never linked
 EDIT_SO := $(shell pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so.2
@@ -28,7 +28,7 @@ EDIT_SO := $(shell pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so.
 # the shared ones (docs/performance.md, "Static linking")
 STATIC ?= 1
 EXE_LIBS_1 = -Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a -Wl,-Bstatic -Wl,--whole-archive \
-	-llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle -Wl,-Bdynamic -lm
+	-llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle -Wl,-Bdynamic -lmagic -lm
 EXE_LIBS_0 = $(LUA_LIBS) $(PKG_LIBS)
 
 # CPPFLAGS, CFLAGS and LDFLAGS are the packager's (dpkg-buildflags'):

@@ -31,6 +31,7 @@ external_dependencies = {
 	LIBSECCOMP = { header = "seccomp.h", library = "seccomp" },
 	LIBCAP = { header = "sys/capability.h", library = "cap" },
 	NETTLE = { header = "nettle/sha2.h", library = "nettle" },
+	LIBMAGIC = { header = "magic.h", library = "magic" },
 }
 build = {
 	type = "builtin",
@@ -49,6 +50,7 @@ build = {
 				"core/api/heap.c",
 				"core/api/landlock.c",
 				"core/api/limit.c",
+				"core/api/magic_lua.c",
 				"core/api/module.c",
 				"core/api/mount.c",
 				"core/api/ns.c",
@@ -86,7 +88,7 @@ build = {
 			},
 			defines = { "_GNU_SOURCE", 'SBX_VERSION="0.1.0"' },
 			incdirs = { "core/common", "core/child", "core/super", "core/api" },
-			libraries = { "seccomp", "cap", "nettle" },
+			libraries = { "seccomp", "cap", "nettle", "magic" },
 		},
 		["sbx"] = "lua/sbx/init.lua",
 		["sbx._hostid"] = "lua/sbx/_hostid.lua",

@@ -117,12 +117,21 @@ return {
 	{
 		name = "wrote_executable",
 		doc = "Wrote an executable or a script (information: builds do; the ingress rule names "
-			.. "a download that ran): a file left with an execute bit, or a path written whose "
-			.. "name is a script's or an ELF's.  Reads the facts: `dropped`, `written`.",
+			.. "a download that ran): a file left with an execute bit, a file left whose type "
+			.. "(libmagic's, from its bytes) is an ELF or a script (`#!`) whatever its mode and "
+			.. "name, or a path written whose name is a script's or an ELF's.  Reads the facts: "
+			.. "`dropped` (`type`), `written`.",
 		fn = function(_, F)
 			for _, d in ipairs(F.dropped) do
 				if d.executable then
 					return { verdict = "info", severity = 2, reason = "wrote an executable or a script: " .. d.path }
+				end
+			end
+			for _, d in ipairs(F.dropped) do
+				local t = type(d.type) == "string" and d.type or ""
+				if t:find("^ELF ") or t:find("%f[%w]script%f[%W]") then
+					return { verdict = "info", severity = 2,
+						reason = ("wrote an executable or a script: %s (%s)"):format(d.path, t) }
 				end
 			end
 			for _, w in ipairs(F.written) do

@@ -10,11 +10,11 @@
 #   scripts/deps.sh --list KIND  print KIND's packages, install nothing
 set -eu
 
-build="make gcc libc6-dev pkg-config lua5.4 liblua5.4-dev libseccomp-dev libcap-dev nettle-dev libedit-dev"
+build="make gcc libc6-dev pkg-config lua5.4 liblua5.4-dev libseccomp-dev libcap-dev nettle-dev libedit-dev libmagic-dev"
 # the C libraries' run-time packages, and the Lua modules the scripts load
 # (argparse: every command line; cjson: --json; lfs: batch.lua's walk;
 # yaml: Sigma rules; inspect: the REPL's tables)
-runtime="lua5.4 liblua5.4-0 libseccomp2 libcap2 libnettle8 libedit2 lua-argparse lua-cjson lua-filesystem
+runtime="lua5.4 liblua5.4-0 libseccomp2 libcap2 libnettle8 libedit2 libmagic1 lua-argparse lua-cjson lua-filesystem
 lua-yaml lua-inspect"
 # runc and podman: --backend oci; debootstrap: the --rootfs tests' root;
 # strace: the strict profile's lists; munge and slurm: make check-slurm;

@@ -47,6 +47,8 @@ local function stable(l)
 	-- limit was seen (a fork storm's forks are all recorded by the
 	-- analysis box): its verdict and outcome are compared, not its calls
 	if r.limit then r.run.events, r.run.behaviour = nil, nil end
+	-- when the supervisor received each call (docs/behaviour.md)
+	for _, e in ipairs(r.run.events or {}) do e.time_ms = nil end
 	for _, f in ipairs(r.run.files or {}) do
 		if f.decoy then f.sha256, f.markers = nil, nil end
 	end

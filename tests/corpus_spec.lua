@@ -29,8 +29,10 @@ end
 
 -- A dropped file as expected: path, mode and contents (its size and
 -- sha256 follow).
-local function drop(path, mode, data)
-	return { path = path, mode = mode, size = #data, sha256 = core.sha256(data) }
+local function drop(path, mode, data, executed)
+	local t, m = core.filetype(data) -- the walk's types are libmagic's on the same bytes
+	return { path = path, mode = mode, size = #data, sha256 = core.sha256(data), type = t, mime = m,
+		executed = executed }
 end
 
 -- The programs: options, arguments, and the fields expected.  A field not
@@ -103,7 +105,7 @@ local CORPUS = {
 		expect = { tags = { "decoy_read", "exec" } } },
 	{ "dropexec", LOG, tree = { "/work/dropexec", "/work/dropexec>/tmp/stage2.sh" }, expect = {
 		files_written = { "/tmp/stage2.sh", "/work/owned.txt" },
-		files_dropped = { drop("/tmp/stage2.sh", "0755", "#!/bin/sh\necho owned > /work/owned.txt\n"),
+		files_dropped = { drop("/tmp/stage2.sh", "0755", "#!/bin/sh\necho owned > /work/owned.txt\n", true),
 			drop("/work/owned.txt", "0644", "owned\n") },
 		command_executions = { "/tmp/stage2.sh", "/work/dropexec" },
 		processes_created = { "/tmp/stage2.sh", "/work/dropexec" },

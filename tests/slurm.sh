@@ -114,8 +114,8 @@ timeout 300 scripts/slurm-batch.sh --tasks 4 --outdir "$dir/out" --sbxlua "$root
 ./sbxlua batch.lua -q -j 2 --output "$dir/one.jsonl" $opts tests/progs/batch
 
 # every line, without what differs between runs of the same program
-# (timings, the sampler's measures, the deaths' pids, the decoys' markers,
-# random per run; and what a program did before a limit stopped it, which
+# (timings, the events' times, the sampler's measures, the deaths' pids,
+# the decoys' markers, random per run; and what a program did before a limit stopped it, which
 # depends on when the limit was seen: its outcome and verdict stay)
 strip() {
 	python3 -c '
@@ -134,6 +134,8 @@ for line in open(sys.argv[1]):
     if r.get("limit"):
         r["run"].pop("events", None)
         r["run"].pop("behaviour", None)
+    for e in r["run"].get("events") or []:
+        e.pop("time_ms", None)
     out.append(json.dumps(r, sort_keys=True))
 print("\n".join(sorted(out)))' "$1"
 }

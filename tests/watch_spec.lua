@@ -198,8 +198,10 @@ os.umask(0o22); print(os.uname().sysname)
 		assert.is_true(has(b.command_executions, "/work/fileless again"))
 		-- the payload, hashed by the supervisor at the exec: the program's
 		-- own bytes (it copied itself)
+		local self = S.read(B .. "fileless")
+		local t, m = require("sbx.core").filetype(self)
 		assert.are.same({ { path = "/memfd:payload (deleted)", executed_from_memory = true,
-			size = #S.read(B .. "fileless"), sha256 = require("sbx.core").sha256(S.read(B .. "fileless")) } },
+			size = #self, sha256 = require("sbx.core").sha256(self), type = t, mime = m } },
 			b.files_dropped)
 		-- the default box refuses memfd_create (ENOSYS, named)
 		local dout, derr, dcode = S.runlua(B .. "fileless")

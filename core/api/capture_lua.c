@@ -186,6 +186,7 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 	c = lua_newuserdatauv(L, sizeof *c, 0);
 	memset(c, 0, sizeof *c);
 	c->keep_fd = -1;
+	c->filetype = sbx_filetype; /* each file read whole is typed */
 	if (luaL_newmetatable(L, "sbx.capture")) {
 		lua_pushcfunction(L, capture_gc);
 		lua_setfield(L, -2, "__gc");
@@ -245,6 +246,12 @@ static void push_file(lua_State *L, const struct sbx_capfile *f)
 		lua_pushstring(L, f->link);
 		lua_setfield(L, -2, "link");
 	}
+	if (f->filetype && f->mime) {
+		lua_pushstring(L, f->filetype);
+		lua_setfield(L, -2, "filetype");
+		lua_pushstring(L, f->mime);
+		lua_setfield(L, -2, "mime");
+	}
 	if (f->err) {
 		lua_pushstring(L, f->err == EFBIG ? "bound"
 						  : sbx_errno_name(f->err));
@@ -292,7 +299,7 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 	}
 	lua_setfield(L, -2, "files");
 	if (r->hit_entries || r->hit_depth || r->hit_read || r->hit_keep ||
-	    r->partial) {
+	    r->hit_types || r->partial) {
 		lua_newtable(L);
 		lua_pushboolean(L, r->hit_entries);
 		lua_setfield(L, -2, "entries");
@@ -302,6 +309,8 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 		lua_setfield(L, -2, "read");
 		lua_pushboolean(L, r->hit_keep);
 		lua_setfield(L, -2, "keep");
+		lua_pushboolean(L, r->hit_types);
+		lua_setfield(L, -2, "types");
 		lua_pushboolean(L, r->partial);
 		lua_setfield(L, -2, "partial");
 		lua_setfield(L, -2, "files_bounds");

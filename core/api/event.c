@@ -25,15 +25,16 @@ static void set_str(lua_State *L, const char *k, const char *v)
 	lua_setfield(L, -2, k);
 }
 
-/* What every event says: its kind, process, answer and call. */
+/* What every event says: its kind, process and parent, time, answer and
+ * call. */
 static void push_event_call(lua_State *L, const struct sbx_event *e,
 			    const char *sc)
 {
 	set_str(L, "kind", sbx_event_kind(e->kind));
 	if (e->pid)
 		set_int(L, "pid", e->pid);
-	if (e->ppid)
-		set_int(L, "ppid", e->ppid);
+	set_int(L, "ppid", e->ppid); /* 0: outside the box, or unknown */
+	set_int(L, "time_ms", (lua_Integer)e->time_ms);
 	set_str(L, "answer", sbx_answer_name(e->answer));
 	set_str(L, "syscall", sc);
 	set_int(L, "nr", e->nr);
@@ -103,6 +104,10 @@ static void push_event_exec(lua_State *L, const struct sbx_event *e)
 	if (e->sha256[0]) {
 		set_str(L, "sha256", e->sha256);
 		set_int(L, "size", (lua_Integer)e->size);
+	}
+	if (e->type[0] && e->mime[0]) {
+		set_str(L, "type", e->type);
+		set_str(L, "mime", e->mime);
 	}
 }
 

@@ -25,5 +25,6 @@ int luaopen_sbx_core(lua_State *L)
 	sbx_open_spec(L);
 	sbx_open_box(L);
 	sbx_open_chunk(L);
+	sbx_open_magic(L);
 	return 1;
 }

@@ -462,6 +462,7 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		    (unsigned long)sbx_opt_int(L, t, "execs", 0, 0, 1 << 20);
 		n->watch = sbx_opt_bool(L, t, "watch", 0);
 	}
+	n->filetype = sbx_filetype; /* an executed memfd's payload typed */
 	lua_pop(L, 1);
 	if (n->on) {
 		gate_filter(L, &b->plan, anchor);

@@ -246,7 +246,28 @@ static void copy_close(struct sbx_capres *r, struct sbx_capfile *f,
 		close(cp->kdir);
 }
 
-/* Reads a regular file once: its SHA-256, the markers in it, its copy. */
+/* The type of a file read whole, from its first bytes (head: what the
+ * walk read from its own descriptor, never the name again). */
+static void type_file(const struct sbx_capture *c, struct sbx_capres *r,
+		      struct sbx_capfile *f, const char *head, size_t len)
+{
+	char type[SBX_FILETYPE_MAX], mime[SBX_MIME_MAX];
+	if (!c->filetype)
+		return;
+	if (r->typed >= CAP_TYPED) {
+		r->hit_types = 1;
+		return;
+	}
+	r->typed++;
+	if (c->filetype(head, len, type, sizeof type, mime, sizeof mime) < 0)
+		return;
+	f->filetype = xstrdup(type);
+	f->mime = xstrdup(mime);
+}
+
+/* Reads a regular file once: its SHA-256, the markers in it, its copy,
+ * and its type (type_file) from its first read, which starts at offset 0
+ * and holds up to SBX_MAGIC_BYTES of it. */
 static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		      struct sbx_capfile *f, int dir, const char *name,
 		      const struct stat *st, const char *rel)
@@ -301,6 +322,8 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 			break;
 		}
 		r->read += n;
+		if (total == (size_t)n) /* the first read: the file's head */
+			type_file(c, r, f, buf, (size_t)n);
 		sbx_sha256_update(&h, buf + carry, (size_t)n);
 		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
@@ -313,9 +336,15 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	close(fd);
 	if (!f->err && total != (size_t)fs.st_size)
 		f->err = ESTALE; /* it shrank during the walk */
+	if (!f->err && total == 0)
+		type_file(c, r, f, buf, 0); /* empty */
 	if (!f->err) {
 		sbx_sha256_hex(&h, f->sha256);
 		f->hashed = 1;
+	} else {
+		free(f->filetype); /* typed only when read whole */
+		free(f->mime);
+		f->filetype = f->mime = NULL;
 	}
 	copy_close(r, f, &cp, fs.st_size);
 }
@@ -483,6 +512,8 @@ void sbx_capture_free(struct sbx_capstate *cs)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->f[i].path);
 		free(r->f[i].link);
+		free(r->f[i].filetype);
+		free(r->f[i].mime);
 		free(r->f[i].kept);
 	}
 	free(r->f);

@@ -18,6 +18,12 @@
 #define CAP_SKIP 256	  /* box paths never kept */
 #define CAP_MARKER_MAX 64 /* bytes of one marker */
 #define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
+/* A file's type is named from its first SBX_MAGIC_BYTES, in memory
+ * (magic_lua.c); the names are cut to these sizes (with their NUL). */
+#define SBX_MAGIC_BYTES 65536
+#define CAP_TYPED 256 /* files typed per run: each costs 0.2-2 ms of CPU */
+#define SBX_FILETYPE_MAX 256
+#define SBX_MIME_MAX 96
 
 struct sbx_capture {
 	const char *places[SBX_PLACES_MAX];
@@ -33,6 +39,12 @@ struct sbx_capture {
 	size_t nmarkers;
 	const char *skip[CAP_SKIP]; /* box paths never kept: the tree's own */
 	size_t nskip;
+	/* names a regular file from its first bytes (len at most
+	 * SBX_MAGIC_BYTES): its description into type, its MIME type into
+	 * mime; 0 or -errno.  Installed by the spec's owner (capture_lua.c:
+	 * libmagic); NULL: files are not typed */
+	int (*filetype)(const void *buf, size_t len, char *type, size_t tsize,
+			char *mime, size_t msize);
 };
 
 struct sbx_capfile {
@@ -43,6 +55,8 @@ struct sbx_capfile {
 	int hashed;
 	char sha256[SBX_SHA256_HEX];
 	char *link;	  /* a symlink's text */
+	char *filetype;	  /* a file read whole: its type (spec's filetype) */
+	char *mime;	  /* and its MIME type; NULL: not typed */
 	int err;	  /* why it was not read (0: read, or not a file) */
 	uint32_t markers; /* bit i: marker i found in it */
 	char *kept;	  /* its name under the keep directory */
@@ -54,7 +68,8 @@ struct sbx_capres {
 	size_t n, size;
 	long entries;
 	int64_t read, kept;
-	int hit_entries, hit_depth, hit_read, hit_keep, partial;
+	long typed; /* files given to the spec's filetype */
+	int hit_entries, hit_depth, hit_read, hit_keep, hit_types, partial;
 	int done;
 };
 

@@ -39,6 +39,7 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -87,11 +89,20 @@ const char *sbx_answer_name(int answer)
  * once): each held descriptor is one of sbxlua's own */
 #define SBX_MEMFDS_HELD 256
 static size_t memfds_held;
+/* ... and the pidfds of seen tasks (box_ids) */
+#define SBX_SEEN_HELD 256
+static size_t seen_held;
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9: a pidfd of a thread */
+#endif
 
 void sbx_notify_init(struct sbx_notify *n)
 {
 	memset(n, 0, sizeof *n);
 	n->fd = n->pidfd = n->want = -1;
+	for (int i = 0; i < SBX_SEEN; i++)
+		n->seen[i].pidfd = -1;
 }
 
 void sbx_notify_close(struct sbx_notify *n)
@@ -101,6 +112,12 @@ void sbx_notify_close(struct sbx_notify *n)
 	if (n->pidfd >= 0)
 		close(n->pidfd);
 	n->fd = n->pidfd = -1;
+	for (int i = 0; i < SBX_SEEN; i++)
+		if (n->seen[i].pidfd >= 0) {
+			close(n->seen[i].pidfd);
+			n->seen[i].pidfd = -1;
+			seen_held--;
+		}
 	free(n->ev);
 	n->ev = NULL;
 	n->nev = n->cap = 0;
@@ -261,27 +278,86 @@ static int status_ids(pid_t host, int *levels, pid_t *ppid)
 	return pid;
 }
 
-/* The task's pid in the box, cached, and in *ppid its parent's as the
- * kernel named it when sbxlua first saw the task (0: the parent is
- * outside the box, i.e. seen in fewer pid namespaces, or gone). */
-static int box_pid(struct sbx_notify *n, pid_t host, int *ppid)
+/*
+ * The task's process id in the box into e->pid, and its parent's into
+ * e->ppid as the kernel names it: the task's status (its PPid, a host
+ * pid), the parent's status (its NStgid's last entry: its pid in the
+ * box), then the task's again.  A parent that exits is replaced as the
+ * task's parent (reparenting) before its pid is freed, so an unchanged
+ * PPid means the status read was the parent's own, not a process that
+ * took its number.  The parent is the box's only if it is seen in as many
+ * pid namespaces (the box's init's parent is not: 0).
+ */
+static void read_ids(pid_t host, struct sbx_event *e)
 {
-	int pid, levels, plevels, parent;
-	pid_t phost;
-	/* npids counts every entry ever made; the table holds the last 32 */
-	for (unsigned i = 0; i < n->npids && i < 32; i++)
-		if (n->pids[i].host == host) {
-			*ppid = n->pids[i].ppid;
-			return n->pids[i].box;
+	int levels, plevels, again, parent;
+	pid_t phost, pphost, now;
+
+	e->pid = status_ids(host, &levels, &phost);
+	e->ppid = 0;
+	if (!e->pid || phost <= 0)
+		return;
+	parent = status_ids(phost, &plevels, &pphost);
+	if (status_ids(host, &again, &now) != e->pid || now != phost)
+		return;
+	if (parent && plevels == levels)
+		e->ppid = parent;
+}
+
+/* Does the pidfd's task still live (its pidfd not readable)? */
+static int alive(int pidfd)
+{
+	struct pollfd p = {pidfd, POLLIN, 0};
+	return pidfd >= 0 && poll(&p, 1, 0) == 0;
+}
+
+/*
+ * The task's ids (read_ids), kept while it lives: a task seen before whose
+ * pidfd says it lives has the ids read then (its parent when first seen,
+ * as the tree wants it); any other is read now, between the opening of a
+ * pidfd of its tid and the check that the pidfd's task lives, so that what
+ * was read is that task's.  The caller checks the notification's id
+ * afterwards: the task is the one that made the call.  Without a pidfd
+ * (past SBX_SEEN_HELD, or a kernel without PIDFD_THREAD) nothing is kept.
+ */
+static void box_ids(struct sbx_notify *n, pid_t host, struct sbx_event *e)
+{
+	struct sbx_seen *s;
+	int fd = -1;
+	for (int i = 0; i < SBX_SEEN; i++) {
+		s = &n->seen[i];
+		if (s->host == host && alive(s->pidfd)) {
+			e->pid = s->pid;
+			e->ppid = s->ppid;
+			return;
 		}
-	pid = status_ids(host, &levels, &phost);
-	parent = phost > 0 ? status_ids(phost, &plevels, &phost) : 0;
-	*ppid = parent && plevels == levels ? parent : 0;
-	n->pids[n->npids % 32].host = host;
-	n->pids[n->npids % 32].box = pid;
-	n->pids[n->npids % 32].ppid = *ppid;
-	n->npids++;
-	return pid;
+	}
+	if (seen_held < SBX_SEEN_HELD)
+		fd = (int)syscall(SYS_pidfd_open, host, PIDFD_THREAD);
+	read_ids(host, e);
+	s = &n->seen[n->nseen++ % SBX_SEEN];
+	if (s->pidfd >= 0) {
+		close(s->pidfd);
+		seen_held--;
+	}
+	s->pidfd = -1;
+	if (fd >= 0 && (!e->pid || !alive(fd))) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		seen_held++;
+	*s = (struct sbx_seen){host, e->pid, e->ppid, fd};
+}
+
+/* Milliseconds since start (CLOCK_MONOTONIC seconds), never negative. */
+static int64_t since_ms(double start)
+{
+	struct timespec ts;
+	double now;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return now > start ? (int64_t)((now - start) * 1000) : 0;
 }
 
 /* Collapses "//", "/./" and "/../" of an absolute path, in place. */
@@ -702,7 +778,8 @@ static int exec_memfd(pid_t pid, const struct seccomp_data *d,
 								       : -1;
 }
 
-/* The payload of an executed memfd: its sha256 and size read from a copy
+/* The payload of an executed memfd: its sha256, size and type (from its
+ * first read, in memory: the spec's filetype) read from a copy
  * of the descriptor with pread (the task's offset is not moved), within
  * the run's budget (n->hashed).  What is hashed is what the memfd held at
  * the call: another thread of the program could write to it before the
@@ -722,6 +799,11 @@ static void hash_memfd(struct sbx_notify *n, pid_t pid, int fd,
 	sbx_sha256_init(&h);
 	while (at <= MEMFD_HASH_MAX &&
 	       (r = pread(copy, buf, sizeof buf, at)) > 0) {
+		/* the payload's type from its head, the bytes read here */
+		if (at == 0 && n->spec->filetype &&
+		    n->spec->filetype(buf, (size_t)r, e->type, sizeof e->type,
+				      e->mime, sizeof e->mime) < 0)
+			e->type[0] = e->mime[0] = '\0';
 		sbx_sha256_update(&h, buf, (size_t)r);
 		at += r;
 	}
@@ -730,6 +812,8 @@ static void hash_memfd(struct sbx_notify *n, pid_t pid, int fd,
 	if (at <= MEMFD_HASH_MAX) {
 		sbx_sha256_hex(&h, e->sha256);
 		e->size = (uint64_t)at;
+	} else {
+		e->type[0] = e->mime[0] = '\0'; /* typed only when read whole */
 	}
 }
 
@@ -1154,12 +1238,14 @@ int sbx_notify_handle(struct sbx_notify *n)
 	}
 	pid = (pid_t)req.pid;
 	memset(&e, 0, sizeof e);
+	e.time_ms = since_ms(n->start);
 	refuse = describe(pid, &req.data, n->spec, &e, &err, &held);
-	/* what was read belongs to this call only if the task still waits
-	 * in it: a task killed and its pid reused would give another's */
+	box_ids(n, pid, &e);
+	/* what was read (the call, the ids) belongs to this call only if the
+	 * task still waits in it: a task killed and its pid reused would
+	 * give another's */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
 		return SBX_ANS_ALLOW;
-	e.pid = box_pid(n, pid, &e.ppid);
 	if (e.kind == SBX_EV_EXEC && e.memfd >= 0)
 		hash_memfd(n, pid, e.memfd, &e);
 	if (!refuse && over_budget(n, req.data.nr, &e)) {

@@ -8,6 +8,7 @@
 #ifndef SBX_NOTIFY_H
 #define SBX_NOTIFY_H
 
+#include "capture.h" /* SBX_FILETYPE_MAX, SBX_MIME_MAX */
 #include "plan.h"
 
 #include <stddef.h>
@@ -85,29 +86,38 @@ struct sbx_notify_spec {
 	 * has no list for (memfd_create, kill, mprotect, any other) is let
 	 * through in every mode; the lists, budgets and errnos still hold */
 	int watch;
+	/* names an executed memfd's payload from its first bytes (as
+	 * struct sbx_capture's; spec.c installs libmagic's); NULL: not */
+	int (*filetype)(const void *buf, size_t len, char *type, size_t tsize,
+			char *mime, size_t msize);
 	const struct sbx_notify_errno *errnos;
 	size_t nerrnos;
 };
 
+#define SBX_SEEN 8 /* tasks whose ids are kept (pidfds: notify.c) */
 #define SBX_EVENT_PATH 512
 #define SBX_EVENT_ARGV 512
 #define SBX_EVENTS_MAX 1024 /* kept per run; the rest are counted */
 struct sbx_event {
-	int kind;	/* SBX_EV_* */
-	int answer;	/* SBX_ANS_* */
-	int nr;		/* the system call */
-	int pid;	/* in the box's pid namespace; 0: unknown */
-	int ppid;	/* its parent's, when sbxlua first saw it; 0: unknown */
-	int err;	/* the errno answered (SBX_ANS_DENY) */
-	int family;	/* AF_* of addr */
-	int socktype;	/* SOCK_* of the socket addressed; 0: unknown */
-	int ns;		/* clone: namespace flags asked for */
-	uint64_t flags; /* open: O_* flags; clone: its flags;
-			   unlinkat, renameat2: their flags */
-	uint64_t size;	/* mmap, mprotect: the length asked for;
-			   exec of a memfd: the payload's */
-	int64_t target; /* signal: the pid named (box's namespace) */
-	int sig;	/* signal: its number */
+	int kind;	 /* SBX_EV_* */
+	int answer;	 /* SBX_ANS_* */
+	int nr;		 /* the system call */
+	int pid;	 /* in the box's pid namespace; 0: unknown */
+	int ppid;	 /* its parent's in the same namespace, as the kernel
+			    named it at this call (notify.c box_ids); 0: the
+			    parent is outside the box, or unknown */
+	int64_t time_ms; /* when the supervisor received the call, in
+			    milliseconds since the box started (monotonic) */
+	int err;	 /* the errno answered (SBX_ANS_DENY) */
+	int family;	 /* AF_* of addr */
+	int socktype;	 /* SOCK_* of the socket addressed; 0: unknown */
+	int ns;		 /* clone: namespace flags asked for */
+	uint64_t flags;	 /* open: O_* flags; clone: its flags;
+			    unlinkat, renameat2: their flags */
+	uint64_t size;	 /* mmap, mprotect: the length asked for;
+			    exec of a memfd: the payload's */
+	int64_t target;	 /* signal: the pid named (box's namespace) */
+	int sig;	 /* signal: its number */
 	unsigned long limit; /* clone, exec: the budget it passed; 0: none */
 	unsigned long count;
 	char path[SBX_EVENT_PATH];
@@ -115,6 +125,10 @@ struct sbx_event {
 	char addr[80];
 	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
 	char sha256[65];	   /* exec of a memfd: its payload's, hex */
+	/* exec of a memfd: its payload's type and MIME type (the spec's
+	 * filetype, on its first SBX_MAGIC_BYTES); "" when not typed */
+	char type[SBX_FILETYPE_MAX];
+	char mime[SBX_MIME_MAX];
 	int memfd; /* exec of a memfd: its descriptor; else -1 */
 	size_t argv_len;
 	int argv_cut; /* exec: argv holds less than the program's */
@@ -144,10 +158,17 @@ struct sbx_notify {
 	unsigned long calls;
 	unsigned long ntasks, nexecs; /* creations, execs let through */
 	int first_exec;		      /* the hand-over's execve was seen */
-	struct {
-		pid_t host, box, ppid;
-	} pids[32];
-	unsigned npids;
+	double start; /* the box's start (CLOCK_MONOTONIC, seconds): the
+			 origin of each event's time_ms; set by its owner */
+	/* the tasks whose ids were read last (notify.c box_ids), each held
+	 * by a pidfd: while it is not readable the task lives, so its host
+	 * tid is still its own and the ids read are its */
+	struct sbx_seen {
+		pid_t host;    /* its tid on the host */
+		int pid, ppid; /* in the box, read when first seen */
+		int pidfd;     /* -1: an empty slot */
+	} seen[SBX_SEEN];
+	unsigned nseen;
 	/* the memfds made for the box (notify.c answer_memfd): held to the
 	 * end of the run, their pages counted by the sampler */
 	int *memfd;

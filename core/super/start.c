@@ -560,6 +560,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 	j->io = *io;
 	j->cap.spec = io->capture;
 	j->start = sbx_now();
+	j->nt.start = j->start; /* the origin of the events' time_ms */
 	for (int s = 0; s < 2; s++) {
 		/* output the caller's terminal shows is filtered (ttyfilter.c)
 		 * unless the caller asked for it raw */

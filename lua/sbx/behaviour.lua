@@ -51,17 +51,12 @@ local function split_addr(a)
 	return ip, tonumber(port)
 end
 
--- The process tree's node for pid in the collection st: a pid's first
--- image names it; a parent already in the tree takes it as a child,
--- otherwise it is a root.
-local function tree_node(st, pid, name, parent)
-	local n = st.nodes[pid]
-	if n then return n end
-	n = { process_id = tostring(pid), name = name or "?", children = {} }
-	st.nodes[pid] = n
-	local p = parent and st.nodes[parent]
-	if p then p.children[#p.children + 1] = n else st.roots[#st.roots + 1] = n end
-	return n
+-- The process tree's node for pid in the collection st, named by the
+-- pid's first image (placed under its parent later: `processes_tree`).
+local function tree_node(st, pid, name)
+	if st.nodes[pid] then return end
+	st.nodes[pid] = { process_id = tostring(pid), name = name or "?", children = {} }
+	st.order[#st.order + 1] = pid
 end
 
 -- The files an event names: opened (and written, by its flags), deleted,
@@ -85,22 +80,32 @@ end
 
 -- The nearest ancestor of pid that has a node in the tree (the parents
 -- the events name: a forked subshell that never executed has no node of
--- its own, its children hang under its parent's).
+-- its own, its children hang under its parent's); nil for a root, and
+-- for a chain that comes back to pid (a pid the box reused).
 local function ancestor(st, pid)
 	local p, depth = st.parent[pid], 0
-	while p and depth < 64 do
+	while p and p ~= pid and depth < 64 do
 		if st.nodes[p] then return p end
 		p, depth = st.parent[p], depth + 1
 	end
 	return nil
 end
 
+-- The node pid hangs under: its nearest ancestor with a node, unless that
+-- one's own ancestors lead back to pid (pids the box reused can make a
+-- loop: then pid is a root, and nothing of the loop is lost).
+local function parent_node(st, pid)
+	local p = ancestor(st, pid)
+	local q, depth = p, 0
+	while q and depth < 64 do
+		if q == pid then return nil end
+		q, depth = ancestor(st, q), depth + 1
+	end
+	return p
+end
+
 -- An exec event: the command line, the process created, the box's own
--- command (the first exec), and the tree's node.  A process's parent is
--- the `ppid` the supervisor read when it first saw the process; for
--- events without one (older results), a pid first seen at an exec after a
--- clone event is that clone's caller's child (the nearest clone not yet
--- matched is taken for it).
+-- command (the first exec), and the tree's node.
 local function note_exec(st, e)
 	local argv = type(e.argv) == "table" and e.argv or { e.path }
 	local line = concat(argv, " ")
@@ -111,12 +116,9 @@ local function note_exec(st, e)
 	if type(e.sha256) == "string" then
 		-- (no mode: every mode of the JSON is a file's, in octal text)
 		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size,
-			sha256 = e.sha256, executed_from_memory = true }
+			sha256 = e.sha256, type = e.type, mime = e.mime, executed_from_memory = true }
 	end
-	if e.pid and not st.nodes[e.pid] then
-		local parent = e.ppid and ancestor(st, e.pid) or (not e.ppid and table.remove(st.clones, 1))
-		tree_node(st, e.pid, e.path or argv[1], parent or nil)
-	end
+	if e.pid then tree_node(st, e.pid, e.path or argv[1]) end
 end
 
 -- A connect or send event's destination, by protocol, address and port
@@ -138,8 +140,7 @@ local function note_connection(st, e)
 end
 
 -- The calls and tags an event highlights (a refused call, ptrace, a
--- clone into namespaces, a death for a refused call); and an allowed
--- clone kept for the next exec's parent.
+-- clone into namespaces, a death for a refused call).
 local function note_highlights(st, e)
 	local k, calls, tags = e.kind, st.calls, st.tags
 	if refused(e) then
@@ -147,7 +148,6 @@ local function note_highlights(st, e)
 		tags.refused_calls = true
 	end
 	if k == "ptrace" then calls.ptrace, tags.ptrace = true, true end
-	if k == "clone" and e.pid and e.answer == "allow" then st.clones[#st.clones + 1] = e.pid end
 	if k == "clone" and e.namespaces then calls[call_of(e)], tags.namespaces = true, true end
 	if k == "killed" and e.cause == "refused" then tags.refused_calls = true end
 end
@@ -157,10 +157,14 @@ end
 local function collect_events(res)
 	local st = { opened = {}, written = {}, deleted = {}, changed = {}, execs = {}, created = {},
 		memfds = {}, signals = {}, from_memory = {},
-		calls = {}, tags = {}, traffic = {}, unix = {}, nodes = {}, roots = {}, clones = {}, parent = {}, command = nil }
+		calls = {}, tags = {}, traffic = {}, unix = {}, nodes = {}, order = {}, parent = {}, command = nil }
 	for _, e in ipairs(res.events or {}) do
 		local k = e.kind
-		if e.pid and e.ppid and e.ppid > 0 and not st.parent[e.pid] then st.parent[e.pid] = e.ppid end
+		-- a process's parent: the kernel's at its first event that names
+		-- one (a later one may be the box's init, after reparenting)
+		if e.pid and math.type(e.ppid) == "integer" and e.ppid > 0 and not st.parent[e.pid] then
+			st.parent[e.pid] = e.ppid
+		end
 		if k == "open" or k == "delete" or k == "rename" or k == "attribute" then
 			note_file(st, e)
 		elseif k == "exec" then
@@ -203,12 +207,14 @@ local function collect_dns(res)
 	return dns
 end
 
--- The files the box left behind, by path (each one written too), and the
--- payloads executed from memory (`executed_from_memory`, no mode).
+-- The files the box left behind, by path (each one written too; `type`
+-- and `mime` libmagic's, `executed` when an exec event named its path),
+-- and the payloads executed from memory (`executed_from_memory`, no mode).
 local function collect_dropped(res, st)
 	local dropped = {}
 	for _, f in ipairs(res.files_dropped or {}) do
-		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256 }
+		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256,
+			type = f.type, mime = f.mime, executed = st.created[f.path] or nil }
 		st.written[f.path] = true
 	end
 	for _, k in ipairs(keys(st.from_memory)) do dropped[#dropped + 1] = st.from_memory[k] end
@@ -253,14 +259,23 @@ local function by_name(list)
 	for _, n in ipairs(list) do by_name(n.children) end
 end
 
--- The processes as far as the events go: the command, then each process
--- an exec event or a notable death names, by pid; sorted by name.
+-- The processes as far as the events go: each process an exec event or a
+-- notable death names, by pid, under its nearest ancestor that has a node
+-- (the parents the kernel named at the events: `ppid`), placed once every
+-- event is read, so the order the calls came in changes nothing; a
+-- process with no such ancestor is a root.  Sorted by name.
 local function processes_tree(res, st)
 	for _, d in ipairs((res.deaths or {}).notable or {}) do
-		if d.pid and not st.nodes[d.pid] then tree_node(st, d.pid, d.command) end
+		if d.pid then tree_node(st, d.pid, d.command) end
 	end
-	by_name(st.roots)
-	return st.roots
+	local roots = {}
+	for _, pid in ipairs(st.order) do
+		local p = parent_node(st, pid)
+		local list = p and st.nodes[p].children or roots
+		list[#list + 1] = st.nodes[pid]
+	end
+	by_name(roots)
+	return roots
 end
 
 -- The sink's HTTP requests (`sbx.sink.json`), in the order they came:

@@ -164,13 +164,13 @@ local function on_sink(F, res)
 	for _, c in ipairs(F.connects) do c.hostname = names[c.ip] end
 end
 
--- the files the box left: dropped (path, mode, size, sha256), executables
--- by mode
+-- the files the box left: dropped (path, mode, size, sha256, type, mime),
+-- executables by mode
 local function on_files(F, res)
 	for _, f in ipairs(res.files_dropped or {}) do
 		local mode = mode_of(f.mode)
 		add(F.dropped, { path = f.path, mode = mode, size = f.size, sha256 = f.sha256,
-			executable = mode ~= nil and mode & 73 ~= 0 })
+			type = f.type, mime = f.mime, executable = mode ~= nil and mode & 73 ~= 0 })
 		wrote(F, f.path, "dropped", nil)
 	end
 	for _, f in ipairs(res.files or {}) do

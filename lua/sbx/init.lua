@@ -347,6 +347,10 @@ M.caps = core.caps
 M.landlock_abi = core.landlock_abi
 --- Compiles a seccomp filter (see docs/seccomp.md).
 M.filter = core.filter
+--- A file's type by libmagic from its first 64 KiB, in memory: a string's
+-- bytes, an `sbx.file`'s or a descriptor's (read from its start, never by
+-- a name); returns the description and the MIME type, or nil, msg, errno.
+M.filetype = core.filetype
 --- The caller's ids: { uid, euid, gid, egid }.
 M.ids = core.ids
 --- Host path queries (nil, msg, errno on failure).

@@ -748,7 +748,7 @@ function M.written_lines(files, r)
 	end
 	local b, hit = r.files_bounds, {}
 	if b then
-		for _, k in ipairs { "entries", "depth", "read", "keep" } do
+		for _, k in ipairs { "entries", "depth", "read", "keep", "types" } do
 			if b[k] then hit[#hit + 1] = k end
 		end
 		if #hit > 0 then lines[#lines + 1] = "written: stopped at a bound (" .. table.concat(hit, ", ") .. ")" end

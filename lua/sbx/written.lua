@@ -182,13 +182,15 @@ function M.files(r, decoys, mount_points)
 end
 
 --- The regular files the program wrote, as `files_dropped` (path, size,
--- mode, sha256).
+-- mode, sha256; `type` and `mime`, libmagic's description and MIME type
+-- of the file's first 64 KiB as the walk read them, for a file read
+-- whole).
 function M.dropped(files)
 	local out = {}
 	for _, f in ipairs(files) do
 		if f.type == "file" and not f.decoy then
 			out[#out + 1] = { path = f.path, size = f.size, mode = ("%04o"):format(f.mode),
-				sha256 = f.sha256 }
+				sha256 = f.sha256, type = f.filetype, mime = f.mime }
 		end
 	end
 	return out
