@@ -331,7 +331,7 @@ end
 -- directory must not be bound writable into a box (`--rw` of it or of a
 -- parent: see docs/performance.md).
 
-local CACHE_FORMAT = "sbxlua-bpf 3"
+local CACHE_FORMAT = "sbxlua-bpf 4" -- 4: the lock prefix (`locks`)
 
 --- The cache directory's path: `$XDG_CACHE_HOME/sbxlua`, else
 -- `$HOME/.cache/sbxlua` (absolute paths only).
@@ -476,6 +476,11 @@ function M.compile(profile, opts)
 	for k, v in pairs(profile) do
 		if k ~= "notify" then spec[k] = v end
 	end
+	-- every profile's filter sends flock and fcntl's locks to the
+	-- supervisor before its own rules (no lock of the box on a host file:
+	-- docs/seccomp.md, "Locks"); the one owner of that rule, whatever a
+	-- profile says of flock or fcntl
+	spec.locks = true
 	if opts and opts.name_refusals and type(spec.rules) == "table" then
 		local rules = {}
 		for i, r in ipairs(spec.rules) do
