@@ -42,6 +42,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,7 @@ struct waiter {
 struct sbx_lockguard {
 	dev_t *dev; /* devices mounted in the supervisor's namespace */
 	size_t ndev;
+	int mounts; /* its mountinfo, polled for a change; -1: none */
 	struct waiter *w;
 	size_t nw, capw;
 };
@@ -115,7 +117,12 @@ static int read_devices(struct sbx_lockguard *g)
 void sbx_lock_init(struct sbx_notify *n)
 {
 	struct sbx_lockguard *g = calloc(1, sizeof *g);
+	/* opened before the read: a change between them is seen later */
+	if (g != NULL)
+		g->mounts = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
 	if (g != NULL && read_devices(g) < 0) {
+		if (g->mounts >= 0)
+			close(g->mounts);
 		free(g);
 		g = NULL;
 	}
@@ -131,6 +138,8 @@ void sbx_lock_close(struct sbx_notify *n)
 		close(g->w[i].fd);
 	free(g->w);
 	free(g->dev);
+	if (g->mounts >= 0)
+		close(g->mounts);
 	free(g);
 	n->lg = NULL;
 }
@@ -155,9 +164,19 @@ static int listed(const struct sbx_lockguard *g, dev_t dev)
 	return 0;
 }
 
+/* Has the supervisor's mount table changed since it was last read?  (A
+ * mountinfo file polls POLLPRI then, once.)  Unknown: yes. */
+static int mounts_changed(const struct sbx_lockguard *g)
+{
+	struct pollfd p = {g->mounts, POLLPRI, 0};
+	if (g->mounts < 0 || poll(&p, 1, 0) < 0)
+		return 1;
+	return (p.revents & (POLLPRI | POLLERR)) != 0;
+}
+
 /* May the box lock the open file fd?  Its own regular file or directory,
- * on a device the host does not mount (looked up again when missing: a
- * host mount made since). */
+ * on a device the host does not mount (looked up again when missing and
+ * the host's mounts have changed since). */
 static int box_own(struct sbx_lockguard *g, int fd)
 {
 	struct stat st;
@@ -167,6 +186,8 @@ static int box_own(struct sbx_lockguard *g, int fd)
 		return 0;
 	if (listed(g, st.st_dev))
 		return 0;
+	if (!mounts_changed(g))
+		return 1;
 	return read_devices(g) == 0 && !listed(g, st.st_dev);
 }
 
