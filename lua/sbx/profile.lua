@@ -331,7 +331,7 @@ end
 -- directory must not be bound writable into a box (`--rw` of it or of a
 -- parent: see docs/performance.md).
 
-local CACHE_FORMAT = "sbxlua-bpf 4" -- 4: the lock prefix (`locks`)
+local CACHE_FORMAT = "sbxlua-bpf 3"
 
 --- The cache directory's path: `$XDG_CACHE_HOME/sbxlua`, else
 -- `$HOME/.cache/sbxlua` (absolute paths only).
