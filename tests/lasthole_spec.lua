@@ -48,6 +48,76 @@ describe("the last holes [" .. S.priv .. "]", function()
 			end
 		end)
 
+		it("forks past the task limit, a CPU hog per core beside: the report says the limit was reached", function()
+			-- the sampler may look too late under load (the shell's fork
+			-- fails at RLIMIT_NPROC and it exits first); the proc
+			-- connector's count of live tasks is exact
+			local hogs = {}
+			for _ = 1, tonumber((S.sh("getconf _NPROCESSORS_ONLN"))) or 2 do
+				hogs[#hogs + 1] = S.sh("yes >/dev/null 2>&1 & echo $!"):match("%d+")
+			end
+			local _, err, code, j = S.json_run("--pids", "16", "/bin/sh", "-c",
+				"for i in $(seq 100); do sleep 20 & done; wait")
+			os.execute("kill " .. table.concat(hogs, " "))
+			local seen = j and j.measured and j.measured.tasks_seen
+			if not seen then
+				-- as an unprivileged caller the connector refuses the
+				-- subscription: no exact count, and no note from a guess
+				assert.falsy(err:find("reached", 1, true), err)
+				return pending("the proc connector is not this caller's: no evidence of the tasks' count")
+			end
+			if code == 124 then
+				-- the sampler saw it in time: the limit ended the box
+				assert.truthy(err:find("sandbox: killed: process limit (16)\n", 1, true), err)
+			else
+				assert.truthy(err:find("\nsandbox: note: process limit (16 tasks) reached\n", 1, true), err)
+			end
+		end)
+
+		it("16 threads at once for an instant: the limit's line or the note, never silence", function()
+			local _, err, code, j = S.json_run("--pids", "16", PY, "-c", [[
+import threading
+b = threading.Barrier(16)
+ts = [threading.Thread(target=b.wait) for _ in range(15)]
+for t in ts: t.start()
+b.wait()
+for t in ts: t.join()
+]])
+			local seen = j and j.measured and j.measured.tasks_seen
+			if not seen then
+				return pending("the proc connector is not this caller's: no evidence of the tasks' count")
+			end
+			if code == 124 then
+				assert.truthy(err:find("sandbox: killed: process limit (16)\n", 1, true), err)
+			else
+				-- the box's init and the program's 16 tasks
+				assert.are.equal(17, seen, err)
+				assert.are.equal(0, code, err)
+				assert.are.equal("sandbox: exit 0\nsandbox: note: process limit (16 tasks) reached\n", err)
+			end
+		end)
+
+		it("tasks under the limit say nothing, on the same count", function()
+			local _, err, code, j = S.json_run("--pids", "16", "/bin/sh", "-c", "sleep 0.1 & sleep 0.1 & wait")
+			assert.are.equal(0, code, err)
+			assert.are.equal("sandbox: exit 0\n", err)
+			local seen = j.measured.tasks_seen
+			-- the box's init, the shell and its two sleeps
+			if seen then assert.are.equal(4, seen) end
+		end)
+
+		it("the note's words, from the count (sbx.report)", function()
+			local report = require "sbx.report"
+			local ev = report.events({ outcome = "exit", code = 2, tasks_seen = 16 }, { limits = { tasks = 16 } })
+			local notes = {}
+			for _, e in ipairs(ev) do
+				if e.kind == "note" then notes[#notes + 1] = e.text end
+			end
+			assert.same({ "note: process limit (16 tasks) reached" }, notes)
+			ev = report.events({ outcome = "exit", code = 0, tasks_seen = 15 }, { limits = { tasks = 16 } })
+			for _, e in ipairs(ev) do assert.are_not.equal("note", e.kind) end
+		end)
+
 		it("an allocation under the limit says nothing", function()
 			local _, err, code = S.runlua("--mem", "64M", PY, "-c", "x = bytearray(8 << 20)")
 			assert.are.equal(0, code, err)
