@@ -145,8 +145,9 @@ for t in ts: t.join()
 			local args = {}
 			for i, a in ipairs { ... } do args[i] = S.q(a) end
 			local p = S.q(d .. "/box")
-			assert(os.execute(("(%s run.lua %s >%s.out 2>%s.err </dev/null; echo $? >%s.status) &")
-				:format(S.bin, table.concat(args, " "), p, p, p)))
+			-- (the status file appears whole: written aside, then renamed)
+			assert(os.execute(("(%s run.lua %s >%s.out 2>%s.err </dev/null; echo $? >%s.st; mv %s.st %s.status) &")
+				:format(S.bin, table.concat(args, " "), p, p, p, p, p)))
 		end
 
 		-- waits for path to exist (an event; the bound only stops a hang),
@@ -328,7 +329,8 @@ for path in ("/tmp/own", "/srv/prog"):
 			-- n is the box's own file and the host's file by turns; the
 			-- main thread locks n (flock, lockf, OFD) as fast as it can
 			start_box(dir, "--ro", file .. ":/srv/shared", "--rw", work .. ":/work", PY, "-c", [[
-import errno, fcntl, os, struct, threading, time
+import errno, fcntl, os, struct, sys, threading, time
+sys.setswitchinterval(1e-4)  # the threads take turns often
 own = os.open("/tmp/own", os.O_RDWR | os.O_CREAT)
 host = os.open("/srv/shared", os.O_RDONLY)
 n = os.dup(own)
@@ -341,7 +343,7 @@ t = threading.Thread(target=swap)
 t.start()
 rd = struct.pack("hhxxxxqqixxxx", fcntl.F_RDLCK, 0, 0, 0, 0)
 got = {}
-for i in range(3000):
+for i in range(500):
     for name, take in (("flock", lambda: fcntl.flock(n, fcntl.LOCK_SH | fcntl.LOCK_NB)),
                        ("lockf", lambda: fcntl.lockf(n, fcntl.LOCK_SH | fcntl.LOCK_NB)),
                        ("ofd", lambda: fcntl.fcntl(n, fcntl.F_OFD_SETLK, rd))):
