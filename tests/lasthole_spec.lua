@@ -322,6 +322,21 @@ for path in ("/tmp/own", "/srv/prog"):
 			end)
 		end
 
+		it("a blocking wait that is never granted stays killable: the box ends at its wall clock", function()
+			local out, err, code = S.runlua("--wall", "2", PY, "-c", [[
+import fcntl, os
+fd = os.open("/tmp/l", os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+if os.fork() == 0:
+    fcntl.flock(os.open("/tmp/l", os.O_RDWR), fcntl.LOCK_EX)
+    print("granted")
+os.wait()
+]])
+			assert.are.equal(124, code, err)
+			assert.are.equal("", out)
+			assert.are.equal("sandbox: killed: wall clock (2 s)\n", err)
+		end)
+
 		it("a thread that dup2s a host file over the checked descriptor never ends with a host lock", function()
 			local work = dir .. "/work"
 			local file = dir .. "/shared"
