@@ -247,9 +247,13 @@ static int take_request(const struct seccomp_notif *req, struct waiter *w)
 	w->id = req->id;
 	w->nr = req->data.nr;
 	w->op = (unsigned)req->data.args[1];
-	w->fd = sbx_task_fd(pid, req->data.args[0]);
-	if (w->fd < 0)
+	/* the kernel reads an unsigned int: -1 and the like are no
+	 * descriptor */
+	if ((int)(uint32_t)req->data.args[0] < 0)
 		return EBADF;
+	w->fd = sbx_task_fd(pid, (uint32_t)req->data.args[0]);
+	if (w->fd < 0) /* no such descriptor; or not taken: no lock */
+		return errno == EBADF ? EBADF : ENOLCK;
 	if (w->nr == SYS_fcntl &&
 	    sbx_task_mem(pid, req->data.args[2], &w->fl, sizeof w->fl) < 0)
 		return EFAULT;
