@@ -296,7 +296,7 @@ end
 local function tasks_note(r, lim)
 	if not lim.tasks or not r.tasks_seen or r.tasks_seen < lim.tasks then return nil end
 	if r.outcome == "tasks" then return nil end
-	return { kind = "note", cause = "tasks", limit = lim.tasks, seen = r.tasks_seen,
+	return { kind = "note", cause = "tasks", limit = lim.tasks, tasks = r.tasks_seen,
 		text = ("note: process limit (%d tasks) reached"):format(lim.tasks) }
 end
 
@@ -873,7 +873,7 @@ function M.raw_result(r, info, events, verified)
 		events = events,
 		limits = lim,
 		measured = { memory_peak = r.memory_peak, tasks_peak = r.tasks_peak, cpu = r.cpu,
-			samples = r.samples, cgroup = r.cgroup, proc_events = r.proc_events, tasks_seen = r.tasks_seen },
+			samples = r.samples, cgroup = r.cgroup, proc_events = r.proc_events },
 		deaths = M.deaths(r, info),
 		isolation = M.isolation(info),
 		verified = M.verified_states(r, info, verified),
