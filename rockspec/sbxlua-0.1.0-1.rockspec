@@ -76,6 +76,7 @@ build = {
 				"core/super/control.c",
 				"core/super/end.c",
 				"core/super/kmem.c",
+				"core/super/lockguard.c",
 				"core/super/loop.c",
 				"core/super/notify.c",
 				"core/super/procev.c",

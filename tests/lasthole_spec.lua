@@ -48,6 +48,76 @@ describe("the last holes [" .. S.priv .. "]", function()
 			end
 		end)
 
+		it("forks past the task limit, a CPU hog per core beside: the report says the limit was reached", function()
+			-- the sampler may look too late under load (the shell's fork
+			-- fails at RLIMIT_NPROC and it exits first); the proc
+			-- connector's count of live tasks is exact
+			local hogs = {}
+			for _ = 1, tonumber((S.sh("getconf _NPROCESSORS_ONLN"))) or 2 do
+				hogs[#hogs + 1] = S.sh("yes >/dev/null 2>&1 & echo $!"):match("%d+")
+			end
+			local _, err, code, j = S.json_run("--pids", "16", "/bin/sh", "-c",
+				"for i in $(seq 100); do sleep 20 & done; wait")
+			os.execute("kill " .. table.concat(hogs, " "))
+			-- the connector's events, whose count of live tasks is exact
+			if not (j and j.measured and (j.measured.proc_events or 0) > 0) then
+				-- as an unprivileged caller the connector refuses the
+				-- subscription: no exact count, and no note from a guess
+				assert.falsy(err:find("reached", 1, true), err)
+				return pending("the proc connector is not this caller's: no evidence of the tasks' count")
+			end
+			if code == 124 then
+				-- the sampler saw it in time: the limit ended the box
+				assert.truthy(err:find("sandbox: killed: process limit (16)\n", 1, true), err)
+			else
+				assert.truthy(err:find("\nsandbox: note: process limit (16 tasks) reached\n", 1, true), err)
+			end
+		end)
+
+		it("16 threads at once for an instant: the limit's line or the note, never silence", function()
+			local _, err, code, j = S.json_run("--pids", "16", PY, "-c", [[
+import threading
+b = threading.Barrier(16)
+ts = [threading.Thread(target=b.wait) for _ in range(15)]
+for t in ts: t.start()
+b.wait()
+for t in ts: t.join()
+]])
+			if not (j and j.measured and (j.measured.proc_events or 0) > 0) then
+				return pending("the proc connector is not this caller's: no evidence of the tasks' count")
+			end
+			if code == 124 then
+				assert.truthy(err:find("sandbox: killed: process limit (16)\n", 1, true), err)
+			else
+				-- the box's init and the program's 16 tasks, in the note's event
+				local note
+				for _, e in ipairs(j.events) do
+					if e.kind == "note" and e.cause == "tasks" then note = e end
+				end
+				assert.are.equal(17, note and note.tasks, err)
+				assert.are.equal(0, code, err)
+				assert.are.equal("sandbox: exit 0\nsandbox: note: process limit (16 tasks) reached\n", err)
+			end
+		end)
+
+		it("tasks under the limit say nothing, on the same count", function()
+			local _, err, code = S.runlua("--pids", "16", "/bin/sh", "-c", "sleep 0.1 & sleep 0.1 & wait")
+			assert.are.equal(0, code, err)
+			assert.are.equal("sandbox: exit 0\n", err)
+		end)
+
+		it("the note's words, from the count (sbx.report)", function()
+			local report = require "sbx.report"
+			local ev = report.events({ outcome = "exit", code = 2, tasks_seen = 16 }, { limits = { tasks = 16 } })
+			local notes = {}
+			for _, e in ipairs(ev) do
+				if e.kind == "note" then notes[#notes + 1] = e.text end
+			end
+			assert.same({ "note: process limit (16 tasks) reached" }, notes)
+			ev = report.events({ outcome = "exit", code = 0, tasks_seen = 15 }, { limits = { tasks = 16 } })
+			for _, e in ipairs(ev) do assert.are_not.equal("note", e.kind) end
+		end)
+
 		it("an allocation under the limit says nothing", function()
 			local _, err, code = S.runlua("--mem", "64M", PY, "-c", "x = bytearray(8 << 20)")
 			assert.are.equal(0, code, err)
@@ -55,17 +125,269 @@ describe("the last holes [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	-- No lock of the box on a host file.  The box holds the file open and
+	-- has tried its locks (blocking ones) when the host locks it; the host
+	-- must get the lock, and the box ENOLCK, in each profile.
 	describe("locks", function()
-		it("locks on the box's own files still work (Go, cargo, ccache need them)", function()
-			local out, err, code = S.runlua(PY, "-c", [[
+		local PROFILES = { { "--profile", "default" }, { "--profile", "watch" }, { "--profile", "strict" },
+			{ "--explore" } }
+
+		-- the profile's options, then the rest: an argument list
+		local function with(prof, ...)
+			local args = { table.unpack(prof) }
+			for _, a in ipairs { ... } do args[#args + 1] = a end
+			return table.unpack(args)
+		end
+
+		-- starts `sbxlua run.lua args...` in the background: its stdout,
+		-- stderr and status land in box.out, box.err and box.status of d
+		local function start_box(d, ...)
+			local args = {}
+			for i, a in ipairs { ... } do args[i] = S.q(a) end
+			local p = S.q(d .. "/box")
+			-- (the status file appears whole: written aside, then renamed)
+			assert(os.execute(("(%s run.lua %s >%s.out 2>%s.err </dev/null; echo $? >%s.st; mv %s.st %s.status) &")
+				:format(S.bin, table.concat(args, " "), p, p, p, p, p)))
+		end
+
+		-- waits for path to exist (an event; the bound only stops a hang),
+		-- or the box to have ended
+		local function wait_for(path)
+			for _ = 1, 6000 do
+				if S.read(path) then return true end
+				if S.read(dir .. "/box.status") then return S.read(path) ~= nil end
+				os.execute("sleep 0.01")
+			end
+			return false
+		end
+
+		-- dirs for --rw and a file in them the box may write, whoever runs
+		-- the box (a root caller's box writes as a host id of its own)
+		local function shared(dirs, file)
+			for _, d in ipairs(dirs) do
+				assert(os.execute("mkdir " .. S.q(d) .. " && chmod 1777 " .. S.q(d)))
+			end
+			assert(os.execute("echo host >" .. S.q(file) .. " && chmod 666 " .. S.q(file)))
+		end
+
+		-- the box's side: open the file (for writing when rw), take each
+		-- lock blocking, say what it got in /work/tried, then hold the file
+		-- open until the host says done
+		local TRY = [[
+import errno, fcntl, os, struct, sys, time
+path, rw = sys.argv[1], sys.argv[2] == "rw"
+fd = os.open(path, os.O_RDWR if rw else os.O_RDONLY)
+kind = fcntl.LOCK_EX if rw else fcntl.LOCK_SH
+ofd = struct.pack("hhxxxxqqixxxx", fcntl.F_WRLCK if rw else fcntl.F_RDLCK, 0, 0, 0, 0)
+out = []
+for name, take in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
+                   ("lockf", lambda: fcntl.lockf(fd, kind)),
+                   ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, ofd))):
+    try:
+        take()
+        out.append(name + " locked")
+    except OSError as e:
+        out.append(name + " " + errno.errorcode[e.errno])
+with open("/work/tried", "w") as f:
+    f.write("\n".join(out) + "\n")
+while not os.path.exists("/work/done"):
+    time.sleep(0.01)
+print("\n".join(out))
+]]
+
+		-- what the host gets on path now: flock -w 2, python3's lockf
+		local function host_locks(path)
+			local _, fl = S.sh("flock -w 2 " .. S.q(path) .. " true")
+			local py = S.sh(S.q(PY) .. " -c " .. S.q([[
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+print("lockf ok")
+]]) .. " " .. S.q(path) .. " 2>&1")
+			return fl, py
+		end
+
+		-- the host's /proc/locks lines on path's inode
+		local function proc_locks(path)
+			local ino = S.sh("stat -c %i " .. S.q(path)):gsub("%s+$", "")
+			local lines = {}
+			for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
+				if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
+			end
+			return table.concat(lines, "\n")
+		end
+
+		for _, prof in ipairs(PROFILES) do
+			local pname = table.concat(prof, " ")
+			for _, how in ipairs { "ro", "rw" } do
+				it(pname .. ": a host lock on an --" .. how .. " file succeeds while the box tries LOCK_EX on it",
+					function()
+						local work = dir .. "/work"
+						local file = dir .. "/data/shared"
+						shared({ work, dir .. "/data" }, file)
+						local bind = how == "ro" and { "--ro", file .. ":/srv/shared" }
+							or { "--rw", dir .. "/data:/srv" }
+						start_box(dir, with(prof, bind[1], bind[2], "--rw", work .. ":/work", PY,
+							"-c", TRY, "/srv/shared", how))
+						local tried = wait_for(work .. "/tried")
+						local fl, py = host_locks(file)
+						local held = proc_locks(file)
+						assert(os.execute("touch " .. S.q(work .. "/done")))
+						assert(wait_for(dir .. "/box.status"))
+						local err = S.read(dir .. "/box.err")
+						assert.truthy(tried, err)
+						assert.are.equal(0, fl, "host flock -w 2 failed")
+						assert.are.equal("lockf ok\n", py)
+						assert.are.equal("", held)
+						assert.are.equal("flock ENOLCK\nlockf ENOLCK\nofd ENOLCK\n", S.read(dir .. "/box.out"))
+						assert.are.equal("0\n", S.read(dir .. "/box.status"), err)
+					end)
+			end
+
+			it(pname .. ": the box's own /tmp locks: contention inside, a blocking wait granted", function()
+				-- the holder locks; a second process's LOCK_NB fails; a third
+				-- waits in flock (its /proc/PID/syscall says 73, flock) until
+				-- the holder closes, then gets it
+				local out, err, code = S.runlua(with(prof, PY, "-c", [[
+import fcntl, os, time
+fd = os.open("/tmp/lock", os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+pid = os.fork()
+if pid == 0:
+    try:
+        fcntl.flock(os.open("/tmp/lock", os.O_RDWR), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os._exit(0)
+    except OSError as e:
+        os._exit(e.errno)
+print("second", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+w = os.fork()
+if w == 0:
+    os.close(fd)
+    fcntl.flock(os.open("/tmp/lock", os.O_RDWR), fcntl.LOCK_EX)
+    os.write(1, b"granted\n")
+    os._exit(0)
+while open("/proc/%d/syscall" % w).read().split()[0] != "73":
+    time.sleep(0.01)
+print("waiting", flush=True)
+os.close(fd)
+print("waiter", os.waitstatus_to_exitcode(os.waitpid(w, 0)[1]), flush=True)
+]]))
+				assert.are.equal(0, code, err)
+				assert.are.equal("second 11\nwaiting\ngranted\nwaiter 0\n", out)
+			end)
+
+			it(pname .. ": fcntl locks on the box's own file keep their meaning; F_GETFL stays in the kernel",
+				function()
+					local out, err, code = S.runlua(with(prof, PY, "-c", [[
 import fcntl, os
 fd = os.open("/tmp/own", os.O_RDWR | os.O_CREAT)
-fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-print("locked")
+fcntl.lockf(fd, fcntl.LOCK_UN)
+pid = os.fork()
+if pid == 0:
+    # another process, another open file: the lock is free again
+    fd2 = os.open("/tmp/own", os.O_RDWR)
+    fcntl.lockf(fd2, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    os._exit(0)
+print("child", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+pid = os.fork()
+if pid == 0:
+    fd2 = os.open("/tmp/own", os.O_RDWR)
+    try:
+        fcntl.lockf(fd2, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os._exit(0)
+    except OSError as e:
+        os._exit(e.errno)
+print("held", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print("flags", fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDWR)
+]]))
+					assert.are.equal(0, code, err)
+					assert.are.equal("child 0\nheld 11\nflags True\n", out)
+				end)
+
+			it(pname .. ": leases are refused, on the box's own files and the host's", function()
+				local out, err, code = S.runlua(with(prof, "--ro", PY .. ":/srv/prog", PY, "-c", [[
+import fcntl, os
+for path in ("/tmp/own", "/srv/prog"):
+    fd = os.open(path, os.O_RDONLY | os.O_CREAT)
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+        print(path, "leased")
+    except OSError as e:
+        print(path, e.errno)
+]]))
+				assert.are.equal(0, code, err)
+				assert.are.equal("/tmp/own 1\n/srv/prog 1\n", out)
+			end)
+		end
+
+		it("a blocking wait that is never granted stays killable: the box ends at its wall clock", function()
+			local out, err, code = S.runlua("--wall", "2", PY, "-c", [[
+import fcntl, os
+fd = os.open("/tmp/l", os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+if os.fork() == 0:
+    fcntl.flock(os.open("/tmp/l", os.O_RDWR), fcntl.LOCK_EX)
+    print("granted")
+os.wait()
 ]])
-			assert.are.equal(0, code, err)
-			assert.are.equal("locked\n", out)
+			assert.are.equal(124, code, err)
+			assert.are.equal("", out)
+			assert.are.equal("sandbox: killed: wall clock (2 s)\n", err)
+		end)
+
+		it("a thread that dup2s a host file over the checked descriptor never ends with a host lock", function()
+			local work = dir .. "/work"
+			local file = dir .. "/shared"
+			shared({ work }, file)
+			-- n is the box's own file and the host's file by turns; the
+			-- main thread locks n (flock, lockf, OFD) as fast as it can
+			start_box(dir, "--ro", file .. ":/srv/shared", "--rw", work .. ":/work", PY, "-c", [[
+import errno, fcntl, os, struct, sys, threading, time
+sys.setswitchinterval(1e-4)  # the threads take turns often
+own = os.open("/tmp/own", os.O_RDWR | os.O_CREAT)
+host = os.open("/srv/shared", os.O_RDONLY)
+n = os.dup(own)
+stop = False
+def swap():
+    while not stop:
+        os.dup2(host, n)
+        os.dup2(own, n)
+t = threading.Thread(target=swap)
+t.start()
+rd = struct.pack("hhxxxxqqixxxx", fcntl.F_RDLCK, 0, 0, 0, 0)
+got = {}
+for i in range(500):
+    for name, take in (("flock", lambda: fcntl.flock(n, fcntl.LOCK_SH | fcntl.LOCK_NB)),
+                       ("lockf", lambda: fcntl.lockf(n, fcntl.LOCK_SH | fcntl.LOCK_NB)),
+                       ("ofd", lambda: fcntl.fcntl(n, fcntl.F_OFD_SETLK, rd))):
+        try:
+            take()
+            r = "ok"
+        except OSError as e:
+            r = errno.errorcode[e.errno]
+        got[r] = got.get(r, 0) + 1
+stop = True
+t.join()
+with open("/work/tried", "w") as f:
+    f.write(" ".join(sorted(got)) + "\n")
+while not os.path.exists("/work/done"):
+    time.sleep(0.01)
+]])
+			local tried = wait_for(work .. "/tried")
+			local fl, py = host_locks(file)
+			local held = proc_locks(file)
+			assert(os.execute("touch " .. S.q(work .. "/done")))
+			assert(wait_for(dir .. "/box.status"))
+			local err = S.read(dir .. "/box.err")
+			assert.truthy(tried, err)
+			-- both files were locked at: own ones granted, host ones refused
+			assert.are.equal("ENOLCK ok\n", S.read(work .. "/tried"))
+			assert.are.equal(0, fl, "host flock -w 2 failed")
+			assert.are.equal("lockf ok\n", py)
+			assert.are.equal("", held)
+			assert.are.equal("0\n", S.read(dir .. "/box.status"), err)
 		end)
 	end)
 

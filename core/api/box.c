@@ -136,6 +136,12 @@ static void push_deaths(lua_State *L, const struct sbx_job *j)
 	lua_setfield(L, -2, "death_coverage");
 	lua_pushinteger(L, (lua_Integer)j->pe.events);
 	lua_setfield(L, -2, "proc_events");
+	/* the most tasks live at once on the connector's fork and exit
+	 * events: evidence only while it lost none */
+	if (j->pe.events > 0 && !j->pe.why && !j->io.no_proc_events) {
+		lua_pushinteger(L, (lua_Integer)j->pe.peak);
+		lua_setfield(L, -2, "tasks_seen");
+	}
 }
 
 /* The explain channel's events (notify.c), in order, and what ended the

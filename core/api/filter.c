@@ -13,7 +13,9 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
+#include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -45,6 +47,7 @@ struct filter {
 	int fd;		     /* scratch memfd while exporting, else -1 */
 	int notify;	     /* some action is "notify" */
 	int exec_notified;   /* execve itself is notified (an event each) */
+	int locks;	     /* the program starts with the lock prefix */
 	size_t nrules;	     /* rules added (optional ones skipped excluded) */
 	/* calls refused with an errno that the supervisor also names
 	 * ({errno = E, notify = true}): the errno stays the answer */
@@ -593,6 +596,7 @@ static struct filter *new_filter(lua_State *L)
 	f->ctx = NULL;
 	f->fd = -1;
 	f->notify = 0;
+	f->locks = 0;
 	f->nrules = 0;
 	f->nerrnos = 0;
 	f->errnos = NULL;
@@ -601,6 +605,38 @@ static struct filter *new_filter(lua_State *L)
 	f->prog.filter = NULL;
 	luaL_setmetatable(L, FILTER_MT);
 	return f;
+}
+
+/*
+ * The lock prefix (spec key locks = true): before the rules, flock and
+ * fcntl's lock commands of the native ABI go to the supervisor, whatever
+ * a rule says of the call (lockguard.c answers them: no lock of the box
+ * on a host file).  It comes first so that no profile's rule on flock or
+ * fcntl (strict allows both) can meet it in libseccomp's tree: the lock
+ * rule has one owner.  Any other call, or another architecture, goes on
+ * to the rules' program, which checks the architecture again.  fcntl's
+ * command is an unsigned int: its low 32 bits.  F_SETLEASE stays the
+ * profiles' (refused, EPERM).
+ */
+#define LOCK_PREFIX_LEN 11
+static const struct sock_filter lock_prefix[LOCK_PREFIX_LEN] = {
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 9),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_flock, 6, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 6),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETLK, 3, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETLKW, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_SETLK, 1, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_OFD_SETLKW, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+};
+
+static int has_lock_prefix(const struct sock_filter *insns, size_t len)
+{
+	return len > LOCK_PREFIX_LEN &&
+	       memcmp(insns, lock_prefix, sizeof lock_prefix) == 0;
 }
 
 /* Whether a program starts with the load of the architecture: checked,
@@ -632,9 +668,10 @@ static int filter_fail(lua_State *L, struct filter *f, const char *what,
  * into *def, the names of the optional rules that were skipped at 2, its
  * rules at 3 and their validated copy at 4 (Lua memory: nothing leaks),
  * which is returned with their count in *n. */
-static struct frule *check_spec(lua_State *L, uint32_t *def, lua_Integer *n)
+static struct frule *check_spec(lua_State *L, uint32_t *def, lua_Integer *n,
+				int *locks)
 {
-	static const char *const keys[] = {"default", "rules", NULL};
+	static const char *const keys[] = {"default", "rules", "locks", NULL};
 	struct frule *rules;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
@@ -643,6 +680,16 @@ static struct frule *check_spec(lua_State *L, uint32_t *def, lua_Integer *n)
 	if (raw_field(L, 1, "default") == LUA_TNIL)
 		spec_error(L, NULL, "missing key 'default'");
 	*def = check_action(L, -1, "default", NULL);
+	lua_pop(L, 1);
+	switch (raw_field(L, 1, "locks")) {
+	case LUA_TNIL:
+	case LUA_TBOOLEAN:
+		*locks = lua_toboolean(L, -1);
+		break;
+	default:
+		spec_error(L, NULL, "'locks' must be a boolean, got %s",
+			   luaL_typename(L, -1));
+	}
 	lua_pop(L, 1);
 
 	*n = 0;
@@ -677,6 +724,7 @@ static int filter_compile(lua_State *L, struct filter *f, uint32_t def,
 			  const struct frule *rules, size_t n)
 {
 	struct sock_filter *insns;
+	size_t pre = f->locks ? sizeof lock_prefix : 0;
 	ssize_t size;
 	size_t bad;
 	int rc = filter_build(f, def, rules, n, &bad);
@@ -695,17 +743,18 @@ static int filter_compile(lua_State *L, struct filter *f, uint32_t def,
 	if (size == 0 || size % (ssize_t)sizeof *insns != 0)
 		return filter_fail(L, f, "export", EPROTO);
 	/* The kernel refuses a longer program; say so here, not in the box. */
-	if ((size_t)size / sizeof *insns > BPF_MAXINSNS)
+	if (((size_t)size + pre) / sizeof *insns > BPF_MAXINSNS)
 		return filter_fail(L, f, "export", E2BIG);
-	insns = lua_newuserdatauv(L, (size_t)size, 0); /* 6 */
-	rc = filter_read_fd(f, insns, (size_t)size);
+	insns = lua_newuserdatauv(L, (size_t)size + pre, 0); /* 6 */
+	memcpy(insns, lock_prefix, pre);
+	rc = filter_read_fd(f, (char *)insns + pre, (size_t)size);
 	if (rc < 0)
 		return filter_fail(L, f, "export", -rc);
-	if (!starts_with_arch(insns))
+	if (!starts_with_arch(insns + pre / sizeof *insns))
 		return filter_fail(L, f, "export", EPROTO);
 	lua_setiuservalue(L, 5, UV_PROG);
 	f->prog.filter = insns;
-	f->prog.len = (unsigned short)((size_t)size / sizeof *insns);
+	f->prog.len = (unsigned short)(((size_t)size + pre) / sizeof *insns);
 	return 1;
 }
 
@@ -719,14 +768,16 @@ static int l_filter(lua_State *L)
 	uint32_t def;
 	lua_Integer n;
 	size_t nerr = 0;
-	int r;
+	int r, locks = 0;
 
 	/* 1. Validate the whole spec; raise on any misuse. */
 	sbx_stamp(SBX_T_FILTER0);
-	rules = check_spec(L, &def, &n);
+	rules = check_spec(L, &def, &n, &locks);
 
 	/* 2. The object, closed until built; it owns ctx and fd from now. */
 	f = new_filter(L); /* 5 */
+	f->locks = locks;
+	f->notify = locks; /* the prefix notifies */
 	lua_pushvalue(L, 2);
 	lua_setiuservalue(L, 5, UV_SKIPPED);
 	/* room for every notified refusal (filter_build keeps them) */
@@ -825,6 +876,9 @@ static int l_filter_bpf(lua_State *L)
 	f = new_filter(L);
 	f->notify = lua_toboolean(L, 3);
 	f->exec_notified = lua_toboolean(L, 4);
+	f->locks = has_lock_prefix(insns, len / sizeof *insns);
+	luaL_argcheck(L, f->notify || !f->locks, 3,
+		      "the program notifies (its lock prefix)");
 	f->nrules = (size_t)nrules;
 	bpf_errnos(L, f);
 	lua_newtable(L);
@@ -975,7 +1029,8 @@ static void push_refusals(lua_State *L, const struct filter *f)
 	}
 }
 
-/* f:info() -> {insns = N, rules = N, notify = bool, skipped = {names}} */
+/* f:info() -> {insns = N, rules = N, notify = bool, locks = bool,
+ * skipped = {names}, ...} */
 static int l_info(lua_State *L)
 {
 	struct filter *f = check_filter(L, 1);
@@ -990,6 +1045,8 @@ static int l_info(lua_State *L)
 	lua_setfield(L, -2, "notify");
 	lua_pushboolean(L, f->exec_notified);
 	lua_setfield(L, -2, "exec_notified");
+	lua_pushboolean(L, f->locks);
+	lua_setfield(L, -2, "locks");
 	/* {[nr] = errno}: the calls refused with an errno the supervisor
 	 * also names ({errno = E, notify = true}) */
 	lua_createtable(L, 0, (int)f->nerrnos);
@@ -1154,6 +1211,7 @@ void sbx_filter_notify(lua_State *L, int idx, struct sbx_notify_spec *s)
 	struct filter *f = luaL_checkudata(L, idx, FILTER_MT);
 	s->on = f->notify;
 	s->exec_events = f->exec_notified;
+	s->locks = f->locks;
 	s->errnos = f->errnos;
 	s->nerrnos = f->nerrnos;
 }

@@ -6,6 +6,7 @@
  * or includes lua.h: box.c turns a finished job into a result table, and
  * installs a box's rule as a C callback of the explain channel.
  */
+#include "lockguard.h"
 #include "super.h"
 
 #include "fileio.h"
@@ -265,6 +266,7 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 			if (w.np + JOB_WATCH > MAX_WATCH)
 				break;
 			take_listener(j, now, &next);
+			sbx_lock_retry(&j->nt, now, &next); /* lockguard.c */
 			active++;
 			job_watches(&w, j);
 			sink_watches(&w, j, &next);

@@ -33,6 +33,7 @@
 #include "compat.h"
 #include "digest.h"
 #include "fileio.h"
+#include "lockguard.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -103,6 +104,7 @@ void sbx_notify_init(struct sbx_notify *n)
 	n->fd = n->pidfd = n->want = -1;
 	for (int i = 0; i < SBX_SEEN; i++)
 		n->seen[i].pidfd = -1;
+	sbx_lock_init(n); /* the host's devices, before the box exists */
 }
 
 void sbx_notify_close(struct sbx_notify *n)
@@ -127,6 +129,7 @@ void sbx_notify_close(struct sbx_notify *n)
 	free(n->memfd);
 	n->memfd = NULL;
 	n->nmemfd = 0;
+	sbx_lock_close(n);
 }
 
 /* Is fd a seccomp listener (1), the step's own pidfd still there (0), or
@@ -236,7 +239,7 @@ static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
 	return -ENAMETOOLONG;
 }
 
-static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
+int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
 {
 	struct iovec l = {buf, size};
 	struct iovec r = {(void *)(uintptr_t)addr, size};
@@ -457,7 +460,7 @@ static void read_argv(pid_t pid, uint64_t addr, struct sbx_event *e)
 		uint64_t p;
 		char s[SBX_EVENT_ARGV];
 		size_t l;
-		if (read_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0)
+		if (sbx_task_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0)
 			return;
 		if (p == 0) {
 			e->argv_cut = 0;
@@ -473,7 +476,8 @@ static void read_argv(pid_t pid, uint64_t addr, struct sbx_event *e)
 	}
 	if (addr) { /* 64 read: whole if the next is the NULL */
 		uint64_t p;
-		if (read_mem(pid, addr + 8 * 64, &p, sizeof p) == 0 && p == 0)
+		if (sbx_task_mem(pid, addr + 8 * 64, &p, sizeof p) == 0 &&
+		    p == 0)
 			e->argv_cut = 0;
 	}
 }
@@ -489,7 +493,7 @@ static int read_addr(pid_t pid, uint64_t addr, uint64_t len,
 	if (len > sizeof ss)
 		len = sizeof ss;
 	memset(&ss, 0, sizeof ss);
-	if (read_mem(pid, addr, &ss, (size_t)len) < 0)
+	if (sbx_task_mem(pid, addr, &ss, (size_t)len) < 0)
 		return -1;
 	e->family = ss.ss_family;
 	if (ss.ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
@@ -711,14 +715,14 @@ static void describe_open(pid_t pid, const struct seccomp_data *d,
 		e->flags = a[2];
 	else if (d->nr == SYS_creat)
 		e->flags = O_CREAT | O_WRONLY | O_TRUNC;
-	else if (read_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
+	else if (sbx_task_mem(pid, a[2], &e->flags, sizeof e->flags) < 0)
 		e->flags = 0;
 }
 
 /* A copy of descriptor fd of task pid (pidfd_getfd), or -1.  The caller
  * closes it at once; its ID_VALID check that follows says whether the
  * task is still the one that made the call. */
-static int take_fd(pid_t pid, uint64_t fd)
+int sbx_task_fd(pid_t pid, uint64_t fd)
 {
 	int copy, pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	/* a thread that does not lead its group: ENOENT on 6.18 (EINVAL on
@@ -736,7 +740,7 @@ static int take_fd(pid_t pid, uint64_t fd)
  * SOCK_DGRAM, ...); 0 when it cannot be told. */
 static int sock_type(pid_t pid, uint64_t fd)
 {
-	int type = 0, copy = take_fd(pid, fd);
+	int type = 0, copy = sbx_task_fd(pid, fd);
 	socklen_t len = sizeof type;
 	if (copy < 0)
 		return 0;
@@ -794,7 +798,7 @@ static void hash_memfd(struct sbx_notify *n, pid_t pid, int fd,
 	int copy;
 
 	if (n->hashed >= MEMFD_HASH_RUN ||
-	    (copy = take_fd(pid, (uint64_t)fd)) < 0)
+	    (copy = sbx_task_fd(pid, (uint64_t)fd)) < 0)
 		return;
 	sbx_sha256_init(&h);
 	while (at <= MEMFD_HASH_MAX &&
@@ -922,7 +926,7 @@ static int describe_clone(pid_t pid, const struct seccomp_data *d,
 	if (d->nr == SYS_clone || d->nr == SYS_unshare)
 		e->flags = a[0];
 	else if (d->nr == SYS_clone3 &&
-		 read_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
+		 sbx_task_mem(pid, a[0], &e->flags, sizeof e->flags) < 0)
 		e->flags = 0;
 	e->ns = (int)(e->flags &
 		      (NS_FLAGS |
@@ -1228,6 +1232,11 @@ int sbx_notify_handle(struct sbx_notify *n)
 	/* the box is being killed for a stop: nothing more is answered */
 	if (n->stopped)
 		return SBX_ANS_STOP;
+	/* a lock: answered by lockguard.c, never an event or a refusal */
+	if (n->spec->locks && sbx_lock_call(&req.data)) {
+		sbx_lock_handle(n, &req);
+		return SBX_ANS_ALLOW;
+	}
 	/* the hand-over's execve (spec.c gate_filter) of a profile that does
 	 * not notify execve: let through, not an event, nothing read */
 	if (req.data.nr == SYS_execve && !n->spec->exec_events &&

@@ -90,6 +90,9 @@ struct sbx_notify_spec {
 	 * struct sbx_capture's; spec.c installs libmagic's); NULL: not */
 	int (*filetype)(const void *buf, size_t len, char *type, size_t tsize,
 			char *mime, size_t msize);
+	/* the filter sends flock and fcntl's locks here (filter.c's lock
+	 * prefix): lockguard.c answers them */
+	int locks;
 	const struct sbx_notify_errno *errnos;
 	size_t nerrnos;
 };
@@ -173,7 +176,8 @@ struct sbx_notify {
 	 * end of the run, their pages counted by the sampler */
 	int *memfd;
 	size_t nmemfd;
-	uint64_t hashed; /* bytes of executed memfds hashed this run */
+	uint64_t hashed;	  /* bytes of executed memfds hashed this run */
+	struct sbx_lockguard *lg; /* lockguard.c's state; NULL: none */
 };
 
 #define SBX_MEMFDS_MAX 4096 /* memfds one run may make */
@@ -188,6 +192,11 @@ SBX_LOCAL int sbx_notify_take(struct sbx_notify *n);
  * and the kernel drops the notification with the task). */
 SBX_LOCAL int sbx_notify_handle(struct sbx_notify *n);
 SBX_LOCAL const char *sbx_event_kind(int kind);
+/* A copy of descriptor fd of task pid (pidfd_getfd), or -1; size bytes of
+ * its memory at addr into buf: 0 or -EFAULT.  Check the notification's id
+ * after either (the task may have died, its pid reused). */
+SBX_LOCAL int sbx_task_fd(pid_t pid, uint64_t fd);
+SBX_LOCAL int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size);
 SBX_LOCAL const char *sbx_answer_name(int answer);
 /* Does the kernel take SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV? (probed
  * once: a flag it does not know is EINVAL before the program is read) */

@@ -334,6 +334,7 @@ void sbx_procev_track(struct sbx_procev *pe, pid_t init)
 	m = add(pe, init);
 	if (m)
 		m->threads = 1;
+	pe->live = pe->peak = 1; /* init, as the sampler counts it */
 }
 
 /* ---- what /proc keeps of a process ---- */
@@ -470,8 +471,17 @@ static void on_exit_event(struct sbx_procev *pe, const struct proc_event *e)
 	}
 	if (sig)
 		m->dead = 1;
+	if (pe->live > 0)
+		pe->live--;
 	if (--m->threads <= 0)
 		drop(pe, m);
+}
+
+/* One more live task of the box (a fork seen), and its peak. */
+static void task_born(struct sbx_procev *pe)
+{
+	if (++pe->live > pe->peak)
+		pe->peak = pe->live;
 }
 
 static void on_event(struct sbx_procev *pe, const struct proc_event *e)
@@ -483,8 +493,11 @@ static void on_event(struct sbx_procev *pe, const struct proc_event *e)
 		char comm[16];
 		if (e->event_data.fork.child_pid != ct) {
 			/* a thread: counted in its process */
-			if ((m = find(pe, ct)) != NULL)
+			if ((m = find(pe, ct)) != NULL) {
 				m->threads++;
+				if (ct != pe->init)
+					task_born(pe);
+			}
 			break;
 		}
 		if (ct == pe->init) {
@@ -497,11 +510,16 @@ static void on_event(struct sbx_procev *pe, const struct proc_event *e)
 		if (p)
 			memcpy(comm, p->comm, sizeof comm);
 		m = find(pe, ct);
-		if (m)
-			drop(pe, m); /* a number used again */
+		if (m) { /* a number used again: its exits were lost */
+			pe->live -= (unsigned long)m->threads < pe->live
+					? (unsigned long)m->threads
+					: pe->live;
+			drop(pe, m);
+		}
 		if (p && (m = add(pe, ct)) != NULL) {
 			m->threads = 1;
 			memcpy(m->comm, comm, sizeof comm);
+			task_born(pe);
 		}
 		break;
 	}

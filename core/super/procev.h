@@ -28,7 +28,11 @@ struct sbx_procev {
 	int seen_init;	 /* init's own fork event was seen */
 	int teardown;	 /* SIGKILL deaths from now on are the box's end */
 	struct sbx_procev_member *tab;
-	size_t cap, n;	       /* slots (a power of two), members */
+	size_t cap, n; /* slots (a power of two), members */
+	/* the box's tasks (threads) live now and the most at once, init
+	 * included (as the sampler counts them): exact while the connector
+	 * follows every process */
+	unsigned long live, peak;
 	unsigned long events;  /* events received */
 	unsigned long records; /* /proc reads made for them */
 	/* where a death the connector saw goes (its owner's records) */

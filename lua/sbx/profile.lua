@@ -476,6 +476,11 @@ function M.compile(profile, opts)
 	for k, v in pairs(profile) do
 		if k ~= "notify" then spec[k] = v end
 	end
+	-- every profile's filter sends flock and fcntl's locks to the
+	-- supervisor before its own rules (no lock of the box on a host file:
+	-- docs/seccomp.md, "Locks"); the one owner of that rule, whatever a
+	-- profile says of flock or fcntl
+	spec.locks = true
 	if opts and opts.name_refusals and type(spec.rules) == "table" then
 		local rules = {}
 		for i, r in ipairs(spec.rules) do

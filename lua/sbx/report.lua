@@ -288,6 +288,19 @@ local function memory_note(r, lim)
 			first.size // limits.MiB, n > 1 and (" (and %d more)"):format(n - 1) or "") }
 end
 
+-- A note when the box's live tasks reached the task limit, on the proc
+-- connector's exact count (`tasks_seen`: every fork and exit of the box):
+-- a fork past it failed or would have (RLIMIT_NPROC holds a runaway, and
+-- the sampler may not have looked in time).  "reached", not "refused":
+-- the connector sees no fork that failed.  Nothing when the limit ended
+-- the run (its own line says so).
+local function tasks_note(r, lim)
+	if not lim.tasks or not r.tasks_seen or r.tasks_seen < lim.tasks then return nil end
+	if r.outcome == "tasks" then return nil end
+	return { kind = "note", cause = "tasks", limit = lim.tasks, tasks = r.tasks_seen,
+		text = ("note: process limit (%d tasks) reached"):format(lim.tasks) }
+end
+
 -- the main event of a run
 local function end_event(r, lim)
 	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
@@ -350,6 +363,7 @@ function M.events(r, info)
 	if r.refused and r.refused.kind == "mmap" and cap then r.refused.cap = cap end
 	events[#events + 1] = end_event(r, lim)
 	events[#events + 1] = memory_note(r, lim)
+	events[#events + 1] = tasks_note(r, lim)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end
