@@ -31,7 +31,7 @@ external_dependencies = {
 	LIBSECCOMP = { header = "seccomp.h", library = "seccomp" },
 	LIBCAP = { header = "sys/capability.h", library = "cap" },
 	NETTLE = { header = "nettle/sha2.h", library = "nettle" },
-	LIBMAGIC = { header = "magic.h", library = "magic" },
+	LIBMAGIC = { header = "magic.h" }, -- opened by dlopen on the first file typed
 }
 build = {
 	type = "builtin",
@@ -89,7 +89,7 @@ build = {
 			},
 			defines = { "_GNU_SOURCE", 'SBX_VERSION="0.1.0"' },
 			incdirs = { "core/common", "core/child", "core/super", "core/api" },
-			libraries = { "seccomp", "cap", "nettle", "magic" },
+			libraries = { "seccomp", "cap", "nettle" },
 		},
 		["sbx"] = "lua/sbx/init.lua",
 		["sbx._hostid"] = "lua/sbx/_hostid.lua",

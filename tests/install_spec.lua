@@ -242,7 +242,7 @@ describe("the rockspec [" .. S.priv .. "]", function()
 		local got = { table.unpack(core.sources) }
 		table.sort(got)
 		assert.are.same(want, got)
-		assert.are.same({ "seccomp", "cap", "nettle", "magic" }, core.libraries)
+		assert.are.same({ "seccomp", "cap", "nettle" }, core.libraries)
 	end)
 
 	it("installs every module of lua/sbx under its name", function()

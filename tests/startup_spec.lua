@@ -72,6 +72,22 @@ describe("start-up [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	describe("libmagic", function()
+		local maps = 'io.write(io.open("/proc/self/maps"):read("a"))'
+
+		it("is mapped by the first file typed, not before", function()
+			local code_ = 'local core = require "sbx.core"; ' .. maps
+				.. '; io.write("--\\n"); assert(core.filetype("#!/bin/sh\\n")); ' .. maps
+			local out, err, code = from("/", "", "-e", code_)
+			assert.are.equal("", err)
+			assert.are.equal(0, code)
+			local first, second = out:match("^(.-)%-%-\n(.*)$")
+			assert.truthy(first, out)
+			assert.is_nil(first:find("libmagic", 1, true), "libmagic mapped before a file was typed")
+			assert.matches("/libmagic.so", second, 1, true)
+		end)
+	end)
+
 	describe("the behaviour summary's modules", function()
 		local function opened(...)
 			if S.asan then return nil end

@@ -16,9 +16,15 @@
  * containers turned off, and its own parameters bounding what one buffer
  * may cost.  The database is loaded once per process, from libmagic's
  * default place (the operator's MAGIC, if set).
+ *
+ * libmagic (and the compression libraries it needs) is opened on the
+ * first file typed, from the path the build found (SBX_LIBMAGIC,
+ * pkg-config's libdir), never searched for by name: a run that types no
+ * file never maps it (start-up, docs/performance.md).
  */
 #include "sbx.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <magic.h>
 #include <stdio.h>
@@ -31,21 +37,51 @@
 	(MAGIC_ERROR | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_COMPRESS_FORK |      \
 	 MAGIC_NO_CHECK_ELF | MAGIC_NO_CHECK_CDF | MAGIC_NO_CHECK_TAR)
 
+#ifndef SBX_LIBMAGIC
+#define SBX_LIBMAGIC "/usr/lib/x86_64-linux-gnu/libmagic.so.1"
+#endif
+
 static magic_t desc, mime; /* loaded once; NULL until then */
-static int load_err;	   /* why they could not be: -errno, once */
+
+/* libmagic's functions, from dlopen (lib_open); all NULL until then */
+static struct {
+	magic_t (*open)(int);
+	int (*load)(magic_t, const char *);
+	int (*setparam)(magic_t, int, const void *);
+	void (*close)(magic_t);
+	const char *(*buffer)(magic_t, const void *, size_t);
+} lib;
+
+static int lib_open(void)
+{
+	void *h = dlopen(SBX_LIBMAGIC, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return 0;
+	lib.open = (__typeof__(lib.open))dlsym(h, "magic_open");
+	lib.load = (__typeof__(lib.load))dlsym(h, "magic_load");
+	lib.setparam = (__typeof__(lib.setparam))dlsym(h, "magic_setparam");
+	lib.close = (__typeof__(lib.close))dlsym(h, "magic_close");
+	lib.buffer = (__typeof__(lib.buffer))dlsym(h, "magic_buffer");
+	if (lib.open && lib.load && lib.setparam && lib.close && lib.buffer)
+		return 1; /* the handle stays open until the process ends */
+	lib.open = NULL;
+	dlclose(h);
+	return 0;
+}
+static int load_err; /* why they could not be: -errno, once */
 
 /* One handle with flags, its database loaded and its costs bounded. */
 static magic_t open_one(int flags)
 {
 	size_t bytes = SBX_MAGIC_BYTES, indir = 8, regex = 4096;
-	magic_t m = magic_open(flags);
+	magic_t m = lib.open(flags);
 	if (!m)
 		return NULL;
-	if (magic_load(m, NULL) != 0 ||
-	    magic_setparam(m, MAGIC_PARAM_BYTES_MAX, &bytes) != 0 ||
-	    magic_setparam(m, MAGIC_PARAM_INDIR_MAX, &indir) != 0 ||
-	    magic_setparam(m, MAGIC_PARAM_REGEX_MAX, &regex) != 0) {
-		magic_close(m);
+	if (lib.load(m, NULL) != 0 ||
+	    lib.setparam(m, MAGIC_PARAM_BYTES_MAX, &bytes) != 0 ||
+	    lib.setparam(m, MAGIC_PARAM_INDIR_MAX, &indir) != 0 ||
+	    lib.setparam(m, MAGIC_PARAM_REGEX_MAX, &regex) != 0) {
+		lib.close(m);
 		return NULL;
 	}
 	return m;
@@ -57,11 +93,14 @@ static int load(void)
 		return 0;
 	if (load_err)
 		return load_err;
+	if (!lib_open())
+		return load_err =
+			   -ELIBACC; /* no libmagic where the build found it */
 	desc = open_one(FLAGS);
 	mime = desc ? open_one(FLAGS | MAGIC_MIME_TYPE) : NULL;
 	if (!mime) {
 		if (desc)
-			magic_close(desc);
+			lib.close(desc);
 		desc = NULL;
 		load_err = -ENOENT; /* no database, or not one it reads */
 	}
@@ -77,8 +116,8 @@ int sbx_filetype(const void *buf, size_t len, char *type, size_t tsize,
 		return r;
 	if (len > SBX_MAGIC_BYTES)
 		len = SBX_MAGIC_BYTES;
-	t = magic_buffer(desc, buf, len);
-	m = magic_buffer(mime, buf, len);
+	t = lib.buffer(desc, buf, len);
+	m = lib.buffer(mime, buf, len);
 	if (!t || !m)
 		return -EIO;
 	snprintf(type, tsize, "%s", t);
