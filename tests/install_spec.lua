@@ -152,6 +152,17 @@ describe("make install [" .. S.priv .. "]", function()
 		assert.are.equal(("%s %s/sbx/core.so %s/sbx/init.lua"):format(version(), cmod, lmod), out)
 	end)
 
+	it("a stock lua5.4 on the installed tree finds the profiles and the default rules", function()
+		local env = ("LUA_PATH=%s LUA_CPATH=%s"):format(S.q(lmod .. "/?.lua;" .. lmod .. "/?/init.lua;;"),
+			S.q(cmod .. "/?.so;;"))
+		local code = "local p = require('sbx.profile').dir() local r = require('sbx.verdict').default_path() "
+			.. "io.write(tostring(io.open(p .. '/default.lua') ~= nil), ' ', tostring(io.open(r .. '/box.lua') ~= nil), "
+			.. "' ', p, ' ', r)"
+		local out, status = S.sh(("cd / && env %s lua5.4 -e %s 2>&1"):format(env, S.q(code)))
+		assert.are.equal(0, status, out)
+		assert.matches("^true true ", out)
+	end)
+
 	it("installs man pages that read without a warning", function()
 		for _, page in ipairs { man .. "/man1/sbxlua.1", man .. "/man5/sbxlua-profile.5" } do
 			local out, status = S.sh(("MANWIDTH=80 man --warnings -l %s 2>&1 >/dev/null"):format(S.q(page)))

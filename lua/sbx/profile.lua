@@ -71,21 +71,36 @@ local function dirname(path)
 	return dir
 end
 
---- The directory the named profiles live in: `<luadir>/../profiles`, where
--- luadir is `sbx.config`'s `luadir` when the sbxlua interpreter set one,
--- else the directory this module was found under on `package.path`.
+--- The directory of sbxlua's data `name` ("profiles" or "rules"):
+-- `<luadir>/../<name>`, where luadir is `sbx.config`'s `luadir` when the
+-- sbxlua interpreter set one, else the directory `module` was found under
+-- on `package.path`: the source tree's `lua/`, or, for a stock `lua5.4`
+-- on an installed tree (modules under `<prefix>/share/lua/5.4`), the
+-- installed `<prefix>/share/sbxlua/lua`.
 -- @treturn string the directory, or nil and a message when neither is known
-function M.dir()
+function M.data_dir(name, module)
 	local config = package.loaded["sbx.config"]
 	local luadir = type(config) == "table" and config.luadir or nil
 	if luadir == nil then
-		local path = package.searchpath("sbx.profile", package.path)
+		local path = package.searchpath(module, package.path)
 		if path == nil then
-			return nil, "profiles: cannot find sbx/profile.lua on package.path"
+			return nil, ("%s: cannot find %s on package.path"):format(name, module)
 		end
 		luadir = dirname(dirname(path))
+		local installed = luadir:match("^(.*)/lua/5%.4$")
+		local f = installed and io.open(installed .. "/sbxlua/lua/run.lua")
+		if f then
+			f:close()
+			luadir = installed .. "/sbxlua/lua"
+		end
 	end
-	return luadir .. "/../profiles"
+	return luadir .. "/../" .. name
+end
+
+--- The directory the named profiles live in (`M.data_dir`).
+-- @treturn string the directory, or nil and a message when it is not known
+function M.dir()
+	return M.data_dir("profiles", "sbx.profile")
 end
 
 -- The first line of a file, or nil.

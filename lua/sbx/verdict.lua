@@ -215,16 +215,10 @@ function M.defaults()
 end
 
 --- Where the default rules live: the `rules` directory beside the Lua
--- directory sbxlua loads its modules from (as `sbx.profile.dir` finds
--- the profiles).
+-- directory sbxlua loads its modules from (`sbx.profile.data_dir`, as the
+-- profiles are found).
 function M.default_path()
-	local config = package.loaded["sbx.config"]
-	local luadir = type(config) == "table" and config.luadir or nil
-	if luadir == nil then
-		local path = package.searchpath("sbx.verdict", package.path) or "./sbx/verdict.lua"
-		luadir = path:match("^(.*)/sbx/verdict%.lua$") or "."
-	end
-	return luadir .. "/../rules"
+	return require("sbx.profile").data_dir("rules", "sbx.verdict") or "./../rules"
 end
 
 local function check_finding(r, f)
