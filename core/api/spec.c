@@ -413,9 +413,9 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
-	static const char *const keys[] = {"open",    "open_exact", "change",
-					   "connect", "mmap_cap",   "tasks",
-					   "execs",   "watch",	    NULL};
+	static const char *const keys[] = {
+	    "open",  "open_exact", "change", "connect",	   "mmap_cap",
+	    "tasks", "execs",	   "watch",  "sleep_skip", NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -461,6 +461,10 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		n->execs =
 		    (unsigned long)sbx_opt_int(L, t, "execs", 0, 0, 1 << 20);
 		n->watch = sbx_opt_bool(L, t, "watch", 0);
+		/* ns; at most an hour: a longer threshold skips nothing a
+		 * wall clock would reach */
+		n->sleep_skip = (uint64_t)sbx_opt_int(L, t, "sleep_skip", 0, 0,
+						      3600 * 1000000000LL);
 	}
 	lua_pop(L, 1);
 	if (n->on) {

@@ -28,9 +28,11 @@ M.tree = {
 -- watch profile (the default box's refusals, named; every open, exec,
 -- connect, process, file change, signal and memfd recorded and let
 -- through), the network sink, decoy credentials; the behaviour summary
--- and verdict are the scripts' (docs/explore.md).  One owner: every
--- analysis run takes it from here.
-M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true }
+-- and verdict are the scripts' (docs/explore.md).  `sleep_skip`: a sleep
+-- longer than this many seconds is answered at once, as if it had
+-- completed (core/super/sleep.c; the watch profile sends the sleeps).  One
+-- owner: every analysis run takes it from here.
+M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 1 }
 
 --- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
 -- does not set them already (an option the operator typed wins).
@@ -802,6 +804,16 @@ local function placed_and_mounted(t)
 end
 
 -- The spec for sbx.core.box, from the inputs c and the tree t.
+-- The explain channel's table: the profile's (`o.notify`), with the
+-- analysis box's sleep threshold (`o.sleep_skip`, seconds) in ns.
+local function notify_table(o)
+	if not (o.notify and o.sleep_skip) then return o.notify end
+	local t = {}
+	for k, v in pairs(o.notify) do t[k] = v end
+	t.sleep_skip = math.floor(o.sleep_skip * 1e9)
+	return t
+end
+
 local function box_spec(o, c, t)
 	local lim = c.lim
 	local argv, env, arg_bytes = command(o, c.host_path, c.path)
@@ -857,7 +869,7 @@ local function box_spec(o, c, t)
 		-- the operator's rule, the supervisor's table
 		mode = o.mode,
 		rule = o.rule,
-		notify = o.notify,
+		notify = notify_table(o),
 	}
 end
 
