@@ -43,6 +43,7 @@
 #include <time.h>
 
 #define NS 1000000000LL
+#define LONGEST (NS * NS) /* ns: 31 years */
 
 /* A timeout read from the box: its length in ns (< 0: not one the
  * supervisor skips), and where the kernel writes the time that remains
@@ -64,15 +65,29 @@ static int read_box(pid_t pid, uint64_t addr, void *buf, size_t size)
 		   : -EFAULT;
 }
 
-/* A timespec's length; -1 for one the kernel refuses (EINVAL: it answers
- * that itself) or that cannot be read. */
+/* A length in ns of a valid timeout, held to LONGEST (a sleep of years is
+ * counted as 31) */
+static long long held(long long sec, long long ns)
+{
+	return sec >= LONGEST / NS ? LONGEST : sec * NS + ns;
+}
+
+/* Reads a timespec the kernel would take (0), or -1 for one it refuses
+ * (EINVAL: it answers that itself) or cannot read (EFAULT, the same). */
+static int read_timespec(pid_t pid, uint64_t addr, struct timespec *t)
+{
+	if (read_box(pid, addr, t, sizeof *t) < 0 || t->tv_sec < 0 ||
+	    t->tv_nsec < 0 || t->tv_nsec >= NS)
+		return -1;
+	return 0;
+}
+
+/* A timespec's length, or -1 (read_timespec). */
 static long long timespec_ns(pid_t pid, uint64_t addr)
 {
 	struct timespec t;
-	if (read_box(pid, addr, &t, sizeof t) < 0 || t.tv_sec < 0 ||
-	    t.tv_nsec < 0 || t.tv_nsec >= NS || t.tv_sec > NS)
-		return -1;
-	return (long long)t.tv_sec * NS + t.tv_nsec;
+	return read_timespec(pid, addr, &t) < 0 ? -1
+						: held(t.tv_sec, t.tv_nsec);
 }
 
 /* The box's offset of clock c, from its time namespace (the offsets its
@@ -99,20 +114,24 @@ static long long box_offset(pid_t pid, clockid_t c)
 static long long clock_sleep_ns(pid_t pid, const __u64 *a)
 {
 	clockid_t c = (clockid_t)a[0];
-	struct timespec now;
-	long long ns;
+	struct timespec t, now;
+	long long sec, ns;
 	if (c != CLOCK_REALTIME && c != CLOCK_MONOTONIC &&
 	    c != CLOCK_BOOTTIME && c != CLOCK_TAI)
 		return -1;
-	ns = timespec_ns(pid, a[2]);
-	if (ns < 0 || !(a[1] & TIMER_ABSTIME))
-		return ns;
+	if (read_timespec(pid, a[2], &t) < 0)
+		return -1;
+	if (!(a[1] & TIMER_ABSTIME))
+		return held(t.tv_sec, t.tv_nsec);
 	if (clock_gettime(c, &now) < 0)
 		return -1;
-	if (c == CLOCK_MONOTONIC || c == CLOCK_BOOTTIME)
-		ns -= box_offset(pid, c);
-	ns -= (long long)now.tv_sec * NS + now.tv_nsec;
-	return ns > 0 ? ns : -1;
+	ns = c == CLOCK_MONOTONIC || c == CLOCK_BOOTTIME ? box_offset(pid, c)
+							 : 0;
+	sec = (long long)t.tv_sec - now.tv_sec - ns / NS;
+	ns = (long long)t.tv_nsec - now.tv_nsec - ns % NS;
+	sec += ns / NS - (ns % NS < 0);
+	ns = ns % NS + (ns % NS < 0 ? NS : 0);
+	return sec < 0 ? -1 : held(sec, ns);
 }
 
 /* select's timeval: its length, written back as what remains. */
@@ -120,9 +139,9 @@ static long long timeval_ns(pid_t pid, uint64_t addr)
 {
 	struct timeval t;
 	if (read_box(pid, addr, &t, sizeof t) < 0 || t.tv_sec < 0 ||
-	    t.tv_usec < 0 || t.tv_usec >= 1000000 || t.tv_sec > NS)
+	    t.tv_usec < 0 || t.tv_usec >= 1000000)
 		return -1;
-	return (long long)t.tv_sec * NS + (long long)t.tv_usec * 1000;
+	return held(t.tv_sec, (long long)t.tv_usec * 1000);
 }
 
 /* Reads the timeout of a sleep call; 0: not a sleep call. */
@@ -179,7 +198,9 @@ int sbx_sleep_check(struct sbx_notify *n, const struct seccomp_notif *req)
 		process_vm_writev((pid_t)req->pid, &l, 1, &r, 1, 0);
 	}
 	n->sleeps.calls++;
-	n->sleeps.ns += (uint64_t)s.ns;
+	n->sleeps.ns += (uint64_t)s.ns; /* 18 of the longest wrap: no more */
+	if (n->sleeps.ns > (uint64_t)LONGEST * 16)
+		n->sleeps.ns = (uint64_t)LONGEST * 16;
 	if ((uint64_t)s.ns > n->sleeps.longest_ns)
 		n->sleeps.longest_ns = (uint64_t)s.ns;
 	return SBX_SLEEP_SKIP;

@@ -268,6 +268,17 @@ local function network_lists(dns, traffic)
 	return dns_list, traffic_list
 end
 
+-- The sleeps the analysis box skipped (core/super/sleep.c), from the
+-- report's note: `{seconds = 600, calls = 3}`, or nil.
+local function sleeps_of(res)
+	for _, e in ipairs(res.events or {}) do
+		if e.kind == "note" and e.cause == "sleeps" then
+			return { seconds = e.seconds, calls = e.calls }
+		end
+	end
+	return nil
+end
+
 --- The behaviour summary of one run.
 -- @tparam table res the structured result (`sbx.report.result`, with
 --  `sbx.sink.json`'s fields when the run had the sink)
@@ -302,6 +313,9 @@ function M.summary(res)
 		ip_traffic = traffic_list,
 		calls_highlighted = keys(st.calls),
 		tags = keys(st.tags),
+		-- the sleeps the analysis box skipped (a note of the report),
+		-- out of the behash: a length of time
+		sleeps_skipped = sleeps_of(res),
 		-- filled by the verdict step (`M.judged`)
 		mitre_attack_techniques = {},
 		verdicts = {},
@@ -456,6 +470,8 @@ function M.text(s)
 		if #list == 0 then line(f, "-") end
 		for i, v in ipairs(list) do line(i == 1 and f or "", entry_text(f, v)) end
 	end
+	local sl = s.sleeps_skipped
+	if sl then line("sleeps_skipped", ("%g s in %d calls"):format(sl.seconds, sl.calls)) end
 	line("behash", s.behash or M.behash(s))
 	return (concat(out):gsub("[\0-\9\11-\31\127-\255]", function(c)
 		return ("\\x%02x"):format(c:byte())

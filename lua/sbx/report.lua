@@ -288,6 +288,17 @@ local function memory_note(r, lim)
 end
 
 -- the main event of a run
+-- The note of the sleeps the analysis box skipped (core/super/sleep.c):
+-- `note: sleeps skipped: 600 s in 3 calls`.
+local function sleeps_note(r)
+	local s = r.sleeps_skipped
+	if not s then return nil end
+	local seconds = math.floor(s.seconds * 1000 + 0.5) / 1000
+	return { kind = "note", cause = "sleeps", seconds = s.seconds, calls = s.calls, longest = s.longest,
+		text = ("note: sleeps skipped: %s in %d call%s"):format(M.format_duration(seconds), s.calls,
+			s.calls == 1 and "" or "s") }
+end
+
 local function end_event(r, lim)
 	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
 	-- a notified call answered "stop": the box was killed in that call
@@ -349,6 +360,7 @@ function M.events(r, info)
 	if r.refused and r.refused.kind == "mmap" and cap then r.refused.cap = cap end
 	events[#events + 1] = end_event(r, lim)
 	events[#events + 1] = memory_note(r, lim)
+	events[#events + 1] = sleeps_note(r)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end
