@@ -155,12 +155,12 @@ return {
 			.. "or asked to sleep at least the wall clock in sleeps the analysis box skipped "
 			.. "(a `note` event of cause `sleeps`).",
 		fn = function(run)
-			local wall = tonumber(((run.limits or {}).wall or {}).value)
+			local wall_limit = tonumber(((run.limits or {}).wall or {}).value)
 			for _, e in ipairs(events(run, "note")) do
-				if e.cause == "sleeps" and wall and (tonumber(e.seconds) or 0) >= wall then
+				if e.cause == "sleeps" and wall_limit and (tonumber(e.seconds) or 0) >= wall_limit then
 					return { verdict = "suspicious", severity = 5, attack = { "T1497.003" },
 						reason = ("asked to sleep %s s, past the wall clock (%s s): skipped"):format(
-							tostring(math.floor(e.seconds + 0.5)), tostring(wall)) }
+							tostring(math.floor(e.seconds + 0.5)), tostring(wall_limit)) }
 				end
 			end
 			for _, e in ipairs(run.events or {}) do

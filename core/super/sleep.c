@@ -85,7 +85,7 @@ static int read_timespec(pid_t pid, uint64_t addr, struct timespec *t)
 /* A timespec's length, or -1 (read_timespec). */
 static long long timespec_ns(pid_t pid, uint64_t addr)
 {
-	struct timespec t;
+	struct timespec t = {0, 0};
 	return read_timespec(pid, addr, &t) < 0 ? -1
 						: held(t.tv_sec, t.tv_nsec);
 }
@@ -114,7 +114,7 @@ static long long box_offset(pid_t pid, clockid_t c)
 static long long clock_sleep_ns(pid_t pid, const __u64 *a)
 {
 	clockid_t c = (clockid_t)a[0];
-	struct timespec t, now;
+	struct timespec t = {0, 0}, now;
 	long long sec, ns;
 	if (c != CLOCK_REALTIME && c != CLOCK_MONOTONIC &&
 	    c != CLOCK_BOOTTIME && c != CLOCK_TAI)
@@ -137,7 +137,7 @@ static long long clock_sleep_ns(pid_t pid, const __u64 *a)
 /* select's timeval: its length, written back as what remains. */
 static long long timeval_ns(pid_t pid, uint64_t addr)
 {
-	struct timeval t;
+	struct timeval t = {0, 0};
 	if (read_box(pid, addr, &t, sizeof t) < 0 || t.tv_sec < 0 ||
 	    t.tv_usec < 0 || t.tv_usec >= 1000000)
 		return -1;

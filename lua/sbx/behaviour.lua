@@ -273,7 +273,9 @@ end
 local function sleeps_of(res)
 	for _, e in ipairs(res.events or {}) do
 		if e.kind == "note" and e.cause == "sleeps" then
-			return { seconds = e.seconds, calls = e.calls }
+			-- to the millisecond: an absolute sleep's length is what
+			-- remained of it when it was read
+			return { seconds = math.floor(e.seconds * 1000 + 0.5) / 1000, calls = e.calls }
 		end
 	end
 	return nil
@@ -471,7 +473,9 @@ function M.text(s)
 		for i, v in ipairs(list) do line(i == 1 and f or "", entry_text(f, v)) end
 	end
 	local sl = s.sleeps_skipped
-	if sl then line("sleeps_skipped", ("%g s in %d calls"):format(sl.seconds, sl.calls)) end
+	if sl then
+		line("sleeps_skipped", ("%g s in %d call%s"):format(sl.seconds, sl.calls, sl.calls == 1 and "" or "s"))
+	end
 	line("behash", s.behash or M.behash(s))
 	return (concat(out):gsub("[\0-\9\11-\31\127-\255]", function(c)
 		return ("\\x%02x"):format(c:byte())
