@@ -82,6 +82,22 @@ describe("sleeps skipped [" .. S.priv .. "]", function()
 		end
 	end)
 
+	it("--sleep-skip sets the threshold; 0 skips none", function()
+		local _, err, _, res = json_run("--explore", "--sleep-skip", "0", "--wall", "2", "--", SLEEPS, "all", "600")
+		assert.are.equal("wall", res.outcome, err)
+		assert.is_nil(sleeps_note(res), err)
+		local out
+		out, err = S.runlua("--explore", "--sleep-skip", "10", "--wall", "30", "--", "/bin/sh", "-c",
+			"sleep 1.5; sleep 11; echo done")
+		assert.are.equal("done\n", out)
+		assert.is_truthy(err:find("sleeps skipped: 11 s in 1 call\n", 1, true), err)
+		for _, bad in ipairs { "x", "-1", "3601", "nan" } do
+			local _, e, c = S.runlua("--explore", "--sleep-skip", bad, "true")
+			assert.are.equal(126, c, e)
+			assert.are.equal("sbxlua: --sleep-skip " .. bad .. ": expected seconds from 0 to 3600\n", e)
+		end
+	end)
+
 	it("sleep 600, then connect out: the sink records the connection well inside a 30 s wall clock", function()
 		local out, err, code, res = json_run("--explore", "--wall", "30", "--", "/usr/bin/python3", "-c",
 			"import time, socket\ntime.sleep(600)\n"

@@ -12,6 +12,8 @@
  *   clocks S  CLOCK_MONOTONIC, CLOCK_BOOTTIME and CLOCK_REALTIME read
  *             before and after a nanosleep of S seconds: how far each moved,
  *             in whole seconds
+ *   loop N S  N nanosleeps of S seconds: the time per call, in ns, on
+ *             CLOCK_MONOTONIC (what a skipped sleep costs)
  */
 #include <errno.h>
 #include <poll.h>
@@ -105,6 +107,16 @@ static void clocks(long s)
 	}
 }
 
+static void loop(long n, long s)
+{
+	struct timespec a, b, t = {s, 0};
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (long i = 0; i < n; i++)
+		syscall(SYS_nanosleep, &t, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%lld ns per call\n", n > 0 ? (ts_ns(&b) - ts_ns(&a)) / n : 0);
+}
+
 int main(int argc, char **argv)
 {
 	long s = argc > 2 ? atol(argv[2]) : 0;
@@ -116,8 +128,11 @@ int main(int argc, char **argv)
 		bad();
 	else if (argc > 1 && strcmp(argv[1], "clocks") == 0)
 		clocks(s);
+	else if (argc > 3 && strcmp(argv[1], "loop") == 0)
+		loop(s, atol(argv[3]));
 	else {
-		fprintf(stderr, "usage: sleeps all S | bad | clocks S\n");
+		fprintf(stderr,
+			"usage: sleeps all S | bad | clocks S | loop N S\n");
 		return 2;
 	}
 	return 0;
