@@ -199,4 +199,54 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 			for _, m in ipairs(r.behaviour.mitre_attack_techniques) do assert.are_not.equal("T1497.001", m.id, err) end
 		end)
 	end)
+
+	describe("uptime: a time namespace of the box's own", function()
+		-- the host's CLOCK_BOOTTIME, in seconds
+		local function host_uptime()
+			return tonumber((S.read("/proc/uptime") or ""):match("^([%d.]+)"))
+		end
+
+		it("/proc/uptime, CLOCK_BOOTTIME, python3's time.monotonic() and uptime read as a host up for days", function()
+			local lo, hi = stdbox.host.uptime[1], stdbox.host.uptime[2]
+			assert.is_true(lo >= 86400 and hi > lo)
+			local out = box_sh("cut -d' ' -f1 /proc/uptime; /usr/bin/python3 -c 'import time; "
+				.. "print(time.monotonic()); print(time.clock_gettime(time.CLOCK_BOOTTIME))'; uptime")
+			local up, mono, boot, days = out:match("^([%d.]+)\n([%d.]+)\n([%d.]+)\n.* up (%d+) days")
+			assert.is_truthy(up, out)
+			-- drawn in the range at the box's start; the run itself
+			-- takes less than the wall clock (60 s) beyond it
+			for _, v in ipairs { up, mono, boot } do
+				assert.is_true(tonumber(v) >= lo and tonumber(v) <= hi + 60, out)
+			end
+			assert.is_true(tonumber(days) >= lo // 86400 and tonumber(days) <= hi // 86400, out)
+			-- the host's own clock is elsewhere (this host has been up
+			-- less than the range's start, or far more)
+			local h = host_uptime()
+			if h >= lo - 60 and h <= hi + 60 then
+				return pending("this host's own uptime (" .. h .. " s) is inside the range")
+			end
+		end)
+
+		it("two runs draw two uptimes; the host's clocks are untouched", function()
+			local before = host_uptime()
+			local a = tonumber((box_sh("cut -d' ' -f1 /proc/uptime")))
+			local b = tonumber((box_sh("cut -d' ' -f1 /proc/uptime")))
+			local after = host_uptime()
+			assert.are_not.equal(math.floor(a), math.floor(b))
+			assert.is_true(after >= before and after - before < 600, before .. " " .. after)
+		end)
+
+		it("without the table's range, the box's clocks are the host's", function()
+			local saved = stdbox.host.uptime
+			stdbox.host.uptime = false
+			local spec = stdbox.build { prog = "true" }
+			stdbox.host.uptime = saved
+			assert.is_nil(spec.uptime)
+			for _, bad in ipairs { -1, 315360001, "2d", 1.5 } do
+				local ok, err = pcall(require("sbx").box, S.spec("true", { uptime = bad }))
+				assert.is_false(ok)
+				assert.matches("uptime", err)
+			end
+		end)
+	end)
 end)

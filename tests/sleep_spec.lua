@@ -45,8 +45,11 @@ describe("sleeps skipped [" .. S.priv .. "]", function()
 		assert.are.equal("nanosleep 0 rem 7000000007\nclock_nanosleep 0\n"
 			.. "clock_nanosleep_abs_monotonic 0\nclock_nanosleep_abs_realtime 0\n"
 			.. "select 0 left 0\npselect6 0 left 0\npoll 0\nppoll 0 left 0\n", out)
-		assert.is_truthy(err:find("sandbox: note: sleeps skipped: 4800 s in 8 calls\n", 1, true), err)
-		assert.are.same({ seconds = 4800, calls = 8 }, res.behaviour.sleeps_skipped)
+		-- the absolute sleeps' lengths are what remained when read: the
+		-- whole seconds may round one short on a loaded host
+		local n = tonumber(err:match("sandbox: note: sleeps skipped: (%d+) s in 8 calls\n"))
+		assert.is_true(n == 4800 or n == 4799, err)
+		assert.are.same({ seconds = n, calls = 8 }, res.behaviour.sleeps_skipped)
 	end)
 
 	it("a hostile timeout gets the kernel's own answer; a sleep of years returns", function()
@@ -109,8 +112,10 @@ describe("sleeps skipped [" .. S.priv .. "]", function()
 		assert.are.equal(1, #t, err)
 		assert.are.equal("198.51.100.7", t[1].destination_ip)
 		assert.are.equal(80, t[1].destination_port)
-		assert.is_truthy(err:find("sandbox: note: sleeps skipped: 600 s in 1 call\n", 1, true), err)
-		assert.are.same({ seconds = 600, calls = 1 }, res.behaviour.sleeps_skipped)
+		-- python's sleep is absolute (TIMER_ABSTIME): what remained of it
+		local n = tonumber(err:match("sandbox: note: sleeps skipped: (%d+) s in 1 call\n"))
+		assert.is_true(n == 600 or n == 599, err)
+		assert.are.same({ seconds = n, calls = 1 }, res.behaviour.sleeps_skipped)
 	end)
 
 	it("a skipped sleep past the wall clock makes the run a sleeper; a short one does not", function()

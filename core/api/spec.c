@@ -24,6 +24,7 @@ static const char *const spec_keys[] = {"namespaces",
 					"host_uid",
 					"host_gid",
 					"hostname",
+					"uptime",
 					"root",
 					"read_only_root",
 					"mounts",
@@ -184,6 +185,9 @@ static void spec_ids(lua_State *L, struct sbx_plan *p, int anchor)
 			      "root");
 	if (!(p->nsflags & CLONE_NEWUSER) && (p->uid != 1000 || p->gid != 1000))
 		luaL_error(L, "uid/gid need the user namespace");
+	/* s, at most 10 years: a clock offset the kernel takes whatever the
+	 * host's own uptime */
+	p->uptime = (int64_t)sbx_opt_int(L, 1, "uptime", 0, 0, 315360000);
 	p->hostname = sbx_opt_str(L, 1, "hostname", NULL);
 	if (p->hostname) {
 		if (strlen(p->hostname) == 0 || strlen(p->hostname) > 64)

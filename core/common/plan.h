@@ -128,6 +128,7 @@ enum sbx_stage {
 	SBX_ST_METERS,
 	SBX_ST_SINK,
 	SBX_ST_LISTENER, /* the explain channel's listener (notify.c) */
+	SBX_ST_TIMENS,	 /* the command's time namespace (child.c) */
 	SBX_ST_COUNT
 };
 
@@ -137,6 +138,9 @@ struct sbx_plan {
 	gid_t gid, host_gid;
 	int caller_root; /* drop supplementary groups instead of deny */
 	const char *hostname;
+	/* s: CLOCK_BOOTTIME and CLOCK_MONOTONIC in the box at its start (a
+	 * time namespace init makes for the command); 0: the host's */
+	int64_t uptime;
 	/* tree: when root_opts is set, a tmpfs root is built and pivoted to */
 	const char *root_opts;
 	int ro_root;

@@ -8,6 +8,7 @@
 -- @module sbx.behaviour
 local core = require "sbx.core"
 local facts = require "sbx.facts"
+local sleep_seconds = require("sbx.report").sleep_seconds
 
 local M = {}
 
@@ -273,9 +274,8 @@ end
 local function sleeps_of(res)
 	for _, e in ipairs(res.events or {}) do
 		if e.kind == "note" and e.cause == "sleeps" then
-			-- to the millisecond: an absolute sleep's length is what
-			-- remained of it when it was read
-			return { seconds = math.floor(e.seconds * 1000 + 0.5) / 1000, calls = e.calls }
+			-- as the report says them (`sbx.report.sleep_seconds`)
+			return { seconds = sleep_seconds(e.seconds), calls = e.calls }
 		end
 	end
 	return nil

@@ -288,15 +288,24 @@ local function memory_note(r, lim)
 end
 
 -- the main event of a run
+--- Seconds of skipped sleep as the report and the behaviour summary say
+-- them: whole from 10 s, else to a tenth (an absolute sleep's length is
+-- what remained of it when the supervisor read it: a few ms short).
+-- @tparam number s
+-- @treturn number
+function M.sleep_seconds(s)
+	if s >= 10 then return math.floor(s + 0.5) end
+	return math.floor(s * 10 + 0.5) / 10
+end
+
 -- The note of the sleeps the analysis box skipped (core/super/sleep.c):
 -- `note: sleeps skipped: 600 s in 3 calls`.
 local function sleeps_note(r)
 	local s = r.sleeps_skipped
 	if not s then return nil end
-	local seconds = math.floor(s.seconds * 1000 + 0.5) / 1000
 	return { kind = "note", cause = "sleeps", seconds = s.seconds, calls = s.calls, longest = s.longest,
-		text = ("note: sleeps skipped: %s in %d call%s"):format(M.format_duration(seconds), s.calls,
-			s.calls == 1 and "" or "s") }
+		text = ("note: sleeps skipped: %s in %d call%s"):format(M.format_duration(M.sleep_seconds(s.seconds)),
+			s.calls, s.calls == 1 and "" or "s") }
 end
 
 local function end_event(r, lim)

@@ -60,8 +60,12 @@ M.user = { name = "dana", uid = 1000, gid = 1000, home = "/home/dana" }
 -- device list (/sys/class, /sys/block, /sys/bus), DMI or the network
 -- interfaces.
 -- `home`: the size of the home's tmpfs, and its dot files (name -> text).
+-- `uptime`: the range, in seconds, of the box's uptime at its start
+-- (/proc/uptime, CLOCK_BOOTTIME, CLOCK_MONOTONIC: a time namespace), drawn
+-- per run (`M.uptime`); false: the host's clocks.
 M.host = {
 	hostname = "dana-laptop",
+	uptime = { 2 * 86400, 9 * 86400 },
 	sys = { "/sys/devices/system/cpu", "/sys/devices/system/node",
 		"/sys/kernel/mm/transparent_hugepage", "/sys/kernel/mm/hugepages" },
 	home = {
@@ -814,6 +818,15 @@ local function notify_table(o)
 	return t
 end
 
+--- The box's uptime at its start for one run: a whole number of seconds
+-- drawn from `M.host.uptime`'s range, or nil (the host's clocks).
+-- @treturn integer|nil
+function M.uptime()
+	local r = M.host.uptime
+	if not r then return nil end
+	return math.random(r[1], r[2])
+end
+
 local function box_spec(o, c, t)
 	local lim = c.lim
 	local argv, env, arg_bytes = command(o, c.host_path, c.path)
@@ -824,6 +837,7 @@ local function box_spec(o, c, t)
 		uid = M.user.uid, gid = M.user.gid,
 		host_uid = c.host_id, host_gid = c.host_id,
 		hostname = M.host.hostname,
+		uptime = M.uptime(),
 		root = { size = 1 * MiB, nr_inodes = 1024 },
 		read_only_root = true,
 		mounts = t.mounts,
