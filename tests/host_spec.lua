@@ -249,4 +249,38 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 			end
 		end)
 	end)
+
+	describe("POSIX message queues: /dev/mqueue of the box's own IPC namespace", function()
+		local HOST_MQ = "build/tests/mqueue"
+		local MQ = "/work/mqueue"
+		local RO = assert(require("sbx").realpath(HOST_MQ)) .. ":" .. MQ
+
+		it("mq_open, mq_send, mq_receive and mq_unlink work; /dev/mqueue lists the queue", function()
+			local out = box_sh(MQ .. " /jobs", "--ro", RO)
+			assert.are.equal("mq_open ok\nmq_send ok\nmq_receive ok\nreceived: hello\nmq_getattr ok\n"
+				.. "listing: jobs\nmq_close ok\nmq_unlink ok\n", out)
+			out = box_sh("grep ' /dev/mqueue ' /proc/self/mountinfo | cut -d' ' -f5,6,8,9", "--ro", RO)
+			assert.are.equal("/dev/mqueue rw,nosuid,nodev,noexec,relatime mqueue mqueue\n", out)
+		end)
+
+		it("the box's queues and the host's never meet", function()
+			local name = ("/q%d%06d"):format(S.pid(), math.random(0, 999999))
+			-- a queue of the host's, left there while the box runs
+			local out = S.sh(HOST_MQ .. " " .. name .. " keep")
+			assert.are.equal("mq_open ok\n", out)
+			local inside = box_sh(MQ .. " " .. name .. " open || true; " .. MQ .. " " .. name .. "b keep",
+				"--ro", RO)
+			S.sh("/usr/bin/python3 -c 'import ctypes; ctypes.CDLL(None).mq_unlink(b\"" .. name .. "\")'")
+			assert.are.equal("mq_open failed: No such file or directory\nmq_open ok\n", inside)
+			-- the box's queue, left at its end, went with its namespace
+			assert.are.equal("mq_open failed: No such file or directory\n",
+				S.sh(HOST_MQ .. " " .. name .. "b open"))
+		end)
+
+		it("a box without its own IPC namespace gets no mqueue mount", function()
+			local r = S.run("test -e /dev/mqueue && echo present || echo absent",
+				{ namespaces = { "user", "mount", "pid", "uts" } })
+			assert.are.equal("absent\n", r.stdout, r.stderr)
+		end)
+	end)
 end)

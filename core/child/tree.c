@@ -526,6 +526,30 @@ fail:
 	return sbx_drop(dfd, -1);
 }
 
+/* /dev/mqueue: an mqueue instance of the box's own IPC namespace (the
+ * filesystem takes the mounting process's IPC namespace, and needs
+ * CAP_SYS_ADMIN over that namespace's user namespace: init's, in the
+ * box's).  Its queues are the box's alone; RLIMIT_MSGQUEUE and the
+ * namespace's fs.mqueue sysctls size them.  Never with the host's IPC
+ * namespace: the host's queues would show.  Its source reads "mqueue",
+ * as a host's does. */
+static int make_mqueue(int rootfd, const struct sbx_mount *m)
+{
+	int dfd = sbx_open_beneath(rootfd, m->dst, O_PATH | O_DIRECTORY), t,
+	    r = -1;
+	if (dfd < 0)
+		return -1;
+	if (mkdirat(dfd, "mqueue", 01777) == 0 &&
+	    (t = sbx_open_beneath(dfd, "mqueue", O_PATH | O_DIRECTORY)) >= 0) {
+		r = mount_fs("mqueue", "source=mqueue",
+			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				 MOUNT_ATTR_NOEXEC,
+			     t);
+		sbx_drop(t, 0);
+	}
+	return sbx_drop(dfd, r);
+}
+
 /* Binds a path of the box onto itself and applies attr (e.g. /proc/sys
  * read-only). */
 static int remount(int rootfd, const struct sbx_mount *m)
@@ -587,7 +611,9 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 		srcfd[m - p->mounts] = -1;
 		return r;
 	case SBX_OP_DEV:
-		return make_dev(hostfd, rootfd, m, p->ctty);
+		if (make_dev(hostfd, rootfd, m, p->ctty) < 0)
+			return -1;
+		return p->nsflags & CLONE_NEWIPC ? make_mqueue(rootfd, m) : 0;
 	case SBX_OP_MKDIR:
 		t = make_node(rootfd, m->dst, 1, m->mode);
 		if (t < 0)

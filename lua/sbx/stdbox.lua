@@ -635,6 +635,9 @@ local function kernel_tree(t)
 	add(t, { type = "dev", dst = "/dev", shm_size = M.tree.shm, shm_inodes = 1024 },
 		{ path = "/dev", access = dev_rights() })
 	add(t, nil, { path = "/dev/shm", access = "rw" })
+	-- the box's own mqueue instance (the core mounts it with its IPC
+	-- namespace): mq_open's queues are files there
+	add(t, nil, { path = "/dev/mqueue", access = "rw", optional = true })
 	-- the box's own devpts instance: its ptys need their ioctls (a pty's
 	-- number, unlocking, termios), and reach only the box's own terminals
 	add(t, nil, { path = "/dev/pts", access = { "read_file", "write_file", "read_dir", "ioctl_dev" } })
