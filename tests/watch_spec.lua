@@ -298,8 +298,9 @@ describe("CPython's own tests in the analysis box [" .. S.priv .. "]", function(
 			if not S.read("/usr/lib/python3.11/test/" .. m .. ".py") then
 				return pending("libpython3.11-testsuite is not installed (scripts/deps.sh installs it)")
 			end
-			local out, err, code = S.runlua("--explore", "--sleep-skip", NO_SKIP[m] and "0" or "1",
-				"--wall", "600", "--cpu", "600", "/usr/bin/python3", "-m", "test", m)
+			local out, err, code = S.runlua("--explore", "--sleep-skip", NO_SKIP[m] and "0"
+				or tostring(require("sbx.stdbox").ANALYSIS.sleep_skip), "--wall", "600", "--cpu", "600",
+				"/usr/bin/python3", "-m", "test", m)
 			assert.are.equal(0, code, out .. err)
 			assert.matches("Tests result: SUCCESS", out, nil, true)
 		end)
