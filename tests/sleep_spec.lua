@@ -7,6 +7,7 @@
 -- clock (a sleep that ran would be killed there, outcome "wall").
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
+local cjson = require "cjson"
 local stdbox = require "sbx.stdbox"
 
 local SLEEPS = "build/tests/sleeps"
@@ -126,6 +127,21 @@ describe("sleeps skipped [" .. S.priv .. "]", function()
 		_, err = S.runlua("--explore", "--wall", "30", "--", "/bin/sh", "-c", "sleep 8")
 		assert.is_truthy(err:find("sleeps skipped: 8 s in 1 call", 1, true), err)
 		assert.is_falsy(err:find("sleeper", 1, true), err)
+	end)
+
+	it("batch.lua skips them too (its default is the analysis box); --jail does not", function()
+		local dir, rm = S.tmpdir()
+		local f = assert(io.open(dir .. "/waits.sh", "w"))
+		f:write("#!/bin/sh\nsleep 600\necho done\n")
+		f:close()
+		os.execute("chmod 755 " .. S.q(dir .. "/waits.sh"))
+		local out = S.sh(S.bin .. " batch.lua -q --wall 30 " .. S.q(dir) .. " 2>&1 </dev/null")
+		local r = cjson.decode(out:match("^[^\n]*"))
+		assert.are.equal("exit", r.outcome, out)
+		assert.are.same({ seconds = 600, calls = 1 }, r.run.behaviour.sleeps_skipped)
+		out = S.sh(S.bin .. " batch.lua -q --jail --wall 1 " .. S.q(dir) .. " 2>&1 </dev/null")
+		assert.are.equal("wall", cjson.decode(out:match("^[^\n]*")).outcome, out)
+		rm()
 	end)
 
 	it("the box's clocks do not move forward over a skipped sleep (a tell docs/standard-box.md names)", function()
