@@ -63,11 +63,30 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 	end)
 
 	describe("no device list, no DMI, no writable /sys", function()
-		it("/sys holds only the CPU, node and memory subsets", function()
-			local out = box_sh("for p in /sys/class /sys/block /sys/bus /sys/firmware /sys/fs /sys/class/dmi"
-				.. " /sys/devices/virtual /sys/class/net /sys/hypervisor /sys/devices/pci0000:00; do"
-				.. " test -e $p && echo present $p; done; ls /sys /sys/devices /sys/kernel")
-			assert.are.equal("/sys:\ndevices\nkernel\n\n/sys/devices:\nsystem\n\n/sys/kernel:\nmm\n", out)
+		it("/sys holds only the CPU, node and memory subsets, and the box's own lo", function()
+			local out = box_sh("for p in /sys/block /sys/bus /sys/firmware /sys/fs /sys/class/dmi"
+				.. " /sys/hypervisor /sys/devices/pci0000:00; do"
+				.. " test -e $p && echo present $p; done; ls /sys /sys/devices /sys/kernel /sys/class"
+				.. " /sys/devices/virtual")
+			assert.are.equal("/sys:\nclass\ndevices\nkernel\n\n/sys/class:\nnet\n\n/sys/devices:\nsystem\n"
+				.. "virtual\n\n/sys/devices/virtual:\nnet\n\n/sys/kernel:\nmm\n", out)
+		end)
+
+		it("/sys/class/net lists lo alone (a sysfs of the box's network namespace), never the host's devices", function()
+			local host = S.sh("ls /sys/class/net")
+			assert.is_truthy(host:find("lo\n", 1, true))
+			local out = box_sh("ls /sys/class/net /sys/devices/virtual/net; readlink /sys/class/net/lo; "
+				.. "cat /sys/class/net/lo/address /sys/class/net/lo/mtu; "
+				.. "{ echo 1500 > /sys/class/net/lo/mtu; } 2>/dev/null && echo wrote || echo refused")
+			assert.are.equal("/sys/class/net:\nlo\n\n/sys/devices/virtual/net:\nlo\n"
+				.. "../../devices/virtual/net/lo\n00:00:00:00:00:00\n65536\nrefused\n", out)
+			-- a box on the host's network has none of it
+			local spec = stdbox.build { prog = "true", net = "host" }
+			for _, m in ipairs(spec and spec.mounts or {}) do assert.are_not.equal("sysnet", m.type) end
+			local ok, err = pcall(require("sbx").box, S.spec("true", { mounts = { { type = "sysnet", dst = "/sys" } },
+				namespaces = { "user", "mount", "pid", "uts" } }))
+			assert.is_false(ok)
+			assert.matches("sysnet needs the net namespace", err)
 		end)
 
 		it("a write to a /sys knob fails inside, and the host's file is unchanged", function()

@@ -550,6 +550,39 @@ static int make_mqueue(int rootfd, const struct sbx_mount *m)
 	return sbx_drop(dfd, r);
 }
 
+/* The box's network devices under dst (its /sys): class/net and
+ * devices/virtual/net of a sysfs of its own, bound read-only.  A sysfs
+ * lists the devices of the network namespace of the process that mounts
+ * it: init's own (unshare_net, child.c), so lo and nothing of the host's;
+ * the rest of that sysfs (the host's device list, DMI) is never attached.
+ * A new sysfs is mountable while the host's shows fully: here, before the
+ * host's root leaves the box's mount namespace. */
+static int make_sysnet(int rootfd, const struct sbx_mount *m)
+{
+	static const char *const sub[] = {"class/net", "devices/virtual/net"};
+	char path[512];
+	int mfd = new_fs("sysfs", NULL, m->attr), r = 0;
+
+	if (mfd < 0)
+		return -1;
+	for (int i = 0; i < 2 && r == 0; i++) {
+		int src, t;
+		r = -1;
+		if (strlen(m->dst) + strlen(sub[i]) + 2 > sizeof path)
+			break;
+		strcpy(path, m->dst);
+		strcat(path, "/");
+		strcat(path, sub[i]);
+		src = sbx_open_beneath(mfd, sub[i], O_PATH | O_DIRECTORY);
+		t = src < 0 ? -1 : make_node(rootfd, path, 1, 0755);
+		if (t >= 0)
+			r = bind_fd(src, m->attr, t);
+		sbx_drop(t, 0);
+		sbx_drop(src, 0);
+	}
+	return sbx_drop(mfd, r);
+}
+
 /* Binds a path of the box onto itself and applies attr (e.g. /proc/sys
  * read-only). */
 static int remount(int rootfd, const struct sbx_mount *m)
@@ -628,6 +661,8 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 		return remount(rootfd, m);
 	case SBX_OP_HIDE:
 		return hide(hostfd, rootfd, m);
+	case SBX_OP_SYSNET:
+		return make_sysnet(rootfd, m);
 	default:
 		errno = EINVAL;
 		return -1;

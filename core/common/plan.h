@@ -42,6 +42,7 @@ enum sbx_op {
 	SBX_OP_FILE,	/* dst, data/datalen = contents, mode */
 	SBX_OP_REMOUNT, /* dst (inside the box): bind onto itself, set attr */
 	SBX_OP_HIDE,	/* dst (inside the box): cover with an empty ro node */
+	SBX_OP_SYSNET,	/* dst: a sysfs's network devices (the box's), ro */
 	SBX_OP_COUNT
 };
 

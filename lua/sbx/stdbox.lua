@@ -652,12 +652,19 @@ end
 -- The host's /sys directories of `M.host.sys` that exist here, each
 -- bound read-only (a sysfs file's mode cannot open it for writing through
 -- a read-only mount, whatever the box's ids), and what the box reads there.
-local function sys_tree(t)
+-- With a network namespace of the box's own, its network devices (lo:
+-- /sys/class/net/lo and what it links to) from a sysfs of its own
+-- (the core's `sysnet`), never the host's.
+local function sys_tree(t, net_host)
 	for _, dir in ipairs(M.host.sys) do
 		local st = core.lstat(dir)
 		if st and st.type == "dir" then
 			add(t, { type = "bind", src = dir, optional = true }, { path = dir, access = "ro" })
 		end
+	end
+	if not net_host then
+		add(t, { type = "sysnet", dst = "/sys" }, { path = "/sys/class/net", access = "ro" })
+		add(t, nil, { path = "/sys/devices/virtual/net", access = "ro" })
 	end
 end
 
@@ -976,7 +983,7 @@ function M.build(o)
 	local t = { mounts = {}, ll = {}, ro_roots = {} }
 	system_tree(t, o.net, o)
 	kernel_tree(t)
-	sys_tree(t)
+	sys_tree(t, c.net_host)
 	scratch_tree(t, c.lim, c.work_host)
 	local ok, why, wopt = operator_tree(t, o, c.lim, c.host_id or c.euid)
 	if not ok then return nil, why, wopt end
