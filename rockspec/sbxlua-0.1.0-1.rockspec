@@ -83,6 +83,7 @@ build = {
 				"core/super/relay.c",
 				"core/super/sample.c",
 				"core/super/sink.c",
+				"core/super/sleep.c",
 				"core/super/start.c",
 				"core/super/stop.c",
 				"core/super/ttyfilter.c",

@@ -160,8 +160,18 @@ return {
 	{
 		name = "sleeper", attack = { "T1497.003" }, tactic = "defense-evasion",
 		doc = "Exited only at the wall clock, having used less than half of it in CPU time "
-			.. "(a sleeping evasion): a `killed` event of cause `wall` and `measured.cpu`.",
+			.. "(a sleeping evasion): a `killed` event of cause `wall` and `measured.cpu`; "
+			.. "or asked to sleep at least the wall clock in sleeps the analysis box skipped "
+			.. "(a `note` event of cause `sleeps`).",
 		fn = function(run)
+			local wall_limit = tonumber(((run.limits or {}).wall or {}).value)
+			for _, e in ipairs(events(run, "note")) do
+				if e.cause == "sleeps" and wall_limit and (tonumber(e.seconds) or 0) >= wall_limit then
+					return { verdict = "suspicious", severity = 5, attack = { "T1497.003" },
+						reason = ("asked to sleep %s s, past the wall clock (%s s): skipped"):format(
+							tostring(math.floor(e.seconds + 0.5)), tostring(wall_limit)) }
+				end
+			end
 			for _, e in ipairs(run.events or {}) do
 				if e.kind == "killed" and e.cause == "wall" then
 					local cpu = (run.measured or {}).cpu or 0

@@ -63,11 +63,30 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 	end)
 
 	describe("no device list, no DMI, no writable /sys", function()
-		it("/sys holds only the CPU, node and memory subsets", function()
-			local out = box_sh("for p in /sys/class /sys/block /sys/bus /sys/firmware /sys/fs /sys/class/dmi"
-				.. " /sys/devices/virtual /sys/class/net /sys/hypervisor /sys/devices/pci0000:00; do"
-				.. " test -e $p && echo present $p; done; ls /sys /sys/devices /sys/kernel")
-			assert.are.equal("/sys:\ndevices\nkernel\n\n/sys/devices:\nsystem\n\n/sys/kernel:\nmm\n", out)
+		it("/sys holds only the CPU, node and memory subsets, and the box's own lo", function()
+			local out = box_sh("for p in /sys/block /sys/bus /sys/firmware /sys/fs /sys/class/dmi"
+				.. " /sys/hypervisor /sys/devices/pci0000:00; do"
+				.. " test -e $p && echo present $p; done; ls /sys /sys/devices /sys/kernel /sys/class"
+				.. " /sys/devices/virtual")
+			assert.are.equal("/sys:\nclass\ndevices\nkernel\n\n/sys/class:\nnet\n\n/sys/devices:\nsystem\n"
+				.. "virtual\n\n/sys/devices/virtual:\nnet\n\n/sys/kernel:\nmm\n", out)
+		end)
+
+		it("/sys/class/net lists lo alone (a sysfs of the box's network namespace), never the host's devices", function()
+			local host = S.sh("ls /sys/class/net")
+			assert.is_truthy(host:find("lo\n", 1, true))
+			local out = box_sh("ls /sys/class/net /sys/devices/virtual/net; readlink /sys/class/net/lo; "
+				.. "cat /sys/class/net/lo/address /sys/class/net/lo/mtu; "
+				.. "{ echo 1500 > /sys/class/net/lo/mtu; } 2>/dev/null && echo wrote || echo refused")
+			assert.are.equal("/sys/class/net:\nlo\n\n/sys/devices/virtual/net:\nlo\n"
+				.. "../../devices/virtual/net/lo\n00:00:00:00:00:00\n65536\nrefused\n", out)
+			-- a box on the host's network has none of it
+			local spec = stdbox.build { prog = "true", net = "host" }
+			for _, m in ipairs(spec and spec.mounts or {}) do assert.are_not.equal("sysnet", m.type) end
+			local ok, err = pcall(require("sbx").box, S.spec("true", { mounts = { { type = "sysnet", dst = "/sys" } },
+				namespaces = { "user", "mount", "pid", "uts" } }))
+			assert.is_false(ok)
+			assert.matches("sysnet needs the net namespace", err)
 		end)
 
 		it("a write to a /sys knob fails inside, and the host's file is unchanged", function()
@@ -197,6 +216,90 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 			assert.are.equal(0, code, err)
 			for _, t in ipairs(r.behaviour.tags) do assert.are_not.equal("detect_debug_environment", t) end
 			for _, m in ipairs(r.behaviour.mitre_attack_techniques) do assert.are_not.equal("T1497.001", m.id, err) end
+		end)
+	end)
+
+	describe("uptime: a time namespace of the box's own", function()
+		-- the host's CLOCK_BOOTTIME, in seconds
+		local function host_uptime()
+			return tonumber((S.read("/proc/uptime") or ""):match("^([%d.]+)"))
+		end
+
+		it("/proc/uptime, CLOCK_BOOTTIME, python3's time.monotonic() and uptime read as a host up for days", function()
+			local lo, hi = stdbox.host.uptime[1], stdbox.host.uptime[2]
+			assert.is_true(lo >= 86400 and hi > lo)
+			local out = box_sh("cut -d' ' -f1 /proc/uptime; /usr/bin/python3 -c 'import time; "
+				.. "print(time.monotonic()); print(time.clock_gettime(time.CLOCK_BOOTTIME))'; uptime")
+			local up, mono, boot, days = out:match("^([%d.]+)\n([%d.]+)\n([%d.]+)\n.* up (%d+) days")
+			assert.is_truthy(up, out)
+			-- drawn in the range at the box's start; the run itself
+			-- takes less than the wall clock (60 s) beyond it
+			for _, v in ipairs { up, mono, boot } do
+				assert.is_true(tonumber(v) >= lo and tonumber(v) <= hi + 60, out)
+			end
+			assert.is_true(tonumber(days) >= lo // 86400 and tonumber(days) <= hi // 86400, out)
+			-- the host's own clock is elsewhere (this host has been up
+			-- less than the range's start, or far more)
+			local h = host_uptime()
+			if h >= lo - 60 and h <= hi + 60 then
+				return pending("this host's own uptime (" .. h .. " s) is inside the range")
+			end
+		end)
+
+		it("two runs draw two uptimes; the host's clocks are untouched", function()
+			local before = host_uptime()
+			local a = tonumber((box_sh("cut -d' ' -f1 /proc/uptime")))
+			local b = tonumber((box_sh("cut -d' ' -f1 /proc/uptime")))
+			local after = host_uptime()
+			assert.are_not.equal(math.floor(a), math.floor(b))
+			assert.is_true(after >= before and after - before < 600, before .. " " .. after)
+		end)
+
+		it("without the table's range, the box's clocks are the host's", function()
+			local saved = stdbox.host.uptime
+			stdbox.host.uptime = false
+			local spec = stdbox.build { prog = "true" }
+			stdbox.host.uptime = saved
+			assert.is_nil(spec.uptime)
+			for _, bad in ipairs { -1, 315360001, "2d", 1.5 } do
+				local ok, err = pcall(require("sbx").box, S.spec("true", { uptime = bad }))
+				assert.is_false(ok)
+				assert.matches("uptime", err)
+			end
+		end)
+	end)
+
+	describe("POSIX message queues: /dev/mqueue of the box's own IPC namespace", function()
+		local HOST_MQ = "build/tests/mqueue"
+		local MQ = "/work/mqueue"
+		local RO = assert(require("sbx").realpath(HOST_MQ)) .. ":" .. MQ
+
+		it("mq_open, mq_send, mq_receive and mq_unlink work; /dev/mqueue lists the queue", function()
+			local out = box_sh(MQ .. " /jobs", "--ro", RO)
+			assert.are.equal("mq_open ok\nmq_send ok\nmq_receive ok\nreceived: hello\nmq_getattr ok\n"
+				.. "listing: jobs\nmq_close ok\nmq_unlink ok\n", out)
+			out = box_sh("grep ' /dev/mqueue ' /proc/self/mountinfo | cut -d' ' -f5,6,8,9", "--ro", RO)
+			assert.are.equal("/dev/mqueue rw,nosuid,nodev,noexec,relatime mqueue mqueue\n", out)
+		end)
+
+		it("the box's queues and the host's never meet", function()
+			local name = ("/q%d%06d"):format(S.pid(), math.random(0, 999999))
+			-- a queue of the host's, left there while the box runs
+			local out = S.sh(HOST_MQ .. " " .. name .. " keep")
+			assert.are.equal("mq_open ok\n", out)
+			local inside = box_sh(MQ .. " " .. name .. " open || true; " .. MQ .. " " .. name .. "b keep",
+				"--ro", RO)
+			S.sh("/usr/bin/python3 -c 'import ctypes; ctypes.CDLL(None).mq_unlink(b\"" .. name .. "\")'")
+			assert.are.equal("mq_open failed: No such file or directory\nmq_open ok\n", inside)
+			-- the box's queue, left at its end, went with its namespace
+			assert.are.equal("mq_open failed: No such file or directory\n",
+				S.sh(HOST_MQ .. " " .. name .. "b open"))
+		end)
+
+		it("a box without its own IPC namespace gets no mqueue mount", function()
+			local r = S.run("test -e /dev/mqueue && echo present || echo absent",
+				{ namespaces = { "user", "mount", "pid", "uts" } })
+			assert.are.equal("absent\n", r.stdout, r.stderr)
 		end)
 	end)
 end)

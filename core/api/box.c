@@ -163,6 +163,16 @@ static void push_events(lua_State *L, const struct sbx_job *j)
 	lua_setfield(L, -2, "notified");
 	lua_pushboolean(L, n->sync);
 	lua_setfield(L, -2, "notify_sync");
+	if (n->sleeps.calls > 0) { /* sleep.c */
+		lua_createtable(L, 0, 3);
+		lua_pushinteger(L, (lua_Integer)n->sleeps.calls);
+		lua_setfield(L, -2, "calls");
+		lua_pushnumber(L, (lua_Number)n->sleeps.ns / 1e9);
+		lua_setfield(L, -2, "seconds");
+		lua_pushnumber(L, (lua_Number)n->sleeps.longest_ns / 1e9);
+		lua_setfield(L, -2, "longest");
+		lua_setfield(L, -2, "sleeps_skipped");
+	}
 	if (n->stopped) {
 		sbx_push_event(L, &n->stop_ev);
 		lua_setfield(L, -2, "refused");

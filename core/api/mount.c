@@ -19,10 +19,10 @@
 
 static const char *const types[] = {"tmpfs", "bind",	"proc", "dev",
 				    "mkdir", "symlink", "file", "remount",
-				    "hide",  NULL};
-static const int ops[] = {SBX_OP_TMPFS, SBX_OP_BIND,	SBX_OP_PROC,
-			  SBX_OP_DEV,	SBX_OP_MKDIR,	SBX_OP_SYMLINK,
-			  SBX_OP_FILE,	SBX_OP_REMOUNT, SBX_OP_HIDE};
+				    "hide",  "sysnet",	NULL};
+static const int ops[] = {
+    SBX_OP_TMPFS,   SBX_OP_BIND, SBX_OP_PROC,	 SBX_OP_DEV,  SBX_OP_MKDIR,
+    SBX_OP_SYMLINK, SBX_OP_FILE, SBX_OP_REMOUNT, SBX_OP_HIDE, SBX_OP_SYSNET};
 
 static const char *const keys[][10] = {
     [SBX_OP_TMPFS] = {"type", "dst", "size", "nr_inodes", "mode", "ro", "dev",
@@ -36,6 +36,7 @@ static const char *const keys[][10] = {
     [SBX_OP_FILE] = {"type", "dst", "data", "mode", NULL},
     [SBX_OP_REMOUNT] = {"type", "dst", "rw", "dev", "noexec", "optional", NULL},
     [SBX_OP_HIDE] = {"type", "dst", "optional", NULL},
+    [SBX_OP_SYSNET] = {"type", "dst", NULL},
 };
 
 /* Checks the path at idx: absolute, shorter than PATH_MAX, no NUL, no "."
@@ -234,6 +235,10 @@ static int mount_fields(lua_State *L, int t, lua_Integer i, int anchor,
 		m->attr =
 		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
 		break;
+	case SBX_OP_SYSNET:
+		m->attr = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+			  MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
+		break;
 	case SBX_OP_DEV:
 		/* read-only once its nodes are in place */
 		m->attr = MOUNT_ATTR_RDONLY;
@@ -281,6 +286,11 @@ int sbx_mounts_parse(lua_State *L, int idx, int anchor, struct sbx_plan *p,
 			luaL_error(L, "mounts[%I] must be a table", i);
 		t = lua_gettop(L);
 		mount_head(L, t, i, anchor, m);
+		/* a sysfs lists the network devices of the mounter's network
+		 * namespace: without the box's own, the host's */
+		if (m->op == SBX_OP_SYSNET && !(p->nsflags & CLONE_NEWNET))
+			luaL_error(
+			    L, "mounts[%I]: sysnet needs the net namespace", i);
 		r = mount_fields(L, t, i, anchor, m, bad);
 		lua_pop(L, 1);
 		if (r < 0)

@@ -24,6 +24,7 @@ static const char *const spec_keys[] = {"namespaces",
 					"host_uid",
 					"host_gid",
 					"hostname",
+					"uptime",
 					"root",
 					"read_only_root",
 					"mounts",
@@ -184,6 +185,9 @@ static void spec_ids(lua_State *L, struct sbx_plan *p, int anchor)
 			      "root");
 	if (!(p->nsflags & CLONE_NEWUSER) && (p->uid != 1000 || p->gid != 1000))
 		luaL_error(L, "uid/gid need the user namespace");
+	/* s, at most 10 years: a clock offset the kernel takes whatever the
+	 * host's own uptime */
+	p->uptime = (int64_t)sbx_opt_int(L, 1, "uptime", 0, 0, 315360000);
 	p->hostname = sbx_opt_str(L, 1, "hostname", NULL);
 	if (p->hostname) {
 		if (strlen(p->hostname) == 0 || strlen(p->hostname) > 64)
@@ -413,9 +417,9 @@ static void gate_filter(lua_State *L, struct sbx_plan *p, int anchor)
 static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
-	static const char *const keys[] = {"open",    "open_exact", "change",
-					   "connect", "mmap_cap",   "tasks",
-					   "execs",   "watch",	    NULL};
+	static const char *const keys[] = {
+	    "open",  "open_exact", "change", "connect",	   "mmap_cap",
+	    "tasks", "execs",	   "watch",  "sleep_skip", NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -461,6 +465,10 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		n->execs =
 		    (unsigned long)sbx_opt_int(L, t, "execs", 0, 0, 1 << 20);
 		n->watch = sbx_opt_bool(L, t, "watch", 0);
+		/* ns; at most an hour: a longer threshold skips nothing a
+		 * wall clock would reach */
+		n->sleep_skip = (uint64_t)sbx_opt_int(L, t, "sleep_skip", 0, 0,
+						      3600 * 1000000000LL);
 	}
 	n->filetype = sbx_filetype; /* an executed memfd's payload typed */
 	lua_pop(L, 1);

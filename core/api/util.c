@@ -71,6 +71,7 @@ static const char *const stages[SBX_ST_COUNT] = {
     [SBX_ST_METERS] = "open memory meters",
     [SBX_ST_SINK] = "set up the network sink",
     [SBX_ST_LISTENER] = "hand over the seccomp listener",
+    [SBX_ST_TIMENS] = "make the time namespace",
 };
 
 /* The C library's name of an errno value ("EPERM"), "EUNKNOWN" if none. */

@@ -43,6 +43,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static void send_msg(int type, int stage, int err, int index, int status)
 {
@@ -311,6 +312,64 @@ static void take_ids(const struct sbx_plan *p)
 	      -1);
 }
 
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080 /* unshare's; in clone it is CSIGNAL */
+#endif
+
+/* "name off 0\n" at out (off in decimal); returns the end */
+static char *offset_line(char *out, const char *name, int64_t off)
+{
+	char digits[24];
+	uint64_t v = off < 0 ? (uint64_t)-off : (uint64_t)off;
+	int n = 0;
+	while (*name)
+		*out++ = *name++;
+	*out++ = ' ';
+	if (off < 0)
+		*out++ = '-';
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (n > 0)
+		*out++ = digits[--n];
+	memcpy(out, " 0\n", 4); /* with its NUL */
+	return out + 3;
+}
+
+/* The command's clocks: a time namespace whose CLOCK_BOOTTIME (and
+ * /proc/uptime) and CLOCK_MONOTONIC start at the plan's uptime.  Its
+ * offsets can be written only until a process is in it
+ * (docs/kernel-notes.md), so init unshares it (its children enter it,
+ * init stays in the host's) and writes them before its fork, with the
+ * CAP_SYS_TIME it holds in the box's user namespace; before its ids
+ * change (take_ids). */
+static void make_time(const struct sbx_plan *p)
+{
+	struct timespec now;
+	char line[96];
+	int64_t off;
+	int r, dumpable;
+
+	if (!p->uptime)
+		return;
+	CHECK(unshare(CLONE_NEWTIME), SBX_ST_TIMENS, -1);
+	CHECK(clock_gettime(CLOCK_BOOTTIME, &now), SBX_ST_TIMENS, -1);
+	/* a root caller's init is cloned as the box's host id (start.c
+	 * clone_as), undumpable since that id change: its /proc files are
+	 * root's while it is; dumpable for this write only */
+	dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+	CHECK(dumpable, SBX_ST_TIMENS, -1);
+	CHECK(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), SBX_ST_TIMENS, -1);
+	off = p->uptime - (int64_t)now.tv_sec;
+	offset_line(offset_line(line, "monotonic", off), "boottime", off);
+	r = sbx_write_at(AT_FDCWD, "/proc/self/timens_offsets", line);
+	CHECK(prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0), SBX_ST_TIMENS, -1);
+	if (r < 0) {
+		errno = -r;
+		sbx_die(SBX_ST_TIMENS, -1);
+	}
+}
+
 /* the box dies with its supervisor (set after the id change, which
  * clears it); a supervisor already gone has closed its end of CTL */
 static void tie_to_supervisor(const struct sbx_plan *p)
@@ -376,8 +435,9 @@ static void seal_init(const struct sbx_plan *p)
  * is a checked call or few; read top to bottom it is the list to review
  * against the async-signal-safe calls.  A stage that fails dies. */
 static void (*const init_stages[])(const struct sbx_plan *) = {
-    init_begin, wait_go,       unshare_net, take_ids, tie_to_supervisor,
-    set_kernel, sbx_make_tree, make_net,    send_box, seal_init,
+    init_begin, wait_go,	   unshare_net, make_time,
+    take_ids,	tie_to_supervisor, set_kernel,	sbx_make_tree,
+    make_net,	send_box,	   seal_init,
 };
 
 _Noreturn void sbx_child_main(const struct sbx_plan *p)

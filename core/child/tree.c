@@ -526,6 +526,63 @@ fail:
 	return sbx_drop(dfd, -1);
 }
 
+/* /dev/mqueue: an mqueue instance of the box's own IPC namespace (the
+ * filesystem takes the mounting process's IPC namespace, and needs
+ * CAP_SYS_ADMIN over that namespace's user namespace: init's, in the
+ * box's).  Its queues are the box's alone; RLIMIT_MSGQUEUE and the
+ * namespace's fs.mqueue sysctls size them.  Never with the host's IPC
+ * namespace: the host's queues would show.  Its source reads "mqueue",
+ * as a host's does. */
+static int make_mqueue(int rootfd, const struct sbx_mount *m)
+{
+	int dfd = sbx_open_beneath(rootfd, m->dst, O_PATH | O_DIRECTORY), t,
+	    r = -1;
+	if (dfd < 0)
+		return -1;
+	if (mkdirat(dfd, "mqueue", 01777) == 0 &&
+	    (t = sbx_open_beneath(dfd, "mqueue", O_PATH | O_DIRECTORY)) >= 0) {
+		r = mount_fs("mqueue", "source=mqueue",
+			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+				 MOUNT_ATTR_NOEXEC,
+			     t);
+		sbx_drop(t, 0);
+	}
+	return sbx_drop(dfd, r);
+}
+
+/* The box's network devices under dst (its /sys): class/net and
+ * devices/virtual/net of a sysfs of its own, bound read-only.  A sysfs
+ * lists the devices of the network namespace of the process that mounts
+ * it: init's own (unshare_net, child.c), so lo and nothing of the host's;
+ * the rest of that sysfs (the host's device list, DMI) is never attached.
+ * A new sysfs is mountable while the host's shows fully: here, before the
+ * host's root leaves the box's mount namespace. */
+static int make_sysnet(int rootfd, const struct sbx_mount *m)
+{
+	static const char *const sub[] = {"class/net", "devices/virtual/net"};
+	char path[512];
+	int mfd = new_fs("sysfs", NULL, m->attr), r = 0;
+
+	if (mfd < 0)
+		return -1;
+	for (int i = 0; i < 2 && r == 0; i++) {
+		int src, t;
+		r = -1;
+		if (strlen(m->dst) + strlen(sub[i]) + 2 > sizeof path)
+			break;
+		strcpy(path, m->dst);
+		strcat(path, "/");
+		strcat(path, sub[i]);
+		src = sbx_open_beneath(mfd, sub[i], O_PATH | O_DIRECTORY);
+		t = src < 0 ? -1 : make_node(rootfd, path, 1, 0755);
+		if (t >= 0)
+			r = bind_fd(src, m->attr, t);
+		sbx_drop(t, 0);
+		sbx_drop(src, 0);
+	}
+	return sbx_drop(mfd, r);
+}
+
 /* Binds a path of the box onto itself and applies attr (e.g. /proc/sys
  * read-only). */
 static int remount(int rootfd, const struct sbx_mount *m)
@@ -587,7 +644,9 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 		srcfd[m - p->mounts] = -1;
 		return r;
 	case SBX_OP_DEV:
-		return make_dev(hostfd, rootfd, m, p->ctty);
+		if (make_dev(hostfd, rootfd, m, p->ctty) < 0)
+			return -1;
+		return p->nsflags & CLONE_NEWIPC ? make_mqueue(rootfd, m) : 0;
 	case SBX_OP_MKDIR:
 		t = make_node(rootfd, m->dst, 1, m->mode);
 		if (t < 0)
@@ -602,6 +661,8 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 		return remount(rootfd, m);
 	case SBX_OP_HIDE:
 		return hide(hostfd, rootfd, m);
+	case SBX_OP_SYSNET:
+		return make_sysnet(rootfd, m);
 	default:
 		errno = EINVAL;
 		return -1;

@@ -42,6 +42,7 @@ enum sbx_op {
 	SBX_OP_FILE,	/* dst, data/datalen = contents, mode */
 	SBX_OP_REMOUNT, /* dst (inside the box): bind onto itself, set attr */
 	SBX_OP_HIDE,	/* dst (inside the box): cover with an empty ro node */
+	SBX_OP_SYSNET,	/* dst: a sysfs's network devices (the box's), ro */
 	SBX_OP_COUNT
 };
 
@@ -128,6 +129,7 @@ enum sbx_stage {
 	SBX_ST_METERS,
 	SBX_ST_SINK,
 	SBX_ST_LISTENER, /* the explain channel's listener (notify.c) */
+	SBX_ST_TIMENS,	 /* the command's time namespace (child.c) */
 	SBX_ST_COUNT
 };
 
@@ -137,6 +139,9 @@ struct sbx_plan {
 	gid_t gid, host_gid;
 	int caller_root; /* drop supplementary groups instead of deny */
 	const char *hostname;
+	/* s: CLOCK_BOOTTIME and CLOCK_MONOTONIC in the box at its start (a
+	 * time namespace init makes for the command); 0: the host's */
+	int64_t uptime;
 	/* tree: when root_opts is set, a tmpfs root is built and pivoted to */
 	const char *root_opts;
 	int ro_root;

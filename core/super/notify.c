@@ -1222,7 +1222,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 {
 	struct seccomp_notif req;
 	struct sbx_event e;
-	int refuse, err, ans, held, failed = 0, answered = 0;
+	int refuse, err, ans, held, sleep, failed = 0, answered = 0;
 	pid_t pid;
 
 	memset(&req, 0, sizeof req);
@@ -1243,6 +1243,16 @@ int sbx_notify_handle(struct sbx_notify *n)
 	    !n->gate_seen) {
 		n->gate_seen = 1;
 		send_answer(n, req.id, SBX_ANS_ALLOW, 0);
+		return SBX_ANS_ALLOW;
+	}
+	/* a sleep the analysis box skips (0 at once), or lets run */
+	sleep = sbx_sleep_check(n, &req);
+	if (sleep != SBX_SLEEP_NOT) {
+		if (sleep != SBX_SLEEP_GONE) /* "deny" with no errno: 0 */
+			send_answer(n, req.id,
+				    sleep == SBX_SLEEP_RUN ? SBX_ANS_ALLOW
+							   : SBX_ANS_DENY,
+				    0);
 		return SBX_ANS_ALLOW;
 	}
 	pid = (pid_t)req.pid;

@@ -95,6 +95,9 @@ struct sbx_notify_spec {
 	int locks;
 	const struct sbx_notify_errno *errnos;
 	size_t nerrnos;
+	/* ns: a sleep longer is answered at once, as completed (sleep.c);
+	 * 0: every sleep runs */
+	uint64_t sleep_skip;
 };
 
 #define SBX_SEEN 8 /* tasks whose ids are kept (pidfds: notify.c) */
@@ -178,6 +181,10 @@ struct sbx_notify {
 	size_t nmemfd;
 	uint64_t hashed;	  /* bytes of executed memfds hashed this run */
 	struct sbx_lockguard *lg; /* lockguard.c's state; NULL: none */
+	struct {
+		unsigned long calls;	 /* sleeps skipped (sleep.c) */
+		uint64_t ns, longest_ns; /* their lengths: all, the longest */
+	} sleeps;
 };
 
 #define SBX_MEMFDS_MAX 4096 /* memfds one run may make */
@@ -204,6 +211,13 @@ SBX_LOCAL int sbx_notify_wait_killable(void);
 /* The bytes the box's memfds hold (st_blocks of each): memory no process
  * of the box may show (a memfd written and never mapped). */
 SBX_LOCAL uint64_t sbx_notify_memfd_bytes(const struct sbx_notify *n);
+/* A notified call as a sleep (sleep.c): not one the table skips (0), a
+ * sleep to skip (answered 0 at once), one to run (CONTINUE), or one whose
+ * task is gone (no answer). */
+enum { SBX_SLEEP_NOT, SBX_SLEEP_SKIP, SBX_SLEEP_RUN, SBX_SLEEP_GONE };
+struct seccomp_notif;
+SBX_LOCAL int sbx_sleep_check(struct sbx_notify *n,
+			      const struct seccomp_notif *req);
 /* Does the caller (the supervisor) have what the channel needs? */
 SBX_LOCAL int sbx_notify_probe(char *why, size_t size);
 

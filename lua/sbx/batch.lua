@@ -246,7 +246,8 @@ end
 --  supported); or nil, err (`sbx.pipeline`'s)
 function M.setup(o)
 	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
-		profile = o.profile, stdout = "discard", stderr = "discard", cgroup = o.cgroup }
+		profile = o.profile, stdout = "discard", stderr = "discard", cgroup = o.cgroup,
+		sleep_skip = o.sleep_skip }
 	if not o.jail then require("sbx.stdbox").analysis(base) end
 	local ok, err = pipeline.settle(base)
 	if not ok then return nil, err end
@@ -255,7 +256,7 @@ function M.setup(o)
 	local lim = assert(require("sbx.limits").resolve(o.limits))
 	local options = core.sha256(json.encode {
 		version = sbx.version, profile = base.profile, limits = lim, rules = digest,
-		net = base.net or "none", decoys = base.decoys or false })
+		net = base.net or "none", decoys = base.decoys or false, sleep_skip = base.sleep_skip })
 	return base, rules, options, notes
 end
 

@@ -8,6 +8,7 @@
 -- @module sbx.behaviour
 local core = require "sbx.core"
 local facts = require "sbx.facts"
+local sleep_seconds = require("sbx.report").sleep_seconds
 
 local M = {}
 
@@ -300,6 +301,18 @@ local function network_lists(dns, traffic)
 	return dns_list, traffic_list
 end
 
+-- The sleeps the analysis box skipped (core/super/sleep.c), from the
+-- report's note: `{seconds = 600, calls = 3}`, or nil.
+local function sleeps_of(res)
+	for _, e in ipairs(res.events or {}) do
+		if e.kind == "note" and e.cause == "sleeps" then
+			-- as the report says them (`sbx.report.sleep_seconds`)
+			return { seconds = sleep_seconds(e.seconds), calls = e.calls }
+		end
+	end
+	return nil
+end
+
 --- The behaviour summary of one run.
 -- @tparam table res the structured result (`sbx.report.result`, with
 --  `sbx.sink.json`'s fields when the run had the sink)
@@ -337,6 +350,9 @@ function M.summary(res)
 		unix_sockets = keys(st.unix),
 		calls_highlighted = keys(st.calls),
 		tags = keys(st.tags),
+		-- the sleeps the analysis box skipped (a note of the report),
+		-- out of the behash: a length of time
+		sleeps_skipped = sleeps_of(res),
 		-- filled by the verdict step (`M.judged`)
 		mitre_attack_techniques = {},
 		verdicts = {},
@@ -492,6 +508,10 @@ function M.text(s)
 		end
 		if #list == 0 then line(f, "-") end
 		for i, v in ipairs(list) do line(i == 1 and f or "", entry_text(f, v)) end
+	end
+	local sl = s.sleeps_skipped
+	if sl then
+		line("sleeps_skipped", ("%g s in %d call%s"):format(sl.seconds, sl.calls, sl.calls == 1 and "" or "s"))
 	end
 	line("behash", s.behash or M.behash(s))
 	return (concat(out):gsub("[\0-\9\11-\31\127-\255]", function(c)

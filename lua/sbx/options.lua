@@ -266,6 +266,16 @@ local RECORD = {
 		.. "recorded and let through; --net sink; --decoys; --behaviour; a PROG that is not executable "
 		.. "run by its content: a #! line's interpreter, an ELF file's loader), then the verdict; an "
 		.. "option typed beside it wins", scripts = "run", set = flag("explore") },
+	{ "--sleep-skip", "S", ("in the analysis box, answer a sleep longer than S seconds at once, as "
+		.. "if it had completed (default %g; 0: none; docs/standard-box.md)"):format(
+		require("sbx.stdbox").ANALYSIS.sleep_skip), scripts = "run batch",
+		set = function(o, typed, as)
+			local n = tonumber(typed)
+			if not n or n ~= n or n < 0 or n > 3600 then
+				refuse("%s %s: expected seconds from 0 to 3600", as, typed)
+			end
+			o.sleep_skip = n
+		end },
 	{ "--behaviour", nil, "print the behaviour summary (files, processes, network, refused "
 		.. "calls, behash) to stderr after the report", scripts = "run", set = flag("behaviour") },
 	{ "-v --verbose", nil, "add the isolation report to the report", scripts = "run", set = flag("verbose") },

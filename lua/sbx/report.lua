@@ -302,6 +302,26 @@ local function tasks_note(r, lim)
 end
 
 -- the main event of a run
+--- Seconds of skipped sleep as the report and the behaviour summary say
+-- them: whole from 10 s, else to a tenth (an absolute sleep's length is
+-- what remained of it when the supervisor read it: a few ms short).
+-- @tparam number s
+-- @treturn number
+function M.sleep_seconds(s)
+	if s >= 10 then return math.floor(s + 0.5) end
+	return math.floor(s * 10 + 0.5) / 10
+end
+
+-- The note of the sleeps the analysis box skipped (core/super/sleep.c):
+-- `note: sleeps skipped: 600 s in 3 calls`.
+local function sleeps_note(r)
+	local s = r.sleeps_skipped
+	if not s then return nil end
+	return { kind = "note", cause = "sleeps", seconds = s.seconds, calls = s.calls, longest = s.longest,
+		text = ("note: sleeps skipped: %s in %d call%s"):format(M.format_duration(M.sleep_seconds(s.seconds)),
+			s.calls, s.calls == 1 and "" or "s") }
+end
+
 local function end_event(r, lim)
 	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
 	-- a notified call answered "stop": the box was killed in that call
@@ -364,6 +384,7 @@ function M.events(r, info)
 	events[#events + 1] = end_event(r, lim)
 	events[#events + 1] = memory_note(r, lim)
 	events[#events + 1] = tasks_note(r, lim)
+	events[#events + 1] = sleeps_note(r)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end

@@ -28,9 +28,12 @@ M.tree = {
 -- watch profile (the default box's refusals, named; every open, exec,
 -- connect, process, file change, signal and memfd recorded and let
 -- through), the network sink, decoy credentials; the behaviour summary
--- and verdict are the scripts' (docs/explore.md).  One owner: every
--- analysis run takes it from here.
-M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true }
+-- and verdict are the scripts' (docs/explore.md).  `sleep_skip`: a sleep
+-- longer than this many seconds is answered at once, as if it had
+-- completed (core/super/sleep.c; the watch profile sends the sleeps); not
+-- shorter: a short sleep a timer is meant to cut (`timeout 0.2 sleep 3`)
+-- would end first.  One owner: every analysis run takes it from here.
+M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 5 }
 
 --- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
 -- does not set them already (an option the operator typed wins).
@@ -58,8 +61,12 @@ M.user = { name = "dana", uid = 1000, gid = 1000, home = "/home/dana" }
 -- device list (/sys/class, /sys/block, /sys/bus), DMI or the network
 -- interfaces.
 -- `home`: the size of the home's tmpfs, and its dot files (name -> text).
+-- `uptime`: the range, in seconds, of the box's uptime at its start
+-- (/proc/uptime, CLOCK_BOOTTIME, CLOCK_MONOTONIC: a time namespace), drawn
+-- per run (`M.uptime`); false: the host's clocks.
 M.host = {
 	hostname = "dana-laptop",
+	uptime = { 2 * 86400, 9 * 86400 },
 	sys = { "/sys/devices/system/cpu", "/sys/devices/system/node",
 		"/sys/kernel/mm/transparent_hugepage", "/sys/kernel/mm/hugepages" },
 	home = {
@@ -631,6 +638,9 @@ local function kernel_tree(t)
 	add(t, { type = "dev", dst = "/dev", shm_size = M.tree.shm, shm_inodes = 1024 },
 		{ path = "/dev", access = dev_rights() })
 	add(t, nil, { path = "/dev/shm", access = "rw" })
+	-- the box's own mqueue instance (the core mounts it with its IPC
+	-- namespace): mq_open's queues are files there
+	add(t, nil, { path = "/dev/mqueue", access = "rw", optional = true })
 	-- the box's own devpts instance: its ptys need their ioctls (a pty's
 	-- number, unlocking, termios), and reach only the box's own terminals
 	add(t, nil, { path = "/dev/pts", access = { "read_file", "write_file", "read_dir", "ioctl_dev" } })
@@ -644,12 +654,19 @@ end
 -- The host's /sys directories of `M.host.sys` that exist here, each
 -- bound read-only (a sysfs file's mode cannot open it for writing through
 -- a read-only mount, whatever the box's ids), and what the box reads there.
-local function sys_tree(t)
+-- With a network namespace of the box's own, its network devices (lo:
+-- /sys/class/net/lo and what it links to) from a sysfs of its own
+-- (the core's `sysnet`), never the host's.
+local function sys_tree(t, net_host)
 	for _, dir in ipairs(M.host.sys) do
 		local st = core.lstat(dir)
 		if st and st.type == "dir" then
 			add(t, { type = "bind", src = dir, optional = true }, { path = dir, access = "ro" })
 		end
+	end
+	if not net_host then
+		add(t, { type = "sysnet", dst = "/sys" }, { path = "/sys/class/net", access = "ro" })
+		add(t, nil, { path = "/sys/devices/virtual/net", access = "ro" })
 	end
 end
 
@@ -804,6 +821,25 @@ local function placed_and_mounted(t)
 end
 
 -- The spec for sbx.core.box, from the inputs c and the tree t.
+-- The explain channel's table: the profile's (`o.notify`), with the
+-- analysis box's sleep threshold (`o.sleep_skip`, seconds) in ns.
+local function notify_table(o)
+	if not (o.notify and o.sleep_skip) then return o.notify end
+	local t = {}
+	for k, v in pairs(o.notify) do t[k] = v end
+	t.sleep_skip = math.floor(o.sleep_skip * 1e9)
+	return t
+end
+
+--- The box's uptime at its start for one run: a whole number of seconds
+-- drawn from `M.host.uptime`'s range, or nil (the host's clocks).
+-- @treturn integer|nil
+function M.uptime()
+	local r = M.host.uptime
+	if not r then return nil end
+	return math.random(r[1], r[2])
+end
+
 local function box_spec(o, c, t)
 	local lim = c.lim
 	local argv, env, arg_bytes = command(o, c.host_path, c.path)
@@ -814,6 +850,7 @@ local function box_spec(o, c, t)
 		uid = M.user.uid, gid = M.user.gid,
 		host_uid = c.host_id, host_gid = c.host_id,
 		hostname = M.host.hostname,
+		uptime = M.uptime(),
 		root = { size = 1 * MiB, nr_inodes = 1024 },
 		read_only_root = true,
 		mounts = t.mounts,
@@ -859,7 +896,7 @@ local function box_spec(o, c, t)
 		-- the operator's rule, the supervisor's table
 		mode = o.mode,
 		rule = o.rule,
-		notify = o.notify,
+		notify = notify_table(o),
 	}
 end
 
@@ -948,7 +985,7 @@ function M.build(o)
 	local t = { mounts = {}, ll = {}, ro_roots = {} }
 	system_tree(t, o.net, o)
 	kernel_tree(t)
-	sys_tree(t)
+	sys_tree(t, c.net_host)
 	scratch_tree(t, c.lim, c.work_host)
 	local ok, why, wopt = operator_tree(t, o, c.lim, c.host_id or c.euid)
 	if not ok then return nil, why, wopt end

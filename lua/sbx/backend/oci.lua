@@ -255,6 +255,9 @@ local function translate_mounts(spec, bundle, owner)
 		elseif t == "dev" then
 			point("/dev")
 			for _, d in ipairs({ dev_mounts(m, owner) }) do mounts[#mounts + 1] = d end
+		elseif t == "sysnet" then -- luacheck: ignore 542
+			-- no OCI mount gives a sysfs's network devices alone (a
+			-- sysfs mount is the host's device list): no /sys/class/net
 		elseif t == "tmpfs" then
 			point(m.dst, false, m.mode)
 			mounts[#mounts + 1] = { destination = m.dst, type = "tmpfs", source = "tmpfs",
