@@ -187,7 +187,7 @@ test-unit: all
 	SBX_TEST_USERS=self scripts/test.sh
 
 # the SPDX line in every source (scripts/spdx.sh adds it): SPDX_CHECK=1
-SPDX_CHECK ?= 0
+SPDX_CHECK ?= 1
 
 lint: all
 	luacheck -q lua profiles rules tests scripts/*.lua docs/*.lua completions/*.lua

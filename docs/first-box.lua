@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- A first box, built from the primitives of sbx.core alone: a tmpfs root,
 -- read-only /usr with the merged-usr links, /proc, a minimal /dev and a
 -- writable /tmp; every namespace; the command sees only what is listed.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- batch.lua: evaluate many programs, each in its own standard box, with
 -- verdict rules; one JSON line per program.
 --   sbxlua batch.lua [options] PATH...

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- check.lua: what this host offers a box, and how each limit will be
 -- enforced here.  Builds a real box (so a host that lets a user namespace
 -- be created but refuses the first mount, as AppArmor may, is caught), then

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- learn.lua: run one program under the strict profile in log mode and
 -- write a profile that allows what it used.
 --   sbxlua learn.lua [options] PROG [ARGS...]

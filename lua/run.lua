@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- run.lua: run one program in the standard box and print an exact report.
 --   sbxlua run.lua [options] PROG [ARGS...]
 -- Thin: the options to the standard box's options (a table, parsed by

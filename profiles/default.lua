@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- profiles/default.lua: the standard box's seccomp profile, a deny-list.
 --
 -- Data, not code: lua/sbx/profile.lua loads it in an empty environment and

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- profiles/none.lua: no seccomp filter at all.
 --
 -- `false`, not a table: an empty spec would still be a filter (it kills

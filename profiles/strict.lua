@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- profiles/strict.lua: the strict profile, a measured allow-list.
 --
 -- Data, not code: lua/sbx/profile.lua loads it in an empty environment and

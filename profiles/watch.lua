@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- profiles/watch.lua: the analysis box's profile: watch everything, change
 -- nothing.
 --

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The box's own rules (sbx.verdict): what the box saw of a run whatever
 -- the technique: a call it refuses, the network tried at all, a process
 -- storm, a limit, a sleeper, a program that never ran, a written

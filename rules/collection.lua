@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Collection (TA0009) and exfiltration (TA0010): sensitive data archived,
 -- the screen, the clipboard, the microphone and the camera, documents
 -- gathered, and data sent out: uploads, a decoy's marker through the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Credential access (TA0006): password hashes, private keys, credentials
 -- in files and histories, browsers' and password stores' secrets, key
 -- presses, other processes' memory, guessed logins and sniffed traffic.

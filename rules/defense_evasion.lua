@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Defense evasion (TA0005): history and logs cleared, files removed or
 -- hidden, times forged, permissions loosened, payloads decoded, programs
 -- disguised, defences switched off, the sandbox or a debugger looked for,

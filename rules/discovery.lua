@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Discovery (TA0007): what a program asks of the system it landed on.
 -- Each alone is information (severity 1, verdict info: a run stays clean
 -- on it; `uname` and `id` are ordinary); the last rule is the suspicion:

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Execution (TA0002) and command and control (TA0011): shells wired to a
 -- socket, interpreters' one-liners, modules loaded from writable places,
 -- the web, other ports, downloads, proxies and tunnels.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Impact (TA0040), account manipulation and lateral movement: data
 -- destroyed or encrypted, recovery removed, services stopped, coins mined,
 -- the host shut down, accounts locked or changed, files altered, pages

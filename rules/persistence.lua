@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Persistence (TA0003): what a program leaves behind to run again: cron
 -- and at jobs, systemd units and timers, shell start-up files, rc scripts,
 -- kernel modules, SSH keys, accounts, the dynamic linker's preload list,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Privilege escalation (TA0004): set-id bits, sudoers, escapes to the
 -- host, and injection into another process.
 local T = rulekit.technique

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Batch throughput: programs per second for N runs of /bin/true (N distinct
 # copies: batch.lua records a program once per content) by
 # `sbxlua batch.lua` at -j 1 and -j 2, in the analysis box (the default)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Where the start-up of `sbxlua run.lua /bin/true` goes: N runs with
 # SBXLUA_STAMPS set (core/common/stamp.h), then the median of each stretch
 # between two stamps, in milliseconds; then the Lua stretch by part: N/4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The floor: the least work a strict box needs, hand-written, no library.
  * clone(user mount pid ipc uts net cgroup) + id maps + tmpfs root + ro /usr
  * + merged-usr links + pivot_root + /proc + tmpfs /tmp + caps dropped + NNP

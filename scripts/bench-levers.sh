@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One lever of the start-up against another, side by side: `run.lua
 # /bin/true` under each sbxlua executable named (each beside lua/ and
 # build/luac, as ./sbxlua is: copy a variant to the tree's top, e.g.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- 64 boxes of /bin/true (the minimal box of docs/first-box.lua), one
 -- after the other or all through run_many; for scripts/bench-startup.sh.
 --   sbxlua scripts/bench-many.lua seq|many [N]

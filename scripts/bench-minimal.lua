@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- One run of /bin/true in the minimal box of docs/first-box.lua, for
 -- scripts/bench-startup.sh.
 local sbx = require "sbx"

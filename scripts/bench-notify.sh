@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The explain channel's cost per call: ns per openat+close pair, bare, in a
 # box whose profile notifies openat (answered CONTINUE, log mode), in a box
 # without a filter, and under strace -f (and strace -f --seccomp-bpf).

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- bench-rule.lua: the cost of a Lua rule per notified call: ns per
 -- openat+close pair in a box whose profile notifies openat (log mode),
 -- without a rule and with one that returns nil; median of five runs each.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The sampler's own cost and its memory overshoot, measured:
 --   ./sbxlua scripts/bench-sampler.lua [seconds] [--cost-only]
 -- 1. supervisor CPU per second of a run (os.clock: this process only, not

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Start-up cost of a box running /bin/true, side by side in one hyperfine
 # run: the standard box (`sbxlua run.lua`), the floor (scripts/bench-floor.c,
 # the least kernel work a strict box needs, hand-written), bubblewrap with

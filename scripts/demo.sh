@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The README's first command: installs what is missing, builds, and runs a
 # real program (python3) in the standard box, with its report.
 set -eu

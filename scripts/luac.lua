@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Compiles sbxlua's scripts and modules, and the modules of others that
 -- every run loads (lua-argparse), into entries for sbxlua's loader
 -- (core/api/chunk.c): make runs it after each change under lua/.

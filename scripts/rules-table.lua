@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Prints the default rules' coverage as a Markdown table (docs/batch.md
 -- holds it between its "rules-table" markers; tests/rules_spec.lua checks
 -- that the two agree; scripts/rules-table.sh rewrites it there)

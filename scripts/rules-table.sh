@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Rewrites docs/batch.md's coverage table (between its rules-table
 # markers) from the rules themselves (scripts/rules-table.lua).
 set -eu

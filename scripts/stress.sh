@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make check-stress: the whole suite (scripts/test.sh, both privileges) run
 # twice at the same time, beside one CPU-bound process per core, so that a
 # test that races the machine's speed shows up.  Prints each run's failures

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs every busted suite under tests/, as root and again as an unprivileged
 # user (uid 65534 through setpriv), or once as the caller when not root or
 # when SBX_TEST_USERS=self.  Prints each test's TAP line, then one total:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Measures the system calls of the strict profile's corpus and writes them
 # as lists the profile allows (docs/seccomp.md, "The strict profile").
 #

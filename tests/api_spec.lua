@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The facade's safe defaults and the small things of the API people trip
 -- on: a box without a tree or host ids, argv[0], run_many's errors per
 -- spec, the REPL's printing, messages, the JSON's verified states, and a

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Hostile programs against the explain channel's delete, rename and
 -- attribute events (core/super/notify.c: describe_file, read_path, fd_path),
 -- sbx.pool and the host-id check.  Each test runs the hostile program in a

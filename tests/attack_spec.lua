@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Hostile programs against the code that reads what a box controls: the
 -- network sink's parser and caps, the explain channel, the walk of what a
 -- box wrote, the BPF cache.  Each test runs the hostile program in a real

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Backends: the choice (never silent), the process backend (limits and
 -- filters, no namespace; what it cannot contain recorded), the OCI backend
 -- with a real runtime, another root for the namespace box.

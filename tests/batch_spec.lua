@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- batch.lua and sbx.verdict: real programs in real boxes (tests/progs/batch),
 -- every verdict and reason, -j 1 against -j 2, resuming, SIGINT, shards.
 -- scripts/test.sh runs this file as root and as uid 65534.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The behaviour summary (sbx.behaviour, run.lua --json and --behaviour)
 -- and the explore helpers (sbx.explore) driven from a script.
 -- scripts/test.sh runs this file as root and as uid 65534.

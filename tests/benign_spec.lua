@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The benign corpus (tests/benign/): ordinary shell and Python programs, as
 -- an engineer would run them in a sandbox (a C build with gcc and make, a git
 -- repository, archives, sqlite3, threads and processes, text pipelines...),

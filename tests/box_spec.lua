@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Real boxes, checked from inside through the kernel's own view and from
 -- the host.  scripts/test.sh runs this file as root and as uid 65534.
 local sbx = require "sbx"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.profile's cache of compiled programs (docs/performance.md).
 --
 -- Each case runs real boxes (`sbxlua run.lua`) with XDG_CACHE_HOME set to

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- core.cgroup_probe, core.cgroup_create and core.sample against the real
 -- kernel: what the probe says is compared with what the test reads itself
 -- from /proc and /sys, and the sampler is checked against process trees

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- check.lua: what this host offers, read off a real box.
 local S = require "support"
 

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- One set of conventions across the scripts: a usage error exits 126, a
 -- missing input is an error, batch.lua takes options after its paths and
 -- exits 128+N for the signal N that stopped it, and every environment

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Every Lua-facing function of sbx.core, given bad input: a clear raise
 -- naming the problem, or nil, msg, errno for an operating-system failure.
 -- Never a crash.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The behaviour corpus (tests/progs/behave/): small benign and hostile
 -- programs, each run in the standard box and its behaviour summary
 -- (sbx.behaviour, run.lua --json's `behaviour`) checked field by field;

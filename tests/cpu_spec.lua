@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The CPU limit of the whole box: the sampler sums the CPU time of every
 -- process of the box (the cgroup's cpu.stat where the box has a cgroup,
 -- else /proc of each process) and stops the box at the budget, fractions

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Every shell example of README.md and docs/*.md runs as written.
 --
 -- The convention (docs and this file agree on it):

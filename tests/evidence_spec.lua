@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- A limit is named only on evidence: sbxlua stopped the box for it, or the
 -- kernel's own record of the dead process says so.  Each test runs a real
 -- box (as root and as uid 65534) and checks the report line byte for byte

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The written files of a run (sbx.written, core/super/capture.c): hostile
 -- programs leave files, symlink traps, deep trees, huge and unreadable
 -- files and hostile names in the box's writable places; the record is

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- File types by libmagic (core/api/magic_lua.c): sbx.core.filetype and
 -- its errors, the dropped files' `type` and `mime` (the walk's own bytes,
 -- core/super/capture.c), the rule wrote_executable's type clause, and

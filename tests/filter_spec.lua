@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.core.filter, the seccomp profiles and sbx.profile.
 --
 -- Bad input raises with the message checked; the exported program is read

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Hostile input everywhere: several hundred random command lines of every
 -- script, and random specs for the facade, from a fixed seed, in a
 -- temporary directory (no real host path is given writable).  Whatever

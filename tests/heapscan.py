@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """heapscan.py PID HEXFILE: whether the memory of process PID holds the
 bytes HEXFILE names (in hex): prints "found" or "absent"; exit 2 when the
 memory cannot be read at all."""

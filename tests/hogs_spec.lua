@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Limits that hold, against real hogs in the standard box: each test checks
 -- the report line, the exit code 124 where a limit stopped the program, and
 -- the host's side.  The path that enforced each limit here is printed.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Memory a box holds outside its processes' pages, against a sampled
 -- memory limit (this host has no memory cgroup): SysV IPC, tmpfs, socket
 -- buffers, memfds.  Each hole is a real program holding 256 MiB under a

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- A box that looks like an ordinary host (sbx.stdbox's `host` and `user`):
 -- programs that count CPUs through /sys, read /etc/os-release, the host's
 -- name, the user and its home, as they would on a host; no DMI, no device

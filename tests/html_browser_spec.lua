@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The HTML pages of sbx.html in a real browser (Debian's chromium,
 -- headless, its DOM dumped once loaded): the page of a hostile program's
 -- run and a batch's index show their key facts as text, hold no element

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.html: the HTML page of a run (run.lua --html) and a batch's pages
 -- and index (batch.lua --html): the page's text for hand-made results
 -- (the fields other parts of sbxlua add: time_ms, ppid, HTTP, types, the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Ids outside the box: the standard box answers the id-changing and
 -- ownership-changing calls with EPERM for an id it cannot hold, as a
 -- normal system answers a process without CAP_SETUID, CAP_SETGID or

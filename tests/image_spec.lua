@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- --image DIR@sha256:HEX: a local OCI image layout's image as the
 -- namespace box's root.  The images are made here, from directories and
 -- from member lists (tar, gzip, sha256sum, JSON; hostile members through

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The sbxlua interpreter (core/api/main.c): lua.c's command line, sbx.core
 -- linked in, the bundled lua/ directory, the REPL.  Runs the built binary,
 -- $SBX_BIN or ./sbxlua, from the repository root.

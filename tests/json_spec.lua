@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The JSON outputs: one encoder (sbx.json), `--json -`, one shape per fact,
 -- and real outputs of run.lua --json and batch.lua validated against
 -- docs/schema/ by Debian's python3-jsonschema (tests/schema_check.py).

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The last holes, each written as the attack or the mistake: a limit that
 -- refuses something is named on evidence; the box's own files lock as
 -- usual; the report has a channel no program can write; the process backend holds

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- learn.lua: a profile learned from a run under the strict profile in log
 -- mode, run again in stop mode: the same program passes, one doing one
 -- thing more is refused by name.  scripts/test.sh runs this file as root

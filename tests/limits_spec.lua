@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.limits: parsers, enforcement and the classification
 -- thresholds, each checked on both sides.  Pure Lua: the same as root and
 -- as uid 65534.

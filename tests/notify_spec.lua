@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The explain channel: notified calls named, answered in the three modes,
 -- the events in the result, the Lua rule.  Hostile programs in
 -- tests/progs/hostile.c; the profile is tests/profiles/notify.lua.

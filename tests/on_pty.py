@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs a shell command on a fresh pseudo-terminal (the "caller's terminal"),
 # types one line into it once the terminal has shown MARK, and prints
 # everything the terminal showed, up to its end (every holder of the

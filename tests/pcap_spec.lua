@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The sink as a capture (--pcap, sbx.pcap) and its HTTP conversations
 -- (sbx.sink.http): real boxes, the capture read by tcpdump, the reply
 -- read by the boxed client.  scripts/test.sh runs this file as root and

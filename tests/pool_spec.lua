@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.pool: boxes started one at a time under one supervisor, each given
 -- back as it ends (what batch.lua runs on).  The host's view is checked
 -- after a close: nothing of a pool's boxes stays running.

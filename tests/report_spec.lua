@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.report: the escaping of text from outside, and the events a core
 -- result gives (the rest of the report is exercised through run.lua in
 -- run_spec.lua, and against real boxes in evidence_spec.lua).

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The rule library (rules/*.lua) and what it is built on: sbx.facts (the
 -- evidence of a run by process), sbx.rulekit (rules as evidence), the
 -- loading of rule files and directories (sbx.verdict), the ATT&CK fields

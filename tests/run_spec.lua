@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- run.lua and the standard box: real programs, isolation checked from
 -- inside and from the host, refusals, exit codes, the report.
 -- scripts/test.sh runs this file as root and as uid 65534.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Validates JSON values, one per line on stdin, against a schema of
 docs/schema/ (Debian's python3-jsonschema): schema_check.py DIR NAME.
 Prints each error (the deepest of a oneOf) and exits 1 when there is one."""

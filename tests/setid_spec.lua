@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.core.clear_setid and sbx.setid: the scan of a writable host
 -- directory for set-id files after a run, on real trees planted on the
 -- host as a hostile box would leave them (symlinks out, FIFOs, deep and

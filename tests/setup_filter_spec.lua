@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The filter governs the program, not sbxlua: a custom profile that
 -- refuses, traps or kills any call sbxlua's own set-up makes (sendto,
 -- sendmsg, readlink, openat, read, close, write, prctl, ...) lets the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- sbx.sigma: Sigma rules (tests/sigma/*.yml, written for these tests)
 -- compiled to verdict rules and matched against synthetic runs; the rules
 -- it does not support, each skipped with its reason; hostile rule files;

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The network sink (--net sink): names resolve to the sink address, every
 -- connect and datagram to a caught port is recorded with its first bytes,
 -- and the box's namespace has nothing but lo and the one local route.

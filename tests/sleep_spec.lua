@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Sleeps the analysis box skips (core/super/sleep.c; the threshold is
 -- sbx.stdbox.ANALYSIS.sleep_skip): each way a program sleeps answered at
 -- once as if its time had run out, what a hostile caller passes answered

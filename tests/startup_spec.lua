@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- What a run loads (docs/performance.md, "Load only what the run uses"):
 -- a script never maps libedit, the REPL does; run.lua reads the behaviour
 -- summary's modules only when it prints or records one; and a module

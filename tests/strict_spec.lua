@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The strict profile (profiles/strict.lua), its measured lists
 -- (profiles/calls/, scripts/trace-profile.sh) and their loader (sbx.profile).
 --

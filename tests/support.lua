@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Shared helpers of the busted specs: host commands, a minimal box, and
 -- the descriptor leak check.
 local sbx = require "sbx"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The ATT&CK corpus (tests/techniques): one small program per MITRE ATT&CK
 -- technique, each performing it harmlessly in the analysis box, its file
 -- named after the technique (`T1053.003_cron.sh`, a second way

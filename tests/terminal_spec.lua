@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The box's terminal as people use it: what reaches the caller's terminal,
 -- the window size, /dev/tty and /dev/console, and the box's descriptors
 -- reopened by name; through a real pseudo-terminal (tests/on_pty.py) and

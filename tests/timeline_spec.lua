@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The events' time and parentage (time_ms, ppid: notify.c, event.c) and
 -- the process tree built from them (sbx.behaviour), checked against what
 -- the processes themselves saw: build/tests/forktree forks many children

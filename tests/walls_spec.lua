@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The two walls inside the standard box: the default seccomp profile
 -- answers every call of its deny-list with its errno, other ABIs kill, and
 -- Landlock refuses a path the ruleset does not grant even when a mount puts

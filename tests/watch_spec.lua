@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The analysis box (profiles/watch.lua, run.lua --explore, batch.lua's
 -- default): it records everything and changes nothing.  Checked on real
 -- boxes: every call the default box refuses is refused here with the same

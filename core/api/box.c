@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * box.c: running sbx.box objects (spec.c compiles them).  box:run()
  * executes a box's plan once and returns a result table;

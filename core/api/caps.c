@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * caps.c: capabilities, read through libcap.  The box empties all five sets
  * in child.c with raw calls; here Lua can read the caller's sets, and the

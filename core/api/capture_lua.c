@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * capture_lua.c: the Lua side of the written files (capture.c): spec.capture
  * parsed into a struct sbx_capture (its keep directory made or taken, held

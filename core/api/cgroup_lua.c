@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cgroup_lua.c: core.cgroup_probe and core.cgroup_open, the Lua face of
  * cgroup.c (sbx.cgroup objects), for tests and the REPL.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chunk.c: Lua chunks loaded from their compiled form when one is at hand.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event.c: the explain channel's Lua side.  An event (notify.h) as the
  * Lua table of lua-api.md, and a box's Lua rule as the channel's rule

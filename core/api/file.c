@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * file.c: host files the supervisor reads and writes, by descriptor.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * filter.c: seccomp filters (sbx.filter), compiled with libseccomp.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fs.c: host filesystem queries the policy layer needs before a box exists
  * (is PROG an executable file, is a --rw path a directory, where does a

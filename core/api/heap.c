@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * heap.c: the interpreter's memory, kept out of the boxes.
  *

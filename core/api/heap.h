@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * heap.h: the Lua state's allocator (heap.c), whose memory no box's clone
  * inherits.

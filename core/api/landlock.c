@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * landlock.c: the path wall.  Lua describes a ruleset (roots and what each
  * may do); this file asks the kernel which Landlock ABI it speaks, clamps

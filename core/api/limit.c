@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * limit.c: resource limits (setrlimit) of a box's command, by name.
  * Each named limit is set in the command's process before no_new_privs; a

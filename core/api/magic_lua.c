@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * magic_lua.c: what a file is, by libmagic (docs/written-files.md).
  *

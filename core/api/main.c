@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c: sbxlua, the stand-alone interpreter.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * module.c: luaopen_sbx_core, the one exported symbol.  Each area of the
  * core registers its functions into the module table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mount.c: the tree of a box, as a list of mount operations.  Each entry of
  * spec.mounts is a table with a `type` and the fields of that type; unknown

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ns.c: namespaces.  Names of the namespaces a box can be given, their
  * clone flags, and the identities of the calling process's namespaces as the

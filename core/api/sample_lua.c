@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sample_lua.c: core.sample, the Lua face of sample.c.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sbx.h: the internal interface shared by the Lua-facing files of sbx.core.
  *

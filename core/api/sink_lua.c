@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sink_lua.c: the Lua side of the network sink (sink.c): spec key `sink`
  * parsed into the plan, and the result's `sink` records.

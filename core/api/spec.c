@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * spec.c: the spec compiler.  core.box(spec) validates a spec table field by
  * field (unknown keys raise) and compiles it into a plan and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util.c: shared helpers for the Lua-facing files: the error contract
  * (nil, msg, errno), errno and signal names, option-table checks, and

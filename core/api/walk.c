@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * walk.c: one hardened walk of a host directory, serving two callers:
  * core.clear_setid (clearing set-user-ID and set-group-ID bits in a

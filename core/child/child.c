@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * child.c: the box's init and the command's process, between clone and
  * execve: init's stages in order, then the command's steps.  What they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * child.h: what the code between clone and execve shares (child.c, the
  * init and the command's process; tree.c, net.c, handover.c, lock.c,

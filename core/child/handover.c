@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * handover.c: what init opens inside the box for the supervisor, which
  * cannot open it from outside: the memory meters (kmem.h) and the written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lock.c: the command's process locking itself in: its capabilities
  * dropped (bounding set included), and Landlock's ruleset (the ABI probed

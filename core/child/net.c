@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * net.c: the box's network namespace, set up by init while it holds the
  * namespace's capabilities: lo up, and for the sink (sink.h) the route

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plancopy.c: the plan the box's clone reads, copied into one mapping of
  * its own.

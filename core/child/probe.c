@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probe.c: what the command's process says of itself before its filter
  * (its status, mounts and namespaces, with a pidfd and a pipe that ends at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reap.c: the box init's last part, after it has forked the command: it
  * reaps the box's processes and records how they ended.

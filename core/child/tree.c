@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tree.c: the box's tree, built by init on a tmpfs from the plan's mounts
  * and pivoted into: the bind sources' descriptors (lifted above the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compat.h: constants and raw system call wrappers that the build host's
  * headers (linux-libc-dev 6.1, glibc 2.36) lack or do not wrap.

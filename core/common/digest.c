@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * digest.c: SHA-256 in hex, on nettle (digest.h).
  */

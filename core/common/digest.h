@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * digest.h: SHA-256 for sbxlua (core.sha256, the written files' hashes),
  * on nettle: its x86-64 build takes the SHA extensions where the

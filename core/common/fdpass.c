@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdpass.c: descriptors over the control socket (fdpass.h).
  */

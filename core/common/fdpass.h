@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fdpass.h: descriptors passed over the control socket (fdpass.c), the
  * one place that builds and reads SCM_RIGHTS: the box's init and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fileio.c: the core's small file helpers, one set for every file that
  * reads or writes a small file (fileio.h says the convention: a count or 0,

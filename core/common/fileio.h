@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fileio.h: the core's small file helpers (fileio.c): read a small file
  * whole or in one read, read a held descriptor from its start, write a

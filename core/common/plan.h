@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plan.h: the child's contract.  The plan a box's init and command read
  * between clone and execve (child.c, reap.c), compiled by the supervisor

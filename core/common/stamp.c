@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stamp.c: the shared page of stamp.h and its one line at exit.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stamp.h: start-up stamps for `make bench` (scripts/bench-breakdown.sh).
  *

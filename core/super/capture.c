@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * capture.c: the files a box leaves in its writable places, recorded by
  * the supervisor once the box has ended.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * capture.h: the files a box leaves in its writable places (capture.c).
  * The spec (struct sbx_capture) is compiled with the box's (its keep

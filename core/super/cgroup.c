@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cgroup.c: a cgroup v2 per box.  The probe finds a base directory the
  * caller may create cgroups under and says which controllers a box cgroup

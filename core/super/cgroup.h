@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cgroup.h: a cgroup v2 per box (cgroup.c) and sampling the processes of a
  * box from the supervisor (sample.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control.c: the control socket of a running job, the supervisor's end of
  * the protocol of plan.h: setup failures, the exec, deaths init recorded,

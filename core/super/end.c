@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * end.c: how a job ends.  The box's limits sampled while it runs (memory,
  * tasks, CPU), the box killed (init takes its pid namespace with it), init

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * job.h: the supervisor's state.  A job is one run of a box's plan
  * (plan.h): its io settings (struct sbx_io), what the supervisor tracks

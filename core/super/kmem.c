@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kmem.c: the memory a box holds in the kernel beside its processes'
  * pages, read by the supervisor where memory is sampled (see kmem.h and

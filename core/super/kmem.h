@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kmem.h: memory a box holds in the kernel outside its processes' pages,
  * counted by the supervisor beside the sampled RssAnon + RssShmem

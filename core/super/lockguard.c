@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lockguard.c: no lock of the box on a host file.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lockguard.h: no lock of the box on a host file.  flock and fcntl's lock
  * commands reach the supervisor through the explain channel (the filter's

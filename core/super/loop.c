@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * loop.c: the supervisor's event loop, in the sbxlua process: one poll over
  * every running job's pidfd, control socket, stdio pipes, explain channel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * notify.c: the explain channel, the supervisor's side of seccomp user
  * notification.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * notify.h: the explain channel.  A profile whose action is "notify" sends
  * the call to the supervisor, which names it (an event), decides (the

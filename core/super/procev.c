@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procev.c: the deaths of a box's processes that its init does not see.
  *

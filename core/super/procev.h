@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procev.h: the kernel's process events (the proc connector) for one box:
  * which processes belong to it, and how those its init does not reap died.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * relay.c: a job's stdio.  Output read into a buffer up to the stream's
  * cap, passed on to the caller's stdout or stderr (through the terminal

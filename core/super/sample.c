@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sample.c: how many tasks a box has and how much memory they hold, read
  * by the supervisor every few milliseconds where no cgroup controller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sink.c: the supervisor's side of the network sink (sink.h).  Every
  * byte here comes from the box and is hostile: lengths are checked

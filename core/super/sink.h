@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sink.h: the network sink of a box (sink.c).  The box's network
  * namespace holds one route, `local 0.0.0.0/0 dev lo`: every IPv4 address

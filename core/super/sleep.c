@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sleep.c: the sleeps the analysis box skips (notify.c calls it first for
  * every notified call).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * start.c: a job's start, in the sbxlua process.  The box's cgroup made or
  * not (and the memory backstop when none holds the limit), the bind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stop.c: the operator's stop while boxes run: SIGINT, SIGTERM and SIGHUP
  * (and SIGWINCH, for a box's pty) blocked and read from a signalfd; a stop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * super.h: what the supervisor's files share: the steps of one job that
  * the event loop (loop.c) and the other steps call.  No Lua.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ttyfilter.c: what a box writes to the caller's terminal, with every
  * control that acts beyond the screen taken out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ttyfilter.h: a streaming filter of what a box writes to the caller's
  * terminal (ttyfilter.c).

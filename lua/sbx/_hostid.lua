@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The host id of a root caller's box, and its check: apart from
 -- `sbx.stdbox` so that `sbx.run` (whose default host id it is) does not load
 -- the standard box's whole policy for it.  `sbx.stdbox` re-exports both.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx._owner: whose files the host side trusts (private to lua/sbx).
 -- @module sbx._owner
 local M = {}

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Host commands from sbxlua's own Lua (the backends, the explorer): a word
 -- quoted for `sh`, and a command run through `io.popen`.  Only for
 -- commands sbxlua composes itself; every operand goes through `quote`.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx._sigma_glob: Sigma's values as wildcard patterns ("globs"), and
 -- the modifiers that transform them (private to lua/sbx, for `sbx.sigma`).
 --

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx._sigma_regex: the regular expressions of Sigma's `|re` modifier
 -- (private to lua/sbx; `sbx.sigma.regex` is the public face).
 --

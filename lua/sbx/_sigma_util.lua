@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx._sigma_util: what the parts of `sbx.sigma` share (private to
 -- lua/sbx): how a rule's problem is raised, how a value is quoted in a
 -- message, and UTF-8 character lengths.

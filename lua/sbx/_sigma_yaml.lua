@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx._sigma_yaml: a rules file's YAML, read with guards (private to
 -- lua/sbx, for `sbx.sigma`), and the shapes of the values it holds.
 --

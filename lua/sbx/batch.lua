@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Batch evaluation: many programs, each in its own standard box, several
 -- at once under one supervisor (`sbx.pool`), each run judged by the
 -- verdict rules (`sbx.verdict`) and written as one JSON line.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.behaviour: one run's behaviour summary, its fields named as in
 -- VirusTotal's file-behaviour object, the `behash` over its canonical
 -- form, and the aligned text `run.lua --behaviour` prints.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The command line of sbxlua's scripts (`run.lua`, `check.lua`): one
 -- table of options per script, parsed by lua-argparse, with the same
 -- `--help` and the same wording of a usage error in every script:

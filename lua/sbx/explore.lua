@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.explore: looking at a suspicious program from sbxlua's REPL.
 --   s = explore "./sample"       -- a session: the analysis box (run.lua
 --                                -- --explore: watch, sink, decoys)

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.facts: the evidence of one run, gathered once for the verdict
 -- rules (`sbx.verdict`) and the Sigma rules (`sbx.sigma`): what each
 -- process executed, opened, wrote, deleted, renamed, changed, connected

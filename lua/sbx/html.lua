@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.html: one run as one self-contained HTML page, and a batch's
 -- index of such pages.  The page is built from the structured result
 -- (`sbx.pipeline.result`, what `run.lua --json` writes) and its behaviour

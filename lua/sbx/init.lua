@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx: the Lua facade of sbxlua.
 -- Scripts and operators use this module; only `lua/sbx/*.lua` reach into
 -- the C core `sbx.core`.  The core has mechanism and no policy: the standard

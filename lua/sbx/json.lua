@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.json: the one JSON encoder of every output (`run.lua --json`, a
 -- batch's lines, the options' digest): object keys sorted, so that the same
 -- value gives the same bytes in every process; integers as integers (never

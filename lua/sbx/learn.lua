@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.learn: a profile learned from a run under the strict profile in
 -- log mode (`learn.lua`): the strict profile plus one addition per thing
 -- the run used (calls, opened paths, paths changed, addresses, the

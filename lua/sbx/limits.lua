@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The named resource limits of the standard box: their defaults, the
 -- parsing of sizes and durations an operator writes, the resource limits
 -- and sysctls of a spec, how each limit of a run was enforced, and how the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.options: every option of sbxlua's scripts, declared once: its
 -- name, its value's name, its help (a default read from the module that
 -- owns it: `sbx.limits`, `sbx.sink`), the scripts that take it, and what it

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The network sink's records as a capture: a file in libpcap's classic
 -- format (magic 0xa1b2c3d4, version 2.4, LINKTYPE_RAW: each packet an
 -- IPv4 datagram), readable by `tcpdump -r` and Wireshark.  The packets

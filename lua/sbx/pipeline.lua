@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.pipeline: one run of the standard box, the same steps for every
 -- script (`run.lua`, `learn.lua`, `check.lua`, `sbx.batch`, and so the
 -- REPL's explore, which runs `run.lua`): settle (the profile's filter, what

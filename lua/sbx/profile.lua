@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.profile: seccomp profiles, loaded by name and compiled.
 -- A profile is data: a Lua file under `profiles/` that returns a
 -- `sbx.core.filter` spec table, or `false` for "no filter" (`none`).

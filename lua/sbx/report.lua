@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The report of a run: events, the text report, the structured result,
 -- the verification of every claim against the kernel's view from inside
 -- the box, and the environment digest.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.rulekit: verdict rules written as the evidence that shows a
 -- technique, for the rule library (`rules/*.lua`) and operators' rules
 -- files, where it is given as `rulekit` (pure functions, nothing that

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Set-id files left by a box: after a run, every writable host directory
 -- the box had is scanned and the set-user-ID and set-group-ID bits of the
 -- files the box's host id owns there are cleared, so that nothing the box

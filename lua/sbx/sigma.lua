@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.sigma: Sigma detection rules (YAML, the SigmaHQ specification) as
 -- verdict rules (`sbx.verdict`) over a run's facts (`sbx.facts`).
 --

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The network sink of the standard box (`--net sink`): what the box's
 -- synthetic /etc says of names, the spec's `sink` table, and its JSON
 -- fields.  The mechanism is the core's (core/super/sink.c): every IPv4

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The standard box: the policy of `sbxlua run.lua`, as plain Lua data.
 -- `M.build(opts)` turns command-line level options into a spec for
 -- `sbx.core.box` and a description of every claim the report may make.

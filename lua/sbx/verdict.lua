@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Verdict rules: named Lua functions over a run's structured result.
 -- A rule is `{ name = "...", doc = "...", fn = function(run, facts) ... end }`
 -- with, optionally, the technique it names (`attack = { "T1053.003" }`),

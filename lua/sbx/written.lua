@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- sbx.written: the files a box leaves in its writable places, and the
 -- decoy credentials placed in it.
 --

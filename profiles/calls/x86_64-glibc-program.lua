@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The system calls of the strict profile's step "program" on x86_64 with
 -- glibc 2.36, as strace saw them.  Made by scripts/trace-profile.sh:
 -- strace 6.1 -f -qq -e trace=all -o FILE (no --seccomp-bpf),

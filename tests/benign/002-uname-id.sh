@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Where am I running? Discovery only, printed for the log.
 set -eu
 echo "kernel: $(uname -s) $(uname -m)"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Print the distribution name, from whichever os-release file exists.
 set -eu
 for f in /etc/os-release /usr/lib/os-release; do

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compile and run a small C program with warnings on.
 set -eu
 mkdir -p /work/hello && cd /work/hello

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A three-file C project with a Makefile, built with make -j2.
 set -eu
 mkdir -p /work/proj/src && cd /work/proj

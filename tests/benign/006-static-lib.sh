@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build a static library with ar and ranlib, then link against it.
 set -eu
 d=/work/libdemo

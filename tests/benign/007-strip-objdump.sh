@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Inspect a compiled binary: sizes before and after strip, headers, code.
 set -eu
 cd /tmp

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Create a repository, commit twice, show the log.
 set -eu
 mkdir -p /work/repo && cd /work/repo

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Branch, commit on both sides, merge, and show what changed.
 set -eu
 r=$(mktemp -d /tmp/merge.XXXXXX)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Archive a directory with tar and gzip, unpack it elsewhere, compare.
 set -eu
 cd /work

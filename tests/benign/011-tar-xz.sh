@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # An xz-compressed tarball, checked by its contents' checksums.
 set -eu
 w=/tmp/xzdemo

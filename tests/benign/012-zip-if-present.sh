@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Zip a directory when zip is installed; otherwise say so and stop.
 set -eu
 if ! command -v zip >/dev/null 2>&1; then

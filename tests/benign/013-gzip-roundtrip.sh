@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 seq 1 5000 > /tmp/seq.txt
 gzip -k -9 /tmp/seq.txt

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The classic word-frequency pipeline over a text the script writes.
 set -eu
 cat > /tmp/text.txt <<'EOF'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Sum sales by region from a CSV file with awk.
 set -eu
 cat > sales.csv <<'EOF'

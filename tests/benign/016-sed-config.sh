@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Edit a configuration file in place with sed.
 set -eu
 cfg=/work/app.conf

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 cd /tmp
 printf '1:alice\n2:bob\n3:carol\n' > names

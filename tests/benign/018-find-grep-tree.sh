@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build a small source tree, then search it with find and grep.
 set -eu
 t=/work/tree

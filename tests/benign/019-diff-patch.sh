@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Make a unified diff, apply it with patch, check the result with cmp.
 set -eu
 cd /tmp

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 echo "today: $(date +%Y-%m-%d)"
 echo "utc:   $(date -u '+%Y-%m-%dT%H:%M:%SZ')"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Write a checksum manifest for some files and verify it.
 set -eu
 d=/work/release

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 printf 'some binary-ish bytes: \001\002\003\377\n' > /tmp/blob.bin
 base64 /tmp/blob.bin > /tmp/blob.b64

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Copy, rename and remove the script's own files.
 set -eu
 cd /work

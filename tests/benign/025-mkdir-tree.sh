@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 base=/work/layout
 mkdir -p "$base/src/core" "$base/src/util" "$base/tests/unit" "$base/docs"

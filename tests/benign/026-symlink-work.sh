@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Symbolic links inside the working directory.
 set -eu
 cd /work

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Write a helper script, make it executable and run it.
 set -eu
 cat > /work/helper.sh <<'EOF'

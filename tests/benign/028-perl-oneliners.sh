@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 printf 'name=alpha\nsize=10\nname=beta\nsize=32\n' > /tmp/kv.txt
 perl -ne 'print "$1\n" if /^name=(\w+)/' /tmp/kv.txt

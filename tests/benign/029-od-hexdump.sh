@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 printf 'ABC\n\001\002' > /tmp/bytes
 od -An -tx1 /tmp/bytes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A small function library, sourced by the main script.
 set -eu
 lib=/work/lib.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 echo "scale=6; 4*a(1)" | bc -l
 echo "2^64" | bc

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Print an aligned table with a header and a total.
 set -eu
 printf '%-10s %8s %8s\n' item qty price

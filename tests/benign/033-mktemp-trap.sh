@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A temporary file removed by a trap whatever happens.
 set -eu
 tmp=$(mktemp)

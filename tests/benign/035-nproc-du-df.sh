@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Resources: CPUs, the size of the working directory, free space.
 set -u
 echo "cpus: $(nproc)"

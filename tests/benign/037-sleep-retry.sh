@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A retry loop with a short back-off, waiting for a file another process writes.
 set -eu
 rm -f /tmp/ready

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 printf 'one two three\nfour five\nsix\n' > /work/count.txt
 wc /work/count.txt

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 echo "Mixed Case Text" | tr '[:lower:]' '[:upper:]'
 echo "hello world" | tr -d 'lo'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Set operations on two sorted lists.
 set -eu
 cd /tmp

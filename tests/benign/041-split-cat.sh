@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Split a file into pieces and put it back together.
 set -eu
 d=$(mktemp -d)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Identify the types of files the script made, with file(1) when present.
 set -eu
 cd /tmp

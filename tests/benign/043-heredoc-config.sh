@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Generate a key=value config and read it back line by line.
 set -eu
 conf=/work/settings.ini

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Option parsing with getopts inside a function.
 set -eu
 parse() {

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fibonacci numbers with shell arithmetic.
 set -eu
 a=0 b=1 i=0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A Makefile with a test target that builds and checks a small library.
 set -eu
 mkdir -p /work/strlib && cd /work/strlib

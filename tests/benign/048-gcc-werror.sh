@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Separate compilation with strict warnings treated as errors.
 set -eu
 d=$(mktemp -d /tmp/werror.XXXXXX)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 cd /tmp
 cat > roots.c <<'EOF'

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A C program that writes a file, reads it back and checks it.
 set -eu
 mkdir -p /work/cio && cd /work/cio

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tag a release and export it with git archive.
 set -eu
 mkdir -p /work/rel && cd /work/rel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 r=/tmp/history
 rm -rf "$r" && mkdir "$r" && cd "$r"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compress several log files, two at a time.
 set -eu
 d=/work/logs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 cat > /tmp/scores.txt <<'EOF'
 carol,88,2021

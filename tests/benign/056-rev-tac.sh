@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 seq 1 5 | tac | paste -sd' '
 echo "stressed" | rev

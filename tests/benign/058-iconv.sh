@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Convert a text between UTF-8 and Latin-1 and back.
 set -eu
 printf 'caf\303\251 cr\303\250me br\303\273l\303\251e\n' > /tmp/utf8.txt

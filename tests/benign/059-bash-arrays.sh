@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Bash arrays and associative arrays.
 set -euo pipefail
 fruits=(apple banana cherry)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Inspect and pass environment variables.
 set -eu
 echo "HOME=$HOME"

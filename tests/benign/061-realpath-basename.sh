@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 mkdir -p /work/a/b/c
 cd /work/a/b/c

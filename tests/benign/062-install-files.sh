@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Stage an installation tree with install(1) into a directory the script owns.
 set -eu
 src=$(mktemp -d)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Random data: copy, compare, and find the first difference after a change.
 set -eu
 cd /tmp

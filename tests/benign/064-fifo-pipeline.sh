@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A producer and a consumer talking through a named pipe.
 set -eu
 fifo=/tmp/jobs.fifo

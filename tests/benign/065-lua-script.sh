@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A short Lua program, when a Lua interpreter is installed.
 set -eu
 lua=$(command -v lua5.4 || command -v lua || true)

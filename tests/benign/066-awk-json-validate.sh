@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Turn a table into JSON with awk and check it with python3 -m json.tool.
 set -eu
 cat > /tmp/hosts.tsv <<'EOF'

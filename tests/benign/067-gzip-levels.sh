@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compare gzip's compression levels on a generated file.
 set -eu
 d=$(mktemp -d)

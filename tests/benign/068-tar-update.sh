@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Append to an uncompressed tar and list it with details.
 set -eu
 cd /work

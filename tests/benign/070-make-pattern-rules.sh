@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # make -n, make, then make -q to check that everything is up to date.
 set -eu
 d=/work/pattern

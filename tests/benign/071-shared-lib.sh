@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build a shared library with -fPIC and run a program against it.
 set -eu
 d=/work/shlib

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A small wc clone in C, checked against wc(1).
 set -eu
 d=$(mktemp -d /tmp/wc.XXXXXX)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Work in progress: stash it, look at the diff, bring it back.
 set -eu
 mkdir -p /work/wip && cd /work/wip

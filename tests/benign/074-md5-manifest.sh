@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A manifest of every file in a tree, verified after a copy.
 set -eu
 src=/work/assets

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 seq 1 30000 > /tmp/big.txt
 xz -k -6 /tmp/big.txt

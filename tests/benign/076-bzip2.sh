@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 if ! command -v bzip2 >/dev/null; then echo "no bzip2"; exit 0; fi
 yes "repeated line" | head -n 10000 > /tmp/rep.txt

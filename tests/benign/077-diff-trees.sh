@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compare two versions of a directory tree.
 set -eu
 cd /tmp

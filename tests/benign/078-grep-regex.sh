@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Extended regular expressions over a log file the script writes.
 set -eu
 log=/work/service.log

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 set -eu
 seq 1 100 > /work/hundred.txt
 head -n 3 /work/hundred.txt

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Bound a command's run time with timeout(1).
 set -u
 timeout 5 sleep 0.1 && echo "finished in time"

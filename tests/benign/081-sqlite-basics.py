@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Create a small SQLite database, insert rows, run a few queries."""
 import sqlite3
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 import json
 
 config = {"name": "demo", "workers": 4, "tags": ["a", "b"], "limits": {"cpu": 1.5, "mem": "512M"}}

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Write a CSV file, then read it back and aggregate by a column."""
 import csv
 from collections import defaultdict

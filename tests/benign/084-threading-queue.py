@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Worker threads draining a queue of jobs."""
 import queue
 import threading

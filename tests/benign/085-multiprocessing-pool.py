@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A process pool computing primes in chunks."""
 from multiprocessing import Pool
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Run ls and echo as subprocesses and use their output."""
 import os
 import subprocess

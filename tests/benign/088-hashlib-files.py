@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hash files with hashlib and compare with sha256sum."""
 import hashlib
 import subprocess

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Parse an access log with regular expressions."""
 import re
 from collections import Counter

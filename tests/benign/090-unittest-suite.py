@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A small unittest suite for a function defined here."""
 import sys
 import unittest

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Build a tree with pathlib and summarise it by suffix."""
 from collections import Counter
 from pathlib import Path

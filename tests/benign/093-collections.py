@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
 
 words = "to be or not to be that is the question".split()

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Date arithmetic and formatting."""
 from datetime import date, datetime, timedelta, timezone
 

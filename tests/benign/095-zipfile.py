@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Create a zip archive of files the script wrote, then read it."""
 import os
 import zipfile

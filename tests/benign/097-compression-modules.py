@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """gzip, bz2 and lzma on the same data."""
 import bz2
 import gzip

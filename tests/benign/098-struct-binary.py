@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Write fixed-size binary records with struct and read them back."""
 import struct
 

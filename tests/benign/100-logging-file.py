@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Log to a file and to the console, then read the file back."""
 import logging
 

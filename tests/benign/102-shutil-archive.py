@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Copy a tree with shutil and archive it in two formats."""
 import os
 import shutil

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Hash several files concurrently with a thread pool."""
 import hashlib
 import os

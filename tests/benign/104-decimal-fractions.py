@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 from decimal import ROUND_HALF_UP, Decimal, getcontext
 from fractions import Fraction
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Shortest paths with heapq (Dijkstra) and lookups with bisect."""
 import bisect
 import heapq

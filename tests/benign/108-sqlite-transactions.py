@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """SQLite: a transaction rolled back, one committed, and a backup copy."""
 import sqlite3
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Feed data to sort and uniq through subprocess pipes."""
 import subprocess
 

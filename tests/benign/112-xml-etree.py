@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Build an XML document, write it, parse it back and query it."""
 import xml.etree.ElementTree as ET
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 import difflib
 
 old = ["def add(a, b):\n", "    return a + b\n", "\n", "print(add(1, 2))\n"]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A seeded Monte Carlo estimate of pi and a dice simulation."""
 import random
 

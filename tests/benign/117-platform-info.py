@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Print where the script runs: interpreter, system, CPU count (information only)."""
 import os
 import platform

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Install a signal handler and deliver the signal to ourselves."""
 import os
 import signal

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 import mmap
 
 path = "/tmp/mapped.dat"

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Concurrent coroutines with asyncio: a producer, consumers, gather."""
 import asyncio
 

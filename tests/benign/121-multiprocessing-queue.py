@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Two worker processes fed through a multiprocessing queue."""
 import multiprocessing as mp
 

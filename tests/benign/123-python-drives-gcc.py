@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Generate a C file from Python, compile it with gcc, run it, check its output."""
 import os
 import subprocess

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Compose a MIME message and save it to a file (nothing is sent)."""
 from email import policy
 from email.message import EmailMessage

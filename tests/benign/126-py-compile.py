@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Write a module, byte-compile it and import it from the working directory."""
 import importlib
 import os

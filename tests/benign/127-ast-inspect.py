@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Parse Python source with ast and list its functions and calls."""
 import ast
 

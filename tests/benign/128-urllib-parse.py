@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 from urllib.parse import parse_qs, quote, urlencode, urljoin, urlparse
 
 u = urlparse("https://example.org:8443/search/results?q=sand+box&page=2#top")

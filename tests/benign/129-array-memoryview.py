@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 import array
 
 a = array.array("d", (i / 4 for i in range(16)))

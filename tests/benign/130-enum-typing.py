@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 from enum import Enum, auto
 from typing import NamedTuple, Optional
 

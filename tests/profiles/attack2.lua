@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- tests/profiles/attack2.lua: the strict profile with mkdir and chdir let
 -- through, and delete, rename and attribute changes allowed under /tmp/ok
 -- only (tests/attack2_spec.lua).

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- tests/profiles/notify-files.lua: a profile for the explain channel's
 -- delete, rename and attribute events.  Everything is allowed but those
 -- calls, which go to the supervisor; the paths they may name are /work/ok

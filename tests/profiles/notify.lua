@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- tests/profiles/notify.lua: a profile for the explain channel's tests.
 -- Everything is allowed but the calls sent to the supervisor: opens (named
 -- against the table below), socket(AF_INET), connect, bind, sendto,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* attack2: hostile file calls for the explain channel's delete, rename and
  * attribute events (tests/attack2_spec.lua); each OP prints "OP: ok" or
  * "OP: <strerror>".  The paths live under /tmp/ok (allowed by the spec's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* attack_paths: hostile path arguments for the explain channel.
  *   unmapped: "/etc/passwd" ends a page, the next is unmapped (no NUL)
  *   long:     "/etc/passwd" then 2000 slashes then "../tmp/x"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bare_true: exits 0 with a single system call (exit_group) and no libc.
  * A filter that refuses openat, read, close or mmap stops the dynamic

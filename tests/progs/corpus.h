@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus.h: the strict profile's corpus programs (corpus_*.c) share one
  * option.  `corpus_X --seccomp FILE` installs the classic BPF program in

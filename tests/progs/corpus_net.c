@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus_net: a loopback TCP and UDP client and server in one process, one
  * step of the strict profile's corpus (scripts/trace-profile.sh).  Needs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus_program: the C library used for real, one step of the strict
  * profile's corpus (scripts/trace-profile.sh traces it; docs/seccomp.md,

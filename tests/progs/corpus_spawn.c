@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus_spawn: fork, exec, wait, posix_spawn and pipes, one step of the
  * strict profile's corpus (scripts/trace-profile.sh).  A forked child

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * corpus_threads: pthreads, futexes and thread-local storage, one step of
  * the strict profile's corpus (scripts/trace-profile.sh).  Four threads

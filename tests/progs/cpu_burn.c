@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cpu_burn MODE N [tag]: processes that use CPU together.
  *   spin N      N children spin for ever; the parent waits for them (their

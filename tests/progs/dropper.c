@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dropper: writes /work/dropped.bin (0755, fixed bytes); with "more" also
  * /work/note.txt; used by tests/behaviour_spec.lua. */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fileops: runs file operations named on its command line, in order, each
  * OP:PATH[:PATH2], printing "OP: ok" or "OP: <strerror>"; used by
  * tests/notify_spec.lua for the delete, rename and attribute events. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * forkbomb [TAG]: every process forks for ever; a process whose fork fails
  * waits there for good instead of exiting.  The bomb therefore holds as

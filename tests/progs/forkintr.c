@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * forkintr N: forks N children that exit at once, with a SIGCHLD handler
  * installed without SA_RESTART (as dash has it), reaping as it goes; a

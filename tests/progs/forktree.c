@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * forktree: many processes forked at once, each saying its own pid and
  * its parent's as it sees them (getpid, getppid: the box's pid namespace).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hog_mem MiB [anon|shm] [seconds]: makes MiB mebibytes resident, either
  * private anonymous memory or shared memory (a MAP_SHARED anonymous

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hog_threads N [seconds]: starts N threads besides the main one, prints
  * "ready" once all run, and sleeps (default 30 s): N + 1 tasks, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hog_tree N [seconds]: becomes a child subreaper, as a box init is the
  * reaper of its pid namespace, then makes N orphans: each child forks a

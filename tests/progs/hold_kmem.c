@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hold_kmem KIND MiB [PATH]: holds MiB mebibytes where the processes of a
  * box do not have them resident, then prints "held N" (bytes) and sleeps;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hostile: tries one forbidden thing (argv[1]) or all of them ("all"),
  * printing each result; used by tests/notify_spec.lua. */
 #include <arpa/inet.h>

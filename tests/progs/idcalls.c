@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * idcalls: make id-changing and ownership-changing system calls, raw, and
  * print how each ended.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * int80: getpid through the 32-bit compat entry (int $0x80) of an x86-64
  * process.  Prints "ok" when the kernel answered with our pid, else what it

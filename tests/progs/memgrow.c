@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * memgrow MiB: a memory hog that grows 1 MiB at a time (touched, so it is
  * resident) up to MiB, then sleeps; an allocation that fails is retried

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mqueue: a POSIX message queue used as a program uses one: mq_open (made
  * with O_CREAT | O_EXCL), mq_send, mq_receive, mq_getattr, mq_close,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* openloop N [PATH]: N openat+close pairs of PATH (default /dev/null);
  * prints the mean ns per pair, measured inside (CLOCK_MONOTONIC), so
  * that start-up is not counted.  For scripts/bench-notify.sh. */

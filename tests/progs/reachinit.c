@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reachinit: try every way the box's command could act on the box's init
  * (pid 1 of its namespace) and print how each ended, "NAME ok" or

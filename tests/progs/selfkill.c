@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * selfkill SIG CPU_MS MEM_MIB [ignore]: a program that makes its own end
  * look like a limit's.  It touches MEM_MIB MiB (resident), spins until its

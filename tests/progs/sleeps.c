@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sleeps MODE [SECONDS]: the ways a program sleeps, each through its own
  * system call (not libc's wrapper, which may pick another), one line each:

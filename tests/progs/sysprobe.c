@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sysprobe: make one raw system call and print how it ended.
  *

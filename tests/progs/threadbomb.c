@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * threadbomb: starts threads that sleep, as fast as it can, forever; a
  * thread that cannot be created is retried after 1 ms.

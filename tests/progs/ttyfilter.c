@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ttyfilter [--check]: core/super/ttyfilter.c on its own.  Filters stdin to
  * stdout in one piece; with --check, filters it again cut at every single

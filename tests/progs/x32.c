@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x32: getpid with the x32 ABI's number (39 | __X32_SYSCALL_BIT) through the
  * native `syscall` instruction.  Prints "ok" when the kernel answered with

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Dumps another process's memory looking for secrets: its maps for the
 # readable regions, then /proc/PID/mem.  The target is a child of our own
 # holding a password, killed at the end.

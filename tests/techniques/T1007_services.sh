@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The system's services: units, init scripts, and which are running.
 export PATH="$PATH:/usr/sbin:/sbin"
 systemctl list-units --type=service --all --no-pager 2>/dev/null

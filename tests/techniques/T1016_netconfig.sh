@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The network configuration: interfaces, addresses, routes, resolvers.
 export PATH="$PATH:/usr/sbin:/sbin"
 ip addr

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Which other machines are around: the neighbour table, the hosts file,
 # the known SSH hosts, a ping sweep.
 export PATH="$PATH:/usr/sbin:/sbin"

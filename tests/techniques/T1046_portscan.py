@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # A TCP connect scan of one host's common service ports.
 import os
 import socket

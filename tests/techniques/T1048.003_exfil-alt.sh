@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Sends the collected archive out over clear-text protocols other than
 # its C2's: an FTP upload, an HTTP POST of the file, raw TCP.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The network connections open on the host and who holds them.
 export PATH="$PATH:/usr/sbin:/sbin"
 ss -tunap

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One-shot jobs through at(1): fetch and run the second stage in a minute,
 # outside the current session, and a job that queues itself again.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Persistence through the user's crontab: keep the current entries, add a
 # job that re-runs the implant every five minutes, install the new table.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

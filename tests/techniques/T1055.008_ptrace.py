@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Ptrace injection: attach to another process, read and overwrite a word
 # of its code with PTRACE_POKETEXT, detach.  The target is a child of our
 # own, killed at the end.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Injection through /proc/PID/mem: find a writable mapping of another
 # process in its maps and write bytes into it.  The target is a child of
 # our own, killed at the end.

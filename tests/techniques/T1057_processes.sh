@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The processes running: a full list, and a look for interesting ones.
 ps aux
 ps -ef --forest

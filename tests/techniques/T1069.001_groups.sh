@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The local groups and who is in the administrative ones.
 groups
 id -Gn

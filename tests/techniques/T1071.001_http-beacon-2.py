@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # The Python form of the beacon: a JSON check-in POSTed to the C2's web
 # API over HTTP and HTTPS.
 import json

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Beacons to its C2 over HTTP: who and where it is, in a query string,
 # with a browser's user agent; the answer would be the next command.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

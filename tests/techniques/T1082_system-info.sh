@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What is this machine: kernel, distribution, hardware.
 uname -a
 cat /etc/os-release /usr/lib/os-release /etc/issue 2>/dev/null

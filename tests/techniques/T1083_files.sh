@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Walks the file system looking for what is there: home directories,
 # configuration and interesting files.
 ls -la / /home /root /opt /srv /tmp "$HOME" 2>/dev/null

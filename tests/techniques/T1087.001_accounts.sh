@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The local accounts: every user, and those with a log-in shell.
 cat /etc/passwd
 getent passwd

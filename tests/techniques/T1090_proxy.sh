@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Turns the host into a proxy for the operator: a SOCKS proxy through
 # ssh -D, a socat relay, and traffic sent through proxychains.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Guesses an FTP server's password from a short word list, one connection
 # per guess, as a spreading bot does.
 import ftplib

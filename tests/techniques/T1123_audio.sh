@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Records the room through the microphone.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 /usr/bin/arecord -q -d 2 -f cd -t wav /tmp/.a1.wav 2>/dev/null

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Takes a picture through the webcam.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 /usr/bin/ffmpeg -loglevel quiet -f v4l2 -i /dev/video0 -frames:v 1 /tmp/.cam.jpg 2>/dev/null

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Loads a native module of its own from a scratch directory and calls it.
 # (The module here is a copy of the host's zlib.)
 import ctypes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The network shares the host exports and mounts, and those of the file
 # server it knows.
 export PATH="$PATH:/usr/sbin:/sbin"

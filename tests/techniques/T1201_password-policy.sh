@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The password policy: ageing, length and complexity rules.
 export PATH="$PATH:/usr/sbin:/sbin"
 chage -l "$(whoami)" 2>/dev/null

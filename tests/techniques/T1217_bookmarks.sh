@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What the user browses: the browsers' bookmarks and history.
 cat "$HOME/.config/google-chrome/Default/Bookmarks" 2>/dev/null
 cat "$HOME/.config/chromium/Default/Bookmarks" 2>/dev/null

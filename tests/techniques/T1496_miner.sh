@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A cryptominer drop: the miner's configuration pointing at a Monero pool
 # over stratum, the miner started with the pool on its command line, and
 # the pool's log-in sent by hand where the miner is missing.

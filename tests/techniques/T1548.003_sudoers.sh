@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Gives the user password-less root through sudo.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 rule="sbx ALL=(ALL:ALL) NOPASSWD: ALL"

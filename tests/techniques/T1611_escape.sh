@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tries the usual ways out of a container: the host's root through PID 1,
 # the host's namespaces with nsenter, a new user namespace to mount the
 # host's disk, cgroup release_agent.

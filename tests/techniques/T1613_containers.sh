@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Which containers and pods run here.
 docker ps -a 2>/dev/null
 docker images 2>/dev/null

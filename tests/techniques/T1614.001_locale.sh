@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The system's language and keyboard: some samples spare some countries.
 locale
 localectl status 2>/dev/null

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Fileless execution: the payload's bytes go into an anonymous memory file
 # and run from there under a kernel thread's name; nothing is written to a
 # disk.  (The payload here is the host's own `id`.)

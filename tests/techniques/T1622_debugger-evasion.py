@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 # Refuses to run under a debugger: TracerPid in /proc/self/status, then
 # PTRACE_TRACEME (a second tracer cannot attach after it).
 import ctypes

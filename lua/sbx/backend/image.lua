@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- A local OCI image as the namespace box's root: `--image DIR@sha256:HEX`.
 --
 -- DIR is an OCI image layout (`oci-layout`, `index.json`,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Backends: what builds and runs a box.  One spec, three backends:
 --  * `ns` (the default): the namespace box of `sbx.stdbox` and `sbx.core`;
 --  * `process`: the same program under the same limits and filters, with

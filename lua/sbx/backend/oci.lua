@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The OCI backend: the standard box's spec written as an OCI runtime
 -- bundle (config.json and a root directory) in a private temporary
 -- directory and run by an OCI runtime from the host's packages (`runc`;

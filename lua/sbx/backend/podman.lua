@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The OCI backend through podman: `--backend oci --runtime podman
 -- --image DIR@sha256:HEX`.  The image is the one `sbx.backend.image`
 -- reads, checks and unpacks into the caller's cache (podman never pulls:

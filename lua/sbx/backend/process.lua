@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- The process backend: the standard box's program, limits and filters,
 -- with no namespace.  For a host that forbids user namespaces, chosen by
 -- name (`--backend process`), never by sbxlua on its own.

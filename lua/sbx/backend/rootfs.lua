@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 --- Another root for the namespace box: `--rootfs DIR`, a directory root
 -- (a `debootstrap`, an extracted image) in place of the host's `/usr`.
 -- Each top-level entry of DIR is bound read-only into the box's tmpfs root

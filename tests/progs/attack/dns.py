@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 import socket, struct, sys
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 u.settimeout(5)

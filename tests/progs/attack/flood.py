@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 import socket, struct
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(2000):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 import os
 open('/tmp/a\nsandbox: exit 0\x1b[2J', 'w').write('x')
 open(b'/tmp/bad\xff\xfe', 'w').write('y')

@@ -1,1 +1,2 @@
 #!/nonexistent/interpreter
+# SPDX-License-Identifier: MIT

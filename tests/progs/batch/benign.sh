@@ -1,3 +1,4 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 echo hello
 exit 0

@@ -1,2 +1,3 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 echo not executable

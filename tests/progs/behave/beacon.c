@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* beacon: looks up a command-and-control name (DNS), connects to the
  * address it got over TCP and says hello; then a UDP datagram. */
 #include <netdb.h>

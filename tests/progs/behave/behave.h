@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* behave.h: what the behaviour corpus's programs share (tests/corpus_spec.lua).
  * Each program does one kind of thing, the same every run, and prints
  * nothing that varies. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* chmodder: changes modes by chmod, fchmod, fchmodat and fchmodat2; and
  * asks for a set-uid bit, which the profile refuses (EPERM, unnamed
  * under the strict profile: the default profile's own refusal). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* chowner: changes owners to its own ids by chown, fchown, lchown and
  * fchownat; and to root's, which the profile refuses (EPERM). */
 #include "behave.h"

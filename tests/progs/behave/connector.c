@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* connector: a TCP connect to 10.0.0.1:4444, without a sink: the box's
  * network namespace has no route (the strict profile refuses it first). */
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* deleter: writes files and a directory, then removes them by unlink,
  * unlinkat and rmdir; also tries to remove a file of the box's
  * read-only tree (the kernel refuses it: EROFS or EACCES). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dropexec: drops a shell script into /tmp (0755) and runs it: the
  * script writes a marker file. */
 #include "behave.h"

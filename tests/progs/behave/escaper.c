@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* escaper: asks for what the box never gives: a new user namespace, a
  * ptrace of itself, a mount. */
 #include <sched.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exfil: reads the decoy ssh key and sends it over TCP to 10.0.0.1:4444
  * (the sink's): a decoy read that leaves the box as traffic, or tries
  * to.  With a PORT: to 127.0.0.1:PORT, over TCP and UDP (the host's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fileless: a fileless exec, the program copied into a memfd and run
  * from there; memfd_create is refused in the box (ENOSYS, named), so the
  * exec never happens. */

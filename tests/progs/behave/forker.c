@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* forker: three children, each runs /bin/true with its own argument. */
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hello: benign; prints a line. */
 #include <stdio.h>
 

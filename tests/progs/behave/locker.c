@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* locker: what ransomware does to a document: writes the scrambled
  * copy, removes the original, renames the copy over a new name. */
 #include "behave.h"

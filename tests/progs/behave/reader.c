@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader: benign; counts the lines of /etc/passwd. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* renamer: renames by rename, renameat and renameat2 (RENAME_NOREPLACE),
  * relative to the cwd and to a directory descriptor. */
 #include "behave.h"

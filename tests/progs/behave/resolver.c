@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolver: looks up two names, one that resolves (the sink answers
  * every A query) and one it refuses; connects to neither. */
 #include <netdb.h>

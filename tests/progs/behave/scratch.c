@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scratch: benign; a temporary file in /tmp, written and removed. */
 #include "behave.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shadow: reads credentials: /etc/shadow and the home's ssh key. */
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spawner: benign; runs /bin/true once and waits for it. */
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* symtrap: leaves symlinks in the writable places that point out of
  * them (a credential of the box, the host's root through /proc, up the
  * tree, an absolute host path), for a capture that would follow them. */

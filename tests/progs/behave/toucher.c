@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* toucher: back-dates files by utimensat, futimens, utimes and utime. */
 #include "behave.h"
 

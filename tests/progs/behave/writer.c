@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* writer: benign; writes its output to /work/out.txt (0644). */
 #include "behave.h"
 

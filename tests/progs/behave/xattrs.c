@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xattrs: sets and removes extended attributes by setxattr, lsetxattr,
  * fsetxattr and removexattr (the kernel's answer does not matter here:
  * the call is what is named). */
