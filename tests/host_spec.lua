@@ -123,6 +123,35 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 			end
 		end)
 
+		it("pid 1 is named and called as a Debian host's init, never with the host's command line", function()
+			local i = stdbox.host.init
+			-- a marker in sbxlua's own command line: init is a copy of sbxlua
+			local out = box_sh("cat /proc/1/comm; od -An -v -c /proc/1/cmdline | tr -d ' \\n'; echo; "
+				.. "ps -p 1 -o comm=,args=", "--env", "SBX_MARKER=host-secret-1d6f")
+			local comm, cmd, ps = out:match("^([^\n]*)\n([^\n]*)\n([^\n]*)\n$")
+			assert.are.equal(i.comm, comm, out)
+			assert.are.equal(i.cmdline, cmd:sub(1, #i.cmdline), out)
+			local rest = cmd:sub(#i.cmdline + 1)
+			assert.are.equal("\\0", rest:sub(1, 2), out)
+			assert.are.equal("", (rest:gsub("\\0", "")), "only zeros after the command line: " .. cmd)
+			assert.matches("^" .. i.comm .. "%s+" .. i.cmdline:gsub("%p", "%%%0") .. "%s*$", ps)
+			assert.is_falsy(out:find("host-secret", 1, true))
+		end)
+
+		it("the spec's init is checked: a table of a short name and a one-word command line", function()
+			for _, bad in ipairs { 5, "systemd", { comm = ("x"):rep(16) }, { comm = "" }, { comm = "a\0b" },
+				{ cmdline = ("y"):rep(64) }, { cmdline = 7 }, { pid = 1 } } do
+				local ok, err = pcall(require("sbx").box, S.spec("true", { init = bad }))
+				assert.is_false(ok)
+				assert.matches("init", err)
+			end
+			local saved = stdbox.host.init
+			stdbox.host.init = false
+			local spec = stdbox.build { prog = "true" }
+			stdbox.host.init = saved
+			assert.is_nil(spec.init)
+		end)
+
 		it("the home holds the usual dot files, a history among them, and is writable", function()
 			local out = box_sh("cd && ls -A; test -s .bash_history && echo history; "
 				.. "echo 'alias x=y' >> .bashrc && echo written")

@@ -26,6 +26,7 @@ static const char *const spec_keys[] = {"namespaces",
 					"host_gid",
 					"hostname",
 					"uptime",
+					"init",
 					"root",
 					"read_only_root",
 					"mounts",
@@ -162,6 +163,47 @@ static int out_mode(lua_State *L, int t, const char *k)
 	return m;
 }
 
+/* a string field of the table at idx into buf: 1 to size - 1 bytes, no
+ * NUL; absent: "" */
+static void opt_word(lua_State *L, int idx, const char *k, char *buf,
+		     size_t size)
+{
+	size_t len = 0;
+	const char *v;
+
+	lua_getfield(L, idx, k);
+	if (!lua_isnil(L, -1)) {
+		if (lua_type(L, -1) != LUA_TSTRING)
+			luaL_error(L, "field 'init.%s' must be a string", k);
+		v = lua_tolstring(L, -1, &len);
+		if (len == 0 || len >= size || strlen(v) != len)
+			luaL_error(L,
+				   "field 'init.%s' must be 1 to %d bytes, "
+				   "no NUL",
+				   k, (int)size - 1);
+		memcpy(buf, v, len + 1);
+	}
+	lua_pop(L, 1);
+}
+
+/* init's name and command line in the box: {comm = , cmdline = } */
+static void spec_init(lua_State *L, struct sbx_plan *p)
+{
+	static const char *const ik[] = {"comm", "cmdline", NULL};
+	int t;
+
+	if (lua_getfield(L, 1, "init") != LUA_TNIL) {
+		t = lua_gettop(L);
+		if (!lua_istable(L, t))
+			luaL_error(L, "field 'init' must be a table");
+		sbx_check_keys(L, t, 0, ik);
+		opt_word(L, t, "comm", p->init_comm, sizeof p->init_comm);
+		opt_word(L, t, "cmdline", p->init_cmdline,
+			 sizeof p->init_cmdline);
+	}
+	lua_pop(L, 1);
+}
+
 /* namespaces, ids and the hostname */
 static void spec_ids(lua_State *L, struct sbx_plan *p, int anchor)
 {
@@ -189,6 +231,7 @@ static void spec_ids(lua_State *L, struct sbx_plan *p, int anchor)
 	/* s, at most 10 years: a clock offset the kernel takes whatever the
 	 * host's own uptime */
 	p->uptime = (int64_t)sbx_opt_int(L, 1, "uptime", 0, 0, 315360000);
+	spec_init(L, p);
 	p->hostname = sbx_opt_str(L, 1, "hostname", NULL);
 	if (p->hostname) {
 		if (strlen(p->hostname) == 0 || strlen(p->hostname) > 64)

@@ -220,11 +220,14 @@ static _Noreturn void step(const struct sbx_plan *p)
 /*
  * Init is a copy of the supervisor: its /proc/1/cmdline would show the
  * host's command line (paths, --env values) to the box.  The argument and
- * environment areas of this copy are private pages: zero them.  Their
- * bounds are fields 48 to 51 of /proc/self/stat (the host's procfs, still
- * mounted here), counted after the ")" that ends the command name.
+ * environment areas of this copy are private pages: zero them, then write
+ * the plan's command line for init at the start of the argument area when
+ * it fits (the area keeps its length: the kernel shows the zeros after
+ * it).  Their bounds are fields 48 to 51 of /proc/self/stat (the host's
+ * procfs, still mounted here), counted after the ")" that ends the
+ * command name.  The name (/proc/1/comm) is the plan's too.
  */
-static void wipe_args(void)
+static void wipe_args(const struct sbx_plan *p)
 {
 	char buf[2048];
 	unsigned long v[4] = {0, 0, 0, 0};
@@ -247,10 +250,16 @@ static void wipe_args(void)
 			v[field - 48] = x;
 		}
 	}
-	if (v[0] && v[1] > v[0])
+	if (v[0] && v[1] > v[0]) {
+		size_t len = strlen(p->init_cmdline);
 		memset((void *)v[0], 0, v[1] - v[0]);
+		if (len && len < v[1] - v[0])
+			memcpy((void *)v[0], p->init_cmdline, len);
+	}
 	if (v[2] && v[3] > v[2])
 		memset((void *)v[2], 0, v[3] - v[2]);
+	if (p->init_comm[0])
+		(void)prctl(PR_SET_NAME, p->init_comm, 0, 0, 0);
 }
 
 /* no handler of the supervisor's (Lua's SIGINT hook) stays in init: as
@@ -261,7 +270,7 @@ static void init_begin(const struct sbx_plan *p)
 	sbx_stamp(SBX_T_CHILD);
 	reset_signals();
 	sbx_setup_fds(p);
-	wipe_args();
+	wipe_args(p);
 }
 
 /* the supervisor writes setgroups, uid_map and gid_map, then says go */

@@ -143,6 +143,10 @@ struct sbx_plan {
 	/* s: CLOCK_BOOTTIME and CLOCK_MONOTONIC in the box at its start (a
 	 * time namespace init makes for the command); 0: the host's */
 	int64_t uptime;
+	/* init's name (/proc/1/comm) and command line (/proc/1/cmdline, one
+	 * word) in the box; "": sbxlua's name, an empty command line */
+	char init_comm[16];
+	char init_cmdline[64];
 	/* tree: when root_opts is set, a tmpfs root is built and pivoted to */
 	const char *root_opts;
 	int ro_root;

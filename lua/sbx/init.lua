@@ -71,7 +71,7 @@ local function prepare(spec, fname)
 	if be == "process" then
 		-- no namespace at all (sbx.backend.process): nothing to mount,
 		-- name or map, the host's tree under Landlock
-		for _, k in ipairs { "mounts", "hostname", "sysctl", "uid", "gid", "net_lo", "uptime" } do
+		for _, k in ipairs { "mounts", "hostname", "sysctl", "uid", "gid", "net_lo", "uptime", "init" } do
 			if s[k] ~= nil then bad(fname, ("the process backend has no %s"):format(k)) end
 		end
 		if s.root ~= nil and s.root ~= "host" then bad(fname, "the process backend has no root of its own") end

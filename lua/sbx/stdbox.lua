@@ -65,8 +65,12 @@ M.user = { name = "dana", uid = 1000, gid = 1000, home = "/home/dana" }
 -- `uptime`: the range, in seconds, of the box's uptime at its start
 -- (/proc/uptime, CLOCK_BOOTTIME, CLOCK_MONOTONIC: a time namespace), drawn
 -- per run (`M.uptime`); false: the host's clocks.
+-- `init`: the name (/proc/1/comm, at most 15 bytes) and command line
+-- (/proc/1/cmdline, one word) of the box's pid 1, as a Debian host's
+-- systemd shows them; false: sbxlua's name, no command line.
 M.host = {
 	hostname = "dana-laptop",
+	init = { comm = "systemd", cmdline = "/sbin/init" },
 	uptime = { 2 * 86400, 9 * 86400 },
 	sys = { "/sys/devices/system/cpu", "/sys/devices/system/node",
 		"/sys/kernel/mm/transparent_hugepage", "/sys/kernel/mm/hugepages" },
@@ -852,6 +856,7 @@ local function box_spec(o, c, t)
 		host_uid = c.host_id, host_gid = c.host_id,
 		hostname = M.host.hostname,
 		uptime = M.uptime(),
+		init = M.host.init or nil,
 		root = { size = 1 * MiB, nr_inodes = 1024 },
 		read_only_root = true,
 		mounts = t.mounts,
