@@ -55,17 +55,6 @@ struct sleep_ask {
 	size_t back_size;
 };
 
-static int read_box(pid_t pid, uint64_t addr, void *buf, size_t size)
-{
-	struct iovec l = {buf, size};
-	struct iovec r = {(void *)(uintptr_t)addr, size};
-	if (addr == 0)
-		return -EFAULT;
-	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)size
-		   ? 0
-		   : -EFAULT;
-}
-
 /* A length in ns of a valid timeout, held to LONGEST (a sleep of years is
  * counted as 31) */
 static long long held(long long sec, long long ns)
@@ -77,7 +66,7 @@ static long long held(long long sec, long long ns)
  * (EINVAL: it answers that itself) or cannot read (EFAULT, the same). */
 static int read_timespec(pid_t pid, uint64_t addr, struct timespec *t)
 {
-	if (read_box(pid, addr, t, sizeof *t) < 0 || t->tv_sec < 0 ||
+	if (sbx_task_mem(pid, addr, t, sizeof *t) < 0 || t->tv_sec < 0 ||
 	    t->tv_nsec < 0 || t->tv_nsec >= NS)
 		return -1;
 	return 0;
@@ -139,7 +128,7 @@ static long long clock_sleep_ns(pid_t pid, const __u64 *a)
 static long long timeval_ns(pid_t pid, uint64_t addr)
 {
 	struct timeval t = {0, 0};
-	if (read_box(pid, addr, &t, sizeof t) < 0 || t.tv_sec < 0 ||
+	if (sbx_task_mem(pid, addr, &t, sizeof t) < 0 || t.tv_sec < 0 ||
 	    t.tv_usec < 0 || t.tv_usec >= 1000000)
 		return -1;
 	return held(t.tv_sec, (long long)t.tv_usec * 1000);
