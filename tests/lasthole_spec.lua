@@ -124,6 +124,34 @@ for t in ts: t.join()
 			assert.are.equal(0, code, err)
 			assert.are.equal("sandbox: exit 0\n", err)
 		end)
+
+		it("a /tmp filled past its size: the report says it was full, the program saw ENOSPC", function()
+			local out, err, code = S.runlua("--tmp-size", "1M", "sh", "-c",
+				"head -c 3000000 /dev/zero > /tmp/big 2>/dev/null; echo rc=$?; df -k /tmp | tail -1")
+			assert.are.equal(0, code, err)
+			assert.matches("^rc=1\n", out)
+			assert.matches("\nsandbox: note: /tmp %(1 MiB%) was full when the box ended\n", err)
+		end)
+
+		it("a /tmp whose inodes ran out is full too, with blocks to spare", function()
+			local out, err, code = S.runlua("--tmp-size", "64M", PY, "-c", "import os\ni = 0\n"
+				.. "try:\n  while True:\n    open('/tmp/f%d' % i, 'w').close(); i += 1\n"
+				.. "except OSError as e:\n  print('made=%d errno=%d' % (i, e.errno))")
+			assert.are.equal(0, code, err)
+			local made = tonumber(out:match("made=(%d+)"))
+			assert.truthy(made and made > 0, out)
+			assert.matches("errno=28", out) -- ENOSPC, with 64 MiB of blocks left
+			assert.matches("\nsandbox: note: /tmp %(64 MiB%) was full when the box ended\n", err)
+		end)
+
+		it("a /tmp filled and emptied again, or never filled, says nothing", function()
+			for _, script in ipairs { "head -c 3000000 /dev/zero > /tmp/big 2>/dev/null; rm -f /tmp/big",
+				"head -c 100000 /dev/zero > /tmp/small" } do
+				local _, err, code = S.runlua("--tmp-size", "1M", "sh", "-c", script)
+				assert.are.equal(0, code, err)
+				assert.are.equal("sandbox: exit 0\n", err)
+			end
+		end)
 	end)
 
 	-- No lock of the box on a host file.  The box holds the file open and

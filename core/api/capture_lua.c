@@ -278,6 +278,28 @@ static void push_file(lua_State *L, const struct sbx_capfile *f)
 	}
 }
 
+/* result.places_full = { {path, size}, ... }: the places the walk found
+ * on a full tmpfs (capture.c); absent when none */
+static void push_full(lua_State *L, const struct sbx_capstate *cs)
+{
+	const struct sbx_capres *r = cs->files;
+	int n = 0;
+	if (!r->full)
+		return;
+	lua_newtable(L);
+	for (size_t i = 0; i < cs->spec->nplaces; i++) {
+		if (!(r->full & (1u << i)))
+			continue;
+		lua_createtable(L, 0, 2);
+		lua_pushstring(L, cs->spec->places[i]);
+		lua_setfield(L, -2, "path");
+		lua_pushinteger(L, (lua_Integer)r->full_size[i]);
+		lua_setfield(L, -2, "size");
+		lua_rawseti(L, -2, ++n);
+	}
+	lua_setfield(L, -2, "places_full");
+}
+
 /* result.files = { {path, type, mode, size, sha256, link, ...}, ... } in
  * the walk's order and result.files_bounds = { entries, depth, read, keep,
  * partial } (the bounds hit; absent when none); nothing when the run had
@@ -299,6 +321,7 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "files");
+	push_full(L, cs);
 	if (r->hit_entries || r->hit_depth || r->hit_read || r->hit_keep ||
 	    r->hit_types || r->partial) {
 		lua_newtable(L);

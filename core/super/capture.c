@@ -44,11 +44,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 /* ---- the walk ---- */
@@ -469,6 +471,20 @@ static void close_places(struct sbx_capstate *cs)
 	cs->place_mask = 0;
 }
 
+/* Marks place i full when its file system is a tmpfs (the box's own,
+ * sized by its plan) with no block or no inode left: a write or a create
+ * past its size fails there (ENOSPC). */
+static void note_full(struct sbx_capres *r, size_t i, int fd)
+{
+	struct statfs s;
+	if (fstatfs(fd, &s) < 0 || s.f_type != TMPFS_MAGIC || s.f_blocks == 0)
+		return;
+	if (s.f_bavail == 0 || (s.f_files > 0 && s.f_ffree == 0)) {
+		r->full |= 1u << i;
+		r->full_size[i] = (int64_t)s.f_blocks * (int64_t)s.f_bsize;
+	}
+}
+
 /* Walks every place init sent, once the box has ended: each a detached
  * mount by now, held by its descriptor; the record into cs->files. */
 void sbx_capture_run(struct sbx_capstate *cs)
@@ -498,6 +514,7 @@ void sbx_capture_run(struct sbx_capstate *cs)
 		memcpy(path, c->places[i], l + 1);
 		if (l == 1)
 			l = 0; /* "/": its entries are "/name" */
+		note_full(r, i, fd);
 		walk(c, r, fd, st.st_dev, path, l, 1, 0);
 		close(fd);
 	}

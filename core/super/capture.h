@@ -70,6 +70,10 @@ struct sbx_capres {
 	long entries;
 	int64_t read, kept;
 	long typed; /* files given to the spec's filetype */
+	/* bit i: place i was on a tmpfs with no block or inode free when it
+	 * was walked (the box ended); full_size[i]: that tmpfs's size */
+	uint32_t full;
+	int64_t full_size[SBX_PLACES_MAX];
 	int hit_entries, hit_depth, hit_read, hit_keep, hit_types, partial;
 	int done;
 };

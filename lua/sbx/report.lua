@@ -303,6 +303,17 @@ local function tasks_note(r, lim)
 end
 
 -- the main event of a run
+-- A note for each written place the box left on a full tmpfs (no block
+-- or inode free when the supervisor walked it, after the box ended:
+-- `places_full`, capture.c): a write past its size failed there or would
+-- have.  "was full", not "refused": the channel sees no failed write.
+local function full_notes(r, events)
+	for _, f in ipairs(r.places_full or {}) do
+		events[#events + 1] = { kind = "note", cause = "tmpfs", path = f.path, size = f.size,
+			text = ("note: %s (%s) was full when the box ended"):format(M.escape(f.path), M.format_size(f.size)) }
+	end
+end
+
 --- Seconds of skipped sleep as the report and the behaviour summary say
 -- them: whole from 10 s, else to a tenth (an absolute sleep's length is
 -- what remained of it when the supervisor read it: a few ms short).
@@ -385,6 +396,7 @@ function M.events(r, info)
 	events[#events + 1] = end_event(r, lim)
 	events[#events + 1] = memory_note(r, lim)
 	events[#events + 1] = tasks_note(r, lim)
+	full_notes(r, events)
 	events[#events + 1] = sleeps_note(r)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
