@@ -43,6 +43,25 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 			assert.is_truthy(out:match("\n0[%-%d,]*\n$"), out)
 		end)
 
+		it("a Go program's runtime.NumCPU() and GOMAXPROCS agree with the host", function()
+			if not S.sh("command -v go"):match("/go") then
+				return pending("no Go toolchain on this host (Debian's golang-go)")
+			end
+			local d, remove = S.tmpdir()
+			local f = assert(io.open(d .. "/main.go", "w"))
+			f:write('package main\nimport (\n\t"fmt"\n\t"runtime"\n)\n'
+				.. "func main() { fmt.Println(runtime.NumCPU(), runtime.GOMAXPROCS(0)) }\n")
+			f:close()
+			local msg, st = S.sh(("cd %s && HOME=%s GOCACHE=%s/cache GO111MODULE=off go build -o numcpu main.go 2>&1")
+				:format(S.q(d), S.q(d), S.q(d)))
+			assert.are.equal(0, st, msg)
+			local out, err, code = run(d .. "/numcpu")
+			remove()
+			assert.are.equal(0, code, err)
+			local n = host_cpus()
+			assert.are.equal(("%d %d\n"):format(n, n), out)
+		end)
+
 		it("the NUMA nodes and the huge page sizes are there, where the host has them", function()
 			local script = ""
 			for _, dir in ipairs(stdbox.host.sys) do
