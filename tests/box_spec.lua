@@ -171,8 +171,9 @@ describe("box [" .. S.priv .. "]", function()
 		-- opened for the box was made before the box's root)
 		local points = { table.unpack(got) }
 		table.sort(points)
-		assert.are.same({ "/", "/dev", "/dev/full", "/dev/null", "/dev/pts", "/dev/random", "/dev/shm",
-			"/dev/tty", "/dev/urandom", "/dev/zero", "/proc", "/tmp", "/usr" }, points)
+		-- (/dev/mqueue: the mqueue of the box's own IPC namespace, with /dev)
+		assert.are.same({ "/", "/dev", "/dev/full", "/dev/mqueue", "/dev/null", "/dev/pts", "/dev/random",
+			"/dev/shm", "/dev/tty", "/dev/urandom", "/dev/zero", "/proc", "/tmp", "/usr" }, points)
 		assert.matches("^ro,nosuid,nodev", got["/"])
 		assert.matches("^ro,nosuid,nodev", got["/usr"])
 		assert.matches("^ro,nosuid", got["/dev"])

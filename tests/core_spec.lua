@@ -440,6 +440,14 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 			assert.are.equal("open " .. p .. ": names a directory, not a file", msg)
 			assert.are.equal(sbx.errno.EISDIR, err)
 		end
+		-- a name past NAME_MAX, a NUL: said, never raised (a command line's
+		-- --json, --html, --report reach here as typed)
+		local long = "/tmp/" .. ("a"):rep(256)
+		assert.are.same({ nil, "open " .. long .. ": file name too long", sbx.errno.ENAMETOOLONG },
+			{ sbx.output(long) })
+		assert.are.same({ nil, "open /tmp/a\0b: a NUL byte in the name", sbx.errno.EINVAL },
+			{ sbx.output("/tmp/a\0b") })
+		assert.is_truthy(sbx.output("/tmp/" .. ("a"):rep(255)))
 		local ok, msg, err = sbx.output("/nonexistent/x")
 		assert.is_nil(ok)
 		assert.are.equal("open /nonexistent: No such file or directory", msg)

@@ -429,6 +429,12 @@ function M.output(path)
 	if name == "" or name == "." or name == ".." then
 		return nil, ("open %s: names a directory, not a file"):format(path), core.errno.EISDIR
 	end
+	if path:find("\0", 1, true) then
+		return nil, ("open %s: a NUL byte in the name"):format(path), core.errno.EINVAL
+	end
+	if #name > 255 then -- NAME_MAX
+		return nil, ("open %s: file name too long"):format(path), core.errno.ENAMETOOLONG
+	end
 	local d, msg, err = core.open_dir(dir)
 	if not d then return nil, msg, err end
 	local ok, cmsg, cerr = d:check(name)
