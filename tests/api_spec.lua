@@ -378,6 +378,22 @@ describe("api [" .. S.priv .. "]", function()
 	end)
 end)
 
+describe("sbx.profile.data_dir [" .. S.priv .. "]", function()
+	it("names the profiles and rules beside the modules, and checks its arguments", function()
+		local profile = require "sbx.profile"
+		local p = assert(profile.data_dir("profiles", "sbx.profile"))
+		assert.truthy(io.open(p .. "/default.lua"), p)
+		assert.are.equal(p, profile.dir())
+		assert.truthy(io.open(profile.data_dir("rules", "sbx.verdict") .. "/box.lua"))
+		assert.has_error(function() profile.data_dir("etc", "sbx.profile") end,
+			'bad argument #1 to \'data_dir\' ("profiles" or "rules" expected, got "etc")')
+		assert.has_error(function() profile.data_dir(nil, "sbx.profile") end,
+			'bad argument #1 to \'data_dir\' ("profiles" or "rules" expected, got nil)')
+		assert.has_error(function() profile.data_dir("rules", 5) end,
+			"bad argument #2 to 'data_dir' (string expected, got number)")
+	end)
+end)
+
 describe("sbx.cli.apply [" .. S.priv .. "]", function()
 	it("calls each option's setter once per value typed, a flag's once, in the table's order", function()
 		local cli = require "sbx.cli"

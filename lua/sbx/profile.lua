@@ -80,6 +80,13 @@ end
 -- installed `<prefix>/share/sbxlua/lua`.
 -- @treturn string the directory, or nil and a message when neither is known
 function M.data_dir(name, module)
+	if name ~= "profiles" and name ~= "rules" then
+		error(("bad argument #1 to 'data_dir' (\"profiles\" or \"rules\" expected, got %s)"):format(
+			type(name) == "string" and ("%q"):format(name) or type(name)), 2)
+	end
+	if type(module) ~= "string" then
+		error(("bad argument #2 to 'data_dir' (string expected, got %s)"):format(type(module)), 2)
+	end
 	local config = package.loaded["sbx.config"]
 	local luadir = type(config) == "table" and config.luadir or nil
 	if luadir == nil then
