@@ -209,8 +209,9 @@ describe("the build [" .. S.priv .. "]", function()
 	-- what make would run from nothing (-n -B: nothing is built)
 	local function plan(args)
 		-- (without the caller's make variables: the test command runs the
-		-- suite under `make check WERROR=-Werror`, which MAKEFLAGS passes on)
-		local out, code = S.sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -B " .. args .. " 2>&1")
+		-- suite under `make check WERROR=-Werror`, which make passes on in
+		-- MAKEFLAGS and in the environment)
+		local out, code = S.sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u WERROR make -n -B " .. args .. " 2>&1")
 		assert.are.equal(0, code, out)
 		return (out:gsub("\\\n", " "))
 	end
