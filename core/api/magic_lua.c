@@ -25,6 +25,8 @@
  */
 #include "sbx.h"
 
+#include "fileio.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <magic.h>
@@ -126,24 +128,6 @@ int sbx_filetype(const void *buf, size_t len, char *type, size_t tsize,
 	return 0;
 }
 
-/* The first bytes of the descriptor fd (from its start, whatever its
- * offset), into buf; their count or -errno. */
-static ssize_t read_head(int fd, char *buf, size_t size)
-{
-	size_t got = 0;
-	while (got < size) {
-		ssize_t n = pread(fd, buf + got, size - got, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 /* The descriptor argument 1 names: an sbx.file (open) or a number. */
 static int arg_fd(lua_State *L)
 {
@@ -174,7 +158,7 @@ static int l_filetype(lua_State *L)
 	if (lua_type(L, 1) == LUA_TSTRING) {
 		data = lua_tolstring(L, 1, &len);
 	} else {
-		ssize_t n = read_head(arg_fd(L), buf, sizeof buf);
+		ssize_t n = sbx_pread_all(arg_fd(L), buf, sizeof buf);
 		if (n < 0)
 			return sbx_fail(L, "read", "descriptor", (int)-n);
 		len = (size_t)n;
