@@ -16,7 +16,7 @@ local profile = require "sbx.profile"
 
 local root = S.euid() == 0
 local PROBE = (os.getenv("PWD") or S.sh("pwd"):gsub("%s+$", "")) .. "/build/tests/sysprobe"
-local FORMAT = "sbxlua-bpf 3"
+local FORMAT = "sbxlua-bpf 4"
 local ENFORCED = "memfd_create=ENOSYS mount=EPERM"
 local OPEN = "memfd_create=EFAULT mount=EFAULT"
 
@@ -46,7 +46,7 @@ local function planted()
 	local allow = assert(core.filter { default = "allow" })
 	local bpf = allow:export()
 	allow:close()
-	local body = FORMAT .. "\n0 - - -\n"
+	local body = FORMAT .. "\n0 - - 0\n"
 	return core.sha256(key), body .. core.sha256(key .. "\0" .. body .. bpf) .. "\n" .. bpf
 end
 
@@ -259,22 +259,39 @@ describe("profile cache [" .. S.priv .. "]", function()
 			"bad argument #2 to 'filter' (unknown key 'cache')")
 		assert.has_error(function() core.filter_bpf(("\0"):rep(8), 0, false, 1) end)
 		assert.has_error(function() core.filter_bpf(("\0"):rep(8), 0, false, false, { [1] = 0 }) end)
-		-- the refusals (argument 5) as f:info().refusals gives them
+		-- the refusals (argument 5) packed as f:export_refusals() gives them: nr and
+		-- errno as 16-bit words, a count of comparisons, then each as an
+		-- index and operator byte and two 64-bit data
 		local bpf = assert(core.filter { default = "allow" }):export()
 		local function refusals(r) return function() core.filter_bpf(bpf, 0, true, false, r) end end
-		assert.has_error(refusals { 1 }, "bad argument #5 to 'filter_bpf' (refusals[1])")
-		assert.has_error(refusals { { nr = 1, errno = 0, args = {} } },
-			"bad argument #5 to 'filter_bpf' (refusals[1])")
-		assert.has_error(refusals { { nr = 1, errno = 1, args = { { 0, "=~", 1 } } } },
-			"bad argument #5 to 'filter_bpf' (refusals[1]: invalid operator '=~')")
-		assert.has_error(refusals { { nr = 1, errno = 1, args = { { 0, "&==", 1 } } } },
-			"bad argument #5 to 'filter_bpf' (refusals[1]: 4 fields expected)")
-		assert.has_error(refusals { { nr = 1, errno = 1, args = { { 7, "==", 1 } } } },
-			"bad argument #5 to 'filter_bpf' (refusals[1]: argument index must be 0..5)")
-		local f = core.filter_bpf(bpf, 0, true, false,
-			{ { nr = 56, errno = 1, args = { { 0, "&==", 0x10000000, 0x10000000 } } } })
-		assert.are.same({ { nr = 56, errno = 1, args = { { 0, "&==", 0x10000000, 0x10000000 } } } },
-			f:info().refusals)
+		local function cmp(i, op, a, b) return string.pack("=BBI8I8", i, op, a, b) end
+		assert.has_error(refusals {}, "bad argument #5 to 'filter_bpf' (string expected, got table)")
+		assert.has_error(refusals("\1\0\1\0"), "bad argument #5 to 'filter_bpf' (truncated refusal)")
+		for _, bad in ipairs {
+			string.pack("=I2I2B", 1, 0, 0), -- errno 0
+			string.pack("=I2I2B", 1, 4096, 0), -- past MAX_ERRNO
+			string.pack("=I2I2B", 4096, 1, 0), -- no such call number
+			string.pack("=I2I2B", 1, 1, 7), -- seven comparisons
+			string.pack("=I2I2B", 1, 1, 1), -- a comparison missing
+			string.pack("=I2I2B", 1, 1, 1) .. cmp(6, 4, 1, 0), -- argument index 6
+			string.pack("=I2I2B", 1, 1, 1) .. cmp(0, 0, 1, 0), -- operator 0
+			string.pack("=I2I2B", 1, 1, 1) .. cmp(0, 8, 1, 0), -- operator 8
+		} do
+			assert.has_error(refusals(bad), "bad argument #5 to 'filter_bpf' (refusal 1 malformed)")
+		end
+		assert.has_error(refusals(string.pack("=I2I2B", 1, 1, 0) .. string.pack("=I2I2B", 1, 0, 0)),
+			"bad argument #5 to 'filter_bpf' (refusal 2 malformed)")
+		-- a filter's own refusals, through export and back
+		local named = assert(core.filter { default = "allow", rules = {
+			{ call = "socket", action = { errno = "EACCES", notify = true },
+				args = { { 0, "&==", 0x10000000, 0x10000000 } } },
+			{ call = "ptrace", action = { errno = "EPERM", notify = true } } } })
+		local prog, packed = named:export(), named:export_refusals()
+		local f = core.filter_bpf(prog, 2, true, false, packed)
+		assert.are.same(named:info().refusals, f:info().refusals)
+		assert.are.same({ { nr = 41, errno = 13, args = { { 0, "&==", 0x10000000, 0x10000000 } } },
+			{ nr = 101, errno = 1, args = {} } }, f:info().refusals)
+		named:close()
 		f:close()
 	end)
 end)

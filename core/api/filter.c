@@ -88,19 +88,6 @@ static int spec_error(lua_State *L, const char *where, const char *fmt, ...)
 	return arg_error(L, 1, where, msg);
 }
 
-/* A comparison is read from argument arg (core.filter's spec, or the
- * refusals of core.filter_bpf). */
-static int cmp_error(lua_State *L, int arg, const char *where, const char *fmt,
-		     ...)
-{
-	va_list ap;
-	const char *msg;
-	va_start(ap, fmt);
-	msg = lua_pushvfstring(L, fmt, ap);
-	va_end(ap);
-	return arg_error(L, arg, where, msg);
-}
-
 /*
  * Reject any key of the table at idx that is not in keys (NULL-terminated)
  * and, when seq > 0, any key that is not an integer in 1..seq.  A silently
@@ -237,8 +224,8 @@ static uint32_t check_action(lua_State *L, int idx, const char *where,
 }
 
 /* The integer t[i] of a comparison, named what in the message. */
-static lua_Integer cmp_int(lua_State *L, int arg, int t, int i,
-			   const char *what, const char *where)
+static lua_Integer cmp_int(lua_State *L, int t, int i, const char *what,
+			   const char *where)
 {
 	lua_Integer v;
 	int isint;
@@ -246,14 +233,14 @@ static lua_Integer cmp_int(lua_State *L, int arg, int t, int i,
 	lua_rawgeti(L, t, i);
 	v = lua_tointegerx(L, -1, &isint);
 	if (lua_type(L, -1) != LUA_TNUMBER || !isint)
-		cmp_error(L, arg, where, "%s must be an integer, got %s", what,
-			  luaL_typename(L, -1));
+		spec_error(L, where, "%s must be an integer, got %s", what,
+			   luaL_typename(L, -1));
 	lua_pop(L, 1);
 	return v;
 }
 
 /* One comparison {index, op, value[, mask]} of rules[i].args[j]. */
-static void check_cmp(lua_State *L, int arg, int idx, struct scmp_arg_cmp *c,
+static void check_cmp(lua_State *L, int idx, struct scmp_arg_cmp *c,
 		      const char *where)
 {
 	static const char *const ops[] = {
@@ -267,35 +254,25 @@ static void check_cmp(lua_State *L, int arg, int idx, struct scmp_arg_cmp *c,
 
 	idx = lua_absindex(L, idx);
 	if (lua_type(L, idx) != LUA_TTABLE)
-		cmp_error(L, arg, where, "table expected, got %s",
-			  luaL_typename(L, idx));
+		spec_error(L, where, "table expected, got %s",
+			   luaL_typename(L, idx));
 	if (lua_rawgeti(L, idx, 2) != LUA_TSTRING)
-		cmp_error(L, arg, where, "operator expected, got %s",
-			  luaL_typename(L, -1));
+		spec_error(L, where, "operator expected, got %s",
+			   luaL_typename(L, -1));
 	while (ops[op] != NULL && strcmp(ops[op], lua_tostring(L, -1)) != 0)
 		op++;
 	if (ops[op] == NULL)
-		cmp_error(L, arg, where, "invalid operator '%s'",
-			  lua_tostring(L, -1));
+		spec_error(L, where, "invalid operator '%s'",
+			   lua_tostring(L, -1));
 	lua_pop(L, 1);
 	masked = cmps[op] == SCMP_CMP_MASKED_EQ;
-	if (arg == 1) {
-		check_keys(L, idx, NULL, masked ? 4 : 3, where);
-	} else {
-		int nkeys = 0;
-		lua_pushnil(L);
-		while (lua_next(L, idx) != 0)
-			lua_pop(L, 1), nkeys++;
-		if (nkeys != (masked ? 4 : 3))
-			cmp_error(L, arg, where, "%d fields expected",
-				  masked ? 4 : 3);
-	}
-	v[0] = cmp_int(L, arg, idx, 1, "argument index", where);
-	v[2] = cmp_int(L, arg, idx, 3, "value", where);
+	check_keys(L, idx, NULL, masked ? 4 : 3, where);
+	v[0] = cmp_int(L, idx, 1, "argument index", where);
+	v[2] = cmp_int(L, idx, 3, "value", where);
 	if (masked)
-		v[3] = cmp_int(L, arg, idx, 4, "mask", where);
+		v[3] = cmp_int(L, idx, 4, "mask", where);
 	if (v[0] < 0 || v[0] >= MAX_CMP)
-		cmp_error(L, arg, where, "argument index must be 0..5");
+		spec_error(L, where, "argument index must be 0..5");
 	c->arg = (unsigned)v[0];
 	c->op = cmps[op];
 	if (c->op == SCMP_CMP_MASKED_EQ) {
@@ -366,7 +343,7 @@ static void rule_args(lua_State *L, struct frule *r, const char *where)
 		struct scmp_arg_cmp *c = &r->cmp[r->ncmp];
 		snprintf(sub, sizeof sub, "%s.args[%lld]", where, (long long)j);
 		lua_rawgeti(L, -1, j);
-		check_cmp(L, 1, -1, c, sub);
+		check_cmp(L, -1, c, sub);
 		lua_pop(L, 1);
 		/* libseccomp compares each argument once per rule */
 		for (unsigned k = 0; k < r->ncmp; k++)
@@ -794,65 +771,99 @@ static int l_filter(lua_State *L)
 	return r;
 }
 
-/* The refusals of core.filter_bpf (argument 5: what f:info().refusals
- * gave, {nr = N, errno = E, args = {{index, op, value[, mask]}...}} each)
- * into f, at the top of the stack; raises on a malformed one. */
+/*
+ * The named refusals packed (f:export_refusals(), core.filter_bpf's
+ * argument 5): for each, nr and errno as 16-bit words, the count of its
+ * comparisons as a byte, then each comparison as the argument's index and
+ * libseccomp's operator (a byte each) and its two 64-bit data, in this
+ * machine's byte order (a cache entry is keyed on this build).  One string
+ * read in C: no Lua table per refusal between the cache and the filter.
+ */
+#define PACK_HEAD 5
+#define PACK_CMP 18
+
+static void pack_errnos(lua_State *L, const struct filter *f)
+{
+	luaL_Buffer b;
+	luaL_buffinit(L, &b);
+	for (size_t i = 0; i < f->nerrnos; i++) {
+		const struct sbx_notify_errno *e = &f->errnos[i];
+		unsigned char h[PACK_HEAD];
+		uint16_t nr = (uint16_t)e->nr, err = (uint16_t)e->err;
+		memcpy(h, &nr, 2);
+		memcpy(h + 2, &err, 2);
+		h[4] = (unsigned char)e->ncmp;
+		luaL_addlstring(&b, (const char *)h, sizeof h);
+		for (unsigned k = 0; k < e->ncmp; k++) {
+			unsigned char c[PACK_CMP];
+			c[0] = (unsigned char)e->cmp[k].arg;
+			c[1] = (unsigned char)e->cmp[k].op;
+			memcpy(c + 2, &e->cmp[k].a, 8);
+			memcpy(c + 10, &e->cmp[k].b, 8);
+			luaL_addlstring(&b, (const char *)c, sizeof c);
+		}
+	}
+	luaL_pushresult(&b);
+}
+
+/* The packed refusals of argument 5 into f, at the top of the stack;
+ * raises on a malformed one (the bound of each field as core.filter's). */
 static void bpf_errnos(lua_State *L, struct filter *f)
 {
-	static const char *const keys[] = {"nr", "errno", "args", NULL};
-	lua_Integer n;
+	size_t len, n = 0, at = 0;
+	const unsigned char *p;
 
 	if (lua_isnoneornil(L, 5))
 		return;
-	luaL_checktype(L, 5, LUA_TTABLE);
-	n = (lua_Integer)lua_rawlen(L, 5);
-	luaL_argcheck(L, n < 65536, 5, "too many refusals");
-	f->errnos = lua_newuserdatauv(L, (size_t)n * sizeof *f->errnos + 1, 0);
+	p = (const unsigned char *)luaL_checklstring(L, 5, &len);
+	/* room for the most records len can hold */
+	f->errnos =
+	    lua_newuserdatauv(L, (len / PACK_HEAD) * sizeof *f->errnos + 1, 0);
 	lua_setiuservalue(L, -2, UV_ERRNOS);
-	for (lua_Integer i = 1; i <= n; i++) {
-		struct sbx_notify_errno *e = &f->errnos[i - 1];
-		char where[48];
-		lua_Integer nr, err, nargs;
-		int isnr, iserr;
-
-		snprintf(where, sizeof where, "refusals[%lld]", (long long)i);
-		luaL_argcheck(L, lua_rawgeti(L, 5, i) == LUA_TTABLE, 5, where);
-		for (size_t k = 0; keys[k] != NULL; k++)
-			lua_getfield(L, -1 - (int)k, keys[k]);
-		nr = lua_tointegerx(L, -3, &isnr);
-		err = lua_tointegerx(L, -2, &iserr);
-		luaL_argcheck(L,
-			      isnr && iserr && nr >= 0 && nr < 4096 &&
-				  err > 0 && err <= MAX_ERRNO_VAL &&
-				  lua_type(L, -1) == LUA_TTABLE,
-			      5, where);
-		nargs = (lua_Integer)lua_rawlen(L, -1);
-		luaL_argcheck(L, nargs <= MAX_CMP, 5, where);
-		e->nr = (int)nr;
-		e->err = (int)err;
-		e->ncmp = (unsigned)nargs;
-		for (lua_Integer j = 1; j <= nargs; j++) {
-			struct scmp_arg_cmp c;
-			lua_rawgeti(L, -1, j);
-			check_cmp(L, 5, -1, &c, where);
-			lua_pop(L, 1);
-			set_errno_cmp(e, (unsigned)(j - 1), &c);
+	while (at < len) {
+		struct sbx_notify_errno *e = &f->errnos[n];
+		uint16_t nr, err;
+		if (len - at < PACK_HEAD)
+			luaL_argerror(L, 5, "truncated refusal");
+		memcpy(&nr, p + at, 2);
+		memcpy(&err, p + at + 2, 2);
+		e->ncmp = p[at + 4];
+		at += PACK_HEAD;
+		if (nr >= 4096 || err == 0 || err > MAX_ERRNO_VAL ||
+		    e->ncmp > MAX_CMP || (len - at) / PACK_CMP < e->ncmp)
+			luaL_argerror(L, 5,
+				      lua_pushfstring(L, "refusal %d malformed",
+						      (int)n + 1));
+		e->nr = nr;
+		e->err = err;
+		for (unsigned k = 0; k < e->ncmp; k++, at += PACK_CMP) {
+			struct sbx_arg_cmp *c = &e->cmp[k];
+			c->arg = p[at];
+			c->op = p[at + 1];
+			memcpy(&c->a, p + at + 2, 8);
+			memcpy(&c->b, p + at + 10, 8);
+			if (c->arg >= MAX_CMP || c->op < SCMP_CMP_NE ||
+			    c->op > SCMP_CMP_MASKED_EQ)
+				luaL_argerror(
+				    L, 5,
+				    lua_pushfstring(L, "refusal %d malformed",
+						    (int)n + 1));
 		}
-		lua_pop(L, 4);
-		f->nerrnos++;
+		n++;
 	}
+	f->nerrnos = n;
 }
 
 /*
- * core.filter_bpf(bpf, rules, notify [, exec_notified [, errnos]])
+ * core.filter_bpf(bpf, rules, notify [, exec_notified [, refusals]])
  *   -> sbx.filter
  * A filter from a program f:export() gave (sbx.profile's cache, which
  * checks where it came from): whole 8-byte instructions, at most
  * BPF_MAXINSNS, starting with the load of the architecture as every
- * program of core.filter does.  rules, notify, exec_notified and errnos
- * are what f:info() said (errnos: the errno the supervisor answers each
- * named refusal with).  It has no libseccomp context: f:dump() fails on
- * it.
+ * program of core.filter does.  rules, notify and exec_notified are what
+ * f:info() said; refusals is f:export_refusals() (each named
+ * refusal with the errno the supervisor answers it with).  It has no libseccomp
+ * context: f:dump() fails on it.
  */
 static int l_filter_bpf(lua_State *L)
 {
@@ -963,6 +974,14 @@ static int l_export(lua_State *L)
 	return 1;
 }
 
+/* f:export_refusals() -> the named refusals packed (pack_errnos:
+ * core.filter_bpf's argument 5) */
+static int l_export_refusals(lua_State *L)
+{
+	pack_errnos(L, check_filter(L, 1));
+	return 1;
+}
+
 /* f:dump() -> libseccomp's pseudo-filter-code text | nil, msg, errno */
 static int l_dump(lua_State *L)
 {
@@ -993,7 +1012,7 @@ static int l_dump(lua_State *L)
 }
 
 /* f:info().refusals: each notified refusal with its comparisons, in the
- * spec's form ({index, op, value[, mask]}), as core.filter_bpf takes them. */
+ * spec's form ({index, op, value[, mask]}). */
 static void push_refusals(lua_State *L, const struct filter *f)
 {
 	static const char *const ops[] = {
@@ -1220,8 +1239,10 @@ void sbx_filter_notify(lua_State *L, int idx, struct sbx_notify_spec *s)
 void sbx_open_filter(lua_State *L)
 {
 	static const luaL_Reg methods[] = {
-	    {"export", l_export}, {"dump", l_dump},   {"info", l_info},
-	    {"load", l_load},	  {"close", l_close}, {NULL, NULL}};
+	    {"export", l_export}, {"export_refusals", l_export_refusals},
+	    {"dump", l_dump},	  {"info", l_info},
+	    {"load", l_load},	  {"close", l_close},
+	    {NULL, NULL}};
 	static const luaL_Reg meta[] = {{"__gc", l_close},
 					{"__close", l_close},
 					{"__tostring", l_tostring},

@@ -354,7 +354,7 @@ end
 -- directory must not be bound writable into a box (`--rw` of it or of a
 -- parent: see docs/performance.md).
 
-local CACHE_FORMAT = "sbxlua-bpf 3"
+local CACHE_FORMAT = "sbxlua-bpf 4"
 
 --- The cache directory's path: `$XDG_CACHE_HOME/sbxlua`, else
 -- `$HOME/.cache/sbxlua` (absolute paths only).
@@ -390,50 +390,16 @@ local function cache_dir()
 	return path
 end
 
--- The entry's header line after the format: what f:info() says beside
--- the program (rules, notify, exec_notified, and the named refusals:
--- nr=errno, then /index:op:value[:mask] for each comparison, op a digit,
--- its place in CMP_OPS).
-local CMP_OPS = { "==", "!=", "<", "<=", ">", ">=", "&==" }
-local CMP_OP_DIGIT = {}
-for i, op in ipairs(CMP_OPS) do CMP_OP_DIGIT[op] = i end
-
-local function info_line(info)
-	local out = {}
-	for i, r in ipairs(info.refusals) do
-		local t = { ("%d=%d"):format(r.nr, r.errno) }
-		for _, c in ipairs(r.args) do
-			t[#t + 1] = ("/%d:%d:%d"):format(c[1], CMP_OP_DIGIT[c[2]], c[3])
-				.. (c[4] and (":%d"):format(c[4]) or "")
-		end
-		out[i] = table.concat(t)
-	end
-	return ("%d %s %s %s\n"):format(info.rules, info.notify and "notify" or "-",
-		info.exec_notified and "exec" or "-", #out > 0 and table.concat(out, ",") or "-")
-end
-
--- The refusals of an entry's header line (info_line's form).
-local function parse_refusals(list)
-	local refusals = {}
-	for item in list:gmatch("[^,]+") do
-		local nr, err, cmps = item:match("^(%d+)=(%d+)(.*)$")
-		if not nr then return nil end
-		local args = {}
-		for c in cmps:gmatch("/([^/]+)") do
-			local i, op, v, m = c:match("^(%d):(%d):(%-?%d+):?(%-?%d*)$")
-			if not i or not CMP_OPS[tonumber(op)] then return nil end
-			args[#args + 1] = { math.tointeger(i), CMP_OPS[tonumber(op)], math.tointeger(v),
-				m ~= "" and math.tointeger(m) or nil }
-		end
-		refusals[#refusals + 1] = { nr = math.tointeger(nr), errno = math.tointeger(err), args = args }
-	end
-	return refusals
-end
-
--- The entry's text: header lines, then the program.
-local function entry(key, bpf, info)
-	local body = CACHE_FORMAT .. "\n" .. info_line(info)
-	return body .. core.sha256(key .. "\0" .. body .. bpf) .. "\n" .. bpf
+-- The entry: the format, a header line (what f:info() says beside the
+-- program: rules, notify, exec_notified; and the length of the packed
+-- named refusals, f:export_refusals()), the sha256 of the key and
+-- all that precedes and follows it, then the refusals and the program.
+local function entry(key, filter)
+	local info = filter:info()
+	local bpf, refusals = filter:export(), filter:export_refusals()
+	local body = ("%s\n%d %s %s %d\n"):format(CACHE_FORMAT, info.rules, info.notify and "notify" or "-",
+		info.exec_notified and "exec" or "-", #refusals)
+	return body .. core.sha256(key .. "\0" .. body .. refusals .. bpf) .. "\n" .. refusals .. bpf
 end
 
 -- A filter from the entry at path when it is sound, else nil.
@@ -446,15 +412,16 @@ local function cache_load(path, key)
 	if text == nil then return nil end
 	local head = #CACHE_FORMAT + 1
 	if text:sub(1, head) ~= CACHE_FORMAT .. "\n" then return nil end
-	local counts, sum, bpf = text:match("^(%d+ [%-%a]+ [%-%a]+ [%-%d=,/:]+\n)(%x+)\n(.*)$", head + 1)
+	local counts, sum, at = text:match("^(%d+ [%-%a]+ [%-%a]+ %d+\n)(%x+)\n()", head + 1)
 	if counts == nil then return nil end
 	local body = CACHE_FORMAT .. "\n" .. counts
-	if sum ~= core.sha256(key .. "\0" .. body .. bpf) then return nil end
-	local rules, notify, exec, list = counts:match("^(%d+) ([%-%a]+) ([%-%a]+) ([%-%d=,/:]+)\n$")
-	local refusals = parse_refusals(list == "-" and "" or list)
-	if refusals == nil then return nil end
-	local ok, filter = pcall(core.filter_bpf, bpf, math.tointeger(rules), notify == "notify",
-		exec == "exec", refusals)
+	local rest = text:sub(at)
+	if sum ~= core.sha256(key .. "\0" .. body .. rest) then return nil end
+	local rules, notify, exec, nref = counts:match("^(%d+) ([%-%a]+) ([%-%a]+) (%d+)\n$")
+	nref = math.tointeger(nref)
+	if nref == nil or nref > #rest then return nil end
+	local ok, filter = pcall(core.filter_bpf, rest:sub(nref + 1), math.tointeger(rules), notify == "notify",
+		exec == "exec", rest:sub(1, nref))
 	if not ok then return nil end
 	return filter
 end
@@ -592,10 +559,9 @@ function M.filter(name, opts)
 	end
 	local filter, ferr, errno = M.compile(spec, named and { name_refusals = true } or nil)
 	if not filter then return filter, ferr, errno end
-	local info = filter:info()
-	if dir and #info.skipped == 0 then
+	if dir and #filter:info().skipped == 0 then
 		local d <close> = core.open_dir(dir)
-		if d then d:write(entry_name, entry(key, filter:export(), info)) end
+		if d then d:write(entry_name, entry(key, filter)) end
 	end
 	return filter, spec
 end
