@@ -39,25 +39,21 @@ local function has(list, name)
 	return false
 end
 
--- The default host id of a root caller's box, checked (`check_host_id`
--- reads /etc/passwd, /etc/group and every host process: about 2 ms) at
--- most once a second, so that a batch of boxes does not pay it per box;
--- nil, and the reason in default_why, when the check fails.
-local default_checked, default_why
+-- The default host id of a root caller's box, checked (at most once a
+-- second: `sbx._hostid.checked`); nil, and the reason in default_why,
+-- when the check fails.
+local default_why
 local function default_host_id()
 	-- sbx.stdbox when loaded (an operator may have changed its id or its
 	-- check), else the small module both come from
-	local box = package.loaded["sbx.stdbox"] or require "sbx._hostid"
-	local id, t = box.root_host_id, os.time()
-	if default_checked ~= id .. "@" .. t then
-		local ok, why = box.check_host_id(id)
-		if not ok then
-			default_why = why
-			return nil
-		end
-		default_checked = id .. "@" .. t
+	local hostid = require "sbx._hostid"
+	local box = package.loaded["sbx.stdbox"] or hostid
+	local ok, why = hostid.checked(box.root_host_id, box.check_host_id)
+	if not ok then
+		default_why = why
+		return nil
 	end
-	return id
+	return box.root_host_id
 end
 
 -- The spec handed to the core (a copy: the caller's table is not changed)

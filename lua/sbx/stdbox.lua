@@ -514,11 +514,6 @@ function M.socket_hides(b, id)
 	return hides
 end
 
--- The id `M.check_host_id` last passed, and the second it did: the check
--- reads every host process (about 80 files opened here), which a batch of
--- boxes built in the same second pays once, as `sbx.run` does.
-local host_id_checked
-
 -- The host id a root caller's box runs as (none for another caller), and
 -- the caller's effective uid.
 -- @return euid, host_id; or nil, reason, the option it concerns
@@ -527,10 +522,10 @@ local function host_identity(o)
 	local root_caller = euid == 0
 	local host_id = root_caller and (o.host_id or M.root_host_id) or nil
 	if o.host_id and not root_caller then return nil, "--host-id needs a root caller", "--host-id" end
-	if host_id and host_id_checked ~= host_id .. "@" .. os.time() then
-		local ok, why = M.check_host_id(host_id)
+	if host_id then
+		-- at most once a second (a batch's boxes): sbx._hostid.checked
+		local ok, why = hostid.checked(host_id, M.check_host_id)
 		if not ok then return nil, why end
-		host_id_checked = host_id .. "@" .. os.time()
 	end
 	return euid, host_id
 end
