@@ -358,15 +358,18 @@ except OSError:
 		spec = S.spec("true", { capture = { places = { "/tmp" }, markers = { "short" } } })
 		assert.has_error(function() core.box(spec) end,
 			"bad argument #1 to 'box' (field 'capture.markers': a marker has 8 to 64 bytes)")
-		spec = S.spec("true", { capture = { places = { "/tmp" }, skip = "/work/x" } })
-		assert.has_error(function() core.box(spec) end,
-			"bad argument #1 to 'box' (field 'capture.skip' must be a list of paths)")
-		spec = S.spec("true", { capture = { places = { "/tmp" }, skip = { "work/x" } } })
+		local bad = "bad argument #1 to 'box' (field 'capture.placed' must map box paths to true or a sha256)"
+		for _, placed in ipairs { "/work/x", { "/work/x" }, { ["/work/x"] = false }, { ["/work/x"] = "abc" },
+			{ ["/work/x"] = ("A"):rep(64) }, { ["/work/x"] = ("g"):rep(64) }, { ["/work/x"] = 1 } } do
+			spec = S.spec("true", { capture = { places = { "/tmp" }, placed = placed } })
+			assert.has_error(function() core.box(spec) end, bad)
+		end
+		spec = S.spec("true", { capture = { places = { "/tmp" }, placed = { ["work/x"] = true } } })
 		assert.has_error(function() core.box(spec) end)
 		local many = {}
-		for i = 1, 257 do many[i] = "/work/" .. i end
-		spec = S.spec("true", { capture = { places = { "/tmp" }, skip = many } })
+		for i = 1, 257 do many["/work/" .. i] = true end
+		spec = S.spec("true", { capture = { places = { "/tmp" }, placed = many } })
 		assert.has_error(function() core.box(spec) end,
-			"bad argument #1 to 'box' (field 'capture.skip' has more than 256)")
+			"bad argument #1 to 'box' (field 'capture.placed' has more than 256)")
 	end)
 end)

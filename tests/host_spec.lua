@@ -186,6 +186,8 @@ describe("an ordinary host [" .. S.priv .. "]", function()
 			local paths = {}
 			for _, f in ipairs(r.files_dropped or {}) do paths[#paths + 1] = f.path end
 			assert.are.same({ stdbox.user.home .. "/.profile" }, paths)
+			-- typed as a file of the program's (the tree's own are not)
+			assert.are.equal("text/plain", r.files_dropped[1].mime)
 		end)
 	end)
 

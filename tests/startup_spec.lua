@@ -117,6 +117,43 @@ describe("start-up [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	-- libmagic (dlopen'd on the first file typed) is for the program's own
+	-- files: the dot files the tree placed and the node under the
+	-- program's bind are the tree's, and typing them would load it
+	describe("libmagic", function()
+		local function opened(...)
+			local tr = os.tmpname()
+			local args = {}
+			for i, a in ipairs { ... } do args[i] = S.q(a) end
+			local _, code = S.sh("strace -qq -e trace=openat,open -o " .. S.q(tr) .. " " .. S.q(bin)
+				.. " run.lua " .. table.concat(args, " ") .. " 2>/dev/null </dev/null")
+			local t = S.read(tr) or ""
+			os.remove(tr)
+			return t:find("libmagic", 1, true) ~= nil, code
+		end
+
+		it("is not loaded by a run that wrote nothing of its own, and is by one that did", function()
+			if S.asan then pending("an instrumented sbxlua under strace") return end
+			local d, rm = S.tmpdir()
+			local prog = d .. "/prog.sh"
+			local f = assert(io.open(prog, "w"))
+			f:write("#!/bin/sh\ncat ~/.profile >/dev/null\n")
+			f:close()
+			os.execute("chmod 755 " .. S.q(prog))
+			local loaded, code = opened("/bin/true")
+			assert.are.same({ false, 0 }, { loaded, code })
+			-- the program bound at /work: the node under it is the tree's
+			loaded, code = opened(prog)
+			assert.are.same({ false, 0 }, { loaded, code })
+			-- a file of its own, and a dot file it changed
+			loaded, code = opened("/bin/sh", "-c", "echo x > /tmp/x")
+			assert.are.same({ true, 0 }, { loaded, code })
+			loaded, code = opened("/bin/sh", "-c", "echo x >> ~/.profile")
+			assert.are.same({ true, 0 }, { loaded, code })
+			rm()
+		end)
+	end)
+
 	-- A box run with --rw DIR:/work writes sbx/*.lua into DIR, the
 	-- working directory of the sbxlua that ran it: what that sbxlua loads
 	-- after the box is sbxlua's own.

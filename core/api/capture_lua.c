@@ -96,7 +96,7 @@ static int keep_open(const char *dir)
 
 static const char *const capture_keys[] = {
     "places",	  "entries",	"depth",   "read_bytes", "keep",
-    "keep_bytes", "keep_total", "markers", "skip",	 NULL};
+    "keep_bytes", "keep_total", "markers", "placed",	 NULL};
 
 /* spec.capture.places: up to 16 clean paths in the box (raises). */
 static void capture_places(lua_State *L, int idx, int anchor,
@@ -119,24 +119,39 @@ static void capture_places(lua_State *L, int idx, int anchor,
 	lua_pop(L, 1);
 }
 
-/* spec.capture.skip: up to 256 box paths whose files are recorded but
- * never copied out with keep (the nodes the tree mounts over: sbxlua's,
- * not the program's); raises. */
-static void capture_skip(lua_State *L, int idx, int anchor,
-			 struct sbx_capture *c)
+/* spec.capture.placed: up to 256 box paths of the tree's own nodes, each
+ * true (a node it mounts over) or the sha256 (64 hex digits) of a file it
+ * placed; raises. */
+static void capture_placed(lua_State *L, int idx, int anchor,
+			   struct sbx_capture *c)
 {
-	int t = lua_getfield(L, idx, "skip");
+	static const char bad[] = "field 'capture.placed' must map box paths "
+				  "to true or a sha256";
+	int t = lua_getfield(L, idx, "placed");
 	if (t != LUA_TNIL && t != LUA_TTABLE)
-		luaL_error(L, "field 'capture.skip' must be a list of paths");
-	for (lua_Integer i = 1; t == LUA_TTABLE; i++) {
-		if (lua_rawgeti(L, -1, i) == LUA_TNIL) {
-			lua_pop(L, 1);
-			break;
+		luaL_error(L, "%s", bad);
+	lua_pushnil(L);
+	while (t == LUA_TTABLE && lua_next(L, -2) != 0) {
+		struct sbx_placed *p = &c->placed[c->nplaced];
+		size_t len = 0;
+		if (c->nplaced >= CAP_PLACED)
+			luaL_error(L,
+				   "field 'capture.placed' has more than 256");
+		if (lua_type(L, -2) != LUA_TSTRING)
+			luaL_error(L, "%s", bad);
+		sbx_check_boxpath(L, -2, "field 'capture.placed'");
+		p->path = sbx_anchor_str(L, anchor, -2);
+		p->sha256 = NULL;
+		if (lua_type(L, -1) == LUA_TSTRING) {
+			const char *h = lua_tolstring(L, -1, &len);
+			if (len != SBX_SHA256_HEX - 1 ||
+			    strspn(h, "0123456789abcdef") != len)
+				luaL_error(L, "%s", bad);
+			p->sha256 = sbx_anchor_str(L, anchor, -1);
+		} else if (!lua_isboolean(L, -1) || !lua_toboolean(L, -1)) {
+			luaL_error(L, "%s", bad);
 		}
-		if (c->nskip >= CAP_SKIP)
-			luaL_error(L, "field 'capture.skip' has more than 256");
-		sbx_check_boxpath(L, -1, "field 'capture.skip'");
-		c->skip[c->nskip++] = sbx_anchor_str(L, anchor, -1);
+		c->nplaced++;
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 1);
@@ -206,7 +221,7 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 	c->keep_total = sbx_opt_int(L, idx, "keep_total", (int64_t)256 << 20, 0,
 				    (int64_t)1 << 40);
 	capture_markers(L, idx, anchor, c);
-	capture_skip(L, idx, anchor, c);
+	capture_placed(L, idx, anchor, c);
 	if (lua_getfield(L, idx, "keep") != LUA_TNIL) {
 		const char *dir;
 		if (lua_type(L, -1) != LUA_TSTRING)

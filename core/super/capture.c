@@ -182,6 +182,16 @@ struct copy {
 	char leaf[CAP_NAME_MAX + 24], kept[4096];
 };
 
+/* The tree's own node at the box path, or NULL. */
+static const struct sbx_placed *find_placed(const struct sbx_capture *c,
+					    const char *path)
+{
+	for (size_t i = 0; i < c->nplaced; i++)
+		if (strcmp(path, c->placed[i].path) == 0)
+			return &c->placed[i];
+	return NULL;
+}
+
 /* Opens the copy of the file at rel (of size fs) where there is a keep
  * directory and room in its budget; f->keep_err says why not. */
 static void copy_open(const struct sbx_capture *c, struct sbx_capres *r,
@@ -191,9 +201,8 @@ static void copy_open(const struct sbx_capture *c, struct sbx_capres *r,
 	cp->out = cp->kdir = -1;
 	if (c->keep_fd < 0)
 		return;
-	for (size_t i = 0; i < c->nskip; i++)
-		if (strcmp(f->path, c->skip[i]) == 0)
-			return; /* the tree's node: not a file of the program */
+	if (find_placed(c, f->path))
+		return; /* the tree's node: not a file of the program */
 	if (fs->st_size > c->keep_max ||
 	    fs->st_size > c->keep_total - r->kept) {
 		r->hit_keep = 1;
@@ -270,7 +279,10 @@ static void type_file(const struct sbx_capture *c, struct sbx_capres *r,
 
 /* Reads a regular file once: its SHA-256, the markers in it, its copy,
  * and its type (type_file) from its first read, which starts at offset 0
- * and holds up to SBX_MAGIC_BYTES of it. */
+ * and holds up to SBX_MAGIC_BYTES of it.  A file the tree placed is typed
+ * only when its content is no longer the tree's (its head kept until the
+ * hash says so), a node the tree mounts over never: typing loads libmagic,
+ * which a run that wrote nothing of its own does not need. */
 static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		      struct sbx_capfile *f, int dir, const char *name,
 		      const struct stat *st, const char *rel)
@@ -280,6 +292,9 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	struct copy cp;
 	struct sbx_sha256 h;
 	struct stat fs;
+	const struct sbx_placed *placed = find_placed(c, f->path);
+	char *head = NULL; /* a placed file's first read */
+	size_t head_len = 0;
 	int fd;
 	if (st->st_size > c->max_read - r->read) {
 		r->hit_read = 1;
@@ -325,8 +340,13 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 			break;
 		}
 		r->read += n;
-		if (total == (size_t)n) /* the first read: the file's head */
-			type_file(c, r, f, buf, (size_t)n);
+		if (total == (size_t)n) { /* the first read: the head */
+			if (!placed)
+				type_file(c, r, f, buf, (size_t)n);
+			else if (placed->sha256 &&
+				 (head = malloc((size_t)n)) != NULL)
+				memcpy(head, buf, head_len = (size_t)n);
+		}
 		sbx_sha256_update(&h, buf + carry, (size_t)n);
 		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
@@ -339,12 +359,18 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	close(fd);
 	if (!f->err && total != (size_t)fs.st_size)
 		f->err = ESTALE; /* it shrank during the walk */
-	if (!f->err && total == 0)
+	if (!f->err && total == 0 && !placed)
 		type_file(c, r, f, buf, 0); /* empty */
 	if (!f->err) {
 		sbx_sha256_hex(&h, f->sha256);
 		f->hashed = 1;
-	} else {
+		if (placed && placed->sha256 &&
+		    strcmp(f->sha256, placed->sha256) != 0 &&
+		    (head || total == 0))
+			type_file(c, r, f, head ? head : buf, head_len);
+	}
+	free(head);
+	if (f->err) {
 		free(f->filetype); /* typed only when read whole */
 		free(f->mime);
 		f->filetype = f->mime = NULL;

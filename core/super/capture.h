@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define CAP_MARKERS 32	  /* markers searched for */
-#define CAP_SKIP 256	  /* box paths never kept */
+#define CAP_PLACED 256	  /* the tree's own nodes in the places */
 #define CAP_MARKER_MAX 64 /* bytes of one marker */
 #define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
 /* A file's type is named from its first SBX_MAGIC_BYTES, in memory
@@ -38,8 +38,15 @@ struct sbx_capture {
 	const char *markers[CAP_MARKERS];
 	size_t marker_len[CAP_MARKERS];
 	size_t nmarkers;
-	const char *skip[CAP_SKIP]; /* box paths never kept: the tree's own */
-	size_t nskip;
+	/* the tree's own nodes in the places (a file it placed, a node it
+	 * mounts over), by box path: never kept, never typed; sha256 (hex)
+	 * of a file it placed, NULL for a node it mounts over: a file whose
+	 * content is no longer that is typed all the same */
+	struct sbx_placed {
+		const char *path;
+		const char *sha256;
+	} placed[CAP_PLACED];
+	size_t nplaced;
 	/* names a regular file from its first bytes (len at most
 	 * SBX_MAGIC_BYTES): its description into type, its MIME type into
 	 * mime; 0 or -errno.  Installed by the spec's owner (capture_lua.c:

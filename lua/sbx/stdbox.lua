@@ -810,14 +810,16 @@ local function inputs(o)
 	return c
 end
 
--- The tree's mount points and the files it placed in a written place.
+-- The tree's own nodes: each file it placed (box path -> its sha256, the
+-- tree's while unchanged) and each node it mounts over (-> true: under
+-- the mount, the program could not touch it).  The capture spec's
+-- `placed` (never kept, never typed while the tree's) and the claims'
+-- `mount_points` (sbx.written leaves them out).
 local function placed_and_mounted(t)
-	local list = M.mount_points(t)
-	local placed = {}
-	for p in pairs(t.placed or {}) do placed[#placed + 1] = p end
-	table.sort(placed)
-	for _, p in ipairs(placed) do list[#list + 1] = p end
-	return list
+	local set = {}
+	for dst, sum in pairs(t.placed or {}) do set[dst] = sum end
+	for _, dst in ipairs(M.mount_points(t)) do set[dst] = true end
+	return set
 end
 
 -- The spec for sbx.core.box, from the inputs c and the tree t.
@@ -887,10 +889,10 @@ local function box_spec(o, c, t)
 			read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
 			keep_total = written.bounds.keep_total,
 			-- the nodes the tree mounts over (the program's own file
-			-- among them) are not the program's: never kept; nor the
-			-- home's dot files the tree placed (one the program changed
-			-- is still recorded, with its new SHA-256)
-			skip = o.keep and placed_and_mounted(t) or nil,
+			-- among them) are not the program's: never kept nor typed;
+			-- nor the home's dot files the tree placed (one the program
+			-- changed is still recorded, typed, with its new SHA-256)
+			placed = placed_and_mounted(t),
 		} or nil,
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
 		-- the explain channel (docs/seccomp.md): what a refusal does,
@@ -946,12 +948,7 @@ local function claims(o, c, spec, t)
 		-- under the mount is the tree's, not the program's (sbx.written)
 		-- and the files it placed there (path -> their sha256): the
 		-- tree's too while unchanged
-		mount_points = (function()
-			local set = {}
-			for dst, sum in pairs(t.placed or {}) do set[dst] = sum end
-			for _, dst in ipairs(M.mount_points(t)) do set[dst] = true end
-			return set
-		end)(),
+		mount_points = placed_and_mounted(t),
 	}
 end
 
