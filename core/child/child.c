@@ -139,11 +139,16 @@ static void set_rlimits(const struct sbx_plan *p)
 		      SBX_ST_RLIMIT, (int)i);
 }
 
+/* The offset of the box's clocks (make_time), in seconds: the command's
+ * stamps are taken in its time namespace. */
+static int64_t time_offset;
+
 /* The command's process: pid 2 of the box. */
 static _Noreturn void step(const struct sbx_plan *p)
 {
 	struct sbx_msg failed = {SBX_MSG_CANNOT, SBX_ST_EXEC, 0, -1, 0};
 
+	sbx_stamp_offset = time_offset * 1000000000;
 	sbx_stamp(SBX_T_STEP);
 	reset_signals();
 	if (p->new_session)
@@ -371,6 +376,7 @@ static void make_time(const struct sbx_plan *p)
 	CHECK(dumpable, SBX_ST_TIMENS, -1);
 	CHECK(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), SBX_ST_TIMENS, -1);
 	off = p->uptime - (int64_t)now.tv_sec;
+	time_offset = off;
 	offset_line(offset_line(line, "monotonic", off), "boottime", off);
 	r = sbx_write_at(AT_FDCWD, "/proc/self/timens_offsets", line);
 	CHECK(prctl(PR_SET_DUMPABLE, dumpable, 0, 0, 0), SBX_ST_TIMENS, -1);

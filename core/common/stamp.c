@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 SBX_LOCAL uint64_t *sbx_stamps;
+SBX_LOCAL int64_t sbx_stamp_offset;
 static pid_t stamp_pid;
 static uint64_t main_ns;
 

@@ -46,14 +46,17 @@ enum sbx_stamp_point {
 };
 
 extern uint64_t *sbx_stamps;
+/* what this process's CLOCK_MONOTONIC is ahead of sbxlua's: the box's
+ * time namespace offset, in its command's process (child.c) */
+extern int64_t sbx_stamp_offset;
 
 static inline void sbx_stamp(int point)
 {
 	struct timespec t;
 	if (sbx_stamps == 0 || clock_gettime(CLOCK_MONOTONIC, &t) != 0)
 		return;
-	sbx_stamps[point] =
-	    (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	sbx_stamps[point] = (uint64_t)t.tv_sec * 1000000000u +
+			    (uint64_t)t.tv_nsec - (uint64_t)sbx_stamp_offset;
 }
 
 void sbx_stamp_init(void);
