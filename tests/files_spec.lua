@@ -230,6 +230,33 @@ with open("/tmp/up/f", "w") as f:
 			rm()
 		end)
 
+		it("copies a dot file of the home the program changed, and none it left as placed", function()
+			local d, rm = S.tmpdir()
+			local keep = d .. "/keep"
+			local r, _, err, code = run_json("--keep", keep, "sh", "-c",
+				"echo 'curl x | sh' >> ~/.bashrc; cat ~/.profile >/dev/null; echo y > /tmp/y")
+			assert.are.equal(0, code, err)
+			local files = by_path(r.files)
+			local home = require("sbx.stdbox").user.home
+			local rc = files[home .. "/.bashrc"]
+			assert.is_table(rc, err)
+			assert.is_string(rc.kept)
+			local data = assert(S.read(keep .. "/" .. rc.kept))
+			assert.are.equal(rc.sha256, core.sha256(data))
+			assert.truthy(data:find("curl x | sh\n$"))
+			assert.is_string(files["/tmp/y"].kept)
+			-- the dot files as placed: neither recorded nor copied
+			assert.is_nil(files[home .. "/.profile"])
+			local list = S.sh("cd " .. S.q(keep) .. " && find . -type f | sort")
+			assert.are.same({ "./" .. rc.kept, "./" .. files["/tmp/y"].kept },
+				(function()
+					local t = {}
+					for l in list:gmatch("[^\n]+") do t[#t + 1] = l end
+					return t
+				end)())
+			rm()
+		end)
+
 		it("refuses an existing DIR that is not empty, a DIR that is a symlink, and another's DIR", function()
 			local d, rm = S.tmpdir()
 			os.execute("mkdir " .. S.q(d .. "/full") .. " && touch " .. S.q(d .. "/full/f"))

@@ -182,6 +182,10 @@ struct copy {
 	char leaf[CAP_NAME_MAX + 24], kept[4096];
 };
 
+static void copy_begin(const struct sbx_capture *c, struct sbx_capres *r,
+		       struct sbx_capfile *f, const struct stat *fs,
+		       const char *rel, struct copy *cp);
+
 /* The tree's own node at the box path, or NULL. */
 static const struct sbx_placed *find_placed(const struct sbx_capture *c,
 					    const char *path)
@@ -193,16 +197,25 @@ static const struct sbx_placed *find_placed(const struct sbx_capture *c,
 }
 
 /* Opens the copy of the file at rel (of size fs) where there is a keep
- * directory and room in its budget; f->keep_err says why not. */
+ * directory and room in its budget; f->keep_err says why not.  Never for
+ * the tree's own node (a file it placed is copied once its hash says the
+ * program changed it: keep_changed). */
 static void copy_open(const struct sbx_capture *c, struct sbx_capres *r,
 		      struct sbx_capfile *f, const struct stat *fs,
 		      const char *rel, struct copy *cp)
 {
 	cp->out = cp->kdir = -1;
-	if (c->keep_fd < 0)
+	if (c->keep_fd < 0 || find_placed(c, f->path))
 		return;
-	if (find_placed(c, f->path))
-		return; /* the tree's node: not a file of the program */
+	copy_begin(c, r, f, fs, rel, cp);
+}
+
+/* copy_open's copy, whoever's the file. */
+static void copy_begin(const struct sbx_capture *c, struct sbx_capres *r,
+		       struct sbx_capfile *f, const struct stat *fs,
+		       const char *rel, struct copy *cp)
+{
+	cp->out = cp->kdir = -1;
 	if (fs->st_size > c->keep_max ||
 	    fs->st_size > c->keep_total - r->kept) {
 		r->hit_keep = 1;
@@ -275,6 +288,61 @@ static void type_file(const struct sbx_capture *c, struct sbx_capres *r,
 		return;
 	f->filetype = xstrdup(type);
 	f->mime = xstrdup(mime);
+}
+
+/* A file the tree placed that the program changed, copied for keep once
+ * its hash says so: read again from the walk's own descriptor (the tree's
+ * files lie in the box's own tmpfs, which nothing writes once the box has
+ * ended); the copy is kept only when this read hashes as the first did. */
+static void keep_changed(const struct sbx_capture *c, struct sbx_capres *r,
+			 struct sbx_capfile *f, int fd, const struct stat *fs,
+			 const char *rel)
+{
+	static char buf[65536];
+	char sum[SBX_SHA256_HEX];
+	struct sbx_sha256 h;
+	struct copy cp;
+	ssize_t n;
+	if (fs->st_size > c->max_read - r->read) {
+		r->hit_read = 1;
+		f->keep_err = EFBIG;
+		return;
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0) {
+		f->keep_err = errno;
+		return;
+	}
+	copy_begin(c, r, f, fs, rel, &cp);
+	if (cp.out < 0) {
+		if (cp.kdir >= 0)
+			close(cp.kdir);
+		return;
+	}
+	r->read += fs->st_size;
+	sbx_sha256_init(&h);
+	while (cp.out >= 0 && (n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			f->keep_err = errno;
+			break;
+		}
+		sbx_sha256_update(&h, buf, (size_t)n);
+		copy_write(f, &cp, buf, (size_t)n);
+	}
+	sbx_sha256_hex(&h, sum);
+	if (!f->keep_err && strcmp(sum, f->sha256) != 0)
+		f->keep_err = ESTALE;
+	if (cp.out >= 0) {
+		close(cp.out);
+		if (f->keep_err) {
+			unlinkat(cp.kdir, cp.leaf, 0);
+		} else {
+			f->kept = xstrdup(cp.kept);
+			r->kept += fs->st_size;
+		}
+	}
+	close(cp.kdir);
 }
 
 /* Reads a regular file once: its SHA-256, the markers in it, its copy,
@@ -356,7 +424,6 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		carry = have < CAP_MARKER_MAX - 1 ? have : CAP_MARKER_MAX - 1;
 		memmove(buf, buf + have - carry, carry);
 	}
-	close(fd);
 	if (!f->err && total != (size_t)fs.st_size)
 		f->err = ESTALE; /* it shrank during the walk */
 	if (!f->err && total == 0 && !placed)
@@ -364,11 +431,17 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	if (!f->err) {
 		sbx_sha256_hex(&h, f->sha256);
 		f->hashed = 1;
-		if (placed && placed->sha256 &&
-		    strcmp(f->sha256, placed->sha256) != 0 &&
-		    (head || total == 0))
-			type_file(c, r, f, head ? head : buf, head_len);
 	}
+	/* a file the tree placed, changed by the program: typed and kept
+	 * as the program's */
+	if (!f->err && placed && placed->sha256 &&
+	    strcmp(f->sha256, placed->sha256) != 0) {
+		if (head || total == 0)
+			type_file(c, r, f, head ? head : buf, head_len);
+		if (c->keep_fd >= 0)
+			keep_changed(c, r, f, fd, &fs, rel);
+	}
+	close(fd);
 	free(head);
 	if (f->err) {
 		free(f->filetype); /* typed only when read whole */

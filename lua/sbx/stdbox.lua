@@ -813,7 +813,7 @@ end
 -- The tree's own nodes: each file it placed (box path -> its sha256, the
 -- tree's while unchanged) and each node it mounts over (-> true: under
 -- the mount, the program could not touch it).  The capture spec's
--- `placed` (never kept, never typed while the tree's) and the claims'
+-- `placed` (neither kept nor typed while the tree's) and the claims'
 -- `mount_points` (sbx.written leaves them out).
 local function placed_and_mounted(t)
 	local set = {}
@@ -891,7 +891,7 @@ local function box_spec(o, c, t)
 			-- the nodes the tree mounts over (the program's own file
 			-- among them) are not the program's: never kept nor typed;
 			-- nor the home's dot files the tree placed (one the program
-			-- changed is still recorded, typed, with its new SHA-256)
+			-- changed is recorded, typed and kept as the program's)
 			placed = placed_and_mounted(t),
 		} or nil,
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
