@@ -312,6 +312,25 @@ with open("/tmp/up/f", "w") as f:
 			local dropped = by_path(r.files_dropped)
 			assert.is_nil(dropped["/home/dana/.ssh/id_rsa"])
 			assert.is_table(dropped["/tmp/out.txt"])
+			-- recorded as placed, marked, and neither copied nor typed
+			local files = by_path(r.files)
+			assert.are.equal("~/.ssh/id_rsa", files["/home/dana/.ssh/id_rsa"].decoy)
+			assert.is_nil(files["/home/dana/.ssh/id_rsa"].kept)
+			assert.is_nil(files["/home/dana/.ssh/id_rsa"].mime)
+			assert.are.equal("", S.sh("find " .. S.q(keep) .. " -path '*ssh*'"))
+			rm()
+		end)
+
+		it("a decoy the program replaced is recorded, typed and copied as its own", function()
+			local d, rm = S.tmpdir()
+			local keep = d .. "/keep"
+			local r, _, err, code = run_json("--decoys", "--keep", keep, "sh", "-c",
+				"rm -f ~/.ssh/id_rsa && echo replaced > ~/.ssh/id_rsa")
+			assert.are.equal(0, code, err)
+			local f = by_path(r.files)["/home/dana/.ssh/id_rsa"]
+			assert.is_nil(f.decoy)
+			assert.are.equal("text/plain", f.mime)
+			assert.are.equal("replaced\n", S.read(keep .. "/" .. f.kept))
 			rm()
 		end)
 

@@ -822,6 +822,15 @@ local function placed_and_mounted(t)
 	return set
 end
 
+-- The capture spec's `placed`: the tree's own nodes, and the decoys as
+-- placed (recorded all the same, marked by sbx.written; typed and kept
+-- only once the program changed one).
+local function capture_placed(t)
+	local set = placed_and_mounted(t)
+	for _, d in ipairs(t.decoys or {}) do set[d.path] = set[d.path] or d.sha256 end
+	return set
+end
+
 -- The spec for sbx.core.box, from the inputs c and the tree t.
 -- The explain channel's table: the profile's (`o.notify`), with the
 -- analysis box's sleep threshold (`o.sleep_skip`, seconds) in ns.
@@ -892,7 +901,7 @@ local function box_spec(o, c, t)
 			-- among them) are not the program's: never kept nor typed;
 			-- nor the home's dot files the tree placed (one the program
 			-- changed is recorded, typed and kept as the program's)
-			placed = placed_and_mounted(t),
+			placed = capture_placed(t),
 		} or nil,
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
 		-- the explain channel (docs/seccomp.md): what a refusal does,
