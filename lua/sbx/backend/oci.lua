@@ -21,6 +21,7 @@ local core = require "sbx.core"
 local stdbox = require "sbx.stdbox"
 local profile = require "sbx.profile"
 local limits = require "sbx.limits"
+local json = require "sbx.json"
 
 local M = {}
 
@@ -33,52 +34,10 @@ M.bin_dirs = { "/usr/sbin", "/usr/bin", "/sbin", "/bin" }
 -- there, 0700, by mktemp -d), else /tmp
 M.tmpdir = (os.getenv("TMPDIR") or ""):match("^/[%w/._-]*[%w._-]$") or "/tmp"
 
--- JSON: arrays are tables with this metatable, or non-empty sequences.
-local ARRAY = {}
-local function array(t) return setmetatable(t or {}, ARRAY) end
-
-local function json(v, out)
-	local t = type(v)
-	if t == "string" then
-		out[#out + 1] = '"' .. v:gsub('[%c"\\]', function(c)
-			return ("\\u%04x"):format(c:byte())
-		end) .. '"'
-	elseif t == "number" then
-		assert(math.type(v) == "integer", "JSON: integers only")
-		out[#out + 1] = ("%d"):format(v)
-	elseif t == "boolean" then
-		out[#out + 1] = tostring(v)
-	elseif t == "table" then
-		if getmetatable(v) == ARRAY or (#v > 0 and next(v, #v) == nil) then
-			out[#out + 1] = "["
-			for i, x in ipairs(v) do
-				if i > 1 then out[#out + 1] = "," end
-				json(x, out)
-			end
-			out[#out + 1] = "]"
-		else
-			local keys = {}
-			for k in pairs(v) do keys[#keys + 1] = k end
-			table.sort(keys)
-			out[#out + 1] = "{"
-			for i, k in ipairs(keys) do
-				if i > 1 then out[#out + 1] = "," end
-				json(tostring(k), out)
-				out[#out + 1] = ":"
-				json(v[k], out)
-			end
-			out[#out + 1] = "}"
-		end
-	else
-		error("JSON: cannot encode a " .. t)
-	end
-	return out
-end
-
---- Encodes a Lua value as JSON (integers, strings, booleans, tables;
--- `M.array(t)` marks an empty array).
-function M.encode(v) return table.concat(json(v, {})) end
-M.array = array
+-- JSON: sbx.json, the one encoder (an empty table is `[]`: every map of
+-- a bundle's files has a key).
+--- Encodes a Lua value as JSON (`sbx.json.encode`).
+M.encode = json.encode
 
 local shell = require "sbx._shell"
 -- a host command: its stdout and whether it succeeded
@@ -157,11 +116,11 @@ end
 function M.seccomp(prof)
 	local def, derr = action(prof.default)
 	if not def then return nil, "default: " .. derr end
-	local out = { defaultAction = def, architectures = array { "SCMP_ARCH_X86_64" }, syscalls = array() }
+	local out = { defaultAction = def, architectures = { "SCMP_ARCH_X86_64" }, syscalls = {} }
 	for i, r in ipairs(prof.rules or {}) do
 		local act, errno = action(r.action)
 		if not act then return nil, ("rules[%d]: %s"):format(i, errno) end
-		local args = array()
+		local args = {}
 		for _, c in ipairs(r.args or {}) do
 			local op = ops[c[2]]
 			if not op then return nil, ("rules[%d]: operator %s"):format(i, tostring(c[2])) end
@@ -171,7 +130,7 @@ function M.seccomp(prof)
 				args[#args + 1] = { index = c[1], value = c[3], valueTwo = 0, op = op }
 			end
 		end
-		out.syscalls[#out.syscalls + 1] = { names = array { r.call }, action = act, errnoRet = errno,
+		out.syscalls[#out.syscalls + 1] = { names = { r.call }, action = act, errnoRet = errno,
 			args = #args > 0 and args or nil }
 	end
 	return out
@@ -179,7 +138,7 @@ end
 
 -- The tmpfs options of a mount entry of a core spec.
 local function tmpfs_options(m, extra, owner)
-	local o = array { "nosuid", "nodev" }
+	local o = { "nosuid", "nodev" }
 	for _, x in ipairs(extra or {}) do o[#o + 1] = x end
 	-- owned by the box's user, as the namespace box's are
 	if owner then
@@ -207,9 +166,9 @@ end
 -- in a /dev tmpfs; a devpts and the /dev/shm tmpfs the entry sizes.
 local function dev_mounts(m, owner)
 	return { destination = "/dev", type = "tmpfs", source = "tmpfs",
-			options = array { "nosuid", "strictatime", "mode=755", "size=65536k" } },
+			options = { "nosuid", "strictatime", "mode=755", "size=65536k" } },
 		{ destination = "/dev/pts", type = "devpts", source = "devpts",
-			options = array { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" } },
+			options = { "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620" } },
 		{ destination = "/dev/shm", type = "tmpfs", source = "shm",
 			options = tmpfs_options({ size = m.shm_size, nr_inodes = m.shm_inodes, mode = tonumber("1777", 8) },
 				{ "noexec" }, owner) }
@@ -219,7 +178,7 @@ end
 -- files and symlinks are made in the bundle.  Returns mounts, masked,
 -- readonly; or nil, why.
 local function translate_mounts(spec, bundle, owner)
-	local mounts, masked, readonly = array(), array(), array()
+	local mounts, masked, readonly = {}, {}, {}
 	local nfile = 0
 	local function point(dst, file, mode) mount_point(bundle, dst, file, mode) end
 	for _, m in ipairs(spec.mounts) do
@@ -227,7 +186,7 @@ local function translate_mounts(spec, bundle, owner)
 		if t == "bind" then
 			local src = m.src
 			if core.lstat(src) or not m.optional then
-				local o = array { "rbind", "nosuid", "nodev" }
+				local o = { "rbind", "nosuid", "nodev" }
 				if not m.rw then o[#o + 1] = "ro" end
 				local st = core.lstat(src)
 				point(m.dst or src, st and st.type ~= "dir")
@@ -244,11 +203,11 @@ local function translate_mounts(spec, bundle, owner)
 			if not ok then return nil, msg end
 			point(m.dst, true)
 			mounts[#mounts + 1] = { destination = m.dst, type = "bind", source = p,
-				options = array { "bind", "ro", "nosuid", "nodev", "noexec" } }
+				options = { "bind", "ro", "nosuid", "nodev", "noexec" } }
 		elseif t == "proc" then
 			point(m.dst)
 			mounts[#mounts + 1] = { destination = m.dst, type = "proc", source = "proc",
-				options = array { "nosuid", "nodev", "noexec" } }
+				options = { "nosuid", "nodev", "noexec" } }
 		elseif t == "remount" then
 			readonly[#readonly + 1] = m.dst
 		elseif t == "hide" then
@@ -324,11 +283,11 @@ local function id_maps(rootless, euid, host_id)
 		-- runc needs the container's uid 0 mapped, and a caller with no
 		-- subordinate ids has one id to map: the program is the
 		-- container's uid 0 (the caller on the host), with no capability
-		return array { { containerID = 0, hostID = euid, size = 1 } },
-			array { { containerID = 0, hostID = core.ids().egid, size = 1 } }
+		return { { containerID = 0, hostID = euid, size = 1 } },
+			{ { containerID = 0, hostID = core.ids().egid, size = 1 } }
 	end
-	return array { { containerID = 0, hostID = host_id, size = MAPPED } },
-		array { { containerID = 0, hostID = host_id, size = MAPPED } }
+	return { { containerID = 0, hostID = host_id, size = MAPPED } },
+		{ { containerID = 0, hostID = host_id, size = MAPPED } }
 end
 
 --- The standard box's resource limits as a runtime is asked to set them,
@@ -357,7 +316,7 @@ end
 -- always: whatever cgroup the runtime makes is not the core's, which
 -- samples the runtime's processes.
 local function oci_rlimits(base, info)
-	local rlimits = array()
+	local rlimits = {}
 	for i, r in ipairs(M.rlimits(base, info)) do rlimits[i] = r end
 	return rlimits
 end
@@ -366,21 +325,21 @@ end
 -- `id` in `bundle`; c holds uid, gid, mounts, masked, readonly, uidmap,
 -- gidmap, rlimits, seccomp, rootless.
 local function oci_config(base, info, bundle, id, c)
-	local env = array()
+	local env = {}
 	local keys = {}
 	for k in pairs(base.env) do keys[#keys + 1] = k end
 	table.sort(keys)
 	for _, k in ipairs(keys) do env[#env + 1] = k .. "=" .. base.env[k] end
-	local namespaces = array { { type = "user" }, { type = "mount" }, { type = "pid" },
+	local namespaces = { { type = "user" }, { type = "mount" }, { type = "pid" },
 		{ type = "ipc" }, { type = "uts" }, { type = "cgroup" } }
 	if info.network ~= "host" then namespaces[#namespaces + 1] = { type = "network" } end
-	local none = array()
+	local none = {}
 	local config = {
 		ociVersion = "1.0.2",
 		process = {
 			terminal = false,
 			user = { uid = c.uid, gid = c.gid },
-			args = array(base.argv),
+			args = base.argv,
 			env = env,
 			cwd = base.cwd,
 			capabilities = { bounding = none, effective = none, inheritable = none, permitted = none,
@@ -391,8 +350,8 @@ local function oci_config(base, info, bundle, id, c)
 		root = { path = "rootfs", readonly = true },
 		hostname = base.hostname,
 		mounts = c.mounts,
-		hooks = { poststart = array { { path = "/bin/sh",
-			args = array { "sh", "-c", HOOK, "sh", bundle .. "/record" }, timeout = 10 } } },
+		hooks = { poststart = { { path = "/bin/sh",
+			args = { "sh", "-c", HOOK, "sh", bundle .. "/record" }, timeout = 10 } } },
 		linux = {
 			namespaces = namespaces,
 			uidMappings = c.uidmap,
