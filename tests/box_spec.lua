@@ -228,12 +228,13 @@ describe("box [" .. S.priv .. "]", function()
 		-- the listener takes one connection and prints what it was sent:
 		-- the box runs (and tries) first, then the host itself connects
 		-- and sends "host"; a box that got through would be heard first
-		local port = 20000 + math.random(0, 20000)
+		-- a port the kernel picks: two suites at once never share one
 		local listener = assert(io.popen("/usr/bin/python3 -c '"
-			.. "import socket; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
-			.. "s.bind((\"127.0.0.1\", " .. port .. ")); s.listen(); print(\"ready\", flush=True)\n"
+			.. "import socket; s = socket.socket()\n"
+			.. "s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"ready\", s.getsockname()[1], flush=True)\n"
 			.. "c, _ = s.accept(); c.settimeout(30); print(\"heard\", c.recv(16).decode())'"))
-		assert.are.equal("ready", listener:read("l"))
+		local port = listener:read("l"):match("^ready (%d+)$")
+		assert.is_string(port)
 		local r = S.run("python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", "
 			.. port .. "), timeout=1)' 2>&1; true")
 		os.execute("/usr/bin/python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", "
@@ -245,7 +246,7 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("kills every descendant with the box", function()
-		local tag = tostring(4000 + math.random(0, 4000)) .. ".5"
+		local tag = ("%d.%s"):format(4000 + math.random(0, 4000), S.unique())
 		local r = S.run("(setsid sleep " .. tag .. " &) ; (sleep " .. tag .. " &) ; exit 3")
 		assert.are.equal("exit", r.outcome)
 		assert.are.equal(3, r.code)
@@ -321,7 +322,7 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("a SIGINT to sbxlua during sbx.run stops the box; the script gets `interrupted` and goes on", function()
-		local n = math.random(100000, 999999)
+		local n = S.unique()
 		local script = "local sbx = require 'sbx'; local r = sbx.run { root = {}, "
 			.. "mounts = sbx.minimal_mounts(), stdout = 'pass', wall = 60, argv = { '/bin/sh', '-c', "
 			.. "'echo ready; sleep 1000; : int" .. n .. "' } }; "

@@ -15,7 +15,7 @@ local json_run = S.json_run
 
 local host_procs = S.host_procs
 
-local function tag() return "cpuburn" .. math.random(100000, 999999) end
+local function tag() return "cpuburn" .. S.unique() end
 
 describe("cpu limit [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)

@@ -334,7 +334,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		end)
 
 		it("dies with its supervisor", function()
-			local tag = "orphan" .. math.random(100000, 999999)
+			local tag = "orphan" .. S.unique()
 			local pid = S.sh(S.bin .. " run.lua /bin/sh -c 'sleep 60 # " .. tag
 				.. "' </dev/null >/dev/null 2>&1 & echo $!"):match("%d+")
 			local function count()
@@ -720,7 +720,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 				.. want, function()
 				local d, rm = S.tmpdir()
 				local errf = d .. ".err"
-				local n = math.random(100000, 999999)
+				local n = S.unique()
 				os.execute("mkfifo " .. S.q(d .. "/ready") .. " && chmod -R a+rwX " .. S.q(d))
 				-- the signal at its default disposition, whatever this
 				-- suite's caller left ignored (a suite under nohup ignores

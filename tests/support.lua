@@ -144,6 +144,14 @@ function S.json_run(...)
 	return out, err, code, res
 end
 
+--- Digits no other test process picks at once: this process's pid, then
+-- six random digits (busted seeds math.random with the time, so two
+-- suites started in the same second, as make check-stress starts them,
+-- draw the same numbers).
+function S.unique()
+	return ("%s%06d"):format(S.pid(), math.random(0, 999999))
+end
+
 --- How many processes on the host have tag in their command line, as a
 -- string (the pattern's brackets keep pgrep's own shell from matching).
 function S.host_procs(tag)
