@@ -292,6 +292,9 @@ describe("profile cache [" .. S.priv .. "]", function()
 		assert.are.same({ { nr = 41, errno = 13, args = { { 0, "&==", 0x10000000, 0x10000000 } } },
 			{ nr = 101, errno = 1, args = {} } }, f:info().refusals)
 		named:close()
+		assert.has_error(function() named:export_refusals() end, "attempt to use a closed filter")
+		assert.has_error(function() core.filter_bpf(prog, 2, true, false, packed .. "\1") end,
+			"bad argument #5 to 'filter_bpf' (truncated refusal)")
 		f:close()
 	end)
 end)

@@ -9,6 +9,19 @@ local S = require "support"
 
 local bin = S.sh("realpath " .. S.q(S.bin)):gsub("\n$", "")
 
+-- The files sbxlua opens in a run.lua run (its main process, which loads
+-- every module: strace without -f), as strace's text, and the exit status.
+local function opened(...)
+	local tr = os.tmpname()
+	local args = {}
+	for i, a in ipairs { ... } do args[i] = S.q(a) end
+	local _, code = S.sh("strace -qq -e trace=openat,open -o " .. S.q(tr) .. " " .. S.q(bin)
+		.. " run.lua " .. table.concat(args, " ") .. " 2>/dev/null </dev/null")
+	local t = S.read(tr) or ""
+	os.remove(tr)
+	return t, code
+end
+
 -- Gives a host directory to the box's host id, so that a root caller's box
 -- can write it (an unprivileged caller's box writes as the caller).
 local function box_writable(d)
@@ -90,19 +103,6 @@ describe("start-up [" .. S.priv .. "]", function()
 	end)
 
 	describe("the behaviour summary's modules", function()
-		local function opened(...)
-			if S.asan then return nil end
-			local tr = os.tmpname()
-			local args = {}
-			for i, a in ipairs { ... } do args[i] = S.q(a) end
-			-- the main process only: it loads every module
-			local _, code = S.sh("strace -qq -e trace=openat,open -o " .. S.q(tr) .. " " .. S.q(bin)
-				.. " run.lua " .. table.concat(args, " ") .. " 2>/dev/null </dev/null")
-			local t = S.read(tr) or ""
-			os.remove(tr)
-			return t, code
-		end
-
 		it("are not read by a plain run, and are by --behaviour", function()
 			if S.asan then pending("an instrumented sbxlua under strace") return end
 			local t, code = opened("/bin/true")
@@ -121,14 +121,8 @@ describe("start-up [" .. S.priv .. "]", function()
 	-- files: the dot files the tree placed and the node under the
 	-- program's bind are the tree's, and typing them would load it
 	describe("libmagic", function()
-		local function opened(...)
-			local tr = os.tmpname()
-			local args = {}
-			for i, a in ipairs { ... } do args[i] = S.q(a) end
-			local _, code = S.sh("strace -qq -e trace=openat,open -o " .. S.q(tr) .. " " .. S.q(bin)
-				.. " run.lua " .. table.concat(args, " ") .. " 2>/dev/null </dev/null")
-			local t = S.read(tr) or ""
-			os.remove(tr)
+		local function magic(...)
+			local t, code = opened(...)
 			return t:find("libmagic", 1, true) ~= nil, code
 		end
 
@@ -140,15 +134,15 @@ describe("start-up [" .. S.priv .. "]", function()
 			f:write("#!/bin/sh\ncat ~/.profile >/dev/null\n")
 			f:close()
 			os.execute("chmod 755 " .. S.q(prog))
-			local loaded, code = opened("/bin/true")
+			local loaded, code = magic("/bin/true")
 			assert.are.same({ false, 0 }, { loaded, code })
 			-- the program bound at /work: the node under it is the tree's
-			loaded, code = opened(prog)
+			loaded, code = magic(prog)
 			assert.are.same({ false, 0 }, { loaded, code })
 			-- a file of its own, and a dot file it changed
-			loaded, code = opened("/bin/sh", "-c", "echo x > /tmp/x")
+			loaded, code = magic("/bin/sh", "-c", "echo x > /tmp/x")
 			assert.are.same({ true, 0 }, { loaded, code })
-			loaded, code = opened("/bin/sh", "-c", "echo x >> ~/.profile")
+			loaded, code = magic("/bin/sh", "-c", "echo x >> ~/.profile")
 			assert.are.same({ true, 0 }, { loaded, code })
 			rm()
 		end)
