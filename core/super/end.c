@@ -248,6 +248,11 @@ static void reap_init(struct sbx_job *j)
 /* What ended the run, from what the supervisor did and saw. */
 static void decide_end(struct sbx_job *j)
 {
+	if (j->end_kind == SBX_END_INTERRUPTED)
+		/* the operator's stop killed the box, maybe in its set-up: a
+		 * step that then failed (the listener's hand-over: ESRCH) is
+		 * the stop's consequence, not the box's own failure */
+		return;
 	if (j->have_cannot)
 		j->end_kind = SBX_END_CANNOT;
 	else if (j->have_status && WIFEXITED(j->status) &&

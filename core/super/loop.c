@@ -110,7 +110,8 @@ static int job_timers(struct sbx_job *j, double now, double *next)
 static void take_listener(struct sbx_job *j, double now, double *next)
 {
 	int t;
-	if (j->nt.want < 0 || j->nt.fd >= 0 || j->nt.pidfd < 0 || j->exited)
+	if (j->nt.want < 0 || j->nt.fd >= 0 || j->nt.pidfd < 0 || j->exited ||
+	    j->end_kind != SBX_END_NONE) /* being killed: nothing to take */
 		return;
 	t = sbx_notify_take(&j->nt);
 	if (t == 0) {
