@@ -28,7 +28,8 @@ local function lines_of(err, prefix)
 end
 
 -- The flooding sample: `dns N distinct|same`, `tcp N`, `udp N`, `http N`
--- (N requests, each answered), then `ask NAME` (its A record's answer)
+-- (N requests, each answered), `hold N` (N connections opened and kept
+-- open, silent), then `ask NAME` (its A record's answer)
 -- and `get URL-PATH` (an HTTP request to 10.0.0.1:80; prints the
 -- reply's status line); steps run in the order given.
 local FLOOD = [[
@@ -68,6 +69,9 @@ while a:
     elif what == 'tcp':
         bad = sum(talk(b'x%d' % i) != b'' for i in range(int(arg)))
         print('tcp', arg, 'answered', bad)
+    elif what == 'hold':
+        held = [socket.create_connection(('10.0.0.1', 4444), timeout=10) for i in range(int(arg))]
+        print('holding', len(held))
     elif what == 'udp':
         d = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         for i in range(int(arg)):
@@ -89,6 +93,23 @@ local function flood(...)
 	local out, err, code = run("--net", "sink", "--json", json, "python3", "-c", FLOOD, ...)
 	assert.are.equal(0, code, err)
 	return out, err, json_of(json)
+end
+
+-- Debian's python3 and its jsonschema (as tests/json_spec.lua)
+local PY = "/usr/bin/python3"
+local _, no_schema = S.sh(PY .. " -c 'import jsonschema' 2>/dev/null")
+local it_schema = no_schema == 0 and it
+	or function(name) pending(name .. " (needs python3-jsonschema: /usr/bin/python3 cannot import jsonschema)") end
+
+-- the checker's complaints of text against docs/schema/run.schema.json
+local function invalid(text)
+	local f = os.tmpname()
+	local h = assert(io.open(f, "w"))
+	h:write(text)
+	h:close()
+	local out = S.sh(PY .. " tests/schema_check.py docs/schema run.schema.json <" .. f .. " 2>&1")
+	os.remove(f)
+	return out
 end
 
 -- the sink's requests for path in t (the JSON)
@@ -148,6 +169,16 @@ describe("the network sink under a flood [" .. S.priv .. "]", function()
 			lines_of(err, "sandbox: note: sink: "))
 	end)
 
+	it("answers HTTP while a flood holds more connections open than the sink reads at once", function()
+		local out, err, t = flood("hold", "40", "get", "/after-hold")
+		assert.are.equal("holding 40\nHTTP/1.1 200 OK True\n", out)
+		assert.are.equal(1, #requests(t, "/after-hold"))
+		-- the held ones are recorded (ended early or at the box's end)
+		assert.are.equal(41, #t.sink.traffic)
+		assert.are.equal(0, t.sink.dropped)
+		assert.are.equal("", lines_of(err, "sandbox: note: sink: "))
+	end)
+
 	it("answers every HTTP request past the HTTP budget and counts the rest", function()
 		local n = sink.budget.http + 6
 		local out, err, t = flood("http", tostring(n), "get", "/last")
@@ -203,6 +234,28 @@ print(got.split(b'\r\n')[0].decode())
 		assert.are.same({ total, true, true }, { h.bytes, h.cut, h.replied })
 		-- a record that fits is not marked
 		assert.are.equal(0, t.sink.dropped)
+	end)
+
+	it_schema("under --explore: the note in the report, the counters in a valid JSON", function()
+		local json = os.tmpname()
+		-- one name, then distinct names past the budget, then the one
+		-- name again: its repeats are its record's, past the budget too
+		local n = sink.budget.dns - 1 + 2744
+		local out, err, code = run("--explore", "--json", json, "python3", "-c", FLOOD, "dns", "30", "same",
+			"dns", tostring(n), "distinct", "dns", "30", "same", "get", "/explored")
+		local text = assert(S.read(json))
+		os.remove(json)
+		assert.are.equal(0, code, err)
+		assert.are.equal(("dns 30 unanswered 0\ndns %d unanswered 0\ndns 30 unanswered 0\nHTTP/1.1 200 OK True\n")
+			:format(n), out)
+		assert.truthy(err:find("\nsandbox: note: sink: 2,744 DNS queries beyond the budget were answered but "
+			.. "not recorded\n", 1, true), err)
+		assert.are.equal("", invalid(text))
+		local t = cjson.decode(text)
+		assert.are.same({ 2744, 2744 }, { t.sink.dropped_dns, t.sink.dropped })
+		assert.are.equal(sink.budget.dns, #t.sink.dns)
+		assert.are.same({ "flood.example", 60 }, { t.sink.dns[1].hostname, math.tointeger(t.sink.dns[1].count) })
+		assert.are.equal(1, #requests(t, "/explored"))
 	end)
 
 	it("formats counts with thousands separators", function()
