@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 void sbx_sink_init(struct sbx_sink *s, const struct sbx_sink_plan *p)
@@ -155,15 +156,30 @@ static int same_name(const char *a, const char *b, size_t len)
 	return 1;
 }
 
-/* FNV-1a of a query's name (in lower case), type and answer */
-static size_t name_hash(const char *name, size_t len, uint16_t qtype, int kind)
+/* FNV-1a of a query's name (in lower case), type and answer from the
+ * secret seed, then mixed (murmur3's finaliser): every bit of the slot
+ * depends on every byte and on the seed */
+static uint32_t name_hash(uint32_t seed, const char *name, size_t len,
+			  uint16_t qtype, int kind)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = 2166136261u ^ seed;
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ lower(name[i])) * 16777619u;
 	h = (h ^ qtype) * 16777619u;
 	h = (h ^ (uint32_t)kind) * 16777619u;
-	return h % NAME_SLOTS;
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
+}
+
+static void names_init(struct sbx_sink *s)
+{
+	s->names = calloc(NAME_SLOTS, sizeof *s->names);
+	if (s->names && getrandom(&s->seed, sizeof s->seed, GRND_NONBLOCK) !=
+			    sizeof s->seed)
+		s->seed = (uint32_t)(uintptr_t)s->names ^ (uint32_t)getpid();
 }
 
 /* The record of a query: the one of an earlier query of the same name
@@ -172,14 +188,18 @@ static size_t name_hash(const char *name, size_t len, uint16_t qtype, int kind)
 static struct sbx_sink_event *dns_record(struct sbx_sink *s, const char *name,
 					 size_t len, uint16_t qtype, int kind)
 {
-	size_t h = name_hash(name, len, qtype, kind);
+	uint32_t h;
+	size_t i;
 	struct sbx_sink_event *e;
 	if (!s->names)
-		s->names = calloc(NAME_SLOTS, sizeof *s->names);
+		names_init(s);
+	h = name_hash(s->seed, name, len, qtype, kind);
+	i = h % NAME_SLOTS;
 	/* at most SBX_SINK_DNS of NAME_SLOTS used: a free slot ends a probe */
-	for (; s->names && s->names[h]; h = (h + 1) % NAME_SLOTS) {
-		e = &s->ev[s->names[h] - 1];
-		if (e->qtype == qtype && e->answer == kind && e->len == len &&
+	for (; s->names && s->names[i].ev; i = (i + 1) % NAME_SLOTS) {
+		e = &s->ev[s->names[i].ev - 1];
+		if (s->names[i].hash == h && e->qtype == qtype &&
+		    e->answer == kind && e->len == len &&
 		    same_name(e->data, name, len)) {
 			e->count++;
 			return NULL;
@@ -187,7 +207,7 @@ static struct sbx_sink_event *dns_record(struct sbx_sink *s, const char *name,
 	}
 	e = new_copy(s, SBX_SINK_K_DNS, name, len);
 	if (e && s->names)
-		s->names[h] = s->nev; /* 1 + its index */
+		s->names[i] = (struct sbx_sink_name){h, (uint32_t)s->nev};
 	return e;
 }
 

@@ -102,8 +102,13 @@ struct sbx_sink {
 	unsigned long seq;
 	size_t kept[SBX_SINK_KINDS];
 	unsigned long dropped[SBX_SINK_KINDS]; /* past a budget */
-	size_t *names; /* the DNS records by name: 1 + index into ev, 0 free
-			  (2 * SBX_SINK_DNS slots, open addressing) */
+	/* the DNS records by name, open addressing in 2 * SBX_SINK_DNS
+	 * slots: the hash keyed by seed (a sample cannot aim its names at
+	 * one chain), and 1 + the record's index (0: free) */
+	struct sbx_sink_name {
+		uint32_t hash, ev;
+	} * names;
+	uint32_t seed;
 };
 
 struct cmsghdr;
