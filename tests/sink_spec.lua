@@ -85,6 +85,14 @@ describe("the network sink [" .. S.priv .. "]", function()
 		assert.are.equal("sandbox: traffic: udp 8.8.8.8:53 6 bytes: \\x124ping\n", sink_lines(err))
 	end)
 
+	it("records a datagram to the resolver that is no query as traffic", function()
+		local _, err, code = run("-v", "--net", "sink", "python3", "-c",
+			"import socket; u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
+			.. "u.sendto(b'\\x00not a query', ('127.0.0.53', 53))")
+		assert.are.equal(0, code, err)
+		assert.are.equal("sandbox: traffic: udp 127.0.0.53:53 12 bytes: \\x00not a query\n", sink_lines(err))
+	end)
+
 	it("caps what it records of one connection, and says how much came", function()
 		local _, err, code = run("-v", "--net", "sink", "python3", "-c",
 			"import socket; s = socket.create_connection(('192.0.2.7', 80)); "
