@@ -62,8 +62,8 @@ describe("the network sink [" .. S.priv .. "]", function()
 		assert.truthy(err:find("\nsandbox: network: sink\n", 1, true))
 		assert.truthy(("\n" .. err):find("\nsandbox: namespaces: user mount pid ipc net uts cgroup (verified)\n", 1, true))
 		local t = json_of(json)
-		assert.are.same({ { hostname = "evil.example", type = "AAAA", answer = "none" },
-			{ hostname = "evil.example", type = "A", answer = "10.0.0.2" } }, t.sink.dns)
+		assert.are.same({ { hostname = "evil.example", type = "AAAA", answer = "none", count = 1 },
+			{ hostname = "evil.example", type = "A", answer = "10.0.0.2", count = 1 } }, t.sink.dns)
 		assert.are.same({}, t.sink.traffic)
 	end)
 
@@ -85,12 +85,20 @@ describe("the network sink [" .. S.priv .. "]", function()
 		assert.are.equal("sandbox: traffic: udp 8.8.8.8:53 6 bytes: \\x124ping\n", sink_lines(err))
 	end)
 
-	it("caps what it records of one connection", function()
+	it("records a datagram to the resolver that is no query as traffic", function()
+		local _, err, code = run("-v", "--net", "sink", "python3", "-c",
+			"import socket; u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
+			.. "u.sendto(b'\\x00not a query', ('127.0.0.53', 53))")
+		assert.are.equal(0, code, err)
+		assert.are.equal("sandbox: traffic: udp 127.0.0.53:53 12 bytes: \\x00not a query\n", sink_lines(err))
+	end)
+
+	it("caps what it records of one connection, and says how much came", function()
 		local _, err, code = run("-v", "--net", "sink", "python3", "-c",
 			"import socket; s = socket.create_connection(('192.0.2.7', 80)); "
 			.. "s.sendall(b'A' * 100000); s.close()")
 		assert.are.equal(0, code, err)
-		assert.are.equal("sandbox: traffic: tcp 192.0.2.7:80 " .. sink.cap .. " bytes: "
+		assert.are.equal("sandbox: traffic: tcp 192.0.2.7:80 100000 bytes, first " .. sink.cap .. ": "
 			.. ("A"):rep(sink.cap) .. "\n", sink_lines(err))
 	end)
 
@@ -203,7 +211,7 @@ print(t.recv(100))
 		end
 		local function q(name, answer)
 			return { kind = "dns", name = name, type = "A", answer = answer, source = "127.0.0.1",
-				address = "127.0.0.53" }
+				address = "127.0.0.53", count = 1 }
 		end
 		assert.are.same({ q("a.bad.example", "NXDOMAIN"), q("bad.example", "NXDOMAIN"),
 			q("notbad.example", "10.0.0.2"), q("ok.test", "10.0.0.2") }, r.sink)

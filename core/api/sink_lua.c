@@ -31,6 +31,25 @@ static void push_addr(lua_State *L, uint32_t a)
 			(int)(a >> 8 & 255), (int)(a & 255));
 }
 
+/* The records each budget left out (sink.h), and their total */
+static void push_dropped(lua_State *L, const struct sbx_sink *s)
+{
+	static const char *const names[SBX_SINK_KINDS] = {
+	    [SBX_SINK_K_DNS] = "sink_dropped_dns",
+	    [SBX_SINK_K_TCP] = "sink_dropped_tcp",
+	    [SBX_SINK_K_UDP] = "sink_dropped_udp",
+	    [SBX_SINK_K_HTTP] = "sink_dropped_http",
+	};
+	lua_Integer all = 0;
+	for (int k = 0; k < SBX_SINK_KINDS; k++) {
+		lua_pushinteger(L, (lua_Integer)s->dropped[k]);
+		lua_setfield(L, -2, names[k]);
+		all += (lua_Integer)s->dropped[k];
+	}
+	lua_pushinteger(L, all);
+	lua_setfield(L, -2, "sink_dropped");
+}
+
 void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 {
 	char tb[16];
@@ -39,7 +58,7 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 	lua_createtable(L, (int)s->nev, 0);
 	for (size_t i = 0; i < s->nev; i++) {
 		const struct sbx_sink_event *e = &s->ev[i];
-		lua_createtable(L, 0, 9);
+		lua_createtable(L, 0, 10);
 		lua_pushstring(L, e->dns ? "dns" : "traffic");
 		lua_setfield(L, -2, "kind");
 		push_addr(L, e->saddr);
@@ -59,6 +78,8 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 			lua_setfield(L, -2, "answer");
 			push_addr(L, e->addr);
 			lua_setfield(L, -2, "address");
+			lua_pushinteger(L, (lua_Integer)e->count);
+			lua_setfield(L, -2, "count");
 		} else {
 			lua_pushstring(L, e->udp ? "udp" : "tcp");
 			lua_setfield(L, -2, "protocol");
@@ -70,6 +91,10 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 			lua_setfield(L, -2, "bytes");
 			lua_pushlstring(L, e->data, e->len);
 			lua_setfield(L, -2, "data");
+			if (e->bytes > e->len) {
+				lua_pushboolean(L, 1); /* data: the first */
+				lua_setfield(L, -2, "cut");
+			}
 			if (e->replied) {
 				lua_pushliteral(L, SBX_SINK_HTTP_REPLY);
 				lua_setfield(L, -2, "reply");
@@ -78,8 +103,7 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setfield(L, -2, "sink");
-	lua_pushinteger(L, (lua_Integer)s->dropped);
-	lua_setfield(L, -2, "sink_dropped");
+	push_dropped(L, s);
 }
 
 void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)

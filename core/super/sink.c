@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 void sbx_sink_init(struct sbx_sink *s, const struct sbx_sink_plan *p)
@@ -66,33 +67,58 @@ int sbx_sink_watches(const struct sbx_sink *s, int *fds, double *next)
 	return n;
 }
 
-static struct sbx_sink_event *new_event(struct sbx_sink *s, const void *data,
-					size_t len)
+/* A new record of kind, seen at seq, within its budget (else counted and
+ * NULL); its data is the caller's to set (freed with the record). */
+static struct sbx_sink_event *new_event(struct sbx_sink *s, int kind,
+					unsigned long seq)
 {
-	struct sbx_sink_event *e, *grown;
-	if (s->nev == SBX_SINK_EVENTS) {
-		s->dropped++;
+	static const size_t budget[SBX_SINK_KINDS] = {
+	    [SBX_SINK_K_DNS] = SBX_SINK_DNS,
+	    [SBX_SINK_K_TCP] = SBX_SINK_TCP,
+	    [SBX_SINK_K_UDP] = SBX_SINK_UDP,
+	    [SBX_SINK_K_HTTP] = SBX_SINK_HTTP,
+	};
+	struct sbx_sink_event *e;
+	if (s->kept[kind] == budget[kind]) {
+		s->dropped[kind]++;
 		return NULL;
 	}
-	if (s->nev % 16 == 0) {
-		grown = realloc(s->ev, (s->nev + 16) * sizeof *s->ev);
+	if (s->nev == s->cap_ev) {
+		size_t n = s->cap_ev ? 2 * s->cap_ev : 64;
+		struct sbx_sink_event *grown =
+		    realloc(s->ev, n * sizeof *grown);
 		if (!grown) {
-			s->dropped++;
+			s->dropped[kind]++;
 			return NULL;
 		}
 		s->ev = grown;
+		s->cap_ev = n;
 	}
-	e = &s->ev[s->nev];
+	e = &s->ev[s->nev++];
 	memset(e, 0, sizeof *e);
-	e->data = malloc(len ? len : 1);
-	if (!e->data) {
-		s->dropped++;
+	e->seq = seq;
+	s->kept[kind]++;
+	return e;
+}
+
+/* A record of kind holding a copy of data (len bytes), or NULL. */
+static struct sbx_sink_event *new_copy(struct sbx_sink *s, int kind,
+				       const void *data, size_t len)
+{
+	char *copy = malloc(len ? len : 1);
+	struct sbx_sink_event *e;
+	if (!copy) {
+		s->dropped[kind]++;
 		return NULL;
 	}
-	if (data)
-		memcpy(e->data, data, len);
+	e = new_event(s, kind, s->seq++);
+	if (!e) {
+		free(copy);
+		return NULL;
+	}
+	memcpy(copy, data, len);
+	e->data = copy;
 	e->len = len;
-	s->nev++;
 	return e;
 }
 
@@ -101,7 +127,8 @@ static void traffic(struct sbx_sink *s, const struct sockaddr_in *src,
 		    size_t bytes)
 {
 	struct sbx_sink_event *e =
-	    new_event(s, data, bytes < SBX_SINK_CAP ? bytes : SBX_SINK_CAP);
+	    new_copy(s, SBX_SINK_K_UDP, data,
+		     bytes < SBX_SINK_CAP ? bytes : SBX_SINK_CAP);
 	if (!e)
 		return;
 	e->udp = 1;
@@ -110,6 +137,78 @@ static void traffic(struct sbx_sink *s, const struct sockaddr_in *src,
 	e->saddr = ntohl(src->sin_addr.s_addr);
 	e->sport = ntohs(src->sin_port);
 	e->bytes = bytes;
+}
+
+#define NAME_SLOTS (2 * SBX_SINK_DNS)
+
+static unsigned char lower(char c)
+{
+	return (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+}
+
+/* Whether two names of len bytes are one in ASCII case (a name may hold
+ * any byte, NUL too: no str* call) */
+static int same_name(const char *a, const char *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (lower(a[i]) != lower(b[i]))
+			return 0;
+	return 1;
+}
+
+/* FNV-1a of a query's name (in lower case), type and answer from the
+ * secret seed, then mixed (murmur3's finaliser): every bit of the slot
+ * depends on every byte and on the seed */
+static uint32_t name_hash(uint32_t seed, const char *name, size_t len,
+			  uint16_t qtype, int kind)
+{
+	uint32_t h = 2166136261u ^ seed;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ lower(name[i])) * 16777619u;
+	h = (h ^ qtype) * 16777619u;
+	h = (h ^ (uint32_t)kind) * 16777619u;
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
+}
+
+static void names_init(struct sbx_sink *s)
+{
+	s->names = calloc(NAME_SLOTS, sizeof *s->names);
+	if (s->names && getrandom(&s->seed, sizeof s->seed, GRND_NONBLOCK) !=
+			    sizeof s->seed)
+		s->seed = (uint32_t)(uintptr_t)s->names ^ (uint32_t)getpid();
+}
+
+/* The record of a query: the one of an earlier query of the same name
+ * (in any case), type and answer, its count raised; else a new one (the
+ * budget counts distinct queries: a repeat is never dropped). */
+static struct sbx_sink_event *dns_record(struct sbx_sink *s, const char *name,
+					 size_t len, uint16_t qtype, int kind)
+{
+	uint32_t h;
+	size_t i;
+	struct sbx_sink_event *e;
+	if (!s->names)
+		names_init(s);
+	h = name_hash(s->seed, name, len, qtype, kind);
+	i = h % NAME_SLOTS;
+	/* at most SBX_SINK_DNS of NAME_SLOTS used: a free slot ends a probe */
+	for (; s->names && s->names[i].ev; i = (i + 1) % NAME_SLOTS) {
+		e = &s->ev[s->names[i].ev - 1];
+		if (s->names[i].hash == h && e->qtype == qtype &&
+		    e->answer == kind && e->len == len &&
+		    same_name(e->data, name, len)) {
+			e->count++;
+			return NULL;
+		}
+	}
+	e = new_copy(s, SBX_SINK_K_DNS, name, len);
+	if (e && s->names)
+		s->names[i] = (struct sbx_sink_name){h, (uint32_t)s->nev};
+	return e;
 }
 
 /* name's last bytes are one of the '\n'-joined suffixes of list (a whole
@@ -153,9 +252,10 @@ static size_t parse_query(const unsigned char *q, size_t n, char *name,
 	return off + 5;
 }
 
-/* Answers the query q (n bytes) that came to dst from src on fd. */
-static void answer(struct sbx_sink *s, int fd, const unsigned char *q, size_t n,
-		   const struct sockaddr_in *src, const struct in_pktinfo *dst)
+/* Answers the query q (n bytes) that came to dst from src on fd; -1 when
+ * it is no plain query (it is then not answered). */
+static int answer(struct sbx_sink *s, int fd, const unsigned char *q, size_t n,
+		  const struct sockaddr_in *src, const struct in_pktinfo *dst)
 {
 	unsigned char r[512 + 16];
 	char name[256];
@@ -174,13 +274,14 @@ static void answer(struct sbx_sink *s, int fd, const unsigned char *q, size_t n,
 
 	qend = parse_query(q, n, name, &nlen, &qtype);
 	if (qend == 0 || qend > 512)
-		return;
+		return -1;
 	if (listed(s->plan->nxdomain, name, nlen))
 		kind = 2;
 	else if (qtype == 1 && (q[qend - 2] << 8 | q[qend - 1]) == 1)
 		kind = 1;
-	e = new_event(s, name, nlen);
+	e = dns_record(s, name, nlen, qtype, kind);
 	if (e) {
+		e->count = 1;
 		e->dns = 1;
 		e->qtype = qtype;
 		e->answer = kind;
@@ -219,6 +320,7 @@ static void answer(struct sbx_sink *s, int fd, const unsigned char *q, size_t n,
 	c->cmsg_len = CMSG_LEN(sizeof pi);
 	memcpy(CMSG_DATA(c), &pi, sizeof pi);
 	sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return 0;
 }
 
 /* One datagram of a UDP listener (at most one per wakeup: a flood
@@ -235,7 +337,7 @@ static void datagram(struct sbx_sink *s, int fd, uint16_t port)
 	struct msghdr mh;
 	struct in_pktinfo dst;
 	ssize_t n;
-	int have = 0;
+	int have = 0, to_resolver;
 
 	memset(&mh, 0, sizeof mh);
 	mh.msg_name = &src;
@@ -255,22 +357,66 @@ static void datagram(struct sbx_sink *s, int fd, uint16_t port)
 		}
 	if (!have)
 		return;
-	if (ntohl(dst.ipi_addr.s_addr) != SBX_SINK_RESOLVER || port != 53)
+	/* a datagram to the resolver is recorded as its query; one to
+	 * another address, or one that is no query, as traffic (n: the
+	 * datagram's length, MSG_TRUNC; buf holds any UDP datagram) */
+	to_resolver =
+	    ntohl(dst.ipi_addr.s_addr) == SBX_SINK_RESOLVER && port == 53;
+	if (!to_resolver)
 		traffic(s, &src, ntohl(dst.ipi_addr.s_addr), port, buf,
-			(size_t)n < sizeof buf ? (size_t)n : sizeof buf);
-	if (port == 53 && mh.msg_namelen == sizeof src)
-		answer(s, fd, buf, (size_t)n < sizeof buf ? (size_t)n : 0, &src,
-		       &dst);
+			(size_t)n);
+	if (port == 53 && mh.msg_namelen == sizeof src &&
+	    answer(s, fd, buf, (size_t)n < sizeof buf ? (size_t)n : 0, &src,
+		   &dst) < 0 &&
+	    to_resolver)
+		traffic(s, &src, SBX_SINK_RESOLVER, port, buf, (size_t)n);
 }
 
-/* The connection's event has its bytes (it was made at the accept, so
- * that events keep the order of the connections) */
+/* The connection's record, at its end: an HTTP request (one the sink
+ * answered) or other TCP, each within its budget, in the place of its
+ * accept; the buffer goes to the record (or is freed past the budget) */
 static void conn_end(struct sbx_sink *s, struct sbx_sink_conn *c)
 {
-	s->ev[c->ev].len = s->ev[c->ev].bytes = c->len;
+	struct sbx_sink_event *e =
+	    new_event(s, c->replied ? SBX_SINK_K_HTTP : SBX_SINK_K_TCP, c->seq);
+	if (e) {
+		unsigned char *fit = realloc(c->buf, c->len ? c->len : 1);
+		if (fit) /* else the whole buffer stays */
+			c->buf = fit;
+		e->data = (char *)c->buf;
+		e->len = c->len;
+		e->bytes = c->bytes;
+		e->addr = c->addr;
+		e->port = c->port;
+		e->saddr = c->saddr;
+		e->sport = c->sport;
+		e->replied = c->replied;
+	} else {
+		free(c->buf);
+	}
 	close(c->fd);
 	c->fd = -1;
 	c->buf = NULL;
+}
+
+static void conn_read(struct sbx_sink *s, struct sbx_sink_conn *c);
+
+/* A free slot; with none, the oldest connection ends (read, answered if
+ * it holds an HTTP request, recorded): a flood that holds connections
+ * open never refuses the next one */
+static struct sbx_sink_conn *free_conn(struct sbx_sink *s)
+{
+	struct sbx_sink_conn *old = &s->conn[0];
+	for (int i = 0; i < SBX_SINK_CONNS; i++) {
+		if (s->conn[i].fd < 0)
+			return &s->conn[i];
+		if (s->conn[i].seq < old->seq)
+			old = &s->conn[i];
+	}
+	conn_read(s, old);
+	if (old->fd >= 0)
+		conn_end(s, old);
+	return old;
 }
 
 /* A new connection: its destination is the accepted socket's own name */
@@ -278,36 +424,29 @@ static void accept_one(struct sbx_sink *s, int fd, double now)
 {
 	struct sockaddr_in a, peer;
 	socklen_t al = sizeof a, pl = sizeof peer;
-	struct sbx_sink_conn *c = NULL;
-	struct sbx_sink_event *e;
+	struct sbx_sink_conn *c;
+	unsigned char *buf;
 	int cfd = accept4(fd, (struct sockaddr *)&peer, &pl,
 			  SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0)
 		return;
-	for (int i = 0; i < SBX_SINK_CONNS && !c; i++)
-		if (s->conn[i].fd < 0)
-			c = &s->conn[i];
-	if (!c || getsockname(cfd, (struct sockaddr *)&a, &al) < 0) {
-		s->dropped++;
+	buf = malloc(SBX_SINK_CAP);
+	if (!buf || getsockname(cfd, (struct sockaddr *)&a, &al) < 0) {
+		s->dropped[SBX_SINK_K_TCP]++;
+		free(buf);
 		close(cfd);
 		return;
 	}
-	/* the event holds the buffer the connection's bytes go to */
-	e = new_event(s, NULL, SBX_SINK_CAP);
-	if (!e) {
-		close(cfd);
-		return;
-	}
-	e->len = 0; /* until its end */
-	e->addr = ntohl(a.sin_addr.s_addr);
-	e->port = ntohs(a.sin_port);
-	e->saddr = ntohl(peer.sin_addr.s_addr);
-	e->sport = ntohs(peer.sin_port);
-	c->ev = s->nev - 1;
-	c->buf = (unsigned char *)e->data;
+	c = free_conn(s);
+	memset(c, 0, sizeof *c);
 	c->fd = cfd;
+	c->seq = s->seq++;
 	c->since = now;
-	c->len = 0;
+	c->addr = ntohl(a.sin_addr.s_addr);
+	c->port = ntohs(a.sin_port);
+	c->saddr = ntohl(peer.sin_addr.s_addr);
+	c->sport = ntohs(peer.sin_port);
+	c->buf = buf;
 }
 
 /* The Content-Length a request's headers (h, n bytes, from the request
@@ -354,31 +493,41 @@ static int http_whole(const unsigned char *buf, size_t len)
 
 /* Answers a whole HTTP request once, then shuts the sending side: the
  * client reads the reply to its end and closes, which ends the record. */
-static void http_reply(struct sbx_sink *s, struct sbx_sink_conn *c)
+static void http_reply(struct sbx_sink_conn *c)
 {
 	static const char reply[] = SBX_SINK_HTTP_REPLY;
-	struct sbx_sink_event *e = &s->ev[c->ev];
-	if (e->replied || !http_whole(c->buf, c->len))
+	if (c->replied || !http_whole(c->buf, c->len))
 		return;
-	e->replied = 1;
+	c->replied = 1;
 	send(c->fd, reply, sizeof reply - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 	shutdown(c->fd, SHUT_WR);
 }
 
-/* Reads what the connection has; ends it at EOF, an error or the cap. */
+/* Reads what the connection has (at most SBX_SINK_READS reads: a sender
+ * cannot hold the loop); the first SBX_SINK_CAP bytes are kept, the rest
+ * counted.  Ends it at EOF or an error. */
 static void conn_read(struct sbx_sink *s, struct sbx_sink_conn *c)
 {
-	ssize_t n;
-	int err;
-	do
-		n = recv(c->fd, c->buf + c->len, SBX_SINK_CAP - c->len,
-			 MSG_DONTWAIT);
-	while (n > 0 && (c->len += (size_t)n) < SBX_SINK_CAP);
-	err = errno; /* before the reply's calls */
+	static unsigned char past[65536]; /* bytes past the cap: counted */
+	ssize_t n = -1;
+	int err = EAGAIN;
+	for (int k = 0; k < SBX_SINK_READS; k++) {
+		if (c->len < SBX_SINK_CAP)
+			n = recv(c->fd, c->buf + c->len, SBX_SINK_CAP - c->len,
+				 MSG_DONTWAIT);
+		else
+			n = recv(c->fd, past, sizeof past, MSG_DONTWAIT);
+		if (n <= 0)
+			break;
+		if (c->len < SBX_SINK_CAP)
+			c->len += (size_t)n;
+		c->bytes += (size_t)n;
+	}
+	if (n < 0)
+		err = errno; /* before the reply's calls */
 	if (c->len > 0)
-		http_reply(s, c);
-	if (n == 0 || c->len == SBX_SINK_CAP ||
-	    (n < 0 && err != EAGAIN && err != EINTR))
+		http_reply(c);
+	if (n == 0 || (n < 0 && err != EAGAIN && err != EINTR))
 		conn_end(s, c);
 }
 
@@ -407,6 +556,12 @@ void sbx_sink_timers(struct sbx_sink *s, double now)
 			conn_end(s, &s->conn[i]);
 }
 
+static int by_seq(const void *a, const void *b)
+{
+	const struct sbx_sink_event *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 void sbx_sink_finish(struct sbx_sink *s)
 {
 	/* what came before the box's end: queued datagrams, then the
@@ -414,7 +569,7 @@ void sbx_sink_finish(struct sbx_sink *s)
 	for (int i = 0; i < s->nfd; i++) {
 		if (s->udp[i]) {
 			int k = 0;
-			while (k++ < SBX_SINK_EVENTS &&
+			while (k++ < SBX_SINK_DRAIN &&
 			       recv(s->fd[i], NULL, 0,
 				    MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC) >= 0)
 				datagram(s, s->fd[i], s->port[i]);
@@ -429,6 +584,12 @@ void sbx_sink_finish(struct sbx_sink *s)
 	for (int i = 0; i < s->nfd; i++)
 		close(s->fd[i]);
 	s->nfd = 0;
+	/* the records in the order the sink saw them (a connection's was
+	 * made at its end); the names' index is no longer needed */
+	if (s->nev > 1)
+		qsort(s->ev, s->nev, sizeof *s->ev, by_seq);
+	free(s->names);
+	s->names = NULL;
 }
 
 void sbx_sink_close(struct sbx_sink *s)
@@ -440,11 +601,14 @@ void sbx_sink_close(struct sbx_sink *s)
 		if (s->conn[i].fd >= 0) {
 			close(s->conn[i].fd);
 			s->conn[i].fd = -1;
-			s->conn[i].buf = NULL; /* its event's */
+			free(s->conn[i].buf);
+			s->conn[i].buf = NULL;
 		}
 	for (size_t i = 0; i < s->nev; i++)
 		free(s->ev[i].data);
 	free(s->ev);
 	s->ev = NULL;
-	s->nev = 0;
+	s->nev = s->cap_ev = 0;
+	free(s->names);
+	s->names = NULL;
 }

@@ -6,7 +6,8 @@
 -- never captured: each TCP connection a three-way handshake, the bytes
 -- the sink recorded in segments with their sequence numbers, the sink's
 -- HTTP reply when it gave one, and both FINs; each datagram one UDP
--- packet; each DNS query its question and the sink's answer.  Addresses
+-- packet; each DNS query its question and the sink's answer (a repeated
+-- query once: its record's `count` says how many).  Addresses
 -- and ports are the kernel's (the sink read them); the time stamps are the
 -- capture's time plus a millisecond per packet, in the records' order;
 -- IP, TCP and UDP checksums are computed.  What the sink did not record

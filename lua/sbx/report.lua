@@ -48,28 +48,61 @@ function M.dns_name(n)
 	return (M.escape(n):gsub(" ", "\\x20"))
 end
 
+--- A count with a comma between thousands: `2,744`.
+-- @tparam integer n (or a float of an integer's value, as a JSON decoder
+--  gives)
+-- @treturn string
+function M.thousands(n)
+	n = math.tointeger(n)
+	if not n then error("bad argument #1 to 'thousands' (integer expected)", 2) end
+	local s = tostring(n < 0 and -n or n):reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+	return (n < 0 and "-" or "") .. s
+end
+
 --- The report line of one of the sink's events (without `sandbox: `),
--- escaped: `dns: NAME TYPE -> ANSWER`, `traffic: PROTO ADDR:PORT N bytes:
--- FIRST BYTES`.
+-- escaped: `dns: NAME TYPE -> ANSWER`, with ` (N times)` for a repeated
+-- query; `traffic: PROTO ADDR:PORT N bytes: FIRST BYTES`, `N bytes, first
+-- M:` when the record holds the first M of them.
 function M.sink_line(e)
 	if e.kind == "dns" then
-		return ("dns: %s %s -> %s"):format(M.dns_name(e.name), e.type, M.escape(e.answer))
+		local times = (e.count or 1) > 1 and (" (%s times)"):format(M.thousands(e.count)) or ""
+		return ("dns: %s %s -> %s%s"):format(M.dns_name(e.name), e.type, M.escape(e.answer), times)
 	end
-	return M.escape(("traffic: %s %s:%d %d bytes: %s"):format(e.protocol, e.address, e.port,
-		e.bytes, e.data))
+	local size = e.cut and ("%d bytes, first %d"):format(e.bytes, #e.data) or ("%d bytes"):format(e.bytes)
+	return M.escape(("traffic: %s %s:%d %s: %s"):format(e.protocol, e.address, e.port, size, e.data))
 end
 
 --- The report's lines of the sink (`--verbose`): each `sandbox: ` and a
--- newline, and one for events past the cap.
+-- newline.  What a budget left out is said by the notes of `M.events`,
+-- verbose or not.
 -- @tparam table r the result
 -- @treturn string
 function M.sink_text(r)
 	local out = {}
 	for _, e in ipairs(r.sink or {}) do out[#out + 1] = "sandbox: " .. M.sink_line(e) .. "\n" end
-	if (r.sink_dropped or 0) > 0 then
-		out[#out + 1] = ("sandbox: sink: %d more not recorded\n"):format(r.sink_dropped)
-	end
 	return table.concat(out)
+end
+
+-- what each of the sink's budgets left out, and what the sink did with it
+local sink_drops = {
+	{ "dns", "DNS queries", "answered" },
+	{ "tcp", "TCP connections", "accepted" },
+	{ "udp", "datagrams", "received" },
+	{ "http", "HTTP requests", "answered" },
+}
+
+-- A note per budget of the sink that left records out (core/super/sink.c):
+-- `note: sink: 2,744 DNS queries beyond the budget were answered but not
+-- recorded`; the count is the result's `sink_dropped_<kind>`.
+local function sink_notes(r, events)
+	for _, d in ipairs(sink_drops) do
+		local n = r["sink_dropped_" .. d[1]]
+		if n and n > 0 then
+			events[#events + 1] = { kind = "note", cause = "sink", what = d[1], count = n,
+				text = ("note: sink: %s %s beyond the budget were %s but not recorded"):format(
+					M.thousands(n), d[2], d[3]) }
+		end
+	end
 end
 
 --- The note of a sample run by its content (`sbx.stdbox.by_content`):
@@ -398,6 +431,7 @@ function M.events(r, info)
 	events[#events + 1] = tasks_note(r, lim)
 	full_notes(r, events)
 	events[#events + 1] = sleeps_note(r)
+	sink_notes(r, events)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end

@@ -23,8 +23,15 @@ M.always = { 53, 80, 443, 4444, 8080 }
 M.ports = { 21, 22, 23, 25, 110, 143, 445, 993, 1080, 6667, 8443 }
 --- At most this many ports (the core's cap).
 M.max_ports = 16
---- Bytes of a connection or a datagram recorded.
+--- Bytes of a connection or a datagram recorded (the record's `bytes`
+-- says how many came, and `cut` marks one past the cap).
 M.cap = 4096
+--- Records kept per kind (the core's budgets, core/super/sink.h): `dns`
+-- distinct queries (a repeat of one name and type is its record's
+-- `count`), `tcp` connections, `udp` datagrams, `http` connections the
+-- sink answered with HTTP.  Past a budget the sink answers as before and
+-- counts what it did not record (`sink_dropped_dns`... in the result).
+M.budget = { dns = 4096, tcp = 1024, udp = 1024, http = 1024 }
 
 --- The files of the synthetic /etc that differ with the sink: names are
 -- looked up in /etc/hosts, then at the resolver.
@@ -118,8 +125,9 @@ end
 -- with the port unless 80, and the target; an absolute target as sent),
 -- `host` (the first Host header's), `port`, `address`, `headers` (name = value), `body_size` and
 -- `body_sha256` (the body's bytes the sink recorded), `headers_left_out`,
--- `complete` (the record holds the blank line that ends the headers) and
--- `replied` (the sink answered it).  Every string is the program's bytes,
+-- `complete` (the record holds the blank line that ends the headers),
+-- `replied` (the sink answered it), `bytes` (what the connection sent)
+-- and `cut` (true when that passed the cap: the record holds the first).  Every string is the program's bytes,
 -- unescaped; sizes are bounded by the sink's cap.
 -- @tparam table e a traffic event (`M.events`)
 -- @treturn table|nil
@@ -138,7 +146,7 @@ function M.http(e)
 	local body = body_at and sub(e.data, body_at) or ""
 	return { method = method, url = url, host = host, port = e.port, address = e.address, headers = h,
 		headers_left_out = left, body_size = #body, body_sha256 = core.sha256(body),
-		complete = body_at ~= nil, replied = e.reply ~= nil }
+		complete = body_at ~= nil, replied = e.reply ~= nil, bytes = e.bytes, cut = e.cut or nil }
 end
 
 -- an HTTP request of M.http with its strings escaped (JSON holds text)
@@ -156,10 +164,11 @@ end
 
 --- The sink's events of a result, in the order they happened: `dns`
 -- (`name`, `type`, `answer`: an address, "NXDOMAIN" or "none"; `address`
--- the one the query went to) and `traffic` (`protocol`, `address`, `port`,
--- `bytes`, `data` the first bytes, at most `M.cap`; `reply` the sink's
--- HTTP reply when it gave one), each with the sender's `source` and
--- `source_port`.
+-- the one the query went to, `count` the queries of that name, type and
+-- answer, the first one's fields) and `traffic` (`protocol`, `address`,
+-- `port`, `bytes` received, `data` the first bytes, at most `M.cap`; `cut`
+-- true when bytes passed it; `reply` the sink's HTTP reply when it gave
+-- one), each with the sender's `source` and `source_port`.
 -- @tparam table r the result of box:run()
 -- @treturn table
 function M.events(r)
@@ -168,8 +177,10 @@ function M.events(r)
 end
 
 --- The JSON field `sink`, into the table t: `dns` ({hostname, type,
--- answer}), `traffic` ({protocol, address, port, bytes, first_bytes
--- escaped, first_bytes_hex}) and `dropped` (the records past the cap) and `http`
+-- answer, count}), `traffic` ({protocol, address, port, bytes, first_bytes
+-- escaped, first_bytes_hex, cut}), `dropped_dns`, `dropped_tcp`,
+-- `dropped_udp`, `dropped_http` (what each budget left out) and `dropped`
+-- (their total), and `http`
 -- (`M.http`, in order, each string escaped as the report escapes it:
 -- a header's name too).
 -- The sink's own records, one per lookup and conversation; the
@@ -182,13 +193,15 @@ function M.json(r, t)
 	for _, e in ipairs(M.events(r)) do
 		http[#http + 1] = escaped(M.http(e))
 		if e.kind == "dns" then
-			dns[#dns + 1] = { hostname = name_of(e.name), type = e.type, answer = e.answer }
+			dns[#dns + 1] = { hostname = name_of(e.name), type = e.type, answer = e.answer, count = e.count }
 		else
 			traffic[#traffic + 1] = { protocol = e.protocol, address = e.address, port = e.port,
-				bytes = e.bytes, first_bytes = escape(e.data), first_bytes_hex = hex(e.data) }
+				bytes = e.bytes, first_bytes = escape(e.data), first_bytes_hex = hex(e.data), cut = e.cut }
 		end
 	end
-	t.sink = { dns = dns, traffic = traffic, dropped = r.sink_dropped, http = http }
+	t.sink = { dns = dns, traffic = traffic, dropped = r.sink_dropped, dropped_dns = r.sink_dropped_dns,
+		dropped_tcp = r.sink_dropped_tcp, dropped_udp = r.sink_dropped_udp, dropped_http = r.sink_dropped_http,
+		http = http }
 	return t
 end
 
