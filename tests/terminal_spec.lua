@@ -156,6 +156,7 @@ local HIDING = {
 	{ "the alternate screen (47)", "\\033[?47h" },
 	{ "insert mode", "\\033[4h" },
 	{ "no autowrap", "\\033[?7l" },
+	{ "synchronized output held", "\\033[?2026h" },
 	{ "the fake report at the bottom, the cursor at the top",
 		"\\033[95;1H" .. FAKE .. "\\033[1;1H" },
 	{ "an unterminated OSC", "\\033]0;title" },
@@ -286,7 +287,9 @@ describe("the box's terminal [" .. S.priv .. "]", function()
 			end)
 		end
 
-		for _, h in ipairs { HIDING[#HIDING - 3], HIDING[#HIDING - 2], HIDING[#HIDING - 1], HIDING[#HIDING] } do
+		-- the strings, and the modes the filter would reset at the end
+		for _, h in ipairs { HIDING[#HIDING - 3], HIDING[#HIDING - 2], HIDING[#HIDING - 1], HIDING[#HIDING],
+			HIDING[4], HIDING[9], HIDING[10] } do
 			it("shows the real verdict after " .. h[1] .. " passed raw (--tty-raw, tmux)", function()
 				check(h[1], on_tmux { "--tty-raw", "--explore", "/bin/sh", "-c", hostile(h[2]) })
 			end)

@@ -52,7 +52,9 @@ end
 -- inside a cursor save and restore (DECSTBM moves the cursor home, and the
 -- report goes where the program's output ended); then every attribute
 -- off, G0 to G3 ASCII with G0 shifted in, insert mode off, autowrap on,
--- the cursor shown, left and right margins off, the line single-width,
+-- the cursor shown, left and right margins off, synchronized output off
+-- (mode 2026: a terminal that has it draws nothing meanwhile), the line
+-- single-width,
 -- and the screen below the cursor erased (what a program drew there, a
 -- fake report below the real one, goes).  Origin mode is left as it is:
 -- switching it moves the cursor home, and with the whole screen as the
@@ -65,6 +67,7 @@ M.TTY_RESET = table.concat {
 	"\27[0m", -- SGR: every attribute off
 	"\15\27(B\27)B\27*B\27+B", -- SI; G0, G1, G2, G3 ASCII
 	"\27[4l\27[?7h\27[?25h\27[?69l", -- IRM off, DECAWM on, DECTCEM on, DECLRMM off
+	"\27[?2026l", -- synchronized output off (a terminal that has it draws nothing while it is on)
 	"\27#5\27[J", -- DECSWL, ED below
 }
 
