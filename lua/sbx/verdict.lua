@@ -328,7 +328,7 @@ end
 --- Applies rules to a run, within a budget of CPU time over all of them.
 -- The rules the budget leaves out (the one it stopped and every one after
 -- it) are named in `not_evaluated`, and a finding says so: `judging_budget`,
--- verdict `unknown`, severity 1, `judging budget spent (10 s of CPU): 412
+-- verdict `unknown`, severity 1, `judging budget spent (30 s of CPU): 412
 -- rules not evaluated`.  So a run is never `clean` when rules were not
 -- evaluated: it keeps the worst finding so far, `unknown` when there is
 -- none (docs/batch.md).
@@ -354,7 +354,7 @@ function M.judge(run, rules, opts)
 	local not_evaluated
 	if done < #rules then
 		not_evaluated = {}
-		for i = done + 1, #rules do not_evaluated[#not_evaluated + 1] = rules[i].name end
+		for i = done + 1, #rules do not_evaluated[#not_evaluated + 1] = tostring(rules[i].name) end
 		reasons[#reasons + 1] = { rule = "judging_budget", verdict = "unknown", severity = 1,
 			reason = ("judging budget spent (%g s of CPU): %d rules not evaluated, the first %s"):format(
 				budget, #not_evaluated, not_evaluated[1]) }
