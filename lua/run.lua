@@ -58,44 +58,41 @@ local function inherited_stdin()
 	return nil
 end
 
--- Writes an output prepared by sbx.output; says why not on stderr.
+-- Writes an output prepared by sbx.output; returns nil, or the line that
+-- says why not (for stderr and the report's channels).
 local function write_out(opt, out, data)
 	-- an output file by its path, a descriptor as the core names it
 	local name = out.path or tostring(out):match("%((.*)%)$")
 	local ok, msg = out:write(data)
 	out:close()
-	if not ok then
-		io.stderr:write("sbxlua: ", report.escape(("%s %s: %s"):format(opt, name, reason(msg))), "\n")
-	end
-	return ok
+	if ok then return nil end
+	return "sbxlua: " .. report.escape(("%s %s: %s"):format(opt, name, reason(msg))) .. "\n"
 end
 
 -- The sink's capture (sbx.pcap) into --pcap FILE, and into the --keep
 -- directory as sink.pcap (no written place is named so: the kept files
 -- are under their places' names); sets info.pcap, the path the result
--- names (--pcap's first), once written.  Returns false when an output
--- asked for could not be written.
-local function write_pcap(o, r, info)
-	if not r.sink or not (o.pcap or o.keep) then return true end
+-- names (--pcap's first), once written.  Adds to said the line of an
+-- output asked for that could not be written.
+local function write_pcap(o, r, info, said)
+	if not r.sink or not (o.pcap or o.keep) then return end
 	local bytes, left_out = pcap.file(r.sink)
-	local ok = true
 	local kept, msg
 	if o.keep then
 		kept, msg = sbx.output(o.keep .. "/sink.pcap")
 		if not kept then
-			io.stderr:write("sbxlua: ", report.escape(("--keep %s/sink.pcap: %s"):format(o.keep, reason(msg))),
-				"\n")
-			ok = false
+			said[#said + 1] = "sbxlua: " .. report.escape(("--keep %s/sink.pcap: %s"):format(o.keep, reason(msg)))
+				.. "\n"
 		end
 	end
 	for _, out in ipairs { o.pcap or false, kept or false } do
-		if out and write_out(out == kept and "--keep" or "--pcap", out, bytes) then
+		local why = out and write_out(out == kept and "--keep" or "--pcap", out, bytes)
+		if out and not why then
 			info.pcap, info.pcap_left_out = info.pcap or out.path, left_out
-		elseif out then
-			ok = false
+		elseif why then
+			said[#said + 1] = why
 		end
 	end
-	return ok
 end
 
 -- The box's terminal and its stdin, set in o: an interactive program
@@ -107,42 +104,75 @@ local function settle_stdin(o)
 	o.stdin = o.stdin or nil
 end
 
--- The report of a run on stderr, and the outputs o asks for; returns the
--- exit code.
+-- Whether an output object is the caller's terminal: "-" (a copy of
+-- descriptor 1) or --report-fd N, the descriptor it names.
+local function is_terminal(out)
+	if out.path then return false end
+	local n = tonumber(tostring(out):match("(%d+)%)$"))
+	return n ~= nil and sbx.isatty(n)
+end
+
+-- Writes what sbxlua says (the report, the behaviour, the verdict and
+-- its findings, every note) to one of the report's channels; on a terminal,
+-- after the reset that undoes whatever the program left there
+-- (report.TTY_RESET).  Returns nil, or the line that says why not.
+local function write_said(opt, out, text)
+	return write_out(opt, out, (is_terminal(out) and report.TTY_RESET or "") .. text)
+end
+
+-- The structured result, judged under --explore; the JSON and the HTML
+-- page written (a line said for each that could not be).
+local function structured(o, r, info, events, verified)
+	local res = pipeline.result(r, info, events, verified)
+	if o.explore then
+		res.verdict = verdict.judge(res, rules, { budget = o.judge_budget })
+		behaviour.judged(res.behaviour, res.verdict)
+	end
+	local outs = {}
+	if o.json then outs[#outs + 1] = { "--json", o.json, json.encode(res) .. "\n" } end
+	if o.html then outs[#outs + 1] = { "--html", o.html, html.page(res, { program = o.prog, args = o.args }) } end
+	local failed = {}
+	for _, w in ipairs(outs) do failed[#failed + 1] = write_out(w[1], w[2], w[3]) end
+	return res, failed
+end
+
+-- The report of a run: everything sbxlua says goes to stderr, and the
+-- same bytes to --report and --report-fd (channels no program can write:
+-- docs/standard-box.md); returns the exit code.
 local function report_run(o, r, info)
 	-- the box is gone: the set-id sweep, the written files, the decoys'
 	-- markers, the events and the verified claims (sbx.pipeline)
 	local events, verified = pipeline.collect(r, info)
-	local text = report.text(r, info, events, verified, o.verbose)
-	if o.verbose then text = text .. report.sink_text(r) end
-	-- every report line begins a line, whatever the program left
-	-- unfinished on stderr (or on stdout, when both are the terminal)
-	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and sbx.isatty(2))
-	io.stderr:write(open_line and "\n" or "", text)
+	local said = { report.text(r, info, events, verified, o.verbose) }
+	if o.verbose then said[#said + 1] = report.sink_text(r) end
 	-- the backend that could not be built here, and those that could run
 	local why = backend.refusal(r, info)
-	if why then io.stderr:write("sbxlua: ", report.escape(why), "\n") end
-	local ok = true
-	if o.report then ok = write_out("--report", o.report, text) and ok end
-	if o.report_fd then ok = write_out("--report-fd", o.report_fd, text) and ok end
-	ok = write_pcap(o, r, info) and ok
+	if why then said[#said + 1] = "sbxlua: " .. report.escape(why) .. "\n" end
+	local n0 = #said
+	write_pcap(o, r, info, said)
+	local failed = #said - n0
 	if o.json or o.behaviour or o.html then
-		local res = pipeline.result(r, info, events, verified)
-		if o.explore then
-			res.verdict = verdict.judge(res, rules)
-			behaviour.judged(res.behaviour, res.verdict)
-		end
-		if o.behaviour then io.stderr:write(behaviour.text(res.behaviour)) end
-		if o.explore then io.stderr:write(verdict.text(res.verdict)) end
-		if o.json then ok = write_out("--json", o.json, json.encode(res) .. "\n") and ok end
-		if o.html then
-			ok = write_out("--html", o.html, html.page(res, { program = o.prog, args = o.args })) and ok
-		end
+		local res, lines = structured(o, r, info, events, verified)
+		if o.behaviour then said[#said + 1] = behaviour.text(res.behaviour) end
+		if o.explore then said[#said + 1] = verdict.text(res.verdict) end
+		for _, line in ipairs(lines) do said[#said + 1] = line end
+		failed = failed + #lines
 	end
+	local text = table.concat(said)
+	local late = {} -- what could not be written to a report channel
+	if o.report then late[#late + 1] = write_said("--report", o.report, text) end
+	if o.report_fd then late[#late + 1] = write_said("--report-fd", o.report_fd, text) end
+	-- on the terminal, a known state first (whatever the program left
+	-- there: report.TTY_RESET); then every report line begins a line,
+	-- whatever the program left unfinished on stderr (or on stdout, when
+	-- both are the terminal)
+	local tty = sbx.isatty(2)
+	local open_line = r.stderr_partial or (r.stdout_partial and sbx.isatty(1) and tty)
+	io.stderr:write(tty and report.TTY_RESET or "", open_line and "\n" or "", text, table.concat(late))
 	-- an output the caller asked for and did not get (the box left
 	-- something other than a regular file at its name): 126, whatever the
 	-- program's own status was
-	if not ok then return report.EXIT_CANNOT end
+	if failed + #late > 0 then return report.EXIT_CANNOT end
 	return report.exit_code(events)
 end
 

@@ -21,9 +21,14 @@ local function on_tty(args, opts)
 		.. S.q(cmd) .. " " .. table.concat(steps, " ")))
 end
 
--- what the program wrote, before the report
+local RESET = require("sbx.report").TTY_RESET
+
+-- what the program wrote, before the report (and before the reset sbxlua
+-- writes ahead of it on a terminal)
 local function program_part(out)
-	return out:match("^(.-)sandbox: ") or out
+	local p = out:match("^(.-)sandbox: ") or out
+	local at = p:find(RESET, 1, true)
+	return at and p:sub(1, at - 1) .. p:sub(at + #RESET) or p
 end
 
 -- sh's printf: every hostile thing a program can write to a terminal, with
@@ -38,6 +43,10 @@ local HOSTILE = table.concat {
 	"G\\033_apc\\033\\\\\\033^pm\\033\\\\\\033Xsos\\033\\\\", -- APC, PM, SOS
 	"H\\302\\23552;c;eA==\\302\\234", -- OSC 52 as UTF-8 encoded C1 controls
 	"I\\033[?2l\\033Z", -- VT52 mode, DECID
+	-- single shifts and locking shifts to G2 and G3 (designated as line
+	-- drawing, which the reset before the report does not undo: not every
+	-- terminal has G2 and G3 to designate)
+	"J\\033*0\\033+0\\033N\\033O\\033n\\033o\\033|\\033}\\033~",
 }
 local DRAWS = "\\033[31mred\\033[0m\\033[2;5H\\033[K\\303\\251 \\342\\234\\223\\033[?25l\\033[?25h"
 local DRAWN = "\27[31mred\27[0m\27[2;5H\27[K\195\169 \226\156\147\27[?25l\27[?25h"
@@ -48,13 +57,126 @@ local function unescaped(fmt)
 	return (s:gsub("\0", "\\"))
 end
 
+-- ---- the report after what a program left on the terminal ----
+
+-- What a person sees of a tmux pane's capture with its attributes
+-- (capture-pane -e writes each change as SGR, carried across lines):
+-- text concealed (SGR 8), or drawn in the same colour as its background,
+-- is seen as spaces.
+local function seen(capture)
+	local out, hidden, fg, bg = {}, false, nil, nil
+	local function sgr(params)
+		local p = {}
+		for v in (params .. ";"):gmatch("([^;:]*)[;:]") do p[#p + 1] = tonumber(v) or 0 end
+		local i = 1
+		while i <= #p do
+			local v = p[i]
+			if v == 0 then
+				hidden, fg, bg = false, nil, nil
+			elseif v == 8 then
+				hidden = true
+			elseif v == 28 then
+				hidden = false
+			elseif v >= 30 and v <= 37 or v >= 90 and v <= 97 then
+				fg = v % 10 + (v >= 90 and 8 or 0)
+			elseif v >= 40 and v <= 47 or v >= 100 and v <= 107 then
+				bg = v % 10 + (v >= 100 and 8 or 0)
+			elseif v == 39 then
+				fg = nil
+			elseif v == 49 then
+				bg = nil
+			elseif (v == 38 or v == 48) and p[i + 1] == 5 then
+				if v == 38 then fg = p[i + 2] else bg = p[i + 2] end
+				i = i + 2
+			elseif (v == 38 or v == 48) and p[i + 1] == 2 then
+				local rgb = ("rgb%d,%d,%d"):format(p[i + 2] or 0, p[i + 3] or 0, p[i + 4] or 0)
+				if v == 38 then fg = rgb else bg = rgb end
+				i = i + 4
+			end
+			i = i + 1
+		end
+	end
+	local i = 1
+	while i <= #capture do
+		local params, final, j = capture:match("^\27%[([%d;:]*)(%a)()", i)
+		if params then
+			if final == "m" then sgr(params) end
+			i = j
+		else
+			local c = capture:match("^[%z\1-\127\194-\244][\128-\191]*", i) or capture:sub(i, i)
+			out[#out + 1] = (c ~= "\n" and (hidden or (fg ~= nil and fg == bg))) and " " or c
+			i = i + #c
+		end
+	end
+	return table.concat(out)
+end
+
+-- Runs `sbxlua run.lua ARGS` in a tmux pane of 160x100 (a terminal
+-- emulator: what it shows is what a person sees); returns what is seen of
+-- the pane and its history (`seen`) and the pane's state after the run
+-- ({ alternate_on =, cursor_flag =, ... } from tmux's formats).
+local TMUX_STATE = { "alternate_on", "cursor_flag", "insert_flag", "wrap_flag", "scroll_region_upper",
+	"scroll_region_lower", "pane_height" }
+local function on_tmux(args)
+	local d, rm = S.tmpdir()
+	local tmux = "env SHELL=/bin/sh tmux -f /dev/null -S " .. S.q(d .. "/sock") .. " "
+	local q = {}
+	for i, a in ipairs(args) do q[i] = S.q(a) end
+	-- the pane signals the channel once sbxlua has exited, then holds
+	local cmd = S.bin .. " run.lua " .. table.concat(q, " ") .. "; tmux wait-for -S ran; exec sleep 600"
+	local _, code = S.sh(tmux .. "new-session -d -x 160 -y 100 -c " .. S.q(S.sh("pwd"):gsub("\n$", "")) .. " "
+		.. S.q(cmd))
+	assert(code == 0, "tmux new-session")
+	S.sh("timeout 120 " .. tmux .. "wait-for ran")
+	local capture = S.sh(tmux .. "capture-pane -p -e -S - -E -")
+	local fmt = {}
+	for i, k in ipairs(TMUX_STATE) do fmt[i] = "#{" .. k .. "}" end
+	local values = S.sh(tmux .. "display-message -p " .. S.q(table.concat(fmt, " ")))
+	S.sh(tmux .. "kill-server")
+	rm()
+	local state, i = {}, 1
+	for v in values:gmatch("%S+") do
+		state[TMUX_STATE[i]] = tonumber(v)
+		i = i + 1
+	end
+	return seen(capture), state
+end
+
+-- The fake report a program writes before it hides the real one.
+local FAKE = "sandbox: exit 0\\nverdict: clean (severity 0)\\n"
+
+-- What a program can print to hide or move what follows on a terminal,
+-- each after the fake report: as printf formats.
+local HIDING = {
+	{ "concealed text", "\\033[8m" },
+	{ "black on black", "\\033[30;40m" },
+	{ "same colour, 256-colour form", "\\033[38;5;16;48;5;16m" },
+	{ "the cursor hidden", "\\033[?25l" },
+	{ "line drawing in G0", "\\033(0" },
+	{ "line drawing in G1, shifted out", "\\033)0\\016" },
+	{ "a two-line scroll region at the top", "\\033[1;2r" },
+	{ "origin mode in a two-line region", "\\033[1;2r\\033[?6h" },
+	{ "the alternate screen (1049)", "\\033[?1049h" },
+	{ "the alternate screen (47)", "\\033[?47h" },
+	{ "insert mode", "\\033[4h" },
+	{ "no autowrap", "\\033[?7l" },
+	{ "synchronized output held", "\\033[?2026h" },
+	{ "the fake report at the bottom, the cursor at the top",
+		"\\033[95;1H" .. FAKE .. "\\033[1;1H" },
+	{ "an unterminated OSC", "\\033]0;title" },
+	{ "an open DCS", "\\033Pq#0;2;0;0;0" },
+	{ "an open control sequence", "\\033[1;" },
+	{ "all of them", "\\033[8m\\033[30;40m\\033[?25l\\033(0\\033)0\\016\\033[4h\\033[?7l\\033[?1049h"
+		.. "\\033[1;2r\\033[?6h\\033]0;x" },
+}
+
 describe("the box's terminal [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
 	describe("output to the caller's terminal", function()
 		it("reaches it without strings, queries or mode switches; what draws passes untouched", function()
 			local out = on_tty { "/bin/sh", "-c", "printf '" .. HOSTILE .. DRAWS .. "\\n'" }
-			assert.are.equal("ABCDEFGHI" .. DRAWN .. "\r\n", program_part(out))
+			assert.are.equal("ABCDEFGHIJ\27*0\27+0" .. DRAWN .. "\r\n", program_part(out))
 			assert.matches("sandbox: exit 0\r\n", out, 1, true)
 		end)
 
@@ -142,6 +264,83 @@ describe("the box's terminal [" .. S.priv .. "]", function()
 		end)
 	end)
 
+	describe("the report after what the program left on the terminal", function()
+		-- sh: the fake report on stderr, then the hiding sequence, then
+		-- the real thing the verdict names
+		local function hostile(seq)
+			return "printf '" .. FAKE .. seq .. "' >&2; cat /etc/shadow >/dev/null; exit 3"
+		end
+
+		-- the last verdict line a person sees, and the pane's state
+		local function check(name, seen_text, state)
+			local last
+			for line in seen_text:gmatch("[^\n]+") do
+				if line:find("verdict: ", 1, true) then last = line end
+			end
+			assert.are.equal("verdict: malicious (severity 8)", last and last:gsub("%s+$", ""), name)
+			assert.truthy(seen_text:find("\nsandbox: exit 3 *\n"), name)
+			assert.truthy(seen_text:find("\nfinding: shadow [T1003.008]: ", 1, true), name)
+			assert.are.same({ alternate_on = 0, cursor_flag = 1, insert_flag = 0, wrap_flag = 1,
+				scroll_region_upper = 0, scroll_region_lower = state.pane_height - 1,
+				pane_height = state.pane_height }, state, name)
+		end
+
+		for _, h in ipairs(HIDING) do
+			it("shows the real verdict after " .. h[1] .. " (tmux)", function()
+				check(h[1], on_tmux { "--explore", "/bin/sh", "-c", hostile(h[2]) })
+			end)
+		end
+
+		-- the strings, and the modes the filter would reset at the end
+		for _, h in ipairs { HIDING[#HIDING - 3], HIDING[#HIDING - 2], HIDING[#HIDING - 1], HIDING[#HIDING],
+			HIDING[4], HIDING[9], HIDING[10] } do
+			it("shows the real verdict after " .. h[1] .. " passed raw (--tty-raw, tmux)", function()
+				check(h[1], on_tmux { "--tty-raw", "--explore", "/bin/sh", "-c", hostile(h[2]) })
+			end)
+		end
+
+		it("begins with the reset after the program's last byte, the verdict after it", function()
+			for _, h in ipairs(HIDING) do
+				local out = on_tty { "--explore", "/bin/sh", "-c", hostile(h[2]) }
+				local at = out:find(RESET, 1, true)
+				assert.truthy(at, h[1])
+				-- the fake report is before it, the real one after it, and
+				-- nothing but the report's own lines
+				assert.is_nil(out:find("\nverdict: clean", at, true), h[1])
+				local rest = out:sub(at + #RESET)
+				assert.truthy(rest:find("^\r\n?sandbox: exit 3\r\n") or rest:find("^sandbox: exit 3\r\n"), h[1])
+				assert.truthy(rest:find("\r\nverdict: malicious (severity 8)\r\n", 1, true), h[1])
+				assert.is_nil(rest:find("\27", 1, true), h[1])
+			end
+		end)
+
+		it("is written when stderr is a terminal, never into a pipe or a file", function()
+			local _, err = S.runlua("/bin/sh", "-c", "printf 'x\\033[8m' >&2")
+			assert.are.equal("x\27[8m\nsandbox: exit 0\n", err)
+		end)
+
+		it("--report-fd and --report hold everything sbxlua says: report, behaviour, verdict, findings", function()
+			local d, rm = S.tmpdir()
+			local cmd = S.bin .. " run.lua --explore --report-fd 3 --report " .. S.q(d .. "/r.txt") .. " /bin/sh -c "
+				.. S.q(hostile("\\033[8m")) .. " 3>" .. S.q(d .. "/fd3") .. " 2>" .. S.q(d .. "/err") .. " </dev/null"
+			local _, code = S.sh(cmd)
+			local fd3, file, err = S.read(d .. "/fd3"), S.read(d .. "/r.txt"), S.read(d .. "/err")
+			rm()
+			assert.are.equal(3, code)
+			assert.are.equal(fd3, file)
+			-- stderr: the program's bytes, a line end, then exactly what
+			-- the descriptor holds
+			assert.are.equal(
+				"sandbox: exit 0\nverdict: clean (severity 0)\n\27[8m\n" .. fd3, err)
+			assert.truthy(fd3:find("^sandbox: exit 3\n"), fd3)
+			assert.truthy(fd3:find("\nbehash +sha256:"), fd3)
+			assert.truthy(fd3:find("\nverdict: malicious %(severity 8%)\n"), fd3)
+			assert.truthy(fd3:find("\nfinding: shadow [T1003.008]: read the password hashes: read /etc/shadow\n",
+				1, true), fd3)
+			assert.is_nil(fd3:find("\nverdict: clean", 1, true))
+		end)
+	end)
+
 	it("tty_raw in a spec is a boolean; captured output is never filtered", function()
 		local sbx = require "sbx"
 		assert.has_error(function() sbx.run(S.spec("true", { tty_raw = "yes" })) end,
@@ -157,7 +356,7 @@ describe("the box's terminal [" .. S.priv .. "]", function()
 			local out = on_tty({ "/bin/sh", "-c", "stty size; echo READY; read x; stty size; stty size </dev/tty" },
 				{ size = "33x101", steps = { "READY", "@size=40x120:\r" } })
 			assert.matches("^33 101\r\nREADY\r\n", out)
-			assert.matches("\r\n40 120\r\n40 120\r\nsandbox: exit 0\r\n", out, 1, true)
+			assert.matches("\r\n40 120\r\n40 120\r\n" .. RESET .. "sandbox: exit 0\r\n", out, 1, true)
 		end)
 	end)
 

@@ -170,9 +170,14 @@ static int esc_passes(const unsigned char *s, size_t n, unsigned char b)
 {
 	if (n == 1)
 		/* cursor save/restore, keypad modes, index, next line, tab
-		 * set, reverse index, single and locking shifts, full reset,
-		 * back and forward index, guarded area */
-		return in("78=>DEHMNOVWcno|}~69F", b);
+		 * set, reverse index, full reset, back and forward index,
+		 * guarded area.  Not the single and locking shifts to G2 and G3
+		 * (SS2, SS3, LS2, LS3, LS1R-LS3R): a program could leave text
+		 * drawn as lines through them, and the reset before sbxlua's
+		 * report (sbx.report.TTY_RESET) cannot designate G2 and G3
+		 * back, which not every terminal has (the Linux console prints
+		 * the final byte).  SO and SI, G1 and G0, pass. */
+		return in("78=>DEHMVWc69F", b);
 	if (n == 2 && in("()*+-./", s[1]))
 		return 1; /* character set designation */
 	if (n == 2 && s[1] == '#')

@@ -135,13 +135,14 @@ end
 
 -- The record of one program from its run's structured result.
 local function record(item, run, rules, elapsed, cpu)
-	local v = verdict.judge(run, rules)
+	local v = verdict.judge(run, rules.list, rules.opts)
 	if run.behaviour then behaviour.judged(run.behaviour, v) end
 	return {
 		program = item.path, sha256 = item.sha256, options = item.options,
 		outcome = run.outcome, exit_code = run.exit_code,
 		verdict = v.verdict, severity = v.severity, reasons = v.reasons,
 		rule_errors = #v.errors > 0 and v.errors or nil,
+		rules_not_evaluated = v.not_evaluated,
 		limit = limit_hit(run),
 		timings = { elapsed = elapsed, cpu = cpu },
 		run = run,
@@ -170,7 +171,7 @@ end
 -- built from `base` (the options of `sbx.stdbox.build` without `prog`).
 -- @tparam table items list of `{ path =, sha256 =, options = }`
 -- @tparam table base the box options shared by every program
--- @tparam table rules
+-- @tparam table rules the judging, `M.setup`'s: `{ list = rules, opts = }`
 -- @tparam integer jobs
 -- @tparam function each called with each record as its run ends (in the
 -- order they end); a record of a box the operator's signal stopped has
@@ -243,7 +244,8 @@ end
 -- depends on (the same program under other options or rules is another
 -- record).
 -- @tparam table o the options of `batch.lua` (`sbx.options`)
--- @return base, rules, options digest, lines to say (Sigma rules not
+-- @return base, the judging (`{ list = rules, opts = { budget = } }`,
+--  `sbx.verdict.judge`'s), options digest, lines to say (Sigma rules not
 --  supported); or nil, err (`sbx.pipeline`'s)
 function M.setup(o)
 	local base = { ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = o.limits,
@@ -254,11 +256,15 @@ function M.setup(o)
 	if not ok then return nil, err end
 	local rules, digest, notes = load_rules(o)
 	if not rules then return nil, digest end
+	-- the budget is in the digest only when typed: records made with the
+	-- default keep the digest they had before it existed
+	local judging = { list = rules, opts = { budget = o.judge_budget } }
 	local lim = assert(require("sbx.limits").resolve(o.limits))
 	local options = core.sha256(json.encode {
 		version = sbx.version, profile = base.profile, limits = lim, rules = digest,
-		net = base.net or "none", decoys = base.decoys or false, sleep_skip = base.sleep_skip })
-	return base, rules, options, notes
+		net = base.net or "none", decoys = base.decoys or false, sleep_skip = base.sleep_skip,
+		judge_budget = o.judge_budget })
+	return base, judging, options, notes
 end
 
 --- The JSON-lines file to append to, opened (`M.open_out`), and the keys

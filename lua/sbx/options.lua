@@ -314,6 +314,18 @@ local PRODUCT = {
 		.. "or a directory of them (repeatable)", scripts = "batch",
 		set = function(o, typed) table.insert(o.rules, typed) end },
 	{ "--no-default-rules", nil, "only the rules of --rules", scripts = "batch", set = flag("no_default") },
+	-- (the default is sbx.verdict.BUDGET's, not loaded here: a plain run
+	-- never reads the verdict's modules; tests/judge_spec.lua checks the two)
+	{ "--judge-budget", "S", "the CPU seconds all the verdict rules together may take over one run "
+		.. "(default 30); the rules left out are named, and the verdict is never clean then",
+		scripts = "run batch",
+		set = function(o, typed, as)
+			local n = tonumber(typed)
+			if not n or n ~= n or n <= 0 or n > 86400 then
+				refuse("%s %s: expected seconds above 0, up to 86400", as, typed)
+			end
+			o.judge_budget = n
+		end },
 	{ "--shard", "K/N", "only the K-th of N deterministic parts of the inputs", scripts = "batch",
 		set = function(o, typed, as)
 			local k, n = require("sbx.batch").parse_shard(typed)

@@ -38,6 +38,42 @@ function M.escape(s)
 	return (tostring(s):gsub("[\0-\31\\\127-\255]", escapes))
 end
 
+--- What sbxlua writes to a terminal before anything of its own (the report,
+-- the behaviour, the verdict), whatever the program left there: a program
+-- shares the terminal and can leave it in a state that hides or moves what
+-- comes next (concealed or same-colour text, line-drawing character sets, a
+-- one-line scroll region, the alternate screen, a hidden cursor, insert
+-- mode, no autowrap, a string or sequence left open that swallows the next
+-- bytes).  In order: CAN ends a control sequence left open and ST (ESC \) a
+-- string (OSC, DCS, APC, PM, SOS; the terminal filter, ttyfilter.c, never
+-- lets one through, but --tty-raw does); the normal screen (mode 47: no
+-- cursor restore, unlike 1049's, which would move to a position saved long
+-- ago); the scroll region the whole screen, inside a cursor save and restore
+-- (DECSTBM moves the cursor home, and the report goes where the program's
+-- output ended); then every attribute off and the primary font (SGR 10,
+-- which on the Linux console also undoes SGR 11 and 12: control characters
+-- shown, bytes with their high bit set, the report's letters drawn as other
+-- glyphs), G0 and G1 ASCII with G0 shifted in (G2 and G3 are not designated:
+-- the Linux console has neither, and prints the final byte; the filter drops
+-- the shifts to them), insert mode off, autowrap on, the cursor shown, left
+-- and right margins off, synchronized output off (mode 2026: a terminal that
+-- has it draws nothing meanwhile), the line single-width, and the screen
+-- below the cursor erased (what a program drew there, a fake report below
+-- the real one, goes).  Origin mode is left as it is: switching it moves the
+-- cursor home, and with the whole screen as the region it changes nothing.
+-- No string, no query, no mode a terminal answers: it is the same bytes
+-- whatever the program did.
+M.TTY_RESET = table.concat {
+	"\24\27\\", -- CAN, ST
+	"\27[?47l", -- the normal screen
+	"\0277\27[r\0278", -- DECSC, DECSTBM (the whole screen), DECRC
+	"\27[0m\27[10m", -- SGR: every attribute off; the primary font (the Linux console: its mapping back)
+	"\15\27(B\27)B", -- SI; G0, G1 ASCII
+	"\27[4l\27[?7h\27[?25h\27[?69l", -- IRM off, DECAWM on, DECTCEM on, DECLRMM off
+	"\27[?2026l", -- synchronized output off (a terminal that has it draws nothing while it is on)
+	"\27#5\27[J", -- DECSWL, ED below
+}
+
 -- ---- the words of a limit ----
 
 --- A name queried of the sink's resolver, escaped; a space too (no name
