@@ -330,6 +330,109 @@ static void kill_children(void)
 	}
 }
 
+/* The decimal digits of a /proc entry's name as a pid; 0 when not one. */
+static int pid_of_name(const char *s)
+{
+	int v = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 99999999)
+			return 0;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* Whether the process name (a /proc entry under dir) is alive, and its
+ * name from its stat: "pid (comm) S ...", the comm the box chose (it may
+ * hold ')' or spaces: the last ')' ends it). */
+static int alive_comm(int dir, const char *name, char comm[16])
+{
+	char path[32], buf[512];
+	size_t l = strlen(name);
+	ssize_t n;
+	const char *open_p, *close_p;
+	if (l + 6 > sizeof path)
+		return 0;
+	memcpy(path, name, l);
+	memcpy(path + l, "/stat", 6);
+	n = sbx_read_once_at(dir, path, O_NOFOLLOW, buf, sizeof buf - 1);
+	if (n <= 0)
+		return 0; /* gone already */
+	buf[n] = '\0';
+	open_p = strchr(buf, '(');
+	close_p = strrchr(buf, ')');
+	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ' ||
+	    close_p[2] == 'Z' || close_p[2] == 'X')
+		return 0; /* a zombie has ended */
+	l = (size_t)(close_p - open_p - 1);
+	if (l > 15)
+		l = 15;
+	memcpy(comm, open_p + 1, l);
+	comm[l] = '\0';
+	return 1;
+}
+
+/*
+ * A following box (p->follow), once the command has ended: the processes
+ * still alive in it, from the box's own /proc (init and the command
+ * left out), sent to the supervisor (SBX_MSG_OUTLIVED) with the first
+ * names.  Without a /proc of the box's own the count is unknown (-1),
+ * unless init has no child at all (then none is left: every process of
+ * the box would be init's, or a descendant of one of init's).
+ */
+static void send_outlived(const struct sbx_plan *p, pid_t cmd)
+{
+	struct sbx_outlived_msg o;
+	const char *proc = proc_dir(p);
+	char buf[2048];
+	int dir, count = 0;
+	ssize_t r;
+	memset(&o, 0, sizeof o);
+	o.m.type = SBX_MSG_OUTLIVED;
+	dir = proc && (p->nsflags & CLONE_NEWPID)
+		  ? open(proc, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+		  : -1;
+	if (dir < 0) {
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		count =
+		    waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+			    errno == ECHILD
+			? 0
+			: -1;
+	}
+	for (long n; dir >= 0;) {
+		n = syscall(SYS_getdents64, dir, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+			int pid = pid_of_name(d->d_name);
+			char comm[16];
+			off += d->d_reclen;
+			if (pid <= 1 || pid == cmd ||
+			    !alive_comm(dir, d->d_name, comm))
+				continue;
+			if (o.n < SBX_OUTLIVED_NAMES) {
+				o.p[o.n].pid = pid;
+				memcpy(o.p[o.n].comm, comm, sizeof comm);
+				o.n++;
+			}
+			count++;
+		}
+	}
+	if (dir >= 0)
+		close(dir);
+	o.m.index = count;
+	do
+		r = send(CTL, &o, sizeof o, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+}
+
 /*
  * The command is reaped last of its own death's steps: where the
  * supervisor verifies the report (p->probe) it reads the command's status
@@ -390,6 +493,12 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 			await_supervisor();
 			while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
 				;
+		}
+		if (p->follow) {
+			/* the box lives on while any process does: init
+			 * reaps each, and its own end (ECHILD) is the box's */
+			send_outlived(p, cmd);
+			continue;
 		}
 		ending = 1;
 		if (!own_ns) {

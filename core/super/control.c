@@ -247,7 +247,8 @@ static void command_ended(struct sbx_job *j)
 		sbx_probe_exec(j);
 	if (j->deaths_sync) {
 		sbx_procev_read(&j->pe);
-		j->pe.teardown = 1;
+		/* a following box lives on: its SIGKILLs are still deaths */
+		j->pe.teardown = !j->plan->follow;
 	}
 	if (j->plan->probe || j->deaths_sync)
 		send(j->ctl, &done, sizeof done, MSG_NOSIGNAL);
@@ -343,6 +344,13 @@ void sbx_read_ctl(struct sbx_job *j)
 			d.flags &= SBX_DEATH_COMMAND | SBX_DEATH_FILE_AT_LIMIT |
 				   SBX_DEATH_FILES_PARTIAL;
 			sbx_keep_death(j, &d);
+			continue;
+		}
+		if (m.type == SBX_MSG_OUTLIVED && j->plan->follow &&
+		    n == (ssize_t)sizeof j->outlived && !j->have_outlived) {
+			memcpy(&j->outlived, buf, sizeof j->outlived);
+			j->have_outlived = 1;
+			j->cmd_end = sbx_now();
 			continue;
 		}
 		if (n != (ssize_t)sizeof m)

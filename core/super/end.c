@@ -53,6 +53,10 @@ void sbx_kill_box(struct sbx_job *j, int why)
 		sbx_probe_exec(j);
 	if (j->end_kind == SBX_END_NONE)
 		j->end_kind = why;
+	/* a following box killed after its command ended: what ended the
+	 * processes that ran on (the command's own end stays its status) */
+	if (j->have_status && !j->outlived_kill)
+		j->outlived_kill = why;
 	if (j->pidfd >= 0 && !j->exited)
 		sbx_pidfd_send_signal(j->pidfd, SIGKILL);
 	j->pe.teardown = 1;
@@ -312,6 +316,9 @@ void sbx_job_finish(struct sbx_job *j)
 	sbx_close_fd(&j->nt.pidfd);
 	sbx_sink_finish(&j->sink);
 	j->done = 1;
+	/* the last process's end: init's word that none is left, else init's
+	 * own exit (j->end, when its pidfd said so) */
+	j->last_end = j->reaped_at ? j->reaped_at : j->end ? j->end : sbx_now();
 	j->end = sbx_now();
 	for (int s = 0; s < 2; s++)
 		if (j->io.out_mode[s] == SBX_OUT_PASS)

@@ -141,6 +141,13 @@ struct sbx_job {
 	char tail_last[2];	 /* the last byte of content before them */
 	struct sbx_capstate cap; /* the written places (capture.c) */
 	struct sbx_notify nt;	 /* the explain channel (notify.c) */
+	/* a following box (plan's follow): the processes alive when the
+	 * command ended (init's SBX_MSG_OUTLIVED: have_outlived), when that
+	 * was and when the last process ended (sbx_now), and what the
+	 * supervisor killed the box for after it (SBX_END_*; 0: nothing) */
+	struct sbx_outlived_msg outlived;
+	int have_outlived, outlived_kill;
+	double cmd_end, last_end;
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */
