@@ -219,20 +219,21 @@ static void push_enforcement(lua_State *L, const struct sbx_job *j)
 }
 
 /* the result's outcome, by end kind */
-static const char *const ends[SBX_END_COUNT] = {[SBX_END_NONE] = "none",
-						[SBX_END_EXIT] = "exit",
-						[SBX_END_SIGNAL] = "signal",
-						[SBX_END_WALL] = "wall",
-						[SBX_END_OUTPUT] = "output",
-						[SBX_END_CANNOT] = "cannot",
-						[SBX_END_LOST] = "lost",
-						[SBX_END_MEMORY] = "memory",
-						[SBX_END_TASKS] = "tasks",
-						[SBX_END_INIT] = "init",
-						[SBX_END_INTERRUPTED] =
-						    "interrupted",
-						[SBX_END_CPU] = "cpu",
-						[SBX_END_REFUSED] = "refused"};
+static const char *const ends[SBX_END_COUNT] = {
+    [SBX_END_NONE] = "none",
+    [SBX_END_EXIT] = "exit",
+    [SBX_END_SIGNAL] = "signal",
+    [SBX_END_WALL] = "wall",
+    [SBX_END_OUTPUT] = "output",
+    [SBX_END_CANNOT] = "cannot",
+    [SBX_END_LOST] = "lost",
+    [SBX_END_MEMORY] = "memory",
+    [SBX_END_TASKS] = "tasks",
+    [SBX_END_INIT] = "init",
+    [SBX_END_INTERRUPTED] = "interrupted",
+    [SBX_END_CPU] = "cpu",
+    [SBX_END_REFUSED] = "refused",
+};
 
 /* outcome, and the status that goes with it: code, or the signal (the
  * command's, init's, or the one sbxlua got) */
