@@ -40,12 +40,13 @@ static void send_msg(int type, int index, int status)
 /*
  * Init reaps every process of the box that its own parent does not: the
  * command, orphans, and, once the command has ended, every process left
- * (killed by init).  For a death by a signal a limit sends, it reads the
- * kernel's own record of the dead process before reaping it (the zombie
- * still holds it) and sends it to the supervisor, which names a limit only
- * on that record: a signal says nothing of its sender (the kernel sends
- * SIGXFSZ as SI_USER from the writer itself, and the sender of any signal
- * is visible only to the process that gets it).
+ * (killed by init; in a following box, p->follow, not killed: reaped as
+ * each ends, and init's end, no child left, is the box's).  For a death by a
+ * signal a limit sends, it reads the kernel's own record of the dead process
+ * before reaping it (the zombie still holds it) and sends it to the supervisor,
+ * which names a limit only on that record: a signal says nothing of its sender
+ * (the kernel sends SIGXFSZ as SI_USER from the writer itself, and the sender
+ * of any signal is visible only to the process that gets it).
  *
  * - CPU: the process's CPU time on CPUCLOCK_PROF, the very clock the
  *   kernel compares with RLIMIT_CPU (tick-based utime + stime; wait4's
@@ -248,7 +249,12 @@ static void send_death(struct sbx_death *d)
  * its status goes to the supervisor at once; then, in a pid namespace of
  * the box's own, init kills what is left (as its own exit would) and
  * reaps all of it, so that a process that died of a limit just before is
- * still recorded; those that die of that kill are not.
+ * still recorded; those that die of that kill are not.  A following box
+ * (p->follow, the analysis box) is the one place that decides otherwise:
+ * init says what is left (send_outlived) and goes on reaping until no
+ * process is left, every death recorded as before the command's end;
+ * only the supervisor's kill (the wall clock, a limit, a stop) ends it
+ * sooner, and init dies first of that kill.
  */
 /* The wait status of a zombie from the siginfo of waitid(WNOWAIT). */
 static int wait_status(const siginfo_t *si)
