@@ -164,6 +164,33 @@ describe("the analysis box follows the sample [" .. S.priv .. "]", function()
 		assert.are.same({}, S.holding(m))
 	end)
 
+	it("a stop while a daemon runs on is an interrupted run, not the command's exit", function()
+		local m = marker()
+		local dir, remove = S.tmpdir()
+		os.execute("chmod 0777 " .. S.q(dir)) -- a root caller's box writes as its host id
+		-- the daemon creates ready once the command has exited; then
+		-- sbxlua gets SIGTERM (a background job of sh ignores SIGINT)
+		local out = S.sh(([[
+d=%s
+%s run.lua --explore --rw "$d:/mnt/out" --json "$d/r.json" %s forever %s /mnt/out/ready 2>"$d/err" </dev/null &
+p=$!
+i=0
+while [ ! -e "$d/ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+kill -TERM $p
+wait $p
+echo $?]]):format(S.q(dir), S.bin, S.q(DAEMONIZE), m))
+		local err, text = S.read(dir .. "/err"), S.read(dir .. "/r.json")
+		local ready = S.read(dir .. "/ready")
+		remove()
+		assert.is_string(ready, err) -- the daemon ran on
+		assert.are.equal("143", out:match("%d+"), err)
+		local res = cjson.decode(text)
+		assert.are.equal("interrupted", res.outcome)
+		assert.are.equal("interrupted", res.outlived.killed)
+		assert.matches("sandbox: interrupted %(SIGTERM%)\n", err)
+		assert.are.same({}, S.holding(m))
+	end)
+
 	it("the jail still ends with the command: nothing it left survives", function()
 		local m = marker()
 		local _, err, code, res = S.json_run("--wall", "30", DAEMONIZE, "forever", m)

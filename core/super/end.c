@@ -255,9 +255,13 @@ static void decide_end(struct sbx_job *j)
 	if (j->have_cannot)
 		j->end_kind = SBX_END_CANNOT;
 	else if (j->have_status && WIFEXITED(j->status) &&
-		 j->end_kind != SBX_END_OUTPUT)
+		 j->end_kind != SBX_END_OUTPUT &&
+		 !(j->plan && j->plan->follow &&
+		   j->end_kind == SBX_END_INTERRUPTED))
 		/* the command exited on its own before a kill of ours landed
-		 * (output past the cap stays a kill: bytes were dropped) */
+		 * (output past the cap stays a kill: bytes were dropped; a
+		 * following box the operator stopped while what the command
+		 * left ran on was cut short: its run is not whole) */
 		j->end_kind = SBX_END_EXIT;
 	else if (j->end_kind != SBX_END_NONE)
 		return; /* the supervisor's own kill names the cause */

@@ -546,7 +546,9 @@ end
 
 --- The summary as aligned text: one line per entry, the field's name
 -- padded to one column, `-` for an empty field, the behash last.  No
--- pid, time or marker: the same behaviour gives the same bytes.  A newline
+-- pid, time or marker: the same behaviour gives the same bytes (a process
+-- of the tree is marked `(fork)` when it executed nothing, `(ran on)` when
+-- it was alive as the command ended).  A newline
 -- in an entry (a file's name, an argument: the program chooses them) is
 -- written `\n` and every other control byte or byte past ASCII `\xHH`, so
 -- an entry cannot start a line of its own (a forged `sandbox: exit 0`).

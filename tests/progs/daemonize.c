@@ -10,6 +10,9 @@
  *                             looks up evil.example.org and exits
  *   daemonize forever MARKER  the daemon waits forever (pause: no sleep a
  *                             box could skip)
+ *   daemonize forever MARKER FILE  the same, once the command has exited
+ *                             the daemon first creates FILE (a host can
+ *                             wait for it)
  *   daemonize                 forever, the marker in its own name (a copy
  *                             of it a batch runs without arguments)
  *
@@ -69,7 +72,7 @@ static void act(void)
 }
 
 /* the daemon: says it exists, then waits for the command's end */
-static void daemon_main(int ready, int cmd_alive, int forever)
+static void daemon_main(int ready, int cmd_alive, int forever, const char *file)
 {
 	char c = 'r';
 	if (write(ready, &c, 1) != 1)
@@ -81,6 +84,8 @@ static void daemon_main(int ready, int cmd_alive, int forever)
 		act();
 		_exit(0);
 	}
+	if (file)
+		close(open(file, O_WRONLY | O_CREAT | O_EXCL, 0644));
 	for (;;)
 		pause();
 }
@@ -89,9 +94,11 @@ int main(int argc, char **argv)
 {
 	int ready[2], alive[2], forever;
 	char c;
-	if (argc != 1 && (argc != 3 || (strcmp(argv[1], "act") &&
-					strcmp(argv[1], "forever")))) {
-		fprintf(stderr, "usage: daemonize [act|forever MARKER]\n");
+	if (argc != 1 &&
+	    (argc < 3 || argc > 4 ||
+	     (strcmp(argv[1], "act") && strcmp(argv[1], "forever")))) {
+		fprintf(stderr,
+			"usage: daemonize [act|forever MARKER [FILE]]\n");
 		return 2;
 	}
 	forever = argc == 1 || strcmp(argv[1], "forever") == 0;
@@ -106,7 +113,8 @@ int main(int argc, char **argv)
 		close(alive[1]);
 		setsid();
 		if (fork() == 0)
-			daemon_main(ready[1], alive[0], forever);
+			daemon_main(ready[1], alive[0], forever,
+				    argc == 4 ? argv[3] : NULL);
 		_exit(0);
 	default:
 		break;
