@@ -224,6 +224,52 @@ echo $?]]):format(S.q(dir), S.bin, S.q(DAEMONIZE), m))
 		assert.are.same({}, S.holding(m))
 	end)
 
+	describe("the tree of a result (sbx.behaviour, no box)", function()
+		local behaviour = require "sbx.behaviour"
+		local function res(outlived)
+			return { outlived = outlived, events = {
+				{ kind = "exec", pid = 2, ppid = 1, path = "/usr/bin/bot", argv = { "bot" } },
+				-- the daemon, first seen once its parent was gone
+				{ kind = "open", pid = 4, ppid = 1, path = "/etc/shadow", flags = 0 },
+				-- its worker, never executed
+				{ kind = "connect", pid = 5, ppid = 4, addr = "10.0.0.7:4444", family = "inet" },
+			} }
+		end
+
+		it("a fork is named by its parent's image, a reparented daemon by its kernel name", function()
+			local s = behaviour.summary(res { count = 2, seconds = 1, after_ms = 3,
+				processes = { { pid = 4, name = "bot" }, { pid = 6, name = "idle" } } })
+			local by = {}
+			for _, n in ipairs(nodes(s.processes_tree)) do by[n.node.process_id] = n end
+			assert.are.equal("/usr/bin/bot", by["2"].node.name)
+			assert.is_nil(by["2"].node.fork)
+			assert.are.equal("/usr/bin/bot", by["4"].node.name)
+			assert.is_true(by["4"].node.fork and by["4"].node.outlived)
+			assert.are.equal("/usr/bin/bot", by["5"].node.name)
+			assert.is_true(by["5"].node.fork)
+			assert.are.equal(1, by["5"].depth) -- under the daemon
+			-- alive at the command's end and named by no event: its name
+			assert.are.equal("idle", by["6"].node.name)
+			assert.matches("\n +/usr/bin/bot %(fork%) %(ran on%)\n", behaviour.text(s))
+			-- the box's own command by its placeholder (sbx.behaviour.canonical)
+			assert.matches("processes_tree=<command> %(fork%)>/usr/bin/bot %(fork%)\n", behaviour.canonical(s))
+		end)
+
+		it("what ran on is not in the behash: a matter of timing", function()
+			local s = behaviour.summary(res { count = 1, seconds = 1, after_ms = 3,
+				processes = { { pid = 4, name = "bot" } } })
+			assert.does_not.match("ran on", behaviour.canonical(s))
+			assert.does_not.match("outlived", behaviour.canonical(s))
+		end)
+
+		it("an outlived that is not a list of processes is left out", function()
+			for _, o in ipairs { "x", 1, { processes = "x" }, { processes = { { pid = "4", name = 1 } } } } do
+				local s = behaviour.summary(res(o))
+				assert.are.equal(3, #nodes(s.processes_tree))
+			end
+		end)
+	end)
+
 	describe("the core's follow", function()
 		it("follow = true keeps the box until its last process has ended", function()
 			local r = S.run("(read x </dev/null; echo late) & echo early",

@@ -81,9 +81,9 @@ local function note_file(st, e)
 end
 
 -- The nearest ancestor of pid that has a node in the tree (the parents
--- the events name: a forked subshell that never executed has no node of
--- its own, its children hang under its parent's); nil for a root, and
--- for a chain that comes back to pid (a pid the box reused).
+-- the events name: a forked subshell no event names has no node of its
+-- own, its children hang under its parent's); nil for a root, and for a
+-- chain that comes back to pid (a pid the box reused).
 local function ancestor(st, pid)
 	local p, depth = st.parent[pid], 0
 	while p and p ~= pid and depth < 64 do
