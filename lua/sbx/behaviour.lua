@@ -302,7 +302,11 @@ end
 -- fork), and each alive when the command ended (the result's `outlived`,
 -- a following box), named by their parents' images (`fork_image`) and
 -- marked `fork`; those alive when the command ended marked `outlived`.
+-- Only where the events hold the execs (a profile that records them, as
+-- the analysis box's does): else no process has an image to be named by,
+-- and one without an exec event need not be a fork.
 local function fork_nodes(res, st)
+	if #st.execs == 0 then return end
 	local o, comms, pids = res.outlived, {}, {}
 	local ran_on = type(o) == "table" and type(o.processes) == "table" and o.processes or {}
 	for _, p in ipairs(ran_on) do
