@@ -36,7 +36,7 @@ M.tree = {
 -- would end first.  `follow`: the box ends when its last process has (or
 -- at the wall clock), not with the command: a payload a program leaves
 -- running in the background (fork, setsid, parent exits) is seen; the
--- report says what ran on (docs/explore.md).  The jail ends with the
+-- report says what ran on (docs/standard-box.md).  The jail ends with the
 -- command.  One owner: every analysis run takes it from here.
 M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 5,
 	follow = true }
