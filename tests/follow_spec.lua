@@ -224,6 +224,23 @@ echo $?]]):format(S.q(dir), S.bin, S.q(DAEMONIZE), m))
 		assert.are.same({}, S.holding(m))
 	end)
 
+	it("batch.lua --jail ends each box with its program", function()
+		local m = marker()
+		local dir, remove = S.tmpdir()
+		local prog = dir .. "/daemonize-" .. m
+		os.execute(("cp %s %s && chmod 0755 %s"):format(S.q(DAEMONIZE), S.q(prog), S.q(dir)))
+		local err = os.tmpname()
+		local out = S.sh(("%s batch.lua --jail --wall 30 --progress never %s 2>%s </dev/null")
+			:format(S.bin, S.q(prog), err))
+		local e = S.read(err)
+		os.remove(err)
+		remove()
+		local rec = cjson.decode((out:match("[^\n]+")))
+		assert.are.equal("exit", rec.outcome, e)
+		assert.is_nil(rec.run.outlived)
+		assert.are.same({}, S.holding(m))
+	end)
+
 	describe("the tree of a result (sbx.behaviour, no box)", function()
 		local behaviour = require "sbx.behaviour"
 		local function res(outlived)
