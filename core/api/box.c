@@ -264,6 +264,18 @@ static void push_end(lua_State *L, const struct sbx_job *j)
 	}
 }
 
+/* Whether processes of a following box ran on after the command ended:
+ * init said so, or the supervisor killed the box after the command's end
+ * and before init said that none was left (init's word came too late:
+ * its count is unknown then). */
+static int ran_on(const struct sbx_job *j)
+{
+	if (j->have_outlived)
+		return j->outlived.m.index != 0;
+	return j->plan && j->plan->follow && j->have_status &&
+	       j->outlived_kill && !j->reaped_at;
+}
+
 /* A following box whose processes ran on after the command ended:
  * outlived = {count (absent: unknown), processes = {{pid, name}, ...} (the
  * first of them, pids in the box), seconds (from the command's end to the
@@ -273,10 +285,10 @@ static void push_outlived(lua_State *L, const struct sbx_job *j)
 {
 	const struct sbx_outlived_msg *o = &j->outlived;
 	double s = j->last_end - j->cmd_end;
-	if (!j->have_outlived || o->m.index == 0)
+	if (!ran_on(j))
 		return;
 	lua_createtable(L, 0, 5);
-	if (o->m.index > 0) {
+	if (j->have_outlived && o->m.index > 0) {
 		lua_pushinteger(L, o->m.index);
 		lua_setfield(L, -2, "count");
 	}

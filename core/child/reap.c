@@ -350,10 +350,10 @@ static int pid_of_name(const char *s)
 	return v;
 }
 
-/* Whether the process name (a /proc entry under dir) is alive, and its
- * name from its stat: "pid (comm) S ...", the comm the box chose (it may
- * hold ')' or spaces: the last ')' ends it). */
-static int alive_comm(int dir, const char *name, char comm[16])
+/* The process name (a /proc entry under dir): 1 alive, 2 a zombie, 0
+ * gone; its name from its stat: "pid (comm) S ...", the comm the box
+ * chose (it may hold ')' or spaces: the last ')' ends it). */
+static int proc_comm(int dir, const char *name, char comm[16])
 {
 	char path[32], buf[512];
 	size_t l = strlen(name);
@@ -369,16 +369,21 @@ static int alive_comm(int dir, const char *name, char comm[16])
 	buf[n] = '\0';
 	open_p = strchr(buf, '(');
 	close_p = strrchr(buf, ')');
-	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ' ||
-	    close_p[2] == 'Z' || close_p[2] == 'X')
-		return 0; /* a zombie has ended */
+	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
+		return 0;
 	l = (size_t)(close_p - open_p - 1);
 	if (l > 15)
 		l = 15;
 	memcpy(comm, open_p + 1, l);
 	comm[l] = '\0';
-	return 1;
+	return close_p[2] == 'Z' || close_p[2] == 'X' ? 2 : 1;
 }
+
+/* The zombies send_outlived saw (processes that had ended before the
+ * command's end was looked at: they did not run on); init's own memory,
+ * no allocator. */
+static pid_t zombies[SBX_OUTLIVED_NAMES];
+static unsigned nzombies;
 
 /*
  * A following box (p->follow), once the command has ended: the processes
@@ -417,11 +422,15 @@ static void send_outlived(const struct sbx_plan *p, pid_t cmd)
 			break;
 		for (long off = 0; off < n;) {
 			const struct dirent64 *d = (const void *)(buf + off);
-			int pid = pid_of_name(d->d_name);
+			int pid = pid_of_name(d->d_name), st;
 			char comm[16];
 			off += d->d_reclen;
-			if (pid <= 1 || pid == cmd ||
-			    !alive_comm(dir, d->d_name, comm))
+			if (pid <= 1 || pid == cmd)
+				continue;
+			st = proc_comm(dir, d->d_name, comm);
+			if (st == 2 && nzombies < SBX_OUTLIVED_NAMES)
+				zombies[nzombies++] = pid;
+			if (st != 1)
 				continue;
 			if (o.n < SBX_OUTLIVED_NAMES) {
 				o.p[o.n].pid = pid;
@@ -440,6 +449,50 @@ static void send_outlived(const struct sbx_plan *p, pid_t cmd)
 }
 
 /*
+ * A following box, after the command's end: a process init is about to
+ * reap (an orphan: a daemon, its first fork), by pid and name as its
+ * zombie's stat says, added to what ran on (SBX_MSG_OUTLIVED, stage 1)
+ * unless it was a zombie already when send_outlived looked.  The snapshot
+ * of send_outlived can miss a daemon that acted and ended at once; every
+ * orphan's end comes to init, whatever its timing.  At most
+ * SBX_OUTLIVED_NAMES (*sent counts them).
+ */
+static void send_reaped(const struct sbx_plan *p, pid_t pid, unsigned *sent)
+{
+	struct sbx_outlived_msg o;
+	const char *proc = proc_dir(p);
+	char name[16], *q = name + sizeof name;
+	unsigned v = (unsigned)pid;
+	int dir;
+	ssize_t r;
+	if (!proc || !(p->nsflags & CLONE_NEWPID) ||
+	    *sent >= SBX_OUTLIVED_NAMES)
+		return;
+	for (unsigned i = 0; i < nzombies; i++)
+		if (zombies[i] == pid)
+			return;
+	memset(&o, 0, sizeof o);
+	*--q = '\0';
+	do
+		*--q = (char)('0' + v % 10);
+	while (v /= 10);
+	dir = open(proc, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0)
+		return;
+	if (proc_comm(dir, q, o.p[0].comm)) {
+		o.m.type = SBX_MSG_OUTLIVED;
+		o.m.stage = 1;
+		o.n = 1;
+		o.p[0].pid = (int)pid;
+		do
+			r = send(CTL, &o, sizeof o, MSG_NOSIGNAL);
+		while (r < 0 && errno == EINTR);
+		++*sent;
+	}
+	close(dir);
+}
+
+/*
  * The command is reaped last of its own death's steps: where the
  * supervisor verifies the report (p->probe) it reads the command's status
  * from outside after the execve, and a command that ended at once (a
@@ -449,7 +502,8 @@ static void send_outlived(const struct sbx_plan *p, pid_t cmd)
 _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 {
 	int own_ns = (p->nsflags & CLONE_NEWPID) != 0, ending = 0, status;
-	unsigned sent = 0, unseen = 0;
+	int ran_on = 0; /* a following box's command has ended */
+	unsigned sent = 0, unseen = 0, named = 0;
 	for (;;) {
 		siginfo_t si;
 		struct sbx_death d;
@@ -473,6 +527,8 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 		}
 		if (keep)
 			read_death(p, si.si_pid, sig, &d);
+		if (ran_on)
+			send_reaped(p, si.si_pid, &named);
 		if (is_cmd && p->probe) {
 			status = wait_status(&si);
 			w = cmd;
@@ -504,6 +560,7 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 			/* the box lives on while any process does: init
 			 * reaps each, and its own end (ECHILD) is the box's */
 			send_outlived(p, cmd);
+			ran_on = 1;
 			continue;
 		}
 		ending = 1;

@@ -347,10 +347,10 @@ void sbx_read_ctl(struct sbx_job *j)
 			continue;
 		}
 		if (m.type == SBX_MSG_OUTLIVED && j->plan->follow &&
-		    n == (ssize_t)sizeof j->outlived && !j->have_outlived) {
-			memcpy(&j->outlived, buf, sizeof j->outlived);
-			j->have_outlived = 1;
-			j->cmd_end = sbx_now();
+		    n == (ssize_t)sizeof(struct sbx_outlived_msg)) {
+			struct sbx_outlived_msg o;
+			memcpy(&o, buf, sizeof o);
+			sbx_outlived_add(j, &o);
 			continue;
 		}
 		if (n != (ssize_t)sizeof m)
@@ -372,6 +372,7 @@ void sbx_read_ctl(struct sbx_job *j)
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
+			j->cmd_end = sbx_now();
 			command_ended(j);
 		} else if (m.type == SBX_MSG_UNSEEN && m.index > 0) {
 			j->deaths_unseen += (unsigned long)m.index;

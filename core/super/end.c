@@ -169,6 +169,30 @@ void sbx_sample_box(struct sbx_job *j, double now)
 		sbx_kill_box(j, SBX_END_CPU);
 }
 
+void sbx_outlived_add(struct sbx_job *j, const struct sbx_outlived_msg *o)
+{
+	struct sbx_outlived_msg *l = &j->outlived;
+	if (o->m.stage == 0) { /* the list, once */
+		if (!j->have_outlived && o->n >= 0 &&
+		    o->n <= SBX_OUTLIVED_NAMES) {
+			*l = *o;
+			j->have_outlived = 1;
+		}
+		return;
+	}
+	/* one the list missed: it ended before init looked, or was born
+	 * after, and ran on all the same */
+	if (!j->have_outlived || o->n != 1)
+		return;
+	for (int i = 0; i < l->n; i++)
+		if (l->p[i].pid == o->p[0].pid)
+			return;
+	if (l->n < SBX_OUTLIVED_NAMES)
+		l->p[l->n++] = o->p[0];
+	if (l->m.index >= 0)
+		l->m.index++;
+}
+
 /* Whether connector record c and init's record o are one death: the same
  * pid in the box where the connector read it, else (its zombie was gone
  * before it could be read) the same command name, or, without a name,

@@ -173,6 +173,11 @@ SBX_LOCAL void sbx_stop_release(struct sbx_stop *s);
  * stopfd (-1: none) kills every box still running (SBX_END_INTERRUPTED). */
 SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd,
 			     int any);
+/* end.c: init's word on what ran on after the command's end (a following
+ * box): the list when the command ended (stage 0), or one more process
+ * it reaped after (stage 1). */
+SBX_LOCAL void sbx_outlived_add(struct sbx_job *j,
+				const struct sbx_outlived_msg *o);
 /* Kills and reaps a job still running; frees its buffers. Idempotent. */
 SBX_LOCAL void sbx_job_release(struct sbx_job *j);
 SBX_LOCAL double sbx_now(void);
