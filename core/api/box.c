@@ -218,24 +218,27 @@ static void push_enforcement(lua_State *L, const struct sbx_job *j)
 	}
 }
 
+/* the result's outcome, by end kind */
+static const char *const ends[SBX_END_COUNT] = {
+    [SBX_END_NONE] = "none",
+    [SBX_END_EXIT] = "exit",
+    [SBX_END_SIGNAL] = "signal",
+    [SBX_END_WALL] = "wall",
+    [SBX_END_OUTPUT] = "output",
+    [SBX_END_CANNOT] = "cannot",
+    [SBX_END_LOST] = "lost",
+    [SBX_END_MEMORY] = "memory",
+    [SBX_END_TASKS] = "tasks",
+    [SBX_END_INIT] = "init",
+    [SBX_END_INTERRUPTED] = "interrupted",
+    [SBX_END_CPU] = "cpu",
+    [SBX_END_REFUSED] = "refused",
+};
+
 /* outcome, and the status that goes with it: code, or the signal (the
  * command's, init's, or the one sbxlua got) */
 static void push_end(lua_State *L, const struct sbx_job *j)
 {
-	static const char *const ends[SBX_END_COUNT] = {
-	    [SBX_END_NONE] = "none",
-	    [SBX_END_EXIT] = "exit",
-	    [SBX_END_SIGNAL] = "signal",
-	    [SBX_END_WALL] = "wall",
-	    [SBX_END_OUTPUT] = "output",
-	    [SBX_END_CANNOT] = "cannot",
-	    [SBX_END_LOST] = "lost",
-	    [SBX_END_MEMORY] = "memory",
-	    [SBX_END_TASKS] = "tasks",
-	    [SBX_END_INIT] = "init",
-	    [SBX_END_INTERRUPTED] = "interrupted",
-	    [SBX_END_CPU] = "cpu",
-	    [SBX_END_REFUSED] = "refused"};
 	int sig = 0;
 	lua_pushstring(L, ends[j->end_kind]);
 	lua_setfield(L, -2, "outcome");
@@ -259,6 +262,57 @@ static void push_end(lua_State *L, const struct sbx_job *j)
 		lua_pushstring(L, sbx_signal_name(sig));
 		lua_setfield(L, -2, "signame");
 	}
+}
+
+/* Whether processes of a following box ran on after the command ended:
+ * init said so, or the supervisor killed the box after the command's end
+ * and before init said that none was left (init's word came too late:
+ * its count is unknown then). */
+static int ran_on(const struct sbx_job *j)
+{
+	if (j->have_outlived)
+		return j->outlived.m.index != 0;
+	return j->plan && j->plan->follow && j->have_status &&
+	       j->outlived_kill && !j->reaped_at;
+}
+
+/* A following box whose processes ran on after the command ended:
+ * outlived = {count (absent: unknown), processes = {{pid, name}, ...} (the
+ * first of them, pids in the box), seconds (from the command's end to the
+ * last process's), after_ms (the command's end, on the events' clock),
+ * killed (what the supervisor ended them for: "wall", ...)}. */
+static void push_outlived(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_outlived_msg *o = &j->outlived;
+	double s = j->last_end - j->cmd_end;
+	if (!ran_on(j))
+		return;
+	lua_createtable(L, 0, 5);
+	if (j->have_outlived && o->m.index > 0) {
+		lua_pushinteger(L, o->m.index);
+		lua_setfield(L, -2, "count");
+	}
+	lua_createtable(L, o->n, 0);
+	for (int i = 0; i < o->n && i < SBX_OUTLIVED_NAMES; i++) {
+		lua_createtable(L, 0, 2);
+		lua_pushinteger(L, o->p[i].pid);
+		lua_setfield(L, -2, "pid");
+		lua_pushlstring(L, o->p[i].comm,
+				strnlen(o->p[i].comm, sizeof o->p[i].comm));
+		lua_setfield(L, -2, "name");
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setfield(L, -2, "processes");
+	lua_pushnumber(L, s > 0 ? s : 0);
+	lua_setfield(L, -2, "seconds");
+	lua_pushinteger(L, (lua_Integer)((j->cmd_end - j->start) * 1000));
+	lua_setfield(L, -2, "after_ms");
+	if (j->outlived_kill > SBX_END_NONE &&
+	    j->outlived_kill < SBX_END_COUNT) {
+		lua_pushstring(L, ends[j->outlived_kill]);
+		lua_setfield(L, -2, "killed");
+	}
+	lua_setfield(L, -2, "outlived");
 }
 
 /* cannot = {stage, errno, errname, path}: the set-up step that failed */
@@ -364,6 +418,7 @@ static void push_result(lua_State *L, struct sbx_job *j)
 		push_probe(L, j);
 	push_measures(L, j);
 	push_deaths(L, j);
+	push_outlived(L, j);
 	push_events(L, j);
 	push_enforcement(L, j);
 	sbx_capture_push(L, &j->cap);

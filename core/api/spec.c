@@ -48,6 +48,7 @@ static const char *const spec_keys[] = {"namespaces",
 					"drop_caps",
 					"no_new_privs",
 					"probe",
+					"follow",
 					"pty",
 					"memory_limit",
 					"task_limit",
@@ -573,6 +574,7 @@ static void spec_process(lua_State *L, struct sbx_box *b, int anchor)
 	p->drop_caps = sbx_opt_bool(L, 1, "drop_caps", 1);
 	p->no_new_privs = sbx_opt_bool(L, 1, "no_new_privs", 1);
 	p->probe = sbx_opt_bool(L, 1, "probe", 0);
+	p->follow = sbx_opt_bool(L, 1, "follow", 0);
 	p->last_cap = sbx_last_cap();
 }
 

@@ -40,12 +40,13 @@ static void send_msg(int type, int index, int status)
 /*
  * Init reaps every process of the box that its own parent does not: the
  * command, orphans, and, once the command has ended, every process left
- * (killed by init).  For a death by a signal a limit sends, it reads the
- * kernel's own record of the dead process before reaping it (the zombie
- * still holds it) and sends it to the supervisor, which names a limit only
- * on that record: a signal says nothing of its sender (the kernel sends
- * SIGXFSZ as SI_USER from the writer itself, and the sender of any signal
- * is visible only to the process that gets it).
+ * (killed by init; in a following box, p->follow, not killed: reaped as
+ * each ends, and init's end, no child left, is the box's).  For a death by a
+ * signal a limit sends, it reads the kernel's own record of the dead process
+ * before reaping it (the zombie still holds it) and sends it to the supervisor,
+ * which names a limit only on that record: a signal says nothing of its sender
+ * (the kernel sends SIGXFSZ as SI_USER from the writer itself, and the sender
+ * of any signal is visible only to the process that gets it).
  *
  * - CPU: the process's CPU time on CPUCLOCK_PROF, the very clock the
  *   kernel compares with RLIMIT_CPU (tick-based utime + stime; wait4's
@@ -248,7 +249,12 @@ static void send_death(struct sbx_death *d)
  * its status goes to the supervisor at once; then, in a pid namespace of
  * the box's own, init kills what is left (as its own exit would) and
  * reaps all of it, so that a process that died of a limit just before is
- * still recorded; those that die of that kill are not.
+ * still recorded; those that die of that kill are not.  A following box
+ * (p->follow, the analysis box) is the one place that decides otherwise:
+ * init says what is left (send_outlived) and goes on reaping until no
+ * process is left, every death recorded as before the command's end;
+ * only the supervisor's kill (the wall clock, a limit, a stop) ends it
+ * sooner, and init dies first of that kill.
  */
 /* The wait status of a zombie from the siginfo of waitid(WNOWAIT). */
 static int wait_status(const siginfo_t *si)
@@ -330,6 +336,162 @@ static void kill_children(void)
 	}
 }
 
+/* The decimal digits of a /proc entry's name as a pid; 0 when not one. */
+static int pid_of_name(const char *s)
+{
+	int v = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 99999999)
+			return 0;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* The process name (a /proc entry under dir): 1 alive, 2 a zombie, 0
+ * gone; its name from its stat: "pid (comm) S ...", the comm the box
+ * chose (it may hold ')' or spaces: the last ')' ends it). */
+static int proc_comm(int dir, const char *name, char comm[16])
+{
+	char path[32], buf[512];
+	size_t l = strlen(name);
+	ssize_t n;
+	const char *open_p, *close_p;
+	if (l + 6 > sizeof path)
+		return 0;
+	memcpy(path, name, l);
+	memcpy(path + l, "/stat", 6);
+	n = sbx_read_once_at(dir, path, O_NOFOLLOW, buf, sizeof buf - 1);
+	if (n <= 0)
+		return 0; /* gone already */
+	buf[n] = '\0';
+	open_p = strchr(buf, '(');
+	close_p = strrchr(buf, ')');
+	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
+		return 0;
+	l = (size_t)(close_p - open_p - 1);
+	if (l > 15)
+		l = 15;
+	memcpy(comm, open_p + 1, l);
+	comm[l] = '\0';
+	return close_p[2] == 'Z' || close_p[2] == 'X' ? 2 : 1;
+}
+
+/* The zombies send_outlived saw (processes that had ended before the
+ * command's end was looked at: they did not run on); init's own memory,
+ * no allocator. */
+static pid_t zombies[SBX_OUTLIVED_NAMES];
+static unsigned nzombies;
+
+/*
+ * A following box (p->follow), once the command has ended: the processes
+ * still alive in it, from the box's own /proc (init and the command
+ * left out), sent to the supervisor (SBX_MSG_OUTLIVED) with the first
+ * names.  Without a /proc of the box's own the count is unknown (-1),
+ * unless init has no child at all (then none is left: every process of
+ * the box would be init's, or a descendant of one of init's).
+ */
+static void send_outlived(const struct sbx_plan *p, pid_t cmd)
+{
+	struct sbx_outlived_msg o;
+	const char *proc = proc_dir(p);
+	char buf[2048];
+	int dir, count = 0;
+	ssize_t r;
+	memset(&o, 0, sizeof o);
+	o.m.type = SBX_MSG_OUTLIVED;
+	dir = proc && (p->nsflags & CLONE_NEWPID)
+		  ? open(proc, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+		  : -1;
+	if (dir < 0) {
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		count =
+		    waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+			    errno == ECHILD
+			? 0
+			: -1;
+	}
+	for (long n; dir >= 0;) {
+		n = syscall(SYS_getdents64, dir, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+			int pid = pid_of_name(d->d_name), st;
+			char comm[16];
+			off += d->d_reclen;
+			if (pid <= 1 || pid == cmd)
+				continue;
+			st = proc_comm(dir, d->d_name, comm);
+			if (st == 2 && nzombies < SBX_OUTLIVED_NAMES)
+				zombies[nzombies++] = pid;
+			if (st != 1)
+				continue;
+			if (o.n < SBX_OUTLIVED_NAMES) {
+				o.p[o.n].pid = pid;
+				memcpy(o.p[o.n].comm, comm, sizeof comm);
+				o.n++;
+			}
+			count++;
+		}
+	}
+	if (dir >= 0)
+		close(dir);
+	o.m.index = count;
+	do
+		r = send(CTL, &o, sizeof o, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+}
+
+/*
+ * A following box, after the command's end: a process init is about to
+ * reap (an orphan: a daemon, its first fork), by pid and name as its
+ * zombie's stat says, added to what ran on (SBX_MSG_OUTLIVED, stage 1)
+ * unless it was a zombie already when send_outlived looked.  The snapshot
+ * of send_outlived can miss a daemon that acted and ended at once; every
+ * orphan's end comes to init, whatever its timing.  At most
+ * SBX_OUTLIVED_NAMES (*sent counts them).
+ */
+static void send_reaped(const struct sbx_plan *p, pid_t pid, unsigned *sent)
+{
+	struct sbx_outlived_msg o;
+	const char *proc = proc_dir(p);
+	char name[16], *q = name + sizeof name;
+	unsigned v = (unsigned)pid;
+	int dir;
+	ssize_t r;
+	if (!proc || !(p->nsflags & CLONE_NEWPID) ||
+	    *sent >= SBX_OUTLIVED_NAMES)
+		return;
+	for (unsigned i = 0; i < nzombies; i++)
+		if (zombies[i] == pid)
+			return;
+	memset(&o, 0, sizeof o);
+	*--q = '\0';
+	do
+		*--q = (char)('0' + v % 10);
+	while (v /= 10);
+	dir = open(proc, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0)
+		return;
+	if (proc_comm(dir, q, o.p[0].comm)) {
+		o.m.type = SBX_MSG_OUTLIVED;
+		o.m.stage = 1;
+		o.n = 1;
+		o.p[0].pid = (int)pid;
+		do
+			r = send(CTL, &o, sizeof o, MSG_NOSIGNAL);
+		while (r < 0 && errno == EINTR);
+		++*sent;
+	}
+	close(dir);
+}
+
 /*
  * The command is reaped last of its own death's steps: where the
  * supervisor verifies the report (p->probe) it reads the command's status
@@ -340,7 +502,8 @@ static void kill_children(void)
 _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 {
 	int own_ns = (p->nsflags & CLONE_NEWPID) != 0, ending = 0, status;
-	unsigned sent = 0, unseen = 0;
+	int ran_on = 0; /* a following box's command has ended */
+	unsigned sent = 0, unseen = 0, named = 0;
 	for (;;) {
 		siginfo_t si;
 		struct sbx_death d;
@@ -364,6 +527,8 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 		}
 		if (keep)
 			read_death(p, si.si_pid, sig, &d);
+		if (ran_on)
+			send_reaped(p, si.si_pid, &named);
 		if (is_cmd && p->probe) {
 			status = wait_status(&si);
 			w = cmd;
@@ -390,6 +555,13 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 			await_supervisor();
 			while (waitpid(cmd, &status, 0) < 0 && errno == EINTR)
 				;
+		}
+		if (p->follow) {
+			/* the box lives on while any process does: init
+			 * reaps each, and its own end (ECHILD) is the box's */
+			send_outlived(p, cmd);
+			ran_on = 1;
+			continue;
 		}
 		ending = 1;
 		if (!own_ns) {

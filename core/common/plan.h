@@ -181,6 +181,11 @@ struct sbx_plan {
 	/* the supervisor follows the box's processes (procev.c): init waits
 	 * for its answer after the command's status and at its end */
 	int deaths_sync;
+	/* the box ends when its last process has (or at the wall clock), not
+	 * with the command: init kills nothing when the command ends, reaps
+	 * until no process is left, and says which ran on (SBX_MSG_OUTLIVED);
+	 * 0: what is left is killed when the command ends (the jail) */
+	int follow;
 	int kmem; /* send the supervisor the meters of kmem.h (sampled) */
 	/* the box's written places (capture.c): init opens each once the
 	 * tree is built and sends them (SBX_MSG_PLACES); the supervisor walks
@@ -218,6 +223,9 @@ enum {
 	SBX_MSG_SINK,	  /* the sink's listeners (sink.h, SCM_RIGHTS) */
 	SBX_MSG_LISTENER, /* index: the descriptor number the listener will
 			     get; a pidfd of the command's process attached */
+	SBX_MSG_OUTLIVED, /* (follow) the processes left when the command
+			     ended: index their count (-1 unknown), then a
+			     struct sbx_outlived_msg's list */
 };
 #define SBX_PLACES_MAX 16 /* written places per box */
 /* SBX_MSG_METERS (kmem.h): index says which meters follow, in this order:
@@ -267,6 +275,19 @@ struct sbx_death {
 struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 	struct sbx_msg m;
 	struct sbx_death d;
+};
+
+/* SBX_MSG_OUTLIVED: the processes of a following box (plan's follow) that
+ * were alive when the command ended, as the box's /proc listed them: the
+ * count, and the first SBX_OUTLIVED_NAMES by pid in the box and name. */
+#define SBX_OUTLIVED_NAMES 16
+struct sbx_outlived_msg {
+	struct sbx_msg m; /* index: the count; -1: unknown (no /proc) */
+	int n;		  /* entries in p */
+	struct {
+		int pid;
+		char comm[16];
+	} p[SBX_OUTLIVED_NAMES];
 };
 
 /* spec.c: points the explain channel's gate at the head of a notifying

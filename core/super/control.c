@@ -247,7 +247,8 @@ static void command_ended(struct sbx_job *j)
 		sbx_probe_exec(j);
 	if (j->deaths_sync) {
 		sbx_procev_read(&j->pe);
-		j->pe.teardown = 1;
+		/* a following box lives on: its SIGKILLs are still deaths */
+		j->pe.teardown = !j->plan->follow;
 	}
 	if (j->plan->probe || j->deaths_sync)
 		send(j->ctl, &done, sizeof done, MSG_NOSIGNAL);
@@ -345,6 +346,13 @@ void sbx_read_ctl(struct sbx_job *j)
 			sbx_keep_death(j, &d);
 			continue;
 		}
+		if (m.type == SBX_MSG_OUTLIVED && j->plan->follow &&
+		    n == (ssize_t)sizeof(struct sbx_outlived_msg)) {
+			struct sbx_outlived_msg o;
+			memcpy(&o, buf, sizeof o);
+			sbx_outlived_add(j, &o);
+			continue;
+		}
 		if (n != (ssize_t)sizeof m)
 			continue;
 		if (m.type == SBX_MSG_CANNOT && !j->have_cannot) {
@@ -364,6 +372,7 @@ void sbx_read_ctl(struct sbx_job *j)
 		} else if (m.type == SBX_MSG_STATUS) {
 			j->status = m.status;
 			j->have_status = 1;
+			j->cmd_end = sbx_now();
 			command_ended(j);
 		} else if (m.type == SBX_MSG_UNSEEN && m.index > 0) {
 			j->deaths_unseen += (unsigned long)m.index;

@@ -53,6 +53,10 @@ void sbx_kill_box(struct sbx_job *j, int why)
 		sbx_probe_exec(j);
 	if (j->end_kind == SBX_END_NONE)
 		j->end_kind = why;
+	/* a following box killed after its command ended: what ended the
+	 * processes that ran on (the command's own end stays its status) */
+	if (j->have_status && !j->outlived_kill)
+		j->outlived_kill = why;
 	if (j->pidfd >= 0 && !j->exited)
 		sbx_pidfd_send_signal(j->pidfd, SIGKILL);
 	j->pe.teardown = 1;
@@ -165,6 +169,30 @@ void sbx_sample_box(struct sbx_job *j, double now)
 		sbx_kill_box(j, SBX_END_CPU);
 }
 
+void sbx_outlived_add(struct sbx_job *j, const struct sbx_outlived_msg *o)
+{
+	struct sbx_outlived_msg *l = &j->outlived;
+	if (o->m.stage == 0) { /* the list, once */
+		if (!j->have_outlived && o->n >= 0 &&
+		    o->n <= SBX_OUTLIVED_NAMES) {
+			*l = *o;
+			j->have_outlived = 1;
+		}
+		return;
+	}
+	/* one the list missed: it ended before init looked, or was born
+	 * after, and ran on all the same */
+	if (!j->have_outlived || o->n != 1)
+		return;
+	for (int i = 0; i < l->n; i++)
+		if (l->p[i].pid == o->p[0].pid)
+			return;
+	if (l->n < SBX_OUTLIVED_NAMES)
+		l->p[l->n++] = o->p[0];
+	if (l->m.index >= 0)
+		l->m.index++;
+}
+
 /* Whether connector record c and init's record o are one death: the same
  * pid in the box where the connector read it, else (its zombie was gone
  * before it could be read) the same command name, or, without a name,
@@ -248,17 +276,19 @@ static void reap_init(struct sbx_job *j)
 /* What ended the run, from what the supervisor did and saw. */
 static void decide_end(struct sbx_job *j)
 {
-	if (j->end_kind == SBX_END_INTERRUPTED)
-		/* the operator's stop killed the box, maybe in its set-up: a
-		 * step that then failed (the listener's hand-over: ESRCH) is
-		 * the stop's consequence, not the box's own failure */
-		return;
-	if (j->have_cannot)
+	if (j->have_cannot && j->end_kind != SBX_END_INTERRUPTED)
+		/* (the operator's stop killed the box, maybe in its set-up: a
+		 * step that then failed, the listener's hand-over with ESRCH,
+		 * is the stop's consequence, not the box's own failure) */
 		j->end_kind = SBX_END_CANNOT;
 	else if (j->have_status && WIFEXITED(j->status) &&
-		 j->end_kind != SBX_END_OUTPUT)
+		 j->end_kind != SBX_END_OUTPUT &&
+		 !(j->plan && j->plan->follow &&
+		   j->end_kind == SBX_END_INTERRUPTED))
 		/* the command exited on its own before a kill of ours landed
-		 * (output past the cap stays a kill: bytes were dropped) */
+		 * (output past the cap stays a kill: bytes were dropped; a
+		 * following box the operator stopped while what the command
+		 * left ran on was cut short: its run is not whole) */
 		j->end_kind = SBX_END_EXIT;
 	else if (j->end_kind != SBX_END_NONE)
 		return; /* the supervisor's own kill names the cause */
@@ -317,6 +347,9 @@ void sbx_job_finish(struct sbx_job *j)
 	sbx_close_fd(&j->nt.pidfd);
 	sbx_sink_finish(&j->sink);
 	j->done = 1;
+	/* the last process's end: init's word that none is left, else init's
+	 * own exit (j->end, when its pidfd said so) */
+	j->last_end = j->reaped_at ? j->reaped_at : j->end ? j->end : sbx_now();
 	j->end = sbx_now();
 	for (int s = 0; s < 2; s++)
 		if (j->io.out_mode[s] == SBX_OUT_PASS)

@@ -141,6 +141,13 @@ struct sbx_job {
 	char tail_last[2];	 /* the last byte of content before them */
 	struct sbx_capstate cap; /* the written places (capture.c) */
 	struct sbx_notify nt;	 /* the explain channel (notify.c) */
+	/* a following box (plan's follow): the processes alive when the
+	 * command ended (init's SBX_MSG_OUTLIVED: have_outlived), when that
+	 * was and when the last process ended (sbx_now), and what the
+	 * supervisor killed the box for after it (SBX_END_*; 0: nothing) */
+	struct sbx_outlived_msg outlived;
+	int have_outlived, outlived_kill;
+	double cmd_end, last_end;
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */
@@ -166,6 +173,11 @@ SBX_LOCAL void sbx_stop_release(struct sbx_stop *s);
  * stopfd (-1: none) kills every box still running (SBX_END_INTERRUPTED). */
 SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd,
 			     int any);
+/* end.c: init's word on what ran on after the command's end (a following
+ * box): the list when the command ended (stage 0), or one more process
+ * it reaped after (stage 1). */
+SBX_LOCAL void sbx_outlived_add(struct sbx_job *j,
+				const struct sbx_outlived_msg *o);
 /* Kills and reaps a job still running; frees its buffers. Idempotent. */
 SBX_LOCAL void sbx_job_release(struct sbx_job *j);
 SBX_LOCAL double sbx_now(void);

@@ -81,9 +81,9 @@ local function note_file(st, e)
 end
 
 -- The nearest ancestor of pid that has a node in the tree (the parents
--- the events name: a forked subshell that never executed has no node of
--- its own, its children hang under its parent's); nil for a root, and
--- for a chain that comes back to pid (a pid the box reused).
+-- the events name: a forked subshell no event names has no node of its
+-- own, its children hang under its parent's); nil for a root, and for a
+-- chain that comes back to pid (a pid the box reused).
 local function ancestor(st, pid)
 	local p, depth = st.parent[pid], 0
 	while p and p ~= pid and depth < 64 do
@@ -159,13 +159,19 @@ end
 local function collect_events(res)
 	local st = { opened = {}, written = {}, deleted = {}, changed = {}, execs = {}, created = {},
 		memfds = {}, signals = {}, from_memory = {},
-		calls = {}, tags = {}, traffic = {}, unix = {}, nodes = {}, order = {}, parent = {}, command = nil }
+		calls = {}, tags = {}, traffic = {}, unix = {}, nodes = {}, order = {}, parent = {}, command = nil,
+		seen = {}, seen_order = {} }
 	for _, e in ipairs(res.events or {}) do
 		local k = e.kind
 		-- a process's parent: the kernel's at its first event that names
 		-- one (a later one may be the box's init, after reparenting)
 		if e.pid and math.type(e.ppid) == "integer" and e.ppid > 0 and not st.parent[e.pid] then
 			st.parent[e.pid] = e.ppid
+		end
+		-- every process the events name, in the order first named
+		if math.type(e.pid) == "integer" and not st.seen[e.pid] then
+			st.seen[e.pid] = true
+			st.seen_order[#st.seen_order + 1] = e.pid
 		end
 		if k == "open" or k == "delete" or k == "rename" or k == "attribute" then
 			note_file(st, e)
@@ -261,15 +267,80 @@ local function by_name(list)
 	for _, n in ipairs(list) do by_name(n.children) end
 end
 
--- The processes as far as the events go: each process an exec event or a
--- notable death names, by pid, under its nearest ancestor that has a node
--- (the parents the kernel named at the events: `ppid`), placed once every
--- event is read, so the order the calls came in changes nothing; a
--- process with no such ancestor is a root.  Sorted by name.
+-- The image an exec event gave a process whose kernel name (comm, at
+-- most 15 bytes) is comm: the one whose base name it begins (the first
+-- such, sorted); nil when none did.
+local function image_by_comm(st, comm)
+	local found
+	for _, n in pairs(st.nodes) do
+		if not n.fork and n.name:match("[^/]*$"):sub(1, 15) == comm and (not found or n.name < found) then
+			found = n.name
+		end
+	end
+	return found
+end
+
+-- The image of a process that executed none: its parent's (a fork
+-- keeps its parent's image), up the parents the events name; for one
+-- whose parent had died before it was seen (reparented to the box's
+-- init, as a daemon's is), the image its kernel name (`comms`, of the
+-- processes alive when the command ended) matches, else that name.
+local function fork_image(st, comms, pid, depth)
+	local n = st.nodes[pid]
+	if n and not n.fork then return n.name end
+	local p = st.parent[pid]
+	if p and p ~= pid and depth < 64 and (st.seen[p] or comms[p]) then
+		local name = fork_image(st, comms, p, depth + 1)
+		if name then return name end
+	end
+	local c = comms[pid]
+	return c and (image_by_comm(st, c) or c) or nil
+end
+
+-- The processes no exec event names: each other process the events name
+-- (a forked child that never executed: a worker, a daemon's second
+-- fork), and each alive when the command ended (the result's `outlived`,
+-- a following box), named by their parents' images (`fork_image`) and
+-- marked `fork`; those alive when the command ended marked `outlived`.
+-- Only where the events hold the execs (a profile that records them, as
+-- the analysis box's does): else no process has an image to be named by,
+-- and one without an exec event need not be a fork.
+local function fork_nodes(res, st)
+	if #st.execs == 0 then return end
+	local o, comms, pids = res.outlived, {}, {}
+	local ran_on = type(o) == "table" and type(o.processes) == "table" and o.processes or {}
+	for _, p in ipairs(ran_on) do
+		if math.type(p.pid) == "integer" and type(p.name) == "string" then comms[p.pid] = p.name end
+	end
+	for _, pid in ipairs(st.seen_order) do
+		if not st.nodes[pid] then pids[#pids + 1] = pid end
+	end
+	for _, p in ipairs(ran_on) do
+		if math.type(p.pid) == "integer" and not st.nodes[p.pid] and not st.seen[p.pid] then
+			pids[#pids + 1] = p.pid
+		end
+	end
+	-- named on the exec nodes alone: the order they come in changes nothing
+	local names = {}
+	for i, pid in ipairs(pids) do names[i] = fork_image(st, comms, pid, 0) or "?" end
+	for i, pid in ipairs(pids) do
+		tree_node(st, pid, names[i])
+		st.nodes[pid].fork = true
+	end
+	for pid in pairs(comms) do st.nodes[pid].outlived = true end
+end
+
+-- The processes as far as the events go: each process an exec event, any
+-- other event or a notable death names, by pid, under its nearest
+-- ancestor that has a node (the parents the kernel named at the events:
+-- `ppid`), placed once every event is read, so the order the calls came
+-- in changes nothing; a process with no such ancestor is a root.  Sorted
+-- by name.
 local function processes_tree(res, st)
 	for _, d in ipairs((res.deaths or {}).notable or {}) do
 		if d.pid then tree_node(st, d.pid, d.command) end
 	end
+	fork_nodes(res, st)
 	local roots = {}
 	for _, pid in ipairs(st.order) do
 		local p = parent_node(st, pid)
@@ -419,7 +490,8 @@ function M.canonical(s)
 	-- each process as its chain of names from its root: `a>b`
 	local function walk(list, above)
 		for _, p in ipairs(list or {}) do
-			local chain = above and above .. ">" .. p.name or p.name
+			local name = p.fork and p.name .. " (fork)" or p.name
+			local chain = above and above .. ">" .. name or name
 			add("processes_tree", chain)
 			walk(p.children, chain)
 		end
@@ -478,7 +550,9 @@ end
 
 --- The summary as aligned text: one line per entry, the field's name
 -- padded to one column, `-` for an empty field, the behash last.  No
--- pid, time or marker: the same behaviour gives the same bytes.  A newline
+-- pid, time or marker: the same behaviour gives the same bytes (a process
+-- of the tree is marked `(fork)` when it executed nothing, `(ran on)` when
+-- it was alive as the command ended).  A newline
 -- in an entry (a file's name, an argument: the program chooses them) is
 -- written `\n` and every other control byte or byte past ASCII `\xHH`, so
 -- an entry cannot start a line of its own (a forged `sandbox: exit 0`).
@@ -501,6 +575,7 @@ function M.text(s)
 			local function walk(l, depth)
 				for _, p in ipairs(l or {}) do
 					rows[#rows + 1] = ("  "):rep(depth) .. tostring(p.name)
+						.. (p.fork and " (fork)" or "") .. (p.outlived and " (ran on)" or "")
 					walk(p.children, depth + 1)
 				end
 			end

@@ -266,7 +266,10 @@ local RECORD = {
 		.. "default box's refusals, every open, exec, connect, process, file change, signal and memfd "
 		.. "recorded and let through; --net sink; --decoys; --behaviour; a PROG that is not executable "
 		.. "run by its content: a #! line's interpreter, an ELF file's loader), then the verdict; an "
-		.. "option typed beside it wins", scripts = "run", set = flag("explore") },
+		.. "option typed beside it wins.  The analysis box ends when its last process has ended (or "
+		.. "at --wall), not with PROG: what PROG leaves running is followed, and the report says what "
+		.. "ran on.  Without --explore the box ends with PROG and kills what it left",
+		scripts = "run", set = flag("explore") },
 	{ "--sleep-skip", "S", ("in the analysis box, answer a sleep longer than S seconds at once, as "
 		.. "if it had completed (default %g; 0: none; docs/standard-box.md)"):format(
 		require("sbx.stdbox").ANALYSIS.sleep_skip), scripts = "run batch",
@@ -333,7 +336,9 @@ local PRODUCT = {
 			o.shard = { k, n }
 		end },
 	{ "--jail", nil, "run each program in the plain standard box (the default profile, no network "
-		.. "sink, no decoys: only refusals and limits are recorded) instead of the analysis box",
+		.. "sink, no decoys: only refusals and limits are recorded) instead of the analysis box; "
+		.. "the jail ends with its program and kills what it left, the analysis box follows every "
+		.. "process to its end (or --wall)",
 		scripts = "batch", set = flag("jail") },
 	{ "--merge", nil, "merge the JSON-lines files PATH... into one (sorted, each record once)",
 		scripts = "batch", set = flag("merge") },

@@ -403,6 +403,22 @@ local function sleeps_note(r)
 			s.calls, s.calls == 1 and "" or "s") }
 end
 
+-- The note of the processes that ran on after the command exited (the
+-- analysis box follows its last process, `follow`; the result's
+-- `outlived`): `note: 3 processes ran on after the command exited (12.0
+-- s)`, and what ended them when a limit did.  Its time is the last one's
+-- end, on the events' clock (the timeline puts it after their events).
+local function outlived_note(r, lim)
+	local o = r.outlived
+	if type(o) ~= "table" then return nil end
+	local who = o.count and ("%d process%s"):format(o.count, o.count == 1 and "" or "es") or "processes"
+	local why = o.killed and limit_words[o.killed] and (", until the %s ended them"):format(limit_text(o.killed, lim))
+		or o.killed and (", until the box was stopped (%s)"):format(o.killed) or ""
+	return { kind = "note", cause = "outlived", count = o.count, seconds = o.seconds, killed = o.killed,
+		time_ms = o.after_ms and math.floor(o.after_ms + (o.seconds or 0) * 1000),
+		text = ("note: %s ran on after the command exited (%.1f s)%s"):format(who, o.seconds or 0, why) }
+end
+
 local function end_event(r, lim)
 	if r.outcome == "exit" then return { kind = "exit", code = r.code } end
 	-- a notified call answered "stop": the box was killed in that call
@@ -468,6 +484,7 @@ function M.events(r, info)
 	full_notes(r, events)
 	events[#events + 1] = sleeps_note(r)
 	sink_notes(r, events)
+	events[#events + 1] = outlived_note(r, lim)
 	if r.outcome ~= "cannot" then
 		for _, n in ipairs(death_notes(r, lim)) do events[#events + 1] = n end
 	end
@@ -1006,6 +1023,8 @@ function M.raw_result(r, info, events, verified)
 		files_dropped = info.files and written.dropped(info.files) or nil,
 		files_bounds = r.files_bounds,
 		decoys = decoys_of(info),
+		-- the processes of a following box alive when the command ended
+		outlived = r.outlived,
 	}
 end
 

@@ -33,8 +33,13 @@ M.tree = {
 -- longer than this many seconds is answered at once, as if it had
 -- completed (core/super/sleep.c; the watch profile sends the sleeps); not
 -- shorter: a short sleep a timer is meant to cut (`timeout 0.2 sleep 3`)
--- would end first.  One owner: every analysis run takes it from here.
-M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 5 }
+-- would end first.  `follow`: the box ends when its last process has (or
+-- at the wall clock), not with the command: a payload a program leaves
+-- running in the background (fork, setsid, parent exits) is seen; the
+-- report says what ran on (docs/standard-box.md).  The jail ends with the
+-- command.  One owner: every analysis run takes it from here.
+M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 5,
+	follow = true }
 
 --- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
 -- does not set them already (an option the operator typed wins).
@@ -889,6 +894,8 @@ local function box_spec(o, c, t)
 		-- result's `enforcement` says which); rlimits per process beside
 		cgroup = o.cgroup ~= false and (o.cgroup or true),
 		probe = true,
+		-- the analysis box follows the program to its last process
+		follow = o.follow or nil,
 		-- the written places, recorded after the program ends
 		-- (sbx.written); copied out with --keep
 		capture = o.capture ~= false and {
