@@ -106,7 +106,7 @@ static int l_inspect_worker(lua_State *L)
 {
 	pid_t pid;
 	int r;
-	lua_settop(L, 0);
+	luaL_argcheck(L, lua_isnone(L, 1), 1, "no value expected");
 	r = sbx_inspect_worker(&pid);
 	if (r < 0)
 		return sbx_fail(L, "start", "inspection worker", -r);
@@ -117,7 +117,7 @@ static int l_inspect_worker(lua_State *L)
 /** core.inspect_stop(): ends the inspection worker if it is idle. */
 static int l_inspect_stop(lua_State *L)
 {
-	(void)L;
+	luaL_argcheck(L, lua_isnone(L, 1), 1, "no value expected");
 	sbx_inspect_stop();
 	return 0;
 }
