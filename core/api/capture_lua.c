@@ -316,7 +316,7 @@ static void push_full(lua_State *L, const struct sbx_capstate *cs)
 }
 
 /* result.inspect_skipped: the files and executed memfds left untyped
- * (inspect.h); result.files = { {path, type, mode, size, sha256, link,
+ * (inspect.h), result.inspect_cpu the worker's CPU on them (seconds); result.files = { {path, type, mode, size, sha256, link,
  * ...}, ... } in the walk's order and result.files_bounds = { entries,
  * depth, read, keep, types, partial } (the bounds hit; absent when none); nothing when the run had
  * no capture; result.files_missing when init sent no places (the box
@@ -329,6 +329,8 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 	 * spent, the worker lost, the run's count of files passed */
 	lua_pushinteger(L, (lua_Integer)cs->insp.skipped);
 	lua_setfield(L, -2, "inspect_skipped");
+	lua_pushnumber(L, cs->insp.used); /* seconds of the worker's CPU */
+	lua_setfield(L, -2, "inspect_cpu");
 	if (!cs->spec)
 		return;
 	if (!r || !r->done) {
