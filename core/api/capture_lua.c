@@ -316,11 +316,12 @@ static void push_full(lua_State *L, const struct sbx_capstate *cs)
 }
 
 /* result.inspect_skipped: the files and executed memfds left untyped
- * (inspect.h), result.inspect_cpu the worker's CPU on them (seconds); result.files = { {path, type, mode, size, sha256, link,
+ * (inspect.h), result.inspect_cpu the worker's CPU on them (seconds);
+ * result.files = { {path, type, mode, size, sha256, link,
  * ...}, ... } in the walk's order and result.files_bounds = { entries,
- * depth, read, keep, types, partial } (the bounds hit; absent when none); nothing when the run had
- * no capture; result.files_missing when init sent no places (the box
- * failed or was killed before its tree was built). */
+ * depth, read, keep, types, partial } (the bounds hit; absent when none);
+ * nothing when the run had no capture; result.files_missing when init sent no
+ * places (the box failed or was killed before its tree was built). */
 void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 {
 	const struct sbx_capres *r = cs->files;

@@ -73,7 +73,7 @@ struct sbx_capres {
 	size_t n, size;
 	long entries;
 	int64_t read, kept;
-	long typed; /* files given to the inspection worker */
+	long typed;		      /* files given to the inspection worker */
 	struct sbx_inspect_run *insp; /* the run's share of it */
 	/* bit i: place i was on a tmpfs with no block or inode free when it
 	 * was walked (the box ended); full_size[i]: that tmpfs's size */
@@ -90,14 +90,15 @@ struct sbx_capstate {
 	/* the run's share of the inspection worker: the walk's files and
 	 * the executed memfds (notify.c) typed against one budget */
 	struct sbx_inspect_run insp;
-	int place_fd[SBX_PLACES_MAX];	/* the places init sent (place_mask) */
+	int place_fd[SBX_PLACES_MAX]; /* the places init sent (place_mask) */
 	unsigned place_mask;
 };
 
 /* Take the places init sent (SBX_MSG_PLACES and its control message);
  * walk them once the box has ended (the files' types come later, as the
  * worker answers: cs->insp.pending); free the record, drop what is still
- * queued and close what is left.  (capture_lua.c parses spec.capture and pushes the record: sbx.h) */
+ * queued and close what is left.  (capture_lua.c parses spec.capture and pushes
+ * the record: sbx.h) */
 struct cmsghdr;
 SBX_LOCAL void sbx_capture_take(struct sbx_capstate *cs, const void *msg,
 				const struct cmsghdr *c);

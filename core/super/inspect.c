@@ -166,8 +166,8 @@ static void kick(double now)
 				w.state = W_FAILED;
 			continue;
 		}
-		if (send(w.sock, q->data, q->len, MSG_DONTWAIT | MSG_NOSIGNAL) !=
-		    (ssize_t)q->len) {
+		if (send(w.sock, q->data, q->len,
+			 MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)q->len) {
 			lose();
 			continue;
 		}
@@ -190,7 +190,8 @@ static void on_message(const struct sbx_inspect_answer *a)
 			w.state = W_FAILED;
 		} else {
 			w.state = W_IDLE;
-			w.starts = 0; /* a worker that starts is not a failure */
+			w.starts =
+			    0; /* a worker that starts is not a failure */
 		}
 		return;
 	}
@@ -237,8 +238,8 @@ void sbx_inspect_service(double now)
 	kick(now);
 }
 
-int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf,
-		       size_t len, sbx_inspect_cb cb, void *ctx, size_t idx)
+int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
+		       sbx_inspect_cb cb, void *ctx, size_t idx)
 {
 	struct req *q;
 	if (len > SBX_MAGIC_BYTES)

@@ -34,11 +34,11 @@
 
 /* One run's share of the worker. */
 struct sbx_inspect_run {
-	double used;   /* seconds of the worker's CPU its requests took */
-	long pending;  /* requests not answered yet (queued or in flight) */
-	long typed;    /* answered with a type */
-	long skipped;  /* left untyped: past the budget, the worker lost or
-			  unavailable */
+	double used;	/* seconds of the worker's CPU its requests took */
+	long pending;	/* requests not answered yet (queued or in flight) */
+	long typed;	/* answered with a type */
+	long skipped;	/* left untyped: past the budget, the worker lost or
+			   unavailable */
 	int budget_hit; /* the budget ran out */
 };
 

@@ -60,7 +60,7 @@
 #endif
 
 #define WORKER_UID 65534
-#define WORKER_CPU 300		       /* seconds over its life: RLIMIT_CPU */
+#define WORKER_CPU 300		      /* seconds over its life: RLIMIT_CPU */
 #define WORKER_AS ((rlim_t)256 << 20) /* bytes past what it maps at start */
 
 /* libmagic's functions, from dlopen (by the path the build found, never
@@ -110,8 +110,8 @@ static int isolate(int sock)
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	for (int s = 1; s < NSIG; s++)
 		signal(s, SIG_DFL); /* EINVAL for KILL, STOP: harmless */
-	if (null < 0 || setsid() < 0 ||
-	    prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() == 1)
+	if (null < 0 || setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 ||
+	    getppid() == 1)
 		return -errno;
 	for (int fd = 0; fd < 3; fd++)
 		if (dup2(null, fd) < 0)
@@ -190,10 +190,13 @@ static int landlock(void)
 	if (abi >= 5)
 		a.handled_access_fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
 	if (abi >= 6)
-		a.scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET |
-			   LANDLOCK_SCOPE_SIGNAL;
-	fd = sbx_landlock_create_ruleset(
-	    &a, abi >= 6 ? sizeof a : abi >= 4 ? 16 : 8, 0);
+		a.scoped =
+		    LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL;
+	fd = sbx_landlock_create_ruleset(&a,
+					 abi >= 6   ? sizeof a
+					 : abi >= 4 ? 16
+						    : 8,
+					 0);
 	if (fd < 0)
 		return -errno;
 	r = sbx_landlock_restrict_self(fd, 0) < 0 ? -errno : 0;
@@ -212,10 +215,11 @@ static int no_files(void)
 static int filter(void)
 {
 	static const int calls[] = {
-	    SCMP_SYS(read),	SCMP_SYS(write),      SCMP_SYS(munmap),
-	    SCMP_SYS(mremap),	SCMP_SYS(brk),	      SCMP_SYS(madvise),
-	    SCMP_SYS(exit),	SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn),
-	    SCMP_SYS(clock_gettime)};
+	    SCMP_SYS(read),	    SCMP_SYS(write),
+	    SCMP_SYS(munmap),	    SCMP_SYS(mremap),
+	    SCMP_SYS(brk),	    SCMP_SYS(madvise),
+	    SCMP_SYS(exit),	    SCMP_SYS(exit_group),
+	    SCMP_SYS(rt_sigreturn), SCMP_SYS(clock_gettime)};
 	scmp_filter_ctx f = seccomp_init(SCMP_ACT_KILL_PROCESS);
 	int r = f ? 0 : -ENOMEM;
 	for (size_t i = 0; r == 0 && i < sizeof calls / sizeof calls[0]; i++)
@@ -279,7 +283,7 @@ void sbx_inspect_worker_main(int sock)
 	a.err = -r;
 	if (r < 0 && fcntl(3, F_GETFD) < 0)
 		_exit(1); /* no socket at 3 to say why on */
-	answer(&a); /* ready, or why not */
+	answer(&a);	  /* ready, or why not */
 	if (r < 0)
 		_exit(1);
 	for (;;) {

@@ -180,7 +180,7 @@ struct sbx_notify {
 	 * end of the run, their pages counted by the sampler */
 	int *memfd;
 	size_t nmemfd;
-	uint64_t hashed;	  /* bytes of executed memfds hashed this run */
+	uint64_t hashed; /* bytes of executed memfds hashed this run */
 	/* the run's share of the inspection worker (its owner links it:
 	 * box.c); NULL: executed memfds are not typed */
 	struct sbx_inspect_run *insp;
