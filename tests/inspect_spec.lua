@@ -8,6 +8,7 @@
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
 local core = require "sbx.core"
+local sbx = require "sbx"
 local cjson = require "cjson"
 
 -- a shell line that writes n files of 64 KiB of newlines (each costs
@@ -134,6 +135,36 @@ describe("inspection worker [" .. S.priv .. "]", function()
 		assert.truthy(typed >= 1, "no worker after the first")
 		assert.are.equal(untyped, r.inspect_skipped)
 		assert.is_true(r.files_bounds.types)
+	end)
+end)
+
+describe("runs in turn [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("a box of one file is collected before a box of many that ended first", function()
+		-- a FIFO both boxes see: the few reads it to its end, which comes
+		-- when the many's last process is gone (its writer closed), so
+		-- the many's files are queued first
+		local d, rm = S.tmpdir()
+		os.execute("mkfifo -m 0666 " .. S.q(d .. "/fifo") .. " && chmod 0777 " .. S.q(d))
+		local function spec(script)
+			local extra = { mounts = sbx.minimal_mounts(), capture = { places = { "/tmp" } } }
+			table.insert(extra.mounts, { type = "bind", src = d, dst = "/flag", rw = true })
+			return assert(core.box(S.spec(script, extra)))
+		end
+		local pool = core.pool()
+		local many = assert(pool:start(spec("exec 3>/flag/fifo; " .. newlines(30, "/tmp"))))
+		local few = assert(pool:start(spec("cat /flag/fifo; echo x > /tmp/x")))
+		local first, r1 = pool:wait()
+		local second, r2 = pool:wait()
+		pool:close()
+		rm()
+		assert.are.same({ few, many }, { first, second })
+		assert.are.equal("exit", r1.outcome)
+		assert.are.equal("/tmp/x", r1.files[1].path)
+		assert.are.equal("ASCII text", r1.files[1].filetype)
+		assert.are.equal(0, r1.inspect_skipped)
+		assert.are.equal(30, #r2.files)
 	end)
 end)
 

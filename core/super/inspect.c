@@ -47,9 +47,9 @@
  * overran on it (the worker cannot say what it used) */
 #define INSPECT_LOST 0.5
 
-struct req {
-	struct req *next;
-	struct sbx_inspect_run *run; /* NULL: cancelled */
+struct sbx_inspect_req {
+	struct sbx_inspect_req *next;
+	struct sbx_inspect_run *run; /* NULL: cancelled (in flight only) */
 	sbx_inspect_cb cb;
 	void *ctx;
 	size_t idx, len;
@@ -63,10 +63,45 @@ static struct {
 	pid_t pid;
 	int pidfd, sock;
 	double deadline; /* W_STARTING, W_BUSY: killed past it */
-	struct req *head, *tail;
-	struct req *cur; /* in flight (W_BUSY) */
+	/* the runs with requests queued, served in turn: one request of
+	 * the first, which then goes last (a box of many files does not
+	 * hold back another's few) */
+	struct sbx_inspect_run *head, *tail;
+	struct sbx_inspect_req *cur; /* in flight (W_BUSY) */
 	unsigned starts;
 } w = {W_NONE, 0, -1, -1, 0, NULL, NULL, NULL, 0};
+
+/* The run goes last in the turn (if it has a request queued). */
+static void ring_add(struct sbx_inspect_run *run)
+{
+	if (run->ringed || !run->head)
+		return;
+	run->next = NULL;
+	if (w.tail)
+		w.tail->next = run;
+	else
+		w.head = run;
+	w.tail = run;
+	run->ringed = 1;
+}
+
+/* The run leaves the turn. */
+static void ring_remove(struct sbx_inspect_run *run)
+{
+	struct sbx_inspect_run **p = &w.head, *prev = NULL;
+	if (!run->ringed)
+		return;
+	while (*p && *p != run) {
+		prev = *p;
+		p = &(*p)->next;
+	}
+	if (*p)
+		*p = run->next;
+	if (w.tail == run)
+		w.tail = prev;
+	run->next = NULL;
+	run->ringed = 0;
+}
 
 static double now_s(void)
 {
@@ -75,14 +110,14 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void req_free(struct req *q)
+static void req_free(struct sbx_inspect_req *q)
 {
 	if (q->idx == SBX_INSPECT_OWN)
 		free(q->ctx);
 	free(q);
 }
 
-static void skip(struct req *q)
+static void skip(struct sbx_inspect_req *q)
 {
 	if (q->run) {
 		q->run->pending--;
@@ -148,17 +183,29 @@ static double left(const struct sbx_inspect_run *run)
 	return run ? SBX_INSPECT_BUDGET - run->used : SBX_INSPECT_BUDGET;
 }
 
-/* The next request: the head of the queue, skipped when its run's budget
- * is spent; sent when the worker is idle, a worker forked when none. */
+/* Drops every request the run has queued (skipped), out of the turn. */
+static void drop_queued(struct sbx_inspect_run *run)
+{
+	ring_remove(run);
+	while (run->head) {
+		struct sbx_inspect_req *q = run->head;
+		run->head = q->next;
+		skip(q);
+	}
+	run->tail = NULL;
+}
+
+/* The next request: the first of the run whose turn it is, all of the
+ * run's skipped when its budget is spent; sent when the worker is idle,
+ * a worker forked when none. */
 static void kick(double now)
 {
 	while (w.head && w.state != W_STARTING && w.state != W_BUSY) {
-		struct req *q = w.head;
-		if (!q->run || left(q->run) <= 0 || w.state == W_FAILED) {
-			if (q->run && left(q->run) <= 0)
-				q->run->budget_hit = 1;
-			w.head = q->next;
-			skip(q);
+		struct sbx_inspect_run *run = w.head;
+		struct sbx_inspect_req *q = run->head;
+		if (left(run) <= 0 || w.state == W_FAILED) {
+			run->budget_hit |= left(run) <= 0;
+			drop_queued(run);
 			continue;
 		}
 		if (w.state == W_NONE) {
@@ -171,19 +218,22 @@ static void kick(double now)
 			lose();
 			continue;
 		}
-		w.head = q->next;
+		ring_remove(run);
+		run->head = q->next;
+		if (!run->head)
+			run->tail = NULL;
+		ring_add(run); /* last in the turn, if it has more */
+		q->next = NULL;
 		w.cur = q;
 		w.state = W_BUSY;
-		w.deadline = now + left(q->run) * INSPECT_FLOOR + INSPECT_SLACK;
+		w.deadline = now + left(run) * INSPECT_FLOOR + INSPECT_SLACK;
 	}
-	if (!w.head)
-		w.tail = NULL;
 }
 
 /* One message from the worker: its ready (W_STARTING) or an answer. */
 static void on_message(const struct sbx_inspect_answer *a)
 {
-	struct req *q = w.cur;
+	struct sbx_inspect_req *q = w.cur;
 	if (w.state == W_STARTING) {
 		if (a->err) { /* it could not load or lock down: never again */
 			lose();
@@ -241,7 +291,7 @@ void sbx_inspect_service(double now)
 int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
 		       sbx_inspect_cb cb, void *ctx, size_t idx)
 {
-	struct req *q;
+	struct sbx_inspect_req *q;
 	if (len > SBX_MAGIC_BYTES)
 		len = SBX_MAGIC_BYTES;
 	if (left(run) <= 0 || w.state == W_FAILED) {
@@ -260,14 +310,15 @@ int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
 	}
 	/* the datagram: 'T' and the bytes (an empty file is not an empty
 	 * datagram, which reads as the end) */
-	*q = (struct req){NULL, run, cb, ctx, idx, 1 + len};
+	*q = (struct sbx_inspect_req){NULL, run, cb, ctx, idx, 1 + len};
 	q->data[0] = 'T';
 	memcpy(q->data + 1, buf, len);
-	if (w.tail)
-		w.tail->next = q;
+	if (run->tail)
+		run->tail->next = q;
 	else
-		w.head = q;
-	w.tail = q;
+		run->head = q;
+	run->tail = q;
+	ring_add(run);
 	run->pending++;
 	kick(now_s());
 	return 0;
@@ -275,17 +326,7 @@ int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
 
 void sbx_inspect_cancel(struct sbx_inspect_run *run)
 {
-	struct req **p = &w.head, *q;
-	w.tail = NULL;
-	while ((q = *p) != NULL) {
-		if (q->run == run) {
-			*p = q->next;
-			skip(q);
-			continue;
-		}
-		w.tail = q;
-		p = &q->next;
-	}
+	drop_queued(run);
 	if (w.cur && w.cur->run == run) {
 		run->pending--;
 		run->skipped++;
@@ -295,12 +336,8 @@ void sbx_inspect_cancel(struct sbx_inspect_run *run)
 
 void sbx_inspect_cancel_all(void)
 {
-	while (w.head) {
-		struct req *q = w.head;
-		w.head = q->next;
-		skip(q);
-	}
-	w.tail = NULL;
+	while (w.head)
+		drop_queued(w.head);
 	if (w.cur && w.cur->run) {
 		w.cur->run->pending--;
 		w.cur->run->skipped++;

@@ -32,8 +32,14 @@
 /* seconds of the worker's CPU one run's files and memfds may use */
 #define SBX_INSPECT_BUDGET 10.0
 
-/* One run's share of the worker. */
+/* One run's share of the worker (zeroed by its owner). */
+struct sbx_inspect_req;
 struct sbx_inspect_run {
+	/* inspect.c's: its requests queued, in order, and its place in the
+	 * turn of the runs with requests queued */
+	struct sbx_inspect_req *head, *tail;
+	struct sbx_inspect_run *next;
+	int ringed;
 	double used;	/* seconds of the worker's CPU its requests took */
 	long pending;	/* requests not answered yet (queued or in flight) */
 	long typed;	/* answered with a type */
