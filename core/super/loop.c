@@ -264,8 +264,7 @@ static int inspect_watch(struct watch_set *w, double now, double *next)
 }
 
 /* A job done is collected once its files are inspected: the loop goes
- * on serving the others (and the worker) meanwhile; its length is the
- * loop's, one pass over the jobs and one wait. */
+ * on serving the other jobs (and the worker) meanwhile. */
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 {
 	struct watch_set w;
