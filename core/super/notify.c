@@ -1220,6 +1220,11 @@ static int task_fsids(pid_t pid, uid_t *uid, gid_t *gid)
  * the call was let through and failed); or -EMFILE, a refusal of
  * sbxlua's: past SBX_MEMFDS_MAX memfds a run, or SBX_MEMFDS_HELD in all
  * (each held memfd is a descriptor of sbxlua's).
+ * Its name and the task's ids are read by pid after the notification's id
+ * was checked: what vouches for them is the ADDFD that follows, which
+ * succeeds only while the task still waits in this call (a task that
+ * waits has lived, its pid its own, through the reads); when it fails the
+ * memfd made from them is closed, never handed to anyone.
  */
 static int answer_memfd(struct sbx_notify *n, const struct seccomp_notif *req)
 {
