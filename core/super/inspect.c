@@ -15,9 +15,9 @@
  * one that dies is reaped; a new one is forked for the next request, up
  * to INSPECT_RESTARTS in a row that never became ready, then every
  * request is skipped.  Its owner ends an idle worker when its runs are
- * collected (box.c: a run, a pool's last box, sbx.core.filetype): a
- * worker never outlives the boxes whose bytes it read into the next
- * run, and sbxlua holds no descriptor of it between runs.
+ * collected (box.c: a run, a pool's last box, sbx.core.filetype), so
+ * that sbxlua holds no descriptor of it between runs; the boxes of one
+ * pool that never empties share one.
  *
  * The worker's bytes back (its answer) are the only thing read from it,
  * by their exact size; a type and a MIME type are cut and NUL-terminated
