@@ -23,7 +23,7 @@ PKG_LIBS := $(shell pkg-config --libs libseccomp libcap nettle 2>/dev/null)
 LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
 # libedit is opened by the REPL alone (core/api/main.c), by this path: never linked
 EDIT_SO := $(shell pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so.2
-# libmagic is opened on the first file typed (core/api/magic_lua.c), by this path
+# libmagic is opened by the inspection worker (core/super/inspect_worker.c), by this path
 MAGIC_SO := $(shell pkg-config --variable=libdir libmagic 2>/dev/null)/libmagic.so.1
 # sbxlua links Lua (whole: C modules call any of its API), libseccomp, libcap
 # and nettle from their .a, none of the last three exported; STATIC=0 links
@@ -92,7 +92,7 @@ build/luadir: FORCE | build/obj
 		echo '$(PREFIX) $(DATADIR) $(LUA_LMOD) $(LUACDIR)' > $@
 build/obj/api/main.o: build/luadir
 build/obj/api/main.o: CFLAGS += -DSBX_LIBEDIT='"$(EDIT_SO)"'
-build/obj/api/magic_lua.o: CFLAGS += -DSBX_LIBMAGIC='"$(MAGIC_SO)"'
+build/obj/super/inspect_worker.o: CFLAGS += -DSBX_LIBMAGIC='"$(MAGIC_SO)"'
 $(CORE_OBJ) build/obj/api/main.o: VERSION
 
 # every object is rebuilt when the flags change (make dev after make:

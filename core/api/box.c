@@ -475,6 +475,8 @@ static int copy_stdin(lua_State *L, struct jobs *js, const int *idx, size_t n,
 		struct not_run f = {NULL, 0};
 		int fd = -1;
 		sbx_job_init(&js->job[i]);
+		/* a memfd it executes is typed against its run's budget */
+		js->job[i].nt.insp = &js->job[i].cap.insp;
 		js->n = i + 1;
 		if (fail[i].what)
 			continue;
@@ -616,6 +618,7 @@ static int run_boxes(lua_State *L, const int *idx, size_t n, int many)
 			return sbx_fail(L, "open", "/dev/null", e);
 		}
 	supervise_all(L, js, idx, n, fail, pty);
+	sbx_inspect_stop(); /* the runs' files are typed: the worker idle */
 	lua_createtable(L, (int)n, 0);
 	for (size_t i = 0; i < n; i++) {
 		if (fail[i].what)
@@ -711,6 +714,8 @@ static void pool_free(lua_State *L, struct pool *p, size_t i)
 	luaL_unref(L, LUA_REGISTRYINDEX, p->ref[i]);
 	p->ref[i] = LUA_NOREF;
 	p->running--;
+	if (p->running == 0) /* the pool's last box: its worker idle */
+		sbx_inspect_stop();
 }
 
 /** core.pool() -> an empty pool */
@@ -765,6 +770,7 @@ static int l_pool_start(lua_State *L)
 		return luaL_error(L, "not enough memory");
 	}
 	sbx_job_init(j);
+	j->nt.insp = &j->cap.insp;
 	io = b->io;
 	if (b->in_file) {
 		io.in_pread = !b->in_file->stream;
@@ -834,7 +840,7 @@ static int l_pool_wait(lua_State *L)
 	}
 	lua_settop(L, 1);
 	for (size_t i = 0; i < MAX_PARALLEL; i++)
-		if (p->job[i] && p->job[i]->done &&
+		if (p->job[i] && sbx_job_collected(p->job[i]) &&
 		    (at == MAX_PARALLEL || p->token[i] < p->token[at]))
 			at = i;
 	if (at == MAX_PARALLEL) /* the loop gave up (poll failed) */

@@ -202,7 +202,7 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 	c = lua_newuserdatauv(L, sizeof *c, 0);
 	memset(c, 0, sizeof *c);
 	c->keep_fd = -1;
-	c->filetype = sbx_filetype; /* each file read whole is typed */
+	c->filetype = 1; /* each file read whole is typed (inspect.h) */
 	if (luaL_newmetatable(L, "sbx.capture")) {
 		lua_pushcfunction(L, capture_gc);
 		lua_setfield(L, -2, "__gc");
@@ -315,14 +315,23 @@ static void push_full(lua_State *L, const struct sbx_capstate *cs)
 	lua_setfield(L, -2, "places_full");
 }
 
-/* result.files = { {path, type, mode, size, sha256, link, ...}, ... } in
- * the walk's order and result.files_bounds = { entries, depth, read, keep,
- * partial } (the bounds hit; absent when none); nothing when the run had
- * no capture; result.files_missing when init sent no places (the box
- * failed or was killed before its tree was built). */
+/* result.inspect_skipped: the files and executed memfds left untyped
+ * (inspect.h), result.inspect_cpu the worker's CPU on them (seconds);
+ * result.files = { {path, type, mode, size, sha256, link,
+ * ...}, ... } in the walk's order and result.files_bounds = { entries,
+ * depth, read, keep, types, partial } (the bounds hit; absent when none);
+ * nothing when the run had no capture; result.files_missing when init sent no
+ * places (the box failed or was killed before its tree was built). */
 void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 {
 	const struct sbx_capres *r = cs->files;
+	int untyped = cs->insp.skipped > 0;
+	/* the files and executed memfds left untyped: the worker's budget
+	 * spent, the worker lost, the run's count of files passed */
+	lua_pushinteger(L, (lua_Integer)cs->insp.skipped);
+	lua_setfield(L, -2, "inspect_skipped");
+	lua_pushnumber(L, cs->insp.used); /* seconds of the worker's CPU */
+	lua_setfield(L, -2, "inspect_cpu");
 	if (!cs->spec)
 		return;
 	if (!r || !r->done) {
@@ -338,7 +347,7 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 	lua_setfield(L, -2, "files");
 	push_full(L, cs);
 	if (r->hit_entries || r->hit_depth || r->hit_read || r->hit_keep ||
-	    r->hit_types || r->partial) {
+	    r->hit_types || untyped || r->partial) {
 		lua_newtable(L);
 		lua_pushboolean(L, r->hit_entries);
 		lua_setfield(L, -2, "entries");
@@ -348,7 +357,7 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 		lua_setfield(L, -2, "read");
 		lua_pushboolean(L, r->hit_keep);
 		lua_setfield(L, -2, "keep");
-		lua_pushboolean(L, r->hit_types);
+		lua_pushboolean(L, r->hit_types || untyped);
 		lua_setfield(L, -2, "types");
 		lua_pushboolean(L, r->partial);
 		lua_setfield(L, -2, "partial");

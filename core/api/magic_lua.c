@@ -1,131 +1,59 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * magic_lua.c: what a file is, by libmagic (docs/written-files.md).
+ * magic_lua.c: what a file is, by libmagic (docs/written-files.md), for
+ * Lua: sbx.core.filetype(bytes or fd) and sbx.core.inspect_worker().
  *
- * sbx_filetype names a file from its first bytes, in memory: the
- * supervisor's walk of the written places calls it through the capture
- * spec's type pointer (capture.c, set by capture_lua.c) on the bytes it
- * has already read from its own descriptor; sbx.core.filetype(bytes or fd)
- * is the same for Lua.
- *
- * Trust boundary.  The bytes were written by the boxed program and
- * libmagic runs in sbxlua with the caller's full rights.  So libmagic is
- * never given a path (a name the box could have changed) nor a
- * descriptor (its ELF and CDF readers seek through a file the box chose):
- * only a prefix of at most SBX_MAGIC_BYTES in memory (magic_buffer), with
- * the checks that decompress (and may fork a decompressor) or parse
- * containers turned off, and its own parameters bounding what one buffer
- * may cost.  The database is loaded once per process, from libmagic's
- * default place (the operator's MAGIC, if set).
- *
- * libmagic (and the compression libraries it needs) is opened on the
- * first file typed, from the path the build found (SBX_LIBMAGIC,
- * pkg-config's libdir), never searched for by name: a run that types no
- * file never maps it (start-up, docs/performance.md).
+ * libmagic never runs in sbxlua: a file's type is named by the inspection
+ * worker (core/super/inspect.h, inspect_worker.c), a confined child that
+ * loads it, from a prefix of at most SBX_MAGIC_BYTES in memory.  The
+ * supervisor's walk of the written places (capture.c) and an executed
+ * memfd (notify.c) queue their bytes to it without waiting; this file's
+ * functions, called outside the loop, wait for their answer.
  */
 #include "sbx.h"
 
 #include "fileio.h"
+#include "inspect.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <magic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-/* no decompression (nor its fork), no reader that follows offsets the
- * file names (ELF sections, CDF streams, tar members) */
-#define FLAGS                                                                  \
-	(MAGIC_ERROR | MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_COMPRESS_FORK |      \
-	 MAGIC_NO_CHECK_ELF | MAGIC_NO_CHECK_CDF | MAGIC_NO_CHECK_TAR)
+/* how long sbx.core.filetype waits for the worker, in seconds */
+#define FILETYPE_WAIT 30.0
 
-#ifndef SBX_LIBMAGIC
-#define SBX_LIBMAGIC "/usr/lib/x86_64-linux-gnu/libmagic.so.1"
-#endif
+struct answer {
+	char type[SBX_FILETYPE_MAX], mime[SBX_MIME_MAX];
+	int got;
+};
 
-static magic_t desc, mime; /* loaded once; NULL until then */
-
-/* libmagic's functions, from dlopen (lib_open); all NULL until then */
-static struct {
-	magic_t (*open)(int);
-	int (*load)(magic_t, const char *);
-	int (*setparam)(magic_t, int, const void *);
-	void (*close)(magic_t);
-	const char *(*buffer)(magic_t, const void *, size_t);
-} lib;
-
-static int lib_open(void)
+static void answered(void *ctx, size_t idx, const char *type, const char *mime)
 {
-	void *h = dlopen(SBX_LIBMAGIC, RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return 0;
-	lib.open = (__typeof__(lib.open))dlsym(h, "magic_open");
-	lib.load = (__typeof__(lib.load))dlsym(h, "magic_load");
-	lib.setparam = (__typeof__(lib.setparam))dlsym(h, "magic_setparam");
-	lib.close = (__typeof__(lib.close))dlsym(h, "magic_close");
-	lib.buffer = (__typeof__(lib.buffer))dlsym(h, "magic_buffer");
-	if (lib.open && lib.load && lib.setparam && lib.close && lib.buffer)
-		return 1; /* the handle stays open until the process ends */
-	lib.open = NULL;
-	dlclose(h);
-	return 0;
-}
-static int load_err; /* why they could not be: -errno, once */
-
-/* One handle with flags, its database loaded and its costs bounded. */
-static magic_t open_one(int flags)
-{
-	size_t bytes = SBX_MAGIC_BYTES, indir = 8, regex = 4096;
-	magic_t m = lib.open(flags);
-	if (!m)
-		return NULL;
-	if (lib.load(m, NULL) != 0 ||
-	    lib.setparam(m, MAGIC_PARAM_BYTES_MAX, &bytes) != 0 ||
-	    lib.setparam(m, MAGIC_PARAM_INDIR_MAX, &indir) != 0 ||
-	    lib.setparam(m, MAGIC_PARAM_REGEX_MAX, &regex) != 0) {
-		lib.close(m);
-		return NULL;
-	}
-	return m;
+	struct answer *a = ctx;
+	(void)idx;
+	snprintf(a->type, sizeof a->type, "%s", type);
+	snprintf(a->mime, sizeof a->mime, "%s", mime);
+	a->got = 1;
 }
 
-static int load(void)
+/* The worker's type of len bytes at buf: 0, or -errno (-ENOEXEC: no
+ * worker, no libmagic or no database; -ETIME: no answer). */
+static int filetype(const void *buf, size_t len, struct answer *a)
 {
-	if (desc && mime)
-		return 0;
-	if (load_err)
-		return load_err;
-	if (!lib_open())
-		return load_err =
-			   -ELIBACC; /* no libmagic where the build found it */
-	desc = open_one(FLAGS);
-	mime = desc ? open_one(FLAGS | MAGIC_MIME_TYPE) : NULL;
-	if (!mime) {
-		if (desc)
-			lib.close(desc);
-		desc = NULL;
-		load_err = -ENOENT; /* no database, or not one it reads */
-	}
-	return load_err;
-}
-
-int sbx_filetype(const void *buf, size_t len, char *type, size_t tsize,
-		 char *mtype, size_t msize)
-{
-	const char *t, *m;
-	int r = load();
+	struct sbx_inspect_run run;
+	pid_t pid;
+	int r = sbx_inspect_worker(&pid);
 	if (r < 0)
 		return r;
-	if (len > SBX_MAGIC_BYTES)
-		len = SBX_MAGIC_BYTES;
-	t = lib.buffer(desc, buf, len);
-	m = lib.buffer(mime, buf, len);
-	if (!t || !m)
-		return -EIO;
-	snprintf(type, tsize, "%s", t);
-	snprintf(mtype, msize, "%s", m);
-	return 0;
+	memset(&run, 0, sizeof run);
+	a->got = 0;
+	r = sbx_inspect_submit(&run, buf, len, answered, a, 0);
+	if (r < 0)
+		return r;
+	sbx_inspect_drain(&run, FILETYPE_WAIT);
+	sbx_inspect_stop();
+	return a->got ? 0 : -ETIME;
 }
 
 /* The descriptor argument 1 names: an sbx.file (open) or a number. */
@@ -147,11 +75,11 @@ static int arg_fd(lua_State *L)
 /** core.filetype(bytes | file | fd) -> type, mime: libmagic's description
  * and MIME type of a string's first SBX_MAGIC_BYTES, or of a descriptor's
  * (an sbx.file's, or a number's: read from its start with pread, never by
- * a name); nil, msg, errno. */
+ * a name), named by the inspection worker; nil, msg, errno. */
 static int l_filetype(lua_State *L)
 {
 	static char buf[SBX_MAGIC_BYTES];
-	char type[SBX_FILETYPE_MAX], mtype[SBX_MIME_MAX];
+	struct answer a;
 	const char *data = buf;
 	size_t len = 0;
 	int r;
@@ -163,15 +91,41 @@ static int l_filetype(lua_State *L)
 			return sbx_fail(L, "read", "descriptor", (int)-n);
 		len = (size_t)n;
 	}
-	r = sbx_filetype(data, len, type, sizeof type, mtype, sizeof mtype);
+	r = filetype(data, len, &a);
 	if (r < 0)
-		return sbx_fail(L, "magic", "database", -r);
-	lua_pushstring(L, type);
-	lua_pushstring(L, mtype);
+		return sbx_fail(L, "magic", "worker", -r);
+	lua_pushstring(L, a.type);
+	lua_pushstring(L, a.mime);
 	return 2;
 }
 
-static const luaL_Reg funcs[] = {{"filetype", l_filetype}, {NULL, NULL}};
+/** core.inspect_worker() -> pid: the inspection worker's, started (its
+ * database loaded, confined) if it was not, until core.inspect_stop() or
+ * the end of the next run; nil, msg, errno. */
+static int l_inspect_worker(lua_State *L)
+{
+	pid_t pid;
+	int r;
+	luaL_argcheck(L, lua_isnone(L, 1), 1, "no value expected");
+	r = sbx_inspect_worker(&pid);
+	if (r < 0)
+		return sbx_fail(L, "start", "inspection worker", -r);
+	lua_pushinteger(L, pid);
+	return 1;
+}
+
+/** core.inspect_stop(): ends the inspection worker if it is idle. */
+static int l_inspect_stop(lua_State *L)
+{
+	luaL_argcheck(L, lua_isnone(L, 1), 1, "no value expected");
+	sbx_inspect_stop();
+	return 0;
+}
+
+static const luaL_Reg funcs[] = {{"filetype", l_filetype},
+				 {"inspect_worker", l_inspect_worker},
+				 {"inspect_stop", l_inspect_stop},
+				 {NULL, NULL}};
 
 void sbx_open_magic(lua_State *L)
 {

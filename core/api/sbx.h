@@ -141,11 +141,8 @@ SBX_LOCAL int sbx_capture_parse(lua_State *L, int idx, int anchor,
 				struct sbx_box *b, const char **bad);
 SBX_LOCAL void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs);
 
-/* magic_lua.c: a file's type and MIME type from its first bytes, by
- * libmagic, in memory (at most SBX_MAGIC_BYTES are looked at); 0 or
- * -errno (-ENOENT: no magic database) */
-SBX_LOCAL int sbx_filetype(const void *buf, size_t len, char *type,
-			   size_t tsize, char *mime, size_t msize);
+/* magic_lua.c: sbx.core.filetype and sbx.core.inspect_worker (the
+ * inspection worker, core/super/inspect.h) */
 SBX_LOCAL void sbx_open_magic(lua_State *L);
 
 /* event.c: pushes one event as a Lua table (the schema of lua-api.md);

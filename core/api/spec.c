@@ -515,7 +515,7 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		n->sleep_skip = (uint64_t)sbx_opt_int(L, t, "sleep_skip", 0, 0,
 						      3600 * 1000000000LL);
 	}
-	n->filetype = sbx_filetype; /* an executed memfd's payload typed */
+	n->filetype = 1; /* an executed memfd's payload typed (inspect.h) */
 	lua_pop(L, 1);
 	if (n->on) {
 		gate_filter(L, &b->plan, anchor);

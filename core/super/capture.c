@@ -271,23 +271,38 @@ static void copy_close(struct sbx_capres *r, struct sbx_capfile *f,
 		close(cp->kdir);
 }
 
-/* The type of a file read whole, from its first bytes (head: what the
- * walk read from its own descriptor, never the name again). */
-static void type_file(const struct sbx_capture *c, struct sbx_capres *r,
-		      struct sbx_capfile *f, const char *head, size_t len)
+/* The worker's answer for file idx of the record ctx. */
+static void typed(void *ctx, size_t idx, const char *type, const char *mime)
 {
-	char type[SBX_FILETYPE_MAX], mime[SBX_MIME_MAX];
-	if (!c->filetype)
-		return;
-	if (r->typed >= CAP_TYPED) {
-		r->hit_types = 1;
-		return;
-	}
-	r->typed++;
-	if (c->filetype(head, len, type, sizeof type, mime, sizeof mime) < 0)
-		return;
+	struct sbx_capfile *f = &((struct sbx_capres *)ctx)->f[idx];
+	free(f->filetype);
+	free(f->mime);
 	f->filetype = xstrdup(type);
 	f->mime = xstrdup(mime);
+}
+
+/* Is a file to be typed: typing on, and the run's count not passed (a
+ * file past it is counted skipped, the bound said)? */
+static int want_type(const struct sbx_capture *c, struct sbx_capres *r)
+{
+	if (!c->filetype)
+		return 0;
+	if (r->typed >= CAP_TYPED) {
+		r->hit_types = 1;
+		r->insp->skipped++;
+		return 0;
+	}
+	return 1;
+}
+
+/* Queues the type of a file read whole, from its first bytes (head: what
+ * the walk read from its own descriptor, never the name again): the
+ * answer comes when the worker gives it (typed). */
+static void type_file(struct sbx_capres *r, struct sbx_capfile *f,
+		      const char *head, size_t len)
+{
+	r->typed++;
+	sbx_inspect_submit(r->insp, head, len, typed, r, (size_t)(f - r->f));
 }
 
 /* A file the tree placed that the program changed, copied for keep once
@@ -347,10 +362,10 @@ static void keep_changed(const struct sbx_capture *c, struct sbx_capres *r,
 
 /* Reads a regular file once: its SHA-256, the markers in it, its copy,
  * and its type (type_file) from its first read, which starts at offset 0
- * and holds up to SBX_MAGIC_BYTES of it.  A file the tree placed is typed
- * only when its content is no longer the tree's (its head kept until the
- * hash says so), a node the tree mounts over never: typing loads libmagic,
- * which a run that wrote nothing of its own does not need. */
+ * and holds up to SBX_MAGIC_BYTES of it (kept until the file is read
+ * whole).  A file the tree placed is typed only when its content is no
+ * longer the tree's, a node the tree mounts over never: typing starts
+ * the worker, which a run that wrote nothing of its own does not need. */
 static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		      struct sbx_capfile *f, int dir, const char *name,
 		      const struct stat *st, const char *rel)
@@ -361,8 +376,9 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	struct sbx_sha256 h;
 	struct stat fs;
 	const struct sbx_placed *placed = find_placed(c, f->path);
-	char *head = NULL; /* a placed file's first read */
+	char *head = NULL; /* the first read, to type */
 	size_t head_len = 0;
+	int want = (!placed || placed->sha256) && want_type(c, r);
 	int fd;
 	if (st->st_size > c->max_read - r->read) {
 		r->hit_read = 1;
@@ -408,13 +424,9 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 			break;
 		}
 		r->read += n;
-		if (total == (size_t)n) { /* the first read: the head */
-			if (!placed)
-				type_file(c, r, f, buf, (size_t)n);
-			else if (placed->sha256 &&
-				 (head = malloc((size_t)n)) != NULL)
-				memcpy(head, buf, head_len = (size_t)n);
-		}
+		/* the first read: the head */
+		if (total == (size_t)n && want && (head = malloc((size_t)n)))
+			memcpy(head, buf, head_len = (size_t)n);
 		sbx_sha256_update(&h, buf + carry, (size_t)n);
 		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
@@ -426,28 +438,20 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	}
 	if (!f->err && total != (size_t)fs.st_size)
 		f->err = ESTALE; /* it shrank during the walk */
-	if (!f->err && total == 0 && !placed)
-		type_file(c, r, f, buf, 0); /* empty */
 	if (!f->err) {
 		sbx_sha256_hex(&h, f->sha256);
 		f->hashed = 1;
 	}
-	/* a file the tree placed, changed by the program: typed and kept
-	 * as the program's */
+	/* typed only when read whole; a file the tree placed only when the
+	 * program changed it (typed and kept as the program's) */
+	if (!f->err && want && (head || total == 0) &&
+	    (!placed || strcmp(f->sha256, placed->sha256) != 0))
+		type_file(r, f, head ? head : buf, head_len);
 	if (!f->err && placed && placed->sha256 &&
-	    strcmp(f->sha256, placed->sha256) != 0) {
-		if (head || total == 0)
-			type_file(c, r, f, head ? head : buf, head_len);
-		if (c->keep_fd >= 0)
-			keep_changed(c, r, f, fd, &fs, rel);
-	}
+	    strcmp(f->sha256, placed->sha256) != 0 && c->keep_fd >= 0)
+		keep_changed(c, r, f, fd, &fs, rel);
 	close(fd);
 	free(head);
-	if (f->err) {
-		free(f->filetype); /* typed only when read whole */
-		free(f->mime);
-		f->filetype = f->mime = NULL;
-	}
 	copy_close(r, f, &cp, fs.st_size);
 }
 
@@ -596,6 +600,7 @@ void sbx_capture_run(struct sbx_capstate *cs)
 		return;
 	}
 	r->done = 1;
+	r->insp = &cs->insp;
 	for (size_t i = 0; i < c->nplaces; i++) {
 		struct stat st;
 		size_t l = strlen(c->places[i]);
@@ -623,6 +628,8 @@ void sbx_capture_run(struct sbx_capstate *cs)
 void sbx_capture_free(struct sbx_capstate *cs)
 {
 	struct sbx_capres *r = cs->files;
+	/* no answer may come for a record (or a notify's event) freed */
+	sbx_inspect_cancel(&cs->insp);
 	close_places(cs);
 	if (!r)
 		return;

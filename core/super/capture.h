@@ -10,6 +10,7 @@
 #define SBX_CAPTURE_H
 
 #include "digest.h"
+#include "inspect.h" /* SBX_MAGIC_BYTES, SBX_FILETYPE_MAX, SBX_MIME_MAX */
 #include "plan.h"
 
 #include <stddef.h>
@@ -19,12 +20,10 @@
 #define CAP_PLACED 256	  /* the tree's own nodes in the places */
 #define CAP_MARKER_MAX 64 /* bytes of one marker */
 #define CAP_NAME_MAX 200  /* bytes of a kept name before its hash suffix */
-/* A file's type is named from its first SBX_MAGIC_BYTES, in memory
- * (magic_lua.c); the names are cut to these sizes (with their NUL). */
-#define SBX_MAGIC_BYTES 65536
-#define CAP_TYPED 256 /* files typed per run: each costs 0.2-2 ms of CPU */
-#define SBX_FILETYPE_MAX 256
-#define SBX_MIME_MAX 96
+/* files given to the inspection worker per run (inspect.h): each holds
+ * up to SBX_MAGIC_BYTES of its head until typed; the worker's CPU is
+ * bounded by the run's budget */
+#define CAP_TYPED 256
 
 struct sbx_capture {
 	const char *places[SBX_PLACES_MAX];
@@ -47,12 +46,10 @@ struct sbx_capture {
 		const char *sha256;
 	} placed[CAP_PLACED];
 	size_t nplaced;
-	/* names a regular file from its first bytes (len at most
-	 * SBX_MAGIC_BYTES): its description into type, its MIME type into
-	 * mime; 0 or -errno.  Installed by the spec's owner (capture_lua.c:
-	 * libmagic); NULL: files are not typed */
-	int (*filetype)(const void *buf, size_t len, char *type, size_t tsize,
-			char *mime, size_t msize);
+	/* each regular file read whole is typed, by the inspection worker
+	 * (inspect.h) from its first SBX_MAGIC_BYTES as the walk read them;
+	 * 0: files are not typed */
+	int filetype;
 };
 
 struct sbx_capfile {
@@ -76,7 +73,8 @@ struct sbx_capres {
 	size_t n, size;
 	long entries;
 	int64_t read, kept;
-	long typed; /* files given to the spec's filetype */
+	long typed;		      /* files given to the inspection worker */
+	struct sbx_inspect_run *insp; /* the run's share of it */
 	/* bit i: place i was on a tmpfs with no block or inode free when it
 	 * was walked (the box ended); full_size[i]: that tmpfs's size */
 	uint32_t full;
@@ -89,13 +87,18 @@ struct sbx_capres {
 struct sbx_capstate {
 	const struct sbx_capture *spec; /* NULL: the run records nothing */
 	struct sbx_capres *files;	/* the record, or NULL */
-	int place_fd[SBX_PLACES_MAX];	/* the places init sent (place_mask) */
+	/* the run's share of the inspection worker: the walk's files and
+	 * the executed memfds (notify.c) typed against one budget */
+	struct sbx_inspect_run insp;
+	int place_fd[SBX_PLACES_MAX]; /* the places init sent (place_mask) */
 	unsigned place_mask;
 };
 
 /* Take the places init sent (SBX_MSG_PLACES and its control message);
- * walk them once the box has ended; free the record and close what is
- * left.  (capture_lua.c parses spec.capture and pushes the record: sbx.h) */
+ * walk them once the box has ended (the files' types come later, as the
+ * worker answers: cs->insp.pending); free the record, drop what is still
+ * queued and close what is left.  (capture_lua.c parses spec.capture and pushes
+ * the record: sbx.h) */
 struct cmsghdr;
 SBX_LOCAL void sbx_capture_take(struct sbx_capstate *cs, const void *msg,
 				const struct cmsghdr *c);

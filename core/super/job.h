@@ -168,8 +168,9 @@ struct sbx_stop {
 };
 SBX_LOCAL void sbx_stop_own(struct sbx_stop *s, int winch);
 SBX_LOCAL void sbx_stop_release(struct sbx_stop *s);
-/* Supervises the started jobs until every one is done, or with any set
- * until one is (a job done before the call counts); a signal read from
+/* Supervises the started jobs until every one is collected, or with any
+ * set until one is (a job collected before the call counts), serving the
+ * inspection worker (inspect.h) the while; a signal read from
  * stopfd (-1: none) kills every box still running (SBX_END_INTERRUPTED). */
 SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd,
 			     int any);
@@ -178,6 +179,9 @@ SBX_LOCAL void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd,
  * it reaped after (stage 1). */
 SBX_LOCAL void sbx_outlived_add(struct sbx_job *j,
 				const struct sbx_outlived_msg *o);
+/* Is the job done and every file of it inspected (its result whole)?
+ * (loop.c) */
+SBX_LOCAL int sbx_job_collected(const struct sbx_job *j);
 /* Kills and reaps a job still running; frees its buffers. Idempotent. */
 SBX_LOCAL void sbx_job_release(struct sbx_job *j);
 SBX_LOCAL double sbx_now(void);

@@ -7,6 +7,7 @@
  * or includes lua.h: box.c turns a finished job into a result table, and
  * installs a box's rule as a C callback of the explain channel.
  */
+#include "inspect.h"
 #include "lockguard.h"
 #include "super.h"
 
@@ -35,12 +36,13 @@ enum {
 	W_EXEC,	    /* the command's execve happened, or it ended */
 	W_PROCEV,   /* the proc connector has events */
 	W_SINK,	    /* a listener or connection of the network sink */
-	W_NOTIFY    /* the explain channel's listener has a call */
+	W_NOTIFY,   /* the explain channel's listener has a call */
+	W_INSPECT   /* the inspection worker answered (inspect.c) */
 };
 
 #define JOB_WATCH (10 + SBX_SINK_WATCH) /* at most, per job */
 
-#define MAX_WATCH (JOB_WATCH * 64 + 1)
+#define MAX_WATCH (JOB_WATCH * 64 + 2)
 
 struct watch_set {
 	struct pollfd pfd[MAX_WATCH];
@@ -171,6 +173,10 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 	switch (w->what[k]) {
 	case W_STOP:
 		sbx_read_stop(stopfd, jobs, n);
+		sbx_inspect_cancel_all(); /* the files left untyped, counted */
+		break;
+	case W_INSPECT:
+		sbx_inspect_service(sbx_now());
 		break;
 	case W_PIDFD:
 		j->exited = 1;
@@ -241,12 +247,31 @@ static const struct timespec *poll_timeout(double next, double now,
 	return ts;
 }
 
+int sbx_job_collected(const struct sbx_job *j)
+{
+	return j->done && j->cap.insp.pending == 0;
+}
+
+/* The inspection worker, while a request of any run waits: its socket
+ * and its deadline; returns whether it is watched. */
+static int inspect_watch(struct watch_set *w, double now, double *next)
+{
+	int fd;
+	sbx_inspect_timers(now);
+	fd = sbx_inspect_watch(now, next);
+	if (fd >= 0)
+		watch(w, fd, POLLIN, NULL, W_INSPECT);
+	return fd >= 0;
+}
+
+/* A job done is collected once its files are inspected: the loop goes
+ * on serving the other jobs (and the worker) meanwhile. */
 void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 {
 	struct watch_set w;
 
 	for (;;) {
-		size_t active = 0, ended = 0;
+		size_t active = 0, ended = 0, typing = 0;
 		double now = sbx_now(), next = -1;
 
 		w.np = 0;
@@ -254,13 +279,13 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 			watch(&w, stopfd, POLLIN, NULL, W_STOP);
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
-			if (j->done) {
-				ended++;
-				continue;
-			}
-			if (sbx_job_ready(j)) {
+			if (!j->done && sbx_job_ready(j))
 				sbx_job_finish(j);
-				ended++;
+			if (j->done) {
+				if (sbx_job_collected(j))
+					ended++;
+				else
+					typing++;
 				continue;
 			}
 			if (job_timers(j, now, &next))
@@ -275,7 +300,12 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 		}
 		if (any && ended > 0)
 			return;
-		if (active == 0) {
+		if (!inspect_watch(&w, now, &next) && typing > 0) {
+			/* nothing in flight: the worker lost meanwhile */
+			sbx_inspect_service(now);
+			continue;
+		}
+		if (active == 0 && typing == 0) {
 			int left = 0;
 			for (size_t i = 0; i < n; i++)
 				left |= !jobs[i]->done;

@@ -34,11 +34,13 @@
 #include "compat.h"
 #include "digest.h"
 #include "fileio.h"
+#include "inspect.h"
 #include "lockguard.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -52,6 +54,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -758,68 +761,186 @@ static int sock_type(pid_t pid, uint64_t fd)
 #define MEMFD_HASH_MAX ((off_t)64 << 20)
 #define MEMFD_HASH_RUN ((uint64_t)256 << 20)
 
-/* An exec of a memfd (a fileless program): its path made the memfd's name
- * (an execve of /proc/self/fd/N or /dev/fd/N names the descriptor); the
- * descriptor's number, or -1 when the exec is not of a memfd. */
+/* The copy of the descriptor an exec names (exec_memfd), taken before the
+ * notification's id is checked, read by hash_memfd after it; -1: none.
+ * One at a time: the loop handles one notification at a time. */
+static int exec_copy = -1;
+
+/* The device of a memfd of sbxlua's own: every memfd of shmem lies on the
+ * kernel's one internal mount; 0 when it cannot be told. */
+static dev_t memfd_dev(void)
+{
+	static dev_t dev;
+	struct stat st;
+	int fd;
+	if (dev)
+		return dev;
+	fd = (int)syscall(SYS_memfd_create, "sbx-probe", MFD_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		dev = st.st_dev;
+	if (fd >= 0)
+		close(fd);
+	return dev;
+}
+
+/* Is the descriptor copy a memfd?  From the file itself: its device is
+ * the memfds' (a hugetlb memfd: its file system and name), and its own
+ * link says "/memfd:" (name, its size bytes, takes that link). */
+static int is_memfd(int copy, char *name, size_t size)
+{
+	char link[64];
+	struct stat st;
+	struct statfs sf;
+	ssize_t r;
+	snprintf(link, sizeof link, "/proc/self/fd/%d", copy);
+	r = readlink(link, name, size - 1);
+	if (r <= 7 || (size_t)r >= size - 1 || fstat(copy, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	name[r] = '\0';
+	if (strncmp(name, "/memfd:", 7) != 0)
+		return 0;
+	if (memfd_dev() && st.st_dev == memfd_dev())
+		return 1;
+	return fstatfs(copy, &sf) == 0 && sf.f_type == HUGETLBFS_MAGIC;
+}
+
+/* The descriptor an exec runs, by its own arguments: execveat(fd, "",
+ * AT_EMPTY_PATH), or a path through the descriptor's magic link
+ * (/proc/self/fd/N, /proc/thread-self/fd/N, /dev/fd/N; execveat's only
+ * when absolute).  -1: the exec names a path, not a descriptor. */
+static int exec_fd(pid_t pid, const struct seccomp_data *d,
+		   const struct sbx_event *e)
+{
+	char raw[SBX_EVENT_PATH];
+	unsigned fd = 0;
+	int n = 0;
+	if (d->nr == SYS_execveat) {
+		if (read_str(pid, d->args[1], raw, sizeof raw) < 0)
+			return -1;
+		if (raw[0] == '\0')
+			return d->args[4] & AT_EMPTY_PATH &&
+				       (unsigned)d->args[0] <= 0x7fffffff
+				   ? (int)(unsigned)d->args[0]
+				   : -1;
+		if (raw[0] != '/')
+			return -1; /* relative to a directory: a path */
+	}
+	if ((sscanf(e->path, "/proc/self/fd/%u%n", &fd, &n) == 1 ||
+	     sscanf(e->path, "/proc/thread-self/fd/%u%n", &fd, &n) == 1 ||
+	     sscanf(e->path, "/dev/fd/%u%n", &fd, &n) == 1) &&
+	    e->path[n] == '\0' && fd <= 0x7fffffff)
+		return (int)fd;
+	return -1;
+}
+
+/* An exec of a memfd (a fileless program): recorded only when the file
+ * the exec runs is one, from the descriptor itself (a copy taken now,
+ * through a pidfd opened before the notification's id is checked: a pid
+ * reused after the check is never read), never from a name the program
+ * chose ("/memfd:x" as a path is a path).  Its name made the exec's path;
+ * the descriptor's number, or -1 when the exec is not of a memfd. */
 static int exec_memfd(pid_t pid, const struct seccomp_data *d,
 		      struct sbx_event *e)
 {
 	char name[SBX_EVENT_PATH];
-	unsigned fd = 0;
-	int n = 0;
-
-	if (d->nr == SYS_execveat) {
-		fd = (unsigned)d->args[0];
-	} else if ((sscanf(e->path, "/proc/self/fd/%u%n", &fd, &n) == 1 ||
-		    sscanf(e->path, "/proc/thread-self/fd/%u%n", &fd, &n) ==
-			1 ||
-		    sscanf(e->path, "/dev/fd/%u%n", &fd, &n) == 1) &&
-		   e->path[n] == '\0') {
-		fd_path(pid, fd, name, sizeof name);
-		if (strncmp(name, "/memfd:", 7) == 0)
-			memcpy(e->path, name, sizeof name);
+	int fd = exec_fd(pid, d, e), copy;
+	sbx_close_fd(&exec_copy); /* a check that failed left its copy */
+	if (fd < 0 || (copy = sbx_task_fd(pid, (uint64_t)fd)) < 0)
+		return -1;
+	if (!is_memfd(copy, name, sizeof name)) {
+		close(copy);
+		return -1;
 	}
-	return strncmp(e->path, "/memfd:", 7) == 0 && fd <= 0x7fffffff ? (int)fd
-								       : -1;
+	memcpy(e->path, name, sizeof name);
+	exec_copy = copy;
+	return fd;
 }
 
-/* The payload of an executed memfd: its sha256, size and type (from its
- * first read, in memory: the spec's filetype) read from a copy
- * of the descriptor with pread (the task's offset is not moved), within
- * the run's budget (n->hashed).  What is hashed is what the memfd held at
- * the call: another thread of the program could write to it before the
- * kernel reads it, which the docs say. */
-static void hash_memfd(struct sbx_notify *n, pid_t pid, int fd,
+/* What an executed memfd's type is wanted for: the run's events of that
+ * payload (by its sha256), found when the worker answers. */
+struct memfd_ask {
+	struct sbx_notify *n;
+	char sha256[65];
+};
+
+/* The worker's answer: every exec of that payload still untyped. */
+static void memfd_typed(void *ctx, size_t idx, const char *type,
+			const char *mime)
+{
+	const struct memfd_ask *a = ctx;
+	(void)idx;
+	for (size_t i = 0; i < a->n->nev; i++) {
+		struct sbx_event *e = &a->n->ev[i];
+		if (e->kind != SBX_EV_EXEC || e->memfd < 0 || e->type[0] ||
+		    strcmp(e->sha256, a->sha256) != 0)
+			continue;
+		snprintf(e->type, sizeof e->type, "%s", type);
+		snprintf(e->mime, sizeof e->mime, "%s", mime);
+	}
+}
+
+/* Types an executed memfd's head (len bytes) by the worker, against the
+ * run's budget: once per payload in a run (an exec of a payload seen
+ * before takes its type, or waits for the same answer). */
+static void type_memfd(struct sbx_notify *n, const void *head, size_t len,
 		       struct sbx_event *e)
 {
-	static unsigned char buf[1 << 16];
+	struct memfd_ask *a;
+	for (size_t i = 0; i < n->nev; i++) {
+		const struct sbx_event *o = &n->ev[i];
+		if (o->kind == SBX_EV_EXEC && o->memfd >= 0 &&
+		    strcmp(o->sha256, e->sha256) == 0) {
+			memcpy(e->type, o->type, sizeof e->type);
+			memcpy(e->mime, o->mime, sizeof e->mime);
+			return;
+		}
+	}
+	if (!n->spec->filetype || !n->insp || !(a = malloc(sizeof *a)))
+		return;
+	a->n = n;
+	memcpy(a->sha256, e->sha256, sizeof a->sha256);
+	sbx_inspect_submit(n->insp, head, len, memfd_typed, a, SBX_INSPECT_OWN);
+}
+
+/* The payload of an executed memfd: its sha256 and size, read from the
+ * copy exec_memfd took with pread (the task's offset is not moved),
+ * within the run's budget (n->hashed); its type asked of the worker from
+ * the first read (type_memfd), the event's until it answers.  What is
+ * hashed is what the memfd held at the call: another thread of the
+ * program could write to it before the kernel reads it, which the docs
+ * say. */
+static void hash_memfd(struct sbx_notify *n, struct sbx_event *e)
+{
+	static unsigned char buf[1 << 16], head[SBX_MAGIC_BYTES];
 	struct sbx_sha256 h;
+	size_t head_len = 0;
 	off_t at = 0;
 	ssize_t r;
-	int copy;
+	int copy = exec_copy;
 
-	if (n->hashed >= MEMFD_HASH_RUN ||
-	    (copy = sbx_task_fd(pid, (uint64_t)fd)) < 0)
+	exec_copy = -1;
+	if (copy < 0)
 		return;
+	if (n->hashed >= MEMFD_HASH_RUN) {
+		close(copy);
+		return;
+	}
 	sbx_sha256_init(&h);
 	while (at <= MEMFD_HASH_MAX &&
 	       (r = pread(copy, buf, sizeof buf, at)) > 0) {
-		/* the payload's type from its head, the bytes read here */
-		if (at == 0 && n->spec->filetype &&
-		    n->spec->filetype(buf, (size_t)r, e->type, sizeof e->type,
-				      e->mime, sizeof e->mime) < 0)
-			e->type[0] = e->mime[0] = '\0';
+		if (at == 0) /* the head, to type */
+			memcpy(head, buf, head_len = (size_t)r);
 		sbx_sha256_update(&h, buf, (size_t)r);
 		at += r;
 	}
 	close(copy);
 	n->hashed += (uint64_t)at;
-	if (at <= MEMFD_HASH_MAX) {
-		sbx_sha256_hex(&h, e->sha256);
-		e->size = (uint64_t)at;
-	} else {
-		e->type[0] = e->mime[0] = '\0'; /* typed only when read whole */
-	}
+	if (at > MEMFD_HASH_MAX)
+		return; /* typed only when read whole */
+	sbx_sha256_hex(&h, e->sha256);
+	e->size = (uint64_t)at;
+	type_memfd(n, head, head_len, e);
 }
 
 /* A connect, bind or sendto with its address; returns whether the table
@@ -1099,6 +1220,11 @@ static int task_fsids(pid_t pid, uid_t *uid, gid_t *gid)
  * the call was let through and failed); or -EMFILE, a refusal of
  * sbxlua's: past SBX_MEMFDS_MAX memfds a run, or SBX_MEMFDS_HELD in all
  * (each held memfd is a descriptor of sbxlua's).
+ * Its name and the task's ids are read by pid after the notification's id
+ * was checked: what vouches for them is the ADDFD that follows, which
+ * succeeds only while the task still waits in this call (a task that
+ * waits has lived, its pid its own, through the reads); when it fails the
+ * memfd made from them is closed, never handed to anyone.
  */
 static int answer_memfd(struct sbx_notify *n, const struct seccomp_notif *req)
 {
@@ -1267,7 +1393,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
 		return SBX_ANS_ALLOW;
 	if (e.kind == SBX_EV_EXEC && e.memfd >= 0)
-		hash_memfd(n, pid, e.memfd, &e);
+		hash_memfd(n, &e);
 	if (!refuse && over_budget(n, req.data.nr, &e)) {
 		refuse = 1;
 		err = EAGAIN;

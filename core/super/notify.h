@@ -87,10 +87,9 @@ struct sbx_notify_spec {
 	 * has no list for (memfd_create, kill, mprotect, any other) is let
 	 * through in every mode; the lists, budgets and errnos still hold */
 	int watch;
-	/* names an executed memfd's payload from its first bytes (as
-	 * struct sbx_capture's; spec.c installs libmagic's); NULL: not */
-	int (*filetype)(const void *buf, size_t len, char *type, size_t tsize,
-			char *mime, size_t msize);
+	/* an executed memfd's payload is typed from its first bytes, by the
+	 * inspection worker (inspect.h), against the run's budget; 0: not */
+	int filetype;
 	/* the filter sends flock and fcntl's locks here (filter.c's lock
 	 * prefix): lockguard.c answers them */
 	int locks;
@@ -132,8 +131,9 @@ struct sbx_event {
 	char addr[80];
 	char argv[SBX_EVENT_ARGV]; /* exec: NUL-separated */
 	char sha256[65];	   /* exec of a memfd: its payload's, hex */
-	/* exec of a memfd: its payload's type and MIME type (the spec's
-	 * filetype, on its first SBX_MAGIC_BYTES); "" when not typed */
+	/* exec of a memfd: its payload's type and MIME type (the inspection
+	 * worker's, on its first SBX_MAGIC_BYTES, filled when it answers);
+	 * "" when not typed */
 	char type[SBX_FILETYPE_MAX];
 	char mime[SBX_MIME_MAX];
 	int memfd; /* exec of a memfd: its descriptor; else -1 */
@@ -180,7 +180,10 @@ struct sbx_notify {
 	 * end of the run, their pages counted by the sampler */
 	int *memfd;
 	size_t nmemfd;
-	uint64_t hashed;	  /* bytes of executed memfds hashed this run */
+	uint64_t hashed; /* bytes of executed memfds hashed this run */
+	/* the run's share of the inspection worker (its owner links it:
+	 * box.c); NULL: executed memfds are not typed */
+	struct sbx_inspect_run *insp;
 	struct sbx_lockguard *lg; /* lockguard.c's state; NULL: none */
 	struct {
 		unsigned long calls;	 /* sleeps skipped (sleep.c) */

@@ -1022,6 +1022,7 @@ function M.raw_result(r, info, events, verified)
 		files = files_json(info.files),
 		files_dropped = info.files and written.dropped(info.files) or nil,
 		files_bounds = r.files_bounds,
+		inspect_skipped = r.inspect_skipped,
 		decoys = decoys_of(info),
 		-- the processes of a following box alive when the command ended
 		outlived = r.outlived,

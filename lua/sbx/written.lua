@@ -184,8 +184,9 @@ end
 
 --- The regular files the program wrote, as `files_dropped` (path, size,
 -- mode, sha256; `type` and `mime`, libmagic's description and MIME type
--- of the file's first 64 KiB as the walk read them, for a file read
--- whole).
+-- of the file's first 64 KiB as the walk read them, named by the
+-- inspection worker, for a file read whole and typed within the run's
+-- budget: the result's `inspect_skipped` counts those left untyped).
 function M.dropped(files)
 	local out = {}
 	for _, f in ipairs(files) do
