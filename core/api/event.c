@@ -164,6 +164,7 @@ void sbx_push_summaries(lua_State *L, const struct sbx_evlog *l)
 		if (a->dir[0])
 			set_str(L, "dir", a->dir);
 		set_int(L, "count", (lua_Integer)a->count);
+		set_int(L, "kept", (lua_Integer)a->samples); /* in events too */
 		sbx_push_event(L, &a->first);
 		lua_setfield(L, -2, "first");
 		if (a->count > 1) {
