@@ -150,6 +150,8 @@ static int flood_kind(const struct sbx_event *e)
 	}
 }
 
+#define EVLOG_MAX (SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES)
+
 /* Grows l to take a record of size bytes; 0 or -1. */
 static int grow(struct sbx_evlog *l, size_t size)
 {
@@ -166,6 +168,8 @@ static int grow(struct sbx_evlog *l, size_t size)
 		unsigned char *p;
 		while (want < l->len + size)
 			want *= 2;
+		if (want > EVLOG_MAX) /* the budgets' sum: no more is kept */
+			want = EVLOG_MAX;
 		p = realloc(l->buf, want);
 		if (!p)
 			return -1;

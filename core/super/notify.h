@@ -117,8 +117,9 @@ struct sbx_notify_spec {
  * as long as it is: an open of a 40-byte path takes 197 bytes):
  * - the flood kinds (an open for reading, mmap, mprotect, any other call
  *   let through: what every program makes by the thousand) are kept whole
- *   up to SBX_FLOOD_BYTES, about 20,000 opens: gcc compiling a file makes
- *   325, python3 -m compileall 171 (measured, docs/behaviour.md);
+ *   up to SBX_FLOOD_BYTES, about 85,000 opens: gcc compiling a file makes
+ *   325 (63 KB), a make of 13 files 3,268 (645 KB), python3 -m
+ *   compileall of 30 modules 171 (measured, docs/behaviour.md);
  * - the kinds that carry intent (exec, connect, bind, send, clone, delete,
  *   rename, attribute, memfd, signal, ptrace, an open for writing, and any
  *   refused call) up to SBX_INTENT_BYTES: at least 4,000 execs of the
@@ -131,13 +132,13 @@ struct sbx_notify_spec {
  *   same (up to SBX_SAMPLE_BYTES in all): a flood fills its own
  *   directory's, and a read of /etc/shadow after a flood of /tmp is
  *   among the first of /etc's.
- * The bound: SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES (14 MiB)
- * of records in a buffer that doubles (16 MiB at most), 8 bytes of index
- * per record (each at least 157 bytes: 1.5 MiB at most) and SBX_AGGS
- * summaries (sizeof(struct sbx_agg): 4,888 bytes, 1.2 MiB): under 19 MiB
+ * The bound: SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES (26 MiB)
+ * of records in a buffer grown to that at most, 8 bytes of index per
+ * record (each at least 157 bytes: 2 MiB at most, doubled) and SBX_AGGS
+ * summaries (sizeof(struct sbx_agg): 4,888 bytes, 1.2 MiB): under 30 MiB
  * a run, what the program makes past it summarised or counted.
  */
-#define SBX_FLOOD_BYTES ((size_t)4 << 20)
+#define SBX_FLOOD_BYTES ((size_t)16 << 20)
 #define SBX_INTENT_BYTES ((size_t)8 << 20)
 #define SBX_AGGS 256
 #define SBX_SAMPLES 16
