@@ -199,3 +199,47 @@ describe("flood: real programs fit the budgets [" .. S.priv .. "]", function()
 		assert.is_true(#events_of(res, "exec") >= 4)
 	end)
 end)
+
+describe("flood: other bounds feed the same finding [" .. S.priv .. "]", function()
+	local verdict = require "sbx.verdict"
+	local facts = require "sbx.facts"
+	local box_rules = assert(verdict.load_file("rules/box.lua"))
+
+	local function flood_finding(run)
+		for _, f in ipairs(verdict.judge(run, box_rules).reasons) do
+			if f.rule == "evidence_flood" then return f end
+		end
+		return nil
+	end
+
+	it("the sink's records past its budgets and files left uninspected are overflow", function()
+		local run = { events = {}, sink = { dropped = 7, dropped_dns = 3 }, sink_dropped_udp = 2,
+			inspect_skipped = 4 }
+		local F = facts.of(run)
+		assert.are.same({ { what = "sink", count = 7 }, { what = "sink dns", count = 3 },
+			{ what = "sink udp", count = 2 }, { what = "inspection", count = 4 } }, F.overflow)
+		local f = flood_finding(run)
+		assert.are.equal("suspicious", f.verdict)
+		assert.are.equal(5, f.severity)
+		assert.are.equal("evidence past its budget (16): sink 7 not kept; sink dns 3 not kept; "
+			.. "sink udp 2 not kept; 1 more", f.reason)
+	end)
+
+	it("nothing past a budget, or fields of the wrong type: no finding", function()
+		assert.is_nil(flood_finding { events = {}, sink = { dropped = 0 } })
+		assert.is_nil(flood_finding { events = { { kind = "dropped", summaries = "x", lost = 3 } },
+			sink = "x", inspect_skipped = "many", sink_dropped_dns = -1 })
+		assert.has_error(function() facts.of(nil) end, "bad argument #1 to 'of' (table expected, got nil)")
+	end)
+
+	it("a summary's first and last are facts; events lost by kind are named", function()
+		local run = { events = { { kind = "dropped", count = 12, lost = { exec = 2 },
+			summaries = { { kind = "open", answer = "allow", dir = "/etc", count = 10,
+				first = { kind = "open", path = "/etc/ld.so.cache", answer = "allow", flags = 0 },
+				last = { kind = "open", path = "/etc/shadow", answer = "allow", flags = 0 } } } } } }
+		local F = facts.of(run)
+		assert.are.same({ "/etc/ld.so.cache", "/etc/shadow" }, { F.opens[1].path, F.opens[2].path })
+		assert.are.equal("evidence past its budget (12): open 10 summarised in /etc (first /etc/ld.so.cache, "
+			.. "last /etc/shadow); exec 2 not kept", flood_finding(run).reason)
+	end)
+end)
