@@ -1,8 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- The box's own rules (sbx.verdict): what the box saw of a run whatever
 -- the technique: a call it refuses, the network tried at all, a process
--- storm, a limit, a sleeper, a program that never ran, a written
--- executable.  The technique rules (the other files of rules/) name what
+-- storm, a limit, a sleeper, evidence past a budget, a program that never
+-- ran, a written executable.  The technique rules (the other files of rules/) name what
 -- the evidence shows with its ATT&CK id; these name none where the
 -- evidence alone does not tell the technique (a refused call may be an
 -- escape, a debugger check or a chmod; a limit may be hit by anyone).
@@ -184,6 +184,39 @@ return {
 				end
 			end
 			return nil
+		end,
+	},
+	{
+		name = "evidence_flood",
+		doc = "Evidence past a budget (suspicious, 5): the explain channel's events past their "
+			.. "kind's budget (summarised by directory with the first and the last, or counted), "
+			.. "the sink's records past its own, files left uninspected.  A real program fits the "
+			.. "budgets (docs/behaviour.md); a sample that floods them hides what it does next "
+			.. "among the flood.  Reads the facts: `overflow`.",
+		fn = function(_, F)
+			local O = F.overflow or {}
+			if #O == 0 then return nil end
+			local parts, total = {}, 0
+			-- a flood's names are the program's, as long as it likes
+			local function short(x)
+				x = tostring(x)
+				return #x > 96 and x:sub(1, 45) .. "[...]" .. x:sub(-46) or x
+			end
+			for i, o in ipairs(O) do
+				total = total + o.count
+				if i <= 3 then
+					local what = o.what == "events" and (o.kind or "events") or o.what
+					if o.summarised then
+						parts[#parts + 1] = ("%s %d summarised%s (first %s, last %s)"):format(what, o.count,
+							o.dir and " in " .. short(o.dir) or "", short(o.first), short(o.last))
+					else
+						parts[#parts + 1] = ("%s %d not kept"):format(what, o.count)
+					end
+				end
+			end
+			if #O > 3 then parts[#parts + 1] = ("%d more"):format(#O - 3) end
+			return { verdict = "suspicious", severity = 5,
+				reason = ("evidence past its budget (%d): %s"):format(total, table.concat(parts, "; ")) }
 		end,
 	},
 	{

@@ -152,14 +152,18 @@ static void push_events(lua_State *L, const struct sbx_job *j)
 	const struct sbx_notify *n = &j->nt;
 	if (!j->io.notify)
 		return;
-	lua_createtable(L, (int)n->nev, 0);
-	for (size_t i = 0; i < n->nev; i++) {
-		sbx_push_event(L, &n->ev[i]);
-		lua_rawseti(L, -2, (lua_Integer)i + 1);
-	}
+	sbx_push_events(L, &n->log);
 	lua_setfield(L, -2, "events");
-	lua_pushinteger(L, (lua_Integer)n->dropped);
+	lua_pushinteger(L, (lua_Integer)sbx_evlog_dropped(&n->log));
 	lua_setfield(L, -2, "events_dropped");
+	if (n->log.nagg > 0) { /* past the budgets (evlog.c) */
+		sbx_push_summaries(L, &n->log);
+		lua_setfield(L, -2, "events_summarised");
+	}
+	if (sbx_evlog_dropped(&n->log) > n->log.summarised) {
+		sbx_push_lost(L, &n->log);
+		lua_setfield(L, -2, "events_lost");
+	}
 	lua_pushinteger(L, (lua_Integer)n->calls);
 	lua_setfield(L, -2, "notified");
 	lua_pushboolean(L, n->sync);

@@ -8,6 +8,7 @@
  */
 #include "sbx.h"
 
+#include <limits.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +44,13 @@ static void push_event_call(lua_State *L, const struct sbx_event *e,
 		set_str(L, "errno", sbx_errno_name(e->err));
 	if (e->path[0])
 		set_str(L, "path", e->path);
+	if (e->path_len)
+		set_int(L, "path_cut", (lua_Integer)e->path_len);
 	if (e->to[0])
 		set_str(L, e->kind == SBX_EV_EXEC ? "cwd" : "to", e->to);
+	if (e->to_len)
+		set_int(L, e->kind == SBX_EV_EXEC ? "cwd_cut" : "to_cut",
+			(lua_Integer)e->to_len);
 }
 
 /* The fields of the kinds that have flags, sizes or a signal. */
@@ -102,6 +108,9 @@ static void push_event_exec(lua_State *L, const struct sbx_event *e)
 		lua_pushboolean(L, 1);
 		lua_setfield(L, -2, "argv_cut");
 	}
+	/* the last argument kept cut: its whole length */
+	if (e->argv_cut_len)
+		set_int(L, "arg_cut", (lua_Integer)e->argv_cut_len);
 	if (e->sha256[0]) {
 		set_str(L, "sha256", e->sha256);
 		set_int(L, "size", (lua_Integer)e->size);
@@ -131,6 +140,49 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		set_int(L, "limit", (lua_Integer)e->limit);
 	if (e->count > 1)
 		set_int(L, "count", (lua_Integer)e->count);
+}
+
+void sbx_push_events(lua_State *L, const struct sbx_evlog *l)
+{
+	struct sbx_event e;
+	lua_createtable(L, l->n > INT_MAX ? INT_MAX : (int)l->n, 0);
+	for (size_t i = 0; i < l->n; i++) {
+		sbx_evlog_get(l, i, &e);
+		sbx_push_event(L, &e);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+}
+
+void sbx_push_summaries(lua_State *L, const struct sbx_evlog *l)
+{
+	lua_createtable(L, (int)l->nagg, 0);
+	for (size_t i = 0; i < l->nagg; i++) {
+		const struct sbx_agg *a = &l->agg[i];
+		lua_createtable(L, 0, 6);
+		set_str(L, "kind", sbx_event_kind(a->kind));
+		set_str(L, "answer", sbx_answer_name(a->answer));
+		if (a->dir[0])
+			set_str(L, "dir", a->dir);
+		set_int(L, "count", (lua_Integer)a->count);
+		set_int(L, "kept", (lua_Integer)a->samples); /* in events too */
+		sbx_push_event(L, &a->first);
+		lua_setfield(L, -2, "first");
+		if (a->count > 1) {
+			sbx_push_event(L, &a->last);
+			lua_setfield(L, -2, "last");
+		}
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+}
+
+void sbx_push_lost(lua_State *L, const struct sbx_evlog *l)
+{
+	lua_newtable(L);
+	for (int k = 0; k < SBX_EV_COUNT; k++)
+		if (l->lost[k])
+			set_int(L, sbx_event_kind(k), (lua_Integer)l->lost[k]);
+	if (l->nomem)
+		set_int(L, "memory", (lua_Integer)l->nomem);
 }
 
 int sbx_lua_rule(void *ctx, const struct sbx_event *e, char *error, size_t size)

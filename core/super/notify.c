@@ -124,9 +124,7 @@ void sbx_notify_close(struct sbx_notify *n)
 			n->seen[i].pidfd = -1;
 			seen_held--;
 		}
-	free(n->ev);
-	n->ev = NULL;
-	n->nev = n->cap = 0;
+	sbx_evlog_free(&n->log);
 	for (size_t i = 0; i < n->nmemfd; i++)
 		close(n->memfd[i]);
 	memfds_held -= n->nmemfd;
@@ -241,6 +239,35 @@ static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
 	}
 	buf[0] = '\0';
 	return -ENAMETOOLONG;
+}
+
+/* Reads a NUL-terminated string at addr of pid into buf (size > 1) as
+ * read_str does, and a longer one as its first size - 1 bytes; returns
+ * its length (size - 1: at least that), or -EFAULT. */
+static long read_long(pid_t pid, uint64_t addr, char *buf, size_t size)
+{
+	size_t got = 0;
+	buf[0] = '\0';
+	if (addr == 0)
+		return -EFAULT;
+	while (got + 1 < size) {
+		size_t page = 4096 - ((addr + got) & 4095);
+		size_t want = size - 1 - got < page ? size - 1 - got : page;
+		struct iovec l = {buf + got, want};
+		struct iovec r = {(void *)(uintptr_t)(addr + got), want};
+		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
+		char *nul;
+		if (k <= 0) {
+			buf[0] = '\0';
+			return -EFAULT;
+		}
+		nul = memchr(buf + got, '\0', (size_t)k);
+		if (nul)
+			return (long)(nul - buf);
+		got += (size_t)k;
+	}
+	buf[got] = '\0';
+	return (long)got;
 }
 
 int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
@@ -394,40 +421,40 @@ static void clean_path(char *p)
 	*out = '\0';
 }
 
-/* The path argument at addr, named against dirfd (AT_FDCWD: the cwd) of
- * the task; a name for the report, never opened. */
-static void read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
-		      size_t size)
+/*
+ * The path argument at addr, named against dirfd (AT_FDCWD: the cwd) of
+ * the task; a name for the report, never opened.  Read whole (up to the
+ * kernel's PATH_MAX: a longer one fails the call anyway), cleaned, then
+ * kept cut when longer than out (sbx_event_cut): returns its whole length
+ * then, else 0.  "?" only for a path that cannot be read at all.
+ */
+static size_t read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
+			size_t size)
 {
-	char rel[SBX_EVENT_PATH], base[SBX_EVENT_PATH], link[64];
+	char rel[SBX_PATH_READ + 1], full[2 * SBX_PATH_READ + 2], link[64];
+	long l = read_long(pid, addr, rel, sizeof rel);
 	ssize_t r = -1;
-	if (read_str(pid, addr, rel, sizeof rel) < 0) {
+	if (l < 0) {
 		snprintf(out, size, "?");
-		return;
+		return 0;
 	}
-	if (rel[0] == '/') {
-		snprintf(out, size, "%s", rel);
-		clean_path(out);
-		return;
+	if (rel[0] != '/') {
+		if (dirfd == AT_FDCWD)
+			snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
+		else
+			snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid,
+				 dirfd);
+		r = readlink(link, full, SBX_PATH_READ);
 	}
-	if (dirfd == AT_FDCWD)
-		snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
-	else
-		snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, dirfd);
-	r = readlink(link, base, sizeof base - 1);
-	if (r <= 0 || base[0] != '/') {
-		snprintf(out, size, "%s", rel);
-		return;
+	if (r > 0 && full[0] == '/') {
+		full[r] = '/';
+		memcpy(full + r + 1, rel, (size_t)l + 1);
+	} else {
+		memcpy(full, rel, (size_t)l + 1);
 	}
-	base[r] = '\0';
-	if ((size_t)r + 1 + strlen(rel) + 1 > size) {
-		snprintf(out, size, "%s", rel);
-		return;
-	}
-	memcpy(out, base, (size_t)r);
-	out[r] = '/';
-	memcpy(out + r + 1, rel, strlen(rel) + 1);
-	clean_path(out);
+	if (full[0] == '/')
+		clean_path(full);
+	return sbx_event_cut(out, size, full, strlen(full));
 }
 
 /* The name of the task's descriptor fd (the f* variants: fchmod, fchown,
@@ -435,48 +462,72 @@ static void read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
  * The kernel reads an fd argument as a 32-bit int and ignores the upper
  * bits, so the name is that of the low 32 (a program that sets the upper
  * ones changes the same file, and must not hide its name behind "?"). */
-static void fd_path(pid_t pid, uint64_t fd, char *out, size_t size)
+static size_t fd_path(pid_t pid, uint64_t fd, char *out, size_t size)
 {
-	char link[64];
+	char link[64], name[SBX_PATH_READ + 1];
 	ssize_t r;
 	fd &= 0xffffffff;
 	if (fd > 0x7fffffff) {
 		snprintf(out, size, "?");
-		return;
+		return 0;
 	}
 	snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)pid, (int)fd);
-	r = readlink(link, out, size - 1);
-	if (r <= 0 || (size_t)r >= size - 1) {
+	r = readlink(link, name, sizeof name - 1);
+	if (r <= 0) {
 		snprintf(out, size, "?");
-		return;
+		return 0;
 	}
-	out[r] = '\0';
+	/* a name as long as the buffer: kept cut, its length at least that */
+	return sbx_event_cut(out, size, name, (size_t)r);
 }
 
-/* The exec's arguments, as many whole ones as fit; argv_cut when the list
- * read stops before its NULL (too many, too long, unreadable: the box
- * chooses), so that the list is never taken for the whole. */
+/* The kernel's bound on one argument (MAX_ARG_STRLEN: 32 pages). */
+#define ARG_MAX_LEN (32 * 4096)
+
+/* Argument i of the exec's list at addr into e->argv: whole when it fits,
+ * else cut (sbx_event_cut, its whole length in argv_cut_len) into what is
+ * left; 1 stored whole, 0 the end of the list, -1 stopped (cut, or not
+ * readable). */
+static int read_arg(pid_t pid, uint64_t addr, int i, struct sbx_event *e)
+{
+	static char s[ARG_MAX_LEN + 1]; /* the supervisor runs one thread */
+	size_t left = sizeof e->argv - e->argv_len;
+	uint64_t p;
+	long l;
+	if (sbx_task_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0)
+		return -1;
+	if (p == 0)
+		return 0;
+	l = read_long(pid, p, s, sizeof s);
+	if (l < 0)
+		return -1;
+	if ((size_t)l < left) {
+		memcpy(e->argv + e->argv_len, s, (size_t)l + 1);
+		e->argv_len += (size_t)l + 1;
+		return 1;
+	}
+	if (left > 64) { /* room for a cut one: its head and tail */
+		e->argv_cut_len =
+		    sbx_event_cut(e->argv + e->argv_len, left, s, (size_t)l);
+		e->argv_len += left;
+	}
+	return -1;
+}
+
+/* The exec's arguments, as many as fit (the last kept cut when it is too
+ * long); argv_cut when the list read stops before its NULL (too many, too
+ * long, unreadable: the box chooses), so that the list is never taken for
+ * the whole. */
 static void read_argv(pid_t pid, uint64_t addr, struct sbx_event *e)
 {
 	e->argv_len = 0;
 	e->argv_cut = addr != 0;
 	for (int i = 0; i < 64 && addr; i++) {
-		uint64_t p;
-		char s[SBX_EVENT_ARGV];
-		size_t l;
-		if (sbx_task_mem(pid, addr + 8 * (uint64_t)i, &p, sizeof p) < 0)
-			return;
-		if (p == 0) {
-			e->argv_cut = 0;
+		int r = read_arg(pid, addr, i, e);
+		if (r <= 0) {
+			e->argv_cut = r < 0;
 			return;
 		}
-		if (read_str(pid, p, s, sizeof s) < 0)
-			return;
-		l = strlen(s) + 1;
-		if (e->argv_len + l > sizeof e->argv)
-			return;
-		memcpy(e->argv + e->argv_len, s, l);
-		e->argv_len += l;
 	}
 	if (addr) { /* 64 read: whole if the next is the NULL */
 		uint64_t p;
@@ -571,6 +622,12 @@ static int outside_open(const struct sbx_notify_spec *s, const char *path)
 	return 1;
 }
 
+/* Does the table hold paths (a path kept cut is then outside them)? */
+static int is_list(const struct sbx_notify_spec *s)
+{
+	return s->change || s->open || s->open_exact;
+}
+
 /* ... of the paths a delete, rename or attribute change may name */
 static int outside_change(const struct sbx_notify_spec *s, const char *path)
 {
@@ -605,23 +662,28 @@ static int describe_file(pid_t pid, const struct seccomp_data *d,
 	case SYS_unlink:
 	case SYS_rmdir:
 		e->kind = SBX_EV_DELETE;
-		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		e->path_len =
+		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
 		return 1;
 	case SYS_unlinkat:
 		e->kind = SBX_EV_DELETE;
-		read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		e->path_len =
+		    read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
 		e->flags = a[2];
 		return 1;
 	case SYS_rename:
 		e->kind = SBX_EV_RENAME;
-		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
-		read_path(pid, AT_FDCWD, a[1], e->to, sizeof e->to);
+		e->path_len =
+		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		e->to_len = read_path(pid, AT_FDCWD, a[1], e->to, sizeof e->to);
 		return 1;
 	case SYS_renameat:
 	case SYS_renameat2:
 		e->kind = SBX_EV_RENAME;
-		read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
-		read_path(pid, (int)a[2], a[3], e->to, sizeof e->to);
+		e->path_len =
+		    read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		e->to_len =
+		    read_path(pid, (int)a[2], a[3], e->to, sizeof e->to);
 		e->flags = nr == SYS_renameat2 ? a[4] : 0;
 		return 1;
 	case SYS_chmod:
@@ -634,14 +696,15 @@ static int describe_file(pid_t pid, const struct seccomp_data *d,
 	case SYS_removexattr:
 	case SYS_lremovexattr:
 		e->kind = SBX_EV_ATTRIBUTE;
-		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		e->path_len =
+		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
 		return 1;
 	case SYS_fchmod:
 	case SYS_fchown:
 	case SYS_fsetxattr:
 	case SYS_fremovexattr:
 		e->kind = SBX_EV_ATTRIBUTE;
-		fd_path(pid, a[0], e->path, sizeof e->path);
+		e->path_len = fd_path(pid, a[0], e->path, sizeof e->path);
 		return 1;
 	case SYS_fchmodat:
 	case SYS_fchownat:
@@ -650,10 +713,11 @@ static int describe_file(pid_t pid, const struct seccomp_data *d,
 		e->kind = SBX_EV_ATTRIBUTE;
 		/* utimensat(fd, NULL, ...) is futimens(fd) */
 		if (nr == SYS_utimensat && a[1] == 0)
-			fd_path(pid, a[0], e->path, sizeof e->path);
+			e->path_len =
+			    fd_path(pid, a[0], e->path, sizeof e->path);
 		else
-			read_path(pid, (int)a[0], a[1], e->path,
-				  sizeof e->path);
+			e->path_len = read_path(pid, (int)a[0], a[1], e->path,
+						sizeof e->path);
 		return 1;
 	default:
 		return 0;
@@ -711,8 +775,8 @@ static void describe_open(pid_t pid, const struct seccomp_data *d,
 	const __u64 *a = d->args;
 	int at = d->nr == SYS_openat || d->nr == SYS_openat2;
 	e->kind = SBX_EV_OPEN;
-	read_path(pid, at ? (int)a[0] : AT_FDCWD, at ? a[1] : a[0], e->path,
-		  sizeof e->path);
+	e->path_len = read_path(pid, at ? (int)a[0] : AT_FDCWD,
+				at ? a[1] : a[0], e->path, sizeof e->path);
 	if (d->nr == SYS_open)
 		e->flags = a[1];
 	else if (d->nr == SYS_openat)
@@ -1012,11 +1076,14 @@ static int describe_watched(pid_t pid, const struct seccomp_data *d,
  * task's cwd link as it reads from outside; a name, never followed. */
 static void exec_cwd(pid_t pid, struct sbx_event *e)
 {
-	char link[64];
+	char link[64], cwd[SBX_PATH_READ + 1];
 	ssize_t r;
 	snprintf(link, sizeof link, "/proc/%d/cwd", (int)pid);
-	r = readlink(link, e->to, sizeof e->to - 1);
-	e->to[r > 0 && e->to[0] == '/' ? r : 0] = '\0';
+	r = readlink(link, cwd, sizeof cwd - 1);
+	if (r > 0 && cwd[0] == '/')
+		e->to_len = sbx_event_cut(e->to, sizeof e->to, cwd, (size_t)r);
+	else
+		e->to[0] = '\0';
 }
 
 /* An execve or execveat: its path, argv, memfd and working directory. */
@@ -1027,10 +1094,12 @@ static void describe_exec(pid_t pid, const struct seccomp_data *d,
 
 	e->kind = SBX_EV_EXEC;
 	if (d->nr == SYS_execve) {
-		read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		e->path_len =
+		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
 		read_argv(pid, a[1], e);
 	} else {
-		read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		e->path_len =
+		    read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
 		read_argv(pid, a[2], e);
 	}
 	e->memfd = exec_memfd(pid, d, e);
@@ -1070,7 +1139,8 @@ static int describe_other(pid_t pid, const struct seccomp_data *d,
 		 * target is refused, as a path */
 		*err = e->kind == SBX_EV_ATTRIBUTE ? EPERM : EACCES;
 		return outside_change(s, e->path) ||
-		       (e->kind == SBX_EV_RENAME && outside_change(s, e->to));
+		       (e->kind == SBX_EV_RENAME && outside_change(s, e->to)) ||
+		       (is_list(s) && (e->path_len || e->to_len));
 	}
 	if (!describe_watched(pid, d, e))
 		e->kind = SBX_EV_SYSCALL;
@@ -1095,7 +1165,9 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_openat:
 	case SYS_openat2:
 		describe_open(pid, d, e);
-		refuse = outside_open(s, e->path);
+		/* a path kept cut names no file a list could hold */
+		refuse = outside_open(s, e->path) ||
+			 (e->path_len && (s->open || s->open_exact));
 		*err = EACCES;
 		break;
 	case SYS_execve:
@@ -1137,44 +1209,6 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 		*err = *held;
 	}
 	return refuse;
-}
-
-/* ---- recording ---- */
-
-static int same_event(const struct sbx_event *a, const struct sbx_event *b)
-{
-	return a->kind == b->kind && a->answer == b->answer && a->nr == b->nr &&
-	       a->pid == b->pid && a->err == b->err && a->flags == b->flags &&
-	       a->size == b->size && a->limit == b->limit &&
-	       a->target == b->target && a->sig == b->sig &&
-	       strcmp(a->sha256, b->sha256) == 0 &&
-	       strcmp(a->path, b->path) == 0 && strcmp(a->to, b->to) == 0 &&
-	       strcmp(a->addr, b->addr) == 0 && a->argv_len == b->argv_len &&
-	       memcmp(a->argv, b->argv, a->argv_len) == 0 &&
-	       a->argv_cut == b->argv_cut;
-}
-
-static void record(struct sbx_notify *n, const struct sbx_event *e)
-{
-	if (n->nev > 0 && same_event(&n->ev[n->nev - 1], e)) {
-		n->ev[n->nev - 1].count++;
-		return;
-	}
-	if (n->nev == n->cap) {
-		size_t cap = n->cap ? n->cap * 2 : 16;
-		struct sbx_event *p;
-		if (cap > SBX_EVENTS_MAX)
-			cap = SBX_EVENTS_MAX;
-		if (n->nev >= cap ||
-		    !(p = realloc(n->ev, cap * sizeof *n->ev))) {
-			n->dropped++;
-			return;
-		}
-		n->ev = p;
-		n->cap = cap;
-	}
-	n->ev[n->nev] = *e;
-	n->ev[n->nev++].count = 1;
 }
 
 /* A task's host ids (fsuid, fsgid: the ids its files get), from the
@@ -1412,7 +1446,7 @@ int sbx_notify_handle(struct sbx_notify *n)
 	}
 	e.answer = ans;
 	e.err = ans == SBX_ANS_DENY ? err : 0;
-	record(n, &e);
+	sbx_evlog_add(&n->log, &e);
 	if (ans == SBX_ANS_STOP) {
 		/* left unanswered: the caller kills the box, and the task
 		 * never returns from the call */

@@ -101,9 +101,47 @@ struct sbx_notify_spec {
 };
 
 #define SBX_SEEN 8 /* tasks whose ids are kept (pidfds: notify.c) */
+/* An event's path, new name or cwd, and its arguments: a longer one is
+ * kept cut (evlog.c sbx_event_cut: its head, SBX_CUT_MARK, its tail), its
+ * whole length in path_len/to_len and the cut argument's in argv_cut_len.
+ * A path is read whole first (SBX_PATH_READ: the kernel's PATH_MAX) and
+ * cleaned ("/./", "//", "/../" collapsed) before it is cut. */
 #define SBX_EVENT_PATH 512
 #define SBX_EVENT_ARGV 512
-#define SBX_EVENTS_MAX 1024 /* kept per run; the rest are counted */
+#define SBX_PATH_READ 4096
+#define SBX_CUT_MARK "[...]"
+/*
+ * Budgets of the event log (evlog.c; docs/behaviour.md, "Budgets"), in
+ * bytes of records (an event is kept as its numbers and its strings, each
+ * as long as it is: an open of a 40-byte path takes 197 bytes):
+ * - the flood kinds (an open for reading, mmap, mprotect, any other call
+ *   let through: what every program makes by the thousand) are kept whole
+ *   up to SBX_FLOOD_BYTES, about 85,000 opens: gcc compiling a file makes
+ *   325 (63 KB), a make of 13 files 3,268 (645 KB), python3 -m
+ *   compileall of 30 modules 171 (measured, docs/behaviour.md);
+ * - the kinds that carry intent (exec, connect, bind, send, clone, delete,
+ *   rename, attribute, memfd, signal, ptrace, an open for writing, and any
+ *   refused call) up to SBX_INTENT_BYTES: at least 4,000 execs of the
+ *   longest record (1,700 bytes), about 15,000 of a build's;
+ * - past its budget an event is summarised (struct sbx_agg): one summary
+ *   per kind, answer and directory (an open's, an exec's, a delete's: its
+ *   path's; none for the rest) with its count and its first and last
+ *   events, up to SBX_AGGS summaries; past them, counted in lost by kind;
+ * - the first SBX_SAMPLES events of each summary are kept whole all the
+ *   same (up to SBX_SAMPLE_BYTES in all): a flood fills its own
+ *   directory's, and a read of /etc/shadow after a flood of /tmp is
+ *   among the first of /etc's.
+ * The bound: SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES (26 MiB)
+ * of records in a buffer grown to that at most, 8 bytes of index per
+ * record (each at least 157 bytes: 2 MiB at most, doubled) and SBX_AGGS
+ * summaries (sizeof(struct sbx_agg): 4,888 bytes, 1.2 MiB): under 30 MiB
+ * a run, what the program makes past it summarised or counted.
+ */
+#define SBX_FLOOD_BYTES ((size_t)16 << 20)
+#define SBX_INTENT_BYTES ((size_t)8 << 20)
+#define SBX_AGGS 256
+#define SBX_SAMPLES 16
+#define SBX_SAMPLE_BYTES ((size_t)2 << 20)
 struct sbx_event {
 	int kind;	 /* SBX_EV_* */
 	int answer;	 /* SBX_ANS_* */
@@ -139,7 +177,50 @@ struct sbx_event {
 	int memfd; /* exec of a memfd: its descriptor; else -1 */
 	size_t argv_len;
 	int argv_cut; /* exec: argv holds less than the program's */
+	/* the whole lengths of path and to when they were cut (0: whole);
+	 * exec: the whole length of argv's last argument, when it is cut */
+	size_t path_len, to_len, argv_cut_len;
 };
+
+/* Events past their budget, summarised (evlog.c). */
+struct sbx_agg {
+	int kind, answer;
+	char dir[SBX_EVENT_PATH]; /* the paths' directory; "": no path */
+	unsigned long count;	  /* events summarised, each counted */
+	unsigned samples;	  /* of them, kept whole too */
+	struct sbx_event first, last;
+};
+
+/* The log of one run's events (evlog.c): records in order, each a run of
+ * bytes in buf at off[i]; consecutive equal events are one, counted. */
+struct sbx_evlog {
+	unsigned char *buf;
+	size_t len, size;	       /* bytes used, allocated */
+	size_t flood, intent, sampled; /* bytes of each budget used */
+	size_t *off;		       /* each record's offset in buf */
+	size_t n, cap;		       /* records, allocated */
+	struct sbx_event last;	       /* the last event recorded, whole */
+	int have_last;		       /* last is the newest record */
+	struct sbx_agg *agg;	       /* summaries, in order of their first */
+	size_t nagg;
+	unsigned long summarised;	  /* events in the summaries */
+	unsigned long lost[SBX_EV_COUNT]; /* past the summaries, by kind */
+	unsigned long nomem;		  /* not kept: no memory */
+};
+
+SBX_LOCAL void sbx_evlog_free(struct sbx_evlog *l);
+/* Keeps e (counted with the last when equal), or summarises it. */
+SBX_LOCAL void sbx_evlog_add(struct sbx_evlog *l, const struct sbx_event *e);
+/* Record i (< l->n) into out, whole. */
+SBX_LOCAL void sbx_evlog_get(const struct sbx_evlog *l, size_t i,
+			     struct sbx_event *out);
+/* Events not kept whole: summarised, lost and not kept for memory. */
+SBX_LOCAL unsigned long sbx_evlog_dropped(const struct sbx_evlog *l);
+/* Copies the string src (its length len) into dst (size bytes): whole
+ * when it fits, else its head, SBX_CUT_MARK and its tail (size > 64).
+ * Returns 0 when whole, else len. */
+SBX_LOCAL size_t sbx_event_cut(char *dst, size_t size, const char *src,
+			       size_t len);
 
 struct sbx_notify {
 	int fd;	       /* the listener; -1 until taken */
@@ -156,10 +237,8 @@ struct sbx_notify {
 	int (*rule)(void *ctx, const struct sbx_event *e, char *error,
 		    size_t size);
 	void *rule_ctx;
-	struct sbx_event *ev; /* in order; consecutive equal ones counted */
-	size_t nev, cap;
-	unsigned long dropped;
-	int stopped; /* a stop answer: ev[nev-1] (or stop_ev) ended it */
+	struct sbx_evlog log; /* the events, in order (evlog.c) */
+	int stopped;	      /* a stop answer: stop_ev ended it */
 	struct sbx_event stop_ev;
 	char rule_error[256]; /* a rule that raised */
 	unsigned long calls;

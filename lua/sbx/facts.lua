@@ -183,6 +183,51 @@ local function on_files(F, res)
 	for _, d in ipairs(res.decoys or {}) do add(F.decoys, { name = d.name, path = d.path }) end
 end
 
+local function count_of(v)
+	local n = math.tointeger(v)
+	return n and n > 0 and n or nil
+end
+
+-- The evidence past a budget, in one list: `{ what =, count =, ... }`
+-- for the explain channel's events (a summary per kind and directory,
+-- with its first and last path; those lost past the summaries, by kind),
+-- the sink's records (`sink_dropped`, and by protocol where the result
+-- has them) and the files left uninspected (`inspect_skipped`).  The
+-- first and last events of each summary are fed to the facts as events.
+local function on_overflow(F, P, run)
+	local O = F.overflow
+	for _, e in ipairs(type(run.events) == "table" and run.events or {}) do
+		if type(e) == "table" and e.kind == "dropped" then
+			for _, a in ipairs(type(e.summaries) == "table" and e.summaries or {}) do
+				local first, last = a.first or {}, a.last or a.first or {}
+				add(O, { what = "events", kind = a.kind, answer = a.answer, dir = a.dir,
+					count = count_of(a.count) or 1, summarised = true,
+					first = first.path or first.addr, last = last.path or last.addr })
+				if type(a.first) == "table" then on_event(F, P, a.first) end
+				if type(a.last) == "table" then on_event(F, P, a.last) end
+			end
+			local lost = type(e.lost) == "table" and e.lost or {}
+			local kinds = {}
+			for k in pairs(lost) do kinds[#kinds + 1] = tostring(k) end
+			table.sort(kinds)
+			for _, k in ipairs(kinds) do
+				if count_of(lost[k]) then add(O, { what = "events", kind = k, count = count_of(lost[k]) }) end
+			end
+		end
+	end
+	local sink = type(run.sink) == "table" and run.sink or {}
+	local n = count_of(run.sink_dropped) or count_of(sink.dropped)
+	if n then add(O, { what = "sink", count = n }) end
+	for _, p in ipairs { "dns", "tcp", "udp", "http" } do
+		n = count_of(run["sink_dropped_" .. p]) or count_of(sink["dropped_" .. p])
+		if n then add(O, { what = "sink " .. p, count = n }) end
+	end
+	local skipped = run.inspect_skipped
+	if type(skipped) == "table" then skipped = skipped.count or #skipped end
+	n = count_of(skipped)
+	if n then add(O, { what = "inspection", count = n }) end
+end
+
 --- The checks a program makes to tell a sandbox, a container, a virtual
 -- machine or a debugger from an ordinary host (ATT&CK T1497.001, System
 -- Checks; VirusTotal's tag `detect_debug_environment`): Lua patterns over
@@ -259,6 +304,10 @@ end
 --  ({path, mode, size, sha256, executable}), `links`, `decoys`,
 --  `decoys_leaked`, `memfds`, `signals`, `protects`, `ptraces`,
 --  `namespaces`, `refused` ({call, errno, path, image}), `killed`;
+--  `overflow` ({what = "events" (with kind, answer, dir, first and last
+--  when summarised), "sink", "sink dns", "sink tcp", "sink udp", "sink
+--  http" or "inspection", count}: the evidence past a budget; a
+--  summary's first and last events are in the other lists too);
 --  `runtime` (by pid: "python", "perl", "ruby", "node" or "php", from the
 --  image's name or the library the process read); `environment_checks`
 --  ({what, image}: the checks of `M.ENVIRONMENT_CHECKS` it made); and
@@ -267,7 +316,7 @@ function M.of(run)
 	if type(run) ~= "table" then
 		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
 	end
-	local F = { written_set = {}, runtime = {} }
+	local F = { written_set = {}, runtime = {}, overflow = {} }
 	for _, l in ipairs { "execs", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
 		"signals", "protects", "ptraces", "namespaces", "refused", "killed" } do
@@ -277,6 +326,7 @@ function M.of(run)
 	for _, e in ipairs(type(run.events) == "table" and run.events or {}) do
 		if type(e) == "table" then on_event(F, P, e) end
 	end
+	on_overflow(F, P, run)
 	on_sink(F, run)
 	on_files(F, run)
 	F.written_set = nil

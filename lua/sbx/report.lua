@@ -473,8 +473,10 @@ function M.events(r, info)
 		if e.kind == "mmap" and cap then e.cap = cap end
 		events[#events + 1] = e
 	end
+	-- events past their budgets (notify.h): summarised, or counted by kind
 	if r.events_dropped and r.events_dropped > 0 then
-		events[#events + 1] = { kind = "dropped", count = r.events_dropped }
+		events[#events + 1] = { kind = "dropped", count = r.events_dropped,
+			summaries = r.events_summarised, lost = r.events_lost }
 	end
 	if r.rule_error then events[#events + 1] = { kind = "rule", error = r.rule_error } end
 	if r.refused and r.refused.kind == "mmap" and cap then r.refused.cap = cap end
@@ -571,6 +573,30 @@ function M.call_summary(events)
 	return lines
 end
 
+--- The line of the events past their budgets: `evidence past its budget:
+-- 6000 events, summarised: open 6000 in /tmp (first /tmp/n0, last
+-- /tmp/n5999); not kept: exec 3` (the three largest summaries).
+function M.dropped_line(e)
+	local s, parts = {}, {}
+	-- a flood's names are the program's, as long as it likes
+	local function short(x) return #x > 96 and x:sub(1, 45) .. "[...]" .. x:sub(-46) or x end
+	for _, a in ipairs(e.summaries or {}) do s[#s + 1] = a end
+	table.sort(s, function(a, b) return a.count > b.count end)
+	for i = 1, math.min(#s, 3) do
+		local a = s[i]
+		parts[#parts + 1] = ("%s %d%s%s (first %s%s)"):format(a.kind, a.count,
+			a.answer ~= "allow" and " " .. a.answer or "", a.dir and " in " .. short(a.dir) or "",
+			short(M.call_words(a.first)), a.last and ", last " .. short(M.call_words(a.last)) or "")
+	end
+	if #s > 3 then parts[#parts + 1] = ("%d more"):format(#s - 3) end
+	local lost = {}
+	for k, n in pairs(e.lost or {}) do lost[#lost + 1] = ("%s %d"):format(k, n) end
+	table.sort(lost)
+	return ("evidence past its budget: %d events%s%s"):format(e.count,
+		#parts > 0 and ", summarised: " .. table.concat(parts, "; ") or "",
+		#lost > 0 and "; not kept: " .. table.concat(lost, ", ") or "")
+end
+
 local function event_line(e)
 	if call_kind[e.kind] then
 		-- refusals only: an allowed call is in the JSON, not the text;
@@ -580,7 +606,7 @@ local function event_line(e)
 			(e.count or 1) > 1 and (" x%d"):format(e.count) or "")
 	end
 	if e.kind == "refused" then return "refused: " .. M.call_words(e.call) end
-	if e.kind == "dropped" then return ("notified: %d more events not kept"):format(e.count) end
+	if e.kind == "dropped" then return M.dropped_line(e) end
 	if e.kind == "rule" then return "rule failed: " .. e.error end
 	if e.kind == "setid" then return setid_lines[e.action](e) end
 	if e.kind == "exit" then return ("exit %d"):format(e.code) end
