@@ -152,7 +152,7 @@ static void push_events(lua_State *L, const struct sbx_job *j)
 	const struct sbx_notify *n = &j->nt;
 	if (!j->io.notify)
 		return;
-	sbx_push_events(L, &n->log);
+	sbx_push_events(L, n);
 	lua_setfield(L, -2, "events");
 	lua_pushinteger(L, (lua_Integer)sbx_evlog_dropped(&n->log));
 	lua_setfield(L, -2, "events_dropped");

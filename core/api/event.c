@@ -142,12 +142,14 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 		set_int(L, "count", (lua_Integer)e->count);
 }
 
-void sbx_push_events(lua_State *L, const struct sbx_evlog *l)
+void sbx_push_events(lua_State *L, const struct sbx_notify *n)
 {
+	const struct sbx_evlog *l = &n->log;
 	struct sbx_event e;
 	lua_createtable(L, l->n > INT_MAX ? INT_MAX : (int)l->n, 0);
 	for (size_t i = 0; i < l->n; i++) {
 		sbx_evlog_get(l, i, &e);
+		sbx_notify_typed(n, &e);
 		sbx_push_event(L, &e);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}

@@ -152,7 +152,7 @@ SBX_LOCAL void sbx_push_event(lua_State *L, const struct sbx_event *e);
 /* event.c: the run's events (a list), its summaries of the events past their
  * budgets ({kind, answer, dir, count, first, last}) and the events lost
  * past the summaries ({kind = count}, "memory": not kept for memory). */
-SBX_LOCAL void sbx_push_events(lua_State *L, const struct sbx_evlog *l);
+SBX_LOCAL void sbx_push_events(lua_State *L, const struct sbx_notify *n);
 SBX_LOCAL void sbx_push_summaries(lua_State *L, const struct sbx_evlog *l);
 SBX_LOCAL void sbx_push_lost(lua_State *L, const struct sbx_evlog *l);
 struct sbx_lua_rule {

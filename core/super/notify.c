@@ -131,6 +131,9 @@ void sbx_notify_close(struct sbx_notify *n)
 	free(n->memfd);
 	n->memfd = NULL;
 	n->nmemfd = 0;
+	free(n->payload);
+	n->payload = NULL;
+	n->npayload = 0;
 	sbx_lock_close(n);
 }
 
@@ -921,50 +924,55 @@ static int exec_memfd(pid_t pid, const struct seccomp_data *d,
 	return fd;
 }
 
-/* What an executed memfd's type is wanted for: the run's events of that
- * payload (by its sha256), found when the worker answers. */
-struct memfd_ask {
-	struct sbx_notify *n;
-	char sha256[65];
-};
+static struct sbx_payload *payload_of(const struct sbx_notify *n,
+				      const char *sha256)
+{
+	for (size_t i = 0; i < n->npayload; i++)
+		if (strcmp(n->payload[i].sha256, sha256) == 0)
+			return &n->payload[i];
+	return NULL;
+}
 
-/* The worker's answer: every exec of that payload still untyped. */
+void sbx_notify_typed(const struct sbx_notify *n, struct sbx_event *e)
+{
+	const struct sbx_payload *p;
+	if (e->kind != SBX_EV_EXEC || e->memfd < 0 || e->type[0] ||
+	    !e->sha256[0] || !(p = payload_of(n, e->sha256)))
+		return;
+	memcpy(e->type, p->type, sizeof e->type);
+	memcpy(e->mime, p->mime, sizeof e->mime);
+}
+
+/* The worker's answer for payload idx of the run (ctx). */
 static void memfd_typed(void *ctx, size_t idx, const char *type,
 			const char *mime)
 {
-	const struct memfd_ask *a = ctx;
-	(void)idx;
-	for (size_t i = 0; i < a->n->nev; i++) {
-		struct sbx_event *e = &a->n->ev[i];
-		if (e->kind != SBX_EV_EXEC || e->memfd < 0 || e->type[0] ||
-		    strcmp(e->sha256, a->sha256) != 0)
-			continue;
-		snprintf(e->type, sizeof e->type, "%s", type);
-		snprintf(e->mime, sizeof e->mime, "%s", mime);
-	}
+	struct sbx_notify *n = ctx;
+	if (idx >= n->npayload)
+		return;
+	snprintf(n->payload[idx].type, sizeof n->payload[idx].type, "%s", type);
+	snprintf(n->payload[idx].mime, sizeof n->payload[idx].mime, "%s", mime);
 }
 
 /* Types an executed memfd's head (len bytes) by the worker, against the
- * run's budget: once per payload in a run (an exec of a payload seen
- * before takes its type, or waits for the same answer). */
+ * run's budget: once per payload in a run (an exec of a payload asked
+ * before takes the same answer when the events are pushed). */
 static void type_memfd(struct sbx_notify *n, const void *head, size_t len,
-		       struct sbx_event *e)
+		       const struct sbx_event *e)
 {
-	struct memfd_ask *a;
-	for (size_t i = 0; i < n->nev; i++) {
-		const struct sbx_event *o = &n->ev[i];
-		if (o->kind == SBX_EV_EXEC && o->memfd >= 0 &&
-		    strcmp(o->sha256, e->sha256) == 0) {
-			memcpy(e->type, o->type, sizeof e->type);
-			memcpy(e->mime, o->mime, sizeof e->mime);
-			return;
-		}
-	}
-	if (!n->spec->filetype || !n->insp || !(a = malloc(sizeof *a)))
+	struct sbx_payload *p;
+	if (payload_of(n, e->sha256) || !n->spec->filetype || !n->insp ||
+	    n->npayload >= SBX_PAYLOADS_MAX)
 		return;
-	a->n = n;
-	memcpy(a->sha256, e->sha256, sizeof a->sha256);
-	sbx_inspect_submit(n->insp, head, len, memfd_typed, a, SBX_INSPECT_OWN);
+	p = realloc(n->payload, (n->npayload + 1) * sizeof *p);
+	if (!p)
+		return;
+	n->payload = p;
+	p += n->npayload;
+	memset(p, 0, sizeof *p);
+	memcpy(p->sha256, e->sha256, sizeof p->sha256);
+	n->npayload++;
+	sbx_inspect_submit(n->insp, head, len, memfd_typed, n, n->npayload - 1);
 }
 
 /* The payload of an executed memfd: its sha256 and size, read from the

@@ -263,6 +263,16 @@ struct sbx_notify {
 	/* the run's share of the inspection worker (its owner links it:
 	 * box.c); NULL: executed memfds are not typed */
 	struct sbx_inspect_run *insp;
+	/* the executed memfds' payloads asked of the worker this run, by
+	 * sha256 (notify.c type_memfd): each once; its type filled when the
+	 * worker answers, an event's taken as the events are pushed (the
+	 * log's records are not rewritten) */
+	struct sbx_payload {
+		char sha256[65];
+		char type[SBX_FILETYPE_MAX];
+		char mime[SBX_MIME_MAX];
+	} * payload;
+	size_t npayload;
 	struct sbx_lockguard *lg; /* lockguard.c's state; NULL: none */
 	struct {
 		unsigned long calls;	 /* sleeps skipped (sleep.c) */
@@ -270,7 +280,13 @@ struct sbx_notify {
 	} sleeps;
 };
 
-#define SBX_MEMFDS_MAX 4096 /* memfds one run may make */
+#define SBX_MEMFDS_MAX 4096  /* memfds one run may make */
+#define SBX_PAYLOADS_MAX 256 /* executed memfd payloads typed per run */
+
+/* e's type and MIME type from the run's payloads, when e is an exec of a
+ * memfd the worker typed (and e has none yet). */
+SBX_LOCAL void sbx_notify_typed(const struct sbx_notify *n,
+				struct sbx_event *e);
 
 SBX_LOCAL void sbx_notify_init(struct sbx_notify *n);
 SBX_LOCAL void sbx_notify_close(struct sbx_notify *n);
