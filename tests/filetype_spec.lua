@@ -54,6 +54,15 @@ describe("sbx.core.filetype [" .. S.priv .. "]", function()
 		assert.truthy(t:find("^ELF"), t)
 	end)
 
+	it("names a type whose words hold a date (a .pyc's timestamp: no time zone file in the worker)", function()
+		-- CPython 3.11's magic, flags 0 (timestamp-based), a timestamp, a size
+		local pyc = "\xa7\x0d\x0d\x0a" .. ("\0"):rep(4) .. "\x00\x00\x00\x60" .. "\x21\x00\x00\x00"
+			.. ("\0"):rep(16)
+		local t, m = core.filetype(pyc)
+		assert.truthy(t and t:find("^Byte%-compiled Python module"), t or m)
+		assert.truthy(t:find("timestamp", 1, true), t)
+	end)
+
 	it("looks at the first 64 KiB only", function()
 		local t = core.filetype("#!/bin/sh\n" .. ("x"):rep(200000))
 		assert.truthy(t:find("script", 1, true), t)

@@ -39,6 +39,7 @@
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/mman.h>
@@ -266,6 +267,12 @@ static int prepare(int sock, magic_t *desc, magic_t *mime)
 	*mime = *desc ? open_one(FLAGS | MAGIC_MIME_TYPE) : NULL;
 	if (!*mime)
 		return -ENOENT; /* no database, or not one it reads */
+	/* the time zone read now, as a rule (no file): a type that prints a
+	 * date (a .pyc's timestamp) would open /etc/localtime at its first
+	 * localtime, which the filter kills */
+	if (setenv("TZ", "UTC0", 1) < 0)
+		return -errno;
+	tzset();
 	if ((r = limits()) < 0 || (r = drop()) < 0 || (r = landlock()) < 0 ||
 	    (r = no_files()) < 0 || (r = filter()) < 0)
 		return r;
