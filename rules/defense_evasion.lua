@@ -103,8 +103,11 @@ end
 -- an anonymous executable mapping or a memfd executed
 local function from_memory(_, F)
 	for _, x in ipairs(F.execs) do
-		if x.sha256 or (x.image or ""):find("^/memfd:") then
-			return ("executed %s from memory (sha256:%s)"):format(x.image, tostring(x.sha256))
+		-- the supervisor's word that the file executed was a memfd (a
+		-- path "/memfd:x" the program named is only a path)
+		if x.memfd then
+			return ("executed %s from memory (%s)"):format(x.image,
+				x.sha256 and "sha256:" .. x.sha256 or "not hashed: past the run's hashing budget")
 		end
 	end
 	for _, x in ipairs(F.execs) do

@@ -116,6 +116,29 @@ describe("flood: evidence past its budget [" .. S.priv .. "]", function()
 		assert.are.equal(1, #e.argv)
 		assert.is_true(e.argv_cut)
 	end)
+
+	-- the sample aims its flood at the summaries themselves: names in a
+	-- directory each (the summaries run out before /etc has one), or in
+	-- /etc itself (the read is neither among the first of /etc's nor its
+	-- last); the files it is judged on are kept whole in a budget of
+	-- their own (notify.keep, sbx.stdbox.KEEP_OPENS)
+	for _, where in ipairs { "dirs", "etc" } do
+		it("a flood aimed at the summaries (" .. where .. "), then a read of /etc/shadow: kept, as severe", function()
+			local prog = os.getenv("PWD") .. "/build/tests/floodhide"
+			local _, err, _, res = S.json_run("--explore", "--ro", prog .. ":/opt/floodhide", "--",
+				"/bin/sh", "-c", "/opt/floodhide " .. where .. " 40000")
+			assert.truthy(dropped_event(res), err)
+			assert.truthy(finding(res, "evidence_flood"))
+			assert.truthy(finding(res, "shadow"), err)
+			assert.are.equal("malicious", res.verdict.verdict)
+			assert.is_true(res.verdict.severity >= plain.verdict.severity)
+			local kept = false
+			for _, e in ipairs(events_of(res, "open")) do
+				if e.path == "/etc/shadow" then kept = true end
+			end
+			assert.is_true(kept)
+		end)
+	end
 end)
 
 describe("flood: long paths and arguments [" .. S.priv .. "]", function()

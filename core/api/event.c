@@ -111,6 +111,12 @@ static void push_event_exec(lua_State *L, const struct sbx_event *e)
 	/* the last argument kept cut: its whole length */
 	if (e->argv_cut_len)
 		set_int(L, "arg_cut", (lua_Integer)e->argv_cut_len);
+	/* the executed file was a memfd (notify.c exec_memfd: from the
+	 * descriptor itself, never from the path the program named) */
+	if (e->memfd >= 0) {
+		lua_pushboolean(L, 1);
+		lua_setfield(L, -2, "memfd");
+	}
 	if (e->sha256[0]) {
 		set_str(L, "sha256", e->sha256);
 		set_int(L, "size", (lua_Integer)e->size);

@@ -463,8 +463,8 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 {
 	static const char *const modes[] = {"stop", "deny", "log", NULL};
 	static const char *const keys[] = {
-	    "open",  "open_exact", "change", "connect",	   "mmap_cap",
-	    "tasks", "execs",	   "watch",  "sleep_skip", NULL};
+	    "open",  "open_exact", "change",	 "connect", "mmap_cap", "tasks",
+	    "execs", "watch",	   "sleep_skip", "keep",    NULL};
 	struct sbx_notify_spec *n = &b->nspec;
 
 	n->mode = SBX_MODE_DENY;
@@ -501,6 +501,7 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		n->open_exact =
 		    notify_list(L, t, "open_exact", anchor, 1, &n->nopen_exact);
 		n->change = notify_list(L, t, "change", anchor, 1, &n->nchange);
+		n->keep = notify_list(L, t, "keep", anchor, 1, &n->nkeep);
 		n->connect =
 		    notify_list(L, t, "connect", anchor, 0, &n->nconnect);
 		n->mmap_cap = (uint64_t)sbx_opt_int(L, t, "mmap_cap", 0, 0,

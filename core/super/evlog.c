@@ -150,7 +150,8 @@ static int flood_kind(const struct sbx_event *e)
 	}
 }
 
-#define EVLOG_MAX (SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES)
+#define EVLOG_MAX                                                              \
+	(SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES + SBX_KEEP_BYTES)
 
 /* Grows l to take a record of size bytes; 0 or -1. */
 static int grow(struct sbx_evlog *l, size_t size)
@@ -248,8 +249,10 @@ void sbx_evlog_add(struct sbx_evlog *l, const struct sbx_event *e)
 		return;
 	}
 	size = rec_size(e);
-	used = flood ? &l->flood : &l->intent;
-	budget = flood ? SBX_FLOOD_BYTES : SBX_INTENT_BYTES;
+	used = e->keep ? &l->kept : flood ? &l->flood : &l->intent;
+	budget = e->keep ? SBX_KEEP_BYTES
+		 : flood ? SBX_FLOOD_BYTES
+			 : SBX_INTENT_BYTES;
 	if (*used + size > budget) {
 		/* past the budget: summarised, and the first few of each
 		 * summary kept whole all the same (a read of /etc/shadow after

@@ -1454,6 +1454,8 @@ int sbx_notify_handle(struct sbx_notify *n)
 	}
 	e.answer = ans;
 	e.err = ans == SBX_ANS_DENY ? err : 0;
+	e.keep = e.kind == SBX_EV_OPEN && n->spec->keep &&
+		 !outside(n->spec->keep, n->spec->nkeep, e.path);
 	sbx_evlog_add(&n->log, &e);
 	if (ans == SBX_ANS_STOP) {
 		/* left unanswered: the caller kills the box, and the task

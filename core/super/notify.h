@@ -80,6 +80,12 @@ struct sbx_notify_spec {
 	const char *const *connect; /* "ip:port" a connect/bind/send may */
 	size_t nconnect;
 	uint64_t mmap_cap; /* bytes; 0: no cap */
+	/* path prefixes whose opens are kept whole in a budget of their own
+	 * (SBX_KEEP_BYTES: evlog.c), never summarised with a flood: the
+	 * files a sample is judged on (the analysis box's credentials and
+	 * decoys, sbx.stdbox) */
+	const char *const *keep;
+	size_t nkeep;
 	/* budgets over the run (0: none): notified process (task) creations
 	 * (clone, clone3, fork, vfork) and execs past the program's first */
 	unsigned long tasks, execs;
@@ -131,7 +137,10 @@ struct sbx_notify_spec {
  *   same (up to SBX_SAMPLE_BYTES in all): a flood fills its own
  *   directory's, and a read of /etc/shadow after a flood of /tmp is
  *   among the first of /etc's.
- * The bound: SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES (26 MiB)
+ * - an open under the spec's keep list (the files a sample is judged on)
+ *   is kept whole up to SBX_KEEP_BYTES of its own, whatever came before.
+ * The bound: SBX_FLOOD_BYTES + SBX_INTENT_BYTES + SBX_SAMPLE_BYTES
+ * + SBX_KEEP_BYTES (27 MiB)
  * of records in a buffer grown to that at most, 8 bytes of index per
  * record (each at least 157 bytes: 2 MiB at most, doubled) and SBX_AGGS
  * summaries (sizeof(struct sbx_agg): 4,888 bytes, 1.2 MiB): under 30 MiB
@@ -142,9 +151,14 @@ struct sbx_notify_spec {
 #define SBX_AGGS 256
 #define SBX_SAMPLES 16
 #define SBX_SAMPLE_BYTES ((size_t)2 << 20)
+/* opens under the spec's keep list: about 5,000, a budget of their own
+ * (a flood of other names, or of other directories, never takes their
+ * room, nor they an exec's) */
+#define SBX_KEEP_BYTES ((size_t)1 << 20)
 struct sbx_event {
 	int kind;	 /* SBX_EV_* */
 	int answer;	 /* SBX_ANS_* */
+	int keep;	 /* open: its path is under the spec's keep list */
 	int nr;		 /* the system call */
 	int pid;	 /* in the box's pid namespace; 0: unknown */
 	int ppid;	 /* its parent's in the same namespace, as the kernel
@@ -195,13 +209,13 @@ struct sbx_agg {
  * bytes in buf at off[i]; consecutive equal events are one, counted. */
 struct sbx_evlog {
 	unsigned char *buf;
-	size_t len, size;	       /* bytes used, allocated */
-	size_t flood, intent, sampled; /* bytes of each budget used */
-	size_t *off;		       /* each record's offset in buf */
-	size_t n, cap;		       /* records, allocated */
-	struct sbx_event last;	       /* the last event recorded, whole */
-	int have_last;		       /* last is the newest record */
-	struct sbx_agg *agg;	       /* summaries, in order of their first */
+	size_t len, size;		     /* bytes used, allocated */
+	size_t flood, intent, sampled, kept; /* bytes of each budget used */
+	size_t *off;			     /* each record's offset in buf */
+	size_t n, cap;			     /* records, allocated */
+	struct sbx_event last; /* the last event recorded, whole */
+	int have_last;	       /* last is the newest record */
+	struct sbx_agg *agg;   /* summaries, in order of their first */
 	size_t nagg;
 	unsigned long summarised;	  /* events in the summaries */
 	unsigned long lost[SBX_EV_COUNT]; /* past the summaries, by kind */

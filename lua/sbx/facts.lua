@@ -85,7 +85,7 @@ local function on_exec(F, P, e, pid)
 	local x = { pid = pid, ppid = ppid, image = e.path or argv[1], argv = argv,
 		cmdline = table.concat(argv, " "), argv_cut = e.argv_cut,
 		parent_image = pimage, parent_cmdline = pcmd, cwd = e.cwd, answer = e.answer,
-		sha256 = e.sha256, size = e.size }
+		sha256 = e.sha256, size = e.size, memfd = e.memfd }
 	add(F.execs, x)
 	if pid and e.answer ~= "deny" and e.answer ~= "stop" then
 		P.image[pid], P.cmdline[pid] = x.image, x.cmdline

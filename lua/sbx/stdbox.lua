@@ -836,14 +836,29 @@ local function capture_placed(t)
 	return set
 end
 
+--- The files a sample is judged on, whose opens the supervisor keeps
+-- whole in a budget of their own (`notify.keep`: never summarised with a
+-- flood of other names; core/super/notify.h): the password and sudo
+-- files, root's home, the credentials of the box user's home (`~`), and
+-- every decoy the box places.
+M.KEEP_OPENS = { "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/security/opasswd",
+	"/root", "~/.ssh", "~/.aws", "~/.gnupg", "~/.netrc", "~/.git-credentials", "~/.pgpass", "~/.docker",
+	"~/.kube", "~/.bash_history", "~/.config/google-chrome", "~/.mozilla", "~/.password-store" }
+
 -- The spec for sbx.core.box, from the inputs c and the tree t.
 -- The explain channel's table: the profile's (`o.notify`), with the
--- analysis box's sleep threshold (`o.sleep_skip`, seconds) in ns.
-local function notify_table(o)
-	if not (o.notify and o.sleep_skip) then return o.notify end
+-- analysis box's sleep threshold (`o.sleep_skip`, seconds) in ns and the
+-- opens kept whole (`M.KEEP_OPENS`, the decoys of tree t).
+local function notify_table(o, tree)
+	if not o.notify then return nil end
 	local t = {}
 	for k, v in pairs(o.notify) do t[k] = v end
-	t.sleep_skip = math.floor(o.sleep_skip * 1e9)
+	if o.sleep_skip then t.sleep_skip = math.floor(o.sleep_skip * 1e9) end
+	local keep = {}
+	for _, p in ipairs(o.notify.keep or {}) do keep[#keep + 1] = p end
+	for _, p in ipairs(M.KEEP_OPENS) do keep[#keep + 1] = (p:gsub("^~", M.user.home)) end
+	for _, d in ipairs(tree.decoys or {}) do keep[#keep + 1] = d.path end
+	t.keep = keep
 	return t
 end
 
@@ -915,7 +930,7 @@ local function box_spec(o, c, t)
 		-- the operator's rule, the supervisor's table
 		mode = o.mode,
 		rule = o.rule,
-		notify = notify_table(o),
+		notify = notify_table(o, t),
 	}
 end
 
