@@ -54,6 +54,18 @@ describe("sleeps skipped [" .. S.priv .. "]", function()
 		assert.are.same({ seconds = n, calls = 8 }, res.behaviour.sleeps_skipped)
 	end)
 
+	it("the time that remains is written where the task may write, a thread's too; a read-only one left", function()
+		-- written through a pidfd in the task's /proc mem (sleep.c),
+		-- which could write a read-only page: the kernel leaves it, so
+		-- does the supervisor
+		local host = S.sh(SLEEPS .. " back 0")
+		assert.are.equal("select_ro 0 left 0\nthread_pselect6 0 left 0\n", host)
+		local out, err, code = S.runlua("--explore", "--wall", "30", "--", SLEEPS, "back", "600")
+		assert.are.equal(0, code, err)
+		assert.are.equal("select_ro 0 left 600000000000\nthread_pselect6 0 left 0\n", out)
+		assert.is_truthy(err:find("sleeps skipped: 1200 s in 2 calls\n", 1, true), err)
+	end)
+
 	it("a hostile timeout gets the kernel's own answer; a sleep of years returns", function()
 		local out, err, code = S.runlua("--explore", "--wall", "30", "--", SLEEPS, "bad")
 		assert.are.equal(0, code, err)
