@@ -296,7 +296,7 @@ static int status_ids(int dfd, int *levels, pid_t *ppid)
  */
 static void read_ids(pid_t host, int pidfd, struct sbx_event *e)
 {
-	int levels, plevels, again, parent = 0;
+	int levels, plevels = 0, again, parent = 0;
 	int dfd = sbx_pidfd_proc(pidfd, host), pfd = -1;
 	pid_t phost, now;
 
