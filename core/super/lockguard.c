@@ -29,7 +29,9 @@
  * layers, nsfs and every anonymous inode have devices no mount lists).
  * Init opens each place inside the box once the tree is built, leaving
  * out one a later mount covers (handover.c own_tmpfs), and hands them
- * over (SBX_MSG_LOCKS, control.c) before the command exists; each is kept
+ * over (SBX_MSG_LOCKS, control.c) before the command exists (trusted as
+ * init's: the command never holds the control socket, close-on-exec, and
+ * only the first such message is taken); each is kept
  * here if it is a tmpfs, by its device, the descriptor held so that the
  * device number is not freed and given to another file system while the
  * box runs.  Everything else (a host file however it reached the box,
