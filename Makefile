@@ -138,6 +138,10 @@ build/tests/bare_true: tests/progs/bare_true.c | build/tests
 # the filter's own test program includes the filter's source
 build/tests/ttyfilter: core/super/ttyfilter.c core/super/ttyfilter.h
 
+# the pid reuse program includes the pidfd helpers' source
+build/tests/pidreuse: core/super/pidfd.c core/super/pidfd.h core/common/fileio.c
+build/tests/pidreuse: PROG_CFLAGS += -Icore/common -Icore/super
+
 # the strict profile's corpus shares its --seccomp option
 $(filter build/tests/corpus_%,$(PROG_BIN)): tests/progs/corpus.h
 

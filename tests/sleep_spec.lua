@@ -54,6 +54,32 @@ describe("sleeps skipped [" .. S.priv .. "]", function()
 		assert.are.same({ seconds = n, calls = 8 }, res.behaviour.sleeps_skipped)
 	end)
 
+	it("the time that remains is written where the task may write, a thread's too; a read-only one left", function()
+		-- written through a pidfd in the task's /proc mem (sleep.c),
+		-- which could write a read-only page: the kernel leaves it, so
+		-- does the supervisor
+		local host = S.sh(SLEEPS .. " back 0")
+		assert.are.equal("select_ro 0 left 0\nthread_pselect6 0 left 0\n", host)
+		local out, err, code = S.runlua("--explore", "--wall", "30", "--", SLEEPS, "back", "600")
+		assert.are.equal(0, code, err)
+		assert.are.equal("select_ro 0 left 600000000000\nthread_pselect6 0 left 0\n", out)
+		assert.is_truthy(err:find("sleeps skipped: 1200 s in 2 calls\n", 1, true), err)
+	end)
+
+	-- the remaining time is written through a pidfd (core/super/pidfd.c),
+	-- never by the number: a task killed and its number given to another
+	-- process (forced with ns_last_pid, root only) is out of reach
+	local reuse = "a task's pid handed to another process: the pidfd's /proc and write reach nothing; by number would"
+	if S.euid() == 0 then
+		it(reuse, function()
+			local out, code = S.sh("build/tests/pidreuse")
+			assert.are.equal(0, code, out)
+			assert.are.equal("before 0\nproc -3\nwrite -3\nword 1\nby_pid 8\nword 9\n", out)
+		end)
+	else
+		pending(reuse .. ": needs root (ns_last_pid of the host's pid namespace)")
+	end
+
 	it("a hostile timeout gets the kernel's own answer; a sleep of years returns", function()
 		local out, err, code = S.runlua("--explore", "--wall", "30", "--", SLEEPS, "bad")
 		assert.are.equal(0, code, err)

@@ -425,6 +425,8 @@ static void send_box(const struct sbx_plan *p)
 {
 	if (p->kmem)
 		CHECK(sbx_send_meters(p), SBX_ST_METERS, -1);
+	if (p->notify) /* the lock guard's places (lockguard.c) */
+		sbx_send_locks(p);
 	if (p->nplaces > 0 && p->root_opts)
 		sbx_send_places(p);
 }

@@ -60,6 +60,7 @@ SBX_LOCAL int sbx_hand_over(const struct sbx_msg *m, const int *fd, int n,
 			    int r);
 SBX_LOCAL int sbx_open_meters(const struct sbx_plan *p);
 SBX_LOCAL int sbx_send_meters(const struct sbx_plan *p);
+SBX_LOCAL void sbx_send_locks(const struct sbx_plan *p);
 SBX_LOCAL void sbx_send_places(const struct sbx_plan *p);
 
 /* lock.c: capabilities and Landlock */

@@ -129,4 +129,20 @@ static inline int64_t sbx_process_cpu_ns(pid_t pid)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* PROCMAP_QUERY (Linux 6.11): the mapping that holds an address, asked of
+ * a /proc/<pid>/maps descriptor by ioctl (linux/fs.h of 6.11). */
+#ifndef PROCMAP_QUERY
+struct procmap_query {
+	uint64_t size;
+	uint64_t query_flags;
+	uint64_t query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset;
+	uint64_t inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+#define PROCMAP_QUERY _IOWR('f', 17, struct procmap_query)
+#define PROCMAP_QUERY_VMA_WRITABLE 0x02
+#endif
+
 #endif

@@ -226,8 +226,13 @@ enum {
 	SBX_MSG_OUTLIVED, /* (follow) the processes left when the command
 			     ended: index their count (-1 unknown), then a
 			     struct sbx_outlived_msg's list */
+	SBX_MSG_LOCKS,	  /* an O_PATH descriptor of each of the box's own
+			     tmpfs places (SCM_RIGHTS), sent when the plan
+			     notifies: the only file systems whose files the
+			     lock guard lets the box lock (lockguard.c) */
 };
-#define SBX_PLACES_MAX 16 /* written places per box */
+#define SBX_LOCK_PLACES 16 /* tmpfs places of one box that may hold locks */
+#define SBX_PLACES_MAX 16  /* written places per box */
 /* SBX_MSG_METERS (kmem.h): index says which meters follow, in this order:
  * the sockets' two, the IPC namespace's three, then each tmpfs */
 #define SBX_KMEM_TMPFS 16 /* tmpfs mounts counted per box */

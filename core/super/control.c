@@ -9,6 +9,8 @@
 #include "super.h"
 
 #include "fileio.h"
+#include "lockguard.h"
+#include "pidfd.h"
 #include "stamp.h"
 
 #include <errno.h>
@@ -62,18 +64,6 @@ drop:
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-}
-
-/* The current pid of the process of pidfd in our pid namespace (its
- * fdinfo's Pid: line); -1 once it has been reaped, 0 if unknown. */
-static pid_t pidfd_pid(int pidfd)
-{
-	char path[64], buf[512], *s;
-	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
-	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) <= 0)
-		return 0;
-	s = strstr(buf, "\nPid:");
-	return s ? (pid_t)strtol(s + 5, NULL, 10) : 0;
 }
 
 /* Copies the lines of status to out, the box's own Uid: and Gid: lines
@@ -131,7 +121,7 @@ static size_t merge_status(const struct sbx_job *j, char *out,
 void sbx_probe_exec(struct sbx_job *j)
 {
 	static char status[16384], merged[16384 + sizeof j->box_ids];
-	char path[64], *np;
+	char *np;
 	size_t n = 0;
 	pid_t pid;
 	int dfd;
@@ -140,14 +130,12 @@ void sbx_probe_exec(struct sbx_job *j)
 	if (j->cmd_pidfd < 0 || !j->probe || j->probe_len == 0 ||
 	    j->probe[0] != '\0')
 		goto out;
-	if (j->have_cannot || (pid = pidfd_pid(j->cmd_pidfd)) <= 0)
+	if (j->have_cannot || (pid = sbx_pidfd_pid(j->cmd_pidfd)) <= 0)
 		goto out;
-	snprintf(path, sizeof path, "/proc/%d", (int)pid);
-	dfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dfd = sbx_pidfd_proc(j->cmd_pidfd, pid); /* pidfd.h */
 	if (dfd < 0)
 		goto out;
-	if (pidfd_pid(j->cmd_pidfd) == pid &&
-	    sbx_read_at(dfd, "status", O_NOFOLLOW, status, sizeof status) > 0)
+	if (sbx_read_at(dfd, "status", O_NOFOLLOW, status, sizeof status) > 0)
 		n = merge_status(j, merged, status);
 	close(dfd);
 	if (n == 0 || !(np = malloc(n + j->probe_len)))
@@ -163,9 +151,9 @@ out:
 
 /* One datagram of the control socket, like recv(MSG_DONTWAIT); fds gets
  * the two descriptors a probe carries (close-on-exec), else -1; the job
- * takes those of the memory meters (kmem.h), of the written places
- * (capture.c) and the sink's listeners (sink.h): any other descriptor
- * that came is closed. */
+ * takes those of the memory meters (kmem.h), of the lock guard's places
+ * (lockguard.c), of the written places (capture.c) and the sink's
+ * listeners (sink.h): any other descriptor that came is closed. */
 static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 {
 	int ctl = j->ctl;
@@ -202,6 +190,12 @@ static ssize_t recv_ctl(struct sbx_job *j, char *buf, size_t size, int fds[2])
 	    ((const struct sbx_msg *)(const void *)buf)->type ==
 		SBX_MSG_PLACES) {
 		sbx_capture_take(&j->cap, buf, c);
+		return n;
+	}
+	if (n == (ssize_t)sizeof(struct sbx_msg) &&
+	    ((const struct sbx_msg *)(const void *)buf)->type ==
+		SBX_MSG_LOCKS) {
+		sbx_lock_take(&j->nt, c); /* lockguard.c */
 		return n;
 	}
 	if (n >= (ssize_t)sizeof(struct sbx_msg) &&

@@ -23,14 +23,22 @@
  * it is taken as the equivalent OFD lock on the same open file (the
  * semantic difference is docs/seccomp.md's, "Locks").
  *
- * A host file is one whose device is mounted in the supervisor's mount
- * namespace (its mountinfo, read before the box exists and again when a
- * device is not there): the box's own tmpfs, proc and mqueue instances are
- * mounted in the box's namespace only.  Only a regular file or a directory
- * of the box's own is locked: every anonymous inode (eventfd, epoll, a
- * timerfd) is one inode shared by the whole host, so a lock on it would
- * stall a host process that locks its own; those and every other file
- * (pipe, socket, device) get ENOLCK, as a host file does.
+ * The box may lock only a file it provably owns: a regular file or a
+ * directory on one of its own tmpfs places (an allow-list, never a
+ * deny-list of the host's devices: a nested btrfs subvolume, an overlay's
+ * layers, nsfs and every anonymous inode have devices no mount lists).
+ * Init opens each place inside the box once the tree is built, leaving
+ * out one a later mount covers (handover.c own_tmpfs), and hands them
+ * over (SBX_MSG_LOCKS, control.c) before the command exists (trusted as
+ * init's: the command never holds the control socket, close-on-exec, and
+ * only the first such message is taken); each is kept
+ * here if it is a tmpfs, by its device, the descriptor held so that the
+ * device number is not freed and given to another file system while the
+ * box runs.  Everything else (a host file however it reached the box,
+ * /proc/self/ns/net under --net host, a memfd, a pipe, a socket, an
+ * eventfd: one inode shared by the whole host) gets ENOLCK, what the
+ * kernel answers when it cannot lock, and the refusal is recorded as an
+ * event (the call, ENOLCK, the file's name in the box).
  *
  * A blocking request that would block waits here, unanswered, and is tried
  * again from the supervisor's loop (sbx_lock_retry) until it is granted or
@@ -39,19 +47,21 @@
 #include "lockguard.h"
 
 #include "compat.h"
+#include "fdpass.h"
 #include "job.h"
+#include "pidfd.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #ifndef AUDIT_ARCH_X86_64
@@ -73,61 +83,17 @@ struct waiter {
 };
 
 struct sbx_lockguard {
-	dev_t *dev; /* devices mounted in the supervisor's namespace */
-	size_t ndev;
-	int mounts; /* its mountinfo, polled for a change; -1: none */
+	int place[SBX_LOCK_PLACES]; /* the box's own tmpfs places (init's) */
+	dev_t dev[SBX_LOCK_PLACES]; /* the device of each */
+	size_t nplaces;
+	int taken; /* the places came: a second message is not init's */
 	struct waiter *w;
 	size_t nw, capw;
 };
 
-/* The devices of the supervisor's mountinfo into g (replacing the list);
- * 0 or -errno. */
-static int read_devices(struct sbx_lockguard *g)
-{
-	char line[4096];
-	unsigned maj, min;
-	size_t n = 0, cap = 64;
-	dev_t *dev = malloc(cap * sizeof *dev);
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	if (dev == NULL || f == NULL) {
-		free(dev);
-		if (f != NULL)
-			fclose(f);
-		return -ENOMEM;
-	}
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2)
-			continue;
-		if (n == cap) {
-			dev_t *d = realloc(dev, 2 * cap * sizeof *dev);
-			if (d == NULL)
-				break;
-			dev = d;
-			cap *= 2;
-		}
-		dev[n++] = makedev(maj, min);
-	}
-	fclose(f);
-	free(g->dev);
-	g->dev = dev;
-	g->ndev = n;
-	return 0;
-}
-
 void sbx_lock_init(struct sbx_notify *n)
 {
-	struct sbx_lockguard *g = calloc(1, sizeof *g);
-	/* opened before the read: a change between them is seen later */
-	if (g != NULL)
-		g->mounts = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (g != NULL && read_devices(g) < 0) {
-		if (g->mounts >= 0)
-			close(g->mounts);
-		free(g);
-		g = NULL;
-	}
-	n->lg = g;
+	n->lg = calloc(1, sizeof *n->lg);
 }
 
 void sbx_lock_close(struct sbx_notify *n)
@@ -138,11 +104,31 @@ void sbx_lock_close(struct sbx_notify *n)
 	for (size_t i = 0; i < g->nw; i++)
 		close(g->w[i].fd);
 	free(g->w);
-	free(g->dev);
-	if (g->mounts >= 0)
-		close(g->mounts);
+	for (size_t i = 0; i < g->nplaces; i++)
+		close(g->place[i]);
 	free(g);
 	n->lg = NULL;
+}
+
+void sbx_lock_take(struct sbx_notify *n, const struct cmsghdr *c)
+{
+	struct sbx_lockguard *g = n->lg;
+	int fd[SBX_FDPASS_MAX];
+	size_t nfd = sbx_cmsg_fds(c, fd, SBX_FDPASS_MAX);
+	for (size_t i = 0; i < nfd; i++) {
+		struct statfs sf;
+		struct stat st;
+		if (g != NULL && !g->taken && g->nplaces < SBX_LOCK_PLACES &&
+		    fstatfs(fd[i], &sf) == 0 && sf.f_type == TMPFS_MAGIC &&
+		    fstat(fd[i], &st) == 0) {
+			g->dev[g->nplaces] = st.st_dev;
+			g->place[g->nplaces++] = fd[i];
+		} else {
+			close(fd[i]);
+		}
+	}
+	if (g != NULL)
+		g->taken = 1;
 }
 
 int sbx_lock_call(const struct seccomp_data *d)
@@ -157,39 +143,19 @@ int sbx_lock_call(const struct seccomp_data *d)
 		cmd == F_OFD_SETLKW);
 }
 
-static int listed(const struct sbx_lockguard *g, dev_t dev)
-{
-	for (size_t i = 0; i < g->ndev; i++)
-		if (g->dev[i] == dev)
-			return 1;
-	return 0;
-}
-
-/* Has the supervisor's mount table changed since it was last read?  (A
- * mountinfo file polls POLLPRI then, once.)  Unknown: yes. */
-static int mounts_changed(const struct sbx_lockguard *g)
-{
-	struct pollfd p = {g->mounts, POLLPRI, 0};
-	if (g->mounts < 0 || poll(&p, 1, 0) < 0)
-		return 1;
-	return (p.revents & (POLLPRI | POLLERR)) != 0;
-}
-
-/* May the box lock the open file fd?  Its own regular file or directory,
- * on a device the host does not mount (looked up again when missing and
- * the host's mounts have changed since). */
-static int box_own(struct sbx_lockguard *g, int fd)
+/* May the box lock the open file fd?  A regular file or a directory on
+ * one of its own tmpfs places. */
+static int box_own(const struct sbx_lockguard *g, int fd)
 {
 	struct stat st;
 	if (g == NULL || fstat(fd, &st) != 0)
 		return 0;
 	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return 0;
-	if (listed(g, st.st_dev))
-		return 0;
-	if (!mounts_changed(g))
-		return 1;
-	return read_devices(g) == 0 && !listed(g, st.st_dev);
+	for (size_t i = 0; i < g->nplaces; i++)
+		if (g->dev[i] == st.st_dev)
+			return 1;
+	return 0;
 }
 
 /* One try, never blocking: 0 granted, -EAGAIN (or -EACCES) held by
@@ -239,42 +205,83 @@ static int keep_waiting(struct sbx_lockguard *g, const struct waiter *w)
 	return 0;
 }
 
-/* The request of req in w: the descriptor taken, fcntl's struct read;
- * 0, or the errno the call gets. */
-static int take_request(const struct seccomp_notif *req, struct waiter *w)
+/* The request of req in w: the descriptor taken through pidfd (the
+ * task's), fcntl's struct read; 0, or the errno the call gets. */
+static int take_request(const struct seccomp_notif *req, int pidfd,
+			struct waiter *w)
 {
-	pid_t pid = (pid_t)req->pid;
+	uint32_t fd = (uint32_t)req->data.args[0];
 	memset(w, 0, sizeof *w);
 	w->id = req->id;
 	w->nr = req->data.nr;
 	w->op = (unsigned)req->data.args[1];
+	w->fd = -1;
 	/* the kernel reads an unsigned int: -1 and the like are no
 	 * descriptor */
-	if ((int)(uint32_t)req->data.args[0] < 0)
+	if ((int)fd < 0)
 		return EBADF;
-	w->fd = sbx_task_fd(pid, (uint32_t)req->data.args[0]);
+	if (pidfd >= 0)
+		w->fd = (int)syscall(SYS_pidfd_getfd, pidfd, (int)fd, 0);
 	if (w->fd < 0) /* no such descriptor; or not taken: no lock */
-		return errno == EBADF ? EBADF : ENOLCK;
+		return pidfd >= 0 && errno == EBADF ? EBADF : ENOLCK;
 	if (w->nr == SYS_fcntl &&
-	    sbx_task_mem(pid, req->data.args[2], &w->fl, sizeof w->fl) < 0)
+	    sbx_task_mem((pid_t)req->pid, req->data.args[2], &w->fl,
+			 sizeof w->fl) < 0)
 		return EFAULT;
 	return 0;
+}
+
+/* The refusal of req as an event: the call, ENOLCK, the file's name in
+ * the box (its descriptor's link, read through the pidfd's /proc
+ * directory; never followed), the task's ids.  Before the id check. */
+static void name_refusal(struct sbx_notify *n, const struct seccomp_notif *req,
+			 int pidfd, struct sbx_event *e)
+{
+	char link[32];
+	int dfd = sbx_pidfd_proc(pidfd, (pid_t)req->pid);
+	ssize_t r = -1;
+	memset(e, 0, sizeof *e);
+	e->kind = SBX_EV_SYSCALL;
+	e->answer = SBX_ANS_DENY;
+	e->nr = req->data.nr;
+	e->err = ENOLCK;
+	e->flags = (uint32_t)req->data.args[1]; /* flock's op, fcntl's cmd */
+	e->memfd = -1;
+	snprintf(link, sizeof link, "fd/%u", (uint32_t)req->data.args[0]);
+	if (dfd >= 0)
+		r = readlinkat(dfd, link, e->path, sizeof e->path - 1);
+	if (dfd >= 0)
+		close(dfd);
+	if (r > 0 && (size_t)r < sizeof e->path - 1)
+		e->path[r] = '\0';
+	else
+		snprintf(e->path, sizeof e->path, "?");
+	sbx_notify_name(n, (pid_t)req->pid, e);
 }
 
 void sbx_lock_handle(struct sbx_notify *n, const struct seccomp_notif *req)
 {
 	struct waiter w;
-	int r = -take_request(req, &w);
+	struct sbx_event e;
+	/* a pidfd first: once the id is checked, it is the caller's */
+	int pidfd = sbx_pidfd_open((pid_t)req->pid);
+	int r = -take_request(req, pidfd, &w), own = 0;
 
-	/* what was taken belongs to this call only if the task still waits
-	 * in it */
+	if (r == 0 && !(own = box_own(n->lg, w.fd)))
+		name_refusal(n, req, pidfd, &e);
+	if (pidfd >= 0)
+		close(pidfd);
+	/* what was taken and read belongs to this call only if the task
+	 * still waits in it */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0) {
 		if (w.fd >= 0)
 			close(w.fd);
 		return;
 	}
-	if (r == 0 && !box_own(n->lg, w.fd))
+	if (r == 0 && !own) {
 		r = -ENOLCK;
+		sbx_notify_record(n, &e);
+	}
 	if (r == 0)
 		r = attempt(&w);
 	if ((r == -EAGAIN || r == -EACCES) && blocking(&w)) {

@@ -36,6 +36,7 @@
 #include "fileio.h"
 #include "inspect.h"
 #include "lockguard.h"
+#include "pidfd.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -108,7 +109,7 @@ void sbx_notify_init(struct sbx_notify *n)
 	n->fd = n->pidfd = n->want = -1;
 	for (int i = 0; i < SBX_SEEN; i++)
 		n->seen[i].pidfd = -1;
-	sbx_lock_init(n); /* the host's devices, before the box exists */
+	sbx_lock_init(n); /* no place of the box's own yet: init sends them */
 }
 
 void sbx_notify_close(struct sbx_notify *n)
@@ -284,18 +285,17 @@ int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
 		   : -EFAULT;
 }
 
-/* A task's process id in the box (the last NStgid of its status: a
- * thread's events are its process's), how many pid namespaces it is seen
- * in (NStgid's entries) and its parent's host pid (PPid); 0 when its
- * status cannot be read. */
-static int status_ids(pid_t host, int *levels, pid_t *ppid)
+/* A task's process id in the box (the last NStgid of its status, read in
+ * its /proc directory dfd: a thread's events are its process's), how many
+ * pid namespaces it is seen in (NStgid's entries) and its parent's host
+ * pid (PPid); 0 when its status cannot be read. */
+static int status_ids(int dfd, int *levels, pid_t *ppid)
 {
-	char path[64], buf[4096], *s;
+	char buf[4096], *s;
 	int pid = 0;
-	snprintf(path, sizeof path, "/proc/%d/status", (int)host);
 	*levels = 0;
 	*ppid = 0;
-	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) <= 0)
+	if (dfd < 0 || sbx_read_once_at(dfd, "status", 0, buf, sizeof buf) <= 0)
 		return 0;
 	s = strstr(buf, "\nPPid:");
 	if (s)
@@ -317,28 +317,34 @@ static int status_ids(pid_t host, int *levels, pid_t *ppid)
 
 /*
  * The task's process id in the box into e->pid, and its parent's into
- * e->ppid as the kernel names it: the task's status (its PPid, a host
- * pid), the parent's status (its NStgid's last entry: its pid in the
- * box), then the task's again.  A parent that exits is replaced as the
- * task's parent (reparenting) before its pid is freed, so an unchanged
- * PPid means the status read was the parent's own, not a process that
- * took its number.  The parent is the box's only if it is seen in as many
- * pid namespaces (the box's init's parent is not: 0).
+ * e->ppid as the kernel names it, each through a pidfd (pidfd.h), never a
+ * bare number: the task's status in its /proc directory (opened while its
+ * pidfd still names host: its PPid, a host pid), a pidfd of that parent,
+ * then the task's status again.  A parent that exits is replaced as the
+ * task's parent (reparenting) before its number is freed, so an unchanged
+ * PPid means the parent's pidfd, taken in between, is the parent's own;
+ * its pid in the box is its fdinfo's (NSpid), read through that pidfd.
+ * The parent is the box's only if it is seen in as many pid namespaces
+ * (the box's init's parent is not: 0).
  */
-static void read_ids(pid_t host, struct sbx_event *e)
+static void read_ids(pid_t host, int pidfd, struct sbx_event *e)
 {
-	int levels, plevels, again, parent;
-	pid_t phost, pphost, now;
+	int levels, plevels = 0, again, parent = 0;
+	int dfd = sbx_pidfd_proc(pidfd, host), pfd = -1;
+	pid_t phost, now;
 
-	e->pid = status_ids(host, &levels, &phost);
+	e->pid = status_ids(dfd, &levels, &phost);
 	e->ppid = 0;
-	if (!e->pid || phost <= 0)
-		return;
-	parent = status_ids(phost, &plevels, &pphost);
-	if (status_ids(host, &again, &now) != e->pid || now != phost)
-		return;
+	if (e->pid && phost > 0)
+		pfd = sbx_pidfd_open(phost);
+	if (pfd >= 0 && status_ids(dfd, &again, &now) == e->pid && now == phost)
+		parent = sbx_pidfd_nspid(pfd, &plevels);
 	if (parent && plevels == levels)
 		e->ppid = parent;
+	if (pfd >= 0)
+		close(pfd);
+	if (dfd >= 0)
+		close(dfd);
 }
 
 /* Does the pidfd's task still live (its pidfd not readable)? */
@@ -351,16 +357,17 @@ static int alive(int pidfd)
 /*
  * The task's ids (read_ids), kept while it lives: a task seen before whose
  * pidfd says it lives has the ids read then (its parent when first seen,
- * as the tree wants it); any other is read now, between the opening of a
- * pidfd of its tid and the check that the pidfd's task lives, so that what
- * was read is that task's.  The caller checks the notification's id
- * afterwards: the task is the one that made the call.  Without a pidfd
- * (past SBX_SEEN_HELD, or a kernel without PIDFD_THREAD) nothing is kept.
+ * as the tree wants it); any other is read now through a pidfd of its tid
+ * opened first, so that what was read is that task's.  The caller checks
+ * the notification's id afterwards: the task is the one that made the
+ * call.  The pidfd is kept while the task lives, up to SBX_SEEN_HELD for
+ * the whole process (a batch's boxes together); past that the ids are
+ * read all the same, and not kept.
  */
 static void box_ids(struct sbx_notify *n, pid_t host, struct sbx_event *e)
 {
 	struct sbx_seen *s;
-	int fd = -1;
+	int fd;
 	for (int i = 0; i < SBX_SEEN; i++) {
 		s = &n->seen[i];
 		if (s->host == host && alive(s->pidfd)) {
@@ -369,22 +376,37 @@ static void box_ids(struct sbx_notify *n, pid_t host, struct sbx_event *e)
 			return;
 		}
 	}
-	if (seen_held < SBX_SEEN_HELD)
-		fd = (int)syscall(SYS_pidfd_open, host, PIDFD_THREAD);
-	read_ids(host, e);
+	fd = sbx_pidfd_open(host);
+	read_ids(host, fd, e);
 	s = &n->seen[n->nseen++ % SBX_SEEN];
 	if (s->pidfd >= 0) {
 		close(s->pidfd);
 		seen_held--;
 	}
 	s->pidfd = -1;
-	if (fd >= 0 && (!e->pid || !alive(fd))) {
+	if (fd >= 0 && (!e->pid || !alive(fd) || seen_held >= SBX_SEEN_HELD)) {
 		close(fd);
 		fd = -1;
 	}
 	if (fd >= 0)
 		seen_held++;
 	*s = (struct sbx_seen){host, e->pid, e->ppid, fd};
+}
+
+static int64_t since_ms(double start);
+static void record(struct sbx_notify *n, const struct sbx_event *e);
+
+/* For lockguard.c (lockguard.h): a refusal's time and ids, then the
+ * event kept. */
+void sbx_notify_name(struct sbx_notify *n, pid_t pid, struct sbx_event *e)
+{
+	e->time_ms = since_ms(n->start);
+	box_ids(n, pid, e);
+}
+
+void sbx_notify_record(struct sbx_notify *n, const struct sbx_event *e)
+{
+	record(n, e);
 }
 
 /* Milliseconds since start (CLOCK_MONOTONIC seconds), never negative. */

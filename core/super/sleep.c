@@ -19,7 +19,11 @@
  * process_vm_readv and checked again by the notification's id after the
  * read (a task killed and its pid reused would give another's bytes).  It
  * decides only how long the box waits: a program that rewrites it between
- * the read and the answer changes nothing the walls hold.
+ * the read and the answer changes nothing the walls hold.  The remaining
+ * time is written after that check, so never by pid: through a pidfd
+ * taken before it, in the task's own /proc/<pid>/mem, where its own
+ * mapping is writable (pidfd.c); a task killed meanwhile and its number
+ * reused gets nothing.
  *
  * What the supervisor cannot shorten: a poll or epoll_wait on real
  * descriptors (the wait ends with the descriptor), alarm, setitimer,
@@ -32,6 +36,7 @@
 #include "notify.h"
 
 #include "fileio.h"
+#include "pidfd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,8 +45,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NS 1000000000LL
 #define LONGEST (NS * NS) /* ns: 31 years */
@@ -171,21 +176,33 @@ int sbx_sleep_check(struct sbx_notify *n, const struct seccomp_notif *req)
 {
 	struct sleep_ask s;
 	uint64_t zero[2] = {0, 0};
+	int pidfd = -1, skip;
 	if (!ask_of((pid_t)req->pid, &req->data, &s))
 		return SBX_SLEEP_NOT;
 	/* a box that watches lets every sleep run, unrecorded; another
 	 * profile's table decides (notify.c) */
 	if (!n->spec->sleep_skip)
 		return n->spec->watch ? SBX_SLEEP_RUN : SBX_SLEEP_NOT;
-	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
+	skip = s.ns >= 0 && (uint64_t)s.ns > n->spec->sleep_skip;
+	/* the task that writes back is named by a pidfd taken before the
+	 * id is checked (pidfd.h): the pidfd is the caller's, and the write
+	 * goes to its memory whatever becomes of its pid number; without
+	 * one the sleep runs */
+	if (skip && s.back && (pidfd = sbx_pidfd_open((pid_t)req->pid)) < 0)
+		skip = 0;
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0) {
+		if (pidfd >= 0)
+			close(pidfd);
 		return SBX_SLEEP_GONE;
-	if (s.ns < 0 || (uint64_t)s.ns <= n->spec->sleep_skip)
+	}
+	if (!skip)
 		return SBX_SLEEP_RUN;
-	if (s.back) {
-		/* the time that remains, as the kernel writes it: none */
-		struct iovec l = {zero, s.back_size};
-		struct iovec r = {(void *)(uintptr_t)s.back, s.back_size};
-		process_vm_writev((pid_t)req->pid, &l, 1, &r, 1, 0);
+	if (pidfd >= 0) {
+		/* the time that remains, as the kernel writes it: none (not
+		 * where the task may not write: the kernel skips that too) */
+		(void)sbx_pidfd_write(pidfd, (pid_t)req->pid, s.back, zero,
+				      s.back_size);
+		close(pidfd);
 	}
 	n->sleeps.calls++;
 	n->sleeps.ns += (uint64_t)s.ns; /* 18 of the longest wrap: no more */

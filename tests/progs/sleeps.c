@@ -15,9 +15,13 @@
  *             in whole seconds
  *   loop N S  N nanosleeps of S seconds: the time per call, in ns, on
  *             CLOCK_MONOTONIC (what a skipped sleep costs)
+ *   back S    where the time that remains is written back: a select whose
+ *             timeval is on a read-only page (the kernel leaves it), a
+ *             pselect6 in a thread that does not lead its process
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +122,31 @@ static void loop(long n, long s)
 	printf("%lld ns per call\n", n > 0 ? (ts_ns(&b) - ts_ns(&a)) / n : 0);
 }
 
+static void *thread_pselect(void *arg)
+{
+	struct timespec t = {*(long *)arg, 0};
+	long r = sys(syscall(SYS_pselect6, 0, NULL, NULL, NULL, &t, NULL));
+	printf("thread_pselect6 %ld left %lld\n", r, ts_ns(&t));
+	return NULL;
+}
+
+static void back(long s)
+{
+	struct timeval *tv = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_t th;
+	long r;
+	if (tv == MAP_FAILED)
+		return;
+	tv->tv_sec = s;
+	mprotect(tv, 4096, PROT_READ);
+	r = sys(syscall(SYS_select, 0, NULL, NULL, NULL, tv));
+	printf("select_ro %ld left %lld\n", r,
+	       (long long)tv->tv_sec * 1000000000LL + tv->tv_usec * 1000);
+	if (pthread_create(&th, NULL, thread_pselect, &s) == 0)
+		pthread_join(th, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	long s = argc > 2 ? atol(argv[2]) : 0;
@@ -129,11 +158,13 @@ int main(int argc, char **argv)
 		bad();
 	else if (argc > 1 && strcmp(argv[1], "clocks") == 0)
 		clocks(s);
+	else if (argc > 1 && strcmp(argv[1], "back") == 0)
+		back(s);
 	else if (argc > 3 && strcmp(argv[1], "loop") == 0)
 		loop(s, atol(argv[3]));
 	else {
-		fprintf(stderr,
-			"usage: sleeps all S | bad | clocks S | loop N S\n");
+		fprintf(stderr, "usage: sleeps all S | bad | clocks S | loop N "
+				"S | back S\n");
 		return 2;
 	}
 	return 0;
