@@ -394,7 +394,6 @@ static void box_ids(struct sbx_notify *n, pid_t host, struct sbx_event *e)
 }
 
 static int64_t since_ms(double start);
-static void record(struct sbx_notify *n, const struct sbx_event *e);
 
 /* For lockguard.c (lockguard.h): a refusal's time and ids, then the
  * event kept. */
@@ -406,7 +405,7 @@ void sbx_notify_name(struct sbx_notify *n, pid_t pid, struct sbx_event *e)
 
 void sbx_notify_record(struct sbx_notify *n, const struct sbx_event *e)
 {
-	record(n, e);
+	sbx_evlog_add(&n->log, e);
 }
 
 /* Milliseconds since start (CLOCK_MONOTONIC seconds), never negative. */
