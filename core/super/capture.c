@@ -360,6 +360,28 @@ static void keep_changed(const struct sbx_capture *c, struct sbx_capres *r,
 	close(cp.kdir);
 }
 
+/* Opens the regular file the walk found at name (st): never a symlink
+ * swapped in, nor another file renamed over it since (ESTALE); its
+ * descriptor, its stat in fs, or -1 with f->err set. */
+static int open_walked(int dir, const char *name, const struct stat *st,
+		       struct stat *fs, struct sbx_capfile *f)
+{
+	int fd =
+	    openat(dir, name,
+		   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		f->err = errno;
+		return -1;
+	}
+	if (fstat(fd, fs) < 0 || !S_ISREG(fs->st_mode) ||
+	    fs->st_ino != st->st_ino || fs->st_dev != st->st_dev) {
+		f->err = ESTALE;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Reads a regular file once: its SHA-256, the markers in it, its copy,
  * and its type (type_file) from its first read, which starts at offset 0
  * and holds up to SBX_MAGIC_BYTES of it (kept until the file is read
@@ -385,18 +407,8 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		f->err = EFBIG;
 		return;
 	}
-	fd = openat(dir, name,
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		f->err = errno;
+	if ((fd = open_walked(dir, name, st, &fs, f)) < 0)
 		return;
-	}
-	if (fstat(fd, &fs) < 0 || !S_ISREG(fs.st_mode) ||
-	    fs.st_ino != st->st_ino || fs.st_dev != st->st_dev) {
-		f->err = ESTALE;
-		close(fd);
-		return;
-	}
 	copy_open(c, r, f, &fs, rel, &cp);
 	sbx_sha256_init(&h);
 	for (;;) {

@@ -1305,6 +1305,11 @@ static int answer_memfd(struct sbx_notify *n, const struct seccomp_notif *req)
 		return rc == -ENAMETOOLONG ? EINVAL : EFAULT;
 	if (task_fsids(req->pid, &uid, &gid) < 0)
 		return ESRCH;
+	/* the name and the ids were read by pid: they are the task's only
+	 * if it still waits in this call after the reads (a pid freed and
+	 * reused meanwhile would lend another process's fsuid to the memfd) */
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
+		return ESRCH;
 	grown = realloc(n->memfd, (n->nmemfd + 1) * sizeof *n->memfd);
 	if (!grown)
 		return ENOMEM;
@@ -1408,43 +1413,51 @@ static int decide(struct sbx_notify *n, int refuse, int held,
 	return ans;
 }
 
+/* The calls answered aside, never an event: SBX_ANS_* when req was one
+ * of them (answered), -1 when it is an event to name and decide. */
+static int answered_aside(struct sbx_notify *n, const struct seccomp_notif *req)
+{
+	int sleep;
+	/* the box is being killed for a stop: nothing more is answered */
+	if (n->stopped)
+		return SBX_ANS_STOP;
+	/* a lock: answered by lockguard.c, never an event or a refusal */
+	if (n->spec->locks && sbx_lock_call(&req->data)) {
+		sbx_lock_handle(n, req);
+		return SBX_ANS_ALLOW;
+	}
+	/* the hand-over's execve (spec.c gate_filter) of a profile that does
+	 * not notify execve: let through, not an event, nothing read */
+	if (req->data.nr == SYS_execve && !n->spec->exec_events &&
+	    !n->gate_seen) {
+		n->gate_seen = 1;
+		send_answer(n, req->id, SBX_ANS_ALLOW, 0);
+		return SBX_ANS_ALLOW;
+	}
+	/* a sleep the analysis box skips (0 at once), or lets run */
+	sleep = sbx_sleep_check(n, req);
+	if (sleep == SBX_SLEEP_NOT)
+		return -1;
+	if (sleep != SBX_SLEEP_GONE) /* "deny" with no errno: 0 */
+		send_answer(
+		    n, req->id,
+		    sleep == SBX_SLEEP_RUN ? SBX_ANS_ALLOW : SBX_ANS_DENY, 0);
+	return SBX_ANS_ALLOW;
+}
+
 int sbx_notify_handle(struct sbx_notify *n)
 {
 	struct seccomp_notif req;
 	struct sbx_event e;
-	int refuse, err, ans, held, sleep, failed = 0, answered = 0;
+	int refuse, err, ans, held, failed = 0, answered = 0;
 	pid_t pid;
 
 	memset(&req, 0, sizeof req);
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
 		return SBX_ANS_ALLOW; /* gone meanwhile (ENOENT), or EINTR */
 	n->calls++;
-	/* the box is being killed for a stop: nothing more is answered */
-	if (n->stopped)
-		return SBX_ANS_STOP;
-	/* a lock: answered by lockguard.c, never an event or a refusal */
-	if (n->spec->locks && sbx_lock_call(&req.data)) {
-		sbx_lock_handle(n, &req);
-		return SBX_ANS_ALLOW;
-	}
-	/* the hand-over's execve (spec.c gate_filter) of a profile that does
-	 * not notify execve: let through, not an event, nothing read */
-	if (req.data.nr == SYS_execve && !n->spec->exec_events &&
-	    !n->gate_seen) {
-		n->gate_seen = 1;
-		send_answer(n, req.id, SBX_ANS_ALLOW, 0);
-		return SBX_ANS_ALLOW;
-	}
-	/* a sleep the analysis box skips (0 at once), or lets run */
-	sleep = sbx_sleep_check(n, &req);
-	if (sleep != SBX_SLEEP_NOT) {
-		if (sleep != SBX_SLEEP_GONE) /* "deny" with no errno: 0 */
-			send_answer(n, req.id,
-				    sleep == SBX_SLEEP_RUN ? SBX_ANS_ALLOW
-							   : SBX_ANS_DENY,
-				    0);
-		return SBX_ANS_ALLOW;
-	}
+	if ((ans = answered_aside(n, &req)) >= 0)
+		return ans;
 	pid = (pid_t)req.pid;
 	memset(&e, 0, sizeof e);
 	e.time_ms = since_ms(n->start);
@@ -1453,8 +1466,10 @@ int sbx_notify_handle(struct sbx_notify *n)
 	/* what was read (the call, the ids) belongs to this call only if the
 	 * task still waits in it: a task killed and its pid reused would
 	 * give another's */
-	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0) {
+		sbx_close_fd(&exec_copy); /* an exec's memfd copy, if taken */
 		return SBX_ANS_ALLOW;
+	}
 	if (e.kind == SBX_EV_EXEC && e.memfd >= 0)
 		hash_memfd(n, &e);
 	if (!refuse && over_budget(n, req.data.nr, &e)) {
