@@ -263,7 +263,10 @@ function M.setup(o)
 	local options = core.sha256(json.encode {
 		version = sbx.version, profile = base.profile, limits = lim, rules = digest,
 		net = base.net or "none", decoys = base.decoys or false, sleep_skip = base.sleep_skip,
-		judge_budget = o.judge_budget })
+		judge_budget = o.judge_budget,
+		-- a box that follows its last process records what one that ends
+		-- with the command never saw: another record, not a resumed one
+		follow = base.follow or nil })
 	return base, judging, options, notes
 end
 
