@@ -215,13 +215,18 @@ local function on_overflow(F, P, run)
 			end
 		end
 	end
+	-- the sink's by protocol where the result has them, else its total
+	-- (the total is their sum: never both)
 	local sink = type(run.sink) == "table" and run.sink or {}
-	local n = count_of(run.sink_dropped) or count_of(sink.dropped)
-	if n then add(O, { what = "sink", count = n }) end
+	local by = false
 	for _, p in ipairs { "dns", "tcp", "udp", "http" } do
-		n = count_of(run["sink_dropped_" .. p]) or count_of(sink["dropped_" .. p])
-		if n then add(O, { what = "sink " .. p, count = n }) end
+		local v = run["sink_dropped_" .. p]
+		if v == nil then v = sink["dropped_" .. p] end
+		by = by or v ~= nil
+		if count_of(v) then add(O, { what = "sink " .. p, count = count_of(v) }) end
 	end
+	local n = not by and (count_of(run.sink_dropped) or count_of(sink.dropped))
+	if n then add(O, { what = "sink", count = n }) end
 	local skipped = run.inspect_skipped
 	if type(skipped) == "table" then skipped = skipped.count or #skipped end
 	n = count_of(skipped)
