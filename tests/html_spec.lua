@@ -257,6 +257,14 @@ describe("sbx.html page of a hand-made result", function()
 			1, true))
 	end)
 
+	it("marks a forked child and a process that ran on in the process tree, as the text does", function()
+		local p = html.page { behaviour = { processes_tree = { { name = "/bin/sh", process_id = "2", children = {
+			{ name = "/bin/sh", process_id = "3", fork = true, outlived = true } } } } } }
+		local t = assert(section(p, "processes"))
+		assert.truthy(t:find("<code>/bin/sh</code> <span class=\"pid\">pid 2</span>", 1, true), t)
+		assert.truthy(t:find("<code>/bin/sh</code> (fork) (ran on) <span class=\"pid\">pid 3</span>", 1, true), t)
+	end)
+
 	it("has the refused call", function()
 		local r = assert(section(page, "refused"))
 		assert.truthy(r:find("<td>3</td><td><code>open /etc/&quot;&gt;&lt;img src=x onerror=document.title="

@@ -231,8 +231,11 @@ local function tree_items(nodes, depth)
 	if depth > 64 or #list_of(nodes) == 0 then return "" end
 	local out = { "<ul>" }
 	for _, n in ipairs(records(nodes)) do
-		out[#out + 1] = ("<li>%s <span class=\"pid\">pid %s</span>%s</li>"):format(
-			code(n.name or "?"), text(n.process_id or "?"), tree_items(n.children, depth + 1))
+		-- a forked child named by its parent's image, one that ran on
+		-- after the command exited (sbx.behaviour, as the text says them)
+		local marks = (n.fork == true and " (fork)" or "") .. (n.outlived == true and " (ran on)" or "")
+		out[#out + 1] = ("<li>%s%s <span class=\"pid\">pid %s</span>%s</li>"):format(
+			code(n.name or "?"), text(marks), text(n.process_id or "?"), tree_items(n.children, depth + 1))
 	end
 	out[#out + 1] = "</ul>"
 	return concat(out)
