@@ -132,6 +132,22 @@ describe("limits.parse_count and parse", function()
 		v, err = L.parse("memroy", "1G")
 		assert.is_nil(v)
 		assert.are.equal("unknown limit 'memroy'", err)
+		-- a tmpfs holds at least a page: a usage error, never the spec's
+		-- range error (a traceback) at run time
+		v, err = L.parse("tmp", "1")
+		assert.is_nil(v)
+		assert.are.equal("limit 'tmp': '1' is less than 4096 bytes (a page)", err)
+		assert.are.equal(4096, L.parse("tmp", "4K"))
+	end)
+
+	it("refuses a tmpfs under a page on the command line, as a usage error (126)", function()
+		local S = require "support"
+		local out, code = S.sh(S.bin .. " run.lua --tmp-size 1 /bin/true 2>&1; echo \"rc=$?\"")
+		assert.truthy(out:find("sbxlua: --tmp-size 1: limit 'tmp': '1' is less than 4096 bytes (a page)\nrc=126\n",
+			1, true), out .. code)
+		out = S.sh(S.bin .. " run.lua --tmp /x:100 /bin/true 2>&1; echo \"rc=$?\"")
+		assert.truthy(out:find("sbxlua: --tmp /x:100: limit 'tmp': '100' is less than 4096 bytes (a page)\nrc=126\n",
+			1, true), out)
 	end)
 
 	it("resolves overrides over the defaults", function()

@@ -57,6 +57,10 @@ M.defaults = {
 --- Limits that may be 0 (all others must be positive).
 M.zero_ok = { core = true }
 
+--- The least value of a limit, where it is more than 1: a tmpfs holds
+-- at least a page (the spec refuses a smaller one: core/api/mount.c).
+M.minimum = { tmp = 4096 }
+
 -- ---- parsing ----
 
 local size_units = {
@@ -206,6 +210,10 @@ function M.parse(name, v)
 	end
 	if r == nil then
 		return nil, format("limit '%s': %s", name, err)
+	end
+	if M.minimum[name] and r < M.minimum[name] then
+		return nil, format("limit '%s': '%s' is less than %d bytes (a page)", name, tostring(v),
+			M.minimum[name])
 	end
 	return r
 end

@@ -109,7 +109,7 @@ local TREE = {
 			local dst, size = split_dest(typed)
 			local t = { dst = clean_box_path(as, typed, dst) }
 			if size then
-				local n, msg = limits.parse_size(size)
+				local n, msg = limits.parse("tmp", size)
 				if not n then refuse("--tmp %s: %s", typed, msg) end
 				t.size = n
 			end
