@@ -8,6 +8,15 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
+
+/* ETOOMANYREFS: the descriptors in flight on unix sockets, counted per
+ * user, pass the sender's RLIMIT_NOFILE.  Every box of one host id is one
+ * user, so other boxes' hand-overs the supervisor has not read yet count
+ * against this one's (sixteen boxes starting at once, the command's
+ * limit 256): it waits for the supervisor to read them, 1 ms a try, at
+ * most SEND_WAITS tries, then fails as before. */
+#define SEND_WAITS 2000
 
 int sbx_send_fds(int sock, const void *buf, size_t len, const int *fds,
 		 size_t n)
@@ -36,9 +45,17 @@ int sbx_send_fds(int sock, const void *buf, size_t len, const int *fds,
 		c->cmsg_len = CMSG_LEN(sizeof(int) * n);
 		memcpy(CMSG_DATA(c), fds, sizeof(int) * n);
 	}
-	do
+	for (int waits = 0;;) {
+		struct timespec ms = {0, 1000000};
 		w = sendmsg(sock, &mh, MSG_NOSIGNAL);
-	while (w < 0 && errno == EINTR);
+		if (w >= 0 || (errno != EINTR && errno != ETOOMANYREFS))
+			break;
+		if (errno == ETOOMANYREFS) {
+			if (++waits > SEND_WAITS)
+				break;
+			nanosleep(&ms, NULL);
+		}
+	}
 	return w < 0 ? -errno : 0;
 }
 

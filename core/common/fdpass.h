@@ -22,7 +22,7 @@
 
 /* Sends the len bytes at buf on sock with the n descriptors at fds (n at
  * most SBX_FDPASS_MAX; none when n is 0) in one message, retried on
- * EINTR.  0, or -errno. */
+ * EINTR, and on ETOOMANYREFS for up to 2 s (fdpass.c).  0, or -errno. */
 SBX_LOCAL int sbx_send_fds(int sock, const void *buf, size_t len,
 			   const int *fds, size_t n);
 
