@@ -303,3 +303,39 @@ echo $?]]):format(S.q(dir), S.bin, S.q(DAEMONIZE), m))
 		end)
 	end)
 end)
+
+-- From a terminal, as an analyst runs it: the box's pty is init's and the
+-- command leads its foreground process group, as a shell's job does, so
+-- the command's exit hangs nothing up (as its session leader, it sent
+-- SIGHUP to the group, and the background child died before its setsid);
+-- once the command has ended the caller's terminal is its own again, so
+-- that ^C stops the box (tests/on_pty.py: a real pseudo-terminal).
+describe("the analysis box follows the sample on a terminal [" .. S.priv .. "]", function()
+	local function on_tty(script, steps)
+		local q = {}
+		for i, a in ipairs(steps) do q[i] = S.q(a) end
+		return (S.sh("/usr/bin/python3 tests/on_pty.py " .. S.q(S.bin .. " run.lua --explore /bin/sh -c "
+			.. S.q(script) .. "; echo rc=$?") .. " " .. table.concat(q, " ")))
+	end
+
+	it("a background payload runs on after the command exits, its acts seen", function()
+		local out = on_tty(BACKGROUND, { "NEVER SHOWN", "" })
+		assert.truthy(out:find("sandbox: note: 1 process ran on after the command exited", 1, true), out)
+		assert.truthy(out:find("finding: shadow [T1003.008]", 1, true), out)
+		assert.truthy(out:find("evil.example.org", 1, true), out)
+		assert.truthy(out:find("rc=0", 1, true), out)
+	end)
+
+	it("^C after the command exited stops the box (the terminal is the caller's again)", function()
+		-- the daemon says so once the command is gone; ^C typed again
+		-- until the box is stopped: the terminal is given back when the
+		-- supervisor hears of the command's end, an instant later (a ^C
+		-- before it is the box's, whose foreground group is empty then)
+		local m = marker()
+		local out = on_tty("p=$$; setsid sh -c 'while [ -e /proc/'$p' ]; do sleep 0.1; done; echo " .. m
+			.. "-alone; while :; do sleep 1; done' & exit 0", { m .. "-alone", "@until=sandbox: :\x03" })
+		assert.truthy(out:find("sandbox: interrupted (SIGINT)", 1, true), out)
+		assert.truthy(out:find("until the box was stopped (interrupted)", 1, true), out)
+		-- (the ^C reached the shell that ran sbxlua too: no rc= line)
+	end)
+end)

@@ -14,7 +14,10 @@
 #   --raw              print the bytes shown as they are (no decoding)
 # A step whose KEYS is '@size=ROWSxCOLS:MORE' resizes the window (the
 # kernel sends SIGWINCH to the terminal's foreground processes), then types
-# MORE.
+# MORE.  A step whose KEYS is '@until=MARK:MORE' types MORE, then again each
+# 0.2 s until the terminal shows MARK after it (a key that only counts once
+# something the program cannot show has happened: it waits on MARK, never
+# on a guessed delay).
 import errno
 import fcntl
 import os
@@ -54,17 +57,25 @@ else:
 out = b""
 seen = 0  # a step's mark counts only in what came after the step before
 deadline = time.time() + 60
+again = None  # (keys, mark): typed again until mark shows after seen
 while time.time() < deadline:
+    if again and again[1] in out[seen:]:
+        again = None
     while steps and steps[0][0] in out[seen:]:
         seen = out.index(steps[0][0], seen) + len(steps[0][0])
         keys = steps[0][1]
         if keys.startswith(b"@size="):
             spec, _, keys = keys[6:].partition(b":")
             set_size(fd, spec.decode())
+        elif keys.startswith(b"@until="):
+            mark, _, keys = keys[7:].partition(b":")
+            again = (keys, mark)
         os.write(fd, keys)
         steps.pop(0)
     ready, _, _ = select.select([fd], [], [], 0.2)
     if not ready:
+        if again:
+            os.write(fd, again[0])
         continue
     try:
         data = os.read(fd, 4096)

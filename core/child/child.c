@@ -143,6 +143,40 @@ static void set_rlimits(const struct sbx_plan *p)
  * stamps are taken in its time namespace. */
 static int64_t time_offset;
 
+/* Whether init holds the session and the box's terminal, the command
+ * leading the foreground process group as a shell's job does: a
+ * following box on a pty (init_session). */
+static int init_holds_tty(const struct sbx_plan *p)
+{
+	return p->follow && p->ctty && p->new_session;
+}
+
+/* The command's session and terminal.  Its own session, the box's own
+ * pseudo-terminal its controlling one (never the caller's); or, where init
+ * holds them (init_holds_tty), a process group of its own made the
+ * terminal's foreground one (SIGTTOU blocked meanwhile: the command is in
+ * the background until then): the command's exit then hangs nothing up,
+ * and what it leaves in the background runs on, as after a shell's job
+ * ends on a host (a leader's exit sends SIGHUP to the foreground group). */
+static void cmd_session(const struct sbx_plan *p)
+{
+	if (init_holds_tty(p)) {
+		sigset_t ttou;
+		pid_t me = getpid();
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		CHECK(setpgid(0, 0), SBX_ST_SETSID, -1);
+		CHECK(sigprocmask(SIG_BLOCK, &ttou, NULL), SBX_ST_STDIO, -1);
+		CHECK(ioctl(0, TIOCSPGRP, &me), SBX_ST_STDIO, -1);
+		CHECK(sigprocmask(SIG_UNBLOCK, &ttou, NULL), SBX_ST_STDIO, -1);
+		return;
+	}
+	if (p->new_session)
+		CHECK(setsid(), SBX_ST_SETSID, -1);
+	if (p->ctty)
+		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
+}
+
 /* The command's process: pid 2 of the box. */
 static _Noreturn void step(const struct sbx_plan *p)
 {
@@ -151,11 +185,7 @@ static _Noreturn void step(const struct sbx_plan *p)
 	sbx_stamp_offset = time_offset * 1000000000;
 	sbx_stamp(SBX_T_STEP);
 	reset_signals();
-	if (p->new_session)
-		CHECK(setsid(), SBX_ST_SETSID, -1);
-	/* the box's own pseudo-terminal, never the caller's terminal */
-	if (p->ctty)
-		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
+	cmd_session(p);
 	CHECK(chdir(p->cwd ? p->cwd : "/"), SBX_ST_CWD, -1);
 	set_rlimits(p);
 	if (p->drop_caps) {
@@ -464,6 +494,11 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 
 	for (size_t i = 0; i < sizeof init_stages / sizeof init_stages[0]; i++)
 		init_stages[i](p);
+	/* a following box's terminal is init's (cmd_session) */
+	if (init_holds_tty(p)) {
+		CHECK(setsid(), SBX_ST_SETSID, -1);
+		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
+	}
 
 	cmd = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 	if (cmd < 0)

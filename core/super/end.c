@@ -177,6 +177,7 @@ void sbx_outlived_add(struct sbx_job *j, const struct sbx_outlived_msg *o)
 		    o->n <= SBX_OUTLIVED_NAMES) {
 			*l = *o;
 			j->have_outlived = 1;
+			sbx_tty_give_back(j); /* the command's end */
 		}
 		return;
 	}

@@ -96,6 +96,17 @@ void sbx_read_out(struct sbx_job *j, int s)
 	}
 }
 
+/* The command of a following box ended while the caller's terminal (fd
+ * 0, raw: core/api/box.c supervise_all) passes keys to the box's pty: the
+ * terminal gets its own settings back, as a shell takes its terminal back
+ * when a job ends, so that ^C is sbxlua's SIGINT again (the operator's
+ * stop) instead of a byte for a box whose foreground job is gone. */
+void sbx_tty_give_back(const struct sbx_job *j)
+{
+	if (j->io.pty && j->io.has_termios && isatty(0))
+		tcsetattr(0, TCSANOW, &j->io.termios);
+}
+
 /* Writes stdin to the box from memory or from the relayed descriptor. */
 void sbx_write_in(struct sbx_job *j)
 {
