@@ -216,38 +216,11 @@ int sbx_notify_take(struct sbx_notify *n)
 
 /* ---- reading the task ---- */
 
-/* Reads a NUL-terminated string at addr of pid into buf (size > 0), page
- * by page (a string may end just before an unmapped page); 0 or -errno.
- * The box controls the bytes: a string that runs into an unreadable page
- * is -EFAULT (the kernel's answer too) and one longer than buf is
- * -ENAMETOOLONG, never a prefix that would name another path. */
-static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
-{
-	size_t got = 0;
-	buf[0] = '\0';
-	if (addr == 0)
-		return -EFAULT;
-	while (got + 1 < size) {
-		size_t page = 4096 - ((addr + got) & 4095);
-		size_t want = size - 1 - got < page ? size - 1 - got : page;
-		struct iovec l = {buf + got, want};
-		struct iovec r = {(void *)(uintptr_t)(addr + got), want};
-		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
-		if (k <= 0) {
-			buf[0] = '\0';
-			return -EFAULT;
-		}
-		if (memchr(buf + got, '\0', (size_t)k))
-			return 0;
-		got += (size_t)k;
-	}
-	buf[0] = '\0';
-	return -ENAMETOOLONG;
-}
-
-/* Reads a NUL-terminated string at addr of pid into buf (size > 1) as
- * read_str does, and a longer one as its first size - 1 bytes; returns
- * its length (size - 1: at least that), or -EFAULT. */
+/* Reads a NUL-terminated string at addr of pid into buf (size > 1), page
+ * by page (a string may end just before an unmapped page), and a longer
+ * one as its first size - 1 bytes; returns its length (size - 1: at
+ * least that), or -EFAULT (a string that runs into an unreadable page:
+ * the kernel's answer too). */
 static long read_long(pid_t pid, uint64_t addr, char *buf, size_t size)
 {
 	size_t got = 0;
@@ -272,6 +245,21 @@ static long read_long(pid_t pid, uint64_t addr, char *buf, size_t size)
 	}
 	buf[got] = '\0';
 	return (long)got;
+}
+
+/* read_long, for a string the call takes whole: 0, -EFAULT, or
+ * -ENAMETOOLONG for one longer than buf (never a prefix that would name
+ * another path).  The box controls the bytes. */
+static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
+{
+	long l = read_long(pid, addr, buf, size);
+	if (l < 0)
+		return (int)l;
+	if ((size_t)l == size - 1) {
+		buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
 }
 
 int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
