@@ -286,6 +286,12 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			end
 		end)
 
+		it("--merge of a directory (it opens, its read fails): a usage error naming it, no traceback", function()
+			local _, err, code = batchlua("--merge " .. S.q(dir))
+			assert.are.equal(126, code, err)
+			assert.are.equal("sbxlua: --merge: " .. dir .. ": Is a directory\n", err)
+		end)
+
 		it("--rules: an operator's rule and word, a rule that errors is reported", function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
 			scripts(dir .. "/progs", 1)

@@ -321,8 +321,10 @@ end
 function M.read_lines(path)
 	local f, msg = io.open(path, "rb")
 	if not f then return nil, msg end
-	local data = f:read("a")
+	local data, err = f:read("a")
 	f:close()
+	-- a directory opens, and fails its read
+	if not data then return nil, ("%s: %s"):format(path, tostring(err)) end
 	local recs, bad, text = {}, 0, {}
 	for line in data:gmatch("([^\n]*)\n") do
 		local ok, rec = pcall(cjson.decode, line)
