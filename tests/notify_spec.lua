@@ -429,6 +429,18 @@ describe("the explain channel [" .. S.priv .. "]", function()
 			assert.truthy(err_of({ 1 }):find("field 'notify.change' must be a list of strings", 1, true))
 		end)
 
+		it("notify.keep must be a list of absolute paths", function()
+			local function err_of(keep)
+				local ok, msg = pcall(sbx.run, spec({ "/bin/true" }, { notify = { keep = keep } }))
+				assert.is_false(ok)
+				return msg
+			end
+			assert.truthy(err_of({ "etc/shadow" }):find("field 'notify.keep': 'etc/shadow' is not an absolute path",
+				1, true))
+			assert.truthy(err_of("/etc"):find("field 'notify.keep' must be a list of strings", 1, true))
+			assert.truthy(err_of({ {} }):find("field 'notify.keep' must be a list of strings", 1, true))
+		end)
+
 		it("stop: the first refusal ends the box, named", function()
 			local out, err, code = files(OPS, "--mode", "stop")
 			assert.are.equal("sandbox: refused: rename /work/ok/b to /work/no/c\n", err)
