@@ -41,12 +41,15 @@ end
 -- an output opened now, before the box exists: written later through the
 -- directory's descriptor, never through a path the box changed
 -- an output file, or "-" for stdout (a copy of descriptor 1 taken now,
--- which no box holds; never a file named "-")
+-- which no box holds; never a file named "-"; the program's own stdout
+-- then goes to stderr, `o.stdout_taken`)
 local function output(key)
 	return function(o, typed, as)
 		local out, msg
 		if typed == "-" then
 			out, msg = sbx.descriptor(1)
+			-- stdout holds what sbxlua writes: the program's goes to stderr
+			o.stdout_taken = as
 		else
 			out, msg = sbx.output(typed)
 		end

@@ -897,7 +897,9 @@ local function box_spec(o, c, t)
 		stdin = o.stdin,
 		pty = o.pty or nil,
 		tty_raw = o.tty_raw or nil,
-		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
+		stdout = o.stdout or (o.stdout_taken and "stderr") or "pass", stderr = o.stderr or "pass",
+		-- what a page or a decoy's marker needs of output passed on
+		keep_output = (o.html or o.decoys) and limits.OUTPUT_SHOWN or nil,
 		output_limit = lim.output,
 		wall = lim.wall,
 		memory_limit = lim.memory,
