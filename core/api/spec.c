@@ -615,8 +615,8 @@ static void spec_stdio(lua_State *L, struct sbx_box *b, int anchor)
 	b->io.out_swap = b->io.out_mode[0] == 3;
 	if (b->io.out_swap)
 		b->io.out_mode[0] = SBX_OUT_PASS;
-	b->io.keep_head = (size_t)sbx_opt_int(L, 1, "keep_output", 0, 0,
-					      16 << 20);
+	b->io.keep_head =
+	    (size_t)sbx_opt_int(L, 1, "keep_output", 0, 0, 16 << 20);
 	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20, 1,
 					      (lua_Integer)1 << 40);
 	if (lua_getfield(L, 1, "wall") != LUA_TNIL) {

@@ -93,7 +93,7 @@ struct sbx_job {
 	size_t sent[2]; /* bytes of buf already passed through */
 	char *head[2];	/* a passed stream's first io.keep_head bytes */
 	size_t head_len[2];
-	char last[2];	/* the last byte passed through ('\n' before any) */
+	char last[2]; /* the last byte passed through ('\n' before any) */
 	int eof[2], exited, done;
 	double start, end;
 	int end_kind;

@@ -243,9 +243,10 @@ local RECORD = {
 	{ "--decoys", nil, "place decoy credentials in the box (~/.ssh/id_rsa, ~/.aws/credentials, a "
 		.. "browser's Login Data, /etc/shadow), each with a marker random per run; a marker found in "
 		.. "a written file or captured output is noted", scripts = "run", set = flag("decoys") },
-	{ "--report", "FILE", "also write the report to FILE (- for stdout)", scripts = "run", set = output("report") },
-	{ "--json", "FILE", "write the structured result to FILE as JSON (- for stdout; "
-		.. "docs/schema/run.schema.json)", scripts = "run", set = output("json") },
+	{ "--report", "FILE", "also write the report to FILE (- for stdout, and the program's own stdout "
+		.. "goes to stderr)", scripts = "run", set = output("report") },
+	{ "--json", "FILE", "write the structured result to FILE as JSON (- for stdout, and the program's "
+		.. "own stdout goes to stderr; docs/schema/run.schema.json)", scripts = "run", set = output("json") },
 	{ "--pcap", "FILE", "write the network sink's DNS, TCP and UDP conversations to FILE as a capture "
 		.. "(libpcap's format, raw IPv4; packets synthesised from what the sink recorded)", scripts = "run",
 		set = output("pcap") },
