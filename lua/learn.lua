@@ -82,17 +82,16 @@ local function main(argv)
 	if not ok then cli.fail(err) end
 	o.stdin = nil -- nothing: a learning run reads no input
 	-- the profile on stdout: the program's own output goes to stderr
-	if not out then o.stdout = "capture" end
+	if not out then o.stdout = "stderr" end
 	local r, info = pipeline.run(o)
 	if not r then cli.fail(info) end
-	if r.stdout then io.stderr:write(r.stdout) end
 	-- the same steps after the box as every run's: the set-id sweep too
 	local events, verified = pipeline.collect(r, info)
 	io.stderr:write(report.text(r, info, events, verified, false))
 	if (r.events_dropped or 0) > 0 then
 		refuse("learn: %d events past the cap: the profile would be incomplete", r.events_dropped)
 	end
-	learn.events(L, r.events or {}, strict)
+	learn.events(L, r.events or {}, strict, info.fresh)
 	local prog = { o.prog }
 	for _, a in ipairs(o.args or {}) do prog[#prog + 1] = a end
 	local text = learn.render(L, prog)

@@ -16,11 +16,11 @@ local core = require "sbx.core"
 -- in a page, whatever the result held
 local ELEMENTS = { html = 1, head = 1, meta = 1, title = 1, style = 1, body = 1, h1 = 1, h2 = 1,
 	h3 = 1, section = 1, table = 1, thead = 1, tbody = 1, tr = 1, th = 1, td = 1, code = 1, span = 1,
-	ul = 1, ol = 1, li = 1, p = 1, b = 1, a = 1, br = 1 }
+	ul = 1, ol = 1, li = 1, p = 1, b = 1, a = 1, br = 1, pre = 1 }
 local VOID = { meta = true, br = true }
 local ATTRIBUTES = {
 	['lang="en"'] = true, ['charset="utf-8"'] = true, ['class="esc"'] = true, ['class="pid"'] = true,
-	['class="verdict"'] = true, ['class="lines"'] = true, ['name="referrer"'] = true,
+	['class="verdict"'] = true, ['class="lines"'] = true, ['class="out"'] = true, ['name="referrer"'] = true,
 	['content="no-referrer"'] = true, ['http-equiv="Content-Security-Policy"'] = true,
 	['content="' .. html.CSP .. '"'] = true,
 }

@@ -360,6 +360,12 @@ static void push_streams(lua_State *L, const struct sbx_job *j)
 		}
 		lua_pushinteger(L, (lua_Integer)j->total[s]);
 		lua_setfield(L, -2, s ? "stderr_bytes" : "stdout_bytes");
+		if (j->io.out_mode[s] == SBX_OUT_PASS && j->io.keep_head) {
+			/* its first bytes, as the box wrote them */
+			lua_pushlstring(L, j->head[s] ? j->head[s] : "",
+					j->head_len[s]);
+			lua_setfield(L, -2, name);
+		}
 		if (j->io.out_mode[s] == SBX_OUT_PASS) {
 			/* what the caller saw ends in the middle of a line */
 			lua_pushboolean(L, j->last[s] != '\n');

@@ -43,6 +43,7 @@ static const char *const spec_keys[] = {"namespaces",
 					"stdout",
 					"stderr",
 					"output_limit",
+					"keep_output",
 					"wall",
 					"new_session",
 					"drop_caps",
@@ -145,9 +146,11 @@ static char *const *env_list(lua_State *L, int t, int anchor)
 	return v;
 }
 
+/* "stderr" (stdout only): passed to the caller's stderr */
 static int out_mode(lua_State *L, int t, const char *k)
 {
-	static const char *const modes[] = {"capture", "pass", "discard", NULL};
+	static const char *const modes[] = {"capture", "pass", "discard",
+					    "stderr", NULL};
 	int m;
 	if (lua_getfield(L, t, k) == LUA_TNIL) {
 		lua_pop(L, 1);
@@ -157,9 +160,10 @@ static int out_mode(lua_State *L, int t, const char *k)
 		if (lua_type(L, -1) == LUA_TSTRING &&
 		    strcmp(lua_tostring(L, -1), modes[m]) == 0)
 			break;
-	if (!modes[m])
-		luaL_error(
-		    L, "field '%s' must be 'capture', 'pass' or 'discard'", k);
+	if (!modes[m] || (m == 3 && strcmp(k, "stdout") != 0))
+		luaL_error(L,
+			   "field '%s' must be 'capture', 'pass', 'discard'%s",
+			   k, strcmp(k, "stdout") ? "" : " or 'stderr'");
 	lua_pop(L, 1);
 	return m;
 }
@@ -608,6 +612,11 @@ static void spec_stdio(lua_State *L, struct sbx_box *b, int anchor)
 	b->io.no_proc_events = !sbx_opt_bool(L, 1, "proc_events", 1);
 	b->io.out_mode[0] = out_mode(L, 1, "stdout");
 	b->io.out_mode[1] = out_mode(L, 1, "stderr");
+	b->io.out_swap = b->io.out_mode[0] == 3;
+	if (b->io.out_swap)
+		b->io.out_mode[0] = SBX_OUT_PASS;
+	b->io.keep_head =
+	    (size_t)sbx_opt_int(L, 1, "keep_output", 0, 0, 16 << 20);
 	b->io.out_limit = (size_t)sbx_opt_int(L, 1, "output_limit", 16 << 20, 1,
 					      (lua_Integer)1 << 40);
 	if (lua_getfield(L, 1, "wall") != LUA_TNIL) {

@@ -387,6 +387,10 @@ void sbx_job_release(struct sbx_job *j)
 	sbx_cpu_track_free(&j->cpu_track);
 	free(j->buf[0]);
 	free(j->buf[1]);
+	free(j->head[0]);
+	free(j->head[1]);
+	j->head[0] = j->head[1] = NULL;
+	j->head_len[0] = j->head_len[1] = 0;
 	free(j->probe);
 	sbx_capture_free(&j->cap);
 	j->buf[0] = j->buf[1] = NULL;

@@ -44,6 +44,9 @@ enum {
 	SBX_END_COUNT
 };
 
+/* The caller's descriptor passed stream s goes to. */
+#define SBX_OUT_FD(io, s) ((s) == 0 && (io)->out_swap ? 2 : (s) + 1)
+
 /* Where a box's cgroup comes from. */
 enum { SBX_CGMODE_NONE, SBX_CGMODE_AUTO, SBX_CGMODE_PATH };
 
@@ -54,6 +57,9 @@ struct sbx_io {
 	int in_pread; /* in_fd is a regular file, read from its start with
 			 pread (its shared offset untouched) */
 	int out_mode[2];
+	int out_swap;	    /* stdout passed to the caller's stderr */
+	size_t keep_head;   /* bytes of a passed stream kept for the result,
+			       as written (unfiltered); 0: none */
 	size_t out_limit;   /* bytes per stream; 0: none */
 	double wall;	    /* seconds; 0: none */
 	int pty;	    /* stdio on a pseudo-terminal of the box's own */
@@ -85,7 +91,9 @@ struct sbx_job {
 	char *buf[2];
 	size_t len[2], size[2], total[2];
 	size_t sent[2]; /* bytes of buf already passed through */
-	char last[2];	/* the last byte passed through ('\n' before any) */
+	char *head[2];	/* a passed stream's first io.keep_head bytes */
+	size_t head_len[2];
+	char last[2]; /* the last byte passed through ('\n' before any) */
 	int eof[2], exited, done;
 	double start, end;
 	int end_kind;

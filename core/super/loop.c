@@ -148,7 +148,7 @@ static void job_watches(struct watch_set *w, struct sbx_job *j)
 		if (j->out[s] >= 0)
 			watch(w, j->out[s], POLLIN, j, W_OUT + s);
 		if (j->io.out_mode[s] == SBX_OUT_PASS && j->sent[s] < j->len[s])
-			watch(w, s + 1, POLLOUT, j, W_PASS + s);
+			watch(w, SBX_OUT_FD(&j->io, s), POLLOUT, j, W_PASS + s);
 	}
 }
 

@@ -43,6 +43,22 @@ static void end_filter(struct sbx_job *j, int s)
 	j->len[s] += j->tail[s];
 }
 
+/* The first io.keep_head bytes of a passed stream, as the box wrote them:
+ * what the result shows of output the caller's end already took. */
+static void keep_head(struct sbx_job *j, int s, const char *d, size_t n)
+{
+	size_t room;
+	if (j->io.out_mode[s] != SBX_OUT_PASS || !j->io.keep_head)
+		return;
+	if (!j->head[s] && !(j->head[s] = malloc(j->io.keep_head)))
+		return; /* the result then shows none; the relay goes on */
+	room = j->io.keep_head - j->head_len[s];
+	if (n > room)
+		n = room;
+	memcpy(j->head[s] + j->head_len[s], d, n);
+	j->head_len[s] += n;
+}
+
 /* Reads what is available on stream s; past the cap, kills the box. */
 void sbx_read_out(struct sbx_job *j, int s)
 {
@@ -66,6 +82,7 @@ void sbx_read_out(struct sbx_job *j, int s)
 			sbx_kill_box(j, SBX_END_OUTPUT);
 		}
 		j->total[s] += keep;
+		keep_head(j, s, tmp, keep);
 		/* passed-through output is buffered too, and written out as
 		 * the caller's descriptor takes it (sbx_pass_out): a reader
 		 * that stalls must not stall the loop that enforces the limits
@@ -180,7 +197,7 @@ void sbx_pass_out(struct sbx_job *j, int s, int all)
 		ssize_t w;
 		if (left == 0)
 			break;
-		w = write(s + 1, j->buf[s] + j->sent[s],
+		w = write(SBX_OUT_FD(&j->io, s), j->buf[s] + j->sent[s],
 			  all || left < 4096 ? left : 4096);
 		if (w < 0 && errno == EINTR)
 			continue;

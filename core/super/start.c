@@ -566,7 +566,7 @@ int sbx_job_start(struct sbx_job *j, const struct sbx_plan *p,
 		/* output the caller's terminal shows is filtered (ttyfilter.c)
 		 * unless the caller asked for it raw */
 		j->filter[s] = io->out_mode[s] == SBX_OUT_PASS &&
-			       !io->tty_raw && isatty(s + 1);
+			       !io->tty_raw && isatty(SBX_OUT_FD(io, s));
 		sbx_ttyf_init(&j->tf[s]);
 	}
 	own_id =

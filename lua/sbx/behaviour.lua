@@ -352,12 +352,13 @@ local function processes_tree(res, st)
 end
 
 -- The sink's HTTP requests (`sbx.sink.json`), in the order they came:
--- method, url, host, port, headers, body_sha256, body_size.
+-- method, url, host, port, headers, body_sha256, body_size, body (its
+-- first bytes, escaped).
 local function http_conversations(res)
 	local list = {}
 	for _, c in ipairs(res.sink and res.sink.http or {}) do
 		list[#list + 1] = { method = c.method, url = c.url, host = c.host, port = c.port, headers = c.headers,
-			body_sha256 = c.body_sha256, body_size = c.body_size }
+			body_sha256 = c.body_sha256, body_size = c.body_size, body = c.body }
 	end
 	return list
 end

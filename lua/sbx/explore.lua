@@ -117,10 +117,23 @@ function Run:read(path)
 	return nil, path .. ": not written"
 end
 
+-- The run on a terminal: its command, the report once (run.lua's, which
+-- holds the behaviour), then the program's own output as the result holds
+-- it (its first bytes of each stream), each line escaped.
 function Run:__tostring()
 	local out = { ("run %d: %s"):format(self.n, report.escape(self.command)) }
 	for l in self.report:gmatch("[^\n]+") do out[#out + 1] = l end
-	out[#out + 1] = behaviour.text(self.behaviour):sub(1, -2)
+	for _, s in ipairs { "stdout", "stderr" } do
+		local o = type(self.result.output) == "table" and self.result.output[s]
+		if type(o) == "table" and (o.bytes or 0) > 0 then
+			local cut = o.bytes > o.shown and (", the first %d shown"):format(o.shown) or ""
+			out[#out + 1] = ("%s (%d B%s):"):format(s, o.bytes, cut)
+			for l in (report.unescape(o.text) .. "\n"):gmatch("([^\n]*)\n") do
+				out[#out + 1] = "  " .. report.escape(l)
+			end
+			if out[#out] == "  " then out[#out] = nil end
+		end
+	end
 	return concat(out, "\n")
 end
 
@@ -149,6 +162,7 @@ function Session:run(args)
 	local cmd = { quote(self.exe), quote(self.runlua) }
 	self:_box_options(cmd, base)
 	for _, a in ipairs { "--keep", quote(base .. ".keep"), "--json", quote(base .. ".json"),
+		"--report", quote(base .. ".report"), "--html", quote(base .. ".html"),
 		"--stdin", "none", quote(self.program) } do
 		cmd[#cmd + 1] = a
 	end
@@ -159,7 +173,8 @@ function Session:run(args)
 	if not json then return nil, "run " .. n .. ": no result: " .. (slurp(base .. ".err") or "") end
 	local res = cjson.decode(json)
 	local r = setmetatable({ n = n, session = self, result = res, behaviour = res.behaviour, keep = base .. ".keep",
-		stdout = slurp(base .. ".out") or "", report = slurp(base .. ".err") or "",
+		stdout = slurp(base .. ".out") or "", report = slurp(base .. ".report") or "",
+		page = base .. ".html",
 		command = concat({ self.program, table.unpack(args) }, " ") }, Run)
 	if not self.quiet then print(r) end
 	return r
@@ -289,7 +304,8 @@ local OPTION_WANTS = { quiet = "a boolean", wall = "a whole number of seconds",
 -- box's: `wall` (seconds), `net` (`sink`, the default, or `none`),
 -- `profile` (a profile's name, default `watch`), `mode` (`log`, `deny`,
 -- `stop`)
--- @treturn table the session, or nil, msg
+-- @treturn table the session, or nil, msg (a temporary directory could
+-- not be made); a program that cannot be read raises an error naming it
 function M.explore(program, opts)
 	if type(program) ~= "string" then
 		error(("bad argument #1 to 'explore' (string expected, got %s)"):format(type(program)), 2)
@@ -311,7 +327,8 @@ function M.explore(program, opts)
 	local f = io.open(program, "rb")
 	if not f or not f:read(0) then
 		if f then f:close() end
-		return nil, program .. ": cannot be read"
+		-- an error, not nil: `s = explore "typo"` at the REPL says why
+		error(("explore: %s: cannot be read"):format(report.escape(program)), 2)
 	end
 	f:close()
 	local p = io.popen("mktemp -d /tmp/sbx-explore.XXXXXXXX")
@@ -346,12 +363,14 @@ end
 M.HELP = [[
 explore("PROG" [, {wall=, net=, profile=, mode=}])
                            a session: the analysis box (watch profile, sink, decoys)
-s:run{ARGS...}             run it; prints the report and the behaviour
+s:run{ARGS...}             run it; prints the report (with the behaviour), then
+                           the program's own output
 r:opened() r:execs()       paths opened, command lines executed
 r:connects() r:refused()   connects and sends; refused calls
 r:files() r:dns()          files left in the writable places; DNS lookups
 r:read("/work/x")          a written file's bytes (from the capture)
 r.behaviour r.result       the behaviour summary; the whole --json result
+r.page                     the run's HTML page (a file of the session)
 s:allow("connect", "IP:PORT")  allow a connect from the next run on
 s:allow("open", "PATH")    allow opens under PATH (then refuse the rest)
 diff(r1, r2)               what differs between two runs' behaviour

@@ -226,6 +226,51 @@ local function report_section(res)
 	return section("report", "Report", '<ul class="lines">' .. concat(lines) .. "</ul>")
 end
 
+-- bytes as text in a block: each line through M.text, the newlines kept
+local function block(bytes)
+	local lines = {}
+	for l in (bytes .. "\n"):gmatch("([^\n]*)\n") do lines[#lines + 1] = text(l) end
+	if bytes:sub(-1) == "\n" then lines[#lines] = nil end
+	return '<pre class="out">' .. concat(lines, "\n") .. "</pre>"
+end
+
+-- the first bytes of s in hex, 16 a row, with their offsets
+local function hex_block(bytes, max)
+	local rows = {}
+	for i = 1, math.min(#bytes, max), 16 do
+		local row = bytes:sub(i, math.min(i + 15, max))
+		rows[#rows + 1] = ("%08x  %s"):format(i - 1, (row:gsub(".", function(c)
+			return ("%02x "):format(c:byte())
+		end)))
+	end
+	return '<pre class="out">' .. concat(rows, "\n") .. "</pre>"
+end
+
+-- an escaped text of the result (sbx.report.escape) back to its bytes;
+-- "" when it is not one
+local function bytes_of(v)
+	local ok, b = pcall(report.unescape, v)
+	return ok and b or ""
+end
+
+-- HEX_SHOWN bytes of a body are shown in hex beside its text
+local HEX_SHOWN = 512
+
+-- the program's own stdout and stderr, as far as the result holds them
+local function output_section(res)
+	local body = {}
+	for _, s in ipairs { "stdout", "stderr" } do
+		local o = type(res.output) == "table" and res.output[s]
+		if type(o) == "table" then
+			local shown, bytes = math.tointeger(tonumber(o.shown)) or 0, math.tointeger(tonumber(o.bytes)) or 0
+			local cut = bytes > shown and (", the first %s shown"):format(report.format_size(shown)) or ""
+			body[#body + 1] = ("<h3>%s</h3><p>%s%s</p>%s"):format(s, text(report.format_size(bytes)), text(cut),
+				block(bytes_of(o.text)))
+		end
+	end
+	return section("output", "Output", concat(body))
+end
+
 -- a node of the process tree and its children, nested
 local function tree_items(nodes, depth)
 	if depth > 64 or #list_of(nodes) == 0 then return "" end
@@ -282,8 +327,10 @@ end
 local function http_rows(b)
 	local rows = {}
 	for _, c in ipairs(records(b.http_conversations)) do
+		local body = bytes_of(c.body)
 		rows[#rows + 1] = { text(c.method or ""), code(c.url), code(c.host), num(c.port),
-			headers_of(c.headers), code(c.body_sha256), size(c.body_size) }
+			headers_of(c.headers), code(c.body_sha256), size(c.body_size),
+			#body > 0 and block(body) .. hex_block(body, HEX_SHOWN) or "" }
 	end
 	return rows
 end
@@ -306,7 +353,7 @@ local function network_section(res, b)
 	local http = http_rows(b)
 	if #http > 0 then
 		body[#body + 1] = "<h3>HTTP</h3>" .. table_of({ "method", "URL", "host", "port", "headers",
-			"body sha256", "body size" }, http)
+			"body sha256", "body size", "body" }, http)
 	end
 	local pcap = type(res.pcap) == "table" and (res.pcap.path or res.pcap.file) or res.pcap
 	if b.has_pcap and pcap then body[#body + 1] = "<p>capture: " .. code(pcap) .. "</p>" end
@@ -431,6 +478,8 @@ h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 6px;
 text-align:left;vertical-align:top}th{background:#eee}code{font-family:monospace;
 white-space:pre-wrap;word-break:break-all}.esc{background:#fd8;color:#600;font-family:monospace}
+pre.out{font-family:monospace;white-space:pre-wrap;word-break:break-all;background:#f6f6f6;
+margin:.3em 0;max-height:40em;overflow:auto}
 .pid{color:#666;font-size:.9em}.verdict b{font-size:1.2em}ul.lines{list-style:none;padding:0}
 ]]
 
@@ -464,6 +513,7 @@ function M.page(res, meta)
 		"<h1>", M.TITLE, "</h1>\n",
 		verdict_section(meta.verdict or res.verdict),
 		run_section(res, meta),
+		output_section(res),
 		report_section(res),
 		tree_section(b),
 		timeline_section(res),

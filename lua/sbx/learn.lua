@@ -35,7 +35,16 @@ end
 -- attributes changed) and addresses, each name -> { n = events,
 -- union = bool }; mmap = { size =, n = } the largest mapping.
 function M.new()
-	return { calls = {}, open = {}, change = {}, connect = {}, refused = {}, mmap = nil }
+	return { calls = {}, open = {}, made = {}, change = {}, connect = {}, refused = {}, mmap = nil }
+end
+
+-- the fresh root (sbx.stdbox's claims `fresh`: a writable place of the
+-- box's own, empty at every start) a path lies strictly under, or nil
+local function fresh_root(p, fresh)
+	for _, root in ipairs(fresh) do
+		if p:sub(1, #root + 1) == root .. "/" then return root end
+	end
+	return nil
 end
 
 local function note(t, key, n, from_union)
@@ -46,19 +55,26 @@ end
 
 local INET = { inet = true, inet6 = true }
 
-local function learn_events(L, events, refusals, base)
+local function learn_events(L, events, refusals, base, fresh)
 	for _, e in ipairs(events) do
 		local n = e.count or 1
 		if e.kind == "open" and e.path then
 			-- a path the supervisor could not read whole is "?", and one it
 			-- could not name against the cwd stays relative: neither is a
 			-- path to allow (the box chooses them; "?" would let every
-			-- unreadable path through in later runs)
-			if e.path:sub(1, 1) == "/" then note(L.open, e.path, n) end
+			-- unreadable path through in later runs).  Under a fresh root,
+			-- the program made the name (a temporary one differs from run
+			-- to run): the root is learned, beneath which it makes names
+			local root = fresh_root(e.path, fresh)
+			if root then
+				note(L.made, root, n)
+			elseif e.path:sub(1, 1) == "/" then
+				note(L.open, e.path, n)
+			end
 		elseif (e.kind == "delete" or e.kind == "rename" or e.kind == "attribute") and e.path then
 			-- a rename names both; the same care as for an open's path
 			for _, p in ipairs { e.path, e.to } do
-				if p:sub(1, 1) == "/" then note(L.change, p, n) end
+				if p:sub(1, 1) == "/" then note(L.change, fresh_root(p, fresh) or p, n) end
 			end
 		elseif (e.kind == "connect" or e.kind == "bind" or e.kind == "send") and INET[e.family] and e.addr then
 			note(L.connect, e.addr, n)
@@ -94,8 +110,8 @@ function M.union(L, file, strict)
 			note(L.calls, r.call, 0, true)
 		end
 	end
-	-- an older learned profile's open list named exact paths too
-	for _, path in ipairs(p.notify.open or {}) do note(L.open, path, 0, true) end
+	-- the prefixes: the fresh roots the program made names beneath
+	for _, path in ipairs(p.notify.open or {}) do note(L.made, path, 0, true) end
 	for _, path in ipairs(p.notify.open_exact or {}) do note(L.open, path, 0, true) end
 	for _, path in ipairs(p.notify.change or {}) do note(L.change, path, 0, true) end
 	for _, a in ipairs(p.notify.connect or {}) do note(L.connect, a, 0, true) end
@@ -169,6 +185,11 @@ function M.render(L, argv)
 	w("-- the reading of its entries), nothing that lies under it.\n")
 	w("-- The mounts and Landlock still decide what each path reaches.\n")
 	list(w, "open_exact", L.open, "open")
+	w("\n-- names the program made: the box's own writable places that start empty\n")
+	w("-- in every run (/tmp, /dev/shm, the home or /work when nothing is placed\n")
+	w("-- there): a name under one is the program's own, and a temporary name\n")
+	w("-- differs from run to run, so the place is allowed, with what lies under it.\n")
+	list(w, "open", L.made, "open of a name made under it")
 	w("\n-- changes: the paths deleted, renamed (both names) or whose attributes\n")
 	w("-- changed, exactly, as for opens.\n")
 	list(w, "change", L.change, "delete, rename or attribute")
@@ -188,8 +209,10 @@ end
 -- @tparam table L from `M.new`
 -- @tparam table events the run's events (`r.events`)
 -- @tparam table strict the strict profile (`sbx.profile.load`)
-function M.events(L, events, strict)
-	learn_events(L, events, default_refusals(), strict_allows(strict))
+-- @tparam[opt] table fresh the box's writable places that start empty
+--  (sbx.stdbox's claims `fresh`): a path under one is learned as the place
+function M.events(L, events, strict, fresh)
+	learn_events(L, events, default_refusals(), strict_allows(strict), fresh or {})
 	return L
 end
 

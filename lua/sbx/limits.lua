@@ -18,6 +18,10 @@ M.KiB = 1024
 M.MiB = 1024 * 1024
 M.GiB = 1024 * 1024 * 1024
 
+--- Bytes of each of the program's streams a result shows (`output` in
+-- the JSON, the HTML page): the first, of output captured or passed.
+M.OUTPUT_SHOWN = 64 * M.KiB
+
 --- The limits by name, in report order.
 M.names = { "wall", "cpu", "memory", "tasks", "output", "open_files",
 	"file_size", "core", "tmp", "pending_signals", "msgqueue",

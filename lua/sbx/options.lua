@@ -41,12 +41,15 @@ end
 -- an output opened now, before the box exists: written later through the
 -- directory's descriptor, never through a path the box changed
 -- an output file, or "-" for stdout (a copy of descriptor 1 taken now,
--- which no box holds; never a file named "-")
+-- which no box holds; never a file named "-"; the program's own stdout
+-- then goes to stderr, `o.stdout_taken`)
 local function output(key)
 	return function(o, typed, as)
 		local out, msg
 		if typed == "-" then
 			out, msg = sbx.descriptor(1)
+			-- stdout holds what sbxlua writes: the program's goes to stderr
+			o.stdout_taken = as
 		else
 			out, msg = sbx.output(typed)
 		end
@@ -240,9 +243,10 @@ local RECORD = {
 	{ "--decoys", nil, "place decoy credentials in the box (~/.ssh/id_rsa, ~/.aws/credentials, a "
 		.. "browser's Login Data, /etc/shadow), each with a marker random per run; a marker found in "
 		.. "a written file or captured output is noted", scripts = "run", set = flag("decoys") },
-	{ "--report", "FILE", "also write the report to FILE (- for stdout)", scripts = "run", set = output("report") },
-	{ "--json", "FILE", "write the structured result to FILE as JSON (- for stdout; "
-		.. "docs/schema/run.schema.json)", scripts = "run", set = output("json") },
+	{ "--report", "FILE", "also write the report to FILE (- for stdout, and the program's own stdout "
+		.. "goes to stderr)", scripts = "run", set = output("report") },
+	{ "--json", "FILE", "write the structured result to FILE as JSON (- for stdout, and the program's "
+		.. "own stdout goes to stderr; docs/schema/run.schema.json)", scripts = "run", set = output("json") },
 	{ "--pcap", "FILE", "write the network sink's DNS, TCP and UDP conversations to FILE as a capture "
 		.. "(libpcap's format, raw IPv4; packets synthesised from what the sink recorded)", scripts = "run",
 		set = output("pcap") },

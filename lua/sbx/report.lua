@@ -38,6 +38,36 @@ function M.escape(s)
 	return (tostring(s):gsub("[\0-\31\\\127-\255]", escapes))
 end
 
+local UNESCAPES = { ["\\"] = "\\", n = "\n", r = "\r", t = "\t" }
+
+--- The bytes M.escape was given, read back from its result.
+-- @tparam string s text as M.escape writes it
+-- @treturn string
+function M.unescape(s)
+	if type(s) ~= "string" then
+		error(("bad argument #1 to 'unescape' (string expected, got %s)"):format(type(s)), 2)
+	end
+	return (s:gsub("\\(.)(%x?%x?)", function(c, hex)
+		if c == "x" then return #hex == 2 and string.char(tonumber(hex, 16)) or nil end
+		return UNESCAPES[c] and UNESCAPES[c] .. hex or nil
+	end))
+end
+
+-- The program's own output a result holds (captured, or the first bytes
+-- of a stream passed on: the spec's keep_output), each stream's first
+-- limits.OUTPUT_SHOWN bytes escaped, with how many it wrote; nil: none.
+local function output_of(r)
+	local out
+	for _, s in ipairs { "stdout", "stderr" } do
+		if type(r[s]) == "string" then
+			local shown = r[s]:sub(1, limits.OUTPUT_SHOWN)
+			out = out or json.object()
+			out[s] = { text = M.escape(shown), shown = #shown, bytes = r[s .. "_bytes"] or #r[s] }
+		end
+	end
+	return out
+end
+
 --- What sbxlua writes to a terminal before anything of its own (the report,
 -- the behaviour, the verdict), whatever the program left there: a program
 -- shares the terminal and can leave it in a state that hides or moves what
@@ -1045,6 +1075,7 @@ function M.raw_result(r, info, events, verified)
 		digest = M.digest(info),
 		stdout_bytes = r.stdout_bytes,
 		stderr_bytes = r.stderr_bytes,
+		output = output_of(r),
 		files = files_json(info.files),
 		files_dropped = info.files and written.dropped(info.files) or nil,
 		files_bounds = r.files_bounds,

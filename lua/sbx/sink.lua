@@ -120,11 +120,15 @@ local function headers(d, p)
 	end
 end
 
+--- Bytes of an HTTP request's body a result shows (`body`): its first.
+M.BODY_SHOWN = 4096
+
 --- The HTTP request a sink record holds, or nil when its first bytes are
 -- none: `method`, `url` (`http://` and the Host header, or the address,
 -- with the port unless 80, and the target; an absolute target as sent),
 -- `host` (the first Host header's), `port`, `address`, `headers` (name = value), `body_size` and
--- `body_sha256` (the body's bytes the sink recorded), `headers_left_out`,
+-- `body_sha256` (the body's bytes the sink recorded), `body` (its first
+-- M.BODY_SHOWN bytes), `headers_left_out`,
 -- `complete` (the record holds the blank line that ends the headers),
 -- `replied` (the sink answered it), `bytes` (what the connection sent)
 -- and `cut` (true when that passed the cap: the record holds the first).  Every string is the program's bytes,
@@ -146,6 +150,7 @@ function M.http(e)
 	local body = body_at and sub(e.data, body_at) or ""
 	return { method = method, url = url, host = host, port = e.port, address = e.address, headers = h,
 		headers_left_out = left, body_size = #body, body_sha256 = core.sha256(body),
+		body = sub(body, 1, M.BODY_SHOWN),
 		complete = body_at ~= nil, replied = e.reply ~= nil, bytes = e.bytes, cut = e.cut or nil }
 end
 
@@ -155,6 +160,7 @@ local function escaped(c)
 	local h = json.object() -- a map, {} when empty
 	for k, v in pairs(c.headers) do h[escape(k)] = escape(v) end
 	c.method, c.url, c.host, c.headers = escape(c.method), escape(c.url), escape(c.host), h
+	c.body = escape(c.body)
 	return c
 end
 

@@ -698,8 +698,15 @@ end
 local function scratch_tree(t, lim, work_host)
 	add(t, { type = "tmpfs", dst = "/tmp", size = lim.tmp, nr_inodes = M.tree.inodes,
 		mode = tonumber("1777", 8) }, { path = "/tmp", access = "rw" })
-	if M.user.home ~= "/work" then home_tree(t) end
+	-- the box's own writable places, empty at every start (less what the
+	-- tree places or mounts under one: fresh_roots)
+	t.scratch = { "/tmp", "/dev/shm" }
+	if M.user.home ~= "/work" then
+		home_tree(t)
+		t.scratch[#t.scratch + 1] = M.user.home
+	end
 	if not work_host then
+		t.scratch[#t.scratch + 1] = "/work"
 		add(t, { type = "tmpfs", dst = "/work", size = M.tree.work, nr_inodes = M.tree.inodes,
 			mode = tonumber("755", 8) }, { path = "/work", access = "rw" })
 	end
@@ -827,6 +834,24 @@ local function placed_and_mounted(t)
 	return set
 end
 
+-- The box's own writable places nothing is placed or mounted under: every
+-- name under one, in any run, is one the program made (sbx.learn).
+local function fresh_roots(t)
+	local list = {}
+	for _, root in ipairs(t.scratch or {}) do
+		local taken = false
+		for dst in pairs(placed_and_mounted(t)) do
+			if dst ~= root and under(dst, root) then taken = true end
+		end
+		for _, d in ipairs(t.decoys or {}) do
+			if under(d.path, root) then taken = true end
+		end
+		if not taken then list[#list + 1] = root end
+	end
+	table.sort(list)
+	return list
+end
+
 -- The capture spec's `placed`: the tree's own nodes, and the decoys as
 -- placed (recorded all the same, marked by sbx.written; typed and kept
 -- only once the program changed one).
@@ -871,6 +896,24 @@ function M.uptime()
 	return math.random(r[1], r[2])
 end
 
+-- The written places, recorded after the program ends (sbx.written);
+-- copied out with --keep.  Nil: no capture.
+local function capture_spec(o, t)
+	if o.capture == false then return nil end
+	return {
+		places = t.places, keep = o.keep,
+		markers = t.decoys and written.markers(t.decoys) or nil,
+		entries = written.bounds.entries, depth = written.bounds.depth,
+		read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
+		keep_total = written.bounds.keep_total,
+		-- the nodes the tree mounts over (the program's own file among
+		-- them) are not the program's: never kept nor typed; nor the
+		-- home's dot files the tree placed (one the program changed is
+		-- recorded, typed and kept as the program's)
+		placed = capture_placed(t),
+	}
+end
+
 local function box_spec(o, c, t)
 	local lim = c.lim
 	local argv, env, arg_bytes = command(o, c.host_path, c.path)
@@ -897,7 +940,9 @@ local function box_spec(o, c, t)
 		stdin = o.stdin,
 		pty = o.pty or nil,
 		tty_raw = o.tty_raw or nil,
-		stdout = o.stdout or "pass", stderr = o.stderr or "pass",
+		stdout = o.stdout or (o.stdout_taken and "stderr") or "pass", stderr = o.stderr or "pass",
+		-- what a page or a decoy's marker needs of output passed on
+		keep_output = (o.html or o.decoys) and limits.OUTPUT_SHOWN or nil,
 		output_limit = lim.output,
 		wall = lim.wall,
 		memory_limit = lim.memory,
@@ -911,20 +956,7 @@ local function box_spec(o, c, t)
 		probe = true,
 		-- the analysis box follows the program to its last process
 		follow = o.follow or nil,
-		-- the written places, recorded after the program ends
-		-- (sbx.written); copied out with --keep
-		capture = o.capture ~= false and {
-			places = t.places, keep = o.keep,
-			markers = t.decoys and written.markers(t.decoys) or nil,
-			entries = written.bounds.entries, depth = written.bounds.depth,
-			read_bytes = written.bounds.read_bytes, keep_bytes = written.bounds.keep_bytes,
-			keep_total = written.bounds.keep_total,
-			-- the nodes the tree mounts over (the program's own file
-			-- among them) are not the program's: never kept nor typed;
-			-- nor the home's dot files the tree placed (one the program
-			-- changed is recorded, typed and kept as the program's)
-			placed = capture_placed(t),
-		} or nil,
+		capture = capture_spec(o, t),
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
 		-- the explain channel (docs/seccomp.md): what a refusal does,
 		-- the operator's rule, the supervisor's table
@@ -980,6 +1012,8 @@ local function claims(o, c, spec, t)
 		-- and the files it placed there (path -> their sha256): the
 		-- tree's too while unchanged
 		mount_points = placed_and_mounted(t),
+		-- the box's own writable places that start empty (sbx.learn)
+		fresh = fresh_roots(t),
 	}
 end
 
