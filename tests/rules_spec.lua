@@ -250,6 +250,54 @@ describe("sbx.attack [" .. S.priv .. "]", function()
 		assert.is_nil(attack_problem { name = "x", attack = { "T1497.001" }, tactic = "discovery" })
 	end)
 
+	it("scripts/attack-table.py: a bundle, then release notes over it (rename, revocation, new id)", function()
+		local d, clean = S.tmpdir()
+		local function put(name, text)
+			local f = assert(io.open(d .. "/" .. name, "w"))
+			f:write(text)
+			f:close()
+		end
+		local function ap(id, tid, name, tactic, extra)
+			return ('{"type":"attack-pattern","id":"attack-pattern--%s","name":"%s",'
+				.. '"external_references":[{"source_name":"mitre-attack","external_id":"%s"}],'
+				.. '"kill_chain_phases":[{"kill_chain_name":"mitre-attack","phase_name":"%s"}]%s}')
+				:format(id, name, tid, tactic, extra or "")
+		end
+		put("b.json", '{"type":"bundle","objects":['
+			.. '{"type":"x-mitre-collection","x_mitre_version":"1.0","modified":"2020-01-02T00:00:00Z"},'
+			.. '{"type":"x-mitre-tactic","x_mitre_shortname":"defense-evasion","name":"Defense Evasion",'
+			.. '"external_references":[{"source_name":"mitre-attack","external_id":"TA0005"}]},'
+			.. ap("a", "T1000", "Hide", "defense-evasion") .. "," .. ap("b", "T1001", "Break", "defense-evasion") .. ","
+			.. ap("c", "T1001.001", "Break Some", "defense-evasion") .. ","
+			.. ap("d", "T1002", "Old", "defense-evasion", ',"revoked":true') .. ","
+			.. '{"type":"relationship","relationship_type":"revoked-by","source_ref":"attack-pattern--d",'
+			.. '"target_ref":"attack-pattern--a"}]}')
+		put("n.md", "| [ATT&CK v2](/versions/v2) | May 1, 2021 | x |\n\n"
+			.. "[Hiding](https://attack.mitre.org/tactics/TA0005/) and "
+			.. "[Defense Impairment](https://attack.mitre.org/tactics/TA0112/)\n\n"
+			.. "## Techniques\n\n### Enterprise\n\n#### New Techniques\n\n"
+			.. "* [Disable or Modify Tools](/techniques/T1685) (v1.0)\n"
+			.. "* Disable or Modify Tools: [Sub](/techniques/T1685/001)\n\n"
+			.. "#### Major Version Changes\n\n* [Hide Better](/techniques/T1000)\n\n"
+			.. "#### Revocations\n\n* Break (revoked by [Disable or Modify Tools](/techniques/T1685))\n"
+			.. "* Break Some (revoked by Disable or Modify Tools: [Sub](/techniques/T1685/001))\n\n"
+			.. "### Mobile\n\n## Software\n")
+		local bundle_only = S.sh(("python3 scripts/attack-table.py --stix %s/b.json"):format(d))
+		local out, code = S.sh(("python3 scripts/attack-table.py --stix %s/b.json --notes %s/n.md"):format(d, d))
+		clean()
+		local one = assert(load(bundle_only, "=bundle", "t", {}))()
+		assert.are.same({ "1.0", "2020-01-02", { "Break: Break Some", "defense-evasion" }, { T1002 = "T1000" } },
+			{ one.version, one.date, one.techniques["T1001.001"], one.revoked })
+		assert.are.equal(0, code)
+		local t = assert(load(out, "=notes", "t", {}))()
+		assert.are.same({ "2.0", "May 1, 2021" }, { t.version, t.date })
+		assert.are.same({ { "Hide Better", "hiding" }, { "Disable or Modify Tools", "defense-impairment" },
+			{ "Disable or Modify Tools: Sub", "defense-impairment" } },
+			{ t.techniques.T1000, t.techniques.T1685, t.techniques["T1685.001"] })
+		assert.are.same({ T1001 = "T1685", ["T1001.001"] = "T1685.001", T1002 = "T1000" }, t.revoked)
+		assert.is_nil(t.techniques.T1001)
+	end)
+
 	it("rulekit names a revoked id's successor and says both in the rule's doc", function()
 		local r = kit.technique { id = "T1562.001", name = "old", tactic = "defense-impairment", severity = 7,
 			what = "w", exec = { "^x" } }
