@@ -5,6 +5,8 @@
 #   scripts/attack-table.sh CTI_DIR VERSION NOTES   mitre/cti's enterprise-attack
 #                                                   directory, its release, and a
 #                                                   newer release's notes
+# STIX_SOURCE and NOTES_SOURCE say where the data came from (the table
+# records it); their defaults are those of the table made for ATT&CK v19.
 set -eu
 cd "$(dirname "$0")/.."
 out=$(mktemp)
@@ -13,8 +15,8 @@ if [ $# -eq 1 ]; then
 	python3 scripts/attack-table.py --stix "$1" >"$out"
 elif [ $# -eq 3 ]; then
 	python3 scripts/attack-table.py --stix "$1" --stix-version "$2" --notes "$3" \
-		--stix-source "github.com/mitre/cti at 421deacb77191b38bdd1bf63268954e93da91365 (tag ATT&CK-v18.1)" \
-		--notes-source "github.com/mitre-attack/attack-website at 83754156976a4439088e7ef1ee83a2cdbbc003cd" >"$out"
+		--stix-source "${STIX_SOURCE:-github.com/mitre/cti at 421deacb77191b38bdd1bf63268954e93da91365 (tag ATT&CK-v18.1)}" \
+		--notes-source "${NOTES_SOURCE:-github.com/mitre-attack/attack-website at 83754156976a4439088e7ef1ee83a2cdbbc003cd}" >"$out"
 else
 	echo "usage: $0 BUNDLE | CTI_DIR VERSION NOTES" >&2
 	exit 2
