@@ -242,6 +242,8 @@ def main():
         version, date = apply_notes(a.notes, techs, revoked, deprecated, tactics)
         made.append("release notes: ATT&CK %s%s (names, new ids, revocations, tactic names)"
                     % (version, " from " + a.notes_source if a.notes_source else ""))
+        made.append("not read: the release's own STIX data and technique pages; a technique's tactics are "
+                    "those of the STIX data, renamed as the notes rename tactics, a new technique's as below")
         for tid in sorted(NEW_TACTICS):
             made.append("tactic of %s: %s (not in the notes; see scripts/attack-table.py)"
                         % (tid, ", ".join(NEW_TACTICS[tid])))

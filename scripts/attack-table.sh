@@ -16,7 +16,7 @@ if [ $# -eq 1 ]; then
 elif [ $# -eq 3 ]; then
 	python3 scripts/attack-table.py --stix "$1" --stix-version "$2" --notes "$3" \
 		--stix-source "${STIX_SOURCE:-github.com/mitre/cti at 421deacb77191b38bdd1bf63268954e93da91365 (tag ATT&CK-v18.1)}" \
-		--notes-source "${NOTES_SOURCE:-github.com/mitre-attack/attack-website at 83754156976a4439088e7ef1ee83a2cdbbc003cd}" >"$out"
+		--notes-source "${NOTES_SOURCE:-attack.mitre.org/resources/updates/updates-april-2026/ (its source, github.com/mitre-attack/attack-website at 83754156976a4439088e7ef1ee83a2cdbbc003cd)}" >"$out"
 else
 	echo "usage: $0 BUNDLE | CTI_DIR VERSION NOTES" >&2
 	exit 2

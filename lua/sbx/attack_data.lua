@@ -8,7 +8,8 @@ return {
 	date = "April 28, 2026",
 	made = {
 		"STIX: ATT&CK Enterprise 18.1 from github.com/mitre/cti at 421deacb77191b38bdd1bf63268954e93da91365 (tag ATT&CK-v18.1)",
-		"release notes: ATT&CK 19.0 from github.com/mitre-attack/attack-website at 83754156976a4439088e7ef1ee83a2cdbbc003cd (names, new ids, revocations, tactic names)",
+		"release notes: ATT&CK 19.0 from attack.mitre.org/resources/updates/updates-april-2026/ (its source, github.com/mitre-attack/attack-website at 83754156976a4439088e7ef1ee83a2cdbbc003cd) (names, new ids, revocations, tactic names)",
+		"not read: the release's own STIX data and technique pages; a technique's tactics are those of the STIX data, renamed as the notes rename tactics, a new technique's as below",
 		"tactic of T1685: defense-impairment (not in the notes; see scripts/attack-table.py)",
 		"tactic of T1686: defense-impairment (not in the notes; see scripts/attack-table.py)",
 		"tactic of T1687: defense-impairment (not in the notes; see scripts/attack-table.py)",
