@@ -159,7 +159,7 @@ return {
 		end,
 	},
 	{
-		name = "sleeper", attack = { "T1497.003" }, tactic = "defense-evasion",
+		name = "sleeper", attack = { "T1497.003" }, tactic = "stealth",
 		doc = "Exited only at the wall clock, having used less than half of it in CPU time "
 			.. "(a sleeping evasion): a `killed` event of cause `wall` and `measured.cpu`; "
 			.. "or asked to sleep at least the wall clock in sleeps the analysis box skipped "

@@ -1,8 +1,9 @@
 -- SPDX-License-Identifier: MIT
--- Defense evasion (TA0005): history and logs cleared, files removed or
--- hidden, times forged, permissions loosened, payloads decoded, programs
--- disguised, defences switched off, the sandbox or a debugger looked for,
--- and code run from memory.
+-- Stealth (TA0005, "Defense Evasion" before ATT&CK v19): history cleared,
+-- files removed or hidden, times forged, permissions loosened, payloads
+-- decoded, programs disguised, the sandbox or a debugger looked for, and
+-- code run from memory; and Defense Impairment (TA0112): logs cleared,
+-- history logging, tools, the firewall and the audit switched off.
 local T = rulekit.technique
 local basename = rulekit.basename
 
@@ -119,7 +120,7 @@ local function from_memory(_, F)
 end
 
 return {
-	T { id = "T1070.003", name = "history_cleared", tactic = "defense-evasion", severity = 6,
+	T { id = "T1070.003", name = "history_cleared", tactic = "stealth", severity = 6,
 		what = "cleared the command history",
 		delete = HISTORY, write = HISTORY,
 		cmdline = { "history %-c", "history %-w /dev/null" },
@@ -131,26 +132,26 @@ return {
 			end
 			return nil
 		end },
-	T { id = "T1562.003", name = "history_logging_off", tactic = "defense-evasion", severity = 5,
+	T { id = "T1690", name = "history_logging_off", tactic = "defense-impairment", severity = 5,
 		what = "turned the command history off",
 		cmdline = { "HISTFILE=/dev/null", "unset HISTFILE", "HISTSIZE=0", "HISTFILESIZE=0", "set %+o history",
 			"HISTCONTROL=ignore", "HISTIGNORE=", "export HISTFILE=" } },
-	T { id = "T1562.006", name = "logging_blocked", tactic = "defense-evasion", severity = 6,
+	T { id = "T1685", name = "logging_blocked", tactic = "defense-impairment", severity = 6,
 		what = "stopped the system's logging",
 		exec = { "^systemctl .*stop .*rsyslog", "^systemctl .*stop .*syslog", "^systemctl .*stop .*journald",
 			"^systemctl .*disable .*rsyslog", "^service rsyslog stop", "^service syslog%-ng stop",
 			"^pkill .*rsyslogd", "^killall .*rsyslogd", "^kill[%a]* .*syslog" },
 		write = { "^/etc/rsyslog%.conf$", "^/etc/rsyslog%.d/", "^/etc/syslog%-ng/", "^/etc/systemd/journald%.conf" } },
-	T { id = "T1070.008", name = "mailbox_cleared", tactic = "defense-evasion", severity = 5,
+	T { id = "T1070.008", name = "mailbox_cleared", tactic = "stealth", severity = 5,
 		what = "cleared mailboxes",
 		delete = { "^/var/mail/", "^/var/spool/mail/", "/Maildir/" },
 		write = { "^/var/mail/", "^/var/spool/mail/" } },
-	T { id = "T1553.004", name = "root_certificate", tactic = "defense-evasion", severity = 7,
+	T { id = "T1553.004", name = "root_certificate", tactic = "stealth", severity = 7,
 		what = "installed a root certificate",
 		write = { "^/usr/local/share/ca%-certificates/", "^/usr/share/ca%-certificates/", "^/etc/ssl/certs/",
 			"^/etc/pki/ca%-trust/", "^/etc/ca%-certificates", "/%.pki/nssdb/" },
 		exec = { "^update%-ca%-certificates", "^update%-ca%-trust", "^trust anchor", "^certutil .*%-A" } },
-	T { id = "T1036.003", name = "renamed_utility", tactic = "defense-evasion", severity = 5,
+	T { id = "T1036.003", name = "renamed_utility", tactic = "stealth", severity = 5,
 		what = "ran a system program under another name",
 		check = function(_, F)
 			local copies = {}
@@ -168,7 +169,7 @@ return {
 			end
 			return nil
 		end },
-	T { id = "T1036.006", name = "space_after_name", tactic = "defense-evasion", severity = 5,
+	T { id = "T1036.006", name = "space_after_name", tactic = "stealth", severity = 5,
 		what = "ran a file whose name ends in a space",
 		check = function(_, F)
 			for _, x in ipairs(F.execs) do
@@ -176,38 +177,38 @@ return {
 			end
 			return nil
 		end },
-	T { id = "T1027.001", name = "binary_padding", tactic = "defense-evasion", severity = 4,
+	T { id = "T1027.001", name = "binary_padding", tactic = "stealth", severity = 4,
 		what = "padded a binary",
 		exec = { "^dd .*oflag=append", "^dd .*conv=notrunc.*of=", "^truncate .*%-s ?%+", "^truncate .*%-%-size=?%+" } },
-	T { id = "T1027.002", name = "packing", tactic = "defense-evasion", severity = 5,
+	T { id = "T1027.002", name = "packing", tactic = "stealth", severity = 5,
 		what = "packed or unpacked a program",
 		exec = { "^upx ", "^upx$" } },
-	T { id = "T1027.004", name = "compile_after_delivery", tactic = "defense-evasion", severity = 2,
+	T { id = "T1027.004", name = "compile_after_delivery", tactic = "stealth", severity = 2,
 		what = "compiled a program (information: builds do)",
 		exec = { "^gcc ", "^cc ", "^clang ", "^tcc ", "^g%+%+ ", "^go build", "^rustc " } },
 	T { id = "T1546.005", name = "trap", tactic = "persistence", severity = 4,
 		what = "set a signal trap that runs a command",
 		cmdline = { "trap ['\"][^'\"]+['\"] %u+", "trap %-%- ['\"]" } },
-	T { id = "T1070.002", name = "logs_cleared", tactic = "defense-evasion", severity = 7,
+	T { id = "T1685.006", name = "logs_cleared", tactic = "defense-impairment", severity = 7,
 		what = "cleared system logs",
 		delete = { "^/var/log/" }, write = { "^/var/log/[^/]*log", "^/var/log/[uw]tmp$",
 			"^/var/log/btmp$", "^/var/log/lastlog$", "^/var/log/journal/", "^/run/log/journal/" },
 		exec = { "^journalctl .*%-%-vacuum", "^journalctl .*%-%-rotate", "^shred .*/var/log/",
 			"^truncate .*/var/log/", "^rm .*/var/log/" } },
-	T { id = "T1070.004", name = "file_deletion", tactic = "defense-evasion", severity = 5,
+	T { id = "T1070.004", name = "file_deletion", tactic = "stealth", severity = 5,
 		what = "removed its traces",
 		exec = { "^shred ", "^srm ", "^wipe ", "^sdelete " },
 		check = self_deleted },
-	T { id = "T1070.006", name = "timestomp", tactic = "defense-evasion", severity = 5,
+	T { id = "T1070.006", name = "timestomp", tactic = "stealth", severity = 5,
 		what = "forged a file's times",
 		exec = { "^touch .*%-[acm]*[dtr]", "^touch .*%-%-date", "^touch .*%-%-reference",
 			"^debugfs .*set_inode_field" } },
-	T { id = "T1222.002", name = "permissions", tactic = "defense-evasion", severity = 4,
+	T { id = "T1222.002", name = "permissions", tactic = "stealth", severity = 4,
 		what = "loosened or locked a file's permissions",
 		exec = { "^chmod .*%f[%d]0?777%f[%D]", "^chmod .*%f[%d]0?666%f[%D]", "^chmod .*[ao]%+w",
 			"^chmod .*%f[%w]o%+[rwx]*w", "^chattr ", "^setfacl ", "^chown .*root", "^chgrp .*root",
 			"^chmod .* /etc/", "^chmod .* /usr/" } },
-	T { id = "T1222.002", name = "permissions_changed", tactic = "defense-evasion", severity = 2,
+	T { id = "T1222.002", name = "permissions_changed", tactic = "stealth", severity = 2,
 		what = "changed a file's mode or owner (information: builds do)",
 		exec = { "^chmod ", "^chown ", "^chgrp ", "^chattr ", "^setfacl " },
 		check = function(_, F)
@@ -218,24 +219,24 @@ return {
 			end
 			return nil
 		end },
-	T { id = "T1564.001", name = "hidden_files", tactic = "defense-evasion", severity = 5,
+	T { id = "T1564.001", name = "hidden_files", tactic = "stealth", severity = 5,
 		what = "hid files",
 		write = { "^/tmp/%.[^/]", "^/dev/shm/%.[^/]", "^/var/tmp/%.[^/]", "/%.%.%.?/", "/%. /" },
 		exec = { "^mkdir .*/tmp/%.[^/ ]", "^mkdir .*/dev/shm/%.", "^mkdir .*/%.%.%." } },
-	T { id = "T1140", name = "decode", tactic = "defense-evasion", severity = 2,
+	T { id = "T1140", name = "decode", tactic = "stealth", severity = 2,
 		what = "decoded data",
 		exec = { "^base64 .*%-d", "^base64 .*%-%-decode", "^base32 .*%-d", "^xxd .*%-r",
 			"^openssl .*enc .*%-d", "^openssl .*base64 .*%-d", "^uudecode" } },
-	T { id = "T1027", name = "obfuscated", tactic = "defense-evasion", severity = 6,
+	T { id = "T1027", name = "obfuscated", tactic = "stealth", severity = 6,
 		what = "ran an encoded command",
 		check = decoded_into_shell,
 		cmdline = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "b64decode.*exec",
 			"exec%(.*b64decode", "exec%(.*decode%(", "eval.*base64", "base64 %-%-?d[^|]*|%s*bash",
 			"xxd %-r[^|]*|%s*sh", "rev%s*|%s*[bd]?a?sh", "eval \"%$%(echo", "printf '\\x%x%x" } },
-	T { id = "T1036.005", name = "masquerading", tactic = "defense-evasion", severity = 6,
+	T { id = "T1036.005", name = "masquerading", tactic = "stealth", severity = 6,
 		what = "ran a program disguised as a system one",
 		check = masquerade },
-	T { id = "T1562.001", name = "defences_disabled", tactic = "defense-evasion", severity = 7,
+	T { id = "T1685", name = "defences_disabled", tactic = "defense-impairment", severity = 7,
 		what = "disabled a security tool",
 		exec = { "^setenforce 0", "^systemctl .*stop .*apparmor", "^systemctl .*disable .*apparmor",
 			"^systemctl .*stop .*auditd", "^systemctl .*stop .*falco", "^systemctl .*stop .*clam",
@@ -248,7 +249,7 @@ return {
 			"^sysctl .*randomize_va_space=0" },
 		write = { "^/etc/selinux/config$", "^/sys/fs/selinux/enforce$", "^/proc/sys/kernel/yama/",
 			"^/proc/sys/kernel/randomize_va_space$" } },
-	T { id = "T1562.004", name = "firewall_disabled", tactic = "defense-evasion", severity = 7,
+	T { id = "T1686", name = "firewall_disabled", tactic = "defense-impairment", severity = 7,
 		what = "changed the firewall",
 		exec = { "^iptables .*%-F", "^iptables .*%-%-flush", "^iptables .*%-P %u+ ACCEPT", "^ip6tables .*%-F",
 			"^iptables .*%-X", "^ufw disable", "^ufw .*allow", "^nft flush", "^nft .*delete table",
@@ -256,14 +257,14 @@ return {
 			"^systemctl .*stop .*ufw", "^firewall%-cmd .*%-%-add", "^iptables .*%-A INPUT.*ACCEPT",
 			"^iptables .*%-I INPUT.*ACCEPT" },
 		write = { "^/etc/iptables/", "^/etc/ufw/", "^/etc/nftables%.conf$", "^/etc/firewalld/" } },
-	T { id = "T1562.012", name = "audit_disabled", tactic = "defense-evasion", severity = 7,
+	T { id = "T1685.004", name = "audit_disabled", tactic = "defense-impairment", severity = 7,
 		what = "switched off the audit system",
 		exec = { "^auditctl .*%-e ?0", "^auditctl .*%-D", "^auditctl .*%-d ", "^systemctl .*stop .*auditd",
 			"^service auditd stop" },
 		write = { "^/etc/audit/", "^/var/log/audit/" } },
 	-- the places and programs of sbx.facts.ENVIRONMENT_CHECKS (the
 	-- behaviour summary's tag `detect_debug_environment` is the same list)
-	T { id = "T1497.001", name = "sandbox_checks", tactic = "defense-evasion", severity = 3,
+	T { id = "T1497.001", name = "sandbox_checks", tactic = "stealth", severity = 3,
 		what = "looked for a sandbox or a virtual machine",
 		doc = "looked for a sandbox, a virtual machine or a debugger: a check of"
 			.. " `sbx.facts.ENVIRONMENT_CHECKS` (evidence: exec, cmdline, read)",
@@ -272,7 +273,7 @@ return {
 			if #list == 0 then return nil end
 			return list[1].what, #list
 		end },
-	T { id = "T1622", name = "debugger_checks", tactic = "defense-evasion", severity = 4,
+	T { id = "T1622", name = "debugger_checks", tactic = "stealth", severity = 4,
 		what = "looked for a debugger",
 		check = function(_, F)
 			for _, p in ipairs(F.ptraces) do
@@ -281,7 +282,7 @@ return {
 			return nil
 		end,
 		cmdline = { "TracerPid" } },
-	T { id = "T1620", name = "fileless", tactic = "defense-evasion", severity = 7,
+	T { id = "T1620", name = "fileless", tactic = "stealth", severity = 7,
 		what = "ran code from memory",
 		check = from_memory },
 }

@@ -96,7 +96,8 @@ describe("sbx.sigma.compile", function()
 			.. "it). target: tests/techniques/T1053.003_cron.sh", { "T1053.003" }, "persistence", 7 },
 			{ r.doc, r.attack, r.tactic, r.severity })
 		r = RULES["sigma.Program_run_from_an_anonymous_memory_file"]
-		assert.are.same({ { "T1620" }, "defense-evasion", 7 }, { r.attack, r.tactic, r.severity })
+		-- tagged attack.defense-evasion: T1620's tactic since ATT&CK v19
+		assert.are.same({ { "T1620" }, "stealth", 7 }, { r.attack, r.tactic, r.severity })
 		assert.are.same({ {}, 9, "command-and-control" }, { RULES["sigma.Mod_lt"].attack,
 			RULES["sigma.7e21c9a4-5d3b-4f08-b6a2-9c1e4d7f3a55"].severity,
 			RULES["sigma.7e21c9a4-5d3b-4f08-b6a2-9c1e4d7f3a55"].tactic })
@@ -150,6 +151,43 @@ describe("sbx.sigma.compile", function()
 		assert.has_error(function() sigma.compile(42) end, "bad argument #1 to 'compile' (string expected, got number)")
 		assert.has_error(function() sigma.compile(nil) end, "bad argument #1 to 'compile' (string expected, got nil)")
 		assert.has_error(function() sigma.compile("", {}) end, "bad argument #2 to 'compile' (string expected, got table)")
+	end)
+end)
+
+-- a rule of one process_creation selection with these tags
+local function tagged(tags)
+	local text = "title: Tagged\nlogsource: {product: linux, category: process_creation}\n"
+		.. "detection:\n    selection:\n        Image: /usr/sbin/setenforce\n    condition: selection\n"
+		.. "level: high\ntags:\n"
+	for _, t in ipairs(tags) do text = text .. "    - " .. t .. "\n" end
+	local rules, skipped = sigma.compile(text, "tagged.yml")
+	assert.are.same({}, skipped or {})
+	return rules[1]
+end
+
+describe("sbx.sigma ATT&CK ids", function()
+	it("names a revoked id's successor (ATT&CK 19.0) and says both in its reason", function()
+		local r = tagged { "attack.defense-evasion", "attack.t1562.001" }
+		assert.are.same({ { "T1685" }, "defense-impairment" }, { r.attack, r.tactic })
+		local f = r.fn({ events = { exec(2, 1, "/usr/sbin/setenforce", { "setenforce", "0" }) } })
+		assert.are.same({ "T1685" }, f.attack)
+		assert.matches("sigma Tagged [T1562.001 is now T1685]: Image=/usr/sbin/setenforce", f.reason, 1, true)
+	end)
+
+	it("keeps a current id and a current tactic tag; one id for an old and its successor", function()
+		local r = tagged { "attack.stealth", "attack.t1070.003", "attack.t1562.003", "attack.t1690" }
+		assert.are.same({ { "T1070.003", "T1690" }, "stealth" }, { r.attack, r.tactic })
+		r = tagged { "attack.defense_impairment", "attack.t1686" }
+		assert.are.same({ { "T1686" }, "defense-impairment" }, { r.attack, r.tactic })
+		assert.are.same({ {}, "stealth" }, { tagged({ "attack.defense-evasion" }).attack,
+			tagged({ "attack.defense-evasion" }).tactic })
+	end)
+
+	it("drops an id ATT&CK 19.0 does not have, and says so", function()
+		local r = tagged { "attack.t1999", "attack.t1059.004" }
+		assert.are.same({ "T1059.004" }, r.attack)
+		local f = r.fn({ events = { exec(2, 1, "/usr/sbin/setenforce", { "setenforce", "0" }) } })
+		assert.matches("[T1999 is unknown in ATT&CK 19.0]", f.reason, 1, true)
 	end)
 end)
 

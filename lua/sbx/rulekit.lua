@@ -27,6 +27,8 @@
 -- evidence as text itself (or nil).  A finding's verdict follows its
 -- severity: 0 to 2 `info`, 3 to 6 `suspicious`, 7 and up `malicious`.
 -- @module sbx.rulekit
+local attack = require "sbx.attack"
+
 local M = {}
 
 --- The verdict of a severity.
@@ -138,6 +140,21 @@ function M.evidence(spec, run, F)
 	return nil
 end
 
+-- the ids as the current ATT&CK names them (sbx.attack): a revoked id's
+-- successor, and a note of each for the rule's doc
+local function current_ids(list)
+	local ids, notes = {}, {}
+	for i, id in ipairs(list) do
+		local cur, changed
+		if type(id) == "string" and (id:match("^T%d%d%d%d$") or id:match("^T%d%d%d%d%.%d%d%d$")) then
+			cur, changed = attack.current(id)
+		end
+		ids[i] = cur or id
+		if changed then notes[#notes + 1] = ("%s is now %s"):format(id, cur) end
+	end
+	return ids, #notes > 0 and (" [ATT&CK %s: %s]"):format(attack.version, table.concat(notes, "; ")) or ""
+end
+
 --- A rule from a technique's spec (see the module's doc): `id` (a string
 -- or a list of ATT&CK ids), `name`, `tactic`, `severity`, `what` (the
 -- finding's reason starts with it), `doc`, and the evidence keys.
@@ -145,7 +162,7 @@ end
 function M.technique(spec)
 	assert(type(spec) == "table", "technique: a table expected")
 	assert(type(spec.name) == "string", "technique: a name expected")
-	local ids = type(spec.id) == "table" and spec.id or { spec.id }
+	local ids, renamed = current_ids(type(spec.id) == "table" and spec.id or { spec.id })
 	local severity = spec.severity or 5
 	local verdict = spec.verdict or M.verdict_of(severity)
 	local sources = {}
@@ -155,7 +172,7 @@ function M.technique(spec)
 	if spec.check then sources[#sources + 1] = "check" end
 	return {
 		name = spec.name, tactic = spec.tactic, attack = ids, severity = severity,
-		doc = spec.doc or ("%s (evidence: %s)"):format(spec.what, table.concat(sources, ", ")),
+		doc = (spec.doc or ("%s (evidence: %s)"):format(spec.what, table.concat(sources, ", "))) .. renamed,
 		fn = function(run, F)
 			local ev, n = M.evidence(spec, run, F)
 			if not ev then return nil end

@@ -38,6 +38,7 @@
 -- or an alias of itself.  Wildcards and the modifiers that transform
 -- values are in `sbx._sigma_glob`.
 -- @module sbx.sigma
+local attack_table = require "sbx.attack"
 local facts = require "sbx.facts"
 local util = require "sbx._sigma_util"
 local yaml = require "sbx._sigma_yaml"
@@ -84,12 +85,10 @@ local LEVELS = {
 	high = { 7, "malicious" }, critical = { 9, "malicious" },
 }
 
-local TACTICS = {}
-for _, t in ipairs { "reconnaissance", "resource-development", "initial-access", "execution",
-	"persistence", "privilege-escalation", "defense-evasion", "credential-access", "discovery",
-	"lateral-movement", "collection", "command-and-control", "exfiltration", "impact" } do
-	TACTICS[t] = true
-end
+-- the tactics' tags: ATT&CK's current ones (sbx.attack), and
+-- `defense-evasion`, split in v19 into stealth and defense-impairment
+local TACTICS = { ["defense-evasion"] = true }
+for _, t in ipairs(attack_table.tactics()) do TACTICS[t] = true end
 
 local NUMERIC = { ProcessId = true, ParentProcessId = true, DestinationPort = true }
 
@@ -656,23 +655,45 @@ local function evidence(cat, ev)
 	return table.concat(out, " ")
 end
 
--- `attack.t1059.004` -> T1059.004; the first tactic tag
+-- a tag's technique id as the current release names it: a revoked id's
+-- successor, a deprecated or unknown one none; `notes` says each change
+local function current_id(id, attack, notes)
+	local cur, changed = attack_table.current(id)
+	if cur and changed then notes[#notes + 1] = ("%s is now %s"):format(id, cur) end
+	if not cur then
+		local _, why = attack_table.technique(id)
+		notes[#notes + 1] = ("%s is %s in ATT&CK %s"):format(id, why, attack_table.version)
+		return
+	end
+	for _, a in ipairs(attack) do
+		if a == cur then return end
+	end
+	attack[#attack + 1] = cur
+end
+
+-- `attack.t1059.004` -> T1059.004 (or its successor); the first tactic
+-- tag, `defense-evasion` as the first technique's tactic (else stealth,
+-- TA0005's name since v19); the notes on ids changed
 local function tags_of(tags)
-	local attack, tactic = {}, nil
-	if is_null(tags) then return attack end
+	local attack, tactic, notes = {}, nil, {}
+	if is_null(tags) then return attack, nil, notes end
 	if not is_seq(tags) then fail("tags must be a list") end
 	for _, t in ipairs(tags) do
 		t = (text_of(t) or ""):lower()
 		local id = t:match("^attack%.(t%d%d%d%d[%.%d]*)$")
 		if id and id:match("^t%d%d%d%d$") or (id and id:match("^t%d%d%d%d%.%d%d%d$")) then
-			attack[#attack + 1] = id:upper()
+			current_id(id:upper(), attack, notes)
 		else
 			local name = t:match("^attack%.([%a_%-]+)$")
 			name = name and name:gsub("_", "-")
 			if name and TACTICS[name] then tactic = tactic or name end
 		end
 	end
-	return attack, tactic
+	if tactic == "defense-evasion" then
+		local first = attack[1] and attack_table.technique(attack[1])
+		tactic = first and first.tactics[1] or "stealth"
+	end
+	return attack, tactic, notes
 end
 
 local function logsource(ls)
@@ -724,10 +745,11 @@ local function compile_doc(doc, info)
 	local severity, verdict = table.unpack(LEVELS[level:lower()])
 	local cat = logsource(doc.logsource)
 	local pred = detection(doc.detection, cat)
-	local attack, tactic = tags_of(doc.tags)
+	local attack, tactic, notes = tags_of(doc.tags)
 	local name = "sigma." .. (info.id or info.title):gsub("[^%w_.-]+", "_")
 	local desc = text_of(doc.description)
-	local head = ("sigma %s%s: "):format(info.title, info.id and (" (%s)"):format(info.id) or "")
+	local head = ("sigma %s%s%s: "):format(info.title, info.id and (" (%s)"):format(info.id) or "",
+		#notes > 0 and (" [%s]"):format(table.concat(notes, "; ")) or "")
 	return {
 		name = name, doc = info.title .. (desc and ". " .. desc or ""), attack = attack,
 		severity = severity, tactic = tactic, fn = rule_fn(cat, pred, head, severity, verdict, attack),
