@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DRAIN_MAX (16 << 20)
@@ -136,9 +137,38 @@ int su_try_write(const char *path, int flags)
 	return 0;
 }
 
+/* the first regular, executable file called name in PATH's directories
+ * (as sudo finds its command: one exec, not one per directory) */
+static int find_in_path(const char *name, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(out, size, "%.*s/%s", (int)n, n ? path : ".", name);
+		if (stat(out, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(out, X_OK) == 0)
+			return 0;
+		path += n + (path[n] == ':');
+	}
+	return -ENOENT;
+}
+
 int su_exec(char *const argv[])
 {
-	execvp(argv[0], argv);
+	char path[4096];
+
+	if (strchr(argv[0], '/')) {
+		execv(argv[0], argv);
+		return -errno;
+	}
+	if (find_in_path(argv[0], path, sizeof(path)) < 0)
+		return -ENOENT;
+	execv(path, argv);
 	return -errno;
 }
 
@@ -449,10 +479,8 @@ static int run_busybox(int argc, char **argv)
 		       "binary.\n");
 		return 0;
 	}
+	/* the host's tool, or another stand-in: an exec of its own */
 	applet = su_base(argv[1]);
-	const struct standin *t = su_find(applet);
-	if (t && strcmp(applet, "busybox") != 0)
-		return t->run(argc - 1, argv + 1);
 	int r = su_exec(argv + 1);
 	if (r == -ENOENT) {
 		su_err("%s: applet not found\n", applet);
@@ -477,7 +505,9 @@ static int run_screen(int argc, char **argv)
 		}
 		if (strchr(argv[i], 'd') && strchr(argv[i], 'm'))
 			detached = 1;
-		if (strchr("SLcp", argv[i][1]) && !argv[i][2] && i + 1 < argc)
+		/* an option that takes a value ends its cluster (-dmS NAME) */
+		if (strchr("SchpteTX", argv[i][strlen(argv[i]) - 1]) &&
+		    i + 1 < argc)
 			i++;
 	}
 	if (!detached) {
