@@ -105,7 +105,7 @@ static int crontab_list(const char *user, int remove)
 
 static int run_crontab(int argc, char **argv)
 {
-	const char *me = su_user(), *file = "-";
+	const char *me = su_user(), *file = NULL;
 	int op = 'R';
 
 	for (int i = 1; i < argc; i++) {
@@ -119,6 +119,11 @@ static int run_crontab(int argc, char **argv)
 		} else if (a[0] == '-' && a[1] && !a[2] &&
 			   strchr("lreis", a[1])) {
 			op = a[1] == 'i' || a[1] == 's' ? op : a[1];
+		} else if (a[0] == '-' && a[1]) {
+			su_err("crontab: invalid option -- '%c'\n"
+			       "crontab: usage error: unrecognized option\n",
+			       a[1]);
+			return 1;
 		} else {
 			file = a;
 		}
@@ -128,6 +133,11 @@ static int run_crontab(int argc, char **argv)
 	if (op == 'e') {
 		su_err("no crontab for %s - using an empty one\n", me);
 		return crontab_replace(me, "/dev/null");
+	}
+	if (!file) {
+		su_err("crontab: usage error: file name must be specified for "
+		       "replace\n");
+		return 1;
 	}
 	return crontab_replace(me, file);
 }
