@@ -585,7 +585,7 @@ static int run_sestatus(int argc, char **argv)
 
 static int run_xclip(int argc, char **argv)
 {
-	const char *d = getenv("DISPLAY");
+	const char *d = su_env("DISPLAY");
 
 	su_err("Error: Can't open display: %s\n", d && *d ? d : "(null)");
 	return 1;

@@ -19,6 +19,11 @@
 
 #define DRAIN_MAX (16 << 20)
 
+const char *su_env(const char *name)
+{
+	return getenv(name);
+}
+
 void su_err(const char *fmt, ...)
 {
 	va_list ap;
@@ -57,7 +62,7 @@ const char *su_user(void)
 {
 	static char name[64];
 	char line[512], uid[24];
-	const char *u = getenv("USER");
+	const char *u = su_env("USER");
 
 	if (u && *u)
 		return u;
@@ -141,7 +146,7 @@ int su_try_write(const char *path, int flags)
  * (as sudo finds its command: one exec, not one per directory) */
 static int find_in_path(const char *name, char *out, size_t size)
 {
-	const char *path = getenv("PATH");
+	const char *path = su_env("PATH");
 	struct stat st;
 
 	if (!path || !*path)
@@ -292,7 +297,7 @@ static int run_as(const char *tool, int argc, char **argv, int cmd, int shell)
 {
 	char sh[256], home[256], line[8192] = "";
 
-	su_account(getenv("USER") ? getenv("USER") : "root", home, sizeof(home),
+	su_account(su_env("USER") ? su_env("USER") : "root", home, sizeof(home),
 		   sh, sizeof(sh));
 	if (shell && cmd < argc) {
 		for (int i = cmd; i < argc; i++) {

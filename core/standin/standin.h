@@ -23,6 +23,9 @@ extern const struct standin standin_admin[];
 extern const struct standin standin_net[];
 extern const struct standin standin_priv[];
 
+/* a variable of the environment the stand-in runs with: the sample's own
+ * (USER, PATH, DISPLAY, as the tool reads them), never sbxlua's settings */
+const char *su_env(const char *name);
 /* the box user's name (USER, else /etc/passwd by uid, else the uid) */
 const char *su_user(void);
 /* a user's home and shell from /etc/passwd ("/root", "/bin/bash" when
