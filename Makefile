@@ -132,7 +132,7 @@ standin: build/standin/standin build/standin/names
 
 build/standin/standin: $(STANDIN_SRC) core/standin/standin.h build/cflags | build/standin
 	@echo "  LD      $@"
-	@$(CC) $(STANDIN_CFLAGS) $(EXE_LDFLAGS) $(ALL_LDFLAGS) -o $@ $(STANDIN_SRC)
+	@$(CC) $(STANDIN_CFLAGS) $(EXE_LDFLAGS) $(ALL_LDFLAGS) -s -o $@ $(STANDIN_SRC)
 
 build/standin/names: build/standin/standin
 	@echo "  GEN     $@"

@@ -18,8 +18,10 @@ local M = {}
 
 --- Where the box finds the stand-ins: `dir`, the directory last on its
 -- PATH, holding one link per name; `program`, the path every link names
--- (the host's program bound read-only there).  Ordinary paths of a host
--- with snapd: nothing in them names the sandbox.
+-- (the host's program written there, a file of the box's read-only root:
+-- a bind would show its host path, sbxlua's directory, in the box's
+-- /proc/self/mountinfo).  Ordinary paths of a host with snapd: nothing
+-- in them names the sandbox.
 M.box = { dir = "/snap/bin", program = "/snap/snapd/current/usr/bin/snap" }
 
 -- a tool's name, as the names file may hold it
@@ -43,11 +45,17 @@ local function host_dir()
 	return (luadir:match("^(.*)/lua$") or luadir .. "/..") .. "/build/standin"
 end
 
-local found -- { program = host path, names = list } once read
+--- The largest stand-in program the box takes (it is written on the
+-- box's root, a small tmpfs).
+M.MAX_BYTES = 512 * 1024
 
---- The host's stand-in program and the names it plays, read once per
--- process from sbxlua's own tree (never from a place a box can write).
--- @return `{ program = path, names = list }`, or nil and the reason
+local found -- { program = host path, names = list, data = its bytes } once read
+
+--- The host's stand-in program, its bytes and the names it plays, read
+-- once per process from sbxlua's own tree (never from a place a box can
+-- write), the program by descriptor.
+-- @return `{ program = path, data = bytes, names = list }`, or nil and
+-- the reason
 function M.host()
 	if found then return found end
 	local dir, why = host_dir()
@@ -62,7 +70,12 @@ function M.host()
 		if l:match(NAME) then names[#names + 1] = l end
 	end
 	f:close()
-	found = { program = program, names = names }
+	local pf, perr = core.open_file(program)
+	if not pf then return nil, perr end
+	local data = pf:read(M.MAX_BYTES + 1) or ""
+	pf:close()
+	if #data > M.MAX_BYTES then return nil, program .. ": larger than " .. M.MAX_BYTES .. " bytes" end
+	found = { program = program, names = names, data = data }
 	return found
 end
 
@@ -85,8 +98,8 @@ function M.present(name, path)
 	return false
 end
 
---- The box's tree entries for the stand-ins: the program bound read-only
--- at `M.box.program`, a link per name absent from `path`'s directories,
+--- The box's tree entries for the stand-ins: the program written at
+-- `M.box.program` (mode 0755, on the read-only root), a link per name absent from `path`'s directories,
 -- and the Landlock rule that lets the box read and run them.
 -- @tparam string path the box's PATH before the stand-ins' directory
 -- @return mounts (a list), rule, the read-only root; or nil and the
@@ -97,7 +110,7 @@ function M.tree(path)
 	end
 	local h, why = M.host()
 	if not h then return nil, why end
-	local mounts = { { type = "bind", src = h.program, dst = M.box.program } }
+	local mounts = { { type = "file", dst = M.box.program, data = h.data, mode = tonumber("755", 8) } }
 	for _, name in ipairs(h.names) do
 		if not M.present(name, path) then
 			mounts[#mounts + 1] = { type = "symlink", target = M.box.program, dst = M.box.dir .. "/" .. name }

@@ -752,7 +752,7 @@ end
 local BOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 -- The stand-ins of the tools absent from the box's PATH (sbx.standin):
--- their program bound read-only, a link per name, on the read-only root.
+-- their program and a link per name, files of the read-only root.
 -- @return true, or nil, reason
 local function standin_tree(t)
 	local mounts, rule, top = standin.tree(BOX_PATH)
