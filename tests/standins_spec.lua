@@ -88,11 +88,13 @@ describe("stand-ins [" .. S.priv .. "]", function()
 		assert.is_true(rules.sudo_use, err)
 	end)
 
-	it("sudo -u root sh -c, sudo -s and sudo -- run their command as the box user", function()
+	it("sudo -u root sh -c, sudo -s, sudo -- and sudo su -c run their command as the box user", function()
 		local out, err = S.runlua("--explore", "sh", "-c",
 			"sudo -u root sh -c 'echo $(id -u):$USER:$SUDO_USER'; sudo -s 'echo s:$(id -u)';"
-			.. " sudo -n -- id -u; sudo nosuch; echo rc=$?")
-		assert.are.equal("1000:root:dana\ns:1000\n1000\nrc=1\n", out, err)
+			.. " sudo -n -- id -u; sudo su - root -c 'echo su:$(id -u)'; sudo nosuch; echo rc=$?")
+		-- su run by sudo asks no password (root's su would not): the
+		-- stand-in plays it even where the host has su
+		assert.are.equal("1000:root:dana\ns:1000\n1000\nsu:1000\nrc=1\n", out, err)
 		assert.matches("sudo: nosuch: command not found", err, 1, true)
 	end)
 

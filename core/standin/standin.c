@@ -292,6 +292,24 @@ static void sudo_env(const char *target, int argc, char **argv, int cmd)
 	setenv("SHELL", shell, 1);
 }
 
+/* `sudo su ...`: su run by root asks no password, so this program plays
+ * it (an exec of its own, argv[0] "su"), never the host's su, which would
+ * ask the box user's; returns 0 when argv is not su, else -errno */
+static int as_root_su(char *const argv[])
+{
+	char self[4096];
+	ssize_t n;
+
+	if (strcmp(su_base(argv[0]), "su") != 0)
+		return 0;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	self[n] = '\0';
+	execv(self, argv);
+	return -errno;
+}
+
 /* runs argv[cmd..], or a shell (with -c and the words joined) */
 static int run_as(const char *tool, int argc, char **argv, int cmd, int shell)
 {
@@ -312,7 +330,10 @@ static int run_as(const char *tool, int argc, char **argv, int cmd, int shell)
 		char *sargv[] = {sh, NULL};
 		su_exec(sargv);
 	} else {
-		int r = su_exec(argv + cmd);
+		int r = as_root_su(argv + cmd);
+
+		if (r == 0)
+			r = su_exec(argv + cmd);
 
 		if (r == -ENOENT)
 			su_err("%s: %s: command not found\n", tool, argv[cmd]);
