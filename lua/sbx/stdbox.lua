@@ -756,7 +756,10 @@ local BOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 -- @return true, or nil, reason
 local function standin_tree(t)
 	local mounts, rule, top = standin.tree(BOX_PATH)
-	if not mounts then return nil, "stand-ins: " .. rule end
+	if not mounts then
+		return nil, ("stand-ins: %s (make builds them; sbx.stdbox.ANALYSIS.standins = false goes without)")
+			:format(rule)
+	end
 	for i, m in ipairs(mounts) do add(t, m, i == 1 and rule or nil, i == 1 and top or nil) end
 	return true
 end
