@@ -108,13 +108,18 @@ describe("stand-ins [" .. S.priv .. "]", function()
 		assert.is_true(rules_of(res).cron, err)
 	end)
 
-	it("at and systemctl fail as they do for a user; nc reaches the sink", function()
+	it("at, systemctl, iptables and useradd fail as they do for a user; nc reaches the sink", function()
 		local out, err = S.runlua("--explore", "sh", "-c",
 			"echo id | at now + 5 minutes; echo at=$?;"
 			-- systemctl is this host's own: its stand-in, by its name
 			.. " bash -c 'exec -a systemctl " .. standin.box.program .. " stop cron'; echo sc=$?;"
+			.. " bash -c 'exec -a iptables " .. standin.box.program .. " -F'; echo ipt=$?;"
+			.. " bash -c 'exec -a useradd " .. standin.box.program .. " -o -u 0 toor'; echo ua=$?;"
 			.. " printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc 203.0.113.9 80 | head -1")
-		assert.matches("^at=1\nsc=4\nHTTP/1%.%d 200", out)
+		assert.matches("^at=1\nsc=4\nipt=4\nua=1\nHTTP/1%.%d 200", out)
+		assert.matches("iptables v1.8.9 (nf_tables): Could not fetch rule set generation id: Permission denied"
+			.. " (you must be root)", err, 1, true)
+		assert.matches("useradd: Permission denied.\nuseradd: cannot lock /etc/passwd; try again later.", err, 1, true)
 		assert.matches("Cannot open lockfile /var/spool/cron/atjobs/.SEQ", err, 1, true)
 		assert.matches("Failed to stop cron.service: Interactive authentication required.", err, 1, true)
 	end)
