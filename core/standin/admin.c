@@ -196,7 +196,7 @@ static int run_atq(int argc, char **argv)
 	return at_spool();
 }
 
-/* ---- systemctl, service (systemd 252, polkit, no agent) ---- */
+/* ---- systemctl, service (systemd 252 on a server: no polkit) ---- */
 
 static int in_list(const char *w, const char *const *list)
 {
@@ -230,7 +230,9 @@ static const char *unit(const char *name)
 
 static int systemctl_verb(const char *verb, const char *arg)
 {
-	static const char auth[] = "Interactive authentication required.";
+	/* a server's answer (no polkit: systemd refuses the bus call);
+	 * Access denied is the one error systemctl exits 4 for on a job */
+	static const char auth[] = "Access denied";
 
 	if (in_list(verb, JOB_VERBS) && arg) {
 		su_err("Failed to %s %s: %s\n", verb, unit(arg), auth);
