@@ -1026,7 +1026,8 @@ end
 --  default `M.root_host_id`, checked by `M.check_host_id`), `capture`
 --  (false: the written places are not recorded), `keep` (a directory the
 --  written files are copied into, made 0700), `decoys` (place decoy
---  credentials, `sbx.written.decoys`)
+--  credentials, `sbx.written.decoys`), `standins` (the tools the host
+--  lacks played in a read-only directory last on the PATH, `sbx.standin`)
 -- @return spec, info; or nil, msg and the option it concerns (nil: the program)
 function M.build(o)
 	local c, err, opt = inputs(o)
