@@ -158,6 +158,19 @@ static void nc_parse(int argc, char **argv, struct nc_opts *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
+		if (a[0] == '-' && a[1] == '-') {
+			/* ncat's long options: the ones that change what runs
+			 */
+			const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+
+			if (!strcmp(a, "--exec") && next)
+				o->exec = argv[++i];
+			else if (!strcmp(a, "--sh-exec") && next)
+				o->cmd = argv[++i];
+			o->listen |= !strcmp(a, "--listen");
+			o->udp |= !strcmp(a, "--udp");
+			continue;
+		}
 		if (a[0] != '-' || !a[1]) {
 			if (!o->host && !o->listen)
 				o->host = a;
@@ -202,6 +215,10 @@ static int run_nc(int argc, char **argv)
 		return 1;
 	}
 	fd = o.listen ? accept_one(port, type) : dial(o.host, port, type, &why);
+	if (fd < 0 && strcmp(su_base(argv[0]), "ncat") == 0) {
+		su_err("Ncat: %s.\n", o.listen ? strerror(-fd) : why);
+		return 1;
+	}
 	if (fd < 0) {
 		if (o.listen)
 			su_err("nc: %s\n", strerror(-fd));
