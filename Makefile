@@ -64,10 +64,10 @@ BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
 HDR := $(wildcard $(CORE_DIRS:%=core/%/*.h))
 LUA_SRC := $(shell find lua -name '*.lua')
 
-.PHONY: all dev check check-slurm bench-batch check-stress test test-unit lint format asan bench install \
+.PHONY: standin all dev check check-slurm bench-batch check-stress test test-unit lint format asan bench install \
 	uninstall deps clean man completions
 
-all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN) man completions
+all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN) man completions standin
 
 # what a developer builds: every warning an error
 dev:
@@ -121,6 +121,24 @@ build/sbx/core.so: $(CORE_OBJ) | build/sbx
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -shared $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
+# The stand-ins for tools a host lacks (docs/standins.md): one program, run
+# inside the analysis box only, that includes no layer of core/ (nor Lua);
+# `names` lists the tools it plays, which sbx.standin links in the box.
+STANDIN_SRC := $(wildcard core/standin/*.c)
+STANDIN_CFLAGS = $(CPPFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Wshadow \
+	-Wformat=2 -Wno-unused-parameter -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
+	-fPIE -Icore/standin $(CFLAGS)
+standin: build/standin/standin build/standin/names
+
+build/standin/standin: $(STANDIN_SRC) core/standin/standin.h build/cflags | build/standin
+	@echo "  LD      $@"
+	@$(CC) $(STANDIN_CFLAGS) $(EXE_LDFLAGS) $(ALL_LDFLAGS) -s -o $@ $(STANDIN_SRC)
+
+build/standin/names: build/standin/standin
+	@echo "  GEN     $@"
+	@build/standin/standin --names > $@.tmp
+	@mv $@.tmp $@
+
 build/tests/%: tests/progs/%.c | build/tests
 	@echo "  CC      $@"
 	@$(CC) $(PROG_CFLAGS) -o $@ $<
@@ -163,7 +181,7 @@ build/completions/%: completions/generate.lua $(LUA_SRC) sbxlua | build/completi
 	@ASAN_OPTIONS=detect_leaks=0 ./sbxlua completions/generate.lua $* > $@.tmp
 	@mv $@.tmp $@
 
-build/obj build/sbx build/tests build/tests/behave build/man build/completions:
+build/obj build/sbx build/tests build/tests/behave build/man build/completions build/standin:
 	mkdir -p $@
 
 # The README's test command is `make check`: deps, lint, every suite,
@@ -228,7 +246,8 @@ deps:
 
 # the program, the modules, the chunks, the man pages and the
 # completions; nothing of the tests
-INSTALL_BUILT = sbxlua build/sbx/core.so $(MAN_PAGES) $(COMPLETIONS)
+INSTALL_BUILT = sbxlua build/sbx/core.so $(MAN_PAGES) $(COMPLETIONS) build/standin/standin \
+	build/standin/names
 D = $(DESTDIR)
 
 install: $(INSTALL_BUILT)
@@ -250,6 +269,10 @@ install: $(INSTALL_BUILT)
 	install -m 0644 build/completions/bash $(D)$(BASHCOMPDIR)/sbxlua
 	install -m 0644 build/completions/zsh $(D)$(ZSHCOMPDIR)/_sbxlua
 	install -m 0644 build/completions/fish $(D)$(FISHCOMPDIR)/sbxlua.fish
+	# the stand-ins, beside the compiled chunks (sbx.standin finds them there)
+	install -d -m 0755 $(D)$(LIBDIR)/sbxlua/standin
+	install -m 0755 build/standin/standin $(D)$(LIBDIR)/sbxlua/standin/standin
+	install -m 0644 build/standin/names $(D)$(LIBDIR)/sbxlua/standin/names
 	# the scripts and modules compiled for where they are now installed
 	rm -rf $(D)$(LUACDIR)
 	install -d -m 0755 $(D)$(LUACDIR)

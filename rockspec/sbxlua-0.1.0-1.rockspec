@@ -130,6 +130,7 @@ build = {
 		["sbx.setid"] = "lua/sbx/setid.lua",
 		["sbx.sigma"] = "lua/sbx/sigma.lua",
 		["sbx.sink"] = "lua/sbx/sink.lua",
+		["sbx.standin"] = "lua/sbx/standin.lua",
 		["sbx.stdbox"] = "lua/sbx/stdbox.lua",
 		["sbx.verdict"] = "lua/sbx/verdict.lua",
 		["sbx.written"] = "lua/sbx/written.lua",

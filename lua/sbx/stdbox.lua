@@ -14,6 +14,7 @@ local hostid = require "sbx._hostid"
 local profile = require "sbx.profile"
 local written = require "sbx.written"
 local sink = require "sbx.sink"
+local standin = require "sbx.standin"
 
 local MiB = 1 << 20
 
@@ -37,9 +38,11 @@ M.tree = {
 -- at the wall clock), not with the command: a payload a program leaves
 -- running in the background (fork, setsid, parent exits) is seen; the
 -- report says what ran on (docs/standard-box.md).  The jail ends with the
--- command.  One owner: every analysis run takes it from here.
+-- command.  `standins`: the tools a host lacks played by sbxlua's
+-- stand-ins, from a read-only directory last on the PATH (sbx.standin,
+-- docs/standins.md).  One owner: every analysis run takes it from here.
 M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 5,
-	follow = true }
+	follow = true, standins = true }
 
 --- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
 -- does not set them already (an option the operator typed wins).
@@ -392,6 +395,7 @@ local function own_files()
 		type(config) == "table" and config.moddir or false,
 		type(config) == "table" and config.luacdir or false,
 		profile.dir() or false,
+		standin.host() and standin.host().program:match("^(.*)/") or false,
 		"/proc/self/exe",
 	} do
 		local real = p and core.realpath(p)
@@ -751,6 +755,22 @@ local function operator_tree(t, o, lim, id)
 	return true
 end
 
+-- The box's PATH (the stand-ins' directory goes after it).
+local BOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+-- The stand-ins of the tools absent from the box's PATH (sbx.standin):
+-- their program and a link per name, files of the read-only root.
+-- @return true, or nil, reason
+local function standin_tree(t)
+	local mounts, rule, top = standin.tree(BOX_PATH)
+	if not mounts then
+		return nil, ("stand-ins: %s (make builds them; sbx.stdbox.ANALYSIS.standins = false goes without)")
+			:format(rule)
+	end
+	for i, m in ipairs(mounts) do add(t, m, i == 1 and rule or nil, i == 1 and top or nil) end
+	return true
+end
+
 -- The program's path in the box: visible through /usr, inside the --rw
 -- /work, or bound read-only under /work (or /prog when /work is a host
 -- directory).
@@ -768,7 +788,7 @@ end
 -- inside), its environment, and the bytes execve copies onto the new
 -- stack for them.
 local function command(o, host_path, path)
-	local env = { PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", HOME = M.user.home,
+	local env = { PATH = o.standins and BOX_PATH .. ":" .. standin.box.dir or BOX_PATH, HOME = M.user.home,
 		USER = M.user.name, LOGNAME = M.user.name, LANG = "C.UTF-8" }
 	for k, v in pairs(o.env or {}) do env[k] = v end
 	local argv0 = o.prog
@@ -1040,7 +1060,8 @@ end
 --  default `M.root_host_id`, checked by `M.check_host_id`), `capture`
 --  (false: the written places are not recorded), `keep` (a directory the
 --  written files are copied into, made 0700), `decoys` (place decoy
---  credentials, `sbx.written.decoys`)
+--  credentials, `sbx.written.decoys`), `standins` (the tools the host
+--  lacks played in a read-only directory last on the PATH, `sbx.standin`)
 -- @return spec, info; or nil, msg and the option it concerns (nil: the program)
 function M.build(o)
 	local c, err, opt = inputs(o)
@@ -1050,6 +1071,10 @@ function M.build(o)
 	kernel_tree(t)
 	sys_tree(t, c.net_host)
 	scratch_tree(t, c.lim, c.work_host)
+	if o.standins then
+		local sok, swhy = standin_tree(t)
+		if not sok then return nil, swhy end
+	end
 	local ok, why, wopt = operator_tree(t, o, c.lim, c.host_id or c.euid)
 	if not ok then return nil, why, wopt end
 	if o.capture ~= false then
