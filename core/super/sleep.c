@@ -91,8 +91,10 @@ struct sleep_ask {
 	long long ns;
 	uint64_t back;
 	size_t back_size;
-	uint64_t rem; /* nanosleep's rem, a relative clock_nanosleep's:
-			 written on EINTR only; 0 none */
+	uint64_t rem;  /* nanosleep's rem, a relative clock_nanosleep's:
+			  written on EINTR only; 0 none */
+	int masked;    /* pselect6's, ppoll's signal mask for the wait */
+	uint64_t mask; /* (the blocked signals while it lasts) */
 };
 
 /* A length in ns of a valid timeout, held to LONGEST (a sleep of years is
@@ -174,6 +176,32 @@ static long long timeval_ns(pid_t pid, uint64_t addr)
 	return held(t.tv_sec, (long long)t.tv_usec * 1000);
 }
 
+/* pselect6's and ppoll's signal mask, which the kernel sets for the
+ * wait: 0 none or read, -1 one the kernel refuses (EFAULT, EINVAL: it
+ * answers that itself, so the call runs). */
+static int read_mask(pid_t pid, uint64_t set, uint64_t size,
+		     struct sleep_ask *s)
+{
+	if (!set)
+		return 0;
+	if (size != sizeof s->mask ||
+	    sbx_task_mem(pid, set, &s->mask, sizeof s->mask) < 0)
+		return -1;
+	s->masked = 1;
+	return 0;
+}
+
+/* pselect6's sixth argument: {const sigset_t *set, size_t size}. */
+static int pselect_mask(pid_t pid, uint64_t arg, struct sleep_ask *s)
+{
+	uint64_t a[2];
+	if (!arg)
+		return 0;
+	if (sbx_task_mem(pid, arg, a, sizeof a) < 0)
+		return -1;
+	return read_mask(pid, a[0], a[1], s);
+}
+
 /* Reads the timeout of a sleep call; 0: not a sleep call. */
 static int ask_of(pid_t pid, const struct seccomp_data *d, struct sleep_ask *s)
 {
@@ -194,13 +222,19 @@ static int ask_of(pid_t pid, const struct seccomp_data *d, struct sleep_ask *s)
 		s->back_size = sizeof(struct timeval);
 		return a[0] == 0;
 	case SYS_pselect6:
-	case SYS_ppoll: {
-		int i = d->nr == SYS_ppoll ? 2 : 4;
-		s->ns = a[i] ? timespec_ns(pid, a[i]) : -1;
-		s->back = a[i];
+		s->ns = a[4] && pselect_mask(pid, a[5], s) == 0
+			    ? timespec_ns(pid, a[4])
+			    : -1;
+		s->back = a[4];
 		s->back_size = sizeof(struct timespec);
-		return d->nr == SYS_ppoll ? a[1] == 0 : a[0] == 0;
-	}
+		return a[0] == 0;
+	case SYS_ppoll:
+		s->ns = a[2] && read_mask(pid, a[3], a[4], s) == 0
+			    ? timespec_ns(pid, a[2])
+			    : -1;
+		s->back = a[2];
+		s->back_size = sizeof(struct timespec);
+		return a[1] == 0;
 	case SYS_poll: /* a negative timeout waits for ever */
 		s->ns = (int)a[2] < 0 ? -1 : (long long)(int)a[2] * 1000000;
 		return a[1] == 0;
@@ -227,6 +261,8 @@ struct hold {
 	size_t back_size;
 	long long due;
 	int shared; /* a signal of its process was pending at the last look */
+	int masked; /* the call's own signal mask (sleep_ask) */
+	uint64_t mask;
 };
 
 /* An alarm or ITIMER_REAL a process set: its next expiry (host ns) and
@@ -365,7 +401,9 @@ static int hold(struct sbx_notify *n, const struct seccomp_notif *req,
 			   s->rem,
 			   s->back_size,
 			   mono_ns() + sl->jumped + s->ns,
-			   0};
+			   0,
+			   s->masked,
+			   s->mask};
 	sl->next = 0; /* look at once */
 	return 1;
 }
@@ -421,6 +459,20 @@ static void answer(struct sbx_notify *n, const struct hold *h, int err,
 	ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: it died */
 }
 
+/* Lets a held pselect6 or ppoll run (CONTINUE) for the left ns that
+ * remain of it, written into its timeout first. */
+static void answer_run(struct sbx_notify *n, const struct hold *h,
+		       long long left)
+{
+	struct seccomp_notif_resp resp;
+	struct timespec ts = {left / NS, left % NS};
+	(void)sbx_pidfd_write(h->pidfd, h->tid, h->back, &ts, sizeof ts);
+	memset(&resp, 0, sizeof resp);
+	resp.id = h->id;
+	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp); /* ENOENT: it died */
+}
+
 /* A hex mask field of a status file. */
 static unsigned long long mask(const char *buf, const char *key)
 {
@@ -446,7 +498,7 @@ static int signalled(struct hold *h)
 	close(dir);
 	if (r < 0)
 		return 0;
-	blk = mask(buf, "\nSigBlk:");
+	blk = h->masked ? h->mask : mask(buf, "\nSigBlk:");
 	shared = (mask(buf, "\nShdPnd:") & ~blk) != 0;
 	alone = (t = strstr(buf, "\nThreads:")) && strtol(t + 9, NULL, 10) == 1;
 	if ((mask(buf, "\nSigPnd:") & ~blk) || (shared && alone))
@@ -464,13 +516,19 @@ static void settle(struct sbx_notify *n, struct sbx_sleeper *sl, int skipped)
 	size_t k = 0;
 	for (size_t i = 0; i < sl->nh; i++) {
 		struct hold *h = &sl->h[i];
-		int done = 1;
+		int done = 1, sig = 0;
 		if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &h->id) < 0)
 			; /* gone: killed, or the box ends */
 		else if (h->due <= now) {
 			answer(n, h, 0, 0);
 			n->sleeps.calls += skipped != 0;
-		} else if (signalled(h))
+		} else if ((sig = signalled(h)) && h->masked) {
+			/* the handler must run under the call's own mask,
+			 * which only the kernel sets: the call runs, for
+			 * what remains (its timeout is the kernel's to
+			 * rewrite), and the kernel answers EINTR */
+			answer_run(n, h, h->due - now);
+		} else if (sig)
 			answer(n, h, EINTR, h->due - now);
 		else
 			done = 0;
@@ -690,6 +748,11 @@ static int no_timers(pid_t pid)
 	struct dirent *d;
 	DIR *dir;
 	int ok = 1, fd;
+	/* a zombie has no timer left, and its /proc is closed to us */
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) > 0 &&
+	    strstr(buf, "\nState:\tZ") && strstr(buf, "\nThreads:\t1\n"))
+		return 1;
 	snprintf(path, sizeof path, "/proc/%d/timers", (int)pid);
 	if (sbx_read_once_at(AT_FDCWD, path, 0, buf, sizeof buf) != 0)
 		return 0;

@@ -17,6 +17,12 @@
  *                    seconds left), "alarms 1"
  *   timerfd S        a timerfd armed for 1 s, read by the parent ("timer
  *                    fired") while a child sleeps S s ("child woke")
+ *   sigmask S        SIGUSR1 blocked and sent to itself, then pselect6 and
+ *                    ppoll of S s with a mask that lets it through: each
+ *                    "NAME R handled N"
+ *   signal S         a child sleeps S s; its parent sends it SIGUSR1 once
+ *                    its /proc says it waits in nanosleep: the child's
+ *                    "nanosleep R rem N handled 1"
  */
 #include <errno.h>
 #include <poll.h>
@@ -24,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -142,6 +149,85 @@ static void timer(long s)
 	report_child(pid);
 }
 
+static volatile sig_atomic_t handled;
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+/* SIGUSR1 caught by on_usr1, and blocked */
+static void catch_usr1(sigset_t *open)
+{
+	struct sigaction sa;
+	sigset_t b;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&b);
+	sigaddset(&b, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &b, open);
+}
+
+static void sigmask_sleep(long s)
+{
+	struct timespec t = {s, 0};
+	struct {
+		const sigset_t *set;
+		size_t size;
+	} arg;
+	sigset_t open;
+	long r;
+	catch_usr1(&open);
+	arg.set = &open;
+	arg.size = 8;
+	kill(getpid(), SIGUSR1);
+	r = syscall(SYS_pselect6, 0, NULL, NULL, NULL, &t, &arg);
+	say("pselect6 %ld", r < 0 ? -errno : r);
+	say(" handled %ld\n", handled);
+	kill(getpid(), SIGUSR1);
+	t.tv_sec = s;
+	r = syscall(SYS_ppoll, NULL, 0, &t, &open, 8);
+	say("ppoll %ld", r < 0 ? -errno : r);
+	say(" handled %ld\n", handled);
+}
+
+/* Whether task pid waits in call nr (its /proc syscall file). */
+static int waits_in(pid_t pid, long nr)
+{
+	char path[64], buf[64] = "";
+	FILE *f;
+	snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = '\0';
+	fclose(f);
+	return atol(buf) == nr && buf[0] != 'r';
+}
+
+static void signal_sleep(long s)
+{
+	sigset_t open;
+	pid_t pid;
+	catch_usr1(&open);
+	pid = fork();
+	if (pid == 0) {
+		struct timespec t = {s, 0}, rem = {0, 0};
+		long r;
+		sigprocmask(SIG_SETMASK, &open, NULL);
+		r = syscall(SYS_nanosleep, &t, &rem) < 0 ? -errno : 0;
+		say("nanosleep %ld", r);
+		say(" rem %ld", (long)rem.tv_sec);
+		say(" handled %ld\n", handled);
+		_exit(0);
+	}
+	while (!waits_in(pid, SYS_nanosleep))
+		usleep(10000);
+	kill(pid, SIGUSR1);
+	report_child(pid);
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -159,9 +245,14 @@ int main(int argc, char **argv)
 		alarm_sleep(a);
 	else if (strcmp(m, "timerfd") == 0 && argc > 2)
 		timer(a);
+	else if (strcmp(m, "sigmask") == 0 && argc > 2)
+		sigmask_sleep(a);
+	else if (strcmp(m, "signal") == 0 && argc > 2)
+		signal_sleep(a);
 	else {
 		fprintf(stderr, "usage: skiptime pair P C [wait] | busy S | "
-				"two A B | alarm S | timerfd S\n");
+				"two A B | alarm S | timerfd S | sigmask S | "
+				"signal S\n");
 		return 2;
 	}
 	return 0;
