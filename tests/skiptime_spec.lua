@@ -119,6 +119,25 @@ describe("time skips only when the whole box waits [" .. S.priv .. "]", function
 		assert.are.equal("pselect6 -4 handled 1\nppoll -4 handled 2\n", out)
 		assert.is_nil(sleeps_note(res), err)
 	end)
+
+	it("more sleepers than the supervisor holds: the rest sleep in the kernel, none skipped, the wall clock ends it", function()
+		-- 300 threads of 600 s: 256 held, the others run with their
+		-- timeout (a deadline the supervisor cannot move), so the box
+		-- never waits as a whole
+		local out, err, _, res = S.json_run("--explore", "--pids", "400", "--wall", "4", "--", "/usr/bin/python3", "-c", [[
+import threading, time
+threading.stack_size(65536)
+ts = [threading.Thread(target=time.sleep, args=(600,)) for _ in range(300)]
+for t in ts: t.start()
+print("started", flush=True)
+for t in ts: t.join()
+print("joined")
+]])
+		assert.is_table(res, err)
+		assert.are.equal("wall", res.outcome, err)
+		assert.are.equal("started\n", out)
+		assert.is_nil(sleeps_note(res), err)
+	end)
 end)
 
 describe("CPython's own tests in the analysis box, sleeps skipped [" .. S.priv .. "]", function()
