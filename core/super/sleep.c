@@ -334,8 +334,9 @@ static pid_t tgid_of(pid_t tid)
 
 /* alarm(s) and setitimer(ITIMER_REAL, new, old) (the profile's
  * comparison): the process's next SIGALRM, noted before the call runs
- * (a moment early: a jump then stops short of it).  1: one of them. */
-static int note_alarm(struct sbx_notify *n, const struct seccomp_notif *req)
+ * (a moment early: ALARM_SLACK).  Another setitimer is not noted (the
+ * CPU-time timers do not run while the box waits). */
+static void note_alarm(struct sbx_notify *n, const struct seccomp_notif *req)
 {
 	const __u64 *a = req->data.args;
 	struct itimerval it = {{0, 0}, {0, 0}};
@@ -357,11 +358,13 @@ static int note_alarm(struct sbx_notify *n, const struct seccomp_notif *req)
 				     it.it_interval.tv_usec * 1000LL);
 		}
 	} else {
-		return 0;
+		return;
 	}
-	if (!n->spec->sleep_skip || !(sl = sleeper(n)) ||
-	    (tgid = tgid_of((pid_t)req->pid)) <= 0)
-		return 1;
+	/* the process is read by the task's number: it is the task's
+	 * while the task still waits in the call */
+	if (!(sl = sleeper(n)) || (tgid = tgid_of((pid_t)req->pid)) <= 0 ||
+	    ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0)
+		return;
 	for (i = 0; i < sl->na && sl->a[i].tgid != tgid; i++)
 		;
 	if (i == sl->na && sl->na < ALARMS_MAX)
@@ -371,7 +374,6 @@ static int note_alarm(struct sbx_notify *n, const struct seccomp_notif *req)
 	if (i == sl->na)
 		i--;
 	sl->a[i] = (struct alarm_note){tgid, due, due ? every : 0};
-	return 1;
 }
 
 /* Holds the sleep req asked (s): 1 held, 0 not (it runs), -1 its task
@@ -412,14 +414,17 @@ int sbx_sleep_check(struct sbx_notify *n, const struct seccomp_notif *req)
 {
 	struct sleep_ask s;
 	int r;
-	if (note_alarm(n, req))
-		return SBX_SLEEP_RUN;
-	if (!ask_of((pid_t)req->pid, &req->data, &s))
+	int timer = req->data.nr == SYS_alarm || req->data.nr == SYS_setitimer;
+	if (!timer && !ask_of((pid_t)req->pid, &req->data, &s))
 		return SBX_SLEEP_NOT;
-	/* a box that watches lets every sleep run, unrecorded; another
-	 * profile's table decides (notify.c) */
+	/* a box that watches lets every sleep and timer run, unrecorded;
+	 * another profile's table decides (notify.c) */
 	if (!n->spec->sleep_skip)
 		return n->spec->watch ? SBX_SLEEP_RUN : SBX_SLEEP_NOT;
+	if (timer) { /* noted, and let run */
+		note_alarm(n, req);
+		return SBX_SLEEP_RUN;
+	}
 	r = s.ns >= 0 && (uint64_t)s.ns > n->spec->sleep_skip ? hold(n, req, &s)
 							      : 0;
 	if (r > 0)
