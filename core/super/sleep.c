@@ -244,6 +244,7 @@ static int ask_of(pid_t pid, const struct seccomp_data *d, struct sleep_ask *s)
 }
 
 #define TICK 0.005     /* s between two looks while a sleep is held */
+#define WALK_GAP 0.080 /* s: the longest between two walks of a busy box */
 #define HOLDS_MAX 256  /* sleeps held at once; past them, a sleep runs */
 #define ALARMS_MAX 256 /* processes whose alarm is noted */
 #define TASKS_MAX 1024 /* tasks one walk looks at; past them: no jump */
@@ -284,6 +285,10 @@ struct sbx_sleeper {
 	size_t na;
 	long long jumped; /* ns: how far the box's time is ahead */
 	double next;	  /* the next look (sbx_now) */
+	/* the next walk, and the gap after it: TICK, doubled up to WALK_GAP
+	 * while the box is found busy (a walk costs reads in proportion to
+	 * the box), TICK again after a new hold or a jump */
+	double walk, gap;
 	/* the last walk that found every task waiting (0 tasks: none) */
 	struct task_look last[TASKS_MAX];
 	size_t nlast;
@@ -406,7 +411,8 @@ static int hold(struct sbx_notify *n, const struct seccomp_notif *req,
 			   0,
 			   s->masked,
 			   s->mask};
-	sl->next = 0; /* look at once */
+	sl->next = sl->walk = 0; /* look at once */
+	sl->gap = TICK;
 	return 1;
 }
 
@@ -876,12 +882,20 @@ void sbx_sleep_tick(struct sbx_notify *n, pid_t init, double now, double *next)
 	if (now >= sl->next) {
 		sl->next = now + TICK;
 		settle(n, sl, 0);
-		if (sl->nh > 0 && !signal_waits(sl) && box_waits(sl, init))
+	}
+	if (sl->nh > 0 && now >= sl->walk && !signal_waits(sl)) {
+		if (box_waits(sl, init)) {
 			jump(n, sl);
+			sl->gap = TICK;
+		} else if (sl->nlast == 0 && sl->gap < WALK_GAP) {
+			sl->gap *= 2; /* busy: a first walk that found every
+					 task waiting keeps the gap */
+		}
+		sl->walk = now + sl->gap;
 	}
 	if (sl->nh == 0)
 		return;
-	soonest = sl->next;
+	soonest = sl->next < sl->walk ? sl->next : sl->walk;
 	for (size_t i = 0; i < sl->nh; i++) {
 		double t =
 		    now + (double)(sl->h[i].due - mono_ns() - sl->jumped) / 1e9;
