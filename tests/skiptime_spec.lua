@@ -37,8 +37,8 @@ describe("time skips only when the whole box waits [" .. S.priv .. "]", function
 		local note = assert(sleeps_note(res), err)
 		assert.are.equal(1, note.calls)
 		-- the jump is what remained of the sleep when the box was seen
-		-- waiting: a few ms short of 600
-		assert.are.equal(600, math.floor(note.seconds + 0.5), err)
+		-- waiting: a few ms short of 600 (more on a loaded host)
+		assert.is_true(note.seconds > 595 and note.seconds <= 600, err)
 	end)
 
 	it("a parent's 3 s timeout on a child that sleeps 3600 s fires as on a host; the child's sleep is not answered", function()
@@ -79,18 +79,20 @@ describe("time skips only when the whole box waits [" .. S.priv .. "]", function
 		-- (400 s more): 500 s in all, the longest 400 s; one jump to the
 		-- last deadline would have been 500 s at once
 		local note = assert(sleeps_note(res), err)
+		-- (less the real time the box took between them)
 		assert.are.equal(2, note.calls)
-		assert.are.equal(500, math.floor(note.seconds + 0.5), err)
-		assert.are.equal(400, math.floor(note.longest + 0.5), err)
+		assert.is_true(note.seconds > 495 and note.seconds <= 500, err)
+		assert.is_true(note.longest > 395 and note.longest <= 400, err)
 	end)
 
 	it("an alarm armed before a long sleep cuts it short as on a host (EINTR, the time that remains)", function()
 		local out, err, code, res = explore(SKIPTIME, "alarm", "600")
 		assert.are.equal(0, code, err)
-		-- alarm(2), nanosleep(600): EINTR at 2 s, about 598 s left
+		-- alarm(2), nanosleep(600): EINTR at 2 s, about 598 s left (597
+		-- or 598 on a host; a loaded one answers later)
 		local left = out:match("^nanosleep %-4 rem (%d+)\nalarms 1\n$")
 		assert.is_truthy(left, out)
-		assert.is_true(tonumber(left) == 597 or tonumber(left) == 598, out)
+		assert.is_true(tonumber(left) > 590 and tonumber(left) <= 598, out)
 		assert.is_nil(sleeps_note(res), err)
 	end)
 
@@ -107,7 +109,9 @@ describe("time skips only when the whole box waits [" .. S.priv .. "]", function
 		-- rem 599 handled 1"
 		local out, err, code, res = explore(SKIPTIME, "signal", "600")
 		assert.are.equal(0, code, err)
-		assert.matches("^nanosleep %-4 rem 599 handled 1\nchild exited 0\n$", out)
+		local left = out:match("^nanosleep %-4 rem (%d+) handled 1\nchild exited 0\n$")
+		assert.is_truthy(left, out)
+		assert.is_true(tonumber(left) > 590 and tonumber(left) <= 599, out)
 		assert.is_nil(sleeps_note(res), err)
 	end)
 
