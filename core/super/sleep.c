@@ -16,8 +16,9 @@
  * - at its deadline, as the kernel answers a sleep whose time ran out: 0;
  *   select, pselect6 and ppoll find the time that remains zeroed;
  * - early with EINTR when a signal the task does not block is pending for
- *   it (the task waits killably once its call is received, so the signal
- *   waits for the answer: WAIT_KILLABLE_RECV), with the time that remains
+ *   it (a signal that comes once the call is received waits for the
+ *   answer: WAIT_KILLABLE_RECV turns the wait killable), with the time
+ *   that remains
  *   written where the kernel writes it (nanosleep's and a relative
  *   clock_nanosleep's rem, select's, pselect6's and ppoll's timeout);
  * - skipped: when every task of the box waits and nothing in it would
@@ -698,7 +699,8 @@ static int task_waits(const struct sbx_sleeper *sl, pid_t init, pid_t pid,
 	if (tid == init)
 		return state == 'S';
 	nr = state == 'S' || state == 'D' ? waiting_in(pid, tid, a) : -1;
-	/* a killable wait ('D') is a notified call's: a lock's here */
+	/* a killable wait ('D'): a notified call a signal came to (a
+	 * lock's here), or the kernel's own (vfork, I/O): not known */
 	if (nr < 0 || (state == 'D' && nr != SYS_flock && nr != SYS_fcntl))
 		return 0;
 	return untimed(pid, nr, a);
