@@ -18,9 +18,11 @@
  * - early with EINTR when a signal the task does not block is pending for
  *   it (a signal that comes once the call is received waits for the
  *   answer: WAIT_KILLABLE_RECV turns the wait killable), with the time
- *   that remains
- *   written where the kernel writes it (nanosleep's and a relative
- *   clock_nanosleep's rem, select's, pselect6's and ppoll's timeout);
+ *   that remains written where the kernel writes it (nanosleep's and a
+ *   relative clock_nanosleep's rem, select's, pselect6's and ppoll's
+ *   timeout; a pselect6 or ppoll with a signal mask of its own runs for
+ *   what remains instead, so that the kernel sets the mask the handler
+ *   runs under, and answers EINTR itself);
  * - skipped: when every task of the box waits and nothing in it would
  *   wake sooner, the box's time jumps to the earliest held deadline (not
  *   past it) and the sleeps due then are answered as above (0).
