@@ -60,9 +60,12 @@ local WATCHED = {
 	{ "mmap", { { 2, "&==", PROT_EXEC, PROT_EXEC }, { 3, "&==", MAP_ANONYMOUS, MAP_ANONYMOUS } } },
 	{ "mprotect", { { 2, "&==", PROT_EXEC, PROT_EXEC } } },
 	-- sleeps (select, poll and the like with no descriptor), which the
-	-- analysis box shortens (core/super/sleep.c)
+	-- analysis box skips once the whole box waits, and the alarms that
+	-- forbid it (core/super/sleep.c): ITIMER_REAL only, the CPU-time
+	-- timers do not run while a box waits
 	{ "nanosleep" }, { "clock_nanosleep" }, { "select", { { 0, "==", 0 } } },
 	{ "pselect6", { { 0, "==", 0 } } }, { "poll", { { 1, "==", 0 } } }, { "ppoll", { { 1, "==", 0 } } },
+	{ "alarm" }, { "setitimer", { { 0, "==", 0 } } },
 }
 -- kill and tkill name the signal in argument 1, tgkill in argument 2.
 -- Only these: a notified call that a signal interrupts before sbxlua has

@@ -1,11 +1,13 @@
 -- SPDX-License-Identifier: MIT
 -- Sleeps the analysis box skips (core/super/sleep.c; the threshold is
--- sbx.stdbox.ANALYSIS.sleep_skip): each way a program sleeps answered at
--- once as if its time had run out, what a hostile caller passes answered
--- as the kernel answers it, short sleeps and the jail's sleeps run; the
--- report's note, the behaviour summary and the sleeper rule.  Real boxes
--- only: a run that skipped its sleeps ends by itself well before its wall
--- clock (a sleep that ran would be killed there, outcome "wall").
+-- sbx.stdbox.ANALYSIS.sleep_skip): each way a program sleeps, in a box
+-- whose only task sleeps (so the whole box waits: tests/skiptime_spec.lua
+-- has the boxes where it does not), answered as if its time had run out,
+-- what a hostile caller passes answered as the kernel answers it, short
+-- sleeps and the jail's sleeps run; the report's note, the behaviour
+-- summary and the sleeper rule.  Real boxes only: a run that skipped its
+-- sleeps ends by itself well before its wall clock (a sleep that ran
+-- would be killed there, outcome "wall").
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
 local cjson = require "cjson"

@@ -294,6 +294,8 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 				break;
 			take_listener(j, now, &next);
 			sbx_lock_retry(&j->nt, now, &next); /* lockguard.c */
+			sbx_sleep_tick(&j->nt, j->pid, now,
+				       &next); /* sleep.c */
 			active++;
 			job_watches(&w, j);
 			sink_watches(&w, j, &next);

@@ -136,6 +136,7 @@ void sbx_notify_close(struct sbx_notify *n)
 	n->payload = NULL;
 	n->npayload = 0;
 	sbx_lock_close(n);
+	sbx_sleep_close(n);
 }
 
 /* Is fd a seccomp listener (1), the step's own pidfd still there (0), or
@@ -1422,14 +1423,13 @@ static int answered_aside(struct sbx_notify *n, const struct seccomp_notif *req)
 		send_answer(n, req->id, SBX_ANS_ALLOW, 0);
 		return SBX_ANS_ALLOW;
 	}
-	/* a sleep the analysis box skips (0 at once), or lets run */
+	/* a sleep the analysis box holds (sleep.c answers it), or lets run;
+	 * a timer set, noted and let run */
 	sleep = sbx_sleep_check(n, req);
 	if (sleep == SBX_SLEEP_NOT)
 		return -1;
-	if (sleep != SBX_SLEEP_GONE) /* "deny" with no errno: 0 */
-		send_answer(
-		    n, req->id,
-		    sleep == SBX_SLEEP_RUN ? SBX_ANS_ALLOW : SBX_ANS_DENY, 0);
+	if (sleep == SBX_SLEEP_RUN)
+		send_answer(n, req->id, SBX_ANS_ALLOW, 0);
 	return SBX_ANS_ALLOW;
 }
 

@@ -101,8 +101,8 @@ struct sbx_notify_spec {
 	int locks;
 	const struct sbx_notify_errno *errnos;
 	size_t nerrnos;
-	/* ns: a sleep longer is answered at once, as completed (sleep.c);
-	 * 0: every sleep runs */
+	/* ns: a sleep longer is held, and skipped once the whole box waits
+	 * (sleep.c); 0: every sleep runs */
 	uint64_t sleep_skip;
 };
 
@@ -290,8 +290,10 @@ struct sbx_notify {
 	struct sbx_lockguard *lg; /* lockguard.c's state; NULL: none */
 	struct {
 		unsigned long calls;	 /* sleeps skipped (sleep.c) */
-		uint64_t ns, longest_ns; /* their lengths: all, the longest */
+		uint64_t ns, longest_ns; /* the box's time jumped: in all, the
+					    longest jump */
 	} sleeps;
+	struct sbx_sleeper *sleeper; /* the held sleeps (sleep.c); NULL none */
 };
 
 #define SBX_MEMFDS_MAX 4096  /* memfds one run may make */
@@ -324,13 +326,20 @@ SBX_LOCAL int sbx_notify_wait_killable(void);
 /* The bytes the box's memfds hold (st_blocks of each): memory no process
  * of the box may show (a memfd written and never mapped). */
 SBX_LOCAL uint64_t sbx_notify_memfd_bytes(const struct sbx_notify *n);
-/* A notified call as a sleep (sleep.c): not one the table skips (0), a
- * sleep to skip (answered 0 at once), one to run (CONTINUE), or one whose
- * task is gone (no answer). */
-enum { SBX_SLEEP_NOT, SBX_SLEEP_SKIP, SBX_SLEEP_RUN, SBX_SLEEP_GONE };
+/* A notified call as a sleep or a timer (sleep.c): not one of them (0),
+ * a sleep held (answered later by sbx_sleep_tick), one to run (CONTINUE),
+ * or one whose task is gone (no answer). */
+enum { SBX_SLEEP_NOT, SBX_SLEEP_HELD, SBX_SLEEP_RUN, SBX_SLEEP_GONE };
 struct seccomp_notif;
 SBX_LOCAL int sbx_sleep_check(struct sbx_notify *n,
 			      const struct seccomp_notif *req);
+/* The held sleeps of the box whose init is host pid init: each answered
+ * at its time, early on a signal (EINTR), or skipped when every task of
+ * the box waits with no sooner deadline; the next time to look again
+ * goes in *next (sbx_now's clock; left as it was when nothing is held). */
+SBX_LOCAL void sbx_sleep_tick(struct sbx_notify *n, pid_t init, double now,
+			      double *next);
+SBX_LOCAL void sbx_sleep_close(struct sbx_notify *n);
 /* Does the caller (the supervisor) have what the channel needs? */
 SBX_LOCAL int sbx_notify_probe(char *why, size_t size);
 

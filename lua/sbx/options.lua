@@ -274,8 +274,8 @@ local RECORD = {
 		.. "at --wall), not with PROG: what PROG leaves running is followed, and the report says what "
 		.. "ran on.  Without --explore the box ends with PROG and kills what it left",
 		scripts = "run", set = flag("explore") },
-	{ "--sleep-skip", "S", ("in the analysis box, answer a sleep longer than S seconds at once, as "
-		.. "if it had completed (default %g; 0: none; docs/standard-box.md)"):format(
+	{ "--sleep-skip", "S", ("in the analysis box, skip a sleep longer than S seconds once every task "
+		.. "of the box waits, as if it had completed (default %g; 0: none; docs/standard-box.md)"):format(
 		require("sbx.stdbox").ANALYSIS.sleep_skip), scripts = "run batch",
 		set = function(o, typed, as)
 			local n = tonumber(typed)
