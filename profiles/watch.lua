@@ -59,6 +59,11 @@ local WATCHED = {
 	{ "memfd_create" },
 	{ "mmap", { { 2, "&==", PROT_EXEC, PROT_EXEC }, { 3, "&==", MAP_ANONYMOUS, MAP_ANONYMOUS } } },
 	{ "mprotect", { { 2, "&==", PROT_EXEC, PROT_EXEC } } },
+	-- a process naming itself (prctl PR_SET_NAME, 15: the supervisor
+	-- reads the name and argv[0] as the memory holds it then), a raw
+	-- socket made (SOCK_RAW, 3, in the type's low bits): a scanner's or
+	-- a flooder's
+	{ "prctl", { { 0, "==", 15 } } }, { "socket", { { 1, "&==", 3, 0xf } } },
 	-- sleeps (select, poll and the like with no descriptor), which the
 	-- analysis box shortens (core/super/sleep.c)
 	{ "nanosleep" }, { "clock_nanosleep" }, { "select", { { 0, "==", 0 } } },
