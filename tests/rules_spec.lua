@@ -265,6 +265,10 @@ local REVIEWED = {
 	["T1132.001"] = { "Data Encoding: Standard Encoding", "command-and-control" },
 	T1614 = { "System Location Discovery", "discovery" },
 	T1046 = { "Network Service Discovery", "discovery" },
+	["T1036.011"] = { "Masquerading: Overwrite Process Arguments", "defense-evasion" },
+	["T1480.002"] = { "Execution Guardrails: Mutual Exclusion", "defense-evasion" },
+	T1685 = { "Disable or Modify Tools", "defense-evasion" },
+	["T1496.001"] = { "Resource Hijacking: Compute Hijacking", "impact" },
 }
 
 describe("the rule library [" .. S.priv .. "]", function()

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // A bot's killer: walks /proc for every process but itself, reads where
 // its executable lives, and kills those that run from a place it names
-// as a rival's (here two `sleep`s it started itself, standing for another
-// bot or a service holding a port it wants).
+// as a rival's (here two `cat`s it started itself, reading a pipe it
+// holds open, standing for another bot or a service holding a port).
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static int rival(const char *pid)
 	fd = open(path, O_RDONLY);
 	if (fd >= 0)
 		close(fd);
-	return strstr(exe, "sleep") != NULL;
+	return strstr(exe, "/cat") != NULL;
 }
 
 int main(void)
@@ -34,17 +35,31 @@ int main(void)
 	const char *home = getenv("HOME");
 	struct dirent *d;
 	DIR *proc;
-	int killed = 0;
+	int killed = 0, p[2];
+	pid_t pids[2];
 	if (!home || strcmp(home, "/home/dana") != 0) {
 		fputs("run only inside sbxlua's analysis box\n", stderr);
 		return 1;
 	}
-	for (int i = 0; i < 2; i++)
-		if (fork() == 0) {
-			execl("/bin/sleep", "sleep", "30", (char *)NULL);
+	if (pipe(p) < 0)
+		return 1;
+	for (int i = 0; i < 2; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			dup2(p[0], 0);
+			close(p[1]);
+			execl("/bin/cat", "cat", (char *)NULL);
 			_exit(127);
 		}
-	usleep(200000); /* the rivals have executed */
+	}
+	close(p[0]);
+	/* the rivals have executed: their exe names cat */
+	for (int i = 0; i < 2; i++) {
+		char id[16];
+		snprintf(id, sizeof id, "%d", (int)pids[i]);
+		for (int tries = 0; tries < 100000 && !rival(id); tries++)
+			sched_yield();
+	}
 	proc = opendir("/proc");
 	while (proc && (d = readdir(proc))) {
 		int pid = atoi(d->d_name);
@@ -54,6 +69,7 @@ int main(void)
 	}
 	if (proc)
 		closedir(proc);
+	close(p[1]);
 	while (wait(NULL) > 0)
 		;
 	printf("killed %d\n", killed);
