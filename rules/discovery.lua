@@ -123,11 +123,13 @@ end
 local RAW_TOOLS = { ping = true, ping6 = true, traceroute = true, traceroute6 = true, mtr = true,
 	["mtr-packet"] = true, arping = true, tcpdump = true, dhclient = true }
 local function scanned(_, F)
-	-- a raw IP socket, made or refused (a SYN scanner's; ping's is ICMP
-	-- over a datagram socket, or its own tool)
+	-- a raw IP socket asked for (a SYN scanner's; ping's is ICMP over a
+	-- datagram socket, or its own tool): the kernel's answer is not seen,
+	-- and a process without CAP_NET_RAW gets EPERM (the asking is the
+	-- evidence)
 	for _, r in ipairs(F.raw_sockets) do
 		if (r.family == "inet" or r.family == "inet6") and not RAW_TOOLS[rulekit.basename(r.image)] then
-			return ("%s made a raw %s socket%s"):format(tostring(r.image), r.family,
+			return ("%s asked for a raw %s socket%s"):format(tostring(r.image), r.family,
 				r.answer == "allow" and "" or " (refused)")
 		end
 	end

@@ -7,8 +7,9 @@ local T = rulekit.technique
 local basename = rulekit.basename
 
 -- A locker that leaves no rename: three or more files read, each written
--- anew as NAME.EXT (one new extension) and the original removed; the
--- compressors' own job (gzip, xz...) is not a locker's
+-- anew as NAME.EXT (one new extension) that stays (a lock file renamed
+-- back over NAME, as git's are, is an update) and the original removed;
+-- the compressors' own job (gzip, xz...) is not a locker's
 local PACKERS = { gzip = true, pigz = true, bzip2 = true, pbzip2 = true, xz = true, lzma = true,
 	zstd = true, lz4 = true, lzop = true, compress = true, brotli = true, lzip = true }
 
@@ -18,9 +19,11 @@ local function rewritten(F)
 		if not o.write then read[o.path] = true end
 	end
 	for _, d in ipairs(F.deleted) do gone[d.path] = true end
+	for _, r in ipairs(F.renamed) do gone[r.from] = true end
 	for _, o in ipairs(F.opens) do
 		local orig, e = o.path:match("^(.+)%.([%w]+)$")
-		if o.create and orig and read[orig] and gone[orig] and not PACKERS[basename(o.image)] then
+		if o.create and orig and read[orig] and gone[orig] and not gone[o.path]
+			and not PACKERS[basename(o.image)] then
 			ext[e] = (ext[e] or 0) + 1
 			if ext[e] >= 3 then n = ext[e] end
 			if n > 0 then return ("rewrote %d files as .%s and removed them, e.g. %s"):format(n, e, o.path) end
