@@ -206,7 +206,7 @@ lint: all
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem \
 		--library=scripts/cppcheck-lua.cfg -D__x86_64__ -DSBX_VERSION='"$(VERSION)"' \
-		$(CORE_DIRS:%=-I core/%) core tests/progs
+		$(CORE_DIRS:%=-I core/%) core tests/progs tests/techniques
 	clang-format --dry-run -Werror core/*/*.c core/*/*.h tests/progs/*.c $(TECH_SRC) \
 		tests/progs/behave/*.c tests/progs/behave/*.h
 	mandoc -Tlint -Wwarning $(MAN_PAGES)

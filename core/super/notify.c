@@ -53,11 +53,11 @@
 #include <sys/fsuid.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
