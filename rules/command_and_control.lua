@@ -1,8 +1,9 @@
 -- SPDX-License-Identifier: MIT
 -- Command and control (TA0011) as Linux bots hold it: a service's port
 -- spoken to in another protocol (an IoT bot's C2 on the telnet port, a
--- binary hello where a telnet, SSH or mail client would send text), its
--- server's name and port in the reason.  From the sink's capture: the
+-- binary hello where a telnet, SSH or mail client would send text), and
+-- an IRC channel joined for orders; the server's name and port in the
+-- reason.  From the sink's capture: the
 -- first bytes each connection sent (`sbx.facts` traffic `first_bytes`,
 -- escaped as the report escapes them: a control byte is `\xNN`, CR and
 -- LF `\r` and `\n`).
@@ -34,7 +35,27 @@ local function other_protocol(_, F)
 	return first, n
 end
 
+-- an IRC bot's registration and channel join (Gafgyt's and Tsunami's
+-- kin take their orders in a channel), on any port: NICK and USER, or a
+-- JOIN, in the first bytes a connection sent
+local function irc(_, F)
+	for _, t in ipairs(F.traffic) do
+		local b = t.first_bytes
+		if type(b) == "string" and t.protocol == "tcp" and not t.loopback
+			and ((b:find("^NICK %S") and b:find("\\nUSER %S")) or b:find("^USER %S+ .*\\nNICK %S")
+				or b:find("\\nJOIN #")) then
+			return ("joined IRC at %s:%d: %s"):format(t.hostname or t.ip, t.port, b:sub(1, 60))
+		end
+	end
+	return nil
+end
+
 return {
+	T { id = "T1071", name = "irc_c2", tactic = "command-and-control", severity = 6,
+		what = "took orders over IRC",
+		doc = "took orders over IRC: a NICK and USER registration or a channel JOIN in the first bytes "
+			.. "of a connection the sink captured, any port (evidence: check)",
+		check = irc },
 	T { id = "T1571", name = "service_port_other_protocol", tactic = "command-and-control", severity = 6,
 		what = "spoke another protocol on a service's port",
 		doc = "spoke another protocol on a service's port: binary bytes to a telnet, FTP, mail or IRC "

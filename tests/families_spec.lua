@@ -203,6 +203,13 @@ describe("the families' rules at their edges [" .. S.priv .. "]", function()
 			{ sink = { traffic = traffic(8080, '{"id":1,"method":"getblock","params":[]}\\n', 1) } })))
 	end)
 
+	it("T1071: an IRC registration on any port; a web request that names JOIN is none", function()
+		assert.truthy((finding("irc_c2",
+			{ sink = { traffic = traffic(443, "NICK a1\\r\\nUSER a1 0 * :a\\r\\n", 1) } })))
+		assert.is_nil((finding("irc_c2",
+			{ sink = { traffic = traffic(80, "GET /JOIN%20#x HTTP/1.1\\r\\nHost: a\\r\\n", 1) } })))
+	end)
+
 	it("T1046: ping's raw socket is its job", function()
 		local raw = { kind = "syscall", syscall = "socket", pid = 2, ppid = 1, family = "inet", protocol = "raw",
 			answer = "allow" }

@@ -269,6 +269,7 @@ local REVIEWED = {
 	["T1480.002"] = { "Execution Guardrails: Mutual Exclusion", "defense-evasion" },
 	T1685 = { "Disable or Modify Tools", "defense-evasion" },
 	["T1496.001"] = { "Resource Hijacking: Compute Hijacking", "impact" },
+	T1071 = { "Application Layer Protocol", "command-and-control" },
 }
 
 describe("the rule library [" .. S.priv .. "]", function()
