@@ -61,13 +61,17 @@ PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
 # the behaviour corpus (tests/corpus_spec.lua)
 BEHAVE_SRC := $(wildcard tests/progs/behave/*.c)
 BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
+# the ATT&CK corpus's C programs (tests/techniques_spec.lua), each named
+# as its source without .c
+TECH_SRC := $(wildcard tests/techniques/*.c)
+TECH_BIN := $(TECH_SRC:tests/techniques/%.c=build/techniques/%)
 HDR := $(wildcard $(CORE_DIRS:%=core/%/*.h))
 LUA_SRC := $(shell find lua -name '*.lua')
 
 .PHONY: standin all dev check check-slurm bench-batch check-stress test test-unit lint format asan bench install \
 	uninstall deps clean man completions
 
-all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN) man completions standin
+all: sbxlua build/sbx/core.so build/luac/stamp $(PROG_BIN) $(BEHAVE_BIN) $(TECH_BIN) man completions standin
 
 # what a developer builds: every warning an error
 dev:
@@ -147,6 +151,10 @@ build/tests/behave/%: tests/progs/behave/%.c tests/progs/behave/behave.h | build
 	@echo "  CC      $@"
 	@$(CC) $(PROG_CFLAGS) -o $@ $<
 
+build/techniques/%: tests/techniques/%.c | build/techniques
+	@echo "  CC      $@"
+	@$(CC) $(PROG_CFLAGS) -o $@ $<
+
 # one system call and no C library (see the program's comment)
 build/tests/bare_true: tests/progs/bare_true.c | build/tests
 	@echo "  CC      $@"
@@ -181,7 +189,7 @@ build/completions/%: completions/generate.lua $(LUA_SRC) sbxlua | build/completi
 	@ASAN_OPTIONS=detect_leaks=0 ./sbxlua completions/generate.lua $* > $@.tmp
 	@mv $@.tmp $@
 
-build/obj build/sbx build/tests build/tests/behave build/man build/completions build/standin:
+build/obj build/sbx build/tests build/tests/behave build/techniques build/man build/completions build/standin:
 	mkdir -p $@
 
 # The README's test command is `make check`: deps, lint, every suite,
@@ -216,14 +224,14 @@ lint: all
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr --suppress=missingIncludeSystem \
 		--library=scripts/cppcheck-lua.cfg -D__x86_64__ -DSBX_VERSION='"$(VERSION)"' \
-		$(CORE_DIRS:%=-I core/%) core tests/progs
-	clang-format --dry-run -Werror core/*/*.c core/*/*.h tests/progs/*.c \
+		$(CORE_DIRS:%=-I core/%) core tests/progs tests/techniques
+	clang-format --dry-run -Werror core/*/*.c core/*/*.h tests/progs/*.c $(TECH_SRC) \
 		tests/progs/behave/*.c tests/progs/behave/*.h
 	mandoc -Tlint -Wwarning $(MAN_PAGES)
 	if [ "$(SPDX_CHECK)" = 1 ]; then scripts/spdx.sh --check; fi
 
 format:
-	clang-format -i core/*/*.c core/*/*.h tests/progs/*.c tests/progs/behave/*.c \
+	clang-format -i core/*/*.c core/*/*.h tests/progs/*.c $(TECH_SRC) tests/progs/behave/*.c \
 		tests/progs/behave/*.h
 
 asan:

@@ -59,6 +59,14 @@ local WATCHED = {
 	{ "memfd_create" },
 	{ "mmap", { { 2, "&==", PROT_EXEC, PROT_EXEC }, { 3, "&==", MAP_ANONYMOUS, MAP_ANONYMOUS } } },
 	{ "mprotect", { { 2, "&==", PROT_EXEC, PROT_EXEC } } },
+	-- a process naming itself (prctl PR_SET_NAME, 15: the supervisor
+	-- reads the name and argv[0] as the memory holds it then), a raw IP
+	-- socket asked for (AF_INET 2 or AF_INET6 10, SOCK_RAW 3 in the
+	-- type's low bits): a scanner's or a flooder's.  Not a netlink one
+	-- (ss, ip and every getaddrinfo make SOCK_RAW netlink sockets)
+	{ "prctl", { { 0, "==", 15 } } },
+	{ "socket", { { 0, "==", 2 }, { 1, "&==", 3, 0xf } } },
+	{ "socket", { { 0, "==", 10 }, { 1, "&==", 3, 0xf } } },
 	-- sleeps (select, poll and the like with no descriptor), which the
 	-- analysis box skips once the whole box waits, and the alarms that
 	-- forbid it (core/super/sleep.c): ITIMER_REAL only, the CPU-time

@@ -16,19 +16,45 @@ local function other_memory(_, F)
 	return nil
 end
 
--- five or more connects to one login service (a host's port): a scan
--- connects once to each
+-- five or more login attempts to one service (a host's port): connects
+-- (a repeat folded into one event counts as many), less those the sink
+-- captured sending what no login sends (control bytes, or text with no
+-- line end and no SSH banner): a bot's C2 on the telnet port, which
+-- reconnects with a binary hello, guesses nothing (its protocol is
+-- `service_port_other_protocol`'s); a connection that sent nothing (a
+-- client waiting for the server's greeting) may be a guess
 local LOGIN = { [21] = true, [22] = true, [23] = true, [110] = true, [143] = true, [3306] = true,
-	[5432] = true, [3389] = true, [5900] = true, [445] = true }
+	[5432] = true, [3389] = true, [5900] = true, [445] = true, [2323] = true }
+
+local function not_login(b)
+	return b ~= "" and (b:find("\\x[01]%x") ~= nil
+		or (not b:find("^SSH%-") and not b:find("\\n", 1, true)))
+end
+
+-- the sink's records of each login service that sent no login
+local function other_protocol(F)
+	local other = {}
+	for _, t in ipairs(F.traffic) do
+		if LOGIN[t.port] and t.protocol == "tcp" and type(t.first_bytes) == "string"
+			and not_login(t.first_bytes) then
+			local key = ("%s:%d"):format(t.ip, t.port)
+			other[key] = (other[key] or 0) + 1
+		end
+	end
+	return other
+end
 
 local function guessing(_, F)
-	local n = {}
+	local other, n = other_protocol(F), {}
 	for _, c in ipairs(F.connects) do
 		if LOGIN[c.port] and c.call ~= "sendto" and not c.loopback then
 			local key = ("%s:%d"):format(c.ip, c.port)
-			n[key] = (n[key] or 0) + 1
-			if n[key] >= 5 then return ("%d connects to %s"):format(n[key], key), n[key] end
+			n[key] = (n[key] or 0) + (c.count or 1)
 		end
+	end
+	for key, k in pairs(n) do
+		k = k - (other[key] or 0)
+		if k >= 5 then return ("%d logins tried at %s"):format(k, key), k end
 	end
 	return nil
 end

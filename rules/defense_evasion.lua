@@ -119,6 +119,52 @@ local function from_memory(_, F)
 	return nil
 end
 
+-- A process's new name (prctl PR_SET_NAME) and argv[0] as its memory
+-- held it then, against its exec's (`sbx.facts` renames): argv[0]
+-- overwritten to name another program (a title that keeps its program's
+-- name, as sshd's or postgres's, is not), or a kernel thread's name taken
+local KTHREAD = { "^%[", "^kworker", "^ksoftirqd", "^kthreadd", "^migration/", "^rcu_", "^kswapd",
+	"^watchdog/", "^jbd2/", "^irq/" }
+
+local function kernel_name(s)
+	for _, p in ipairs(KTHREAD) do
+		if type(s) == "string" and s:find(p) then return true end
+	end
+	return false
+end
+
+local function renamed_itself(_, F)
+	for _, r in ipairs(F.renames) do
+		local was = basename(r.exec_argv0 or r.image)
+		local now = r.argv0 and basename(r.argv0:match("^%S*"))
+		local rewritten = now and now ~= "" and r.exec_argv0 and r.argv0 ~= r.exec_argv0
+			and now:sub(1, #was) ~= was and was:sub(1, #now) ~= now
+		if rewritten or kernel_name(r.name) or kernel_name(r.argv0) then
+			return ("%s named itself %q (argv[0] %q, %q at its exec)"):format(tostring(r.image), r.name,
+				tostring(r.argv0), tostring(r.exec_argv0))
+		end
+	end
+	return nil
+end
+
+-- a TCP port bound on the loopback address by a process that also
+-- reached out beyond the box (a bot's lock: a second copy's bind fails);
+-- a server bound to 127.0.0.1 to serve the host itself reaches nowhere
+local function port_lock(_, F)
+	local out = {}
+	for _, c in ipairs(F.connects) do
+		if c.pid and not c.loopback and c.port ~= 53 then out[c.pid] = out[c.pid] or c end
+	end
+	for _, b in ipairs(F.binds) do
+		local c = b.pid and out[b.pid]
+		if c and b.loopback and b.protocol == "tcp" and b.answer == "allow" and b.port and b.port > 0 then
+			return ("%s held %s:%d while reaching %s:%s"):format(tostring(b.image), b.ip, b.port,
+				c.hostname or c.ip, tostring(c.port))
+		end
+	end
+	return nil
+end
+
 return {
 	T { id = "T1070.003", name = "history_cleared", tactic = "stealth", severity = 6,
 		what = "cleared the command history",
@@ -282,6 +328,17 @@ return {
 			return nil
 		end,
 		cmdline = { "TracerPid" } },
+	T { id = "T1036.011", name = "process_renamed", tactic = "stealth", severity = 6,
+		what = "overwrote its process name",
+		check = renamed_itself },
+	T { id = "T1480.002", name = "port_lock", tactic = "stealth", severity = 4,
+		what = "held a loopback port as a single-instance lock",
+		check = port_lock },
+	T { id = "T1685", name = "watchdog_off", tactic = "defense-impairment", severity = 6,
+		what = "disabled the hardware watchdog",
+		not_by = { wdctl = true, watchdog = true, wd_keepalive = true, ["systemd-shutdown"] = true },
+		read = { "^/dev/watchdog%d*$", "^/dev/misc/watchdog$" },
+		write = { "^/dev/watchdog%d*$", "^/dev/misc/watchdog$" } },
 	T { id = "T1620", name = "fileless", tactic = "stealth", severity = 7,
 		what = "ran code from memory",
 		check = from_memory },

@@ -6,6 +6,29 @@
 local T = rulekit.technique
 local evidence = rulekit.evidence
 
+-- A walk of /proc without a tool (a bot's killer, a miner looking for
+-- rivals): the entries (exe, cmdline, fd, status...) of two or more other
+-- processes read by one process that is no process lister (nor ss or
+-- netstat, which name each socket's process; `sbx.facts` proc_reads)
+local LISTERS = { ps = true, pgrep = true, pkill = true, top = true, htop = true, pidof = true,
+	pstree = true, killall = true, lsof = true, fuser = true, pmap = true, pwdx = true, w = true,
+	pidwait = true, ss = true, netstat = true, sockstat = true, ["systemd-cgls"] = true }
+
+local function proc_walk(F)
+	local by = {}
+	for _, r in ipairs(F.proc_reads) do
+		if r.by and not LISTERS[rulekit.basename(r.image)] then
+			local pids = by[r.by] or { n = 0, image = r.image }
+			if not pids[r.pid] then pids[r.pid], pids.n = true, pids.n + 1 end
+			by[r.by] = pids
+			if pids.n >= 2 then
+				return ("%s read /proc of %d other processes"):format(tostring(pids.image), pids.n), pids.n
+			end
+		end
+	end
+	return nil
+end
+
 local SPECS = {
 	{ id = "T1082", name = "system_info", what = "asked for the system's description",
 		exec = { "^uname", "^hostnamectl", "^lsb_release", "^lscpu", "^lshw", "^dmesg", "^cat .*/etc/os%-release",
@@ -31,7 +54,8 @@ local SPECS = {
 		exec = { "^netstat", "^ss$", "^ss ", "^lsof .*%-i", "^cat .*/proc/net/tcp", "^cat .*/proc/net/udp" },
 		read = { "^/proc/net/tcp6?$", "^/proc/net/udp6?$", "^/proc/net/unix$" } },
 	{ id = "T1057", name = "process_discovery", what = "listed the processes",
-		exec = { "^ps$", "^ps ", "^pgrep", "^pstree", "^top .*%-b", "^htop", "^pidof" } },
+		exec = { "^ps$", "^ps ", "^pgrep", "^pstree", "^top .*%-b", "^htop", "^pidof" },
+		check = function(_, F) return proc_walk(F) end },
 	{ id = "T1083", name = "file_discovery", what = "searched the file system",
 		exec = { "^find /$", "^find / ", "^find /home", "^find /root", "^find /etc", "^find ~", "^find /var",
 			"^find /opt", "^find /mnt", "^find /media", "^ls .*%-[%a]*R[%a]* /", "^locate ", "^tree /",
@@ -94,9 +118,21 @@ for _, s in ipairs(SPECS) do
 	rules[#rules + 1] = T(s)
 end
 
--- a scan: connects to ten or more ports of one host, or one port of ten
--- or more hosts
+-- a scan: a raw socket, or connects to ten or more ports of one host, or
+-- one port of ten or more hosts
+local RAW_TOOLS = { ping = true, ping6 = true, traceroute = true, traceroute6 = true, mtr = true,
+	["mtr-packet"] = true, arping = true, tcpdump = true, dhclient = true }
 local function scanned(_, F)
+	-- a raw IP socket asked for (a SYN scanner's; ping's is ICMP over a
+	-- datagram socket, or its own tool): the kernel's answer is not seen,
+	-- and a process without CAP_NET_RAW gets EPERM (the asking is the
+	-- evidence)
+	for _, r in ipairs(F.raw_sockets) do
+		if (r.family == "inet" or r.family == "inet6") and not RAW_TOOLS[rulekit.basename(r.image)] then
+			return ("%s asked for a raw %s socket%s"):format(tostring(r.image), r.family,
+				r.answer == "allow" and "" or " (refused)")
+		end
+	end
 	local ports, hosts = {}, {}
 	for _, c in ipairs(F.connects) do
 		if c.port and c.port ~= 53 and not c.loopback then

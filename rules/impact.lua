@@ -6,6 +6,32 @@
 local T = rulekit.technique
 local basename = rulekit.basename
 
+-- A locker that leaves no rename: three or more files read, each written
+-- anew as NAME.EXT (one new extension) that stays (a lock file renamed
+-- back over NAME, as git's are, is an update) and the original removed;
+-- the compressors' own job (gzip, xz...) is not a locker's
+local PACKERS = { gzip = true, pigz = true, bzip2 = true, pbzip2 = true, xz = true, lzma = true,
+	zstd = true, lz4 = true, lzop = true, compress = true, brotli = true, lzip = true }
+
+local function rewritten(F)
+	local read, gone, ext, n = {}, {}, {}, 0
+	for _, o in ipairs(F.opens) do
+		if not o.write then read[o.path] = true end
+	end
+	for _, d in ipairs(F.deleted) do gone[d.path] = true end
+	for _, r in ipairs(F.renamed) do gone[r.from] = true end
+	for _, o in ipairs(F.opens) do
+		local orig, e = o.path:match("^(.+)%.([%w]+)$")
+		if o.create and orig and read[orig] and gone[orig] and not gone[o.path]
+			and not PACKERS[basename(o.image)] then
+			ext[e] = (ext[e] or 0) + 1
+			if ext[e] >= 3 then n = ext[e] end
+			if n > 0 then return ("rewrote %d files as .%s and removed them, e.g. %s"):format(n, e, o.path) end
+		end
+	end
+	return nil
+end
+
 -- many files renamed to one new extension, or a ransom note
 local function encrypted(_, F)
 	local ext, first = {}, nil
@@ -18,11 +44,53 @@ local function encrypted(_, F)
 		end
 	end
 	if first then return first end
+	first = rewritten(F)
+	if first then return first end
 	for _, w in ipairs(F.writes) do
 		local n = basename(w):upper()
 		if n:find("DECRYPT") or n:find("RANSOM") or n:find("RESTORE_FILES") or n:find("HOW_TO_RECOVER")
 			or n:find("YOUR_FILES") then
 			return "wrote the note " .. w
+		end
+	end
+	return nil
+end
+
+-- another process killed after its /proc entries were read: a bot's
+-- killer, or a miner removing rivals (`sbx.facts` proc_reads, signals);
+-- kill, pkill and killall are judged by their command lines
+local KILLERS = { kill = true, pkill = true, killall = true, timeout = true }
+local ENDING = { SIGKILL = true, SIGTERM = true, SIGSTOP = true, SIGINT = true, SIGHUP = true }
+
+local function killed_found(_, F)
+	local found = {}
+	for _, r in ipairs(F.proc_reads) do found[r.pid] = true end
+	for _, g in ipairs(F.signals) do
+		local t = math.tointeger(g.target)
+		if t and t > 1 and found[t] and ENDING[g.signame] and not KILLERS[basename(g.image)] then
+			return ("%s sent %s to process %d after reading its /proc entries"):format(tostring(g.image),
+				g.signame, t)
+		end
+	end
+	return nil
+end
+
+-- a miner's pool protocol on any port: stratum's JSON-RPC (a Monero
+-- pool's `login`, a Bitcoin-style pool's `mining.subscribe` or
+-- `mining.authorize`, an Ethereum proxy's `eth_submitLogin`) in the first
+-- bytes a connection sent (the sink's capture)
+local STRATUM = { '"method"%s*:%s*"mining%.%a+"', '"method"%s*:%s*"eth_submitLogin"',
+	'"method"%s*:%s*"login".*"params"%s*:%s*{.*"login"' }
+
+local function stratum(_, F)
+	for _, t in ipairs(F.traffic) do
+		local b = t.first_bytes
+		if type(b) == "string" and t.protocol == "tcp" then
+			for _, p in ipairs(STRATUM) do
+				if b:find(p) then
+					return ("spoke stratum to %s:%d: %s"):format(t.hostname or t.ip, t.port, b:sub(1, 60))
+				end
+			end
 		end
 	end
 	return nil
@@ -65,13 +133,19 @@ return {
 			"^killall .*mysqld", "^killall .*postgres", "^killall .*nginx", "^killall .*apache", "^killall .*httpd",
 			"^pkill .*mysqld", "^pkill .*postgres", "^pkill .*nginx", "^pkill .*apache", "^pkill .*httpd",
 			"^pkill .*docker", "^killall .*docker", "^/etc/init%.d/%S+ stop", "^invoke%-rc%.d %S+ stop" },
-		unless = { "auditd", "apparmor", "falco", "firewalld", "ufw", "syslog", "journald" } },
+		unless = { "auditd", "apparmor", "falco", "firewalld", "ufw", "syslog", "journald" },
+		check = killed_found },
 	T { id = "T1496", name = "resource_hijacking", tactic = "impact", severity = 8,
 		what = "mined coins",
 		cmdline = { "stratum%+tcp://", "stratum%+ssl://", "stratum2?%+", "xmrig", "minerd", "cpuminer", "cgminer",
 			"ethminer", "nanopool", "nicehash", "%-%-donate%-level", "monero", "cryptonight", "randomx" },
 		dns = { "pool%.", "xmr", "monero", "nanopool", "nicehash", "minexmr", "supportxmr", "2miners",
 			"hashvault", "f2pool", "ethermine", "miningpool" } },
+	T { id = "T1496.001", name = "pool_protocol", tactic = "impact", severity = 8,
+		what = "mined coins for a pool",
+		doc = "mined coins for a pool: stratum's JSON-RPC (login, mining.subscribe, mining.authorize, "
+			.. "eth_submitLogin) on any port the sink captured (evidence: check)",
+		check = stratum },
 	T { id = "T1529", name = "shutdown", tactic = "impact", severity = 7,
 		what = "shut down or rebooted the host",
 		exec = { "^shutdown", "^reboot", "^halt", "^poweroff", "^init [06]$", "^telinit [06]$",

@@ -82,6 +82,15 @@ static void push_event_args(lua_State *L, const struct sbx_event *e)
 /* A network call's address, family and protocol. */
 static void push_event_addr(lua_State *L, const struct sbx_event *e)
 {
+	/* a socket() the profile watches: its family and type, no address */
+	if (e->kind == SBX_EV_SYSCALL && e->family)
+		set_str(L, "family",
+			e->family == AF_INET	? "inet"
+			: e->family == AF_INET6 ? "inet6"
+			: e->family == AF_UNIX	? "unix"
+						: "other");
+	if (e->kind == SBX_EV_SYSCALL && e->socktype == SOCK_RAW)
+		set_str(L, "protocol", "raw");
 	if (e->addr[0]) {
 		set_str(L, "addr", e->addr);
 		set_str(L, "family",

@@ -53,6 +53,7 @@
 #include <sys/fsuid.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -73,6 +74,7 @@
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC |         \
 	 CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET)
 #define CLONE_NEWTIME_UNSHARE 0x00000080 /* in clone it is CSIGNAL */
+#define SBX_COMM_LEN 16 /* TASK_COMM_LEN: PR_SET_NAME takes 15 bytes */
 
 static const char *const kinds[SBX_EV_COUNT] = {
     "open",	 "exec",  "connect", "bind",	"send",
@@ -1058,6 +1060,51 @@ static int describe_net(pid_t pid, const struct seccomp_data *d,
  * made, a signal sent, memory made executable.  Refused as any other
  * notified call is (an allow-list that did not list them refuses them),
  * unless the table only watches.  0: not one. */
+/* A task's argv[0] as it reads now from outside (/proc/PID/cmdline: the
+ * bytes the program's own memory holds, which it may have rewritten since
+ * its exec), into out; "" when unreadable.  The box controls the bytes:
+ * they are cut at size - 1 and at their first NUL, never followed. */
+static void task_argv0(pid_t pid, char *out, size_t size)
+{
+	char path[64];
+	ssize_t r;
+	int fd;
+
+	out[0] = '\0';
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	r = read(fd, out, size - 1);
+	close(fd);
+	out[r > 0 ? r : 0] = '\0';
+}
+
+/* A prctl(PR_SET_NAME) (the profile notifies no other option): the new
+ * name in path, as the kernel takes it (its first 15 bytes), and argv[0]
+ * as the task's memory holds it now in to; a socket(): its family and
+ * type (the profile notifies raw ones). */
+static int describe_task_call(pid_t pid, const struct seccomp_data *d,
+			      struct sbx_event *e)
+{
+	const __u64 *a = d->args;
+	switch (d->nr) {
+	case SYS_prctl:
+		if (a[0] != PR_SET_NAME)
+			return 0;
+		if (read_long(pid, a[1], e->path, SBX_COMM_LEN) < 0)
+			e->path[0] = '\0';
+		task_argv0(pid, e->to, sizeof e->to);
+		return 1;
+	case SYS_socket:
+		e->family = (int)a[0];
+		e->socktype = (int)(a[1] & 0xf);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int describe_watched(pid_t pid, const struct seccomp_data *d,
 			    struct sbx_event *e)
 {
@@ -1160,8 +1207,10 @@ static int describe_other(pid_t pid, const struct seccomp_data *d,
 		       (e->kind == SBX_EV_RENAME && outside_change(s, e->to)) ||
 		       (is_list(s) && (e->path_len || e->to_len));
 	}
-	if (!describe_watched(pid, d, e))
+	if (!describe_watched(pid, d, e)) {
 		e->kind = SBX_EV_SYSCALL;
+		describe_task_call(pid, d, e);
+	}
 	return !s->watch;
 }
 

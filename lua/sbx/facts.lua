@@ -39,7 +39,7 @@ end
 -- The processes: images and parents by pid, followed through the events
 -- in their order.
 local function new_procs()
-	local P = { image = {}, cmdline = {}, parent = {} }
+	local P = { image = {}, cmdline = {}, parent = {}, argv0 = {} }
 	function P.seen(e)
 		if math.type(e.pid) == "integer" or math.type(e.pid) == "float" then
 			local pid = math.tointeger(e.pid)
@@ -88,7 +88,7 @@ local function on_exec(F, P, e, pid)
 		sha256 = e.sha256, size = e.size, memfd = e.memfd }
 	add(F.execs, x)
 	if pid and e.answer ~= "deny" and e.answer ~= "stop" then
-		P.image[pid], P.cmdline[pid] = x.image, x.cmdline
+		P.image[pid], P.cmdline[pid], P.argv0[pid] = x.image, x.cmdline, argv[1]
 		F.runtime[pid] = runtime_of(tostring(x.image):match("[^/]*$"), nil)
 	end
 end
@@ -100,10 +100,41 @@ local function wrote(F, path, how, image)
 	add(F.written, { path = path, how = how, image = image })
 end
 
+-- ---- What Linux malware families do (bots, miners, worms, lockers) ----
+-- Their steps that leave an event of their own: a walk of other
+-- processes' /proc entries, a process renaming itself, a raw socket.
+
+-- an open of /proc/N/WHAT (N a pid of the box, not the opener's own):
+-- a process walk's step, as a bot's killer or a miner looking for rivals
+-- takes it; the path is the one the supervisor read, never followed
+local function on_proc_read(F, e, pid, image)
+	local n, what = e.path:match("^/proc/(%d+)/([%w_]+)$")
+	if not n then n, what = e.path:match("^/proc/(%d+)/?$"), "" end
+	n = math.tointeger(tonumber(n))
+	if n and n ~= pid then
+		add(F.proc_reads, { pid = n, what = what, by = pid, image = image })
+	end
+end
+
+-- a watched call of no kind of its own: prctl(PR_SET_NAME) (`path` the
+-- name set, `to` argv[0] as the memory held it then), a raw socket
+local function on_task_call(F, P, e, pid, image)
+	if e.syscall == "prctl" and type(e.path) == "string" then
+		add(F.renames, { pid = pid, name = e.path, argv0 = type(e.to) == "string" and e.to or nil,
+			exec_argv0 = pid and P.argv0[pid], image = image })
+	elseif e.syscall == "socket" and e.protocol == "raw" then
+		add(F.raw_sockets, { family = e.family, answer = e.answer, errno = e.errno, image = image, pid = pid })
+	end
+end
+
 local function on_event(F, P, e)
 	local k, pid = e.kind, P.seen(e)
 	if k == "exec" then return on_exec(F, P, e, pid) end
 	local image = P.image_of(pid)
+	if k == "syscall" then on_task_call(F, P, e, pid, image) end
+	if k == "open" and type(e.path) == "string" and e.path:find("^/proc/%d") then
+		on_proc_read(F, e, pid, image)
+	end
 	if k == "open" and type(e.path) == "string" then
 		local flags = math.tointeger(e.flags) or 0
 		if pid and not F.runtime[pid] then F.runtime[pid] = runtime_of(nil, e.path) end
@@ -122,7 +153,7 @@ local function on_event(F, P, e)
 			local ip, port = split_addr(e.addr)
 			add(k == "bind" and F.binds or F.connects, { ip = ip, port = port, loopback = is_loopback(ip),
 				protocol = e.protocol or "ip", family = e.family, call = e.syscall,
-				answer = e.answer, image = image, pid = pid })
+				answer = e.answer, image = image, pid = pid, count = math.tointeger(e.count) or 1 })
 		elseif e.family == "unix" then
 			add(F.unix, { path = e.addr, call = e.syscall, answer = e.answer, image = image })
 		end
@@ -160,7 +191,8 @@ local function on_sink(F, res)
 	end
 	for _, t in ipairs(sink.traffic or {}) do
 		add(F.traffic, { protocol = t.protocol, ip = t.address, port = math.tointeger(t.port),
-			bytes = t.bytes, hostname = names[t.address], loopback = is_loopback(t.address) })
+			bytes = t.bytes, hostname = names[t.address], loopback = is_loopback(t.address),
+			first_bytes = type(t.first_bytes) == "string" and t.first_bytes or nil })
 	end
 	for _, c in ipairs(F.connects) do c.hostname = names[c.ip] end
 end
@@ -316,7 +348,14 @@ end
 --  `runtime` (by pid: "python", "perl", "ruby", "node" or "php", from the
 --  image's name or the library the process read); `environment_checks`
 --  ({what, image}: the checks of `M.ENVIRONMENT_CHECKS` it made); and
---  `command`, the first exec's image
+--  `command`, the first exec's image.
+--  What malware families do: `proc_reads` ({pid, what, by, image}: an
+--  open of another process's /proc/PID/WHAT, `what` "" for the directory
+--  itself), `renames` ({pid, name, argv0, exec_argv0, image}: a
+--  prctl(PR_SET_NAME), argv[0] as the process's memory held it then and
+--  as its exec gave it), `raw_sockets` ({family, answer, errno, image,
+--  pid}); a connect's `count` (repeats folded into one event) and the
+--  sink traffic's `first_bytes` (escaped as the report escapes them)
 function M.of(run)
 	if type(run) ~= "table" then
 		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
@@ -324,7 +363,8 @@ function M.of(run)
 	local F = { written_set = {}, runtime = {}, overflow = {} }
 	for _, l in ipairs { "execs", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
-		"signals", "protects", "ptraces", "namespaces", "refused", "killed" } do
+		"signals", "protects", "ptraces", "namespaces", "refused", "killed",
+		"proc_reads", "renames", "raw_sockets" } do
 		F[l] = {}
 	end
 	local P = new_procs()
