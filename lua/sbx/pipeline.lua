@@ -31,7 +31,7 @@ local M = {}
 -- @tparam table o the options of `sbx.stdbox.build`
 -- @return o, and the loaded profile; or nil, err
 function M.settle(o)
-	o.profile = o.profile or "default"
+	o.profile = require("sbx.stdbox").profile_name(o)
 	local filter, prof = profile.filter(o.profile, { name_refusals = true })
 	if filter == nil then
 		-- a profile refused or malformed, or libseccomp's failure

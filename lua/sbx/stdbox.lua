@@ -535,11 +535,26 @@ local function host_identity(o)
 	return euid, host_id
 end
 
+--- The profile the box's options name: `o.profile` (default "default"),
+-- but "watch-rw" for "watch" with a `--rw` bind: a set-id file in a host
+-- directory is one on the host while the box runs, so the analysis box
+-- keeps the default's set-id refusals there (profiles/watch-rw.lua).
+-- @tparam table o options of `M.build`
+-- @treturn string
+function M.profile_name(o)
+	if type(o) ~= "table" then
+		error(("bad argument #1 to 'profile_name' (table expected, got %s)"):format(type(o)), 2)
+	end
+	local name = o.profile or "default"
+	if name == "watch" and type(o.rw) == "table" and #o.rw > 0 then return "watch-rw" end
+	return name
+end
+
 -- The seccomp filter: `o.filter`, or the profile `o.profile` compiled
 -- (or its cached program, `sbx.profile.filter`).
 -- @return filter (false: none), profile name; or nil, reason
 local function seccomp_filter(o)
-	local filter, profile_name = o.filter, o.profile or "default"
+	local filter, profile_name = o.filter, M.profile_name(o)
 	if filter == nil then
 		local prof
 		filter, prof = profile.filter(profile_name)
