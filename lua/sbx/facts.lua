@@ -80,6 +80,12 @@ end
 -- an exec event: the command line, the image before and after
 local function on_exec(F, P, e, pid)
 	local argv = type(e.argv) == "table" and e.argv or { e.path }
+	-- a file not there or not executable (a failed PATH candidate): an
+	-- attempt, never a process or a command executed
+	if type(e.result) == "string" and e.result ~= "found" then
+		add(F.exec_attempts, { pid = pid, path = e.path, argv = argv, result = e.result })
+		return
+	end
 	local ppid = pid and P.parent[pid]
 	local pimage, pcmd = P.image_of(ppid)
 	local x = { pid = pid, ppid = ppid, image = e.path or argv[1], argv = argv,
@@ -300,7 +306,10 @@ end
 --- The facts of one run.
 -- @tparam table run the structured result (`sbx.report.result`)
 -- @treturn table lists `execs` ({pid, ppid, image, argv, cmdline,
---  parent_image, parent_cmdline, cwd, answer, sha256}), `opens` ({path,
+--  parent_image, parent_cmdline, cwd, answer, sha256}: the execs whose
+--  file was there to run), `exec_attempts` ({pid, path, argv, result}:
+--  an exec whose file was not there or not executable, `result` its
+--  errno name, such as a failed candidate of a PATH search), `opens` ({path,
 --  flags, write, create, answer, image}), `written` ({path, how, image},
 --  each path once), `deleted`, `renamed` ({from, to}), `changed` ({path,
 --  call}), `connects` and `binds` ({ip, port, protocol, family, hostname,
@@ -322,7 +331,7 @@ function M.of(run)
 		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
 	end
 	local F = { written_set = {}, runtime = {}, overflow = {} }
-	for _, l in ipairs { "execs", "opens", "written", "deleted", "renamed", "changed", "connects",
+	for _, l in ipairs { "execs", "exec_attempts", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
 		"signals", "protects", "ptraces", "namespaces", "refused", "killed" } do
 		F[l] = {}
