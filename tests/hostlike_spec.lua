@@ -13,9 +13,10 @@ local TRACER = "build/tests/tracer"
 -- a run of the tracer in the box: run.lua's options, then the tracer's
 -- arguments
 local function tracer(opts, ...)
-	local argv = { "--ro", TRACER .. ":/work/tracer" }
+	-- the program, bound at /work/tracer
+	local argv = {}
 	for _, a in ipairs(opts) do argv[#argv + 1] = a end
-	argv[#argv + 1] = "/work/tracer"
+	argv[#argv + 1] = TRACER
 	for _, a in ipairs { ... } do argv[#argv + 1] = a end
 	return S.json_run(table.unpack(argv))
 end
@@ -52,9 +53,22 @@ describe("ptrace in the analysis box [" .. S.priv .. "]", function()
 	end)
 
 	it("says the program ended soon after a refusal it met in the jail", function()
-		local _, err, code = tracer({ "--profile", "watch", "--mode", "deny" }, "antidebug", "/tmp/app.log")
+		local _, err, code, res = tracer({}, "antidebug", "/tmp/app.log")
 		assert.are.equal(3, code, err)
-		assert.matches("sandbox: note: the program ended %d+ ms after a refused ptrace", err)
+		assert.matches("sandbox: note: the program ended %d+ ms after a refused ptrace\n", err)
+		local n = events_of(res, "note")
+		local found = false
+		for _, e in ipairs(n) do
+			if e.cause == "refusal_end" then found = e.call == "ptrace" and type(e.ms) == "number" and e.ms >= 0 end
+		end
+		assert.is_true(found, err)
+		-- judged (the analysis box with the jail's profile): a finding
+		_, err, code = tracer({ "--explore", "--profile", "default" }, "antidebug", "/tmp/app.log")
+		assert.are.equal(3, code, err)
+		assert.matches("finding: refusal_end: the program ended %d+ ms after a refused ptrace", err)
+		-- and none where the program got past its refusals
+		_, err = tracer({ "--explore" }, "antidebug", "/tmp/app.log")
+		assert.is_nil(err:find("refusal_end", 1, true), err)
 	end)
 
 	it("traces a box process at every call while the supervisor reads its calls right", function()
@@ -104,7 +118,10 @@ describe("set-id bits in the analysis box [" .. S.priv .. "]", function()
 		assert.are.equal(0, code, err)
 		assert.are.equal("4755\n2755\n", out)
 		-- the copies the host keeps: 0600, never a set-id bit
-		assert.are.equal("tmp/su 600\nwork/sg 600\n", host_modes(keep))
+		local modes = host_modes(keep)
+		assert.matches("tmp/su 600\n", modes, nil, true)
+		assert.matches("work/sg 600\n", modes, nil, true)
+		for mode in modes:gmatch(" (%d+)\n") do assert.is_true(#mode <= 3, modes) end
 		rm()
 	end)
 
@@ -153,5 +170,72 @@ os.wait()
 		local out, err, code = S.runlua("--wall", "600", "--cpu", "600", "/usr/bin/python3", "-m", "test", "test_os")
 		assert.are.equal(0, code, out .. err)
 		assert.matches("Tests result: SUCCESS", out, nil, true)
+	end)
+end)
+
+describe("honest outcomes [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	-- runs sbxlua run.lua in dir (the caller's current directory there)
+	local function run_in(dir, ...)
+		local args = {}
+		for i, a in ipairs { ... } do args[i] = S.q(a) end
+		local bin = S.bin:sub(1, 1) == "/" and S.bin or os.getenv("PWD") .. "/" .. S.bin
+		local err = os.tmpname()
+		local out, code = S.sh("cd " .. S.q(dir) .. " && " .. bin .. " run.lua " .. table.concat(args, " ")
+			.. " 2>" .. err .. " </dev/null")
+		local e = S.read(err)
+		os.remove(err)
+		return out, e, code
+	end
+
+	it("runs `python3 sample.py` with sample.py in the caller's directory, bound read-only and said", function()
+		local d, rm = S.tmpdir()
+		os.execute("chmod 755 " .. S.q(d))
+		local f = assert(io.open(d .. "/sample.py", "w"))
+		f:write("import os\nprint('sample ran', __file__)\n"
+			.. "try:\n    open(__file__, 'a')\nexcept OSError as e:\n    print('read-only', e.errno)\n")
+		f:close()
+		os.execute("chmod 644 " .. S.q(d .. "/sample.py"))
+		local out, err, code = run_in(d, "--explore", "python3", "sample.py")
+		rm()
+		assert.are.equal(0, code, err)
+		-- not writable inside (EROFS, or EACCES for a file of another owner)
+		assert.matches("^sample ran /work/sample.py\nread%-only %d+\n$", out)
+		assert.matches("sandbox: note: bound from the command line: sample.py at /work/sample.py (read-only)",
+			err, nil, true)
+		assert.matches("verdict: clean", err, nil, true)
+	end)
+
+	it("says unknown, never clean, when the interpreter cannot open its script", function()
+		local d, rm = S.tmpdir()
+		local out, err, code = run_in(d, "--explore", "python3", "nosuch.py")
+		rm()
+		assert.are.equal(2, code, err)
+		assert.are.equal("", out)
+		assert.matches("sandbox: note: not in the box: nosuch.py", err, nil, true)
+		assert.matches("verdict: unknown (severity 1)\nfinding: never_ran: never ran: the script nosuch.py "
+			.. "is not in the box", err, nil, true)
+	end)
+
+	it("says unknown for a program not found, exit 126", function()
+		local out, err, code = S.runlua("--explore", "no-such-program-" .. S.unique())
+		assert.are.equal(126, code, err)
+		assert.are.equal("", out)
+		assert.matches("^sbxlua: no%-such%-program%-%d+: not found\nverdict: unknown %(severity 1%)\n"
+			.. "finding: never_ran: never ran: no%-such%-program%-%d+: not found\n$", err)
+	end)
+
+	it("records a failed PATH candidate as an attempt, not a process or a command", function()
+		local out, err, code, res = S.json_run("--explore", "/usr/bin/env", "true")
+		assert.are.equal(0, code, err)
+		assert.are.equal("", out)
+		local results = {}
+		for _, e in ipairs(events_of(res, "exec")) do results[#results + 1] = e.path .. " " .. tostring(e.result) end
+		assert.are.same({ "/usr/bin/env found", "/usr/local/sbin/true ENOENT", "/usr/local/bin/true ENOENT",
+			"/usr/sbin/true ENOENT", "/usr/bin/true found" }, results)
+		local b = res.behaviour
+		assert.are.same({ "/usr/bin/env", "/usr/bin/true" }, b.processes_created)
+		assert.are.same({ "/usr/bin/env true", "true" }, b.command_executions)
 	end)
 end)
