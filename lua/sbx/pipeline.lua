@@ -103,8 +103,9 @@ function M.collect(r, info, host)
 		events[#events + 1] = report.run_as_note(info)
 	end
 	for _, n in ipairs(require("sbx.stdbox").arg_notes(info)) do events[#events + 1] = n end
-	-- a refusal the program did not get past (sbx.verdict)
-	events[#events + 1] = require("sbx.verdict").refusal_end(r)
+	-- a refusal the program did not get past (sbx.verdict), in the
+	-- analysis box
+	if info.refusal_end then events[#events + 1] = require("sbx.verdict").refusal_end(r) end
 	return events, report.verify(r, info, host)
 end
 

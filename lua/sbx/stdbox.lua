@@ -39,7 +39,7 @@ M.tree = {
 -- report says what ran on (docs/standard-box.md).  The jail ends with the
 -- command.  One owner: every analysis run takes it from here.
 M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 5,
-	follow = true, bind_args = true }
+	follow = true, bind_args = true, refusal_end = true }
 
 --- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
 -- does not set them already (an option the operator typed wins).
@@ -1064,6 +1064,9 @@ local function claims(o, c, spec, t)
 		-- and the script operand the box lacks (`M.script_operand`)
 		arg_binds = #c.arg_binds > 0 and c.arg_binds or nil,
 		script_missing = c.script_missing,
+		-- a refusal the program did not get past is said (sbx.verdict
+		-- refusal_end): the analysis box's question, not the jail's
+		refusal_end = o.refusal_end or nil,
 		-- after the run: the writable host directories and the host id
 		-- whose files the box could have made set-id (sbx.setid)
 		rw = o.rw or {},
