@@ -151,7 +151,7 @@ describe("memory outside the processes [" .. S.priv .. "]", function()
 		-- each memfd is a descriptor of sbxlua's until the run ends: a box
 		-- that makes and closes them in a loop gets EMFILE past 256, named
 		for _, prof in ipairs { "watch", "default" } do
-		local out, err, code = S.runlua("--profile", prof, "/usr/bin/python3", "-c", [[
+			local out, err, code = S.runlua("--profile", prof, "/usr/bin/python3", "-c", [[
 import os
 n = 0
 try:
@@ -160,9 +160,9 @@ try:
 except OSError as e:
     print("stopped at", n, e.errno)
 ]])
-		assert.are.equal(0, code, err)
-		assert.are.equal("stopped at 256 24\n", out)
-		assert.matches("sandbox: denied: syscall 319 (memfd_create) (EMFILE)", err, nil, true)
+			assert.are.equal(0, code, err)
+			assert.are.equal("stopped at 256 24\n", out)
+			assert.matches("sandbox: denied: syscall 319 (memfd_create) (EMFILE)", err, nil, true)
 		end
 	end)
 
