@@ -242,3 +242,39 @@ describe("honest outcomes [" .. S.priv .. "]", function()
 		assert.are.same({ "/usr/bin/env true", "true" }, b.command_executions)
 	end)
 end)
+
+describe("the helpers' arguments", function()
+	local stdbox = require "sbx.stdbox"
+	local verdict = require "sbx.verdict"
+	local profile = require "sbx.profile"
+
+	it("are checked", function()
+		assert.has_error(function() stdbox.profile_name(nil) end)
+		assert.has_error(function() stdbox.script_operand(1, {}) end)
+		assert.has_error(function() stdbox.script_operand("python3", "x") end)
+		assert.has_error(function() stdbox.arg_notes(nil) end)
+		assert.has_error(function() verdict.refusal_end("x") end)
+		assert.has_error(function() profile.compile({ default = "allow", rules = {}, watched = "memfd_create" }) end)
+		assert.has_error(function() profile.compile({ default = "allow", rules = {}, watched = { 1 } }) end)
+	end)
+
+	it("name the script an interpreter opens, and the profile of a --rw analysis box", function()
+		assert.are.equal(1, stdbox.script_operand("python3", { "sample.py" }))
+		assert.are.equal(3, stdbox.script_operand("/usr/bin/python3.11", { "-W", "error", "s.py", "x" }))
+		assert.is_nil(stdbox.script_operand("python3", { "-c", "print(1)" }))
+		assert.is_nil(stdbox.script_operand("python3", { "-m", "http.server" }))
+		assert.are.equal(2, stdbox.script_operand("bash", { "-x", "run.sh" }))
+		assert.is_nil(stdbox.script_operand("sh", { "-c", "true" }))
+		assert.is_nil(stdbox.script_operand("cat", { "notes.txt" }))
+		assert.are.equal("watch-rw", stdbox.profile_name({ profile = "watch", rw = { { src = "/x", dst = "/x" } } }))
+		assert.are.equal("watch", stdbox.profile_name({ profile = "watch" }))
+		assert.are.equal("default", stdbox.profile_name({}))
+		-- the note: the last refusal, no exec or connect after it
+		local r = { outcome = "exit", elapsed = 0.5, events = {
+			{ kind = "ptrace", syscall = "ptrace", answer = "deny", time_ms = 100 } } }
+		local n = verdict.refusal_end(r)
+		assert.are.equal("note: the program ended 400 ms after a refused ptrace", n.text)
+		r.events[2] = { kind = "exec", answer = "allow", time_ms = 120 }
+		assert.is_nil(verdict.refusal_end(r))
+	end)
+end)
