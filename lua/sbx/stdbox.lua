@@ -822,7 +822,7 @@ end
 -- when /work is a host directory.  Returns the binds made ({ arg, dst })
 -- and the script operand the box will lack, if any (`script_missing`).
 local function bind_args(t, o, c)
-	local bound, missing = {}, nil
+	local bound, missing, seen = {}, nil, {}
 	local script = M.script_operand(o.run_as and o.run_as[1] or o.prog, o.args or {})
 	for i, a in ipairs(o.args or {}) do
 		local rel = a:gsub("^%./+", "")
@@ -839,8 +839,11 @@ local function bind_args(t, o, c)
 		end
 		if st and st.type == "file" and o.bind_args and not c.work_host and not inside_rw
 			and dst ~= c.path and (o.cwd or "/work") == "/work" then
-			add(t, { type = "bind", src = real, dst = dst }, { path = dst, access = "ro" }, dst)
-			bound[#bound + 1] = { arg = a, dst = dst }
+			if not seen[dst] then
+				add(t, { type = "bind", src = real, dst = dst }, { path = dst, access = "ro" }, dst)
+				bound[#bound + 1] = { arg = a, dst = dst }
+			end
+			seen[dst] = true
 		elseif i == script and a:sub(1, 1) ~= "/" and not (st and c.work_host) then
 			missing = a
 		end
