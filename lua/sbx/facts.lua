@@ -81,19 +81,18 @@ end
 local function on_exec(F, P, e, pid)
 	local argv = type(e.argv) == "table" and e.argv or { e.path }
 	-- a file not there or not executable (a failed PATH candidate): an
-	-- attempt, never a process or a command executed
-	if type(e.result) == "string" and e.result ~= "found" then
-		add(F.exec_attempts, { pid = pid, path = e.path, argv = argv, result = e.result })
-		return
-	end
+	-- attempt, never a process or a command executed; the rules still
+	-- see what the program tried to run (in execs, marked `attempt`)
+	local attempt = type(e.result) == "string" and e.result ~= "found"
+	if attempt then add(F.exec_attempts, { pid = pid, path = e.path, argv = argv, result = e.result }) end
 	local ppid = pid and P.parent[pid]
 	local pimage, pcmd = P.image_of(ppid)
 	local x = { pid = pid, ppid = ppid, image = e.path or argv[1], argv = argv,
 		cmdline = table.concat(argv, " "), argv_cut = e.argv_cut,
 		parent_image = pimage, parent_cmdline = pcmd, cwd = e.cwd, answer = e.answer,
-		sha256 = e.sha256, size = e.size, memfd = e.memfd }
+		sha256 = e.sha256, size = e.size, memfd = e.memfd, result = e.result, attempt = attempt or nil }
 	add(F.execs, x)
-	if pid and e.answer ~= "deny" and e.answer ~= "stop" then
+	if pid and e.answer ~= "deny" and e.answer ~= "stop" and not attempt then
 		P.image[pid], P.cmdline[pid] = x.image, x.cmdline
 		F.runtime[pid] = runtime_of(tostring(x.image):match("[^/]*$"), nil)
 	end
@@ -306,10 +305,11 @@ end
 --- The facts of one run.
 -- @tparam table run the structured result (`sbx.report.result`)
 -- @treturn table lists `execs` ({pid, ppid, image, argv, cmdline,
---  parent_image, parent_cmdline, cwd, answer, sha256}: the execs whose
---  file was there to run), `exec_attempts` ({pid, path, argv, result}:
---  an exec whose file was not there or not executable, `result` its
---  errno name, such as a failed candidate of a PATH search), `opens` ({path,
+--  parent_image, parent_cmdline, cwd, answer, sha256, result, attempt}:
+--  every exec the program asked for, `attempt` when its file was not
+--  there or not executable, which changed no process), `exec_attempts`
+--  ({pid, path, argv, result}: those attempts alone, `result` the errno
+--  name, such as a failed candidate of a PATH search), `opens` ({path,
 --  flags, write, create, answer, image}), `written` ({path, how, image},
 --  each path once), `deleted`, `renamed` ({from, to}), `changed` ({path,
 --  call}), `connects` and `binds` ({ip, port, protocol, family, hostname,
