@@ -91,6 +91,14 @@ describe("ptrace in the analysis box [" .. S.priv .. "]", function()
 		assert.is_true(ran, err)
 	end)
 
+	it("sets another box process's limits, never init's", function()
+		local out, err, code = S.runlua("--explore", "/bin/sh", "-c",
+			"prlimit --pid 1 --nofile=1:1 2>/dev/null; echo $?; sleep 1 & prlimit --pid $! --nofile=64:64; echo $?")
+		assert.are.equal(0, code, err)
+		assert.are.equal("1\n0\n", out)
+		assert.matches("sandbox: denied: syscall 302 (prlimit64) (EPERM)", err, nil, true)
+	end)
+
 	it("never reaches outside the box: not init, not the supervisor, not a host process", function()
 		-- the box's init (pid 1) is not dumpable: the kernel refuses it
 		local out, err, code = tracer({ "--explore" }, "attach", "1")
