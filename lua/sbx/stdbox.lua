@@ -820,7 +820,8 @@ end
 -- a name with `..`, what is no regular file on the host, a file inside a
 -- `--rw` directory (the box could write it: it sees it there), or any
 -- when /work is a host directory.  Returns the binds made ({ arg, dst })
--- and the script operand the box will lack, if any (`script_missing`).
+-- and the script operand the box will lack, if any (`script_missing`:
+-- in the analysis box only, relative, and not in a host /work either).
 local function bind_args(t, o, c)
 	local bound, missing, seen = {}, nil, {}
 	local script = M.script_operand(o.run_as and o.run_as[1] or o.prog, o.args or {})
@@ -844,7 +845,8 @@ local function bind_args(t, o, c)
 				bound[#bound + 1] = { arg = a, dst = dst }
 			end
 			seen[dst] = true
-		elseif i == script and a:sub(1, 1) ~= "/" and not (st and c.work_host) then
+		elseif i == script and o.bind_args and a:sub(1, 1) ~= "/" and (o.cwd or "/work") == "/work"
+			and not (c.work_host and core.lstat(c.work_host .. "/" .. rel)) then
 			missing = a
 		end
 	end
