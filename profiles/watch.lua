@@ -15,8 +15,9 @@
 -- included).  What the default box refuses only to be strict, and an
 -- unprivileged host user may do, is let through here and recorded
 -- (LET_THROUGH below: ptrace and the other calls between the box's own
--- processes, set-id bits on the box's own files, memfd_create, openat2,
--- the handful of calls a host answers anyway).  The calls the behaviour
+-- processes, set-id bits on the box's own files, openat2, the handful of
+-- calls a host answers anyway).  memfd_create is watched, as in the
+-- default profile: the supervisor makes and counts each memfd.  The calls the behaviour
 -- summary reads are sent to the supervisor and let through (mode log:
 -- CONTINUE; the walls, not the name read, decide what each reaches).
 -- Everything else the default profile allows stays allowed and unnotified.
@@ -43,8 +44,6 @@ local LET_THROUGH = {
 	-- own check (same ids, dumpable) refuses init, which is not dumpable
 	ptrace = true, process_vm_readv = true, process_vm_writev = true,
 	kcmp = true, pidfd_getfd = true,
-	-- a fileless sample shows its payload instead of failing
-	memfd_create = true,
 	-- its flags and mode in memory: the supervisor reads them (the
 	-- opens are watched), and set-id modes are let through here
 	openat2 = true,
