@@ -206,6 +206,14 @@ local function main(argv)
 	if not ok then cli.fail(err) end
 	settle_stdin(o)
 	local r, info = pipeline.run(o)
+	if not r and o.explore and info.program then
+		-- the program never ran (not found, not executable): the
+		-- analysis says so, `unknown`, never `clean` (rules/box.lua)
+		local text = cli.error_text(info)
+		local v = verdict.judge({ outcome = "error", error = text, events = {} }, rules)
+		io.stderr:write("sbxlua: ", report.escape(text), "\n", verdict.text(v))
+		os.exit(report.EXIT_CANNOT)
+	end
 	if not r then cli.fail(info) end
 	return report_run(o, r, info)
 end

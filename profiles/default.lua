@@ -113,13 +113,9 @@ local rules = {
 	-- fall back to plain reads and writes
 	{ call = "io_setup", action = ENOSYS },
 
-	-- memory no sampler sees: a memfd's pages belong to no mount of
-	-- the box and to no process until mapped (or passed in a
-	-- socket), and memfd_secret's are hidden from the kernel's own
-	-- accounting; ENOSYS (as on a kernel before 3.17 / 5.14) makes a
-	-- program fall back to a file in /dev/shm or /tmp, which are
-	-- counted (docs/limits.md)
-	{ call = "memfd_create", action = ENOSYS },
+	-- memfd_secret's pages are hidden from the kernel's own accounting
+	-- and from the supervisor: ENOSYS (as on a kernel before 5.14).
+	-- memfd_create is not refused: it is watched (below).
 	{ call = "memfd_secret", action = ENOSYS, optional = true },
 
 	-- x86-64 only
@@ -291,7 +287,21 @@ for c = 1, #id_calls do
 	end
 end
 
+-- Watched: sent to the supervisor and let through in every mode
+-- (sbx.profile.compile makes each a notify rule; docs/seccomp.md).
+-- memfd_create: the supervisor makes the memfd itself and holds it, so
+-- that the memory limit counts its pages (a memfd's pages are in no mount
+-- of the box and in no process until mapped: docs/limits.md), with the
+-- caller's flags (MFD_CLOEXEC, MFD_ALLOW_SEALING, MFD_NOEXEC_SEAL,
+-- MFD_EXEC, MFD_HUGETLB: huge pages are refused nowhere else either).
+-- execveat: an exec of a descriptor (a fileless program's exec of its
+-- memfd) is recorded, with its payload's hash.  A backend without a
+-- supervisor (OCI) reads `rules` only: these run there as the kernel
+-- answers them.
+local watched = { "memfd_create", "execveat" }
+
 return {
 	default = "allow",
 	rules = rules,
+	watched = watched,
 }

@@ -222,8 +222,14 @@ return {
 	{
 		name = "never_ran",
 		doc = "The program never ran, so nothing can be said of it: the box could not be set "
-			.. "up for it (`cannot` or `lost`), or batch could not build its box (`error`).",
+			.. "up for it (`cannot` or `lost`), batch could not build its box (`error`), or its "
+			.. "interpreter could not open the script the command line named (not in the box) "
+			.. "and failed.",
 		fn = function(run)
+			if run.script_missing and run.outcome == "exit" and run.exit_code ~= 0 then
+				return { verdict = "unknown", severity = 1, reason = ("never ran: the script %s is not in "
+					.. "the box (the interpreter exited %s)"):format(run.script_missing, run.exit_code) }
+			end
 			if run.outcome ~= "cannot" and run.outcome ~= "lost" and run.outcome ~= "error" then
 				return nil
 			end

@@ -36,6 +36,15 @@ local function drop(path, mode, data, executed)
 		executed = executed }
 end
 
+-- A payload executed from a memfd, as expected: the bytes of the file at
+-- path (a program that copied itself), hashed and typed.
+local function from_memory(path)
+	local data = assert(S.read(path))
+	local t, m = core.filetype(data)
+	return { path = "/memfd:payload (deleted)", executed_from_memory = true, size = #data,
+		sha256 = core.sha256(data), type = t, mime = m }
+end
+
 -- The programs: options, arguments, and the fields expected.  A field not
 -- named is empty; `opened` is a subset of files_opened (all of it under
 -- the default profile, which names no open); `tree` the process chains.
@@ -134,7 +143,11 @@ local CORPUS = {
 		dns_lookups = { { hostname = "mirror.example.net", resolved_ips = { "10.0.0.2" } },
 			{ hostname = "update.example.org", resolved_ips = { "10.0.0.2" } } },
 		tags = { "network" } } },
-	{ "fileless", {}, expect = { calls_highlighted = { "memfd_create" }, tags = { "refused_calls" } } },
+	-- the jail lets memfd_create through (the supervisor makes the memfd)
+	-- and records the exec of it (execveat, watched): the payload runs
+	{ "fileless", {}, tree = { "/memfd:payload (deleted)" }, expect = { memory_files = { "payload" },
+		processes_created = { "/memfd:payload (deleted)" }, command_executions = { "/work/fileless again" },
+		files_dropped = { from_memory(B .. "fileless") }, tags = { "dropper", "exec" } } },
 	{ "escaper", {}, expect = { calls_highlighted = { "mount", "ptrace", "unshare" },
 		tags = { "namespaces", "ptrace", "refused_calls" } } },
 }

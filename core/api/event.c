@@ -134,6 +134,11 @@ static void push_event_exec(lua_State *L, const struct sbx_event *e)
 		set_str(L, "type", e->type);
 		set_str(L, "mime", e->mime);
 	}
+	/* the file's lookup in the box at the call (notify.c exec_lookup):
+	 * "found", or the errno the exec cannot escape */
+	if (e->exec_err >= 0)
+		set_str(L, "result",
+			e->exec_err ? sbx_errno_name(e->exec_err) : "found");
 }
 
 void sbx_push_event(lua_State *L, const struct sbx_event *e)

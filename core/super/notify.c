@@ -1151,6 +1151,46 @@ static void exec_cwd(pid_t pid, struct sbx_event *e)
 		e->to[0] = '\0';
 }
 
+/* Whether the file an exec names is there to run, looked up as the
+ * kernel will, inside the box: from the task's root (/proc/<pid>/root,
+ * whose pid the caller checks is still this call's), no link out of it
+ * or through /proc's magic links followed, opened O_PATH (nothing of the
+ * file is read, no device or FIFO opened).  0: a regular file with an
+ * execute bit; an errno when the exec cannot succeed (the path is the
+ * one read: a thread that rewrites it after the read meets the kernel's
+ * own answer); -1: not looked up (a path kept cut, or not absolute). */
+static int exec_lookup(pid_t pid, const struct sbx_event *e)
+{
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC,
+			       .resolve =
+				   RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
+	char root[64];
+	struct stat st;
+	int rfd, fd, err;
+
+	if (e->memfd >= 0)
+		return 0;
+	if (e->path_len || e->path[0] != '/')
+		return -1;
+	snprintf(root, sizeof root, "/proc/%d/root", (int)pid);
+	rfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -1;
+	fd = sbx_openat2(rfd, e->path, &how);
+	err = fd < 0 ? errno : 0;
+	close(rfd);
+	if (fd < 0)
+		return err == ENOENT || err == ENOTDIR || err == ELOOP ||
+			       err == ENAMETOOLONG || err == EACCES
+			   ? err
+			   : -1;
+	err = fstat(fd, &st) < 0 ? -1 : 0;
+	close(fd);
+	if (err == 0 && (!S_ISREG(st.st_mode) || !(st.st_mode & 0111)))
+		err = EACCES;
+	return err;
+}
+
 /* An execve or execveat: its path, argv, memfd and working directory. */
 static void describe_exec(pid_t pid, const struct seccomp_data *d,
 			  struct sbx_event *e)
@@ -1169,6 +1209,7 @@ static void describe_exec(pid_t pid, const struct seccomp_data *d,
 	}
 	e->memfd = exec_memfd(pid, d, e);
 	exec_cwd(pid, e);
+	e->exec_err = exec_lookup(pid, e);
 }
 
 /* A new process or namespace; returns whether it asks for a namespace
@@ -1264,7 +1305,10 @@ static int describe(pid_t pid, const struct seccomp_data *d,
 	case SYS_ptrace:
 		e->kind = SBX_EV_PTRACE;
 		e->flags = a[0];
-		refuse = 1;
+		/* watched (the analysis box): let through, as any watched
+		 * call; a table that lists it refuses it in every mode but
+		 * log */
+		refuse = !s->watch;
 		break;
 	default:
 		refuse = describe_other(pid, d, s, e, err);

@@ -189,6 +189,11 @@ struct sbx_event {
 	char type[SBX_FILETYPE_MAX];
 	char mime[SBX_MIME_MAX];
 	int memfd; /* exec of a memfd: its descriptor; else -1 */
+	/* exec: the supervisor's lookup of the file it names, in the box, at
+	 * the call (notify.c exec_lookup): 0 there, a regular file with an
+	 * execute bit (or a memfd); an errno (ENOENT, ENOTDIR, ELOOP, EACCES)
+	 * when the exec cannot succeed; -1 not looked up */
+	int exec_err;
 	size_t argv_len;
 	int argv_cut; /* exec: argv holds less than the program's */
 	/* the whole lengths of path and to when they were cut (0: whole);

@@ -106,9 +106,17 @@ local function parent_node(st, pid)
 	return p
 end
 
+-- Whether an exec event is an attempt that could not run (its file not
+-- there, not executable: the supervisor's lookup, `result`), such as
+-- each failed candidate of a PATH search: not a process, not a command.
+local function exec_failed(e)
+	return type(e.result) == "string" and e.result ~= "found"
+end
+
 -- An exec event: the command line, the process created, the box's own
 -- command (the first exec), and the tree's node.
 local function note_exec(st, e)
+	if exec_failed(e) then return end
 	local argv = type(e.argv) == "table" and e.argv or { e.path }
 	local line = concat(argv, " ")
 	st.execs[#st.execs + 1] = line

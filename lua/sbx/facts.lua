@@ -80,14 +80,19 @@ end
 -- an exec event: the command line, the image before and after
 local function on_exec(F, P, e, pid)
 	local argv = type(e.argv) == "table" and e.argv or { e.path }
+	-- a file not there or not executable (a failed PATH candidate): an
+	-- attempt, never a process or a command executed; the rules still
+	-- see what the program tried to run (in execs, marked `attempt`)
+	local attempt = type(e.result) == "string" and e.result ~= "found"
+	if attempt then add(F.exec_attempts, { pid = pid, path = e.path, argv = argv, result = e.result }) end
 	local ppid = pid and P.parent[pid]
 	local pimage, pcmd = P.image_of(ppid)
 	local x = { pid = pid, ppid = ppid, image = e.path or argv[1], argv = argv,
 		cmdline = table.concat(argv, " "), argv_cut = e.argv_cut,
 		parent_image = pimage, parent_cmdline = pcmd, cwd = e.cwd, answer = e.answer,
-		sha256 = e.sha256, size = e.size, memfd = e.memfd }
+		sha256 = e.sha256, size = e.size, memfd = e.memfd, result = e.result, attempt = attempt or nil }
 	add(F.execs, x)
-	if pid and e.answer ~= "deny" and e.answer ~= "stop" then
+	if pid and e.answer ~= "deny" and e.answer ~= "stop" and not attempt then
 		P.image[pid], P.cmdline[pid], P.argv0[pid] = x.image, x.cmdline, argv[1]
 		F.runtime[pid] = runtime_of(tostring(x.image):match("[^/]*$"), nil)
 	end
@@ -332,7 +337,11 @@ end
 --- The facts of one run.
 -- @tparam table run the structured result (`sbx.report.result`)
 -- @treturn table lists `execs` ({pid, ppid, image, argv, cmdline,
---  parent_image, parent_cmdline, cwd, answer, sha256}), `opens` ({path,
+--  parent_image, parent_cmdline, cwd, answer, sha256, result, attempt}:
+--  every exec the program asked for, `attempt` when its file was not
+--  there or not executable, which changed no process), `exec_attempts`
+--  ({pid, path, argv, result}: those attempts alone, `result` the errno
+--  name, such as a failed candidate of a PATH search), `opens` ({path,
 --  flags, write, create, answer, image}), `written` ({path, how, image},
 --  each path once), `deleted`, `renamed` ({from, to}), `changed` ({path,
 --  call}), `connects` and `binds` ({ip, port, protocol, family, hostname,
@@ -361,7 +370,7 @@ function M.of(run)
 		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
 	end
 	local F = { written_set = {}, runtime = {}, overflow = {} }
-	for _, l in ipairs { "execs", "opens", "written", "deleted", "renamed", "changed", "connects",
+	for _, l in ipairs { "execs", "exec_attempts", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
 		"signals", "protects", "ptraces", "namespaces", "refused", "killed",
 		"proc_reads", "renames", "raw_sockets" } do

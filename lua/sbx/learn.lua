@@ -13,12 +13,15 @@ local M = {}
 
 local reason = cli.reason
 
--- The calls the default profile refuses (always or on a condition): a
--- learned profile never allows them, whatever the run used.
+-- The calls the default profile refuses (always or on a condition) or
+-- watches: a learned profile never allows them, whatever the run used.
 local function default_refusals()
 	local d = assert(profile.load("default"))
 	local set = {}
 	for _, r in ipairs(d.rules) do set[r.call] = true end
+	-- its watched calls too (memfd_create): an allow rule would take
+	-- them from the supervisor, which makes and counts each memfd
+	for _, c in ipairs(d.watched or {}) do set[c] = true end
 	return set
 end
 

@@ -31,7 +31,7 @@ local M = {}
 -- @tparam table o the options of `sbx.stdbox.build`
 -- @return o, and the loaded profile; or nil, err
 function M.settle(o)
-	o.profile = o.profile or "default"
+	o.profile = require("sbx.stdbox").profile_name(o)
 	local filter, prof = profile.filter(o.profile, { name_refusals = true })
 	if filter == nil then
 		-- a profile refused or malformed, or libseccomp's failure
@@ -102,6 +102,10 @@ function M.collect(r, info, host)
 	if info.run_as then
 		events[#events + 1] = report.run_as_note(info)
 	end
+	for _, n in ipairs(require("sbx.stdbox").arg_notes(info)) do events[#events + 1] = n end
+	-- a refusal the program did not get past (sbx.verdict), in the
+	-- analysis box
+	if info.refusal_end then events[#events + 1] = require("sbx.verdict").refusal_end(r) end
 	return events, report.verify(r, info, host)
 end
 
@@ -115,6 +119,9 @@ function M.result(r, info, events, verified)
 	local res = report.result(r, info, events, verified)
 	-- a sample run by its content says so (the interpreter put before it)
 	res.run_as = info.run_as
+	-- the script the command line named that the box lacks: the
+	-- program never ran it (the never_ran rule)
+	res.script_missing = info.script_missing
 	if r.sink then sink.json(r, res) end
 	-- the capture's path, once it is written (`run.lua --pcap`)
 	res.pcap, res.pcap_left_out = info.pcap, info.pcap_left_out

@@ -446,6 +446,27 @@ end
 -- exec begins with memfd_create
 local NAMED_ENOSYS = { memfd_create = true }
 
+-- The rules of a profile with its `watched` calls (a list of names) added
+-- as notify rules: sent to the supervisor, which lets them through in
+-- every mode (`M.notify` sets the table's `watch`).  A bad `watched`
+-- raises.
+local function with_watched(profile)
+	local w = profile.watched
+	if w == nil then return profile.rules end
+	if type(w) ~= "table" or type(profile.rules) ~= "table" then
+		error("bad argument #1 to 'compile' (field 'watched' must be a list of call names)", 3)
+	end
+	local rules = {}
+	for i, r in ipairs(profile.rules) do rules[i] = r end
+	for i, name in ipairs(w) do
+		if type(name) ~= "string" then
+			error(("bad argument #1 to 'compile' (watched[%d] must be a call name)"):format(i), 3)
+		end
+		rules[#rules + 1] = { call = name, action = "notify" }
+	end
+	return rules
+end
+
 function M.compile(profile, opts)
 	if opts ~= nil then
 		if type(opts) ~= "table" then
@@ -464,8 +485,9 @@ function M.compile(profile, opts)
 	end
 	local spec = {}
 	for k, v in pairs(profile) do
-		if k ~= "notify" then spec[k] = v end
+		if k ~= "notify" and k ~= "watched" then spec[k] = v end
 	end
+	spec.rules = with_watched(profile)
 	-- every profile's filter sends flock and fcntl's locks to the
 	-- supervisor before its own rules (no lock of the box on a host file:
 	-- docs/seccomp.md, "Locks"); the one owner of that rule, whatever a
@@ -497,6 +519,10 @@ end
 -- @param profile a spec table from `M.load`, or `false`
 -- @return mode (a string or nil), table (or nil)
 function M.notify(profile)
+	if type(profile) == "table" and profile.notify == nil and profile.watched ~= nil then
+		-- watched calls are let through in every mode
+		return nil, { watch = true }
+	end
 	if type(profile) ~= "table" or profile.notify == nil then return nil, nil end
 	local n = profile.notify
 	if type(n) ~= "table" then
@@ -506,6 +532,7 @@ function M.notify(profile)
 	for k, v in pairs(n) do
 		if k ~= "mode" then t[k] = v end
 	end
+	if profile.watched ~= nil then t.watch = true end
 	return n.mode, t
 end
 

@@ -42,7 +42,7 @@ M.tree = {
 -- stand-ins, from a read-only directory last on the PATH (sbx.standin,
 -- docs/standins.md).  One owner: every analysis run takes it from here.
 M.ANALYSIS = { profile = "watch", net = "sink", decoys = true, by_content = true, sleep_skip = 5,
-	follow = true, standins = true }
+	follow = true, standins = true, bind_args = true, refusal_end = true }
 
 --- Fills the options o with the analysis box's (`M.ANALYSIS`) where o
 -- does not set them already (an option the operator typed wins).
@@ -539,11 +539,26 @@ local function host_identity(o)
 	return euid, host_id
 end
 
+--- The profile the box's options name: `o.profile` (default "default"),
+-- but "watch-rw" for "watch" with a `--rw` bind: a set-id file in a host
+-- directory is one on the host while the box runs, so the analysis box
+-- keeps the default's set-id refusals there (profiles/watch-rw.lua).
+-- @tparam table o options of `M.build`
+-- @treturn string
+function M.profile_name(o)
+	if type(o) ~= "table" then
+		error(("bad argument #1 to 'profile_name' (table expected, got %s)"):format(type(o)), 2)
+	end
+	local name = o.profile or "default"
+	if name == "watch" and type(o.rw) == "table" and #o.rw > 0 then return "watch-rw" end
+	return name
+end
+
 -- The seccomp filter: `o.filter`, or the profile `o.profile` compiled
 -- (or its cached program, `sbx.profile.filter`).
 -- @return filter (false: none), profile name; or nil, reason
 local function seccomp_filter(o)
-	local filter, profile_name = o.filter, o.profile or "default"
+	local filter, profile_name = o.filter, M.profile_name(o)
 	if filter == nil then
 		local prof
 		filter, prof = profile.filter(profile_name)
@@ -784,6 +799,87 @@ local function place_program(t, host_path, work_host)
 	return path
 end
 
+-- The interpreters whose first operand is a script they open, and their
+-- options that take the next argument (`-W error`) or make the run one
+-- of no script (`-c CODE`, `-m MODULE`, `-e CODE`): `M.script_operand`.
+local INTERPRETERS = {
+	python = { takes = { W = true, X = true }, none = { c = true, m = true } },
+	sh = { takes = { o = true, O = true }, none = { c = true, s = true } },
+	perl = { takes = { I = true, M = true, m = true }, none = { e = true, E = true } },
+	ruby = { takes = { I = true, r = true }, none = { e = true } },
+	node = { takes = { r = true }, none = { e = true, p = true } },
+	lua = { takes = { l = true }, none = { e = true } },
+	php = { takes = { d = true, c = true }, none = { r = true } },
+}
+local INTERPRETER_OF = { python3 = "python", python = "python", sh = "sh", bash = "sh", dash = "sh",
+	perl = "perl", ruby = "ruby", node = "node", nodejs = "node", lua = "lua", php = "php" }
+
+--- The script an interpreter named as the program will open: the index
+-- in `args` of its first operand, or nil (not an interpreter sbxlua
+-- knows, a run of no script such as `python3 -c CODE`, or no operand).
+-- @tparam string prog the program as typed (`python3`, `/usr/bin/perl`)
+-- @tparam table args its arguments
+-- @treturn integer|nil
+function M.script_operand(prog, args)
+	if type(prog) ~= "string" or type(args) ~= "table" then
+		error("bad argument to 'script_operand' (string and table expected)", 2)
+	end
+	local name = (basename(prog) or ""):gsub("[%d.]+$", "")
+	local kind = INTERPRETERS[INTERPRETER_OF[name] or ""]
+	if not kind then return nil end
+	local i = 1
+	while args[i] do
+		local a = args[i]
+		if a == "--" then return args[i + 1] and i + 1 or nil end
+		if a == "-" or a:sub(1, 1) ~= "-" then return a ~= "-" and i or nil end
+		local opt = a:sub(2, 2)
+		if kind.none[opt] then return nil end
+		i = i + ((kind.takes[opt] and #a == 2) and 2 or 1)
+	end
+	return nil
+end
+
+-- A file named on the command line, relative to the caller's current
+-- directory, as the analysis box binds it (`o.bind_args`) at the path the
+-- program looks for inside, its working directory /work: read-only, the
+-- file the core opens with no link followed (`M.host_path` refuses one
+-- the box could have planted).  Not bound: an option, an absolute path,
+-- a name with `..`, what is no regular file on the host, a file inside a
+-- `--rw` directory (the box could write it: it sees it there), or any
+-- when /work is a host directory.  Returns the binds made ({ arg, dst })
+-- and the script operand the box will lack, if any (`script_missing`:
+-- in the analysis box only, relative, and not in a host /work either).
+local function bind_args(t, o, c)
+	local bound, missing, seen = {}, nil, {}
+	local script = M.script_operand(o.run_as and o.run_as[1] or o.prog, o.args or {})
+	for i, a in ipairs(o.args or {}) do
+		local rel = a:gsub("^%./+", "")
+		local st, real = nil, nil
+		if a:sub(1, 1) ~= "/" and a:sub(1, 1) ~= "-" and rel ~= "" and not ("/" .. rel .. "/"):find("/%.%.?/")
+			and not rel:find("[%c]") then
+			real = M.host_path(rel)
+			st = real and core.lstat(real)
+		end
+		local dst = "/work/" .. rel:gsub("/+$", "")
+		local inside_rw = false
+		for _, b in ipairs(o.rw or {}) do
+			if real and under(real, core.realpath(b.src) or b.src) then inside_rw = true end
+		end
+		if st and st.type == "file" and o.bind_args and not c.work_host and not inside_rw
+			and dst ~= c.path and (o.cwd or "/work") == "/work" then
+			if not seen[dst] then
+				add(t, { type = "bind", src = real, dst = dst }, { path = dst, access = "ro" }, dst)
+				bound[#bound + 1] = { arg = a, dst = dst }
+			end
+			seen[dst] = true
+		elseif i == script and o.bind_args and a:sub(1, 1) ~= "/" and (o.cwd or "/work") == "/work"
+			and not (c.work_host and core.lstat(c.work_host .. "/" .. rel)) then
+			missing = a
+		end
+	end
+	return bound, missing
+end
+
 -- The command's argv (argv[0] as typed when it means the same file
 -- inside), its environment, and the bytes execve copies onto the new
 -- stack for them.
@@ -1021,6 +1117,13 @@ local function claims(o, c, spec, t)
 		-- a file that is not executable, run by its content: the
 		-- interpreter and its arguments put before it
 		run_as = o.run_as,
+		-- the files of the command line bound at /work (`o.bind_args`),
+		-- and the script operand the box lacks (`M.script_operand`)
+		arg_binds = #c.arg_binds > 0 and c.arg_binds or nil,
+		script_missing = c.script_missing,
+		-- a refusal the program did not get past is said (sbx.verdict
+		-- refusal_end): the analysis box's question, not the jail's
+		refusal_end = o.refusal_end or nil,
 		-- after the run: the writable host directories and the host id
 		-- whose files the box could have made set-id (sbx.setid)
 		rw = o.rw or {},
@@ -1035,6 +1138,28 @@ local function claims(o, c, spec, t)
 		-- the box's own writable places that start empty (sbx.learn)
 		fresh = fresh_roots(t),
 	}
+end
+
+--- The notes of the files the command line named that the box binds
+-- (`note: bound from the command line: sample.py at /work/sample.py
+-- (read-only)`) and of the script it lacks (`note: not in the box:
+-- sample.py, the script python3 opens`).
+-- @tparam table info the claims of `M.build`
+-- @treturn table events
+function M.arg_notes(info)
+	if type(info) ~= "table" then
+		error(("bad argument #1 to 'arg_notes' (table expected, got %s)"):format(type(info)), 2)
+	end
+	local out = {}
+	for _, b in ipairs(info.arg_binds or {}) do
+		out[#out + 1] = { kind = "note", cause = "argument", path = b.dst, arg = b.arg,
+			text = ("note: bound from the command line: %s at %s (read-only)"):format(b.arg, b.dst) }
+	end
+	if info.script_missing then
+		out[#out + 1] = { kind = "note", cause = "script_missing", arg = info.script_missing,
+			text = ("note: not in the box: %s, the script the interpreter opens"):format(info.script_missing) }
+	end
+	return out
 end
 
 --- Builds the standard box.
@@ -1087,6 +1212,7 @@ function M.build(o)
 		for _, m in ipairs(written.decoy_mounts(t.decoys)) do add(t, m) end
 	end
 	c.path = place_program(t, c.host_path, c.work_host)
+	c.arg_binds, c.script_missing = bind_args(t, o, c)
 	local spec = box_spec(o, c, t)
 	return spec, claims(o, c, spec, t)
 end

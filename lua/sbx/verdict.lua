@@ -325,6 +325,51 @@ local function apply_all(run, rules, F, reasons, errors, budget)
 	return done
 end
 
+--- The note of a refusal the program did not get past: the last call the
+-- box refused (an event answered `deny` or `stop`), when no exec and no
+-- connect was let through after it and the command exited: `note: the
+-- program ended 12 ms after a refused ptrace`, from the refusal to the
+-- command's end (the box's, when nothing ran on), on the events' clock.
+-- A run the box changed so (an anti-debugging check that took its other
+-- way) is said to be one; `M.judge` names it in a finding.
+-- @tparam table r the core's result (`events`, `outcome`, `elapsed`,
+-- `outlived`)
+-- @return a note event, or nil
+function M.refusal_end(r)
+	if type(r) ~= "table" then bad("refusal_end", 1, "table expected, got " .. type(r)) end
+	if r.outcome ~= "exit" then return nil end
+	local last
+	for _, e in ipairs(type(r.events) == "table" and r.events or {}) do
+		if type(e) == "table" then
+			if (e.answer == "deny" or e.answer == "stop") and math.type(e.time_ms) then
+				last = e
+			elseif last and e.answer == "allow" and (e.kind == "exec" or e.kind == "connect") then
+				last = nil
+			end
+		end
+	end
+	local o = type(r.outlived) == "table" and r.outlived or nil
+	local end_ms = o and tonumber(o.after_ms) or (tonumber(r.elapsed) and r.elapsed * 1000)
+	if not last or not end_ms then return nil end
+	local ms = math.max(0, math.floor(end_ms - last.time_ms))
+	local call = tostring(last.syscall or last.kind)
+	return { kind = "note", cause = "refusal_end", call = call, ms = ms, time_ms = last.time_ms,
+		text = ("note: the program ended %d ms after a refused %s"):format(ms, call) }
+end
+
+-- The finding of a refusal the program did not get past (`M.refusal_end`'s
+-- note among the run's events): information, said with the verdict.
+local function refusal_finding(run)
+	for _, e in ipairs(type(run.events) == "table" and run.events or {}) do
+		if type(e) == "table" and e.kind == "note" and e.cause == "refusal_end" then
+			return { rule = "refusal_end", verdict = "info", severity = 0,
+				reason = ("the program ended %s ms after a refused %s: what it did next may be "
+					.. "the box's doing"):format(tostring(e.ms), tostring(e.call)) }
+		end
+	end
+	return nil
+end
+
 --- Applies rules to a run, within a budget of CPU time over all of them.
 -- The rules the budget leaves out (the one it stopped and every one after
 -- it) are named in `not_evaluated`, and a finding says so: `judging_budget`,
@@ -359,6 +404,7 @@ function M.judge(run, rules, opts)
 			reason = ("judging budget spent (%g s of CPU): %d rules not evaluated, the first %s"):format(
 				budget, #not_evaluated, not_evaluated[1]) }
 	end
+	reasons[#reasons + 1] = refusal_finding(run)
 	-- information is kept, and does not make a run suspicious
 	local worst
 	for _, f in ipairs(reasons) do
