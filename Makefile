@@ -29,9 +29,13 @@ MAGIC_SO := $(shell pkg-config --variable=libdir libmagic 2>/dev/null)/libmagic.
 # and nettle from their .a, none of the last three exported; STATIC=0 links
 # the shared ones (docs/performance.md, "Static linking")
 STATIC ?= 1
-EXE_LIBS_1 = -Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a -Wl,-Bstatic -Wl,--whole-archive \
-	-llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle -Wl,-Bdynamic -lm
-EXE_LIBS_0 = $(LUA_LIBS) $(PKG_LIBS)
+# libfuzzy (ssdeep) and libtlsh (TLSH, C++: core/common/tlsh.cc, so the C++
+# runtime) compute the hashes of core/common/hashes.c
+HASH_LIBS = -lfuzzy -ltlsh
+EXE_LIBS_1 = -Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a:libfuzzy.a:libtlsh.a -Wl,-Bstatic \
+	-Wl,--whole-archive -llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle $(HASH_LIBS) \
+	-Wl,-Bdynamic -lstdc++ -lm
+EXE_LIBS_0 = $(LUA_LIBS) $(PKG_LIBS) $(HASH_LIBS) -lstdc++
 
 # CPPFLAGS, CFLAGS and LDFLAGS are the packager's (dpkg-buildflags'):
 # they come after sbxlua's own, which they never replace.  -Werror only
@@ -55,7 +59,7 @@ PROG_CFLAGS = -O1 -g -Wall -Wextra $(WERROR) -D_GNU_SOURCE
 # directories it may use, so that a lower one cannot include a higher one.
 CORE_DIRS := common child super api
 CORE_SRC := $(filter-out core/api/main.c,$(wildcard $(CORE_DIRS:%=core/%/*.c)))
-CORE_OBJ := $(CORE_SRC:core/%.c=build/obj/%.o)
+CORE_OBJ := $(CORE_SRC:core/%.c=build/obj/%.o) build/obj/common/tlsh.o
 PROG_SRC := $(wildcard tests/progs/*.c)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
 # the behaviour corpus (tests/corpus_spec.lua)
@@ -81,6 +85,14 @@ build/obj/common/%.o: LAYER_INC = -Icore/common
 build/obj/child/%.o: LAYER_INC = -Icore/common -Icore/child
 build/obj/super/%.o: LAYER_INC = -Icore/common -Icore/super
 build/obj/api/%.o: LAYER_INC = $(CORE_DIRS:%=-Icore/%)
+
+# the one C++ file: libtlsh's class behind a C interface (hashes.h)
+CXX ?= c++
+build/obj/common/tlsh.o: core/common/tlsh.cc core/common/hashes.h | build/obj
+	@mkdir -p $(@D)
+	@echo "  CXX     $<"
+	@$(CXX) -std=c++17 -Wall -Wextra $(WERROR) -fPIC -fvisibility=hidden -D_FORTIFY_SOURCE=2 \
+		-fstack-protector-strong $(CPPFLAGS) $(CXXFLAGS) $(OPT) -g -c $< -o $@
 
 build/obj/%.o: core/%.c $(HDR) | build/obj
 	@mkdir -p $(@D)
@@ -123,7 +135,7 @@ build/luac/stamp: sbxlua $(LUA_SRC) scripts/luac.lua
 
 build/sbx/core.so: $(CORE_OBJ) | build/sbx
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) -shared $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@$(CC) $(ALL_CFLAGS) -shared $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(HASH_LIBS) -lstdc++
 
 # The stand-ins for tools a host lacks (docs/standins.md): one program, run
 # inside the analysis box only, that includes no layer of core/ (nor Lua);

@@ -254,7 +254,9 @@ static void push_file(lua_State *L, const struct sbx_capfile *f)
 	lua_setfield(L, -2, "mode");
 	lua_pushinteger(L, f->size);
 	lua_setfield(L, -2, "size");
-	if (f->hashed) {
+	if (f->hx)
+		sbx_push_hashes(L, f->hx); /* sha256 among them */
+	else if (f->hashed) {
 		lua_pushstring(L, f->sha256);
 		lua_setfield(L, -2, "sha256");
 	}

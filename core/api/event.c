@@ -169,8 +169,11 @@ void sbx_push_events(lua_State *L, const struct sbx_notify *n)
 	lua_createtable(L, l->n > INT_MAX ? INT_MAX : (int)l->n, 0);
 	for (size_t i = 0; i < l->n; i++) {
 		sbx_evlog_get(l, i, &e);
+		const struct sbx_hash_hex *hx = sbx_notify_hashes(n, &e);
 		sbx_notify_typed(n, &e);
 		sbx_push_event(L, &e);
+		if (hx) /* an executed memfd's payload: every hash */
+			sbx_push_hashes(L, hx);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 }

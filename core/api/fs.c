@@ -7,6 +7,7 @@
  */
 #include "digest.h"
 #include "fileio.h"
+#include "hashes.h"
 #include "sbx.h"
 
 #include <dirent.h>
@@ -138,6 +139,42 @@ static int l_sha256(lua_State *L)
 	char hex[SBX_SHA256_HEX];
 	sbx_sha256_data(s, len, hex);
 	lua_pushstring(L, hex);
+	return 1;
+}
+
+/* h's digests into the table on top: md5, sha1, sha256, ssdeep and tlsh
+ * (ssdeep and tlsh absent when there is none) */
+void sbx_push_hashes(lua_State *L, const struct sbx_hash_hex *h)
+{
+	lua_pushstring(L, h->md5);
+	lua_setfield(L, -2, "md5");
+	lua_pushstring(L, h->sha1);
+	lua_setfield(L, -2, "sha1");
+	lua_pushstring(L, h->sha256);
+	lua_setfield(L, -2, "sha256");
+	if (h->ssdeep[0]) {
+		lua_pushstring(L, h->ssdeep);
+		lua_setfield(L, -2, "ssdeep");
+	}
+	if (h->tlsh[0]) {
+		lua_pushstring(L, h->tlsh);
+		lua_setfield(L, -2, "tlsh");
+	}
+}
+
+/** core.hashes(s) -> {md5, sha1, sha256, ssdeep, tlsh}: hex digests (tlsh
+ * absent below 256 bytes or for bytes too uniform; ssdeep's own text). */
+static int l_hashes(lua_State *L)
+{
+	size_t len;
+	const char *s = luaL_checklstring(L, 1, &len);
+	struct sbx_hashes h;
+	struct sbx_hash_hex out;
+	sbx_hashes_init(&h);
+	sbx_hashes_update(&h, s, len);
+	sbx_hashes_final(&h, &out);
+	lua_createtable(L, 0, 5);
+	sbx_push_hashes(L, &out);
 	return 1;
 }
 
@@ -366,14 +403,11 @@ static int l_uid_users(lua_State *L)
 
 void sbx_open_fs(lua_State *L)
 {
-	static const luaL_Reg f[] = {{"lstat", l_lstat},
-				     {"isatty", l_isatty},
-				     {"realpath", l_realpath},
-				     {"access", l_access},
-				     {"sha256", l_sha256},
-				     {"fds", l_fds},
-				     {"uid_users", l_uid_users},
-				     {"mkdir", l_mkdir},
-				     {NULL, NULL}};
+	static const luaL_Reg f[] = {
+	    {"lstat", l_lstat},	      {"isatty", l_isatty},
+	    {"realpath", l_realpath}, {"access", l_access},
+	    {"sha256", l_sha256},     {"hashes", l_hashes},
+	    {"fds", l_fds},	      {"uid_users", l_uid_users},
+	    {"mkdir", l_mkdir},	      {NULL, NULL}};
 	luaL_setfuncs(L, f, 0);
 }

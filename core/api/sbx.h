@@ -58,6 +58,9 @@ struct sbx_box {
 struct stat;
 /* fs.c: pushes { type, mode, uid, gid, size } */
 SBX_LOCAL void sbx_push_stat(lua_State *L, const struct stat *st);
+struct sbx_hash_hex;
+/* a digest set's fields into the table on top (core/api/fs.c) */
+SBX_LOCAL void sbx_push_hashes(lua_State *L, const struct sbx_hash_hex *h);
 
 /* ---- shared helpers (util.c) ---- */
 SBX_LOCAL int sbx_fail(lua_State *L, const char *what, const char *operand,

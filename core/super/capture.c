@@ -382,7 +382,23 @@ static int open_walked(int dir, const char *name, const struct stat *st,
 	return fd;
 }
 
-/* Reads a regular file once: its SHA-256, the markers in it, its copy,
+/* A file read whole: its hashes (hashes.h), SHA-256 among them; one that
+ * was not has none. */
+static void hashed(struct sbx_capfile *f, struct sbx_hashes *h)
+{
+	struct sbx_hash_hex x;
+	if (f->err) {
+		sbx_hashes_free(h);
+		return;
+	}
+	sbx_hashes_final(h, &x);
+	memcpy(f->sha256, x.sha256, sizeof f->sha256);
+	f->hashed = 1;
+	if ((f->hx = malloc(sizeof x)))
+		*f->hx = x;
+}
+
+/* Reads a regular file once: its hashes, the markers in it, its copy,
  * and its type (type_file) from its first read, which starts at offset 0
  * and holds up to SBX_MAGIC_BYTES of it (kept until the file is read
  * whole).  A file the tree placed is typed only when its content is no
@@ -395,7 +411,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	static char buf[65536 + CAP_MARKER_MAX];
 	size_t carry = 0, total = 0;
 	struct copy cp;
-	struct sbx_sha256 h;
+	struct sbx_hashes h;
 	struct stat fs;
 	const struct sbx_placed *placed = find_placed(c, f->path);
 	char *head = NULL; /* the first read, to type */
@@ -410,7 +426,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	if ((fd = open_walked(dir, name, st, &fs, f)) < 0)
 		return;
 	copy_open(c, r, f, &fs, rel, &cp);
-	sbx_sha256_init(&h);
+	sbx_hashes_init(&h);
 	for (;;) {
 		ssize_t n = read(fd, buf + carry, sizeof buf - carry);
 		size_t have;
@@ -439,7 +455,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		/* the first read: the head */
 		if (total == (size_t)n && want && (head = malloc((size_t)n)))
 			memcpy(head, buf, head_len = (size_t)n);
-		sbx_sha256_update(&h, buf + carry, (size_t)n);
+		sbx_hashes_update(&h, buf + carry, (size_t)n);
 		copy_write(f, &cp, buf + carry, (size_t)n);
 		have = carry + (size_t)n;
 		for (size_t i = 0; i < c->nmarkers; i++)
@@ -450,10 +466,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	}
 	if (!f->err && total != (size_t)fs.st_size)
 		f->err = ESTALE; /* it shrank during the walk */
-	if (!f->err) {
-		sbx_sha256_hex(&h, f->sha256);
-		f->hashed = 1;
-	}
+	hashed(f, &h);
 	/* typed only when read whole; a file the tree placed only when the
 	 * program changed it (typed and kept as the program's) */
 	if (!f->err && want && (head || total == 0) &&
@@ -651,6 +664,7 @@ void sbx_capture_free(struct sbx_capstate *cs)
 		free(r->f[i].filetype);
 		free(r->f[i].mime);
 		free(r->f[i].kept);
+		free(r->f[i].hx);
 	}
 	free(r->f);
 	free(r);

@@ -10,6 +10,7 @@
 #define SBX_CAPTURE_H
 
 #include "digest.h"
+#include "hashes.h"
 #include "inspect.h" /* SBX_MAGIC_BYTES, SBX_FILETYPE_MAX, SBX_MIME_MAX */
 #include "plan.h"
 
@@ -59,7 +60,8 @@ struct sbx_capfile {
 	int64_t size;
 	int hashed;
 	char sha256[SBX_SHA256_HEX];
-	char *link;	  /* a symlink's text */
+	struct sbx_hash_hex *hx; /* read whole: every hash (NULL: no memory) */
+	char *link;		 /* a symlink's text */
 	char *filetype;	  /* a file read whole: its type (spec's filetype) */
 	char *mime;	  /* and its MIME type; NULL: not typed */
 	int err;	  /* why it was not read (0: read, or not a file) */

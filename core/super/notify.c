@@ -966,15 +966,25 @@ static void memfd_typed(void *ctx, size_t idx, const char *type,
 	snprintf(n->payload[idx].mime, sizeof n->payload[idx].mime, "%s", mime);
 }
 
-/* Types an executed memfd's head (len bytes) by the worker, against the
- * run's budget: once per payload in a run (an exec of a payload asked
- * before takes the same answer when the events are pushed). */
-static void type_memfd(struct sbx_notify *n, const void *head, size_t len,
-		       const struct sbx_event *e)
+const struct sbx_hash_hex *sbx_notify_hashes(const struct sbx_notify *n,
+					     const struct sbx_event *e)
+{
+	const struct sbx_payload *p;
+	if (e->kind != SBX_EV_EXEC || e->memfd < 0 || !e->sha256[0] ||
+	    !(p = payload_of(n, e->sha256)))
+		return NULL;
+	return &p->hx;
+}
+
+/* Records an executed memfd's payload (its hashes, hx), once per payload
+ * in a run, and types its head (len bytes) by the worker, against the
+ * run's budget (an exec of a payload recorded before takes the same
+ * answer when the events are pushed). */
+static void add_memfd(struct sbx_notify *n, const void *head, size_t len,
+		      const struct sbx_hash_hex *hx)
 {
 	struct sbx_payload *p;
-	if (payload_of(n, e->sha256) || !n->spec->filetype || !n->insp ||
-	    n->npayload >= SBX_PAYLOADS_MAX)
+	if (payload_of(n, hx->sha256) || n->npayload >= SBX_PAYLOADS_MAX)
 		return;
 	p = realloc(n->payload, (n->npayload + 1) * sizeof *p);
 	if (!p)
@@ -982,22 +992,27 @@ static void type_memfd(struct sbx_notify *n, const void *head, size_t len,
 	n->payload = p;
 	p += n->npayload;
 	memset(p, 0, sizeof *p);
-	memcpy(p->sha256, e->sha256, sizeof p->sha256);
+	memcpy(p->sha256, hx->sha256, sizeof p->sha256);
+	p->hx = *hx;
 	n->npayload++;
-	sbx_inspect_submit(n->insp, head, len, memfd_typed, n, n->npayload - 1);
+	if (n->spec->filetype && n->insp)
+		sbx_inspect_submit(n->insp, head, len, memfd_typed, n,
+				   n->npayload - 1);
 }
 
 /* The payload of an executed memfd: its sha256 and size, read from the
  * copy exec_memfd took with pread (the task's offset is not moved),
- * within the run's budget (n->hashed); its type asked of the worker from
- * the first read (type_memfd), the event's until it answers.  What is
+ * within the run's budget (n->hashed), with its other hashes (hashes.h);
+ * its type asked of the worker from the first read (add_memfd), the
+ * event's until it answers.  What is
  * hashed is what the memfd held at the call: another thread of the
  * program could write to it before the kernel reads it, which the docs
  * say. */
 static void hash_memfd(struct sbx_notify *n, struct sbx_event *e)
 {
 	static unsigned char buf[1 << 16], head[SBX_MAGIC_BYTES];
-	struct sbx_sha256 h;
+	struct sbx_hashes h;
+	struct sbx_hash_hex hx;
 	size_t head_len = 0;
 	off_t at = 0;
 	ssize_t r;
@@ -1010,21 +1025,24 @@ static void hash_memfd(struct sbx_notify *n, struct sbx_event *e)
 		close(copy);
 		return;
 	}
-	sbx_sha256_init(&h);
+	sbx_hashes_init(&h);
 	while (at <= MEMFD_HASH_MAX &&
 	       (r = pread(copy, buf, sizeof buf, at)) > 0) {
 		if (at == 0) /* the head, to type */
 			memcpy(head, buf, head_len = (size_t)r);
-		sbx_sha256_update(&h, buf, (size_t)r);
+		sbx_hashes_update(&h, buf, (size_t)r);
 		at += r;
 	}
 	close(copy);
 	n->hashed += (uint64_t)at;
-	if (at > MEMFD_HASH_MAX)
-		return; /* typed only when read whole */
-	sbx_sha256_hex(&h, e->sha256);
+	if (at > MEMFD_HASH_MAX) {
+		sbx_hashes_free(&h);
+		return; /* hashed and typed only when read whole */
+	}
+	sbx_hashes_final(&h, &hx);
+	memcpy(e->sha256, hx.sha256, sizeof e->sha256);
 	e->size = (uint64_t)at;
-	type_memfd(n, head, head_len, e);
+	add_memfd(n, head, head_len, &hx);
 }
 
 /* A connect, bind or sendto with its address; returns whether the table

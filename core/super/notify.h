@@ -10,6 +10,7 @@
 #define SBX_NOTIFY_H
 
 #include "capture.h" /* SBX_FILETYPE_MAX, SBX_MIME_MAX */
+#include "hashes.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -290,6 +291,7 @@ struct sbx_notify {
 		char sha256[65];
 		char type[SBX_FILETYPE_MAX];
 		char mime[SBX_MIME_MAX];
+		struct sbx_hash_hex hx; /* every hash of the payload */
 	} * payload;
 	size_t npayload;
 	struct sbx_lockguard *lg; /* lockguard.c's state; NULL: none */
@@ -303,6 +305,11 @@ struct sbx_notify {
 
 #define SBX_MEMFDS_MAX 4096  /* memfds one run may make */
 #define SBX_PAYLOADS_MAX 256 /* executed memfd payloads typed per run */
+
+/* The hashes of the payload of e, an exec of a memfd read whole; NULL
+ * when e is none. */
+SBX_LOCAL const struct sbx_hash_hex *
+sbx_notify_hashes(const struct sbx_notify *n, const struct sbx_event *e);
 
 /* e's type and MIME type from the run's payloads, when e is an exec of a
  * memfd the worker typed (and e has none yet). */

@@ -95,15 +95,16 @@ function M.shard(list, k, n)
 	return out
 end
 
---- The sha256 of a program file, read once without following a symlink.
--- @return hex digest, or nil, msg
+--- The hashes of a program file (`core.hashes`: md5, sha1, sha256,
+-- ssdeep, tlsh), read once without following a symlink.
+-- @return the hashes, or nil, msg
 function M.hash_file(path)
 	local f, msg = core.open_file(path)
 	if not f then return nil, msg end
 	local data, rerr = f:read(1 << 32)
 	f:close()
 	if not data then return nil, rerr end
-	return core.sha256(data)
+	return core.hashes(data)
 end
 
 --- The number of online processors (1 when it cannot be read).
@@ -137,8 +138,10 @@ end
 local function record(item, run, rules, elapsed, cpu)
 	local v = verdict.judge(run, rules.list, rules.opts)
 	if run.behaviour then behaviour.judged(run.behaviour, v) end
+	local h = item.hashes or {}
 	return {
 		program = item.path, sha256 = item.sha256, options = item.options,
+		md5 = h.md5, sha1 = h.sha1, ssdeep = h.ssdeep, tlsh = h.tlsh,
 		outcome = run.outcome, exit_code = run.exit_code,
 		verdict = v.verdict, severity = v.severity, reasons = v.reasons,
 		rule_errors = #v.errors > 0 and v.errors or nil,
@@ -169,7 +172,7 @@ end
 -- one supervisor (`sbx.pool`): the next starts as soon as one ends, and
 -- each is judged while the others run.  Each in its own standard box
 -- built from `base` (the options of `sbx.stdbox.build` without `prog`).
--- @tparam table items list of `{ path =, sha256 =, options = }`
+-- @tparam table items list of `{ path =, sha256 =, hashes =, options = }`
 -- @tparam table base the box options shared by every program
 -- @tparam table rules the judging, `M.setup`'s: `{ list = rules, opts = }`
 -- @tparam integer jobs
@@ -298,7 +301,7 @@ function M.todo(paths, options, done)
 		if not h then
 			unread[#unread + 1] = ("%s: %s"):format(p, herr)
 		else
-			local item = { path = p, sha256 = h, options = options }
+			local item = { path = p, sha256 = h.sha256, hashes = h, options = options }
 			if done[M.key(item)] then
 				skipped = skipped + 1
 			else

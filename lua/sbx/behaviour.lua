@@ -9,6 +9,7 @@
 -- @module sbx.behaviour
 local core = require "sbx.core"
 local facts = require "sbx.facts"
+local written = require "sbx.written"
 local sleep_seconds = require("sbx.report").sleep_seconds
 
 local M = {}
@@ -125,8 +126,9 @@ local function note_exec(st, e)
 	-- an exec of a memfd: its payload, hashed by the supervisor at the call
 	if type(e.sha256) == "string" then
 		-- (no mode: every mode of the JSON is a file's, in octal text)
-		st.from_memory[e.path .. " " .. e.sha256] = { path = e.path, size = e.size,
-			sha256 = e.sha256, type = e.type, mime = e.mime, executed_from_memory = true }
+		local d = { path = e.path, size = e.size, type = e.type, mime = e.mime, executed_from_memory = true }
+		for _, h in ipairs(written.HASHES) do d[h] = e[h] end
+		st.from_memory[e.path .. " " .. e.sha256] = d
 	end
 	if e.pid then tree_node(st, e.pid, e.path or argv[1]) end
 end
@@ -229,8 +231,10 @@ end
 local function collect_dropped(res, st)
 	local dropped = {}
 	for _, f in ipairs(res.files_dropped or {}) do
-		dropped[#dropped + 1] = { path = f.path, size = f.size, mode = f.mode, sha256 = f.sha256,
-			type = f.type, mime = f.mime, executed = st.created[f.path] or nil }
+		local d = { path = f.path, size = f.size, mode = f.mode, type = f.type, mime = f.mime,
+			executed = st.created[f.path] or nil }
+		for _, h in ipairs(written.HASHES) do d[h] = f[h] end
+		dropped[#dropped + 1] = d
 		st.written[f.path] = true
 	end
 	for _, k in ipairs(keys(st.from_memory)) do dropped[#dropped + 1] = st.from_memory[k] end

@@ -73,6 +73,11 @@ function M.parser(t)
 	for _, a in ipairs(t.arguments or {}) do
 		p:argument(a[1], a[2]):args(a[3] or 1)
 	end
+	-- every script's, as every command's: the version, exit 0
+	p:flag("--version", "print sbxlua's version and exit"):action(function()
+		io.stdout:write(("%s (sbxlua %s)\n"):format(t.name, require("sbx.core").version))
+		os.exit(0)
+	end)
 	return p
 end
 

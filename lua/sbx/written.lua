@@ -182,6 +182,10 @@ function M.files(r, decoys, mount_points)
 	return list
 end
 
+--- The hashes of a file read whole (`core.hashes`): a dropped file's, a
+-- memory payload's, the sample's (absent: none; `tlsh` below 256 bytes).
+M.HASHES = { "md5", "sha1", "sha256", "ssdeep", "tlsh" }
+
 --- The regular files the program wrote, as `files_dropped` (path, size,
 -- mode, sha256; `type` and `mime`, libmagic's description and MIME type
 -- of the file's first 64 KiB as the walk read them, named by the
@@ -191,8 +195,10 @@ function M.dropped(files)
 	local out = {}
 	for _, f in ipairs(files) do
 		if f.type == "file" and not f.decoy then
-			out[#out + 1] = { path = f.path, size = f.size, mode = ("%04o"):format(f.mode),
-				sha256 = f.sha256, type = f.filetype, mime = f.mime }
+			local d = { path = f.path, size = f.size, mode = ("%04o"):format(f.mode),
+				type = f.filetype, mime = f.mime }
+			for _, h in ipairs(M.HASHES) do d[h] = f[h] end
+			out[#out + 1] = d
 		end
 	end
 	return out

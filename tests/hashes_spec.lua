@@ -1,0 +1,119 @@
+-- SPDX-License-Identifier: MIT
+-- The hashes analysts search by (core/common/hashes.c): MD5, SHA-1,
+-- SHA-256, ssdeep and TLSH, of a string (core.hashes), of each dropped
+-- file and of each payload executed from memory, each equal to the
+-- reference tool's on the host (md5sum, sha1sum, sha256sum, ssdeep -b,
+-- tlsh -f: scripts/deps.sh installs ssdeep and tlsh-tools).  As root and
+-- as uid 65534.
+local S = require "tests.support"
+local core = require "sbx.core"
+
+-- the reference tools' answers for a host file: { md5 =, ..., tlsh = }
+-- (tlsh nil when the tool has none: too short, too uniform)
+local function reference(path)
+	local q = S.q(path)
+	local h = {
+		md5 = S.sh("md5sum < " .. q):match("^(%x+)"),
+		sha1 = S.sh("sha1sum < " .. q):match("^(%x+)"),
+		sha256 = S.sh("sha256sum < " .. q):match("^(%x+)"),
+		ssdeep = S.sh("ssdeep -bs " .. q):match("\n([^,\n]+),"),
+	}
+	local t = S.sh("tlsh -f " .. q .. " 2>&1")
+	h.tlsh = t:match("^(%x+)\t")
+	return h
+end
+
+-- bytes from a fixed seed (the same in every run), n of them
+local function bytes(n, seed)
+	local out, x = {}, seed
+	for i = 1, n do
+		x = (x * 1103515245 + 12345) % 2147483648
+		out[i] = string.char((x >> 16) % 256)
+	end
+	return table.concat(out)
+end
+
+local function have(tool)
+	return select(2, S.sh("command -v " .. tool .. " >/dev/null")) == 0
+end
+
+describe("hashes [" .. S.priv .. "]", function()
+	S.leak_check(before_each, after_each, assert)
+
+	it("core.hashes equals md5sum, sha1sum, sha256sum, ssdeep -b and tlsh -f", function()
+		if not (have("ssdeep") and have("tlsh")) then
+			return pending("ssdeep or tlsh is not installed (scripts/deps.sh installs them)")
+		end
+		local dir, rm = S.tmpdir()
+		for _, n in ipairs { 0, 1, 255, 256, 4096, 70000, 1 << 20 } do
+			local data = bytes(n, n + 7)
+			local f = assert(io.open(dir .. "/d", "wb"))
+			f:write(data)
+			f:close()
+			local want, got = reference(dir .. "/d"), core.hashes(data)
+			assert.are.same(want, got, ("%d bytes"):format(n))
+		end
+		-- text a TLSH needs variety for: uniform bytes give none
+		local got = core.hashes(("a"):rep(5000))
+		assert.is_nil(got.tlsh)
+		assert.are.equal(64, #got.sha256)
+		rm()
+	end)
+
+	it("core.hashes refuses what is not a string", function()
+		for _, v in ipairs { {}, true, print } do
+			local ok, msg = pcall(core.hashes, v)
+			assert.is_false(ok)
+			assert.truthy(tostring(msg):find("bad argument #1 to '[%w.]*hashes'"), msg)
+		end
+		assert.is_false((pcall(core.hashes)))
+	end)
+
+	it("a dropped file carries md5, sha1, sha256, ssdeep, tlsh and type, as the tools say", function()
+		if not (have("ssdeep") and have("tlsh")) then
+			return pending("ssdeep or tlsh is not installed (scripts/deps.sh installs them)")
+		end
+		local dir, rm = S.tmpdir()
+		local data = bytes(9000, 3)
+		local f = assert(io.open(dir .. "/src", "wb"))
+		f:write(data)
+		f:close()
+		os.execute("chmod -R a+rX " .. S.q(dir))
+		local _, err, code, res = S.json_run("--explore", "--ro", dir .. "/src:/opt/src", "sh", "-c",
+			"cp /opt/src /tmp/dropped.bin")
+		local want = reference(dir .. "/src")
+		rm()
+		assert.are.equal(0, code, err)
+		local seen
+		for _, d in ipairs(res.behaviour.files_dropped) do
+			if d.path == "/tmp/dropped.bin" then seen = d end
+		end
+		assert(seen, "no dropped file: " .. err)
+		for _, k in ipairs { "md5", "sha1", "sha256", "ssdeep", "tlsh" } do
+			assert.are.equal(want[k], seen[k], k)
+		end
+		assert.are.equal("data", seen.type)
+		for _, d in ipairs(res.files_dropped) do
+			if d.path == "/tmp/dropped.bin" then assert.are.equal(want.md5, d.md5) end
+		end
+	end)
+
+	it("a payload executed from memory carries every hash of its bytes", function()
+		if not (have("ssdeep") and have("tlsh")) then
+			return pending("ssdeep or tlsh is not installed (scripts/deps.sh installs them)")
+		end
+		-- the payload is a copy of the program's own file
+		local want = reference("build/tests/memfd_path")
+		local _, err, code, res = S.json_run("--explore", "build/tests/memfd_path", "memfd")
+		assert.are.equal(0, code, err)
+		local mem = res.behaviour.memory_files or {}
+		local payload
+		for _, d in ipairs(res.behaviour.files_dropped) do
+			if d.executed_from_memory then payload = d end
+		end
+		assert(payload, "no payload: " .. err .. " " .. #mem)
+		for _, k in ipairs { "md5", "sha1", "sha256", "ssdeep", "tlsh" } do
+			assert.are.equal(want[k], payload[k], k)
+		end
+	end)
+end)
