@@ -25,7 +25,8 @@ local CLI = {
 		.. "the box is gone.",
 	epilog = "Exit status: the program's own; 128+N for signal N (a call the filter kills: SIGSYS, "
 		.. "159); 124 a limit stopped it; 125 a refusal ended it (--mode stop); 126 the box "
-		.. "could not be set up.",
+		.. "could not be set up, or the program was found but cannot run; 127 the program "
+		.. "was not found.",
 	options = options.of("run"),
 	arguments = options.PROGRAM,
 }
@@ -212,7 +213,7 @@ local function main(argv)
 		local text = cli.error_text(info)
 		local v = verdict.judge({ outcome = "error", error = text, events = {} }, rules)
 		io.stderr:write("sbxlua: ", report.escape(text), "\n", verdict.text(v))
-		os.exit(report.EXIT_CANNOT)
+		os.exit(cli.exit_status(info))
 	end
 	if not r then cli.fail(info) end
 	return report_run(o, r, info)

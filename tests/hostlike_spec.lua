@@ -229,9 +229,9 @@ describe("honest outcomes [" .. S.priv .. "]", function()
 			.. "is not in the box", err, nil, true)
 	end)
 
-	it("says unknown for a program not found, exit 126", function()
+	it("says unknown for a program not found, exit 127", function()
 		local out, err, code = S.runlua("--explore", "no-such-program-" .. S.unique())
-		assert.are.equal(126, code, err)
+		assert.are.equal(127, code, err)
 		assert.are.equal("", out)
 		assert.matches("^sbxlua: no%-such%-program%-%d+: not found\nverdict: unknown %(severity 1%)\n"
 			.. "finding: never_ran: never ran: no%-such%-program%-%d+: not found\n$", err)

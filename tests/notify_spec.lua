@@ -356,15 +356,13 @@ describe("the explain channel [" .. S.priv .. "]", function()
 			assert.are.equal("allow", execs[2].answer)
 		end)
 
-		it("the default profile refuses memfd_create (ENOSYS) and names it", function()
-			local out, err, code = S.runlua(HOSTILE, "memfd")
-			assert.are.equal("memfd_create: Function not implemented\n", out)
-			assert.are.equal("sandbox: denied: syscall 319 (memfd_create) (ENOSYS)\nsandbox: exit 0\n", err)
-			assert.are.equal(0, code)
-			out, err, code = S.runlua("--mode", "stop", HOSTILE, "memfd")
-			assert.are.equal("", out)
-			assert.are.equal("sandbox: refused: syscall 319 (memfd_create)\n", err)
-			assert.are.equal(125, code)
+		it("the default profile lets memfd_create through in every mode, as a host does", function()
+			-- a memfd exec runs code the jail already lets the program run
+			-- (docs/seccomp.md): the supervisor makes the memfd and counts it
+			for _, mode in ipairs { "deny", "stop" } do
+				local out, err, code = S.runlua("--mode", mode, HOSTILE, "memfd")
+				assert.are.same({ "done\n", "sandbox: exit 0\n", 0 }, { out, err, code }, mode)
+			end
 		end)
 	end)
 

@@ -194,10 +194,18 @@ function M.error_text(err)
 	return err.msg
 end
 
---- Says an error of `sbx.pipeline` (`M.error_text`) and exits with
--- `report.EXIT_CANNOT`.
+--- The exit status of an error of `sbx.pipeline`: `report.EXIT_NOT_FOUND`
+-- when the program to run is not found, else `report.EXIT_CANNOT`.
+function M.exit_status(err)
+	if err.program and not err.option and err.msg == report.NOT_FOUND then return report.EXIT_NOT_FOUND end
+	return report.EXIT_CANNOT
+end
+
+--- Says an error of `sbx.pipeline` (`M.error_text`) and exits with its
+-- status (`M.exit_status`).
 function M.fail(err)
-	M.refuse("%s", M.error_text(err))
+	io.stderr:write("sbxlua: ", report.escape(M.error_text(err)), "\n")
+	os.exit(M.exit_status(err))
 end
 
 --- `"<call> <operand>: <why>"` from the core, as `"<why>"` (said after the

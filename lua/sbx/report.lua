@@ -346,7 +346,12 @@ end
 --- Exit codes of run.lua.
 M.EXIT_LIMIT = 124 -- a limit stopped the program
 M.EXIT_REFUSED = 125 -- a refusal ended it
-M.EXIT_CANNOT = 126 -- the box could not be set up
+M.EXIT_CANNOT = 126 -- the box could not be set up, or found but cannot run
+M.EXIT_NOT_FOUND = 127 -- the program to run is not found (as env, timeout, shells)
+
+--- The words of a program that is not there (`sbx.stdbox.find_program`):
+-- the error that exits `M.EXIT_NOT_FOUND`.
+M.NOT_FOUND = "not found"
 
 -- The notes on processes of the box other than the command that died of
 -- a limit's signal (`M.death_note`: a limit only on the kernel's

@@ -14,6 +14,8 @@ local hostid = require "sbx._hostid"
 local profile = require "sbx.profile"
 local written = require "sbx.written"
 local sink = require "sbx.sink"
+-- the words of a program that is not there: its exit status is 127
+local NOT_FOUND = require("sbx.report").NOT_FOUND
 local standin = require "sbx.standin"
 
 local MiB = 1 << 20
@@ -270,7 +272,7 @@ function M.find_program(prog)
 	if prog:find("/", 1, true) then
 		local p, msg = M.host_path(prog)
 		if not p then
-			if msg == "No such file or directory" then return nil, "not found" end
+			if msg == "No such file or directory" then return nil, NOT_FOUND end
 			return nil, msg
 		end
 		candidates[1] = p
@@ -286,7 +288,7 @@ function M.find_program(prog)
 			return nil, "not executable"
 		end
 	end
-	return nil, "not found"
+	return nil, NOT_FOUND
 end
 
 -- The interpreter an ELF file names (its PT_INTERP), from its first bytes
