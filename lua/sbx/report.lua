@@ -1052,6 +1052,10 @@ function M.raw_result(r, info, events, verified)
 		decoys = decoys_of(info),
 		-- the processes of a following box alive when the command ended
 		outlived = r.outlived,
+		-- the scripts the interpreters ran, their text bounded
+		-- (core/super/script.h); past the run's budgets, counted
+		scripts = r.scripts,
+		scripts_over = r.scripts_over,
 	}
 end
 

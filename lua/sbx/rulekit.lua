@@ -15,7 +15,11 @@
 -- match is quoted in the finding's reason (with how many more matched):
 -- `exec` the command as run (the program's base name, a space, its
 -- arguments: `crontab /tmp/x`), `cmdline` the whole argv joined (a
--- `sh -c` script's text too), `write` a path opened for writing (tried:
+-- `sh -c` script's text too), `script` a logical line of a script an
+-- interpreter ran (`facts.scripts`: a file, `-c`/`-e` text or stdin,
+-- split at newlines, and for a shell at `;` outside quotes, with
+-- backslash continuations joined and here-documents kept as their lines;
+-- `not_by` holds for the interpreter's image), `write` a path opened for writing (tried:
 -- the kernel's answer does not matter, the box's root is read-only), the
 -- new name of a rename, a file or a link the box left, `read` a path
 -- opened without a write flag, `delete` a path deleted or renamed away,
@@ -87,6 +91,7 @@ end
 local SOURCES = {
 	{ "exec", "execs", M.command, "ran `%s`" },
 	{ "cmdline", "execs", function(x) return x.cmdline end, "ran `%s`" },
+	{ "script", "script_lines", function(l) return l.text end, "ran the script line `%s`" },
 	{ "write", "writes", function(w) return w end, "wrote %s" },
 	{ "read", "opens", function(o) return not o.write and o.path or nil end, "read %s" },
 	{ "delete", "deletes", function(d) return d end, "deleted %s" },
