@@ -374,18 +374,26 @@ function M.lines(text, language)
 	return out
 end
 
+-- the host's own scripts: under the box's read-only system places, which
+-- the box cannot write (a tool of the host that is a script: ldd, zgrep)
+local HOST_SCRIPTS = { "^/usr/", "^/bin/", "^/sbin/", "^/lib/", "^/lib64/" }
+
 -- the scripts the interpreters ran, each with its logical lines, and
--- every line once more in one list for the rules (`script_lines`)
+-- every line once more in one list for the rules (`script_lines`): the
+-- box's own scripts' lines, a comment (`#`, `//`) left out
 local function on_scripts(F, run)
 	for _, s in ipairs(type(run.scripts) == "table" and run.scripts or {}) do
 		if type(s) == "table" and type(s.text) == "string" then
 			local x = { pid = s.pid, image = s.image, language = s.language, source = s.source,
 				sha256 = s.sha256, size = s.size, cut = s.cut == true,
+				host = matches(tostring(s.source), HOST_SCRIPTS),
 				lines = M.lines(s.text, tostring(s.language)) }
 			add(F.scripts, x)
-			for _, l in ipairs(x.lines) do
-				add(F.script_lines, { text = l, image = x.image, pid = x.pid, source = x.source,
-					language = x.language })
+			for _, l in ipairs(x.host and {} or x.lines) do
+				if not l:find("^#") and not l:find("^//") then
+					add(F.script_lines, { text = l, image = x.image, pid = x.pid, source = x.source,
+						language = x.language })
+				end
 			end
 		end
 	end
@@ -411,9 +419,10 @@ end
 --  image's name or the library the process read); `scripts` (the
 --  scripts the box's interpreters ran: {pid, image, language, source (a
 --  path, "-c" or "stdin"), sha256, size, cut (the text holds its first
---  256 KiB only), lines (its logical lines, `M.lines`)}) and
---  `script_lines` (every line of them: {text, image, pid, source,
---  language}); `scripts_over`, scripts past the run's budgets, not kept;
+--  256 KiB only), host (a script of the host's own system places: /usr,
+--  /bin, /sbin, /lib), lines (its logical lines, `M.lines`)}) and
+--  `script_lines` (every line of the box's own scripts but comments:
+--  {text, image, pid, source, language}); `scripts_over`, scripts past the run's budgets, not kept;
 --  `environment_checks`
 --  ({what, image}: the checks of `M.ENVIRONMENT_CHECKS` it made); and
 --  `command`, the first exec's image
