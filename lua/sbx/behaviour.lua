@@ -18,7 +18,8 @@ local sort, concat = table.sort, table.concat
 --- The fields of a summary, in the order the text prints them.
 M.FIELDS = { "files_opened", "files_written", "files_deleted", "files_attribute_changed",
 	"files_dropped", "memory_files", "command_executions", "scripts_run", "processes_created",
-	"processes_tree", "signals_observed", "dns_lookups", "ip_traffic", "unix_sockets", "http_conversations", "calls_highlighted", "tags",
+	"processes_tree", "signals_observed", "dns_lookups", "ip_traffic", "unix_sockets", "http_conversations",
+	"calls_highlighted", "tags",
 	"mitre_attack_techniques", "verdicts" }
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC

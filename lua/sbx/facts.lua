@@ -326,12 +326,22 @@ local function shell_lines(text, out)
 			if l ~= "" then out[#out + 1] = l end
 			i = e + 1
 		else
-			local j = text:find(q == "'" and "'" or q == '"' and '["\\]' or "[\\'\";\n]", i)
+			local j = text:find(q == "'" and "'" or q == '"' and '["\\]' or "[\\'\";\n#]", i)
 			if not j then cur[#cur + 1] = text:sub(i); break end
 			cur[#cur + 1] = text:sub(i, j - 1)
 			local c = text:sub(j, j)
 			i = j + 1
-			if c == "\\" then
+			if c == "#" and (j == 1 or text:sub(j - 1, j - 1):find("[%s;&|()]")) then
+				-- a comment, to the end of its line: a line of its own
+				local e = text:find("\n", j, true) or n + 1
+				local line = table.concat(cur)
+				flush()
+				out[#out + 1] = text:sub(j, e - 1)
+				if e <= n then heredoc = heredoc_word(line) end
+				i = e + 1
+			elseif c == "#" then
+				cur[#cur + 1] = c
+			elseif c == "\\" then
 				local nx = text:sub(i, i)
 				if nx ~= "\n" then cur[#cur + 1] = c .. nx end
 				i = i + 1
