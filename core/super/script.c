@@ -185,7 +185,8 @@ static void place_of(const struct lang *l, char *const *argv, int argc,
 	else if (l->awk && !p->file && i < argc)
 		add_text(p, i, 0);
 	p->kind = p->n ? P_TEXT : p->file > 0 ? P_FILE : P_STDIN;
-	if (p->kind == P_STDIN && !(l->shell && (flags & 1)) && i < argc &&
+	/* sh -s: the operands are the script's arguments, stdin its text */
+	if (p->kind == P_STDIN && !(l->shell && (flags & 3)) && i < argc &&
 	    strcmp(argv[i], "-") != 0)
 		p->kind = P_FILE, p->file = i;
 	if (l->shell && (flags & 3) == 1 && !p->n)
@@ -305,12 +306,14 @@ static void keep_file(struct sbx_scripts *c, struct sbx_script *s, int fd,
 	ssize_t r;
 	sbx_sha256_init(&h);
 	while (s->size < SBX_SCRIPT_HASH_MAX &&
+	       c->hashed < SBX_SCRIPT_HASH_RUN &&
 	       (r = pread(fd, buf, sizeof buf, at)) > 0) {
 		keep(c, s, buf, (size_t)r);
 		sbx_sha256_update(&h, buf, (size_t)r);
+		c->hashed += (uint64_t)r;
 		at += r;
 	}
-	if (s->size < SBX_SCRIPT_HASH_MAX) {
+	if (s->size < SBX_SCRIPT_HASH_MAX && c->hashed < SBX_SCRIPT_HASH_RUN) {
 		sbx_sha256_hex(&h, s->sha256);
 	} else if (fstat(fd, &st) == 0 && st.st_size > at) {
 		s->size += (uint64_t)(st.st_size - at);
@@ -449,24 +452,26 @@ static int relay_start(struct sbx_scripts *c, int listener,
 }
 
 /* The interpreter reads its script on stdin: its fd 0, a regular file
- * (read from its offset) or a pipe (relayed). */
+ * (read from its offset) or a pipe (relayed); a terminal, /dev/null or a
+ * socket is no script's (no entry). */
 static void take_stdin(struct sbx_scripts *c, int listener,
-		       const struct seccomp_notif *req, struct sbx_script *s)
+		       const struct seccomp_notif *req,
+		       const struct sbx_event *e, const struct lang *l)
 {
 	struct stat st;
+	struct sbx_script *s = NULL;
 	int fd = sbx_task_fd((pid_t)req->pid, 0);
-	off_t at;
-	if (fd < 0 || fstat(fd, &st) < 0 || !pending(listener, req)) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	if (S_ISREG(st.st_mode) && (at = lseek(fd, 0, SEEK_CUR)) >= 0)
+	off_t at = 0;
+	if (fd >= 0 && fstat(fd, &st) == 0 && pending(listener, req) &&
+	    ((S_ISREG(st.st_mode) && (at = lseek(fd, 0, SEEK_CUR)) >= 0) ||
+	     S_ISFIFO(st.st_mode)))
+		s = entry(c, e->pid, e->path, l->name, "stdin");
+	if (s && S_ISREG(st.st_mode))
 		keep_file(c, s, fd, at);
-	else if (S_ISFIFO(st.st_mode) &&
-		 relay_start(c, listener, req, fd, (long)(s - c->s)) == 0)
+	else if (s && relay_start(c, listener, req, fd, (long)(s - c->s)) == 0)
 		return; /* fd is the relay's now */
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* ---- the hooks ---- */
@@ -543,16 +548,12 @@ void sbx_script_exec(struct sbx_scripts *c, int listener,
 	place_of(l, argv, argc, &p);
 	if (p.kind == P_FILE && p.file > 0 && p.file < argc)
 		await_open(c, (pid_t)req->pid, e, l, argv[p.file]);
-	if (p.kind != P_TEXT && p.kind != P_STDIN)
+	if (p.kind == P_STDIN)
+		take_stdin(c, listener, req, e, l);
+	if (p.kind != P_TEXT || !(s = entry(c, e->pid, e->path, l->name, "-c")))
 		return;
-	s = entry(c, e->pid, e->path, l->name,
-		  p.kind == P_TEXT ? "-c" : "stdin");
-	if (s && p.kind == P_TEXT)
-		take_text(c, s, (pid_t)req->pid,
-			  req->data.args[req->data.nr == SYS_execveat ? 2 : 1],
-			  &p);
-	else if (s)
-		take_stdin(c, listener, req, s);
+	take_text(c, s, (pid_t)req->pid,
+		  req->data.args[req->data.nr == SYS_execveat ? 2 : 1], &p);
 }
 
 void sbx_script_open(struct sbx_scripts *c, int listener,

@@ -39,6 +39,10 @@
 #define SBX_SCRIPT_MAX ((size_t)256 << 10)
 #define SBX_SCRIPT_HASH_MAX ((uint64_t)64 << 20)
 #define SBX_SCRIPT_RUN ((uint64_t)4 << 20)
+/* the most the supervisor reads of the run's script files in all (a
+ * program that runs a large script in a loop must not keep it reading):
+ * past it a file's size is its length, unhashed */
+#define SBX_SCRIPT_HASH_RUN ((uint64_t)256 << 20)
 #define SBX_SCRIPTS_MAX 1024
 #define SBX_SCRIPT_WAITS 16 /* interpreters whose script open is awaited */
 #define SBX_RELAYS 8	    /* stdin pipes relayed at once per run */
@@ -75,6 +79,7 @@ struct sbx_scripts {
 	struct sbx_script *s;
 	size_t n;
 	uint64_t used;	    /* text bytes kept */
+	uint64_t hashed;    /* file bytes read this run */
 	unsigned long over; /* scripts past the budgets: not kept */
 	struct sbx_script_wait {
 		pid_t host; /* 0: a free slot */
