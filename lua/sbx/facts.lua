@@ -388,6 +388,22 @@ end
 -- the box cannot write (a tool of the host that is a script: ldd, zgrep)
 local HOST_SCRIPTS = { "^/usr/", "^/bin/", "^/sbin/", "^/lib/", "^/lib64/" }
 
+-- the lines of the texts split last, by language and sha256: a run's
+-- facts are gathered more than once (the verdict, the behaviour, Sigma),
+-- its scripts split once; emptied past LINES_KEPT texts
+local LINES_KEPT, lines_cache, lines_n = 64, {}, 0
+local function lines_of(s)
+	if type(s.sha256) ~= "string" then return M.lines(s.text, tostring(s.language)) end
+	local k = tostring(s.language) .. ":" .. s.sha256 .. ":" .. #s.text
+	local l = lines_cache[k]
+	if not l then
+		if lines_n >= LINES_KEPT then lines_cache, lines_n = {}, 0 end
+		l = M.lines(s.text, tostring(s.language))
+		lines_cache[k], lines_n = l, lines_n + 1
+	end
+	return l
+end
+
 -- the scripts the interpreters ran, each with its logical lines, and
 -- every line once more in one list for the rules (`script_lines`): the
 -- box's own scripts' lines, a comment (`#`, `//`) left out
@@ -397,7 +413,7 @@ local function on_scripts(F, run)
 			local x = { pid = s.pid, image = s.image, language = s.language, source = s.source,
 				sha256 = s.sha256, size = s.size, cut = s.cut == true,
 				host = matches(tostring(s.source), HOST_SCRIPTS),
-				lines = M.lines(s.text, tostring(s.language)) }
+				lines = lines_of(s) }
 			add(F.scripts, x)
 			for _, l in ipairs(x.host and {} or x.lines) do
 				if not l:find("^#") and not l:find("^//") then
