@@ -9,6 +9,7 @@ local S = require "support"
 local core = require "sbx.core"
 local facts = require "sbx.facts"
 local html = require "sbx.html"
+local report = require "sbx.report"
 
 -- one analysis-box run of `sh -c script`: its JSON result and report
 local function box(...)
@@ -172,6 +173,24 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 		local page = html.page(res)
 		assert.falsy(page:find("<script>x", 1, true))
 		assert.truthy(page:find("&lt;script&gt;x", 1, true))
+	end)
+end)
+
+describe("report.scripts_text", function()
+	it("says one line per script when verbose, and the scripts past the budget always", function()
+		local r = { scripts = { { pid = 4, language = "sh", source = "/tmp/a\nb.sh", size = 300000,
+			sha256 = ("a"):rep(64), cut = true, text = "" } }, scripts_over = 1200 }
+		assert.are.equal("sandbox: script: pid 4 sh /tmp/a\\nb.sh 300000 bytes sha256:" .. ("a"):rep(64)
+			.. ", cut\nsandbox: note: 1,200 scripts beyond the budget were run but not kept\n",
+			report.scripts_text(r, true))
+		assert.are.equal("sandbox: note: 1,200 scripts beyond the budget were run but not kept\n",
+			report.scripts_text(r))
+		assert.are.equal("", report.scripts_text({}))
+	end)
+
+	it("refuses bad input", function()
+		assert.has_error(function() report.scripts_text(nil) end,
+			"bad argument #1 to 'scripts_text' (table expected, got nil)")
 	end)
 end)
 
