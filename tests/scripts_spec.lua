@@ -148,6 +148,20 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 		assert.are_not.equal(ins[1].pid, ins[2].pid)
 	end)
 
+	it("takes a script once when the shell looks its interpreter up along PATH (an exec a directory)", function()
+		local res = sh("echo 'echo hi' | PATH=/nowhere:/nor/here:/usr/bin sh; PATH=/nowhere:/usr/bin sh -c 'echo two'")
+		local ins, cs = scripts_of(res, "stdin", "sh"), scripts_of(res, "-c", "sh")
+		assert.are.equal(1, #ins)
+		assert.are.equal(2, #cs) -- the box's command's, then the inner one
+		assert.are.equal("echo two", cs[2].text)
+		local tried = 0
+		for _, e in ipairs(execs_of(res, "sh")) do
+			if e.pid == ins[1].pid then tried = tried + 1 end
+		end
+		assert.truthy(tried >= 1)
+		assert.are.equal("/usr/bin/sh", ins[1].image)
+	end)
+
 	it("keeps a run's texts within its budget, and says which it cut", function()
 		-- 20 scripts of 300 KiB, each its own text: 4 MiB in all is kept
 		local res = sh("for i in $(seq 20); do { echo \"echo $i\"; head -c 307200 /dev/zero | tr '\\0' '#'; } "

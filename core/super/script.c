@@ -375,27 +375,59 @@ static int split_argv(const struct sbx_event *e, char **argv, int max)
 	return argc;
 }
 
+/* Is the newest entry of process pid from source, with the hash sha256
+ * (NULL: any)?  A shell looks a name up along PATH, one execve a
+ * directory until one runs: the same script is taken once, named by the
+ * image of the last attempt (the one that ran). */
+static int repeated(struct sbx_scripts *c, const struct sbx_event *e,
+		    const char *source, const char *sha256)
+{
+	for (size_t i = c->n; i-- > 0;) {
+		struct sbx_script *s = &c->s[i];
+		if (s->pid != e->pid)
+			continue;
+		if (strcmp(s->source, source) != 0 ||
+		    (sha256 && strcmp(s->sha256, sha256) != 0))
+			return 0;
+		snprintf(s->image, sizeof s->image, "%s", e->path);
+		return 1;
+	}
+	return 0;
+}
+
 /* Code on the command line: the arguments the place names, read whole
  * from the task's memory (each at most the kernel's MAX_ARG_STRLEN),
- * joined by "\n". */
-static void take_text(struct sbx_scripts *c, struct sbx_script *s, pid_t host,
-		      uint64_t list, const struct place *p)
+ * joined by "\n"; kept once the task is seen to wait in its exec still
+ * (the reads were by pid: a task killed meanwhile, its pid reused, would
+ * have lent another process's memory). */
+static void take_text(struct sbx_scripts *c, int listener,
+		      const struct seccomp_notif *req,
+		      const struct sbx_event *e, const struct lang *l,
+		      const struct place *p)
 {
 	static char arg[32 * 4096 + 1], all[P_TEXTS * (32 * 4096 + 1)];
+	uint64_t list = req->data.args[req->data.nr == SYS_execveat ? 2 : 1];
+	pid_t host = (pid_t)req->pid;
+	struct sbx_script *s;
+	char sha[65];
 	size_t len = 0;
 	for (int k = 0; k < p->n; k++) {
 		uint64_t ptr;
-		long l = -1;
+		long n = -1;
 		if (sbx_task_mem(host, list + 8 * (uint64_t)p->idx[k], &ptr,
 				 sizeof ptr) == 0)
-			l = sbx_task_str(host, ptr, arg, sizeof arg);
-		if (l < p->off[k])
+			n = sbx_task_str(host, ptr, arg, sizeof arg);
+		if (n < p->off[k])
 			continue;
 		if (len)
 			all[len++] = '\n';
-		memcpy(all + len, arg + p->off[k], (size_t)(l - p->off[k]));
-		len += (size_t)(l - p->off[k]);
+		memcpy(all + len, arg + p->off[k], (size_t)(n - p->off[k]));
+		len += (size_t)(n - p->off[k]);
 	}
+	sbx_sha256_data(all, len, sha);
+	if (!pending(listener, req) || repeated(c, e, "-c", sha) ||
+	    !(s = entry(c, e->pid, e->path, l->name, "-c")))
+		return;
 	keep_text(c, s, all, len);
 }
 
@@ -463,6 +495,7 @@ static void take_stdin(struct sbx_scripts *c, int listener,
 	int fd = sbx_task_fd((pid_t)req->pid, 0);
 	off_t at = 0;
 	if (fd >= 0 && fstat(fd, &st) == 0 && pending(listener, req) &&
+	    !repeated(c, e, "stdin", NULL) &&
 	    ((S_ISREG(st.st_mode) && (at = lseek(fd, 0, SEEK_CUR)) >= 0) ||
 	     S_ISFIFO(st.st_mode)))
 		s = entry(c, e->pid, e->path, l->name, "stdin");
@@ -532,7 +565,6 @@ void sbx_script_exec(struct sbx_scripts *c, int listener,
 {
 	char *argv[64];
 	struct place p;
-	struct sbx_script *s;
 	const struct lang *l = lang_of(e->path);
 	int argc;
 	for (int i = 0; i < SBX_SCRIPT_WAITS; i++)
@@ -550,10 +582,8 @@ void sbx_script_exec(struct sbx_scripts *c, int listener,
 		await_open(c, (pid_t)req->pid, e, l, argv[p.file]);
 	if (p.kind == P_STDIN)
 		take_stdin(c, listener, req, e, l);
-	if (p.kind != P_TEXT || !(s = entry(c, e->pid, e->path, l->name, "-c")))
-		return;
-	take_text(c, s, (pid_t)req->pid,
-		  req->data.args[req->data.nr == SYS_execveat ? 2 : 1], &p);
+	if (p.kind == P_TEXT)
+		take_text(c, listener, req, e, l, &p);
 }
 
 void sbx_script_open(struct sbx_scripts *c, int listener,
