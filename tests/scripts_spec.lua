@@ -162,6 +162,21 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 		assert.are.equal("/usr/bin/sh", ins[1].image)
 	end)
 
+	it("holds a text run again once: each run is listed, the text named by its first entry", function()
+		local res = sh("for i in 1 2 3; do sh -c 'unset HISTFILE'; done")
+		local cs = scripts_of(res, "-c", "sh")
+		assert.are.equal(4, #cs)
+		assert.are.equal("unset HISTFILE", cs[2].text)
+		local first = cs[2]
+		for k = 3, 4 do
+			assert.are.equal("", cs[k].text)
+			assert.are.equal(first, res.scripts[math.tointeger(cs[k].same)])
+			assert.are.equal(first.sha256, cs[k].sha256)
+		end
+		local f = facts.of(res)
+		assert.are.same({ "unset HISTFILE" }, f.scripts[4].lines)
+	end)
+
 	it("keeps a run's texts within its budget, and says which it cut", function()
 		-- 20 scripts of 300 KiB, each its own text: 4 MiB in all is kept
 		local res = sh("for i in $(seq 20); do { echo \"echo $i\"; head -c 307200 /dev/zero | tr '\\0' '#'; } "

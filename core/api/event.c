@@ -190,7 +190,7 @@ void sbx_push_scripts(lua_State *L, struct sbx_scripts *c)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct sbx_script *s = &c->s[i];
 		const struct sbx_script *t = s->same >= 0 ? &c->s[s->same] : s;
-		lua_createtable(L, 0, 8);
+		lua_createtable(L, 0, 9);
 		set_int(L, "pid", s->pid);
 		set_str(L, "image", s->image);
 		set_str(L, "language", s->lang);
@@ -200,8 +200,11 @@ void sbx_push_scripts(lua_State *L, struct sbx_scripts *c)
 		set_int(L, "size", (lua_Integer)s->size);
 		lua_pushboolean(L, s->cut || t->cut);
 		lua_setfield(L, -2, "cut");
-		lua_pushlstring(L, t->text ? (const char *)t->text : "",
-				t->text ? t->len : 0);
+		/* a text seen before is the earlier entry's, named once */
+		if (s->same >= 0)
+			set_int(L, "same", (lua_Integer)s->same + 1);
+		lua_pushlstring(L, s->text ? (const char *)s->text : "",
+				s->text ? s->len : 0);
 		lua_setfield(L, -2, "text");
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}

@@ -408,7 +408,13 @@ end
 -- every line once more in one list for the rules (`script_lines`): the
 -- box's own scripts' lines, a comment (`#`, `//`) left out
 local function on_scripts(F, run)
-	for _, s in ipairs(type(run.scripts) == "table" and run.scripts or {}) do
+	local list = type(run.scripts) == "table" and run.scripts or {}
+	for _, s in ipairs(list) do
+		-- a text seen before in the run: the entry `same` names holds it
+		local held = type(s) == "table" and type(s.same) == "number" and list[math.tointeger(s.same) or 0]
+		if type(held) == "table" and type(held.text) == "string" then
+			s = setmetatable({ text = held.text }, { __index = s })
+		end
 		if type(s) == "table" and type(s.text) == "string" then
 			local x = { pid = s.pid, image = s.image, language = s.language, source = s.source,
 				sha256 = s.sha256, size = s.size, cut = s.cut == true,
