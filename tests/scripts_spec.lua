@@ -107,6 +107,14 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 		assert.truthy(has_finding(res, "history_cleared"))
 	end)
 
+	it("never reads a kernel file a script names (the supervisor's rights are not the box's)", function()
+		local res = sh("sh /proc/kcore 2>/dev/null; sh < /proc/self/status 2>/dev/null; "
+			.. "sh /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; true")
+		for _, x in ipairs(res.scripts) do
+			assert.are.equal("-c", x.source, "took " .. tostring(x.source))
+		end
+	end)
+
 	it("cuts a 10 MiB script at 256 KiB with the mark, hashes it whole, and still flags its first lines", function()
 		local res = sh("{ printf 'unset HISTFILE\\nexit 0\\n'; head -c 10485760 /dev/zero | tr '\\0' '#'; } "
 			.. "> /tmp/big.sh; sh /tmp/big.sh")

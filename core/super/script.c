@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -330,8 +331,38 @@ static int pending(int listener, const struct seccomp_notif *req)
 	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
 }
 
+/* Is the regular file fd on a file system whose files are data a script
+ * can be?  Not the kernel's own (proc, sys, debugfs, tracefs,
+ * securityfs, configfs, bpf, cgroup, efivarfs: a read there is the
+ * kernel's answer, with the supervisor's rights, which may be the host
+ * root's: /proc/kcore), nor FUSE (a read could wait on a server). */
+static int script_fs(int fd)
+{
+	static const long kernel[] = {
+	    0x9fa0,	      /* PROC_SUPER_MAGIC */
+	    0x62656572,	      /* SYSFS_MAGIC */
+	    0x64626720,	      /* DEBUGFS_MAGIC */
+	    0x74726163,	      /* TRACEFS_MAGIC */
+	    0x73636673,	      /* SECURITYFS_MAGIC */
+	    0x62656570,	      /* CONFIGFS_MAGIC */
+	    (long)0xcafe4a11, /* BPF_FS_MAGIC */
+	    0x27e0eb,	      /* CGROUP_SUPER_MAGIC */
+	    0x63677270,	      /* CGROUP2_SUPER_MAGIC */
+	    (long)0xde5e81e4, /* EFIVARFS_MAGIC */
+	    0x65735546,	      /* FUSE_SUPER_MAGIC */
+	};
+	struct statfs sf;
+	if (fstatfs(fd, &sf) < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof kernel / sizeof kernel[0]; i++)
+		if ((long)sf.f_type == kernel[i])
+			return 0;
+	return 1;
+}
+
 /* The regular file at path (absolute, as the box names it) in the task's
- * tree: resolved inside its root, opened for reading; -errno. */
+ * tree, on a file system of data (script_fs): resolved inside its root,
+ * opened for reading; -errno. */
 static int open_in_box(pid_t host, int listener,
 		       const struct seccomp_notif *req, const char *path)
 {
@@ -349,7 +380,8 @@ static int open_in_box(pid_t host, int listener,
 	/* the root is the task's only if it still waits in its call */
 	if (root >= 0 && pending(listener, req))
 		at = sbx_openat2(root, path, &how);
-	if (at >= 0 && fstat(at, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (at >= 0 && fstat(at, &st) == 0 && S_ISREG(st.st_mode) &&
+	    script_fs(at)) {
 		snprintf(self, sizeof self, "/proc/self/fd/%d", at);
 		fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	}
@@ -496,7 +528,8 @@ static void take_stdin(struct sbx_scripts *c, int listener,
 	off_t at = 0;
 	if (fd >= 0 && fstat(fd, &st) == 0 && pending(listener, req) &&
 	    !repeated(c, e, "stdin", NULL) &&
-	    ((S_ISREG(st.st_mode) && (at = lseek(fd, 0, SEEK_CUR)) >= 0) ||
+	    ((S_ISREG(st.st_mode) && script_fs(fd) &&
+	      (at = lseek(fd, 0, SEEK_CUR)) >= 0) ||
 	     S_ISFIFO(st.st_mode)))
 		s = entry(c, e->pid, e->path, l->name, "stdin");
 	if (s && S_ISREG(st.st_mode))
