@@ -146,6 +146,7 @@ local function report_run(o, r, info)
 	local events, verified = pipeline.collect(r, info)
 	local said = { report.text(r, info, events, verified, o.verbose) }
 	if o.verbose then said[#said + 1] = report.sink_text(r) end
+	said[#said + 1] = report.scripts_text(r, o.verbose)
 	-- the backend that could not be built here, and those that could run
 	local why = backend.refusal(r, info)
 	if why then said[#said + 1] = "sbxlua: " .. report.escape(why) .. "\n" end

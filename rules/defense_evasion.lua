@@ -170,6 +170,8 @@ return {
 		what = "cleared the command history",
 		delete = HISTORY, write = HISTORY,
 		cmdline = { "history %-c", "history %-w /dev/null" },
+		-- the builtin in a script's text: no exec shows it
+		script = { "%f[%w]history%s+%-c", "%f[%w]history%s+%-w%s+/dev/null" },
 		check = function(_, F)
 			for _, l in ipairs(F.links) do
 				for _, p in ipairs(HISTORY) do
@@ -181,7 +183,10 @@ return {
 	T { id = "T1690", name = "history_logging_off", tactic = "defense-impairment", severity = 5,
 		what = "turned the command history off",
 		cmdline = { "HISTFILE=/dev/null", "unset HISTFILE", "HISTSIZE=0", "HISTFILESIZE=0", "set %+o history",
-			"HISTCONTROL=ignore", "HISTIGNORE=", "export HISTFILE=" } },
+			"HISTCONTROL=ignore", "HISTIGNORE=", "export HISTFILE=" },
+		script = { "^unset%s+HISTFILE", "^export%s+HISTFILE=/dev/null", "^HISTFILE=/dev/null",
+			"HISTSIZE=0%f[%D]", "HISTFILESIZE=0%f[%D]", "^set%s+%+o%s+history", "HISTCONTROL=[\"']?ignore",
+			"HISTIGNORE=", "^shopt%s+%-u%s+histappend" } },
 	T { id = "T1685", name = "logging_blocked", tactic = "defense-impairment", severity = 6,
 		what = "stopped the system's logging",
 		exec = { "^systemctl .*stop .*rsyslog", "^systemctl .*stop .*syslog", "^systemctl .*stop .*journald",
@@ -234,7 +239,10 @@ return {
 		exec = { "^gcc ", "^cc ", "^clang ", "^tcc ", "^g%+%+ ", "^go build", "^rustc " } },
 	T { id = "T1546.005", name = "trap", tactic = "persistence", severity = 4,
 		what = "set a signal trap that runs a command",
-		cmdline = { "trap ['\"][^'\"]+['\"] %u+", "trap %-%- ['\"]" } },
+		cmdline = { "trap ['\"][^'\"]+['\"] %u+", "trap %-%- ['\"]" },
+		-- in a script's text only the DEBUG hook (run before every
+		-- command): an EXIT or INT trap is how scripts clean up
+		script = { "^trap%s.*%sDEBUG$" } },
 	T { id = "T1685.006", name = "logs_cleared", tactic = "defense-impairment", severity = 7,
 		what = "cleared system logs",
 		delete = { "^/var/log/" }, write = { "^/var/log/[^/]*log", "^/var/log/[uw]tmp$",
@@ -272,13 +280,22 @@ return {
 	T { id = "T1140", name = "decode", tactic = "stealth", severity = 2,
 		what = "decoded data",
 		exec = { "^base64 .*%-d", "^base64 .*%-%-decode", "^base32 .*%-d", "^xxd .*%-r",
-			"^openssl .*enc .*%-d", "^openssl .*base64 .*%-d", "^uudecode" } },
+			"^openssl .*enc .*%-d", "^openssl .*base64 .*%-d", "^uudecode" },
+		-- an interpreter's own decoders, in its script's text
+		script = { "base64%.b64decode%(", "decode_base64%(", "base64_decode%(", "Base64%.decode64",
+			"zlib%.decompress%(", "Buffer%.from%(.-['\"]base64['\"]" } },
 	T { id = "T1027", name = "obfuscated", tactic = "stealth", severity = 6,
 		what = "ran an encoded command",
 		check = decoded_into_shell,
 		cmdline = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "b64decode.*exec",
 			"exec%(.*b64decode", "exec%(.*decode%(", "eval.*base64", "base64 %-%-?d[^|]*|%s*bash",
-			"xxd %-r[^|]*|%s*sh", "rev%s*|%s*[bd]?a?sh", "eval \"%$%(echo", "printf '\\x%x%x" } },
+			"xxd %-r[^|]*|%s*sh", "rev%s*|%s*[bd]?a?sh", "eval \"%$%(echo", "printf '\\x%x%x" },
+		-- decoded or fetched text run by the interpreter itself
+		script = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "xxd %-r[^|]*|%s*[bd]?a?sh",
+			"^eval%s.*base64%s+%-%-?d", "^eval%s+[\"']?%$%(%s*echo", "^eval%s+[\"']?%$%(%s*curl%s",
+			"^eval%s+[\"']?%$%(%s*wget%s", "exec%s*%(.*b64decode%(", "exec%s*%(.*decompress%(",
+			"eval%s*%(?%s*decode_base64%(", "eval%s*%(?%s*base64_decode%(", "eval%s*%(?%s*gzinflate%(",
+			"eval%s*%(?%s*Base64%.decode64", "eval%s*%(%s*Buffer%.from%(" } },
 	T { id = "T1036.005", name = "masquerading", tactic = "stealth", severity = 6,
 		what = "ran a program disguised as a system one",
 		check = masquerade },

@@ -154,6 +154,12 @@ static void push_events(lua_State *L, const struct sbx_job *j)
 		return;
 	sbx_push_events(L, n);
 	lua_setfield(L, -2, "events");
+	sbx_push_scripts(L, (struct sbx_scripts *)&n->scripts);
+	lua_setfield(L, -2, "scripts");
+	if (n->scripts.over > 0) { /* past the scripts' budgets */
+		lua_pushinteger(L, (lua_Integer)n->scripts.over);
+		lua_setfield(L, -2, "scripts_over");
+	}
 	lua_pushinteger(L, (lua_Integer)sbx_evlog_dropped(&n->log));
 	lua_setfield(L, -2, "events_dropped");
 	if (n->log.nagg > 0) { /* past the budgets (evlog.c) */

@@ -200,6 +200,33 @@ void sbx_push_summaries(lua_State *L, const struct sbx_evlog *l)
 	}
 }
 
+void sbx_push_scripts(lua_State *L, struct sbx_scripts *c)
+{
+	sbx_script_end(c);
+	lua_createtable(L, c->n > INT_MAX ? INT_MAX : (int)c->n, 0);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct sbx_script *s = &c->s[i];
+		const struct sbx_script *t = s->same >= 0 ? &c->s[s->same] : s;
+		lua_createtable(L, 0, 9);
+		set_int(L, "pid", s->pid);
+		set_str(L, "image", s->image);
+		set_str(L, "language", s->lang);
+		set_str(L, "source", s->source);
+		if (s->sha256[0])
+			set_str(L, "sha256", s->sha256);
+		set_int(L, "size", (lua_Integer)s->size);
+		lua_pushboolean(L, s->cut || t->cut);
+		lua_setfield(L, -2, "cut");
+		/* a text seen before is the earlier entry's, named once */
+		if (s->same >= 0)
+			set_int(L, "same", (lua_Integer)s->same + 1);
+		lua_pushlstring(L, s->text ? (const char *)s->text : "",
+				s->text ? s->len : 0);
+		lua_setfield(L, -2, "text");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+}
+
 void sbx_push_lost(lua_State *L, const struct sbx_evlog *l)
 {
 	lua_newtable(L);

@@ -158,6 +158,11 @@ SBX_LOCAL void sbx_push_event(lua_State *L, const struct sbx_event *e);
 SBX_LOCAL void sbx_push_events(lua_State *L, const struct sbx_notify *n);
 SBX_LOCAL void sbx_push_summaries(lua_State *L, const struct sbx_evlog *l);
 SBX_LOCAL void sbx_push_lost(lua_State *L, const struct sbx_evlog *l);
+/* The interpreters' scripts (script.c), a list of {pid, image, language,
+ * source, sha256, size, cut, text, same}: a text seen before in the run
+ * is "" and same the index of the entry that holds it; the relays still
+ * open are ended first (the run is over). */
+SBX_LOCAL void sbx_push_scripts(lua_State *L, struct sbx_scripts *c);
 struct sbx_lua_rule {
 	lua_State *L;
 	int idx;

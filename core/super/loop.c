@@ -37,10 +37,11 @@ enum {
 	W_PROCEV,   /* the proc connector has events */
 	W_SINK,	    /* a listener or connection of the network sink */
 	W_NOTIFY,   /* the explain channel's listener has a call */
-	W_INSPECT   /* the inspection worker answered (inspect.c) */
+	W_INSPECT,  /* the inspection worker answered (inspect.c) */
+	W_SCRIPT    /* a relay of an interpreter's stdin can move (script.c) */
 };
 
-#define JOB_WATCH (10 + SBX_SINK_WATCH) /* at most, per job */
+#define JOB_WATCH (10 + SBX_SINK_WATCH + SBX_RELAYS) /* at most, per job */
 
 #define MAX_WATCH (JOB_WATCH * 64 + 2)
 
@@ -139,6 +140,13 @@ static void job_watches(struct watch_set *w, struct sbx_job *j)
 		watch(w, j->nt.fd, POLLIN, j, W_NOTIFY);
 	if (j->exec_fd >= 0)
 		watch(w, j->exec_fd, POLLIN, j, W_EXEC);
+	{
+		int fds[SBX_RELAYS];
+		short ev[SBX_RELAYS];
+		size_t nr = sbx_script_watch(&j->nt.scripts, fds, ev);
+		for (size_t i = 0; i < nr; i++)
+			watch(w, fds[i], ev[i], j, W_SCRIPT);
+	}
 	if (j->in >= 0 && j->io.in_fd >= 0 && j->inbuf_off == j->inbuf_len)
 		/* wait for the source, not the box */
 		watch(w, j->io.in_fd, POLLIN, j, W_IN);
@@ -212,6 +220,9 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 			sbx_close_fd(&j->in);
 		else
 			sbx_write_in(j);
+		break;
+	case W_SCRIPT:
+		sbx_script_pump(&j->nt.scripts);
 		break;
 	case W_SINK:
 		sbx_sink_ready(&j->sink, w->pfd[k].fd, sbx_now());

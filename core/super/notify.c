@@ -112,6 +112,7 @@ void sbx_notify_init(struct sbx_notify *n)
 	for (int i = 0; i < SBX_SEEN; i++)
 		n->seen[i].pidfd = -1;
 	sbx_lock_init(n); /* no place of the box's own yet: init sends them */
+	sbx_scripts_init(&n->scripts);
 }
 
 void sbx_notify_close(struct sbx_notify *n)
@@ -139,6 +140,7 @@ void sbx_notify_close(struct sbx_notify *n)
 	n->npayload = 0;
 	sbx_lock_close(n);
 	sbx_sleep_close(n);
+	sbx_scripts_free(&n->scripts);
 }
 
 /* Is fd a seccomp listener (1), the step's own pidfd still there (0), or
@@ -263,6 +265,11 @@ static int read_str(pid_t pid, uint64_t addr, char *buf, size_t size)
 		return -ENAMETOOLONG;
 	}
 	return 0;
+}
+
+long sbx_task_str(pid_t pid, uint64_t addr, char *buf, size_t size)
+{
+	return read_long(pid, addr, buf, size);
 }
 
 int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
@@ -409,8 +416,7 @@ static int64_t since_ms(double start)
 	return now > start ? (int64_t)((now - start) * 1000) : 0;
 }
 
-/* Collapses "//", "/./" and "/../" of an absolute path, in place. */
-static void clean_path(char *p)
+void sbx_clean_path(char *p)
 {
 	char *out = p, *in = p;
 	while (*in) {
@@ -468,7 +474,7 @@ static size_t read_path(pid_t pid, int dirfd, uint64_t addr, char *out,
 		memcpy(full, rel, (size_t)l + 1);
 	}
 	if (full[0] == '/')
-		clean_path(full);
+		sbx_clean_path(full);
 	return sbx_event_cut(out, size, full, strlen(full));
 }
 
@@ -1602,6 +1608,11 @@ int sbx_notify_handle(struct sbx_notify *n)
 		}
 		return SBX_ANS_STOP;
 	}
+	/* a script an interpreter runs, taken while it waits (script.c) */
+	if (ans == SBX_ANS_ALLOW && e.kind == SBX_EV_EXEC)
+		sbx_script_exec(&n->scripts, n->fd, &req, &e);
+	else if (ans == SBX_ANS_ALLOW && e.kind == SBX_EV_OPEN)
+		sbx_script_open(&n->scripts, n->fd, &req, &e);
 	if (failed > 0) /* let through, failed: the kernel's own errno */
 		send_answer(n, req.id, SBX_ANS_DENY, failed);
 	else if (!answered)

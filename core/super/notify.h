@@ -12,6 +12,7 @@
 #include "capture.h" /* SBX_FILETYPE_MAX, SBX_MIME_MAX */
 #include "hashes.h"
 #include "plan.h"
+#include "script.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -294,7 +295,8 @@ struct sbx_notify {
 		struct sbx_hash_hex hx; /* every hash of the payload */
 	} * payload;
 	size_t npayload;
-	struct sbx_lockguard *lg; /* lockguard.c's state; NULL: none */
+	struct sbx_lockguard *lg;   /* lockguard.c's state; NULL: none */
+	struct sbx_scripts scripts; /* the interpreters' scripts (script.c) */
 	struct {
 		unsigned long calls;	 /* sleeps skipped (sleep.c) */
 		uint64_t ns, longest_ns; /* the box's time jumped: in all, the
@@ -331,6 +333,11 @@ SBX_LOCAL const char *sbx_event_kind(int kind);
  * after either (the task may have died, its pid reused). */
 SBX_LOCAL int sbx_task_fd(pid_t pid, uint64_t fd);
 SBX_LOCAL int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size);
+/* The NUL-terminated string at addr of task pid into buf (size > 1), cut
+ * at size - 1 bytes: its length (size - 1: at least that), or -EFAULT. */
+SBX_LOCAL long sbx_task_str(pid_t pid, uint64_t addr, char *buf, size_t size);
+/* Collapses "//", "/./" and "/../" of an absolute path, in place. */
+SBX_LOCAL void sbx_clean_path(char *p);
 SBX_LOCAL const char *sbx_answer_name(int answer);
 /* Does the kernel take SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV? (probed
  * once: a flag it does not know is EINVAL before the program is read) */

@@ -18,8 +18,9 @@ local sort, concat = table.sort, table.concat
 
 --- The fields of a summary, in the order the text prints them.
 M.FIELDS = { "files_opened", "files_written", "files_deleted", "files_attribute_changed",
-	"files_dropped", "memory_files", "command_executions", "processes_created", "processes_tree",
-	"signals_observed", "dns_lookups", "ip_traffic", "unix_sockets", "http_conversations", "calls_highlighted", "tags",
+	"files_dropped", "memory_files", "command_executions", "scripts_run", "processes_created",
+	"processes_tree", "signals_observed", "dns_lookups", "ip_traffic", "unix_sockets", "http_conversations",
+	"calls_highlighted", "tags",
 	"mitre_attack_techniques", "verdicts" }
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
@@ -388,6 +389,21 @@ end
 
 -- The sleeps the analysis box skipped (core/super/sleep.c), from the
 -- report's note: `{seconds = 600, calls = 3}`, or nil.
+-- the scripts the interpreters ran (`sbx.report.result`'s `scripts`):
+-- each {source, sha256, size, language, cut} once, in the order first run
+local function scripts_run(res)
+	local out, seen = {}, {}
+	for _, x in ipairs(type(res.scripts) == "table" and res.scripts or {}) do
+		local k = tostring(x.source) .. "\0" .. tostring(x.sha256)
+		if not seen[k] then
+			seen[k] = true
+			out[#out + 1] = { source = x.source, sha256 = x.sha256, size = x.size,
+				language = x.language, cut = x.cut or nil }
+		end
+	end
+	return out
+end
+
 local function sleeps_of(res)
 	for _, e in ipairs(res.events or {}) do
 		if e.kind == "note" and e.cause == "sleeps" then
@@ -425,6 +441,8 @@ function M.summary(res)
 		files_dropped = dropped,
 		memory_files = keys(st.memfds),
 		command_executions = st.execs,
+		-- out of the behash: a script's bytes, not what it did
+		scripts_run = scripts_run(res),
 		processes_created = keys(st.created),
 		processes_tree = ptree,
 		signals_observed = keys(st.signals),
@@ -550,6 +568,9 @@ local function entry_text(field, v)
 	elseif field == "ip_traffic" then
 		return ("%s %s:%s%s"):format(v.transport_layer_protocol, v.destination_ip,
 			port_text(v.destination_port), v.answer and v.answer ~= "allow" and " (" .. v.answer .. ")" or "")
+	elseif field == "scripts_run" then
+		return ("%s (%s, %d B, sha256:%s%s)"):format(v.source, v.language, math.tointeger(v.size) or 0,
+			v.sha256 or "-", v.cut and ", cut" or "")
 	elseif field == "http_conversations" then
 		return ("%s %s"):format(v.method, v.url)
 	elseif field == "mitre_attack_techniques" then

@@ -334,6 +334,140 @@ local function environment_checks(F)
 	return out
 end
 
+-- ---- script text in logical lines (bounded: a script's text is at most
+-- 256 KiB, a run's 4 MiB; core/super/script.h) ----
+
+-- a here-document's word on a shell line (`<<EOF`, `<<-'EOF'`), or nil
+local function heredoc_word(line)
+	local w = line:match("<<%-?%s*'([^']+)'") or line:match('<<%-?%s*"([^"]+)"')
+		or line:match("<<%-?%s*\\?([%w_]+)")
+	return w
+end
+
+-- a shell text's logical lines: backslash-newline joined, split at `;`
+-- and newlines outside quotes; a quoted newline stays in its line; a
+-- here-document's body kept as its own lines, as text (never split)
+local function shell_lines(text, out)
+	local cur, i, n, q = {}, 1, #text, nil
+	local heredoc
+	local function flush()
+		local l = table.concat(cur):match("^%s*(.-)%s*$")
+		if l ~= "" then out[#out + 1] = l end
+		cur = {}
+	end
+	while i <= n do
+		if heredoc then
+			local e = text:find("\n", i, true) or n + 1
+			local l = text:sub(i, e - 1)
+			if l:match("^%s*(.-)%s*$") == heredoc then heredoc = nil end
+			if l ~= "" then out[#out + 1] = l end
+			i = e + 1
+		else
+			local j = text:find(q == "'" and "'" or q == '"' and '["\\]' or "[\\'\";\n#]", i)
+			if not j then cur[#cur + 1] = text:sub(i); break end
+			cur[#cur + 1] = text:sub(i, j - 1)
+			local c = text:sub(j, j)
+			i = j + 1
+			if c == "#" and (j == 1 or text:sub(j - 1, j - 1):find("[%s;&|()]")) then
+				-- a comment, to the end of its line: a line of its own
+				local e = text:find("\n", j, true) or n + 1
+				local line = table.concat(cur)
+				flush()
+				out[#out + 1] = text:sub(j, e - 1)
+				if e <= n then heredoc = heredoc_word(line) end
+				i = e + 1
+			elseif c == "#" then
+				cur[#cur + 1] = c
+			elseif c == "\\" then
+				local nx = text:sub(i, i)
+				if nx ~= "\n" then cur[#cur + 1] = c .. nx end
+				i = i + 1
+			elseif c == "'" or c == '"' then
+				cur[#cur + 1] = c
+				if q == c then q = nil elseif not q then q = c end
+			else -- `;` or a newline outside quotes
+				local line = table.concat(cur)
+				flush()
+				if c == "\n" then heredoc = heredoc_word(line) end
+			end
+		end
+	end
+	flush()
+end
+
+-- another language's logical lines: physical lines, backslash-newline
+-- joined
+local function plain_lines(text, out)
+	text = text:gsub("\\\n", "")
+	for l in text:gmatch("[^\n]+") do
+		l = l:match("^%s*(.-)%s*$")
+		if l ~= "" then out[#out + 1] = l end
+	end
+end
+
+--- A script's text as its logical lines (see `M.of`'s `scripts`).
+-- @tparam string text the script
+-- @tparam string language `sh`, `python`, `perl`, `ruby`, `php`, `node` or `awk`
+-- @treturn table the lines, in order
+function M.lines(text, language)
+	if type(text) ~= "string" then
+		error(("bad argument #1 to 'lines' (string expected, got %s)"):format(type(text)), 2)
+	end
+	if type(language) ~= "string" then
+		error(("bad argument #2 to 'lines' (string expected, got %s)"):format(type(language)), 2)
+	end
+	local out = {}
+	if language == "sh" then shell_lines(text, out) else plain_lines(text, out) end
+	return out
+end
+
+-- the host's own scripts: under the box's read-only system places, which
+-- the box cannot write (a tool of the host that is a script: ldd, zgrep)
+local HOST_SCRIPTS = { "^/usr/", "^/bin/", "^/sbin/", "^/lib/", "^/lib64/" }
+
+-- the lines of the texts split last, by language and sha256: a run's
+-- facts are gathered more than once (the verdict, the behaviour, Sigma),
+-- its scripts split once; emptied past LINES_KEPT texts
+local LINES_KEPT, lines_cache, lines_n = 64, {}, 0
+local function lines_of(s)
+	if type(s.sha256) ~= "string" then return M.lines(s.text, tostring(s.language)) end
+	local k = tostring(s.language) .. ":" .. s.sha256 .. ":" .. #s.text
+	local l = lines_cache[k]
+	if not l then
+		if lines_n >= LINES_KEPT then lines_cache, lines_n = {}, 0 end
+		l = M.lines(s.text, tostring(s.language))
+		lines_cache[k], lines_n = l, lines_n + 1
+	end
+	return l
+end
+
+-- the scripts the interpreters ran, each with its logical lines, and
+-- every line once more in one list for the rules (`script_lines`): the
+-- box's own scripts' lines, a comment (`#`, `//`) left out
+local function on_scripts(F, run)
+	local list = type(run.scripts) == "table" and run.scripts or {}
+	for _, s in ipairs(list) do
+		-- a text seen before in the run: the entry `same` names holds it
+		local held = type(s) == "table" and type(s.same) == "number" and list[math.tointeger(s.same) or 0]
+		if type(held) == "table" and type(held.text) == "string" then
+			s = setmetatable({ text = held.text }, { __index = s })
+		end
+		if type(s) == "table" and type(s.text) == "string" then
+			local x = { pid = s.pid, image = s.image, language = s.language, source = s.source,
+				sha256 = s.sha256, size = s.size, cut = s.cut == true,
+				host = matches(tostring(s.source), HOST_SCRIPTS),
+				lines = lines_of(s) }
+			add(F.scripts, x)
+			for _, l in ipairs(x.host and {} or x.lines) do
+				if not l:find("^#") and not l:find("^//") then
+					add(F.script_lines, { text = l, image = x.image, pid = x.pid, source = x.source,
+						language = x.language })
+				end
+			end
+		end
+	end
+end
+
 --- The facts of one run.
 -- @tparam table run the structured result (`sbx.report.result`)
 -- @treturn table lists `execs` ({pid, ppid, image, argv, cmdline,
@@ -355,7 +489,14 @@ end
 --  http" or "inspection", count}: the evidence past a budget; a
 --  summary's first and last events are in the other lists too);
 --  `runtime` (by pid: "python", "perl", "ruby", "node" or "php", from the
---  image's name or the library the process read); `environment_checks`
+--  image's name or the library the process read); `scripts` (the
+--  scripts the box's interpreters ran: {pid, image, language, source (a
+--  path, "-c" or "stdin"), sha256, size, cut (the text holds its first
+--  256 KiB only), host (a script of the host's own system places: /usr,
+--  /bin, /sbin, /lib), lines (its logical lines, `M.lines`)}) and
+--  `script_lines` (every line of the box's own scripts but comments:
+--  {text, image, pid, source, language}); `scripts_over`, scripts past the run's budgets, not kept;
+--  `environment_checks`
 --  ({what, image}: the checks of `M.ENVIRONMENT_CHECKS` it made); and
 --  `command`, the first exec's image.
 --  What malware families do: `proc_reads` ({pid, what, by, image}: an
@@ -373,7 +514,7 @@ function M.of(run)
 	for _, l in ipairs { "execs", "exec_attempts", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
 		"signals", "protects", "ptraces", "namespaces", "refused", "killed",
-		"proc_reads", "renames", "raw_sockets" } do
+		"proc_reads", "renames", "raw_sockets", "scripts", "script_lines" } do
 		F[l] = {}
 	end
 	local P = new_procs()
@@ -383,7 +524,9 @@ function M.of(run)
 	on_overflow(F, P, run)
 	on_sink(F, run)
 	on_files(F, run)
+	on_scripts(F, run)
 	F.written_set = nil
+	F.scripts_over = math.tointeger(run.scripts_over) or 0
 	F.environment_checks = environment_checks(F)
 	F.command = F.execs[1] and F.execs[1].image
 	return F

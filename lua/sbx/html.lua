@@ -286,11 +286,36 @@ local function tree_items(nodes, depth)
 	return concat(out)
 end
 
-local function tree_section(b)
+-- the scripts the interpreters ran (the result's `scripts`): each with its
+-- first SCRIPT_LINES lines, each line cut at SCRIPT_COLS bytes, escaped
+local SCRIPT_LINES, SCRIPT_COLS, SCRIPTS_SHOWN = 20, 200, 64
+local function scripts_items(res)
+	local out = {}
+	for i, x in ipairs(records(res.scripts)) do
+		if i > SCRIPTS_SHOWN then
+			out[#out + 1] = "<li>" .. text(("(%d more)"):format(#records(res.scripts) - SCRIPTS_SHOWN)) .. "</li>"
+			break
+		end
+		local lines, n = {}, 0
+		for l in tostring(x.text or ""):gmatch("[^\n]+") do
+			n = n + 1
+			if n > SCRIPT_LINES then break end
+			lines[#lines + 1] = "<li>" .. code(#l > SCRIPT_COLS and l:sub(1, SCRIPT_COLS) .. "..." or l) .. "</li>"
+		end
+		out[#out + 1] = ("<li>%s %s <span class=\"pid\">pid %s</span><ul>%s</ul></li>"):format(code(x.source or "?"),
+			text(("(%s, %s B, sha256:%s%s)"):format(tostring(x.language), num(x.size), tostring(x.sha256 or "-"),
+				x.cut == true and ", cut" or "")), num(x.pid), concat(lines))
+	end
+	return concat(out)
+end
+
+local function tree_section(b, res)
 	local body = tree_items(b.processes_tree, 0)
 	local cmds = {}
 	for _, c in ipairs(list_of(b.command_executions)) do cmds[#cmds + 1] = "<li>" .. code(c) .. "</li>" end
 	if #cmds > 0 then body = body .. "<h3>Commands</h3><ul>" .. concat(cmds) .. "</ul>" end
+	local scripts = scripts_items(res or {})
+	if scripts ~= "" then body = body .. "<h3>Scripts</h3><ul>" .. scripts .. "</ul>" end
 	return section("processes", "Processes", body)
 end
 
@@ -515,7 +540,7 @@ function M.page(res, meta)
 		run_section(res, meta),
 		output_section(res),
 		report_section(res),
-		tree_section(b),
+		tree_section(b, res),
 		timeline_section(res),
 		network_section(res, b),
 		files_section(res, b),

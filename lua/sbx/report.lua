@@ -149,6 +149,32 @@ function M.sink_text(r)
 	return table.concat(out)
 end
 
+--- The report's lines of the scripts the interpreters ran: with
+-- `verbose`, one per script (`script: pid 4 sh stdin 37 bytes
+-- sha256:...`, `, cut` when its text holds its first bytes only); and,
+-- verbose or not, how many scripts the run's budget left out.  Each
+-- `sandbox: ` and a newline, escaped (a path is the box's).
+-- @tparam table r the result
+-- @tparam[opt] boolean verbose
+-- @treturn string
+function M.scripts_text(r, verbose)
+	if type(r) ~= "table" then
+		error(("bad argument #1 to 'scripts_text' (table expected, got %s)"):format(type(r)), 2)
+	end
+	local out = {}
+	for _, x in ipairs(verbose and type(r.scripts) == "table" and r.scripts or {}) do
+		out[#out + 1] = "sandbox: " .. M.escape(("script: pid %s %s %s %d bytes sha256:%s%s"):format(
+			tostring(math.tointeger(x.pid) or x.pid), tostring(x.language), tostring(x.source),
+			math.tointeger(x.size) or 0, tostring(x.sha256 or "-"), x.cut and ", cut" or "")) .. "\n"
+	end
+	local over = math.tointeger(r.scripts_over)
+	if over and over > 0 then
+		out[#out + 1] = ("sandbox: note: %s scripts beyond the budget were run but not kept\n"):format(
+			M.thousands(over))
+	end
+	return table.concat(out)
+end
+
 -- what each of the sink's budgets left out, and what the sink did with it
 local sink_drops = {
 	{ "dns", "DNS queries", "answered" },
@@ -1088,6 +1114,10 @@ function M.raw_result(r, info, events, verified)
 		decoys = decoys_of(info),
 		-- the processes of a following box alive when the command ended
 		outlived = r.outlived,
+		-- the scripts the interpreters ran, their text bounded
+		-- (core/super/script.h); past the run's budgets, counted
+		scripts = r.scripts,
+		scripts_over = r.scripts_over,
 	}
 end
 

@@ -15,7 +15,11 @@
 -- match is quoted in the finding's reason (with how many more matched):
 -- `exec` the command as run (the program's base name, a space, its
 -- arguments: `crontab /tmp/x`), `cmdline` the whole argv joined (a
--- `sh -c` script's text too), `write` a path opened for writing (tried:
+-- `sh -c` script's text too), `script` a logical line of a script an
+-- interpreter ran (`facts.scripts`: a file, `-c`/`-e` text or stdin,
+-- split at newlines, and for a shell at `;` outside quotes, with
+-- backslash continuations joined and here-documents kept as their lines;
+-- `not_by` holds for the interpreter's image), `write` a path opened for writing (tried:
 -- the kernel's answer does not matter, the box's root is read-only), the
 -- new name of a rename, a file or a link the box left, `read` a path
 -- opened without a write flag, `delete` a path deleted or renamed away,
@@ -89,6 +93,7 @@ end
 local SOURCES = {
 	{ "exec", "execs", M.command, "ran `%s`" },
 	{ "cmdline", "execs", function(x) return x.cmdline end, "ran `%s`" },
+	{ "script", "script_lines", function(l) return l.text end, "ran the script line `%s`" },
 	{ "write", "writes", function(w) return w end, "wrote %s" },
 	{ "read", "opens", function(o) return not o.write and o.path or nil end, "read %s" },
 	{ "delete", "deletes", function(d) return d end, "deleted %s" },
@@ -122,13 +127,32 @@ function M.paths(F)
 	return F
 end
 
+-- The script patterns that can match a line at all: one that finds
+-- nothing in the run's script lines joined (its `^` and `$` dropped, so
+-- a superset of what it matches in a line) matches none of them, and
+-- the lines (up to 4 MiB of text a run) are not walked for it.
+local function script_pats(F, pats)
+	if not F.script_text then
+		local t = {}
+		for i, l in ipairs(F.script_lines or {}) do t[i] = l.text end
+		F.script_text = table.concat(t, "\n")
+	end
+	local out = {}
+	for _, p in ipairs(pats) do
+		local loose = (p:gsub("^%^", ""):gsub("([^%%])%$$", "%1"))
+		if F.script_text:find(loose) then out[#out + 1] = p end
+	end
+	return out
+end
+
 --- The first piece of evidence of a spec in a run's facts: its text and
 -- how many pieces there were in all; or nil.
 function M.evidence(spec, run, F)
 	M.paths(F)
 	for _, src in ipairs(SOURCES) do
 		local pats = spec[src[1]]
-		if pats then
+		if pats and src[1] == "script" then pats = script_pats(F, pats) end
+		if pats and #pats > 0 then
 			local hit, n = first(F[src[2]], src[3], pats, spec.unless, spec.not_by)
 			if hit then return src[4]:format(cut(hit)), n end
 		end
