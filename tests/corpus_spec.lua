@@ -30,10 +30,15 @@ end
 
 -- A dropped file as expected: path, mode and contents (its size and
 -- sha256 follow).
+-- every hash of data (core.hashes: the walk's are the same digests)
+local function with_hashes(t, data)
+	for k, v in pairs(core.hashes(data)) do t[k] = v end
+	return t
+end
+
 local function drop(path, mode, data, executed)
 	local t, m = core.filetype(data) -- the walk's types are libmagic's on the same bytes
-	return { path = path, mode = mode, size = #data, sha256 = core.sha256(data), type = t, mime = m,
-		executed = executed }
+	return with_hashes({ path = path, mode = mode, size = #data, type = t, mime = m, executed = executed }, data)
 end
 
 -- A payload executed from a memfd, as expected: the bytes of the file at
@@ -41,8 +46,8 @@ end
 local function from_memory(path)
 	local data = assert(S.read(path))
 	local t, m = core.filetype(data)
-	return { path = "/memfd:payload (deleted)", executed_from_memory = true, size = #data,
-		sha256 = core.sha256(data), type = t, mime = m }
+	return with_hashes({ path = "/memfd:payload (deleted)", executed_from_memory = true, size = #data,
+		type = t, mime = m }, data)
 end
 
 -- The programs: options, arguments, and the fields expected.  A field not
@@ -119,6 +124,9 @@ local CORPUS = {
 			drop("/work/owned.txt", "0644", "owned\n") },
 		command_executions = { "/tmp/stage2.sh", "/work/dropexec" },
 		processes_created = { "/tmp/stage2.sh", "/work/dropexec" },
+		-- the dropped script, as its interpreter read it (docs/behaviour.md, Scripts)
+		scripts_run = { { source = "/tmp/stage2.sh", language = "sh", size = 39,
+			sha256 = core.sha256("#!/bin/sh\necho owned > /work/owned.txt\n") } },
 		tags = { "dropper", "exec" } } },
 	{ "forker", DENY, tree = { "/work/forker", "/work/forker>/bin/true" }, expect = {
 		command_executions = { "/bin/true one", "/bin/true three", "/bin/true two", "/work/forker" },
