@@ -430,10 +430,10 @@ describe("sbx.sigma service auditd", function()
 		assert.is_nil(fire(shm, run))
 		assert.is_nil(fire(shm, { events = { exec(2, 1, "/dev/shm/.k/kworker.bin", { "x" }) } }))
 		local key = "Auditd_SYSCALL_key_of_a_watched_program"
-		assert.truthy(fire(key, cmd_run("uname -a")))
-		assert.truthy(fire(key, cmd_run("uname", "/bin/uname")))
-		assert.is_nil(fire(key, cmd_run("unamex -a")))
-		assert.is_nil(fire(key, { events = { open(2, "/usr/bin/uname", 0) } })) -- -p x: a read is not keyed
+		assert.truthy(fire(key, cmd_run("tcpdump -i any")))
+		assert.truthy(fire(key, cmd_run("tcpdump", "/bin/tcpdump")))
+		assert.is_nil(fire(key, cmd_run("tcpdumpx -i any")))
+		assert.is_nil(fire(key, { events = { open(2, "/usr/bin/tcpdump", 0) } })) -- -p x: a read is not keyed
 		local rules = sigma.compile("title: K\nlogsource:\n  product: linux\n  service: auditd\n  definition: |\n"
 			.. "    -a always,exit -F arch=b64 -S memfd_create,ptrace -k sbx_inject\n"
 			.. "    -w /etc/shadow -p r -k sbx_shadow\n"

@@ -3,7 +3,13 @@
 -- verdict rules (`sbx.verdict`) over a run's facts (`sbx.facts`).
 --
 -- A Sigma rule is read when its `logsource` is `product: linux` with one
--- of three categories, each matched against events made from the facts:
+-- of three categories, with `service: auditd` (the records auditd would
+-- have written, made in `sbx._sigma_auditd`: SYSCALL, EXECVE, PATH, CWD,
+-- PROCTITLE, SOCKADDR), or with neither (keywords only, over each command
+-- line and each line of the scripts of `facts.scripts` where the facts
+-- hold them); keywords (a list of values, or a map keyed `|all` or
+-- `|mods`) match anywhere in an event's text.  The categories are matched
+-- against events made from the facts:
 --
 -- * `process_creation`: one event per exec (`F.execs`): `Image`,
 --   `CommandLine`, `ParentImage`, `ParentCommandLine`, `User` (the box's
