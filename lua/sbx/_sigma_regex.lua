@@ -407,12 +407,12 @@ end
 
 -- Adds the thread at pc (and those it leads to without reading) to list,
 -- which holds n threads: the new n, or -1 when one of them matches.
--- seen[pc] == gen_id: already added.  STACK is scratch (no call nests).
+-- seen[pc] == gen_id: already added; mid: i is inside a character.
+-- STACK is scratch (no call nests).
 local STACK = {}
 
-local function add_thread(prog, list, n, seen, gen_id, pc, s, i)
+local function add_thread(prog, list, n, seen, gen_id, pc, s, i, mid)
 	local stack, top = STACK, 1
-	local mid = inside(s, i)
 	stack[1] = pc
 	while top > 0 do
 		local p = stack[top]
@@ -450,22 +450,22 @@ end
 -- @treturn boolean; raises (a string) past the bound of `set_steps`
 function M.find(prog, s)
 	local seen, cur, nxt = {}, {}, {}
-	local n = add_thread(prog, cur, 0, seen, 1, 1, s, 1)
+	local n = add_thread(prog, cur, 0, seen, 1, 1, s, 1, false)
 	if n < 0 then return true end
 	for i = 1, #s do
 		if re_steps then
 			re_steps = re_steps - n - 1
 			if re_steps < 0 then error(("sigma: regular expressions took over %d steps"):format(steps_max), 0) end
 		end
-		local b, m = s:byte(i), 0
+		local b, m, mid = s:byte(i), 0, inside(s, i + 1)
 		for k = 1, n do
 			local p = cur[k]
 			if prog[p][2][b] then
-				m = add_thread(prog, nxt, m, seen, i + 1, p + 1, s, i + 1)
+				m = add_thread(prog, nxt, m, seen, i + 1, p + 1, s, i + 1, mid)
 				if m < 0 then return true end
 			end
 		end
-		m = add_thread(prog, nxt, m, seen, i + 1, 1, s, i + 1)
+		m = add_thread(prog, nxt, m, seen, i + 1, 1, s, i + 1, mid)
 		if m < 0 then return true end
 		cur, nxt, n = nxt, cur, m
 	end
