@@ -378,7 +378,12 @@ local function field_matcher(key, value, X)
 	local field, cat = spec.field, X.cat
 	if field == "" then
 		field, spec.field = KW, KW
-		if spec.kind == "plain" then spec.transforms[#spec.transforms + 1] = "contains" end
+		-- anywhere in the text, unless a modifier places it
+		local placed = false
+		for _, t in ipairs(spec.transforms) do
+			placed = placed or t == "contains" or t == "startswith" or t == "endswith"
+		end
+		if spec.kind == "plain" and not placed then spec.transforms[#spec.transforms + 1] = "contains" end
 	elseif not known_field(cat, field) then
 		fail("unknown field '%s' for %s", shown(field), cat == "auditd" and "service auditd" or "category " .. cat)
 	end
