@@ -479,7 +479,7 @@ describe("sbx.sigma keywords (product linux, no category)", function()
 			.. '/tmp/.l.so" Image=/usr/bin/cp', f.reason)
 		assert.is_nil(fire("Keywords_library_copied_to_a_hidden_file_in_tmp", cmd_run("cp /usr/lib/libz.so.1 /tmp/l.so")))
 		local rule = sigma.compile("title: S\nlogsource: {product: linux}\n"
-			.. "detection: {k: {'|startswith': ['ls '], '|endswith|all': ['-la', ' /']}, condition: k}\n")[1]
+			.. "detection: {k: {'|startswith': ['ls '], '|endswith': ['-la', '-al']}, condition: k}\n")[1]
 		assert.truthy(rule.fn(cmd_run("ls / -la")))
 		assert.is_nil(rule.fn(cmd_run("x ls / -la")))
 		assert.is_nil(rule.fn(cmd_run("ls -la /")))
