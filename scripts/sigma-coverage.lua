@@ -33,7 +33,7 @@ if not rules then usage(skipped) end
 local function class(why)
 	local keep = why:match("^unsupported logsource: service '[^']*'") or why:match("^unknown field '[^']*' for [%w_ ]+")
 		or why:match("^auditd record type [^:]+")
-	return keep or (why:gsub("'[^']*'", "'...'"))
+	return keep or (why:gsub("([%s(])'[^']*'", "%1'...'"))
 end
 
 local total = #rules + #skipped
