@@ -62,6 +62,9 @@ CORE_SRC := $(filter-out core/api/main.c,$(wildcard $(CORE_DIRS:%=core/%/*.c)))
 CORE_OBJ := $(CORE_SRC:core/%.c=build/obj/%.o) build/obj/common/tlsh.o
 PROG_SRC := $(wildcard tests/progs/*.c)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=build/tests/%)
+ifneq ($(shell pkg-config --exists libpcre2-8 && echo y),y)
+PROG_BIN := $(filter-out build/tests/pcre2match,$(PROG_BIN))
+endif
 # the behaviour corpus (tests/corpus_spec.lua)
 BEHAVE_SRC := $(wildcard tests/progs/behave/*.c)
 BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
@@ -179,6 +182,12 @@ build/tests/ttyfilter: core/super/ttyfilter.c core/super/ttyfilter.h
 # the pid reuse program includes the pidfd helpers' source
 build/tests/pidreuse: core/super/pidfd.c core/super/pidfd.h core/common/fileio.c
 build/tests/pidreuse: PROG_CFLAGS += -Icore/common -Icore/super
+
+# PCRE2's answers for the Sigma regex engine's differential test
+# (tests/sigma_spec.lua; pending without libpcre2-dev)
+build/tests/pcre2match: tests/progs/pcre2match.c | build/tests
+	@echo "  CC      $@"
+	@$(CC) $(PROG_CFLAGS) -o $@ $< -lpcre2-8
 
 # the strict profile's corpus shares its --seccomp option
 $(filter build/tests/corpus_%,$(PROG_BIN)): tests/progs/corpus.h

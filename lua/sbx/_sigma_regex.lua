@@ -70,11 +70,12 @@ local ESCAPES = { t = 9, n = 10, r = 13, f = 12, v = 11, e = 27, a = 7 }
 local function peek(P, n) return P.s:sub(P.i, P.i + (n or 1) - 1) end
 
 -- `\xHH` and `\x{H...}` at P.i (after the x): the character's text
+-- (UTF-8: `\xe9` is U+00E9, as PCRE reads it in UTF mode)
 local function hex_escape(P)
 	local h = P.s:match("^%x%x", P.i)
 	if h then
 		P.i = P.i + 2
-		return string.char(tonumber(h, 16))
+		return utf8.char(tonumber(h, 16))
 	end
 	h = P.s:match("^{(%x+)}", P.i)
 	if h and #h <= 6 and tonumber(h, 16) <= 0x10FFFF then
@@ -240,7 +241,7 @@ function parse_alt(P)
 	return #alts == 1 and alts[1] or { "alt", alts }
 end
 
-local gen
+local gen, gen_folded
 
 -- the set of one byte (and its other case), shared
 local byte_sets = { [true] = {}, [false] = {} }
@@ -252,6 +253,27 @@ local function byte_set(b, ci)
 		byte_sets[ci][b] = set
 	end
 	return set
+end
+
+-- The forms of a non-ASCII character matched case-insensitively, as PCRE
+-- folds them in UTF mode: Latin-1, Latin Extended-A and Cyrillic (nil:
+-- a character of another script, or one Unicode folds with more than its
+-- pair, such as U+00B5, U+00DF, U+0130, U+017F)
+local function fold(cp)
+	if cp == 0xB5 or cp == 0xDF or cp == 0x130 or cp == 0x131 or cp == 0x149 or cp == 0x17F then return nil end
+	if cp < 0xC0 or cp == 0xD7 or cp == 0xF7 or cp == 0x138 then return { cp } end
+	if cp <= 0xDE then return { cp, cp + 32 } end
+	if cp <= 0xFE then return { cp, cp - 32 } end
+	if cp == 0xFF or cp == 0x178 then return { 0xFF, 0x178 } end
+	if (cp >= 0x139 and cp <= 0x148) or (cp >= 0x179 and cp <= 0x17E) then
+		return { cp, cp % 2 == 1 and cp + 1 or cp - 1 }
+	end
+	if cp <= 0x17F then return { cp, cp ~ 1 } end
+	if cp >= 0x400 and cp <= 0x40F then return { cp, cp + 0x50 } end
+	if cp >= 0x410 and cp <= 0x42F then return { cp, cp + 0x20 } end
+	if cp >= 0x430 and cp <= 0x44F then return { cp, cp - 0x20 } end
+	if cp >= 0x450 and cp <= 0x45F then return { cp, cp - 0x50 } end
+	return nil
 end
 
 local function emit(prog, op, a, b)
@@ -278,15 +300,43 @@ local function gen_rep(prog, node, lo, hi, ci)
 	for _, s in ipairs(splits) do prog[s][3] = #prog + 1 end
 end
 
+-- a text with non-ASCII characters, case-insensitively: each character
+-- as an alternation of its forms (`fold`)
+function gen_folded(prog, text)
+	local i = 1
+	while i <= #text do
+		local n = char_len(text, i)
+		local ok, cp = pcall(utf8.codepoint, text, i)
+		local forms = n == 1 and { { "text", text:sub(i, i) } } or {}
+		if n > 1 then
+			for _, c in ipairs(ok and fold(cp) or {}) do forms[#forms + 1] = { "text", utf8.char(c) } end
+			if not forms[1] then
+				fail("regex '%s': %s matched case-insensitively is not supported", shown(prog.source),
+					ok and ("U+%04X"):format(cp) or "an invalid UTF-8 sequence")
+			end
+		end
+		-- an ASCII byte folds as ever, the forms of a character are literal
+		gen(prog, #forms == 1 and forms[1] or { "alt", forms }, n == 1)
+		i = i + n
+	end
+end
+
 function gen(prog, node, ci)
 	local k = node[1]
+	-- a SET's third field: it reads the rest of a character (a
+	-- continuation byte), the only reading inside one
 	if k == "byte" then
-		emit(prog, SET, node[2])
+		emit(prog, SET, node[2], node[2] == CONT or nil)
 	elseif k == "char" then
 		emit(prog, SET, node[2])
 		gen_rep(prog, { "byte", CONT }, 0, nil)
+	elseif k == "text" and ci and node[2]:find("[\128-\255]") then
+		gen_folded(prog, node[2])
 	elseif k == "text" then
-		for i = 1, #node[2] do emit(prog, SET, byte_set(node[2]:byte(i), ci)) end
+		for i = 1, #node[2] do
+			local b = node[2]:byte(i)
+			emit(prog, SET, byte_set(b, ci), b >= 0x80 and b <= 0xBF or nil)
+		end
 	elseif k == "cat" then
 		for _, n in ipairs(node[2]) do gen(prog, n, ci) end
 	elseif k == "alt" then
@@ -337,7 +387,8 @@ end
 
 -- whether an assertion holds at i
 local function holds(op, s, i, m)
-	if op == BOL then return i == 1 or (m and s:byte(i - 1) == 10) end
+	-- as PCRE: (?m)^ holds after a newline, but not after the last byte
+	if op == BOL then return i == 1 or (m and s:byte(i - 1) == 10 and i <= #s) end
 	if op == EOL then
 		return i == #s + 1 or (s:byte(i) == 10 and (m or i == #s))
 	end
@@ -346,12 +397,21 @@ local function holds(op, s, i, m)
 	return not boundary
 end
 
+-- whether i is inside a UTF-8 character (a continuation byte after a
+-- byte of a sequence): no position of the text, where only the rest of
+-- the character may be read
+local function inside(s, i)
+	local b = s:byte(i)
+	return b ~= nil and b >= 0x80 and b <= 0xBF and (s:byte(i - 1) or 0) >= 0x80
+end
+
 -- Adds the thread at pc (and those it leads to without reading) to list,
 -- which holds n threads: the new n, or -1 when one of them matches.
--- seen[pc] == gen_id: already added.  STACK is scratch (no call nests).
+-- seen[pc] == gen_id: already added; mid: i is inside a character.
+-- STACK is scratch (no call nests).
 local STACK = {}
 
-local function add_thread(prog, list, n, seen, gen_id, pc, s, i)
+local function add_thread(prog, list, n, seen, gen_id, pc, s, i, mid)
 	local stack, top = STACK, 1
 	stack[1] = pc
 	while top > 0 do
@@ -362,17 +422,19 @@ local function add_thread(prog, list, n, seen, gen_id, pc, s, i)
 			local ins = prog[p]
 			local op = ins[1]
 			if op == SET then
-				n = n + 1
-				list[n] = p
+				if not mid or ins[3] then
+					n = n + 1
+					list[n] = p
+				end
 			elseif op == MATCH then
-				return -1
+				if not mid then return -1 end
 			elseif op == JMP then
 				top = top + 1
 				stack[top] = ins[2]
 			elseif op == SPLIT then
 				stack[top + 1], stack[top + 2] = ins[3], ins[2]
 				top = top + 2
-			elseif holds(op, s, i, prog.m) then
+			elseif not mid and holds(op, s, i, prog.m) then
 				top = top + 1
 				stack[top] = p + 1
 			end
@@ -388,22 +450,22 @@ end
 -- @treturn boolean; raises (a string) past the bound of `set_steps`
 function M.find(prog, s)
 	local seen, cur, nxt = {}, {}, {}
-	local n = add_thread(prog, cur, 0, seen, 1, 1, s, 1)
+	local n = add_thread(prog, cur, 0, seen, 1, 1, s, 1, false)
 	if n < 0 then return true end
 	for i = 1, #s do
 		if re_steps then
 			re_steps = re_steps - n - 1
 			if re_steps < 0 then error(("sigma: regular expressions took over %d steps"):format(steps_max), 0) end
 		end
-		local b, m = s:byte(i), 0
+		local b, m, mid = s:byte(i), 0, inside(s, i + 1)
 		for k = 1, n do
 			local p = cur[k]
 			if prog[p][2][b] then
-				m = add_thread(prog, nxt, m, seen, i + 1, p + 1, s, i + 1)
+				m = add_thread(prog, nxt, m, seen, i + 1, p + 1, s, i + 1, mid)
 				if m < 0 then return true end
 			end
 		end
-		m = add_thread(prog, nxt, m, seen, i + 1, 1, s, i + 1)
+		m = add_thread(prog, nxt, m, seen, i + 1, 1, s, i + 1, mid)
 		if m < 0 then return true end
 		cur, nxt, n = nxt, cur, m
 	end

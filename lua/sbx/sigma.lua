@@ -3,7 +3,13 @@
 -- verdict rules (`sbx.verdict`) over a run's facts (`sbx.facts`).
 --
 -- A Sigma rule is read when its `logsource` is `product: linux` with one
--- of three categories, each matched against events made from the facts:
+-- of three categories, with `service: auditd` (the records auditd would
+-- have written, made in `sbx._sigma_auditd`: SYSCALL, EXECVE, PATH, CWD,
+-- PROCTITLE, SOCKADDR), or with neither (keywords only, over each command
+-- line and each line of the scripts of `facts.scripts` where the facts
+-- hold them); keywords (a list of values, or a map keyed `|all` or
+-- `|mods`) match anywhere in an event's text.  The categories are matched
+-- against events made from the facts:
 --
 -- * `process_creation`: one event per exec (`F.execs`): `Image`,
 --   `CommandLine`, `ParentImage`, `ParentCommandLine`, `User` (the box's
@@ -44,6 +50,7 @@ local util = require "sbx._sigma_util"
 local yaml = require "sbx._sigma_yaml"
 local regex = require "sbx._sigma_regex"
 local glob = require "sbx._sigma_glob"
+local auditd = require "sbx._sigma_auditd"
 
 local fail, interrupted, shown = util.fail, util.interrupted, util.shown
 local is_null, is_seq, is_map, text_of = yaml.is_null, yaml.is_seq, yaml.is_map, yaml.text_of
@@ -65,12 +72,27 @@ M.FIELDS = {
 	file_event = { "TargetFilename", "Image" },
 	network_connection = { "DestinationIp", "DestinationPort", "DestinationHostname", "Image",
 		"Initiated", "Protocol" },
+	-- `service: auditd`: the records' fields (and a0..aN), in sbx._sigma_auditd
+	auditd = auditd.FIELDS,
+	-- `product: linux` alone: keywords only, over command and script lines
+	keywords = {},
 }
 
+-- the field a keyword is matched against (no field's name holds a `|`)
+local KW = auditd.TEXT
+
+-- the log sources whose rules may hold keywords
+local KEYWORDS_OK = { auditd = true, keywords = true }
+
 --- The value modifiers understood (`re|i`, `re|m`, `re|s`: `re` and its
--- flags; `base64` and `base64offset` values match case-sensitively).
+-- flags, also spelt `re|ignorecase`, `re|multiline`, `re|dotall`;
+-- `base64` and `base64offset` values match case-sensitively).
 M.MODIFIERS = { "contains", "startswith", "endswith", "all", "cased", "windash", "base64",
-	"base64offset", "re", "re|i", "re|m", "re|s", "cidr", "exists", "lt", "lte", "gt", "gte" }
+	"base64offset", "re", "re|i", "re|m", "re|s", "re|ignorecase", "re|multiline", "re|dotall", "cidr",
+	"exists", "lt", "lte", "gt", "gte" }
+
+-- the re sub-modifiers, by their spellings
+local RE_FLAGS = { i = "i", m = "m", s = "s", ignorecase = "i", multiline = "m", dotall = "s" }
 
 -- the specification's modifiers that are not understood here
 local UNSUPPORTED = { utf16le = true, utf16be = true, utf16 = true, wide = true, expand = true,
@@ -78,6 +100,7 @@ local UNSUPPORTED = { utf16le = true, utf16be = true, utf16 = true, wide = true,
 	month = true, year = true }
 
 local CATEGORIES = "process_creation, file_event, network_connection"
+local SOURCES = "categories " .. CATEGORIES .. ", service auditd, or keywords with no category"
 
 -- level: severity and verdict
 local LEVELS = {
@@ -320,7 +343,7 @@ local function parse_key(key)
 		elseif m == "cased" and not special then spec.cased = true
 		elseif TRANSFORM[m] and not special then spec.transforms[#spec.transforms + 1] = m
 		elseif SPECIAL[m] and not special and not spec.cased and not spec.transforms[1] then spec.kind = m
-		elseif special == "re" and (m == "i" or m == "m" or m == "s") then spec.flags[m] = true
+		elseif special == "re" and RE_FLAGS[m] then spec.flags[RE_FLAGS[m]] = true
 		elseif m == "" then fail("an empty modifier in '%s'", shown(key))
 		elseif UNSUPPORTED[m] then fail("unsupported modifier '%s'", shown(m))
 		elseif TRANSFORM[m] or SPECIAL[m] or m == "cased" then
@@ -330,18 +353,53 @@ local function parse_key(key)
 	return spec
 end
 
--- the matcher of one `Field|mods: values` of a selection
-local function field_matcher(key, value, cat)
+local function known_field(cat, field)
+	if cat == "auditd" then return auditd.is_field(field) end
+	return FIELD_SET[cat][field]
+end
+
+-- `key`: a SYSCALL record one of the audit rules of the rule's
+-- definition would have written with that key
+local function key_test(spec, v, X)
+	if spec.kind ~= "plain" or spec.transforms[1] or spec.cased then fail("key takes plain values") end
+	local k = text_of(v)
+	local rules = k and X.keys[k]
+	if not rules then
+		fail("key '%s': no audit rule of the rule's definition sets it (only -w and -S rules)", shown(k or "?"))
+	end
+	return function(ev) return auditd.has_key(rules, ev) end
+end
+
+-- the matcher of one `Field|mods: values` of a selection (X: the rule's
+-- log source, `{ cat =, keys =, types = }`); a keyword's field is ""
+local function field_matcher(key, value, X)
 	local spec = parse_key(key)
-	local field = spec.field
-	if not FIELD_SET[cat][field] then fail("unknown field '%s' for category %s", shown(field), cat) end
+	local field, cat = spec.field, X.cat
+	if field == "" then
+		field, spec.field = KW, KW
+		-- anywhere in the text, unless a modifier places it
+		local placed = false
+		for _, t in ipairs(spec.transforms) do
+			placed = placed or t == "contains" or t == "startswith" or t == "endswith"
+		end
+		if spec.kind == "plain" and not placed then spec.transforms[#spec.transforms + 1] = "contains" end
+	elseif not known_field(cat, field) then
+		fail("unknown field '%s' for %s", shown(field), cat == "auditd" and "service auditd" or "category " .. cat)
+	end
 	local values = is_seq(value) and value or { value }
 	if type(value) == "table" and not is_null(value) and not is_seq(value) then
-		fail("the value of field %s must be a scalar or a list of scalars", field)
+		fail("the value of field %s must be a scalar or a list of scalars", spec.field == KW and "keywords" or field)
 	end
 	if not values[1] then fail("an empty list of values for field %s", field) end
 	local tests = {}
-	for i, v in ipairs(values) do tests[i] = value_test(field, spec, v) end
+	for i, v in ipairs(values) do
+		if cat == "auditd" and field == "key" then
+			tests[i] = key_test(spec, v, X)
+		else
+			tests[i] = value_test(field, spec, v)
+		end
+		if cat == "auditd" and field == "type" then X.types[#X.types + 1] = text_of(v) or "?" end
+	end
 	if spec.all then
 		return all_of(tests)
 	end
@@ -362,29 +420,35 @@ local function sorted_keys(t)
 	return keys
 end
 
-local function keyword(name)
-	fail("keyword selection '%s' (values without a field) is not supported", shown(name))
+local function keyword(name, X)
+	if not KEYWORDS_OK[X.cat] then
+		fail("keyword selection '%s' (values without a field) is not supported in category %s", shown(name), X.cat)
+	end
 end
 
--- a map of fields: an AND
-local function map_matcher(name, map, cat)
+-- a map of fields: an AND; a key "" or `|mods` is a keyword's
+local function map_matcher(name, map, X)
 	local tests = {}
 	for _, key in ipairs(sorted_keys(map)) do
-		if key == "" or key:sub(1, 1) == "|" then keyword(name) end
-		tests[#tests + 1] = field_matcher(key, map[key], cat)
+		if key == "" or key:sub(1, 1) == "|" then keyword(name, X) end
+		tests[#tests + 1] = field_matcher(key, map[key], X)
 	end
 	return all_of(tests)
 end
 
--- a selection: a map (AND of its fields) or a list of maps (OR)
-local function selection(name, body, cat)
-	if is_map(body) then return map_matcher(name, body, cat) end
+-- a selection: a map (AND of its fields), a list of maps (OR), or
+-- keywords (a value or a list of values: OR)
+local function selection(name, body, X)
+	if is_map(body) then return map_matcher(name, body, X) end
 	if is_null(body) or (is_seq(body) and not body[1]) then fail("selection '%s' is empty", shown(name)) end
-	if not is_seq(body) then keyword(name) end
+	if not is_seq(body) or not is_map(body[1]) then
+		keyword(name, X)
+		return field_matcher("", body, X)
+	end
 	local alts = {}
 	for i, m in ipairs(body) do
-		if not is_map(m) then keyword(name) end
-		alts[i] = map_matcher(name, m, cat)
+		if not is_map(m) then fail("selection '%s' mixes maps and keywords", shown(name)) end
+		alts[i] = map_matcher(name, m, X)
 	end
 	return any_of(alts)
 end
@@ -516,7 +580,7 @@ local function condition(text, sel, names)
 end
 
 -- the detection: its selections and its condition(s), as one predicate
-local function detection(det, cat)
+local function detection(det, X)
 	if not is_map(det) then fail("a rule needs a detection (a map)") end
 	if det.timeframe ~= nil then fail("timeframe (an aggregation) is not supported") end
 	local cond = det.condition
@@ -524,7 +588,7 @@ local function detection(det, cat)
 	local sel, names = {}, {}
 	for _, name in ipairs(sorted_keys(det)) do
 		if name ~= "condition" then
-			sel[name], names[#names + 1] = selection(name, det[name], cat), name
+			sel[name], names[#names + 1] = selection(name, det[name], X), name
 		end
 	end
 	local conds = {}
@@ -603,6 +667,50 @@ function BUILD.network_connection(F)
 	return out
 end
 
+function BUILD.auditd(F)
+	local out = auditd.events(F)
+	for i, r in ipairs(out) do out[i] = new_event(r) end
+	return out
+end
+
+-- a script's logical lines (`facts.scripts`, where the facts have them:
+-- a list, or a map by pid, of `{ lines = {...} }` or `{ text = }`)
+local function script_lines(s)
+	if type(s) ~= "table" then return {} end
+	if type(s.lines) == "table" then return s.lines end
+	if type(s.text) == "table" then return s.text end
+	local out = {}
+	if type(s.text) == "string" then
+		for l in (s.text .. "\n"):gmatch("([^\n]*)\n") do out[#out + 1] = l end
+	end
+	return out
+end
+
+-- `product: linux` with no category: one event per command line and per
+-- line of a script the run's interpreters read
+function BUILD.keywords(F)
+	local out = {}
+	for _, x in ipairs(F.execs or {}) do
+		if type(x.cmdline) == "string" then
+			out[#out + 1] = new_event { [KW] = x.cmdline, ["|what"] = "command line", ["|image"] = x.image }
+		end
+	end
+	local scripts = type(F.scripts) == "table" and F.scripts or {}
+	local keys = {}
+	for k in pairs(scripts) do keys[#keys + 1] = k end
+	table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+	for _, k in ipairs(keys) do
+		local s = scripts[k]
+		for _, l in ipairs(script_lines(s)) do
+			if type(l) == "string" and l ~= "" then
+				out[#out + 1] = new_event { [KW] = l, ["|what"] = "script line",
+					["|image"] = type(s.source) == "string" and s.source or s.path }
+			end
+		end
+	end
+	return out
+end
+
 local cache = setmetatable({}, { __mode = "k" })
 
 -- a category's events of a run's facts, made once per facts table
@@ -641,6 +749,12 @@ local function evidence(cat, ev)
 	if cat == "process_creation" then
 		out[1] = "Image=" .. quote(ev.Image or "?")
 		out[2] = "CommandLine=" .. quoted(ev.CommandLine or "")
+	elseif cat == "auditd" then
+		out[1] = "type=" .. ev.type
+		out[2] = (ev.type == "EXECVE" and "command line=" or "record=") .. quoted(ev[KW] or "")
+	elseif cat == "keywords" then
+		out[1] = ev["|what"] .. "=" .. quoted(ev[KW])
+		out[2] = ev["|image"] and "Image=" .. quote(ev["|image"]) or nil
 	elseif cat == "file_event" then
 		out[1] = "TargetFilename=" .. quote(ev.TargetFilename)
 		if ev.Image then out[2] = "Image=" .. quote(ev.Image) end
@@ -696,17 +810,42 @@ local function tags_of(tags)
 	return attack, tactic, notes
 end
 
+-- the services of Linux whose logs the box has no counterpart of: each
+-- logs what a daemon (or a scanner) saw, which a sample does not run
+local NO_LOG = {
+	sshd = "sshd's log of logins", vsftpd = "vsftpd's log", syslog = "the system log",
+	guacamole = "Guacamole's log", clamav = "ClamAV's scan log", cron = "cron's log",
+	auth = "the authentication log", sudo = "sudo's log", modsecurity = "ModSecurity's log",
+}
+
+-- the rule's log source: `{ cat =, keys =, types = }`
 local function logsource(ls)
 	if not is_map(ls) then fail("a rule needs a logsource (a map)") end
 	local product, cat = text_of(ls.product), text_of(ls.category)
 	if not product then fail("unsupported logsource: no product (only linux)") end
 	if product:lower() ~= "linux" then fail("unsupported logsource: product '%s' (only linux)", shown(product)) end
-	if not is_null(ls.service) then
-		fail("unsupported logsource: service '%s' (only categories %s)", shown(text_of(ls.service) or "?"), CATEGORIES)
+	local service = not is_null(ls.service) and (text_of(ls.service) or "?")
+	if service and (service:lower() ~= "auditd" or cat) then
+		local why = NO_LOG[service:lower()]
+		fail("unsupported logsource: service '%s'%s (only %s)", shown(service),
+			why and " (" .. why .. ": the box runs no such service)" or "", SOURCES)
 	end
-	if not cat then fail("unsupported logsource: no category (only %s)", CATEGORIES) end
-	if not FIELD_SET[cat] then fail("unsupported logsource: category '%s' (only %s)", shown(cat), CATEGORIES) end
-	return cat
+	if service then return { cat = "auditd", keys = auditd.keys(text_of(ls.definition)), types = {} } end
+	if not cat then return { cat = "keywords", types = {} } end
+	if not FIELD_SET[cat] or cat == "auditd" or cat == "keywords" then
+		fail("unsupported logsource: category '%s' (only %s)", shown(cat), SOURCES)
+	end
+	return { cat = cat, types = {} }
+end
+
+-- an auditd rule that names record types: one of them must be made
+local function check_types(X)
+	if X.cat ~= "auditd" or not X.types[1] then return end
+	for _, t in ipairs(X.types) do
+		if auditd.is_type(t) then return end
+	end
+	fail("auditd record type %s: the box makes no such record (only %s)",
+		shown(table.concat(X.types, ", ")), table.concat(auditd.TYPES, ", "))
 end
 
 -- what the rest of a document says that this engine does not read
@@ -743,8 +882,10 @@ local function compile_doc(doc, info)
 	local level = text_of(doc.level) or "medium"
 	if not LEVELS[level:lower()] then fail("unknown level '%s'", shown(level)) end
 	local severity, verdict = table.unpack(LEVELS[level:lower()])
-	local cat = logsource(doc.logsource)
-	local pred = detection(doc.detection, cat)
+	local X = logsource(doc.logsource)
+	local cat = X.cat
+	local pred = detection(doc.detection, X)
+	check_types(X)
 	local attack, tactic, notes = tags_of(doc.tags)
 	local name = "sigma." .. (info.id or info.title):gsub("[^%w_.-]+", "_")
 	local desc = text_of(doc.description)
