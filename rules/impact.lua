@@ -41,7 +41,7 @@ local function mass_delete(_, F)
 	return nil
 end
 
-return {
+local rules = {
 	T { id = "T1485", name = "data_destruction", tactic = "impact", severity = 8,
 		what = "destroyed data",
 		exec = { "^shred .*/dev/", "^dd .*if=/dev/[zu]%w+ .*of=/dev/[sv]d", "^dd .*of=/dev/[sv]d", "^dd .*of=/dev/nvme",
@@ -109,3 +109,43 @@ return {
 		what = "copied a file to another host",
 		exec = { "^scp .*[%w%.%-]+:", "^rsync .*[%w%.%-]+:", "^sftp ", "^smbclient .*put", "^pscp " } },
 }
+
+-- ---- more impact: disks' structure and content, firmware, floods ----
+
+-- a hundred or more connects or sends to one address
+local function flood(_, F)
+	local n = {}
+	for _, c in ipairs(F.connects) do
+		if not c.loopback and c.port ~= 53 and c.ip then
+			n[c.ip] = (n[c.ip] or 0) + 1
+			if n[c.ip] >= 100 then return ("%d connects or sends to %s"):format(n[c.ip], c.ip), n[c.ip] end
+		end
+	end
+	return nil
+end
+
+local MORE = {
+	T { id = "T1561.002", name = "disk_structure_wipe", tactic = "impact", severity = 8,
+		what = "wiped a disk's partition table or boot record",
+		exec = { "^dd .*of=/dev/[svx]?[sv]?d%a+ .*count=1", "^dd .*count=1 .*of=/dev/[svx]?[sv]?d%a",
+			"^dd .*of=/dev/nvme%d+n%d+ .*count=1",
+			"^wipefs", "^sgdisk .*%-[%a]*Z", "^sgdisk .*%-%-zap", "^parted .*mklabel", "^sfdisk .*%-%-delete",
+			"^fdisk /dev/" } },
+	T { id = "T1561.001", name = "disk_content_wipe", tactic = "impact", severity = 8,
+		what = "wiped a disk's content",
+		exec = { "^shred .*/dev/[svn]", "^dd .*if=/dev/[zu]%w+ .*of=/dev/[sv]d%a+ .*bs=[%d]+[MG]", "^blkdiscard",
+			"^hdparm .*%-%-security%-erase", "^nwipe", "^scrub /dev/" } },
+	T { id = "T1495", name = "firmware_corruption", tactic = "impact", severity = 9,
+		what = "changed the firmware",
+		write = { "^/sys/firmware/efi/efivars/", "^/dev/mtd", "^/dev/mem$" },
+		exec = { "^flashrom", "^efibootmgr .*%-[%a]*B", "^chattr %-i /sys/firmware/efi/efivars", "^fwupdmgr install",
+			"^mtd_debug erase" } },
+	T { id = "T1498", name = "network_flood", tactic = "impact", severity = 6,
+		what = "flooded a host with traffic",
+		exec = { "^hping3 .*%-%-flood", "^hping3 .*%-i u", "^slowhttptest", "^slowloris", "^ab %-n ?%d%d%d%d%d",
+			"^siege .*%-c ?%d%d%d", "^t50 " },
+		check = flood },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules
