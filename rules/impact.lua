@@ -112,13 +112,28 @@ local rules = {
 
 -- ---- more impact: disks' structure and content, firmware, floods ----
 
--- a hundred or more connects or sends to one address
-local function flood(_, F)
+-- a hundred or more connects or sends to one address (the events
+-- coalesce repeats into a `count`), or as many datagrams the sink took
+local function flood(run, F)
 	local n = {}
-	for _, c in ipairs(F.connects) do
-		if not c.loopback and c.port ~= 53 and c.ip then
-			n[c.ip] = (n[c.ip] or 0) + 1
-			if n[c.ip] >= 100 then return ("%d connects or sends to %s"):format(n[c.ip], c.ip), n[c.ip] end
+	local function add(ip, k)
+		n[ip] = (n[ip] or 0) + k
+		return n[ip] >= 100 and ("%d connects or sends to %s"):format(n[ip], ip) or nil
+	end
+	for _, e in ipairs(run.events or {}) do
+		if (e.kind == "connect" or e.kind == "send") and type(e.addr) == "string" then
+			local ip, port = e.addr:match("^%[?([^%]]*)%]?:(%d+)$")
+			if ip and port ~= "53" and not ip:find("^127%.") and ip ~= "::1" then
+				local hit = add(ip, math.tointeger(e.count) or 1)
+				if hit then return hit end
+			end
+		end
+	end
+	n = {}
+	for _, t in ipairs(F.traffic) do
+		if not t.loopback and t.port ~= 53 and t.ip then
+			local hit = add(t.ip, 1)
+			if hit then return hit end
 		end
 	end
 	return nil
