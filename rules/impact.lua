@@ -33,7 +33,10 @@ local function mass_delete(_, F)
 	local made, n, first = {}, 0, nil
 	for _, w in ipairs(F.writes) do made[w] = true end
 	for _, d in ipairs(F.deleted) do
-		if not made[d.path] and not d.path:find("^/tmp/") and not d.path:find("^/dev/shm/") then
+		-- /work is the program's own directory in the analysis box (its
+		-- copy and what it makes there: a build's scratch directories)
+		if not made[d.path] and not d.path:find("^/tmp/") and not d.path:find("^/dev/shm/")
+			and not d.path:find("^/work/") then
 			n, first = n + 1, first or d.path
 		end
 	end
