@@ -344,6 +344,12 @@ end
 -- left it (a double fork, a daemon), not the program started
 local function detached(_, F)
 	local first = F.execs[1] and F.execs[1].pid
+	local tree = false
+	for _, x in ipairs(F.execs) do
+		if first and x.ppid == first then tree = true end
+	end
+	-- the program started children of its own (a tree to break away from)
+	if not tree then return nil end
 	for _, x in ipairs(F.execs) do
 		if x.ppid == 1 and x.pid ~= first then return ("`%s` runs detached from its parent"):format(x.cmdline) end
 	end
