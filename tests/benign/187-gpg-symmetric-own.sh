@@ -8,3 +8,4 @@ mkdir -p "$GNUPGHOME" && chmod 700 "$GNUPGHOME"
 echo 'notes' > /work/notes.txt
 gpg --batch --yes --pinentry-mode loopback --passphrase pw -c -o /work/notes.gpg /work/notes.txt 2>/dev/null
 gpg --batch --yes --pinentry-mode loopback --passphrase pw -d /work/notes.gpg 2>/dev/null
+gpgconf --kill all 2>/dev/null || true
