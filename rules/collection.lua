@@ -67,7 +67,7 @@ local function cloud_dns(_, F)
 	return nil
 end
 
-return {
+local rules = {
 	T { id = "T1560.001", name = "archive_collected", tactic = "collection", severity = 5,
 		what = "archived sensitive data",
 		exec = { "^tar .*" .. SENSITIVE, "^tar .*/home", "^tar .*/root", "^tar .*%.ssh", "^tar .*%.gnupg",
@@ -130,3 +130,88 @@ return {
 			"^aws s3api put", "^gsutil cp", "^azcopy", "^megaput", "^mega%-put", "^dbxcli put" },
 		check = cloud_dns },
 }
+
+-- ---- archives made at all (information), and more collection and
+-- exfiltration: collection by a loop, mail, removable media, shared
+-- drives, repeated and scheduled uploads, a code repository as a drop ----
+
+-- three or more uploads by one tool (a loop over files)
+local UPLOAD = { "^curl .*%-T ", "^curl .*%-%-upload%-file", "^curl .*%-F ['\"]?%w+=@", "^curl .*%-%-data%-binary @",
+	"^wget .*%-%-post%-file", "^scp ", "^rsync .*[%w%.%-]+:" }
+
+local function repeated_uploads(_, F)
+	local n, first = 0, nil
+	for _, x in ipairs(F.execs) do
+		local cmd = rulekit.command(x)
+		for _, p in ipairs(UPLOAD) do
+			if cmd:find(p) then
+				n, first = n + 1, first or cmd
+				break
+			end
+		end
+	end
+	if n >= 3 then return ("%d uploads, first `%s`"):format(n, first), n end
+	return nil
+end
+
+local MORE = {
+	T { id = "T1560.001", name = "archive_made", tactic = "collection", severity = 1,
+		what = "made an archive (information)",
+		exec = { "^tar %-?[%a]*c", "^tar .* %-%-create", "^tar .* %-[%a]*c", "^zip ", "^gzip", "^bzip2", "^xz ",
+			"^xz$", "^7za? a ", "^rar a ", "^cpio %-[%a]*o", "^zstd ", "^lz4 " },
+		unless = { "^gzip %-[%a]*d", "^bzip2 %-[%a]*d", "^xz %-[%a]*d", "^zstd %-[%a]*d", "^gzip %-[%a]*l",
+			"^xz %-[%a]*l", "^gzip %-[%a]*t" } },
+	T { id = "T1119", name = "automated_collection", tactic = "collection", severity = 4,
+		what = "collected files by a search",
+		exec = { "^find .*%-exec cp ", "^find .*%-exec tar ", "^xargs .*cp ", "^xargs .*tar " },
+		cmdline = { "find .*|%s*xargs .*cp ", "find .*%-exec cp .*{}", "for [%w_]+ in %$%(find .*cp " } },
+	T { id = "T1114.001", name = "local_email", tactic = "collection", severity = 5,
+		what = "read local mail",
+		read = { "^/var/mail/", "^/var/spool/mail/", "/Maildir/cur/", "/Maildir/new/", "/%.thunderbird/.*/Mail/",
+			"/%.thunderbird/.*/ImapMail/", "/%.local/share/evolution/mail/", "/%.mbox$" },
+		exec = { "^cat .*/var/mail/", "^cat .*/var/spool/mail/", "^find .*Maildir", "^find .*%.thunderbird" } },
+	T { id = "T1025", name = "removable_media", tactic = "collection", severity = 4,
+		what = "collected data from removable media",
+		exec = { "^find /media", "^find /run/media", "^find /mnt/usb", "^ls .*%-R .*/media", "^cp .*/media/[^ ]+ ",
+			"^cp .*/run/media/[^ ]+ " },
+		read = { "^/media/[^/]+/[^/]+/", "^/run/media/[^/]+/[^/]+/" } },
+	T { id = "T1039", name = "network_share_data", tactic = "collection", severity = 4,
+		what = "collected data from a network share",
+		exec = { "^find /mnt/[%w_%-]*share", "^find /mnt/[%w_%-]*smb", "^find /mnt/[%w_%-]*nfs", "^find /net/",
+			"^cp .*/mnt/[%w_%-]*share", "^cp .*/mnt/[%w_%-]*nfs", "^smbclient .*%-c ['\"]?m?get", "^smbget " } },
+	T { id = "T1052.001", name = "usb_exfiltration", tactic = "exfiltration", severity = 5,
+		what = "copied data to removable media",
+		write = { "^/media/[^/]+/[^/]+/", "^/run/media/[^/]+/[^/]+/", "^/mnt/usb[^/]*/" },
+		exec = { "^cp .* /media/", "^cp .* /run/media/", "^rsync .* /media/", "^dd .*of=/media/" } },
+	T { id = "T1020", name = "automated_exfiltration", tactic = "exfiltration", severity = 6,
+		what = "uploaded files one after another",
+		check = repeated_uploads },
+	T { id = "T1029", name = "scheduled_transfer", tactic = "exfiltration", severity = 5,
+		what = "scheduled an upload",
+		exec = { "^systemd%-run .*%-%-on%-.* curl ", "^systemd%-run .*%-%-on%-.* scp ", "^systemd%-run .*%-%-on%-.* rsync ",
+			"^watch %-n ?%d+ .*curl .*%-T", "^watch %-n ?%d+ .*rsync " },
+		cmdline = { "%d+ %* %* %* %* .*curl .*%-T", "%d+ %* %* %* %* .*%-%-upload%-file", "%d+ %* %* %* %* .*rsync .*:",
+			"%d+ %* %* %* %* .*scp " } },
+	T { id = "T1567.001", name = "code_repository", tactic = "exfiltration", severity = 5,
+		what = "sent data to a code repository",
+		exec = { "^git push .*github%.com", "^git push .*gitlab%.com", "^git push .*bitbucket%.org", "^gh gist create",
+			"^curl .*api%.github%.com/gists", "^curl .*api%.github%.com/repos/.*contents" },
+		check = function(_, F)
+			local remote
+			for _, x in ipairs(F.execs) do
+				local cmd = rulekit.command(x)
+				remote = remote or cmd:match("^git remote add %S+ (%S*github%.com%S*)")
+					or cmd:match("^git remote add %S+ (%S*gitlab%.com%S*)")
+				if remote and cmd:find("^git push") then return ("pushed to %s"):format(remote) end
+			end
+			return nil
+		end },
+	T { id = "T1048.002", name = "encrypted_upload", tactic = "exfiltration", severity = 6,
+		what = "uploaded data over an encrypted protocol",
+		exec = { "^curl .*%-T .*https://", "^curl .*%-%-upload%-file .*https://", "^curl .*https://.*%-T ",
+			"^curl .*https://.*%-%-upload%-file", "^openssl s_client .*%-quiet", "^curl .*%-F ['\"]?%w+=@.*https://",
+			"^curl .*https://.*%-F ['\"]?%w+=@" } },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules

@@ -59,7 +59,7 @@ local function guessing(_, F)
 	return nil
 end
 
-return {
+local rules = {
 	T { id = "T1003.008", name = "shadow", tactic = "credential-access", severity = 8,
 		what = "read the password hashes",
 		-- the account tools read it to do their own job
@@ -130,3 +130,41 @@ return {
 		what = "captured network traffic",
 		exec = { "^tcpdump", "^tshark", "^dumpcap", "^ettercap", "^dsniff", "^ngrep" } },
 }
+
+-- ---- more credential access: cloud and container secrets, cracking,
+-- poisoned neighbours' caches, other users' SSH agents ----
+local MORE = {
+	T { id = "T1552.005", name = "cloud_metadata", tactic = "credential-access", severity = 6,
+		what = "asked the cloud instance metadata service",
+		exec = { "^curl .*169%.254%.169%.254", "^wget .*169%.254%.169%.254", "^curl .*metadata%.google%.internal",
+			"^curl .*fd00:ec2::254", "^curl .*100%.100%.100%.200" },
+		dns = { "^metadata%.google%.internal$", "^metadata$", "^instance%-data" },
+		check = function(_, F)
+			for _, c in ipairs(F.connects) do
+				if c.ip == "169.254.169.254" or c.ip == "100.100.100.200" then
+					return ("connected to %s:%s"):format(c.ip, tostring(c.port))
+				end
+			end
+			return nil
+		end },
+	T { id = "T1552.007", name = "container_api", tactic = "credential-access", severity = 6,
+		what = "asked a container API for secrets",
+		read = { "/var/run/secrets/kubernetes%.io/serviceaccount/token$", "/run/secrets/kubernetes%.io/serviceaccount/token$" },
+		exec = { "^curl .*%-%-unix%-socket .*docker%.sock", "^curl .*:2375/", "^curl .*:2376/", "^curl .*:10250/",
+			"^curl .*kubernetes%.default", "^kubectl get secrets?", "^kubectl .*get secrets?", "^docker inspect .*Env" } },
+	T { id = "T1110.002", name = "password_cracking", tactic = "credential-access", severity = 6,
+		what = "cracked password hashes",
+		exec = { "^john ", "^john$", "^hashcat ", "^unshadow ", "^ophcrack", "^rainbowcrack", "^rcrack " } },
+	T { id = "T1557.002", name = "arp_poisoning", tactic = "credential-access", severity = 7,
+		what = "poisoned the neighbours' ARP caches",
+		exec = { "^arpspoof ", "^ettercap .*%-M ?arp", "^bettercap", "^arping .*%-U", "^arping .*%-A" },
+		write = { "^/proc/sys/net/ipv4/ip_forward$", "^/proc/sys/net/ipv4/conf/[^/]+/forwarding$" } },
+	T { id = "T1563.001", name = "ssh_hijacking", tactic = "lateral-movement", severity = 6,
+		what = "looked for other users' SSH agents",
+		exec = { "^find .*ssh%-%*", "^find .*agent%.%*", "^grep .*SSH_AUTH_SOCK .*/proc/", "^grep .*SSH_AUTH_SOCK /proc",
+			"^ls .*/tmp/ssh%-%*" },
+		read = { "^/tmp/ssh%-[^/]+/agent%.%d+$" } },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules

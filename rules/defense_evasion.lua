@@ -16,6 +16,16 @@ local HISTORY = { "/%.bash_history$", "/%.zsh_history$", "/%.sh_history$", "/%.h
 local INTERPRETERS = { sh = true, bash = true, dash = true, zsh = true, ksh = true, busybox = true,
 	perl = true, ruby = true, node = true, php = true }
 
+-- a command line that clears the history (`history -c`) other than in a
+-- trap on EXIT (or 0): that is a shell's own set-up for its logout, as
+-- a ~/.bash_logout holding `history -c` is; the same outside such a trap
+-- is an act (docs/batch.md, "History cleared: an act or a logout")
+local function at_will(cmdline)
+	if type(cmdline) ~= "string" then return false end
+	local s = cmdline:gsub("trap%s+%-?%-?%s*(['\"])(.-)%1%s+EXIT", ""):gsub("trap%s+%-?%-?%s*(['\"])(.-)%1%s+0%f[%D]", "")
+	return s:find("history %-c") ~= nil
+end
+
 local function self_deleted(_, F)
 	local mine = {}
 	for i, x in ipairs(F.execs) do
@@ -165,14 +175,23 @@ local function port_lock(_, F)
 	return nil
 end
 
-return {
+local rules = {
 	T { id = "T1070.003", name = "history_cleared", tactic = "stealth", severity = 6,
 		what = "cleared the command history",
 		delete = HISTORY, write = HISTORY,
-		cmdline = { "history %-c", "history %-w /dev/null" },
-		-- the builtin in a script's text: no exec shows it
-		script = { "%f[%w]history%s+%-c", "%f[%w]history%s+%-w%s+/dev/null" },
+		cmdline = { "history %-w /dev/null" },
+		-- the builtin in a script's text (no exec shows it), as an act
+		script = { "%f[%w]history%s+%-w%s+/dev/null" },
 		check = function(_, F)
+			-- `history -c` as an act; not in a trap on EXIT, where it is
+			-- a shell's own set-up to keep no history at logout
+			for _, x in ipairs(F.execs) do
+				if at_will(x.cmdline) then return ("ran `%s`"):format(x.cmdline) end
+			end
+			-- the builtin in a script's text, where no exec shows it
+			for _, l in ipairs(F.script_lines or {}) do
+				if at_will(l.text) then return ("ran the script line `%s`"):format(l.text) end
+			end
 			for _, l in ipairs(F.links) do
 				for _, p in ipairs(HISTORY) do
 					if l.path:find(p) then return ("linked %s to %s"):format(l.path, tostring(l.target)) end
@@ -239,7 +258,11 @@ return {
 		exec = { "^gcc ", "^cc ", "^clang ", "^tcc ", "^g%+%+ ", "^go build", "^rustc " } },
 	T { id = "T1546.005", name = "trap", tactic = "persistence", severity = 4,
 		what = "set a signal trap that runs a command",
-		cmdline = { "trap ['\"][^'\"]+['\"] %u+", "trap %-%- ['\"]" },
+		-- a trap on EXIT alone is a script's clean-up: a trap on a signal,
+		-- DEBUG, ERR or RETURN runs code at another moment
+		cmdline = { "trap ['\"][^'\"]+['\"] [%u%d ]*%f[%u][A-DF-Z]%u*", "trap ['\"][^'\"]+['\"] [%u%d ]*EXIT%u",
+			"trap ['\"][^'\"]+['\"] [%u%d ]*%f[%u]E[A-WYZ]", "trap %-%- ['\"][^'\"]+['\"] [%u%d ]*%f[%u][A-DF-Z]%u*",
+			"trap ['\"][^'\"]+['\"] [%d ]*%f[%d][1-9]" },
 		-- in a script's text only the DEBUG hook (run before every
 		-- command): an EXIT or INT trap is how scripts clean up
 		script = { "^trap%s.*%sDEBUG$" } },
@@ -360,3 +383,86 @@ return {
 		what = "ran code from memory",
 		check = from_memory },
 }
+
+-- ---- more defence evasion: disguised services, names and types,
+-- detached process trees, persistence removed, obfuscated commands ----
+
+-- document extensions a second extension hides behind
+local DOCS = { pdf = true, doc = true, docx = true, xls = true, xlsx = true, jpg = true, jpeg = true, png = true,
+	gif = true, txt = true, mp3 = true, mp4 = true, zip = true, odt = true, csv = true }
+
+local function double_extension(_, F)
+	for _, x in ipairs(F.execs) do
+		local a, b = basename(x.image):match("%.(%w+)%.(%w+)$")
+		if a and DOCS[a:lower()] and not DOCS[b:lower()] then return "ran " .. x.image end
+	end
+	for _, w in ipairs(F.written) do
+		local a, b = basename(w.path):match("%.(%w+)%.(%w+)$")
+		if a and DOCS[a:lower()] and (b == "sh" or b == "py" or b == "elf" or b == "bin" or b == "desktop") then
+			return "wrote " .. w.path
+		end
+	end
+	return nil
+end
+
+local function wrong_type(_, F)
+	for _, x in ipairs(F.execs) do
+		local ext = basename(x.image):match("%.(%w+)$")
+		if ext and DOCS[ext:lower()] then return "ran " .. x.image end
+	end
+	for _, d in ipairs(F.dropped) do
+		local ext = basename(d.path):match("%.(%w+)$")
+		if ext and DOCS[ext:lower()] and type(d.type) == "string" and d.type:find("^ELF ") then
+			return ("left %s, an ELF (%s)"):format(d.path, d.type)
+		end
+	end
+	return nil
+end
+
+-- a process that runs an exec reparented to the box's init: its parent
+-- left it (a double fork, a daemon), not the program started
+local function detached(_, F)
+	local first = F.execs[1] and F.execs[1].pid
+	local tree = false
+	for _, x in ipairs(F.execs) do
+		if first and x.ppid == first then tree = true end
+	end
+	-- the program started children of its own (a tree to break away from)
+	if not tree then return nil end
+	for _, x in ipairs(F.execs) do
+		if x.ppid == 1 and x.pid ~= first then return ("`%s` runs detached from its parent"):format(x.cmdline) end
+	end
+	return nil
+end
+
+local MORE = {
+	T { id = "T1036.004", name = "masquerade_service", tactic = "stealth", severity = 6,
+		what = "named a service or a task like a system one",
+		write = { "/systemd/[%w/]*systemd%-[^/]*%.service$", "/systemd/[%w/]*dbus%-[^/]*%.service$",
+			"/systemd/[%w/]*kworker[^/]*%.service$", "/systemd/[%w/]*systemd%-[^/]*%.timer$",
+			"^/etc/cron%.d/[%w%-]*kernel", "^/etc/init%.d/kworker", "^/etc/init%.d/systemd%-" } },
+	T { id = "T1036.007", name = "double_extension", tactic = "stealth", severity = 5,
+		what = "hid a program behind a document's extension",
+		check = double_extension },
+	T { id = "T1036.008", name = "masquerade_file_type", tactic = "stealth", severity = 5,
+		what = "disguised a program as another type of file",
+		check = wrong_type },
+	T { id = "T1036.009", name = "break_process_tree", tactic = "stealth", severity = 3,
+		what = "detached a process from its parent",
+		exec = { "^setsid ", "^daemonize ", "^start%-stop%-daemon .*%-%-background" },
+		check = detached },
+	T { id = "T1070.009", name = "persistence_cleared", tactic = "stealth", severity = 5,
+		what = "removed persistence it had set",
+		exec = { "^crontab %-r", "^atrm ", "^rm .*/etc/cron%.d/", "^rm .*%.config/autostart/", "^rm .*/systemd/system/[^ ]+%.service",
+			"^rm .*%.config/systemd/user/" },
+		delete = { "^/etc/cron%.d/", "^/var/spool/cron/", "/%.config/autostart/", "/systemd/system/[^/]+%.service$",
+			"/%.config/systemd/user/[^/]+%.service$", "^/etc/rc%.local$" } },
+	T { id = "T1027.010", name = "command_obfuscation", tactic = "stealth", severity = 5,
+		what = "obfuscated a command",
+		cmdline = { "%${IFS}", "%$IFS%$", "\\x%x%x\\x%x%x\\x%x%x", "%$'\\x%x%x", "%$'\\%d%d%d\\%d%d%d",
+			"eval .*%$%(printf ", "eval .*%$%(echo .*|%s*rev", "eval .*%$%(echo .*|%s*tr ", "%${[%w_]+:%d+:%d+}%${[%w_]+:%d+:%d+}",
+			"['\"][a-z]['\"][a-z]['\"][a-z]", "\\[a-z]\\[a-z]\\[a-z]" } },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules

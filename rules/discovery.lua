@@ -182,4 +182,45 @@ rules[#rules + 1] = {
 	end,
 }
 
+-- ---- more discovery, each information alone (severity 1): the host's
+-- name, devices and drivers, windows, logs, the way out to the Internet,
+-- cloud resources ----
+local MORE = {
+	{ id = "T1082", name = "host_name", what = "asked for the host's name",
+		exec = { "^hostname$", "^hostname %-[sfdAa]", "^cat .*/etc/hostname", "^cat .*/etc/machine%-id",
+			"^printenv HOSTNAME", "^uname %-n" },
+		read = { "^/etc/hostname$", "^/proc/sys/kernel/hostname$" } },
+	{ id = "T1120", name = "peripheral_discovery", what = "listed the attached devices",
+		exec = { "^lsusb", "^lspci", "^lsblk", "^lshw", "^udevadm info", "^ls .*/sys/bus/usb", "^ls .*/dev/disk",
+			"^cat .*/proc/bus/", "^hwinfo", "^lsscsi", "^blkid" },
+		read = { "^/sys/bus/usb/devices/[^/]+/product$", "^/proc/bus/input/devices$", "^/proc/scsi/scsi$" } },
+	{ id = "T1652", name = "driver_discovery", what = "listed the kernel's drivers",
+		exec = { "^lsmod", "^modinfo ", "^cat .*/proc/modules", "^kmod list", "^ls .*/sys/module", "^ls .*/lib/modules" },
+		read = { "^/proc/modules$" } },
+	{ id = "T1010", name = "window_discovery", what = "listed the open windows",
+		exec = { "^wmctrl %-l", "^xdotool search", "^xdotool getactivewindow", "^xprop %-root", "^xwininfo",
+			"^xlsclients" } },
+	{ id = "T1654", name = "log_enumeration", what = "read the system's logs",
+		exec = { "^journalctl", "^cat .*/var/log/", "^tail .*/var/log/", "^grep .*/var/log/", "^less .*/var/log/",
+			"^zcat .*/var/log/", "^lastb", "^last %-f", "^aureport", "^ausearch", "^dmesg" },
+		read = { "^/var/log/auth%.log", "^/var/log/syslog", "^/var/log/secure", "^/var/log/messages",
+			"^/var/log/audit/", "^/var/log/kern%.log", "^/var/log/wtmp$", "^/var/log/btmp$" } },
+	{ id = "T1016.001", name = "internet_check", what = "checked its way out to the Internet",
+		exec = { "^ping .*8%.8%.8%.8", "^ping .*1%.1%.1%.1", "^ping .*google%.com", "^ip route get", "^ip r get",
+			"^traceroute", "^tracepath", "^mtr ", "^curl .*connectivity", "^curl .*generate_204",
+			"^wget .*%-%-spider" },
+		dns = { "^connectivity%-check", "^connectivitycheck%.", "^detectportal%.", "^captive%.", "^nmcheck%.",
+			"^clients3%.google%.com$" } },
+	{ id = "T1580", name = "cloud_infrastructure", what = "listed cloud infrastructure",
+		exec = { "^aws ec2 describe", "^aws sts get%-caller%-identity", "^aws iam list", "^aws rds describe",
+			"^gcloud compute .*list", "^gcloud projects list", "^az vm list", "^az account show", "^doctl " } },
+	{ id = "T1619", name = "cloud_storage_discovery", what = "listed cloud storage",
+		exec = { "^aws s3 ls", "^aws s3api list%-", "^gsutil ls", "^gcloud storage ls", "^az storage .*list",
+			"^rclone ls", "^rclone lsd" } },
+}
+for _, s in ipairs(MORE) do
+	s.tactic, s.severity = "discovery", 1
+	rules[#rules + 1] = T(s)
+end
+
 return rules

@@ -100,7 +100,7 @@ local function downloaded_and_run(_, F)
 	return nil
 end
 
-return {
+local rules = {
 	T { id = "T1059.004", name = "reverse_shell", tactic = "execution", severity = 9,
 		what = "wired a shell to a socket",
 		cmdline = { "/dev/tcp/", "/dev/udp/", "nc .*%-e ?/bin/", "nc .*%-e ?sh", "ncat .*%-e", "nc .*%-c ?sh",
@@ -154,3 +154,166 @@ return {
 		exec = { "^ssh .*%-[%a]*[LR] ?%d", "^ssh .*%-[%a]*[LR] ?%w+:", "^chisel ", "^iodine", "^dnscat",
 			"^ngrok ", "^cloudflared .*tunnel", "^autossh ", "^sshuttle ", "^ligolo", "^stunnel" } },
 }
+
+-- ---- techniques simply present, and more execution and command and
+-- control: interpreters at info severity (0-2: listed, the run stays
+-- clean; a more severe rule of the same id, such as reverse_shell, names
+-- the act, and the behaviour summary and batch's tally count each id once,
+-- from its most severe finding), container and deployment tools, remote
+-- access software, protocols and channels ----
+
+-- a process whose runtime (sbx.facts: by its image or the libraries it
+-- read) is the one given
+local function runtime_ran(want)
+	return function(_, F)
+		for _, x in ipairs(F.execs) do
+			if x.pid and F.runtime[x.pid] == want then return ("%s ran `%s`"):format(want, x.cmdline) end
+		end
+		return nil
+	end
+end
+
+-- DNS names that look generated: eight or more distinct names looked up
+-- whose first label is ten or more letters and digits with few vowels
+local function generated_names(_, F)
+	local seen, n, first = {}, 0, nil
+	for _, d in ipairs(F.dns) do
+		local h = type(d.hostname) == "string" and d.hostname:lower() or ""
+		local label = h:match("^([%l%d]+)%.")
+		if label and #label >= 10 and not seen[h] then
+			local vowels = select(2, label:gsub("[aeiou]", ""))
+			if vowels * 4 < #label then
+				seen[h], n, first = true, n + 1, first or h
+			end
+		end
+	end
+	if n >= 8 then return ("looked up %d generated-looking names, first %s"):format(n, first), n end
+	return nil
+end
+
+-- a name looked up that carries data: a label of 30 or more characters
+-- of hex or base32/base64 text, or twenty or more names under one domain
+local function dns_tunnel(_, F)
+	local under = {}
+	for _, d in ipairs(F.dns) do
+		local h = type(d.hostname) == "string" and d.hostname:lower() or ""
+		for label in h:gmatch("[^%.]+") do
+			if #label >= 30 and label:find("^[%w%-_]+$") then return "looked up " .. h end
+		end
+		local dom = h:match("([^%.]+%.[^%.]+)$")
+		if dom then
+			under[dom] = (under[dom] or 0) + 1
+			if under[dom] >= 20 then return ("looked up %d names under %s"):format(under[dom], dom) end
+		end
+	end
+	return nil
+end
+
+-- a datagram to a port that is not a usual UDP service
+local UDP_USUAL = { [53] = true, [123] = true, [67] = true, [68] = true, [443] = true, [5353] = true }
+
+local function udp_channel(_, F)
+	for _, list in ipairs { F.connects, F.traffic } do
+		for _, c in ipairs(list) do
+			if c.protocol == "udp" and not c.loopback and c.port and not UDP_USUAL[c.port] then
+				return ("sent datagrams to %s:%d (udp)"):format(tostring(c.ip), c.port)
+			end
+		end
+	end
+	return nil
+end
+
+-- connects to one of ports (a set)
+local function connect_to(ports)
+	return function(_, F)
+		for _, c in ipairs(F.connects) do
+			if not c.loopback and ports[c.port] then
+				return ("connected to %s:%d"):format(tostring(c.ip), c.port)
+			end
+		end
+		return nil
+	end
+end
+
+local MORE = {
+	T { id = "T1059.004", name = "shell_script", tactic = "execution", severity = 1,
+		what = "ran a Unix shell script (information)",
+		exec = { "^[bdkz]?a?sh [^%-]", "^[bdkz]?a?sh %-[%a]*c", "^[bdkz]?a?sh %-[%a]+ [^%-]", "^busybox sh",
+			"^%S+%.sh$", "^%S+%.sh ", "^%S+%.bash$", "^%S+%.bash " } },
+	T { id = "T1059.006", name = "python_script", tactic = "execution", severity = 1,
+		what = "ran a Python program (information)",
+		exec = { "^python[%d%.]* " },
+		check = runtime_ran("python") },
+	T { id = "T1059.007", name = "javascript", tactic = "execution", severity = 1,
+		what = "ran a JavaScript program (information)",
+		exec = { "^node ", "^nodejs ", "^deno ", "^bun " },
+		check = runtime_ran("node") },
+	T { id = "T1059.011", name = "lua_script", tactic = "execution", severity = 1,
+		what = "ran a Lua program (information)",
+		exec = { "^lua[%d%.]* ", "^lua[%d%.]*$", "^luajit " } },
+	T { id = "T1059.001", name = "powershell", tactic = "execution", severity = 3,
+		what = "ran PowerShell",
+		exec = { "^pwsh", "^powershell" } },
+	T { id = "T1609", name = "container_command", tactic = "execution", severity = 4,
+		what = "ran a command in a container",
+		exec = { "^docker exec ", "^docker container exec ", "^podman exec ", "^kubectl exec ", "^crictl exec ",
+			"^nerdctl exec ", "^ctr .*task exec" } },
+	T { id = "T1610", name = "deploy_container", tactic = "execution", severity = 4,
+		what = "started a container",
+		exec = { "^docker run ", "^docker container run ", "^docker create ", "^podman run ", "^kubectl run ",
+			"^nerdctl run ", "^kubectl apply .*pod" } },
+	T { id = "T1612", name = "build_image", tactic = "stealth", severity = 3,
+		what = "built a container image on the host",
+		exec = { "^docker build", "^docker image build", "^docker buildx build", "^podman build", "^buildah ",
+			"^kaniko", "^nerdctl build" } },
+	T { id = "T1053.007", name = "orchestration_job", tactic = "persistence", severity = 5,
+		what = "scheduled a container orchestration job",
+		exec = { "^kubectl create cronjob", "^kubectl create job", "^kubectl apply .*cron", "^kubectl run .*%-%-schedule" } },
+	T { id = "T1072", name = "deployment_tools", tactic = "execution", severity = 4,
+		what = "ran commands through a software deployment tool",
+		exec = { "^ansible ", "^ansible%-playbook ", "^salt ", "^salt%-call ", "^puppet apply", "^chef%-client",
+			"^pdsh ", "^clush " } },
+	T { id = "T1219", name = "remote_access_tools", tactic = "command-and-control", severity = 5,
+		what = "ran remote access software",
+		exec = { "^anydesk", "^teamviewer", "^rustdesk", "^x11vnc", "^vncserver", "^tigervncserver", "^meshagent",
+			"^screenconnect", "^splashtop", "^remmina" } },
+	T { id = "T1071.004", name = "dns_c2", tactic = "command-and-control", severity = 5,
+		what = "carried data in DNS",
+		exec = { "^dig .*TXT", "^dig .*txt", "^nslookup .*%-type=txt", "^nslookup .*%-q=txt", "^host %-t txt",
+			"^dnscat", "^iodine" },
+		check = dns_tunnel },
+	T { id = "T1071.002", name = "file_transfer_c2", tactic = "command-and-control", severity = 4,
+		what = "used a file transfer protocol",
+		exec = { "^curl .*ftps?://", "^wget .*ftps?://", "^lftp ", "^tftp ", "^ftp " },
+		check = connect_to { [21] = true, [69] = true, [989] = true, [990] = true } },
+	T { id = "T1071.003", name = "mail_c2", tactic = "command-and-control", severity = 4,
+		what = "used a mail protocol",
+		exec = { "^sendmail ", "^mail ", "^mailx ", "^mutt ", "^swaks ", "^msmtp ", "^curl .*smtps?://" },
+		check = connect_to { [25] = true, [465] = true, [587] = true, [110] = true, [143] = true, [993] = true,
+			[995] = true } },
+	T { id = "T1095", name = "non_app_protocol", tactic = "command-and-control", severity = 4,
+		what = "talked over a non-application protocol",
+		exec = { "^hping3? ", "^nping ", "^ping .*%-p ?%x+", "^icmpsh", "^ptunnel" },
+		check = udp_channel },
+	T { id = "T1102", name = "web_service", tactic = "command-and-control", severity = 5,
+		what = "used a public web service as a channel",
+		dns = { "^raw%.githubusercontent%.com$", "^gist%.github", "^pastebin%.com$", "^paste%.ee$",
+			"^api%.telegram%.org$", "^docs%.google%.com$", "^dl%.dropboxusercontent%.com$", "^pastes%.io$",
+			"^rentry%.co$", "^ghostbin" },
+		exec = { "^curl .*pastebin%.com/raw", "^curl .*raw%.githubusercontent", "^wget .*pastebin%.com/raw",
+			"^curl .*api%.telegram%.org", "^curl .*gist%.githubusercontent" } },
+	T { id = "T1573.002", name = "asymmetric_channel", tactic = "command-and-control", severity = 5,
+		what = "opened a TLS channel by hand",
+		exec = { "^openssl s_client", "^ncat .*%-%-ssl", "^socat .*openssl", "^socat .*OPENSSL", "^stunnel" } },
+	T { id = "T1568.002", name = "generated_domains", tactic = "command-and-control", severity = 6,
+		what = "looked up generated domain names",
+		check = generated_names },
+	T { id = "T1090.003", name = "multi_hop_proxy", tactic = "command-and-control", severity = 5,
+		what = "went through an anonymising network",
+		dns = { "%.onion$", "%.i2p$" },
+		exec = { "^torsocks ", "^torify ", "^proxychains", "^curl .*%-%-socks5%-hostname .*%.onion",
+			"^curl .*%.onion" } },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules

@@ -101,7 +101,10 @@ local function mass_delete(_, F)
 	local made, n, first = {}, 0, nil
 	for _, w in ipairs(F.writes) do made[w] = true end
 	for _, d in ipairs(F.deleted) do
-		if not made[d.path] and not d.path:find("^/tmp/") and not d.path:find("^/dev/shm/") then
+		-- /work is the program's own directory in the analysis box (its
+		-- copy and what it makes there: a build's scratch directories)
+		if not made[d.path] and not d.path:find("^/tmp/") and not d.path:find("^/dev/shm/")
+			and not d.path:find("^/work/") then
 			n, first = n + 1, first or d.path
 		end
 	end
@@ -109,7 +112,7 @@ local function mass_delete(_, F)
 	return nil
 end
 
-return {
+local rules = {
 	T { id = "T1485", name = "data_destruction", tactic = "impact", severity = 8,
 		what = "destroyed data",
 		exec = { "^shred .*/dev/", "^dd .*if=/dev/[zu]%w+ .*of=/dev/[sv]d", "^dd .*of=/dev/[sv]d", "^dd .*of=/dev/nvme",
@@ -183,3 +186,58 @@ return {
 		what = "copied a file to another host",
 		exec = { "^scp .*[%w%.%-]+:", "^rsync .*[%w%.%-]+:", "^sftp ", "^smbclient .*put", "^pscp " } },
 }
+
+-- ---- more impact: disks' structure and content, firmware, floods ----
+
+-- a hundred or more connects or sends to one address (the events
+-- coalesce repeats into a `count`), or as many datagrams the sink took
+local function flood(run, F)
+	local n = {}
+	local function add(ip, k)
+		n[ip] = (n[ip] or 0) + k
+		return n[ip] >= 100 and ("%d connects or sends to %s"):format(n[ip], ip) or nil
+	end
+	for _, e in ipairs(run.events or {}) do
+		if (e.kind == "connect" or e.kind == "send") and type(e.addr) == "string" then
+			local ip, port = e.addr:match("^%[?([^%]]*)%]?:(%d+)$")
+			if ip and port ~= "53" and not ip:find("^127%.") and ip ~= "::1" then
+				local hit = add(ip, math.tointeger(e.count) or 1)
+				if hit then return hit end
+			end
+		end
+	end
+	n = {}
+	for _, t in ipairs(F.traffic) do
+		if not t.loopback and t.port ~= 53 and t.ip then
+			local hit = add(t.ip, 1)
+			if hit then return hit end
+		end
+	end
+	return nil
+end
+
+local MORE = {
+	T { id = "T1561.002", name = "disk_structure_wipe", tactic = "impact", severity = 8,
+		what = "wiped a disk's partition table or boot record",
+		exec = { "^dd .*of=/dev/[svx]?[sv]?d%a+ .*count=1", "^dd .*count=1 .*of=/dev/[svx]?[sv]?d%a",
+			"^dd .*of=/dev/nvme%d+n%d+ .*count=1",
+			"^wipefs", "^sgdisk .*%-[%a]*Z", "^sgdisk .*%-%-zap", "^parted .*mklabel", "^sfdisk .*%-%-delete",
+			"^fdisk /dev/" } },
+	T { id = "T1561.001", name = "disk_content_wipe", tactic = "impact", severity = 8,
+		what = "wiped a disk's content",
+		exec = { "^shred .*/dev/[svn]", "^dd .*if=/dev/[zu]%w+ .*of=/dev/[sv]d%a+ .*bs=[%d]+[MG]", "^blkdiscard",
+			"^hdparm .*%-%-security%-erase", "^nwipe", "^scrub /dev/" } },
+	T { id = "T1495", name = "firmware_corruption", tactic = "impact", severity = 9,
+		what = "changed the firmware",
+		write = { "^/sys/firmware/efi/efivars/", "^/dev/mtd", "^/dev/mem$" },
+		exec = { "^flashrom", "^efibootmgr .*%-[%a]*B", "^chattr %-i /sys/firmware/efi/efivars", "^fwupdmgr install",
+			"^mtd_debug erase" } },
+	T { id = "T1498", name = "network_flood", tactic = "impact", severity = 6,
+		what = "flooded a host with traffic",
+		exec = { "^hping3 .*%-%-flood", "^hping3 .*%-i u", "^slowhttptest", "^slowloris", "^ab %-n ?%d%d%d%d%d",
+			"^siege .*%-c ?%d%d%d", "^t50 " },
+		check = flood },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules

@@ -8,7 +8,7 @@
 -- writes fail in the box, and are still what the program tried).
 local T = rulekit.technique
 
-return {
+local rules = {
 	T { id = "T1053.003", name = "cron", tactic = "persistence", severity = 6,
 		what = "installed a cron job",
 		write = { "^/etc/crontab$", "^/etc/cron%.[%w]+/", "^/var/spool/cron/", "^/etc/anacrontab$" },
@@ -78,3 +78,16 @@ return {
 		write = { "^/usr/s?bin/", "^/s?bin/", "^/usr/local/s?bin/", "^/usr/lib/[^/]*%.so", "^/lib/[^/]*%.so",
 			"^/usr/lib/x86_64%-linux%-gnu/[^/]*%.so" } },
 }
+
+-- ---- more persistence: browser extensions ----
+local MORE = {
+	T { id = "T1176", name = "browser_extension", tactic = "persistence", severity = 6,
+		what = "installed a browser extension",
+		write = { "/%.mozilla/firefox/[^/]+/extensions/", "/%.config/google%-chrome/[^/]+/Extensions/",
+			"/%.config/chromium/[^/]+/Extensions/", "/External Extensions/", "^/usr/share/mozilla/extensions/",
+			"^/opt/google/chrome/extensions/", "/%.config/BraveSoftware/.*/Extensions/" },
+		exec = { "%-%-load%-extension=" } },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules

@@ -7,7 +7,7 @@ local T = rulekit.technique
 local ATTACH = { [4] = "PTRACE_POKETEXT", [5] = "PTRACE_POKEDATA", [6] = "PTRACE_POKEUSER",
 	[13] = "PTRACE_SETREGS", [16] = "PTRACE_ATTACH", [0x4206] = "PTRACE_SEIZE" }
 
-return {
+local rules = {
 	T { id = "T1548.001", name = "setid_bit", tactic = "privilege-escalation", severity = 8,
 		what = "set a set-user-id or set-group-id bit",
 		exec = { "^chmod .*[ugoa]*%+[rwxXt]*s", "^chmod %-?%-?%a* ?0?[2467]%d%d%d " },
@@ -81,3 +81,34 @@ return {
 		write = { "^/proc/%d+/mem$", "^/proc/%d+/task/%d+/mem$" },
 		exec = { "^dd .*of=/proc/%d+/mem" } },
 }
+
+-- ---- more privilege escalation: valid local accounts, the PATH ----
+
+-- programs a user or a script runs by name; one of these run from a
+-- writable place was found there through PATH
+local COMMON = { ls = true, ps = true, sudo = true, su = true, id = true, cat = true, netstat = true, ss = true,
+	top = true, ssh = true, passwd = true, login = true, whoami = true, uname = true, grep = true, find = true,
+	ifconfig = true, ip = true, lsof = true, kill = true, systemctl = true, apt = true, git = true }
+
+local function path_hijack(_, F)
+	for _, x in ipairs(F.execs) do
+		local img = x.image or ""
+		local writable = img:find("^/tmp/") or img:find("^/var/tmp/") or img:find("^/dev/shm/")
+			or img:find("^/home/") or img:find("^/run/user/")
+		if writable and COMMON[rulekit.basename(img)] then return ("ran %s for %s"):format(img, rulekit.basename(img)) end
+	end
+	return nil
+end
+
+local MORE = {
+	T { id = "T1078.003", name = "local_account_use", tactic = "privilege-escalation", severity = 4,
+		what = "switched to another local account",
+		exec = { "^su %-? ?[%w_]+", "^su %-c", "^su %-l ", "^su %-s ", "^su$", "^runuser ", "^login %-f" } },
+	T { id = "T1574.007", name = "path_interception", tactic = "privilege-escalation", severity = 6,
+		what = "put a program of its own ahead in PATH",
+		cmdline = { "PATH=/tmp", "PATH=/dev/shm", "PATH=/var/tmp", "PATH=%.:", "PATH=%./" },
+		check = path_hijack },
+}
+for _, r in ipairs(MORE) do rules[#rules + 1] = r end
+
+return rules
