@@ -355,32 +355,8 @@ describe("a sample that is not executable [" .. S.priv .. "]", function()
 	end)
 end)
 
-describe("CPython's own tests in the analysis box [" .. S.priv .. "]", function()
-	S.leak_check(before_each, after_each, assert)
-
-	-- libpython3.11-testsuite (scripts/deps.sh); each module on its own, in
-	-- the analysis box, must end with the test runner's SUCCESS.  Three
-	-- without the skipped sleeps (--sleep-skip 0): they time a child that
-	-- sleeps (test_subprocess's timeouts), wait in a sleep for an alarm
-	-- (test_signal's wakeup fd) or race a daemon thread's 10 s sleep
-	-- against the interpreter's exit (test_threading's fatal error test,
-	-- which a skipped sleep lets win under load), all of which a skipped
-	-- sleep changes by design (docs/standard-box.md, "Sleeps the analysis
-	-- box skips"); test_os and test_pty run with it
-	local NO_SKIP = { test_subprocess = true, test_signal = true, test_threading = true }
-	for _, m in ipairs { "test_os", "test_subprocess", "test_pty", "test_signal", "test_threading" } do
-		it(m .. " passes" .. (NO_SKIP[m] and " (no sleep skipped)" or ""), function()
-			if not S.read("/usr/lib/python3.11/test/" .. m .. ".py") then
-				return pending("libpython3.11-testsuite is not installed (scripts/deps.sh installs it)")
-			end
-			local out, err, code = S.runlua("--explore", "--sleep-skip", NO_SKIP[m] and "0"
-				or tostring(require("sbx.stdbox").ANALYSIS.sleep_skip), "--wall", "600", "--cpu", "600",
-				"/usr/bin/python3", "-m", "test", m)
-			assert.are.equal(0, code, out .. err)
-			assert.matches("Tests result: SUCCESS", out, nil, true)
-		end)
-	end
-end)
+-- CPython's own test modules in the analysis box: tests/skiptime_spec.lua
+-- (with the sleeps it skips), and test_os in the jail: tests/hostlike_spec.lua
 
 describe("run.lua --explore [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
