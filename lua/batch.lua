@@ -94,6 +94,7 @@ local function run_all(o, todo, base, rules, out)
 			interrupted = rec.interrupted
 			return
 		end
+		if rec.run.behaviour then rec.run.behaviour.has_html_report = o.html ~= nil end
 		write_line(out, rec)
 		if o.html then html_page(o.html, rec) end
 		recs[#recs + 1] = rec

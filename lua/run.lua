@@ -129,6 +129,7 @@ local function structured(o, r, info, events, verified)
 		res.verdict = verdict.judge(res, rules, { budget = o.judge_budget })
 		behaviour.judged(res.behaviour, res.verdict)
 	end
+	if res.behaviour then res.behaviour.has_html_report = o.html ~= nil end
 	local outs = {}
 	if o.json then outs[#outs + 1] = { "--json", o.json, json.encode(res) .. "\n" } end
 	if o.html then outs[#outs + 1] = { "--html", o.html, html.page(res, { program = o.prog, args = o.args }) } end

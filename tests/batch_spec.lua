@@ -43,6 +43,7 @@ local function stable(l)
 	local r = cjson.decode(l)
 	r.timings = nil
 	r.run.measured = nil
+	r.run.analysis_date = nil
 	r.run.deaths = nil
 	-- the decoys' markers are random per run (docs/written-files.md)
 	r.run.decoys = nil

@@ -196,6 +196,13 @@ describe("sbx.sigma process_creation", function()
 	it("fires on a crontab installed from /tmp and quotes the event", function()
 		local f = fire("5b0e7d1c-3f6a-4c52-9d8e-2a7f41c9b0e1", { events = {
 			exec(2, 1, "/usr/bin/crontab", { "crontab", "/tmp/x" }) } })
+		-- the match in VirusTotal's shape (sbx.verdict gathers it)
+		local m = f.sigma
+		f.sigma = nil
+		assert.are.same({ "Crontab installed from a temporary file", "5b0e7d1c-3f6a-4c52-9d8e-2a7f41c9b0e1", "high" },
+			{ m.rule_title, m.rule_id, m.rule_level })
+		assert.are.equal("crontab /tmp/x", m.match_context[1].values.CommandLine)
+		assert.are.equal("/usr/bin/crontab", m.match_context[1].values.Image)
 		assert.are.same({ verdict = "malicious", severity = 7, count = 1, attack = { "T1053.003" },
 			reason = "sigma Crontab installed from a temporary file (5b0e7d1c-3f6a-4c52-9d8e-2a7f41c9b0e1): "
 				.. 'Image=/usr/bin/crontab CommandLine="crontab /tmp/x"' }, f)
@@ -295,6 +302,8 @@ describe("sbx.sigma network_connection", function()
 			sink = { dns = { { hostname = "c2.example", answer = "10.0.0.2" } },
 				traffic = { { protocol = "tcp", address = "10.0.0.2", port = 4444, bytes = 10 } } } }
 		local f = fire(C2, run)
+		assert.are.equal("10.0.0.2", f.sigma.match_context[1].values.DestinationIp)
+		f.sigma = nil
 		assert.are.same({ verdict = "malicious", severity = 9, count = 1, attack = { "T1571" },
 			reason = "sigma Connection to a private address on a shell port (" .. C2 .. "): "
 				.. "DestinationIp:Port=10.0.0.2:4444 Protocol=tcp DestinationHostname=c2.example Image=/usr/bin/nc" }, f)

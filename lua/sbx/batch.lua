@@ -144,6 +144,7 @@ local function record(item, run, rules, elapsed, cpu)
 		md5 = h.md5, sha1 = h.sha1, ssdeep = h.ssdeep, tlsh = h.tlsh,
 		outcome = run.outcome, exit_code = run.exit_code,
 		verdict = v.verdict, severity = v.severity, reasons = v.reasons,
+		sigma_analysis_results = v.sigma_analysis_results,
 		rule_errors = #v.errors > 0 and v.errors or nil,
 		rules_not_evaluated = v.not_evaluated,
 		limit = limit_hit(run),

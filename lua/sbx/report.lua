@@ -1092,6 +1092,10 @@ function M.raw_result(r, info, events, verified)
 	end
 	return {
 		version = 1,
+		-- VirusTotal's: when the analysis ran (seconds since the epoch), and
+		-- which sandbox
+		analysis_date = os.time(),
+		sandbox_name = "sbxlua " .. core.version,
 		outcome = r.outcome,
 		exit_code = M.exit_code(events),
 		code = r.code,

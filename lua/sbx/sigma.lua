@@ -51,6 +51,7 @@ local yaml = require "sbx._sigma_yaml"
 local regex = require "sbx._sigma_regex"
 local glob = require "sbx._sigma_glob"
 local auditd = require "sbx._sigma_auditd"
+local escape = require("sbx.report").escape
 
 local fail, interrupted, shown = util.fail, util.interrupted, util.shown
 local is_null, is_seq, is_map, text_of = yaml.is_null, yaml.is_seq, yaml.is_map, yaml.text_of
@@ -857,8 +858,30 @@ local function refuse_kind(doc)
 	if status and status:lower() == "unsupported" then fail("the rule's status is 'unsupported'") end
 end
 
--- the rule's fn
-local function rule_fn(cat, pred, head, severity, verdict, attack)
+-- text the box made, as JSON may hold it: as it is when it is UTF-8 with
+-- no control byte (the events' paths and arguments are cleaned so), else
+-- escaped as the report escapes text; cut at 512 bytes
+local function clean(v)
+	local t = tostring(v)
+	if not utf8.len(t) or t:find("[%c\127]") then t = escape(t) end
+	return #t > 512 and t:sub(1, 509) .. "..." or t
+end
+
+-- An event's fields as VirusTotal's match_context holds them: `{ values =
+-- { field = text } }` (`clean`); the engine's own keys (`|...`) left out.
+local function match_context(ev)
+	local values = {}
+	for k, v in pairs(ev) do
+		if type(k) == "string" and k ~= "" and k:sub(1, 1) ~= "|" and (type(v) == "string" or type(v) == "number") then
+			values[clean(k)] = clean(v)
+		end
+	end
+	return { { values = values } }
+end
+
+-- the rule's fn; a finding carries `sigma`, the rule and its first event
+-- in VirusTotal's shape (sbx.verdict gathers them: sigma_analysis_results)
+local function rule_fn(cat, pred, head, severity, verdict, attack, meta)
 	return function(run, F)
 		F = F or facts.of(run)
 		regex.set_steps(M.MAX_STEPS)
@@ -867,8 +890,10 @@ local function rule_fn(cat, pred, head, severity, verdict, attack)
 			if pred(ev) then first, n = first or ev, n + 1 end
 		end
 		if not first then return nil end
+		local sigma = { match_context = match_context(first) }
+		for k, v in pairs(meta) do sigma[k] = v end
 		return { verdict = verdict, severity = severity, count = n,
-			attack = attack[1] and { table.unpack(attack) } or nil,
+			attack = attack[1] and { table.unpack(attack) } or nil, sigma = sigma,
 			reason = head .. evidence(cat, first) .. (n > 1 and (" (%d in all)"):format(n) or "") }
 	end
 end
@@ -891,9 +916,13 @@ local function compile_doc(doc, info)
 	local desc = text_of(doc.description)
 	local head = ("sigma %s%s%s: "):format(info.title, info.id and (" (%s)"):format(info.id) or "",
 		#notes > 0 and (" [%s]"):format(table.concat(notes, "; ")) or "")
+	local meta = { rule_title = clean(info.title), rule_id = info.id and clean(info.id) or nil,
+		rule_level = level:lower(), rule_description = desc and clean(desc) or nil,
+		rule_source = clean(info.source) }
 	return {
 		name = name, doc = info.title .. (desc and ". " .. desc or ""), attack = attack,
-		severity = severity, tactic = tactic, fn = rule_fn(cat, pred, head, severity, verdict, attack),
+		severity = severity, tactic = tactic, fn = rule_fn(cat, pred, head, severity, verdict, attack, meta),
+		sigma = true,
 	}
 end
 
@@ -920,7 +949,7 @@ function M.compile(text, source)
 	local docs, why = yaml.documents(text, M)
 	if not docs then return rules, { { source = source, why = why } } end
 	for _, doc in ipairs(docs) do
-		local info = {}
+		local info = { source = source }
 		local ok, r = pcall(compile_doc, doc, info)
 		if ok and names[r.name] then ok, r = false, { why = ("a second rule named %s in the file"):format(r.name) } end
 		if ok then

@@ -47,7 +47,7 @@ local function bad(fname, n, msg, level)
 end
 
 local RULE_FIELDS = { name = "string", fn = "function", doc = "string", attack = "table",
-	severity = "number", tactic = "string" }
+	severity = "number", tactic = "string", sigma = "boolean" }
 
 --- Checks one rule's shape.
 -- @param r a rule table
@@ -243,8 +243,26 @@ local function check_finding(r, f)
 	if f.attack == nil then
 		for _, id in ipairs(r.attack or {}) do attack[#attack + 1] = id end
 	end
+	-- a Sigma rule's match in VirusTotal's shape (sbx.sigma), from a
+	-- rule sbx.sigma compiled only
+	local sigma = r.sigma == true and type(f.sigma) == "table" and f.sigma or nil
 	return { rule = name, verdict = f.verdict, severity = f.severity, reason = f.reason,
-		attack = #attack > 0 and attack or nil, tactic = r.tactic, count = math.tointeger(f.count) }
+		attack = #attack > 0 and attack or nil, tactic = r.tactic, count = math.tointeger(f.count), sigma = sigma }
+end
+
+-- The Sigma rules' matches of the findings, in VirusTotal's shape
+-- (`sigma_analysis_results`: rule_title, rule_level, rule_id, rule_source,
+-- rule_description, match_context), taken out of the findings (whose
+-- reasons say the same in words); nil when none matched.
+local function sigma_results(reasons)
+	local list
+	for _, f in ipairs(reasons) do
+		if f.sigma then
+			list = list or {}
+			list[#list + 1], f.sigma = f.sigma, nil
+		end
+	end
+	return list
 end
 
 --- Whether an error is sbxlua's SIGINT (the interpreter raises
@@ -383,7 +401,8 @@ end
 --  `M.BUDGET`)
 -- @return `{ verdict =, severity =, reasons = { finding... }, errors = {
 -- { rule =, error = }... }, not_evaluated = { name... } or nil, budget =
--- seconds }`, findings in the order of the rules
+-- seconds, sigma_analysis_results = { match... } or nil }`, findings in
+-- the order of the rules
 function M.judge(run, rules, opts)
 	if type(run) ~= "table" then bad("judge", 1, "table expected, got " .. type(run)) end
 	if type(rules) ~= "table" then bad("judge", 2, "table expected, got " .. type(rules)) end
@@ -411,7 +430,8 @@ function M.judge(run, rules, opts)
 		if f.verdict ~= "info" and (not worst or worse(f, worst)) then worst = f end
 	end
 	return { verdict = worst and worst.verdict or "clean", severity = worst and worst.severity or 0,
-		reasons = reasons, errors = errors, not_evaluated = not_evaluated, budget = budget }
+		reasons = reasons, errors = errors, not_evaluated = not_evaluated, budget = budget,
+		sigma_analysis_results = sigma_results(reasons) }
 end
 
 --- A judgement as text: `verdict: V (severity N)`, then one line per
