@@ -89,13 +89,15 @@ build/obj/child/%.o: LAYER_INC = -Icore/common -Icore/child
 build/obj/super/%.o: LAYER_INC = -Icore/common -Icore/super
 build/obj/api/%.o: LAYER_INC = $(CORE_DIRS:%=-Icore/%)
 
-# the one C++ file: libtlsh's class behind a C interface (hashes.h)
+# the one C++ file: libtlsh's class behind a C interface (hashes.h); the
+# packager's CXXFLAGS, else CFLAGS
 CXX ?= c++
+CXXFLAGS ?= $(CFLAGS)
 build/obj/common/tlsh.o: core/common/tlsh.cc core/common/hashes.h | build/obj
 	@mkdir -p $(@D)
 	@echo "  CXX     $<"
 	@$(CXX) -std=c++17 -Wall -Wextra $(WERROR) -fPIC -fvisibility=hidden -D_FORTIFY_SOURCE=2 \
-		-fstack-protector-strong $(CPPFLAGS) $(CXXFLAGS) $(OPT) -g -c $< -o $@
+		-fstack-protector-strong $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
 
 build/obj/%.o: core/%.c $(HDR) | build/obj
 	@mkdir -p $(@D)

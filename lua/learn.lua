@@ -29,7 +29,8 @@ local CLI = {
 		.. "largest mapping the run used, each with a comment naming its events.  Run it with "
 		.. "`sbxlua run.lua --profile FILE --mode stop PROG ...`.",
 	epilog = "Exit status: 0 the profile is written (whatever the program's own status); 126 it "
-		.. "is not (the box could not be set up, the output refused, events lost).",
+		.. "is not (the box could not be set up, the output refused, events lost); 127 the program "
+		.. "was not found.",
 	options = options.of("learn"),
 	arguments = options.PROGRAM,
 }

@@ -31,6 +31,8 @@ external_dependencies = {
 	LIBSECCOMP = { header = "seccomp.h", library = "seccomp" },
 	LIBCAP = { header = "sys/capability.h", library = "cap" },
 	NETTLE = { header = "nettle/sha2.h", library = "nettle" },
+	LIBFUZZY = { header = "fuzzy.h", library = "fuzzy" }, -- ssdeep
+	LIBTLSH = { header = "tlsh.h", library = "tlsh" },
 	LIBMAGIC = { header = "magic.h" }, -- opened by dlopen on the first file typed
 }
 build = {
@@ -70,7 +72,10 @@ build = {
 				"core/common/digest.c",
 				"core/common/fdpass.c",
 				"core/common/fileio.c",
+				"core/common/hashes.c",
 				"core/common/stamp.c",
+				-- libtlsh's C++ class behind a C interface (hashes.h)
+				"core/common/tlsh.cc",
 				"core/super/capture.c",
 				"core/super/cgroup.c",
 				"core/super/control.c",
@@ -94,12 +99,13 @@ build = {
 			},
 			defines = { "_GNU_SOURCE", 'SBX_VERSION="0.1.0"' },
 			incdirs = { "core/common", "core/child", "core/super", "core/api" },
-			libraries = { "seccomp", "cap", "nettle" },
+			libraries = { "seccomp", "cap", "nettle", "fuzzy", "tlsh", "stdc++" },
 		},
 		["sbx"] = "lua/sbx/init.lua",
 		["sbx._hostid"] = "lua/sbx/_hostid.lua",
 		["sbx._owner"] = "lua/sbx/_owner.lua",
 		["sbx._shell"] = "lua/sbx/_shell.lua",
+		["sbx._sigma_auditd"] = "lua/sbx/_sigma_auditd.lua",
 		["sbx._sigma_glob"] = "lua/sbx/_sigma_glob.lua",
 		["sbx._sigma_regex"] = "lua/sbx/_sigma_regex.lua",
 		["sbx._sigma_util"] = "lua/sbx/_sigma_util.lua",

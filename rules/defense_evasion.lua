@@ -26,6 +26,14 @@ local function at_will(cmdline)
 	return s:find("history %-c") ~= nil
 end
 
+-- a script line that runs `history -c` as an act (at_will): a quoted
+-- string is text (`printf 'history -c' > file`), a trap's command is not
+local function runs_history_clear(text)
+	if not at_will(text) then return false end
+	local s = text:gsub("trap%s+%-?%-?%s*(['\"])(.-)%1", " %2 "):gsub("(['\"]).-%1", " ")
+	return s:find("%f[%w]history%s+%-c") ~= nil
+end
+
 local function self_deleted(_, F)
 	local mine = {}
 	for i, x in ipairs(F.execs) do
@@ -190,7 +198,7 @@ local rules = {
 			end
 			-- the builtin in a script's text, where no exec shows it
 			for _, l in ipairs(F.script_lines or {}) do
-				if at_will(l.text) then return ("ran the script line `%s`"):format(l.text) end
+				if runs_history_clear(l.text) then return ("ran the script line `%s`"):format(l.text) end
 			end
 			for _, l in ipairs(F.links) do
 				for _, p in ipairs(HISTORY) do

@@ -3,7 +3,7 @@
 --
 -- Each case runs real boxes (`sbxlua run.lua`) with XDG_CACHE_HOME set to
 -- a fresh directory, and asks build/tests/sysprobe inside the box how two
--- calls of the default profile's deny-list end: memfd_create (ENOSYS under
+-- calls of the default profile's deny-list end: io_setup (ENOSYS under
 -- the filter, EFAULT without it) and mount (EPERM under the filter, EFAULT
 -- without it).  A planted entry holds a well-formed program that allows
 -- everything, with the right hash: loaded, the box would answer EFAULT.
@@ -17,13 +17,13 @@ local profile = require "sbx.profile"
 local root = S.euid() == 0
 local PROBE = (os.getenv("PWD") or S.sh("pwd"):gsub("%s+$", "")) .. "/build/tests/sysprobe"
 local FORMAT = "sbxlua-bpf 4"
-local ENFORCED = "memfd_create=ENOSYS mount=EPERM"
-local OPEN = "memfd_create=EFAULT mount=EFAULT"
+local ENFORCED = "io_setup=ENOSYS mount=EPERM"
+local OPEN = "io_setup=EFAULT mount=EFAULT"
 
 -- The box's answers to the two calls, with cache base xdg ("" for none).
 local function probe(xdg)
 	local got = {}
-	for _, call in ipairs { "memfd_create", "mount" } do
+	for _, call in ipairs { "io_setup", "mount" } do
 		local out, err, code = S.runlua_env("XDG_CACHE_HOME=" .. S.q(xdg) .. " HOME=", PROBE, call)
 		assert(code == 0, "sbxlua failed: " .. err)
 		got[#got + 1] = call .. "=" .. out:gsub("%s+$", "")

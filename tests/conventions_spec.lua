@@ -53,7 +53,7 @@ describe("conventions [" .. S.priv .. "]", function()
 		end
 	end)
 
-	it("a missing input is an error (126), never an empty success", function()
+	it("a missing input is an error (126; a program not found 127), never an empty success", function()
 		local gone = dir .. "/gone"
 		local out, err, code = script("batch.lua", "-q " .. S.q(gone))
 		local _
@@ -65,10 +65,11 @@ describe("conventions [" .. S.priv .. "]", function()
 		_, err, code = script("batch.lua", "--merge " .. S.q(gone))
 		assert.are.equal(126, code, err)
 		assert.matches("^sbxlua: %-%-merge: .*No such file", err)
+		-- a program not found: 127, as env, timeout and shells say it
 		_, err, code = script("run.lua", S.q(gone))
-		assert.are.equal(126, code, err)
+		assert.are.equal(127, code, err)
 		_, err, code = script("learn.lua", "-o " .. S.q(dir .. "/p.lua") .. " " .. S.q(gone))
-		assert.are.equal(126, code, err)
+		assert.are.equal(127, code, err)
 		assert.is_nil(S.read(dir .. "/p.lua"))
 	end)
 

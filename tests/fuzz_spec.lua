@@ -66,8 +66,8 @@ end
 
 -- the statuses each script documents (its --help's epilog)
 local STATUS = {
-	run = { [0] = true, [1] = true, [3] = true, [124] = true, [125] = true, [126] = true },
-	learn = { [0] = true, [126] = true },
+	run = { [0] = true, [1] = true, [3] = true, [124] = true, [125] = true, [126] = true, [127] = true },
+	learn = { [0] = true, [126] = true, [127] = true },
 	batch = { [0] = true, [126] = true },
 	check = { [0] = true, [1] = true, [126] = true },
 }

@@ -251,12 +251,14 @@ describe("the rockspec [" .. S.priv .. "]", function()
 			for _, f in ipairs(files("core/" .. d, "*.c")) do
 				if d .. "/" .. f ~= "api/main.c" then want[#want + 1] = "core/" .. d .. "/" .. f end
 			end
+			-- the one C++ file (core/common/tlsh.cc: libtlsh's class)
+			for _, f in ipairs(files("core/" .. d, "*.cc")) do want[#want + 1] = "core/" .. d .. "/" .. f end
 		end
 		table.sort(want)
 		local got = { table.unpack(core.sources) }
 		table.sort(got)
 		assert.are.same(want, got)
-		assert.are.same({ "seccomp", "cap", "nettle" }, core.libraries)
+		assert.are.same({ "seccomp", "cap", "nettle", "fuzzy", "tlsh", "stdc++" }, core.libraries)
 	end)
 
 	it("installs every module of lua/sbx under its name", function()

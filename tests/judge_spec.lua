@@ -153,8 +153,10 @@ describe("judging bounded as a whole [" .. S.priv .. "]", function()
 			assert.is_nil(res.verdict.not_evaluated)
 			assert.are.equal(verdict.BUDGET, res.verdict.budget)
 			assert.is_nil(finding(res.verdict, "judging_budget"))
-			-- the same run judged again here, by a tenth of the budget
-			local v = verdict.judge(res, assert(verdict.defaults()), { budget = verdict.BUDGET / 10 })
+			-- the same run judged again here, by a quarter of the budget
+			-- (181 rules over 26,000 events: 2.6 s of CPU on this machine
+			-- kind, loaded; docs/batch.md, "Judging is bounded")
+			local v = verdict.judge(res, assert(verdict.defaults()), { budget = verdict.BUDGET / 4 })
 			assert.is_nil(v.not_evaluated)
 			-- and by a rule that never returns within a small one: its JSON
 			-- has the shape docs/schema says

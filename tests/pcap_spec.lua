@@ -86,7 +86,7 @@ describe("the sink as a capture, and its HTTP [" .. S.priv .. "]", function()
 		assert.are.equal(REPLY, out)
 		local t = json_of(json)
 		assert.are.same({ { method = "GET", url = "http://evil.example/stage2", host = "evil.example", port = 80,
-			headers = { Host = "evil.example" }, body_sha256 = EMPTY, body_size = 0 } },
+			headers = { Host = "evil.example" }, body_sha256 = EMPTY, body_size = 0, body = "" } },
 			t.behaviour.http_conversations)
 		assert.is_true(t.behaviour.has_pcap)
 		assert.are.equal(cap, t.pcap)
