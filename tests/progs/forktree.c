@@ -13,15 +13,17 @@
  *
  * Every process writes "pid ppid name\n" to stdout in one write (shorter
  * than PIPE_BUF: lines of concurrent writers never mix) and then calls
- * ptrace(PTRACE_TRACEME), which every box refuses and names, so that each
- * process has an event of its own even where execs are not events.  Each
+ * umount2, which every box refuses and names (a wall of the analysis box
+ * too, where ptrace is let through), so that each process has an event of
+ * its own even where execs are not events; its flags are invalid, so that
+ * a kernel that ran it would only answer EINVAL.  Each
  * parent waits for its children; the exit status is 0 when all were made.
  */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,7 +34,7 @@ static void say(const char *name)
 			 (int)getppid(), name);
 	if (write(1, line, (size_t)n) != n)
 		_exit(3);
-	ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+	syscall(SYS_umount2, "/nonexistent-forktree", 0x80000000L);
 }
 
 static int wait_all(void)
