@@ -91,6 +91,7 @@ build = {
 				"core/super/procev.c",
 				"core/super/relay.c",
 				"core/super/sample.c",
+				"core/super/script.c",
 				"core/super/sink.c",
 				"core/super/sleep.c",
 				"core/super/start.c",
