@@ -424,7 +424,11 @@ print(os.uname().sysname)
 			assert.is_true(has(b.mitre_attack_techniques, id), cjson.encode(b.mitre_attack_techniques))
 		end
 		assert.is_false(has(b.mitre_attack_techniques, "T1105"), cjson.encode(b.mitre_attack_techniques))
-		assert.is_false(has(b.mitre_attack_techniques, "T1059.004"), cjson.encode(b.mitre_attack_techniques))
+		-- (T1059.004 is named at information severity: a shell script ran,
+		-- the stage; no shell wired to a socket)
+		for _, finding in ipairs(res.verdict.reasons) do
+			assert.is_true(finding.rule ~= "reverse_shell", cjson.encode(res.verdict.reasons))
+		end
 		-- the same program in the default box: the same output and status
 		local d2, rm2 = S.tmpdir()
 		f = assert(io.open(d2 .. "/sample.py", "w"))
