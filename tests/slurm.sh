@@ -115,7 +115,8 @@ timeout 300 scripts/slurm-batch.sh --tasks 4 --outdir "$dir/out" --sbxlua "$root
 
 # every line, without what differs between runs of the same program
 # (timings, the events' times, the sampler's measures, the deaths' pids,
-# the decoys' markers, random per run; and what a program did before a limit stopped it, which
+# when the analysis ran, the decoys' markers and so their hashes, random
+# per run; and what a program did before a limit stopped it, which
 # depends on when the limit was seen: its outcome and verdict stay)
 strip() {
 	python3 -c '
@@ -127,10 +128,11 @@ for line in open(sys.argv[1]):
     r["run"].pop("measured", None)
     r["run"].pop("deaths", None)
     r["run"].pop("decoys", None)
+    r["run"].pop("analysis_date", None)
     for f in r["run"].get("files") or []:
         if f.get("decoy"):
-            f.pop("sha256", None)
-            f.pop("markers", None)
+            for k in ("sha256", "md5", "sha1", "ssdeep", "tlsh", "markers"):
+                f.pop(k, None)
     if r.get("limit"):
         r["run"].pop("events", None)
         r["run"].pop("behaviour", None)
