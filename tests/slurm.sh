@@ -138,6 +138,9 @@ for line in open(sys.argv[1]):
         r["run"].pop("behaviour", None)
     for e in r["run"].get("events") or []:
         e.pop("time_ms", None)
+        if e.get("cause") == "sleeps":  # the jumps: to each deadline from when
+            e.pop("seconds", None)      # the box was seen waiting
+            e.pop("longest", None)
     out.append(json.dumps(r, sort_keys=True))
 print("\n".join(sorted(out)))' "$1"
 }
