@@ -111,7 +111,11 @@ describe("time skips only when the whole box waits [" .. S.priv .. "]", function
 		assert.are.equal(0, code, err)
 		local left = out:match("^nanosleep %-4 rem (%d+) handled 1\nchild exited 0\n$")
 		assert.is_truthy(left, out)
-		assert.is_true(tonumber(left) > 590 and tonumber(left) <= 599, out)
+		-- the time that remains, as on a host; or, when the signal came
+		-- before the supervisor had read the notification (a loaded host
+		-- widens that window), none written: the kernel ended the call
+		-- before it ran (docs/seccomp.md, the known race of a notified call)
+		assert.is_true(tonumber(left) == 0 or (tonumber(left) > 590 and tonumber(left) <= 599), out)
 		assert.is_nil(sleeps_note(res), err)
 	end)
 
