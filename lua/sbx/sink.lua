@@ -7,10 +7,10 @@
 -- report lines are worded by `sbx.report` (`sink_text`).
 local M = {}
 
-local report = require "sbx.report"
+local txt = require "sbx.text"
 local core = require "sbx.core"
 local json = require "sbx.json"
-local escape, name_of = report.escape, report.dns_name
+local escape, name_of = txt.escape, txt.dns_name
 local byte, find, sub = string.byte, string.find, string.sub
 
 --- The address every A query is answered with.

@@ -125,12 +125,11 @@ local shapes = {
 -- bound at /work when that is the home).
 -- @tparam boolean work_host /work is a host directory (`--rw DIR:/work`)
 -- @tparam function sha256 a string's SHA-256 as hex (`sbx.core.sha256`)
--- @tparam[opt] table user the box user (`name`, `home`; default
--- `sbx.stdbox.user`)
+-- @tparam table user the box user (`name`, `home`: `sbx.stdbox.user`)
 -- @treturn table a list of `{name, path, marker, data, sha256}`
 function M.decoys(work_host, sha256, user)
 	if type(sha256) ~= "function" then error("bad argument #2 to 'decoys' (function expected)", 2) end
-	user = user or require("sbx.stdbox").user
+	if type(user) ~= "table" then error("bad argument #3 to 'decoys' (table expected)", 2) end
 	local home_host = work_host and user.home == "/work"
 	local list = {}
 	for _, s in ipairs(shapes) do
