@@ -100,4 +100,31 @@ describe("the house [" .. S.priv .. "]", function()
 		end
 		assert.same({}, missing)
 	end)
+
+	-- the core's fixed values reach Lua from the core (sbx.core.sink_fixed,
+	-- sleep_skip_max), never as a copy
+	it("Lua reads the core's fixed values, never repeats them", function()
+		local core = require "sbx.core"
+		local fixed = core.sink_fixed
+		assert.equal("127.0.0.53", fixed.resolver)
+		assert.is_true(math.type(fixed.max_ports) == "integer" and fixed.max_ports > 0)
+		assert.is_true(math.type(core.sleep_skip_max) == "integer" and core.sleep_skip_max > 0)
+		local copies = {}
+		for _, path in ipairs(lines_of("find lua rules -name '*.lua' | sort")) do
+			local n = 0
+			for line in read(path):gmatch("[^\n]*") do
+				n = n + 1
+				local code = line:gsub("%-%-.*$", "")
+				for _, v in ipairs { fixed.address, fixed.resolver } do
+					if code:find('"' .. v .. '"', 1, true) then copies[#copies + 1] = ("%s:%d: %s"):format(path, n, v) end
+				end
+			end
+		end
+		assert.same({}, copies)
+		local sink = require "sbx.sink"
+		assert.equal(fixed.address, sink.address)
+		assert.equal(fixed.max_ports, sink.max_ports)
+		assert.same(fixed.budget, sink.budget)
+	end)
 end)
+

@@ -174,6 +174,7 @@ SBX_LOCAL int sbx_lua_rule(void *ctx, const struct sbx_event *e, char *error,
  * field); the result's `sink` list (and `sink_dropped`) into the table on
  * top of the stack */
 SBX_LOCAL void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor);
+SBX_LOCAL void sbx_open_sink(lua_State *L);
 SBX_LOCAL void sbx_sink_push(lua_State *L, const struct sbx_sink *s);
 
 SBX_API int luaopen_sbx_core(lua_State *L);

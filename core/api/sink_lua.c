@@ -106,6 +106,9 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 	push_dropped(L, s);
 }
 
+/* The address every A query is answered with, unless the spec names one */
+#define SINK_ADDRESS "10.0.0.2"
+
 void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
 {
 	static const char *const keys[] = {"address", "ports", "nxdomain",
@@ -124,7 +127,7 @@ void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
 		luaL_error(L, "field 'sink' must be a table");
 	sbx_check_keys(L, t, 0, keys);
 	p->on = 1;
-	addr = sbx_opt_str(L, t, "address", "10.0.0.2");
+	addr = sbx_opt_str(L, t, "address", SINK_ADDRESS);
 	if (inet_pton(AF_INET, addr, &a) != 1)
 		luaL_error(L, "field 'sink.address' must be an IPv4 address");
 	p->addr = ntohl(a.s_addr);
@@ -175,4 +178,37 @@ void sbx_sink_spec(lua_State *L, struct sbx_sink_plan *p, int anchor)
 		lua_pop(L, 1);
 	}
 	lua_pop(L, 2);
+}
+
+/* The sink's fixed values, for sbx.sink to read rather than repeat:
+ * core.sink_fixed = { address = "10.0.0.2", resolver = "127.0.0.53",
+ * max_ports = 16, cap = 4096, budget = { dns =, tcp =, udp =, http = } } */
+void sbx_open_sink(lua_State *L)
+{
+	static const struct {
+		const char *name;
+		int n;
+	} budgets[] = {{"dns", SBX_SINK_DNS},
+		       {"tcp", SBX_SINK_TCP},
+		       {"udp", SBX_SINK_UDP},
+		       {"http", SBX_SINK_HTTP}};
+	struct in_addr a = {.s_addr = htonl(SBX_SINK_RESOLVER)};
+	char ip[INET_ADDRSTRLEN];
+
+	lua_createtable(L, 0, 5);
+	lua_pushliteral(L, SINK_ADDRESS);
+	lua_setfield(L, -2, "address");
+	lua_pushstring(L, inet_ntop(AF_INET, &a, ip, sizeof ip));
+	lua_setfield(L, -2, "resolver");
+	lua_pushinteger(L, SBX_SINK_PORTS);
+	lua_setfield(L, -2, "max_ports");
+	lua_pushinteger(L, SBX_SINK_CAP);
+	lua_setfield(L, -2, "cap");
+	lua_createtable(L, 0, 4);
+	for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+		lua_pushinteger(L, budgets[i].n);
+		lua_setfield(L, -2, budgets[i].name);
+	}
+	lua_setfield(L, -2, "budget");
+	lua_setfield(L, -2, "sink_fixed");
 }

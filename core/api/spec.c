@@ -386,6 +386,9 @@ static const char *const *notify_list(lua_State *L, int t, const char *k,
  * default no length is), so that the report can say the limit refused it.
  */
 #define GATE_LEN 20
+/* The longest sleep threshold of the explain channel (seconds): a
+ * longer one skips nothing a wall clock would reach; core.sleep_skip_max */
+#define SLEEP_SKIP_MAX 3600
 /* The gate's two words of the address of path (the step's execve
  * argument), in the gate at the head of f. */
 void sbx_gate_point(struct sock_filter *f, const char *path)
@@ -515,10 +518,8 @@ static void spec_notify(lua_State *L, struct sbx_box *b, int anchor)
 		n->execs =
 		    (unsigned long)sbx_opt_int(L, t, "execs", 0, 0, 1 << 20);
 		n->watch = sbx_opt_bool(L, t, "watch", 0);
-		/* ns; at most an hour: a longer threshold skips nothing a
-		 * wall clock would reach */
-		n->sleep_skip = (uint64_t)sbx_opt_int(L, t, "sleep_skip", 0, 0,
-						      3600 * 1000000000LL);
+		n->sleep_skip = (uint64_t)sbx_opt_int(
+		    L, t, "sleep_skip", 0, 0, SLEEP_SKIP_MAX * 1000000000LL);
 	}
 	n->filetype = 1; /* an executed memfd's payload typed (inspect.h) */
 	lua_pop(L, 1);
@@ -766,4 +767,6 @@ void sbx_open_spec(lua_State *L)
 {
 	static const luaL_Reg f[] = {{"box", l_box}, {NULL, NULL}};
 	luaL_setfuncs(L, f, 0);
+	lua_pushinteger(L, SLEEP_SKIP_MAX);
+	lua_setfield(L, -2, "sleep_skip_max");
 }

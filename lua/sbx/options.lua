@@ -8,6 +8,7 @@
 --   local o, args = options.parse("run", argv)
 -- @module sbx.options
 local sbx = require "sbx"
+local core = require "sbx.core"
 local cli = require "sbx.cli"
 local limits = require "sbx.limits"
 local report = require "sbx.report"
@@ -279,8 +280,9 @@ local RECORD = {
 		require("sbx.stdbox").ANALYSIS.sleep_skip), scripts = "run batch",
 		set = function(o, typed, as)
 			local n = tonumber(typed)
-			if not n or n ~= n or n < 0 or n > 3600 then
-				refuse("%s %s: expected seconds from 0 to 3600", as, typed)
+			local max = core.sleep_skip_max
+			if not n or n ~= n or n < 0 or n > max then
+				refuse("%s %s: expected seconds from 0 to %d", as, typed, max)
 			end
 			o.sleep_skip = n
 		end },

@@ -26,7 +26,8 @@ M.LINKTYPE = 101
 
 local TCP, UDP = 6, 17
 local FIN, SYN, PSH, ACK = 1, 2, 8, 16
-local RESOLVER = "127.0.0.53"
+-- the sink's resolver, the core's (core/super/sink.h)
+local RESOLVER = require("sbx.core").sink_fixed.resolver
 
 -- an address "a.b.c.d" as 4 bytes
 local function ip4(a)

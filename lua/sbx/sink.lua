@@ -13,25 +13,27 @@ local json = require "sbx.json"
 local escape, name_of = txt.escape, txt.dns_name
 local byte, find, sub = string.byte, string.find, string.sub
 
+-- the core's fixed values (core/super/sink.h), read, never repeated
+local fixed = core.sink_fixed
 --- The address every A query is answered with.
-M.address = "10.0.0.2"
+M.address = fixed.address
 --- The resolver's address (`/etc/resolv.conf`); the core answers there.
-M.resolver = "127.0.0.53"
+M.resolver = fixed.resolver
 --- The TCP and UDP ports always caught (UDP 53 is also the resolver).
 M.always = { 53, 80, 443, 4444, 8080 }
 --- The other ports caught unless the operator names its own.
 M.ports = { 21, 22, 23, 25, 110, 143, 445, 993, 1080, 6667, 8443 }
 --- At most this many ports (the core's cap).
-M.max_ports = 16
+M.max_ports = fixed.max_ports
 --- Bytes of a connection or a datagram recorded (the record's `bytes`
 -- says how many came, and `cut` marks one past the cap).
-M.cap = 4096
+M.cap = fixed.cap
 --- Records kept per kind (the core's budgets, core/super/sink.h): `dns`
 -- distinct queries (a repeat of one name and type is its record's
 -- `count`), `tcp` connections, `udp` datagrams, `http` connections the
 -- sink answered with HTTP.  Past a budget the sink answers as before and
 -- counts what it did not record (`sink_dropped_dns`... in the result).
-M.budget = { dns = 4096, tcp = 1024, udp = 1024, http = 1024 }
+M.budget = fixed.budget
 
 --- The files of the synthetic /etc that differ with the sink: names are
 -- looked up in /etc/hosts, then at the resolver.
