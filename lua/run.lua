@@ -194,12 +194,7 @@ local function load_modules(o)
 		rules, msg = verdict.defaults()
 		if not rules then refuse("--explore: the default rules: %s", msg) end
 	end
-	local name = o.backend or "ns"
-	if name == "process" then require "sbx.backend.process" end
-	if name == "oci" then require "sbx.backend.oci" end
-	if name == "oci" and o.runtime == "podman" then require "sbx.backend.podman" end
-	if o.rootfs or o.image then require "sbx.backend.rootfs" end
-	if o.image then require "sbx.backend.image" end
+	backend.load(o)
 end
 
 local function main(argv)

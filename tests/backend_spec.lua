@@ -41,6 +41,35 @@ describe("backends [" .. S.priv .. "]", function()
 			assert.not_matches("exit 0", e, 1, true)
 		end)
 
+		-- one registry says what each backend cannot honour; nothing is
+		-- claimed that the backend did not do (a sink without a network
+		-- namespace of the box's own would be a claim of nothing)
+		it("refuses what a backend cannot honour, before any box, with its reason", function()
+			for _, c in ipairs {
+				{ { "--backend", "process", "--net", "sink" }, "--net sink: needs the namespace box" },
+				{ { "--backend", "oci", "--net", "sink" }, "--net sink: needs the namespace box" },
+				{ { "--backend", "process", "--ro", "/usr/share:/data" },
+					"--ro /usr/share:/data: the process backend cannot move a path" },
+				{ { "--backend", "process", "--decoys" }, "--decoys: needs the namespace box" },
+				{ { "--backend", "oci", "--runtime", "podman" }, "--runtime podman: needs --image" },
+			} do
+				local argv = { table.unpack(c[1]) }
+				argv[#argv + 1] = "/bin/echo"
+				argv[#argv + 1] = "ran"
+				local out, err, code = run(table.unpack(argv))
+				assert.are.equal(126, code, table.concat(c[1], " ") .. ": " .. err)
+				assert.matches(c[2], err, 1, true)
+				assert.are.equal("", out)
+			end
+			local backend = require "sbx.backend"
+			assert.are.same({ "ns", "process", "oci" }, backend.names)
+			for _, b in ipairs(backend.registry) do
+				assert.is_string(b.name)
+				assert.is_function(b.load)
+				assert.is_table(b.refuses)
+			end
+		end)
+
 		it("rejects an unknown backend in a Lua spec", function()
 			assert.has_error(function() sbx.run { backend = "vm", argv = { "/bin/true" } } end)
 		end)

@@ -69,20 +69,6 @@ local function held_caps()
 	return #held > 0 and table.concat(held, " ") or nil
 end
 
--- Binds cannot move a path without a mount namespace: nil, or why o asks
--- for what the process backend cannot give and the option.  (What it
--- cannot give at all is in `sbx.backend.refusals`.)
-local function unmountable(o)
-	for _, k in ipairs { "ro", "rw" } do
-		for _, b in ipairs(o[k] or {}) do
-			if b.dst ~= b.src then
-				return ("--%s %s:%s: the process backend cannot move a path"):format(k, b.src, b.dst), "--" .. k
-			end
-		end
-	end
-	return nil
-end
-
 -- The Landlock rules that stand for the standard box's tree, and the
 -- read-only roots they claim.
 local function landlock_rules(o, dir, prog)
@@ -161,11 +147,9 @@ end
 --- Builds the process backend's spec from the options of `sbx.stdbox.build`.
 -- Binds cannot move a path without a mount namespace: `ro`/`rw` entries
 -- must name their own path (DEST = PATH) and become Landlock rules;
--- `socket` and `tmp` entries are refused (`sbx.backend.refusals`).
+-- `socket` and `tmp` entries are refused (`sbx.backend.registry`).
 -- @return spec, info; or nil, msg
 function M.build(o)
-	local no, opt = unmountable(o)
-	if no then return nil, no, opt end
 	-- the standard box's limits, filter, environment and program
 	local base, info, bopt = stdbox.build(o)
 	if not base then return nil, info, bopt end
