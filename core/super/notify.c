@@ -1519,35 +1519,85 @@ static int decide(struct sbx_notify *n, int refuse, int held,
 	return ans;
 }
 
-/* The calls answered aside, never an event: SBX_ANS_* when req was one
- * of them (answered), -1 when it is an event to name and decide. */
-static int answered_aside(struct sbx_notify *n, const struct seccomp_notif *req)
+/* The calls answered aside from the event path, in order, like init's
+ * stages: an entry whose match takes the call answers it (handle gives
+ * SBX_ANS_*, or -1 to leave it to the event path after all).  Nothing
+ * here is an event or a refusal. */
+static int is_stopped(const struct sbx_notify *n, const struct seccomp_data *d)
 {
-	int sleep;
-	/* the box is being killed for a stop: nothing more is answered */
-	if (n->stopped)
-		return SBX_ANS_STOP;
-	/* a lock: answered by lockguard.c, never an event or a refusal */
-	if (n->spec->locks && sbx_lock_call(&req->data)) {
-		sbx_lock_handle(n, req);
-		return SBX_ANS_ALLOW;
-	}
-	/* the hand-over's execve (spec.c gate_filter) of a profile that does
-	 * not notify execve: let through, not an event, nothing read */
-	if (req->data.nr == SYS_execve && !n->spec->exec_events &&
-	    !n->gate_seen) {
-		n->gate_seen = 1;
-		send_answer(n, req->id, SBX_ANS_ALLOW, 0);
-		return SBX_ANS_ALLOW;
-	}
-	/* a sleep the analysis box holds (sleep.c answers it), or lets run;
-	 * a timer set, noted and let run */
-	sleep = sbx_sleep_check(n, req);
-	if (sleep == SBX_SLEEP_NOT)
+	(void)d;
+	return n->stopped;
+}
+
+/* the box is being killed for a stop: nothing more is answered */
+static int stopped(struct sbx_notify *n, const struct seccomp_notif *req)
+{
+	(void)n;
+	(void)req;
+	return SBX_ANS_STOP;
+}
+
+static int is_lock(const struct sbx_notify *n, const struct seccomp_data *d)
+{
+	return n->spec->locks && sbx_lock_call(d);
+}
+
+/* a lock: answered by lockguard.c */
+static int lock(struct sbx_notify *n, const struct seccomp_notif *req)
+{
+	sbx_lock_handle(n, req);
+	return SBX_ANS_ALLOW;
+}
+
+static int is_gate(const struct sbx_notify *n, const struct seccomp_data *d)
+{
+	return d->nr == SYS_execve && !n->spec->exec_events && !n->gate_seen;
+}
+
+/* the hand-over's execve (spec.c gate_filter) of a profile that does not
+ * notify execve: let through, nothing read */
+static int gate(struct sbx_notify *n, const struct seccomp_notif *req)
+{
+	n->gate_seen = 1;
+	send_answer(n, req->id, SBX_ANS_ALLOW, 0);
+	return SBX_ANS_ALLOW;
+}
+
+static int is_sleep(const struct sbx_notify *n, const struct seccomp_data *d)
+{
+	(void)n;
+	return sbx_sleep_call(d);
+}
+
+/* a sleep the analysis box holds (sleep.c answers it), or lets run; a
+ * timer set, noted and let run; else the event path's */
+static int sleep_or_timer(struct sbx_notify *n, const struct seccomp_notif *req)
+{
+	int r = sbx_sleep_check(n, req);
+	if (r == SBX_SLEEP_NOT)
 		return -1;
-	if (sleep == SBX_SLEEP_RUN)
+	if (r == SBX_SLEEP_RUN)
 		send_answer(n, req->id, SBX_ANS_ALLOW, 0);
 	return SBX_ANS_ALLOW;
+}
+
+static const struct {
+	int (*match)(const struct sbx_notify *n, const struct seccomp_data *d);
+	int (*handle)(struct sbx_notify *n, const struct seccomp_notif *req);
+} asides[] = {
+    {is_stopped, stopped},
+    {is_lock, lock},
+    {is_gate, gate},
+    {is_sleep, sleep_or_timer},
+};
+
+/* The answer of a call answered aside (asides[]), or -1 */
+static int answered_aside(struct sbx_notify *n, const struct seccomp_notif *req)
+{
+	for (size_t i = 0; i < sizeof asides / sizeof asides[0]; i++)
+		if (asides[i].match(n, &req->data))
+			return asides[i].handle(n, req);
+	return -1;
 }
 
 int sbx_notify_handle(struct sbx_notify *n)

@@ -350,6 +350,9 @@ SBX_LOCAL uint64_t sbx_notify_memfd_bytes(const struct sbx_notify *n);
  * or one whose task is gone (no answer). */
 enum { SBX_SLEEP_NOT, SBX_SLEEP_HELD, SBX_SLEEP_RUN, SBX_SLEEP_GONE };
 struct seccomp_notif;
+struct seccomp_data;
+/* Whether a call is one sleep.c may take (by its number alone) */
+SBX_LOCAL int sbx_sleep_call(const struct seccomp_data *d);
 SBX_LOCAL int sbx_sleep_check(struct sbx_notify *n,
 			      const struct seccomp_notif *req);
 /* The held sleeps of the box whose init is host pid init: each answered

@@ -419,6 +419,23 @@ static int hold(struct sbx_notify *n, const struct seccomp_notif *req,
 	return 1;
 }
 
+int sbx_sleep_call(const struct seccomp_data *d)
+{
+	switch (d->nr) {
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep:
+	case SYS_select:
+	case SYS_pselect6:
+	case SYS_ppoll:
+	case SYS_poll:
+	case SYS_alarm:
+	case SYS_setitimer:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int sbx_sleep_check(struct sbx_notify *n, const struct seccomp_notif *req)
 {
 	struct sleep_ask s;
