@@ -82,7 +82,8 @@ describe("time skips only when the whole box waits [" .. S.priv .. "]", function
 		-- (less the real time the box took between them)
 		assert.are.equal(2, note.calls)
 		assert.is_true(note.seconds > 495 and note.seconds <= 500, err)
-		assert.is_true(note.longest > 395 and note.longest <= 400, "longest " .. tostring(note.longest) .. " seconds " .. tostring(note.seconds))
+		local got = ("longest %s, seconds %s"):format(tostring(note.longest), tostring(note.seconds))
+		assert.is_true(note.longest > 395 and note.longest <= 400, got)
 	end)
 
 	it("an alarm armed before a long sleep cuts it short as on a host (EINTR, the time that remains)", function()
