@@ -5,7 +5,7 @@
 # interpreter the capabilities to change its user and group ids.
 [ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"
-getcap -r / 2>/dev/null | head -5
+getcap -r /usr/bin /usr/sbin /usr/local/bin /opt 2>/dev/null | head -5
 mkdir -p "$HOME/.local/bin"
 cp /usr/bin/python3 "$HOME/.local/bin/py3" 2>/dev/null
 setcap cap_setuid,cap_setgid+ep "$HOME/.local/bin/py3" 2>/dev/null
