@@ -473,4 +473,39 @@ local MORE = {
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
+-- ---- endpoint agents, a hypervisor's logs, hidden processes, kernel probes ----
+
+-- endpoint protection agents' services on Linux servers
+local AGENTS = { "kesl", "klnagent", "mdatp", "sentinelone", "cbagentd", "esets", "sophos", "sav%-protect",
+	"ds_agent", "bdsec", "cylancesvc", "xagt", "taniumclient" }
+local AGENT_STOP = {}
+for _, a in ipairs(AGENTS) do
+	AGENT_STOP[#AGENT_STOP + 1] = "^systemctl .*stop .*" .. a
+	AGENT_STOP[#AGENT_STOP + 1] = "^systemctl .*disable .*" .. a
+	AGENT_STOP[#AGENT_STOP + 1] = "^systemctl .*mask .*" .. a
+	AGENT_STOP[#AGENT_STOP + 1] = "^service " .. a .. "%S* stop"
+	AGENT_STOP[#AGENT_STOP + 1] = "^%a*sh /etc/init%.d/" .. a .. "%S* stop"
+	AGENT_STOP[#AGENT_STOP + 1] = "^" .. a .. "%S* stop"
+end
+
+local QUIETER = {
+	T { id = "T1685", name = "endpoint_agent_stopped", tactic = "defense-impairment", severity = 7,
+		what = "stopped an endpoint protection agent",
+		exec = AGENT_STOP },
+	T { id = "T1685", name = "hypervisor_logs_moved", tactic = "defense-impairment", severity = 6,
+		what = "moved or switched off a hypervisor's logs",
+		exec = { "^esxcli .*system syslog config set", "^esxcli .*system auditrecords local disable",
+			"^esxcfg%-syslog " } },
+	T { id = "T1564", name = "hidden_processes", tactic = "stealth", severity = 6,
+		what = "hid processes from other users",
+		exec = { "^mount .*hidepid=[12]", "^mount .*hidepid=invisible", "^mount .*hidepid=noaccess" } },
+	T { id = "T1014", name = "kernel_probes", tactic = "stealth", severity = 7,
+		what = "hooked the kernel through its tracing probes",
+		write = { "/tracing/kprobe_events$", "/tracing/uprobe_events$", "/tracing/events/kprobes/.*/enable$",
+			"/tracing/events/uprobes/.*/enable$" },
+		cmdline = { "/tracing/kprobe_events", "/tracing/events/kprobes/", "/tracing/uprobe_events" },
+		exec = { "^bpftrace .*%-%-unsafe" } },
+}
+for _, r in ipairs(QUIETER) do rules[#rules + 1] = r end
+
 return rules

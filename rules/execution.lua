@@ -316,4 +316,71 @@ local MORE = {
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
+-- ---- a hypervisor's own command line ----
+
+local HYPERVISOR = {
+	T { id = "T1059.012", name = "hypervisor_cli", tactic = "execution", severity = 4,
+		what = "ran a hypervisor's command-line interface",
+		exec = { "^esxcli ", "^vim%-cmd ", "^esxcfg%-%a+", "^vmkfstools ", "^vmware%-cmd " } },
+}
+for _, r in ipairs(HYPERVISOR) do rules[#rules + 1] = r end
+
+-- ---- attack tools brought in by the host's package manager ----
+
+-- tools an intruder installs; each matched as a whole package name
+local ATTACK_TOOLS = { "nmap", "masscan", "zmap", "netcat", "netcat%-openbsd", "netcat%-traditional", "ncat",
+	"nc", "socat", "tshark", "wireshark", "tcpdump", "proxychains", "proxychains4", "openconnect", "hydra",
+	"john", "hashcat", "sshpass", "tor" }
+local INSTALLERS = { "^apt%-get .*install", "^apt .*install", "^yum .*install", "^dnf .*install",
+	"^zypper .*in", "^apk .*add", "^pacman .*%-S", "^rpm .*%-[%a]*[iU]", "^dpkg .*%-i", "^dpkg .*%-%-install",
+	"^pip3? .*install" }
+
+local function matches_any(s, pats)
+	for _, p in ipairs(pats) do
+		if s:find(p) then return true end
+	end
+	return false
+end
+
+-- the first package manager run that installs one of ATTACK_TOOLS
+local function tools_installed(_, F)
+	for _, x in ipairs(F.execs) do
+		local cmd = rulekit.command(x)
+		if matches_any(cmd, INSTALLERS) then
+			for word in cmd:gmatch("%S+") do
+				local name = rulekit.basename(word):gsub("[_%-]%d[%w%.%-_]*%.[dr][ep][bm]$", "")
+				for _, t in ipairs(ATTACK_TOOLS) do
+					if name:find("^" .. t .. "$") then return ("ran `%s`"):format(cmd) end
+				end
+			end
+		end
+	end
+	return nil
+end
+
+local TOOLS = {
+	T { id = "T1105", name = "tools_installed", tactic = "command-and-control", severity = 6,
+		what = "installed attack tools with the package manager",
+		check = tools_installed },
+}
+for _, r in ipairs(TOOLS) do rules[#rules + 1] = r end
+
+
+-- ---- a shell started by a tool that can start programs ----
+
+-- a shell with no script of its own (it reads its commands, from a
+-- terminal or a pipe), started through a tool's own way of running one
+local SH = "/bin/%a*sh"
+local ESCAPES = {
+	T { id = "T1059.004", name = "shell_escape", tactic = "execution", severity = 5,
+		what = "started a shell through a tool that can run programs",
+		exec = { "^[gmn]?awk .*BEGIN%s*{%s*system%(\"" .. SH .. "\"%)", "^env " .. SH .. "$",
+			"^find .*%-exec " .. SH .. " ;", "^flock .* " .. SH .. "$", "^nice " .. SH .. "$",
+			"^nohup " .. SH .. "$", "^capsh .*%-%-$", "^gcc .*%-wrapper " .. SH .. ",%-s", "^cc .*%-wrapper " .. SH .. ",%-s",
+			"^c[89]9 .*%-wrapper " .. SH .. ",%-s", "^apt .*APT::Update::Pre%-Invoke::=", "^apt%-get .*APT::Update::Pre%-Invoke::=",
+			"^stdbuf .* " .. SH .. "$", "^timeout %d+ " .. SH .. "$" },
+		cmdline = { "sh 0<&1" } },
+}
+for _, r in ipairs(ESCAPES) do rules[#rules + 1] = r end
+
 return rules

@@ -240,4 +240,17 @@ local MORE = {
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
+-- ---- virtual machines stopped, groups removed ----
+
+local HOSTS = {
+	T { id = "T1529", name = "vms_stopped", tactic = "impact", severity = 7,
+		what = "stopped the host's virtual machines",
+		exec = { "^esxcli .*vm process kill", "^vim%-cmd vmsvc/power%.off", "^vim%-cmd vmsvc/power%.shutdown",
+			"^vim%-cmd vmsvc/power%.suspend", "^virsh destroy ", "^virsh shutdown " } },
+	T { id = "T1531", name = "group_removal", tactic = "impact", severity = 6,
+		what = "removed a group, and the rights of its members",
+		exec = { "^groupdel ", "^delgroup ", "^esxcli .*system account remove" } },
+}
+for _, r in ipairs(HOSTS) do rules[#rules + 1] = r end
+
 return rules

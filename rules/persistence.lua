@@ -90,4 +90,16 @@ local MORE = {
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
+-- ---- accounts and roles on a hypervisor ----
+
+local HYPERVISOR_ACCOUNTS = {
+	T { id = "T1136.001", name = "hypervisor_account", tactic = "persistence", severity = 7,
+		what = "created an account on a hypervisor",
+		exec = { "^esxcli .*system account add" } },
+	T { id = "T1098", name = "hypervisor_role", tactic = "persistence", severity = 7,
+		what = "gave an account a hypervisor's administrator role",
+		exec = { "^esxcli .*system permission set.*Admin" } },
+}
+for _, r in ipairs(HYPERVISOR_ACCOUNTS) do rules[#rules + 1] = r end
+
 return rules

@@ -111,4 +111,28 @@ local MORE = {
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
+-- ---- file capabilities, doas, sudo's chroot option ----
+
+-- the capabilities that make a program root in all but name
+local ROOT_CAPS = { "cap_setuid", "cap_setgid", "cap_sys_admin", "cap_dac_override", "cap_dac_read_search",
+	"cap_sys_ptrace", "cap_sys_module", "cap_chown", "cap_fowner" }
+local SETCAP = {}
+for i, c in ipairs(ROOT_CAPS) do SETCAP[i] = "^setcap .*" .. c end
+
+local ELEVATION = {
+	T { id = "T1548.001", name = "file_capabilities", tactic = "privilege-escalation", severity = 8,
+		what = "gave a program a capability that makes it root",
+		exec = SETCAP },
+	T { id = "T1548.003", name = "doas_use", tactic = "privilege-escalation", severity = 4,
+		what = "used doas",
+		exec = { "^doas " },
+		read = { "^/etc/doas%.conf$", "^/usr/local/etc/doas%.conf$" } },
+	-- only sudo's own options, before the command: `sudo chown -R` is not one
+	T { id = "T1068", name = "sudo_chroot", tactic = "privilege-escalation", severity = 8,
+		what = "gave sudo a root directory of its choosing (sudo then reads that root's name service "
+			.. "configuration as root)",
+		exec = { "^sudo %-[%a]*R", "^sudo %-%-chroot", "^sudo %-[%a]*[ugp] %S+ %-[%a]*R" } },
+}
+for _, r in ipairs(ELEVATION) do rules[#rules + 1] = r end
+
 return rules
