@@ -98,17 +98,23 @@ rules[#rules + 1] = T { id = "T1653", name = "power_settings", tactic = "persist
 		"^gsettings set .*sleep%-inactive%-[%a]+%-type ['\"]?nothing" },
 	write = { "^/etc/systemd/sleep%.conf", "^/etc/systemd/logind%.conf" } }
 
--- ---- a web shell at work: the web server's own process runs the
--- commands an operator sends (two or more of the first things one asks) ----
+-- ---- a web shell at work: a web server's own process, one that bound a
+-- socket, runs the commands an operator sends (two or more of the first
+-- things one asks) ----
 local WEB_SERVERS = { httpd = true, apache2 = true, nginx = true, lighttpd = true, caddy = true, node = true,
 	["php-fpm"] = true, ["php-cgi"] = true, uwsgi = true, gunicorn = true }
 local OPERATOR = { whoami = true, id = true, uname = true, hostname = true, ifconfig = true, ip = true,
 	netstat = true, route = true, iptables = true, crontab = true, pwd = true }
 local function web_server_commands(_, F)
+	local serving = {}
+	for _, b in ipairs(F.binds or {}) do
+		if b.pid then serving[b.pid] = true end
+	end
 	local seen, first, n = {}, nil, 0
 	for _, x in ipairs(F.execs) do
 		local prog = rulekit.basename(x.image)
-		if not x.attempt and WEB_SERVERS[rulekit.basename(x.parent_image)] and OPERATOR[prog] and not seen[prog] then
+		if not x.attempt and serving[x.ppid] and WEB_SERVERS[rulekit.basename(x.parent_image)] and OPERATOR[prog]
+			and not seen[prog] then
 			seen[prog], n = true, n + 1
 			first = first or ("%s ran `%s`"):format(rulekit.basename(x.parent_image), rulekit.command(x))
 		end
@@ -117,8 +123,8 @@ local function web_server_commands(_, F)
 	return nil
 end
 rules[#rules + 1] = T { id = "T1505.003", name = "web_shell_commands", tactic = "persistence", severity = 8,
-	what = "ran an operator's commands from a web server", doc = "a web server's process (httpd, nginx, node...)"
-		.. " ran two or more discovery commands (whoami, id, uname...): a web shell at work (evidence: exec)",
+	what = "ran an operator's commands from a web server", doc = "a web server's process (httpd, nginx, node...) that bound a"
+		.. " socket ran two or more discovery commands (whoami, id, uname...): a web shell at work (evidence: exec)",
 	check = web_server_commands }
 
 return rules
