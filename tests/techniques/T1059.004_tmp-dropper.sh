@@ -10,6 +10,7 @@ cat > $d/.x <<'STAGE'
 sh -c 'id; uname -a' > /dev/null 2>&1
 STAGE
 chmod +x $d/.x
-nohup $d/.x > /dev/null 2>&1
+nohup $d/.x > /dev/null 2>&1 &
+wait $!
 rm -rf $d
 exit 0
