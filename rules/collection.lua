@@ -214,4 +214,10 @@ local MORE = {
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
+-- ---- files offered to anyone over plain HTTP ----
+rules[#rules + 1] = T { id = "T1048.003", name = "http_served", tactic = "exfiltration", severity = 5,
+	what = "served files over plain HTTP",
+	exec = { "^python[%d%.]* .*%-m ?http%.server", "^python[%d%.]* .*%-m ?SimpleHTTPServer", "^php .*%-S ",
+		"^busybox httpd", "^ruby .*%-run .*httpd" } }
+
 return rules

@@ -167,4 +167,11 @@ local MORE = {
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
+-- ---- secret scanners run over the victim's files ----
+-- a developer's own scanners (TruffleHog, gitleaks) turned on the home
+-- directory by a poisoned package: tokens found are tokens stolen
+rules[#rules + 1] = T { id = "T1552.001", name = "secret_scanner", tactic = "credential-access", severity = 7,
+	what = "ran a secret scanner over the files",
+	exec = { "^trufflehog ", "^gitleaks ", "^noseyparker ", "^detect%-secrets scan" } }
+
 return rules

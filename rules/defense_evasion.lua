@@ -508,4 +508,34 @@ local QUIETER = {
 }
 for _, r in ipairs(QUIETER) do rules[#rules + 1] = r end
 
+-- ---- security agents uninstalled; an eBPF program on the network path ----
+-- a package manager's removal verb with a security or monitoring agent's
+-- name on the same command line (a miner clears the host of them)
+local REMOVE = { "^apt%-get .*remove ", "^apt%-get .*purge ", "^apt .*remove ", "^apt .*purge ", "^dpkg .*%-%-remove ",
+	"^dpkg .*%-%-purge ", "^dpkg %-[rP] ", "^yum .*remove ", "^yum .*erase ", "^dnf .*remove ", "^rpm .*%-e ",
+	"^zypper .*remove ", "^apk del " }
+local AGENTS = { "auditd", "apparmor", "falcon", "osquery", "wazuh", "ossec", "clamav", "sysdig", "aliyun",
+	"aegis", "cloudmonitor", "qcloud", "bcm%-agent", "crowdstrike", "sentinel", "cbagent", "filebeat",
+	"auditbeat", "selinux%-policy", "fail2ban", "rkhunter", "chkrootkit" }
+local function agents_removed(_, F)
+	for _, x in ipairs(F.execs) do
+		local c = rulekit.command(x)
+		for _, r in ipairs(REMOVE) do
+			if c:find(r) then
+				for _, a in ipairs(AGENTS) do
+					if c:find(a) then return c end
+				end
+			end
+		end
+	end
+	return nil
+end
+rules[#rules + 1] = T { id = "T1685", name = "agents_removed", tactic = "defense-impairment", severity = 7,
+	what = "uninstalled a security tool", doc = "uninstalled a security or monitoring agent with a package manager"
+		.. " (evidence: exec)", check = agents_removed }
+rules[#rules + 1] = T { id = "T1014", name = "ebpf_traffic_hook", tactic = "stealth", severity = 7,
+	what = "attached an eBPF program to the network's traffic",
+	exec = { "^tc .*filter .* bpf ", "^tc .*filter .*obj ", "^ip link set .* xdp", "^bpftool .*attach",
+		"^bpftool prog load" } }
+
 return rules

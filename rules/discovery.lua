@@ -158,7 +158,8 @@ end
 
 rules[#rules + 1] = T { id = "T1046", name = "port_scan", tactic = "discovery", severity = 5,
 	what = "scanned for network services",
-	exec = { "^nmap ", "^masscan ", "^zmap ", "^nc .*%-[%a]*z", "^ncat .*%-[%a]*z", "^rustscan ", "^unicornscan " },
+	exec = { "^nmap ", "^masscan ", "^zmap ", "^nc .*%-[%a]*z", "^ncat .*%-[%a]*z", "^rustscan ", "^unicornscan ",
+		"^pnscan " },
 	check = scanned }
 
 rules[#rules + 1] = {

@@ -383,4 +383,18 @@ local ESCAPES = {
 }
 for _, r in ipairs(ESCAPES) do rules[#rules + 1] = r end
 
+-- ---- more command and control: a proxy from the environment, a cloud
+-- provider's agent registered to another account, an exploit fetched ----
+rules[#rules + 1] = T { id = "T1090", name = "proxy_env", tactic = "command-and-control", severity = 2,
+	what = "sent a tool's traffic through a proxy given on its command line (information: networks with"
+		.. " a proxy do)",
+	cmdline = { "[Hh][Tt][Tt][Pp][Ss]?_[Pp][Rr][Oo][Xx][Yy]=%S", "ALL_PROXY=%S", "all_proxy=%S" } }
+rules[#rules + 1] = T { id = "T1219", name = "cloud_agent_registered", tactic = "command-and-control", severity = 6,
+	what = "registered a cloud management agent",
+	exec = { "^amazon%-ssm%-agent .*%-register", "^ssm%-agent%-worker .*%-register", "^google_osconfig_agent .*register" } }
+rules[#rules + 1] = T { id = "T1105", name = "exploit_fetched", tactic = "command-and-control", severity = 6,
+	what = "fetched an exploit's source",
+	exec = { "^git clone .*[Ee][Xx][Pp][Ll][Oo][Ii][Tt]", "^git clone .*CVE%-%d%d%d%d%-%d", "^git clone .*[%-_/][Pp][Oo][Cc]$",
+		"^git clone .*[%-_/][Pp][Oo][Cc][%-_/ ]", "^git clone .*[Pp]rivesc", "^git clone .*[Rr]ootkit" } }
+
 return rules

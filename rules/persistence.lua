@@ -102,4 +102,41 @@ local HYPERVISOR_ACCOUNTS = {
 }
 for _, r in ipairs(HYPERVISOR_ACCOUNTS) do rules[#rules + 1] = r end
 
+-- ---- power settings: a machine kept awake for the miner ----
+rules[#rules + 1] = T { id = "T1653", name = "power_settings", tactic = "persistence", severity = 6,
+	what = "kept the machine from sleeping",
+	exec = { "^systemctl .*mask .*sleep%.target", "^systemctl .*mask .*suspend%.target",
+		"^systemctl .*mask .*hibernate%.target", "^gsettings set .*sleep%-inactive%-[%a]+%-timeout 0",
+		"^gsettings set .*sleep%-inactive%-[%a]+%-type ['\"]?nothing" },
+	write = { "^/etc/systemd/sleep%.conf", "^/etc/systemd/logind%.conf" } }
+
+-- ---- a web shell at work: a web server's own process, one that bound a
+-- socket, runs the commands an operator sends (two or more of the first
+-- things one asks) ----
+local WEB_SERVERS = { httpd = true, apache2 = true, nginx = true, lighttpd = true, caddy = true, node = true,
+	["php-fpm"] = true, ["php-cgi"] = true, uwsgi = true, gunicorn = true }
+local OPERATOR = { whoami = true, id = true, uname = true, hostname = true, ifconfig = true, ip = true,
+	netstat = true, route = true, iptables = true, crontab = true, pwd = true }
+local function web_server_commands(_, F)
+	local serving = {}
+	for _, b in ipairs(F.binds or {}) do
+		if b.pid then serving[b.pid] = true end
+	end
+	local seen, first, n = {}, nil, 0
+	for _, x in ipairs(F.execs) do
+		local prog = rulekit.basename(x.image)
+		if not x.attempt and serving[x.ppid] and WEB_SERVERS[rulekit.basename(x.parent_image)] and OPERATOR[prog]
+			and not seen[prog] then
+			seen[prog], n = true, n + 1
+			first = first or ("%s ran `%s`"):format(rulekit.basename(x.parent_image), rulekit.command(x))
+		end
+	end
+	if n >= 2 then return first, n end
+	return nil
+end
+rules[#rules + 1] = T { id = "T1505.003", name = "web_shell_commands", tactic = "persistence", severity = 8,
+	what = "ran an operator's commands from a web server", doc = "a web server's process (httpd, nginx, node...) that bound a"
+		.. " socket ran two or more discovery commands (whoami, id, uname...): a web shell at work (evidence: exec)",
+	check = web_server_commands }
+
 return rules

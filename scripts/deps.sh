@@ -26,10 +26,11 @@ lua-yaml lua-inspect"
 # python3-jsonschema: the JSON schemas; golang-go: a Go program's CPU count;
 # btrfs-progs: a btrfs subvolume on a loop image (tests/lockhost_spec.lua);
 # ssdeep and tlsh-tools: the reference hashes (tests/hashes_spec.lua);
-# libpcre2-dev: PCRE2, which the Sigma regex engine is checked against
+# libpcre2-dev: PCRE2, which the Sigma regex engine is checked against;
+# rsync: a technique sample's shell started as rsync's remote shell
 test="lua-busted lua-check cppcheck clang-format mandoc man-db luarocks zsh fish util-linux python3 libpython3.11-testsuite
 perl git procps iproute2 strace runc podman debootstrap tmux munge slurmctld slurmd slurm-client
-tcpdump chromium python3-jsonschema golang-go btrfs-progs ssdeep tlsh-tools libpcre2-dev"
+tcpdump chromium python3-jsonschema golang-go btrfs-progs ssdeep tlsh-tools libpcre2-dev rsync"
 bench="hyperfine bubblewrap firejail"
 
 list=no
