@@ -321,6 +321,8 @@ local rules = {
 		cmdline = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "b64decode.*exec",
 			"exec%(.*b64decode", "exec%(.*decode%(", "eval.*base64", "base64 %-%-?d[^|]*|%s*bash",
 			"xxd %-r[^|]*|%s*sh", "rev%s*|%s*[bd]?a?sh", "eval \"%$%(echo", "printf '\\x%x%x" },
+		-- a command in a file's name, for a shell that expands it later
+		write = { "{echo,[^/]*}|{base64,%-%-?d}", "{base64,%-%-?d}|[{]?[bd]?a?sh" },
 		-- decoded or fetched text run by the interpreter itself
 		script = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "xxd %-r[^|]*|%s*[bd]?a?sh",
 			"^eval%s.*base64%s+%-%-?d", "^eval%s+[\"']?%$%(%s*echo", "^eval%s+[\"']?%$%(%s*curl%s",
@@ -470,6 +472,11 @@ local MORE = {
 		cmdline = { "%${IFS}", "%$IFS%$", "\\x%x%x\\x%x%x\\x%x%x", "%$'\\x%x%x", "%$'\\%d%d%d\\%d%d%d",
 			"eval .*%$%(printf ", "eval .*%$%(echo .*|%s*rev", "eval .*%$%(echo .*|%s*tr ", "%${[%w_]+:%d+:%d+}%${[%w_]+:%d+:%d+}",
 			"['\"][a-z]['\"][a-z]['\"][a-z]", "\\[a-z]\\[a-z]\\[a-z]" } },
+	T { id = "T1027.003", name = "steganography", tactic = "stealth", severity = 6,
+		what = "hid data in a picture",
+		exec = { "^steghide embed", "^steghide extract", "^outguess ", "^stegseek ", "^zsteg ",
+			"^cat %S+%.jpe?g %S+%.zip$", "^cat %S+%.png %S+%.zip$", "^cat %S+%.gif %S+%.zip$",
+			"^unzip %S*%.jpe?g", "^unzip %S*%.png" } },
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
