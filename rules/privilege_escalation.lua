@@ -109,7 +109,7 @@ local MORE = {
 		what = "put a program of its own ahead in PATH",
 		cmdline = { "PATH=/tmp", "PATH=/dev/shm", "PATH=/var/tmp", "PATH=%.:", "PATH=%./" },
 		check = path_hijack },
-	T { id = "T1068", name = "local_exploit", tactic = "privilege-escalation", severity = 7,
+	T { id = "T1068", name = "local_exploit", tactic = "privilege-escalation", severity = 6,
 		what = "tried a local exploit",
 		doc = "tried a local exploit: a function definition in a variable for bash (Shellshock), a run of "
 			.. "64 or more A's in a command line (a stack overflow's padding), a link to an account file",
