@@ -321,6 +321,8 @@ local rules = {
 		cmdline = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "b64decode.*exec",
 			"exec%(.*b64decode", "exec%(.*decode%(", "eval.*base64", "base64 %-%-?d[^|]*|%s*bash",
 			"xxd %-r[^|]*|%s*sh", "rev%s*|%s*[bd]?a?sh", "eval \"%$%(echo", "printf '\\x%x%x" },
+		-- a command in a file's name, for a shell that expands it later
+		write = { "{echo,[^/]*}|{base64,%-%-?d}", "{base64,%-%-?d}|[{]?[bd]?a?sh" },
 		-- decoded or fetched text run by the interpreter itself
 		script = { "base64 %-%-?d[^|]*|%s*[bd]?a?sh", "base64 %-%-?d[^|]*|%s*python", "xxd %-r[^|]*|%s*[bd]?a?sh",
 			"^eval%s.*base64%s+%-%-?d", "^eval%s+[\"']?%$%(%s*echo", "^eval%s+[\"']?%$%(%s*curl%s",
@@ -470,14 +472,22 @@ local MORE = {
 		cmdline = { "%${IFS}", "%$IFS%$", "\\x%x%x\\x%x%x\\x%x%x", "%$'\\x%x%x", "%$'\\%d%d%d\\%d%d%d",
 			"eval .*%$%(printf ", "eval .*%$%(echo .*|%s*rev", "eval .*%$%(echo .*|%s*tr ", "%${[%w_]+:%d+:%d+}%${[%w_]+:%d+:%d+}",
 			"['\"][a-z]['\"][a-z]['\"][a-z]", "\\[a-z]\\[a-z]\\[a-z]" } },
+	T { id = "T1027.003", name = "steganography", tactic = "stealth", severity = 6,
+		what = "hid data in a picture",
+		exec = { "^steghide embed", "^steghide extract", "^outguess ", "^stegseek ", "^zsteg ",
+			"^cat %S+%.jpe?g %S+%.zip$", "^cat %S+%.png %S+%.zip$", "^cat %S+%.gif %S+%.zip$",
+			"^unzip %S*%.jpe?g", "^unzip %S*%.png" } },
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 
 -- ---- endpoint agents, a hypervisor's logs, hidden processes, kernel probes ----
 
--- endpoint protection agents' services on Linux servers
-local AGENTS = { "kesl", "klnagent", "mdatp", "sentinelone", "cbagentd", "esets", "sophos", "sav%-protect",
-	"ds_agent", "bdsec", "cylancesvc", "xagt", "taniumclient" }
+-- security and monitoring agents on Linux servers, as their services and
+-- packages are named (patterns)
+local AGENTS = { "kesl", "klnagent", "mdatp", "sentinel", "cbagent", "esets", "sophos", "sav%-protect",
+	"ds_agent", "bdsec", "cylancesvc", "xagt", "taniumclient", "auditd", "apparmor", "falcon", "osquery", "wazuh",
+	"ossec", "clamav", "sysdig", "aliyun", "aegis", "cloudmonitor", "qcloud", "bcm%-agent", "crowdstrike",
+	"filebeat", "auditbeat", "selinux%-policy", "fail2ban", "rkhunter", "chkrootkit" }
 local AGENT_STOP = {}
 for _, a in ipairs(AGENTS) do
 	AGENT_STOP[#AGENT_STOP + 1] = "^systemctl .*stop .*" .. a
@@ -514,9 +524,6 @@ for _, r in ipairs(QUIETER) do rules[#rules + 1] = r end
 local REMOVE = { "^apt%-get .*remove ", "^apt%-get .*purge ", "^apt .*remove ", "^apt .*purge ", "^dpkg .*%-%-remove ",
 	"^dpkg .*%-%-purge ", "^dpkg %-[rP] ", "^yum .*remove ", "^yum .*erase ", "^dnf .*remove ", "^rpm .*%-e ",
 	"^zypper .*remove ", "^apk del " }
-local AGENTS = { "auditd", "apparmor", "falcon", "osquery", "wazuh", "ossec", "clamav", "sysdig", "aliyun",
-	"aegis", "cloudmonitor", "qcloud", "bcm%-agent", "crowdstrike", "sentinel", "cbagent", "filebeat",
-	"auditbeat", "selinux%-policy", "fail2ban", "rkhunter", "chkrootkit" }
 local function agents_removed(_, F)
 	for _, x in ipairs(F.execs) do
 		local c = rulekit.command(x)

@@ -59,7 +59,7 @@ local SPECS = {
 	{ id = "T1083", name = "file_discovery", what = "searched the file system",
 		exec = { "^find /$", "^find / ", "^find /home", "^find /root", "^find /etc", "^find ~", "^find /var",
 			"^find /opt", "^find /mnt", "^find /media", "^ls .*%-[%a]*R[%a]* /", "^locate ", "^tree /",
-			"^ls .*/root", "^ls .*/home" } },
+			"^ls .*/root", "^ls .*/home", "^getcap %-r" } },
 	{ id = "T1518", name = "software_discovery", what = "listed the installed software",
 		exec = { "^dpkg %-l", "^dpkg %-%-list", "^dpkg%-query %-[lW]", "^rpm %-q[a]", "^apt list",
 			"^apt%-mark showmanual", "^yum list", "^dnf list", "^pip3? list", "^snap list", "^flatpak list" } },

@@ -152,7 +152,9 @@ local rules = {
 	T { id = "T1572", name = "tunnel", tactic = "command-and-control", severity = 6,
 		what = "opened a tunnel",
 		exec = { "^ssh .*%-[%a]*[LR] ?%d", "^ssh .*%-[%a]*[LR] ?%w+:", "^chisel ", "^iodine", "^dnscat",
-			"^ngrok ", "^cloudflared .*tunnel", "^autossh ", "^sshuttle ", "^ligolo", "^stunnel" } },
+			"^ngrok ", "^cloudflared .*tunnel", "^autossh ", "^sshuttle ", "^ligolo", "^stunnel" },
+		dns = { "%.ngrok%.com$", "%.ngrok%.io$", "%.ngrok%-free%.app$", "%.localto%.net$", "%.localtonet%.com$",
+			"%.trycloudflare%.com$", "^serveo%.net$", "%.loca%.lt$", "%.pinggy%.io$" } },
 }
 
 -- ---- techniques simply present, and more execution and command and

@@ -27,7 +27,8 @@ local rules = {
 		end },
 	T { id = "T1548.003", name = "sudoers", tactic = "privilege-escalation", severity = 8,
 		what = "changed the sudo rules",
-		write = { "^/etc/sudoers$", "^/etc/sudoers%.d/", "^/var/run/sudo/ts/", "^/run/sudo/ts/" },
+		write = { "^/etc/sudoers$", "^/etc/sudoers%.d/", "^/var/run/sudo/ts/", "^/run/sudo/ts/", "^/etc/doas%.conf$",
+			"^/usr/local/etc/doas%.conf$" },
 		cmdline = { "NOPASSWD" } },
 	T { id = "T1548.003", name = "sudo_use", tactic = "privilege-escalation", severity = 4,
 		what = "used sudo",
@@ -108,6 +109,13 @@ local MORE = {
 		what = "put a program of its own ahead in PATH",
 		cmdline = { "PATH=/tmp", "PATH=/dev/shm", "PATH=/var/tmp", "PATH=%.:", "PATH=%./" },
 		check = path_hijack },
+	T { id = "T1068", name = "local_exploit", tactic = "privilege-escalation", severity = 6,
+		what = "tried a local exploit",
+		doc = "tried a local exploit: a function definition in a variable for bash (Shellshock), a run of "
+			.. "64 or more A's in a command line (a stack overflow's padding), a link to an account file",
+		cmdline = { "%(%)%s*{%s*:%s*;%s*}%s*;", ("A"):rep(64) },
+		exec = { "^ln %-s%a* /etc/passwd ", "^ln %-s%a* /etc/shadow ", "^ln %-s%a* %-f /etc/passwd ",
+			"^ln %-s%a* /etc/sudoers " } },
 }
 for _, r in ipairs(MORE) do rules[#rules + 1] = r end
 

@@ -187,7 +187,7 @@ const char *su_base(const char *path)
 const struct standin *su_find(const char *name)
 {
 	const struct standin *sets[] = {standin_priv, standin_admin,
-					standin_net};
+					standin_net, standin_partc};
 
 	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++)
 		for (const struct standin *t = sets[s]; t->name; t++)
@@ -564,7 +564,7 @@ const struct standin standin_priv[] = {
 static int list_names(void)
 {
 	const struct standin *sets[] = {standin_priv, standin_admin,
-					standin_net};
+					standin_net, standin_partc};
 
 	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++)
 		for (const struct standin *t = sets[s]; t->name; t++)

@@ -22,6 +22,7 @@ struct standin {
 extern const struct standin standin_admin[];
 extern const struct standin standin_net[];
 extern const struct standin standin_priv[];
+extern const struct standin standin_partc[];
 
 /* a variable of the environment the stand-in runs with: the sample's own
  * (USER, PATH, DISPLAY, as the tool reads them), never sbxlua's settings */
