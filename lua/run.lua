@@ -14,6 +14,8 @@ local report = require "sbx.report"
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
 local behaviour, json, verdict, rules, html, pcap
+-- the sample's hashes and type (sbx.sample), read before the box exists
+local sample
 
 local refuse, reason = cli.refuse, cli.reason
 
@@ -125,6 +127,7 @@ end
 -- page written (a line said for each that could not be).
 local function structured(o, r, info, events, verified)
 	local res = pipeline.result(r, info, events, verified)
+	res.sample = sample
 	if o.explore then
 		res.verdict = verdict.judge(res, rules, { budget = o.judge_budget })
 		behaviour.judged(res.behaviour, res.verdict)
@@ -208,6 +211,8 @@ local function main(argv)
 	local ok, err = pipeline.settle(o)
 	if not ok then cli.fail(err) end
 	settle_stdin(o)
+	-- the sample's hashes, of its bytes read before the box exists
+	if o.json or o.html then sample = require("sbx.sample").read(o.prog, o.args) end
 	local r, info = pipeline.run(o)
 	if not r and o.explore and info.program then
 		-- the program never ran (not found, not executable): the
