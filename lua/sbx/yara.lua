@@ -260,6 +260,59 @@ function SET:over_run(sample, data, res, keep)
 	return scan, M.verdict_rules(scan)
 end
 
+--- Verdict rules that read a run's scan from the run itself
+-- (`run.yara`, set before judging; batch.lua): rule i returns the i-th
+-- of `M.verdict_rules(run.yara)`'s findings, the last says how many past
+-- the slots were left out.
+-- @tparam[opt] integer n how many slots (default 32)
+function M.slot_rules(n)
+	if n ~= nil and (math.type(n) ~= "integer" or n < 1) then bad("slot_rules", 1, "a count above 0 expected") end
+	n = n or 32
+	local cache = setmetatable({}, { __mode = "k" })
+	local function of(run)
+		local y = type(run) == "table" and type(run.yara) == "table" and run.yara or nil
+		if not y then return {} end
+		cache[y] = cache[y] or M.verdict_rules(y)
+		return cache[y]
+	end
+	local rules = {}
+	for i = 1, n do
+		rules[i] = { name = "yara", fn = function(run)
+			local r = of(run)[i]
+			return r and r.fn()
+		end }
+	end
+	rules[n + 1] = { name = "yara", fn = function(run)
+		local more = #of(run) - n
+		if more <= 0 then return nil end
+		return { verdict = "info", severity = 0, reason = ("%d more YARA findings left out (run.yara lists every match)"):format(more) }
+	end }
+	return rules
+end
+
+--- Scans the samples of a batch's items before their runs, each once
+-- and each within a budget of its own: `item.yara` (the record of
+-- `over_run`, the sample alone), judged with the run (`M.slot_rules`).
+-- The file is read again by descriptor with no link followed, and
+-- scanned only when its sha256 is the one the batch hashed.
+-- @tparam table items `sbx.batch.todo`'s (`{ path =, sha256 = }`)
+function M.scan_items(set, items)
+	if getmetatable(set) ~= SET then bad("scan_items", 1, "sbx.yara.rules expected") end
+	if type(items) ~= "table" then bad("scan_items", 2, "table expected, got " .. type(items)) end
+	for _, item in ipairs(items) do
+		local f, msg = core.open_file(item.path)
+		local data = f and f:read(require("sbx.sample").MAX_BYTES)
+		if f then f:close() end
+		local sample = { path = item.path }
+		if data and core.sha256(data) ~= item.sha256 then data, msg = nil, "changed since it was hashed" end
+		item.yara = set:over_run(sample, data, nil, nil)
+		if not data then
+			item.yara.stopped[#item.yara.stopped + 1] = { file = item.path, what = "sample",
+				why = tostring(msg or "cannot be read") }
+		end
+	end
+end
+
 --- The scan's findings as lines (a run without --explore).
 function M.text(scan)
 	if type(scan) ~= "table" then bad("text", 1, "table expected, got " .. type(scan)) end
@@ -331,6 +384,10 @@ local function attack_ids(meta)
 	return #ids > 0 and ids or nil, dropped
 end
 
+-- the scans the worker began and did not finish (the others: bytes
+-- sbxlua does not hold)
+local STOPPED = { timeout = true, budget = true, ["not scanned"] = true, error = true }
+
 local WHAT = { sample = "the sample", dropped = "dropped file", memfd = "memory payload" }
 
 -- One match's finding.
@@ -360,9 +417,14 @@ function M.verdict_rules(scan)
 	local function add(name, f) rules[#rules + 1] = { name = name, fn = function() return f end } end
 	for _, m in ipairs(scan.matches or {}) do add("yara:" .. m.namespace .. ":" .. m.rule, finding(m)) end
 	for _, s in ipairs(scan.stopped or {}) do
-		add("yara_stopped", { verdict = "unknown", severity = 1,
-			reason = ("YARA scan of %s %s stopped (%s): its rules not all evaluated"):format(WHAT[s.what] or s.what,
-				s.file, s.why) })
+		if STOPPED[s.why] then
+			add("yara_stopped", { verdict = "unknown", severity = 1,
+				reason = ("YARA scan of %s %s stopped (%s): its rules not all evaluated"):format(
+					WHAT[s.what] or s.what, s.file, s.why) })
+		else
+			add("yara_not_scanned", { verdict = "info", severity = 0,
+				reason = ("YARA: %s %s not scanned: %s"):format(WHAT[s.what] or s.what, s.file, s.why) })
+		end
 	end
 	for _, f in ipairs(scan.cut or {}) do
 		add("yara_cut", { verdict = "unknown", severity = 1,
