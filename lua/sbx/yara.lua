@@ -233,9 +233,10 @@ function M.items(sample, data, res, keep)
 	end
 	-- a payload executed from memory: hashed by the supervisor at the
 	-- call, its bytes not kept past it (core/super/notify.c)
-	for _, f in ipairs(type(res) == "table" and res.files_dropped or {}) do
-		if f.mode == nil and f.sha256 then
-			missing[#missing + 1] = { file = f.path or "memfd", what = "memfd", why = "bytes not kept" }
+	local b = type(res) == "table" and type(res.behaviour) == "table" and res.behaviour or {}
+	for _, f in ipairs(b.files_dropped or {}) do
+		if f.executed_from_memory then
+			missing[#missing + 1] = { file = tostring(f.path or f.sha256), what = "memfd", why = "bytes not kept" }
 		end
 	end
 	return items, missing
