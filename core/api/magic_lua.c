@@ -245,22 +245,43 @@ static void push_scanned(lua_State *L, const struct scanned *res, lua_Integer n,
 	}
 }
 
-/** core.yara_scan(rules, list) -> answers: each string of the list
- * (its first 64 MiB) scanned by the compiled rules (core.yara_compile)
- * in the inspection worker, within one budget of its CPU (the run's);
- * answer i is {text = the matches (inspect_yara.c's lines)} or {error =
- * "timeout" (libyara's), "budget", "not scanned", "error"}; nil, msg,
- * errno when no worker could load the rules. */
+/* Queues each string of the list at idx for a scan, item i against
+ * runs[i] (each its own budget) or all against runs[0]. */
+static void submit_all(lua_State *L, int idx, lua_Integer n,
+		       struct sbx_inspect_run *runs, int each,
+		       struct scanned *res)
+{
+	for (lua_Integer i = 0; i < n; i++) {
+		size_t len;
+		const char *data;
+		lua_geti(L, idx, i + 1);
+		data = lua_tolstring(L, -1, &len);
+		sbx_inspect_yara_submit(&runs[each ? i : 0], data, len,
+					on_scanned, res, (size_t)i);
+		lua_pop(L, 1);
+	}
+}
+
+/** core.yara_scan(rules, list [, budget]) -> answers: each string of
+ * the list (its first 64 MiB) scanned by the compiled rules
+ * (core.yara_compile) in one inspection worker, within one budget of its
+ * CPU for them all ("run", the default: one run's) or one each ("each":
+ * a batch's samples); answer i is {text = the matches (inspect_yara.c's
+ * lines)} or {error = "timeout" (libyara's), "budget", "not scanned",
+ * "error"}; nil, msg, errno when no worker could load the rules. */
 static int l_yara_scan(lua_State *L)
 {
-	struct sbx_inspect_run run;
+	static const char *const budgets[] = {"run", "each", NULL};
+	struct sbx_inspect_run *runs;
 	struct scanned *res;
-	size_t blen;
+	size_t blen, slots;
 	const char *blob = luaL_checklstring(L, 1, &blen);
 	lua_Integer n;
+	int each, hit = 0;
 	pid_t pid;
 	int r;
 	luaL_checktype(L, 2, LUA_TTABLE);
+	each = luaL_checkoption(L, 3, "run", budgets);
 	lua_settop(L, 2);
 	n = luaL_len(L, 2);
 	luaL_argcheck(L, n >= 0 && n <= 100000, 2, "too many to scan");
@@ -269,8 +290,11 @@ static int l_yara_scan(lua_State *L)
 			      "a list of strings expected");
 		lua_pop(L, 1);
 	}
-	res = lua_newuserdatauv(L, (size_t)(n ? n : 1) * sizeof *res, 0);
-	memset(res, 0, (size_t)(n ? n : 1) * sizeof *res);
+	slots = (size_t)(n ? n : 1);
+	res = lua_newuserdatauv(L, slots * sizeof *res, 0);
+	runs = lua_newuserdatauv(L, slots * sizeof *runs, 0);
+	memset(res, 0, slots * sizeof *res);
+	memset(runs, 0, slots * sizeof *runs);
 	r = sbx_inspect_yara_rules(blob, blen);
 	if (r == 0)
 		r = sbx_inspect_worker(&pid);
@@ -278,20 +302,14 @@ static int l_yara_scan(lua_State *L)
 		sbx_inspect_yara_rules(NULL, 0);
 		return sbx_fail(L, "load", "YARA rules", -r);
 	}
-	memset(&run, 0, sizeof run);
-	for (lua_Integer i = 0; i < n; i++) {
-		size_t len;
-		const char *data;
-		lua_geti(L, 2, i + 1);
-		data = lua_tolstring(L, -1, &len);
-		sbx_inspect_yara_submit(&run, data, len, on_scanned, res,
-					(size_t)i);
-		lua_pop(L, 1);
+	submit_all(L, 2, n, runs, each, res);
+	for (size_t i = 0; i < (each ? slots : 1); i++) {
+		sbx_inspect_drain(&runs[i], YARA_WAIT);
+		hit |= runs[i].budget_hit;
 	}
-	sbx_inspect_drain(&run, YARA_WAIT);
 	sbx_inspect_stop();
 	sbx_inspect_yara_rules(NULL, 0); /* the next run's worker types only */
-	push_scanned(L, res, n, run.budget_hit);
+	push_scanned(L, res, n, hit);
 	return 1;
 }
 

@@ -165,14 +165,17 @@ end
 -- budget of its CPU.
 -- @tparam table items list of `{ file =, what = ("sample", "dropped",
 --  "memfd"), data = the bytes }`
+-- @tparam[opt] string budget `"run"` (one budget for all, the default)
+--  or `"each"` (one each: a batch's samples)
 -- @return `{ matches = { {rule =, namespace =, tags =, meta =, strings =
 --  { {id =, offset =} }, strings_left_out =, file =, what =} }, stopped
 --  = { {file =, what =, why = ("timeout", "budget", "not scanned",
 --  "error")} }, cut = { files whose matches did not all fit } }`; or
 --  nil, msg when no worker could load the rules
-function SET:scan(items)
+function SET:scan(items, budget)
 	if getmetatable(self) ~= SET then bad("scan", 1, "sbx.yara.rules expected") end
 	if type(items) ~= "table" then bad("scan", 2, "list of items expected, got " .. type(items)) end
+	if budget ~= nil and budget ~= "run" and budget ~= "each" then bad("scan", 3, "'run' or 'each' expected") end
 	local data = {}
 	for i, it in ipairs(items) do
 		if type(it) ~= "table" or type(it.data) ~= "string" or type(it.file) ~= "string" then
@@ -182,7 +185,7 @@ function SET:scan(items)
 	end
 	local out = { matches = {}, stopped = {}, cut = {} }
 	if #data == 0 then return out end
-	local answers, msg = core.yara_scan(self.blob, data)
+	local answers, msg = core.yara_scan(self.blob, data, budget)
 	if not answers then return nil, msg end
 	for i, a in ipairs(answers) do
 		local it = items[i]
@@ -300,17 +303,29 @@ end
 function M.scan_items(set, items)
 	if getmetatable(set) ~= SET then bad("scan_items", 1, "sbx.yara.rules expected") end
 	if type(items) ~= "table" then bad("scan_items", 2, "table expected, got " .. type(items)) end
-	for _, item in ipairs(items) do
+	local list, why = {}, {}
+	for i, item in ipairs(items) do
 		local f, msg = core.open_file(item.path)
 		local data = f and f:read(require("sbx.sample").MAX_BYTES)
 		if f then f:close() end
-		local sample = { path = item.path }
 		if data and core.sha256(data) ~= item.sha256 then data, msg = nil, "changed since it was hashed" end
-		item.yara = set:over_run(sample, data, nil, nil)
-		if not data then
-			item.yara.stopped[#item.yara.stopped + 1] = { file = item.path, what = "sample",
-				why = tostring(msg or "cannot be read") }
-		end
+		if data then list[#list + 1] = { file = item.path, what = "sample", data = data, i = i } end
+		why[i] = not data and tostring(msg or "cannot be read") or nil
+	end
+	-- one worker for them all, a budget each
+	local scan, msg = set:scan(list, "each")
+	for i, item in ipairs(items) do
+		item.yara = { matches = {}, stopped = {}, files = set.files, digest = set.digest }
+		local stop = why[i] or (not scan and tostring(msg)) or nil
+		if stop then item.yara.stopped[1] = { file = item.path, what = "sample", why = stop } end
+	end
+	local at = {}
+	for _, it in ipairs(list) do at[it.file] = items[it.i].yara end
+	for _, m in ipairs(scan and scan.matches or {}) do table.insert(at[m.file].matches, m) end
+	for _, s in ipairs(scan and scan.stopped or {}) do table.insert(at[s.file].stopped, s) end
+	for _, file in ipairs(scan and scan.cut or {}) do
+		at[file].cut = at[file].cut or {}
+		table.insert(at[file].cut, file)
 	end
 end
 
