@@ -504,7 +504,11 @@ int sbx_inspect_yara_rules(const void *blob, size_t len)
 	free(yara.blob);
 	yara.blob = copy;
 	yara.len = copy ? len : 0;
-	lose(); /* the next worker loads them */
+	lose();			  /* the next worker loads them */
+	if (!copy && yara.area) { /* no worker maps it now */
+		munmap(yara.area, SBX_YARA_BYTES);
+		yara.area = NULL;
+	}
 	w.starts = 0;
 	if (w.state == W_FAILED)
 		w.state = W_NONE;
