@@ -59,6 +59,16 @@ local function run_in(dir, ...)
 	return err, code, cjson.decode(S.read(dir .. "/out.json") or "null")
 end
 
+-- whether the JSON in file is valid against docs/schema/NAME (Debian's
+-- python3-jsonschema); nil when that cannot be checked here
+local function schema_valid(file, name)
+	local _, none = S.sh("/usr/bin/python3 -c 'import jsonschema' 2>/dev/null")
+	if none ~= 0 then return nil end
+	local out, code = S.sh("/usr/bin/python3 -W ignore tests/schema_check.py docs/schema " .. name .. " <" .. S.q(file)
+		.. " 2>&1")
+	return code == 0, out
+end
+
 local function have(tool)
 	return select(2, S.sh("command -v " .. tool .. " >/dev/null")) == 0
 end
@@ -140,7 +150,9 @@ describe("yara [" .. S.priv .. "]", function()
 		f:close()
 		os.execute("chmod -R a+rX " .. S.q(dir))
 		local err, code, res = run_in(dir, "--explore", "--yara", rules, "sh", "sample.sh")
+		local valid, why = schema_valid(dir .. "/out.json", "run.schema.json")
 		rm()
+		assert.are_not.equal(false, valid, why)
 		assert(res, err)
 		assert.is_number(code)
 		local text = reasons(res.verdict)
@@ -206,7 +218,13 @@ describe("yara [" .. S.priv .. "]", function()
 		os.execute("cp /bin/true " .. S.q(dir .. "/s/b") .. " && chmod -R a+rX " .. S.q(dir))
 		local out, code = S.sh(S.bin .. " batch.lua --quiet --yara " .. S.q(rules) .. " " .. S.q(dir .. "/s")
 			.. " 2>/dev/null")
+		local lines = dir .. "/lines"
+		local h = assert(io.open(lines, "w"))
+		h:write(out)
+		h:close()
+		local valid, why = schema_valid(lines, "batch-line.schema.json")
 		rm()
+		assert.are_not.equal(false, valid, why)
 		assert.are.equal(0, code, out)
 		local cjson = require "cjson"
 		local seen = {}
