@@ -234,10 +234,17 @@ local function main(argv)
 	local o = parse(argv)
 	load_modules(o)
 	local ok, err = pipeline.settle(o)
+	if not ok and yara_keep then require("sbx.yara").remove_dir(yara_keep) end
 	if not ok then cli.fail(err) end
 	settle_stdin(o)
 	-- the sample's hashes, of its bytes read before the box exists
 	if o.json or o.html or o.yara then sample, sample_data = require("sbx.sample").read(o.prog, o.args) end
+	-- the memory payloads are scanned by the worker as it types them
+	if yara_set then
+		local loaded, msg = yara_set:begin_run()
+		if not loaded and yara_keep then require("sbx.yara").remove_dir(yara_keep) end
+		if not loaded then refuse("--yara: %s", msg) end
+	end
 	local r, info = pipeline.run(o)
 	if not r and o.explore and info.program then
 		-- the program never ran (not found, not executable): the
@@ -245,6 +252,7 @@ local function main(argv)
 		local text = cli.error_text(info)
 		local v = verdict.judge({ outcome = "error", error = text, events = {} }, rules)
 		io.stderr:write("sbxlua: ", report.escape(text), "\n", verdict.text(v))
+		if yara_keep then require("sbx.yara").remove_dir(yara_keep) end
 		os.exit(cli.exit_status(info))
 	end
 	if yara_keep and not r then require("sbx.yara").remove_dir(yara_keep) end

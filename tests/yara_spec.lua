@@ -149,7 +149,9 @@ describe("yara [" .. S.priv .. "]", function()
 		f:write("# YARA-SAMPLE-MARKER\nprintf 'x YARA-DROPPED-MARKER' > /tmp/dropped.txt\n")
 		f:close()
 		os.execute("chmod -R a+rX " .. S.q(dir))
+		local before = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
 		local err, code, res = run_in(dir, "--explore", "--yara", rules, "sh", "sample.sh")
+		local after = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
 		local valid, why = schema_valid(dir .. "/out.json", "run.schema.json")
 		rm()
 		assert.are_not.equal(false, valid, why)
@@ -168,24 +170,29 @@ describe("yara [" .. S.priv .. "]", function()
 		assert.are.same({ rules }, res.yara.files)
 		assert.truthy(err:find("finding: yara:markers:dropped_marker [T1105]", 1, true), err)
 		-- no private copy left behind
-		assert.are.equal("", (S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null | head -1")))
+		assert.are.equal(before, after)
 	end)
 
-	it("a payload executed from memory is listed as not scanned, with why (pending: its bytes are not kept)",
-		function()
+	it("a rule matches a payload executed from memory, named with the payload", function()
 		local dir, rm = S.tmpdir()
-		local rules = rules_file(dir, "t.yar", "rule elf { strings: $e = { 7F 45 4C 46 } condition: $e at 0 }\n")
+		local rules = rules_file(dir, "mem.yar", "rule elf_payload : payload { meta: severity = \"critical\" "
+			.. "attack = \"T1620\" strings: $e = { 7F 45 4C 46 } condition: $e at 0 }\n")
+		-- the payload is a copy of the program's own file (under 64 KiB)
 		local _, err, _, res = S.json_run("--explore", "--yara", rules, "build/tests/memfd_path", "memfd")
 		rm()
 		assert(res and res.yara, err)
 		local seen
-		for _, s in ipairs(res.yara.stopped) do
-			if s.what == "memfd" then seen = s end
+		for _, m in ipairs(res.yara.matches) do
+			if m.what == "memfd" then seen = m end
 		end
 		assert(seen, err)
-		assert.are.equal("bytes not kept", seen.why)
-		pending("a memory payload's bytes are hashed by the supervisor at the call and not kept "
-			.. "(core/super/notify.c): scanning them needs their copy")
+		assert.are.equal("elf_payload", seen.rule)
+		assert.are.same({ { id = "$e", offset = 0 } }, seen.strings)
+		assert.truthy(seen.file:find("^/memfd:"), seen.file)
+		local text = reasons(res.verdict)
+		assert.truthy(text:find("yara:mem:elf_payload: YARA rule mem:elf_payload [payload] matched memory payload "
+			.. seen.file .. ": $e at 0", 1, true), text)
+		assert.are.same({}, res.yara.stopped)
 	end)
 
 	it("a rule that takes too long is stopped by libyara's timeout and named, not a hang", function()

@@ -313,10 +313,60 @@ static int l_yara_scan(lua_State *L)
 	return 1;
 }
 
-static const luaL_Reg funcs[] = {
-    {"filetype", l_filetype},	      {"yara_compile", l_yara_compile},
-    {"yara_scan", l_yara_scan},	      {"inspect_worker", l_inspect_worker},
-    {"inspect_stop", l_inspect_stop}, {NULL, NULL}};
+/* Pushes the answers kept during a run ({sha256 =, size =, text =}...)
+ * into the table on top, and frees them. */
+static void push_inline(lua_State *L, struct sbx_yara_inline *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		lua_createtable(L, 0, 3);
+		lua_pushstring(L, k[i].sha256);
+		lua_setfield(L, -2, "sha256");
+		lua_pushinteger(L, (lua_Integer)k[i].len);
+		lua_setfield(L, -2, "size");
+		lua_pushstring(L, k[i].text);
+		lua_setfield(L, -2, "text");
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+}
+
+/** core.yara_inline(rules) -> true: the compiled rules loaded by the
+ * workers of the runs that follow, which scan each file's and memfd
+ * payload's first 64 KiB as they type it; nil, msg, errno.
+ * core.yara_inline() -> list, lost: what those scans found ({sha256 =,
+ * size = of the bytes scanned, text = the matches' lines}), how many
+ * answers past the bound were left out; and the rules unloaded. */
+static int l_yara_inline(lua_State *L)
+{
+	struct sbx_yara_inline *k;
+	size_t blen, n, lost;
+	const char *blob = luaL_optlstring(L, 1, NULL, &blen);
+	int r;
+	lua_settop(L, 1);
+	if (blob) {
+		r = sbx_inspect_yara_inline(blob, blen);
+		if (r < 0)
+			return sbx_fail(L, "load", "YARA rules", -r);
+		lua_pushboolean(L, 1);
+		return 1;
+	}
+	lua_createtable(L, 0, 0);
+	k = sbx_inspect_yara_inline_take(&n, &lost);
+	sbx_inspect_yara_rules(NULL, 0);
+	push_inline(L, k, n);
+	for (size_t i = 0; i < n; i++)
+		free(k[i].text);
+	free(k);
+	lua_pushinteger(L, (lua_Integer)lost);
+	return 2;
+}
+
+static const luaL_Reg funcs[] = {{"yara_inline", l_yara_inline},
+				 {"filetype", l_filetype},
+				 {"yara_compile", l_yara_compile},
+				 {"yara_scan", l_yara_scan},
+				 {"inspect_worker", l_inspect_worker},
+				 {"inspect_stop", l_inspect_stop},
+				 {NULL, NULL}};
 
 void sbx_open_magic(lua_State *L)
 {

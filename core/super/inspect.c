@@ -26,6 +26,7 @@
 #include "inspect.h"
 
 #include "compat.h"
+#include "digest.h"
 #include "fileio.h"
 
 #include <errno.h>
@@ -79,7 +80,39 @@ static struct {
 	unsigned char *blob;
 	size_t len;
 	unsigned char *area;
+	/* sbx_inspect_yara_inline's answers */
+	int inline_on;
+	struct sbx_yara_inline *kept;
+	size_t nkept, lost;
 } yara;
+
+/* A type request's answer during a run with rules (its text not empty):
+ * kept by the sha256 and size of its bytes. */
+static void keep_inline(const struct sbx_inspect_req *q, const char *text)
+{
+	struct sbx_yara_inline *k;
+	if (!yara.inline_on || !text[0])
+		return;
+	if (yara.nkept >= SBX_YARA_INLINE_MAX) {
+		yara.lost++;
+		return;
+	}
+	k = realloc(yara.kept, (yara.nkept + 1) * sizeof *k);
+	if (!k) {
+		yara.lost++;
+		return;
+	}
+	yara.kept = k;
+	k += yara.nkept;
+	k->text = strdup(text);
+	if (!k->text) {
+		yara.lost++;
+		return;
+	}
+	sbx_sha256_data(q->data + 1, q->len - 1, k->sha256);
+	k->len = q->len - 1;
+	yara.nkept++;
+}
 
 /* The run goes last in the turn (if it has a request queued). */
 static void ring_add(struct sbx_inspect_run *run)
@@ -309,9 +342,13 @@ static void on_message(const struct sbx_inspect_answer *a)
 		if (a->err) {
 			q->run->skipped++;
 		} else {
+			static char text[SBX_YARA_TEXT];
 			memcpy(type, a->type, sizeof type);
 			memcpy(mime, a->mime, sizeof mime);
+			memcpy(text, a->text, sizeof text);
 			type[sizeof type - 1] = mime[sizeof mime - 1] = '\0';
+			text[sizeof text - 1] = '\0';
+			keep_inline(q, text);
 			q->run->typed++;
 			q->cb(q->ctx, q->idx, type, mime);
 		}
@@ -485,6 +522,8 @@ int sbx_inspect_yara_rules(const void *blob, size_t len)
 	unsigned char *copy = NULL;
 	if (w.head || w.cur)
 		return -EBUSY;
+	if (!blob)
+		yara.inline_on = 0;
 	if (blob && yara.blob && len == yara.len &&
 	    memcmp(blob, yara.blob, len) == 0)
 		return 0; /* the same rules: the worker keeps them */
@@ -513,6 +552,24 @@ int sbx_inspect_yara_rules(const void *blob, size_t len)
 	if (w.state == W_FAILED)
 		w.state = W_NONE;
 	return 0;
+}
+
+int sbx_inspect_yara_inline(const void *blob, size_t len)
+{
+	int r = sbx_inspect_yara_rules(blob, len);
+	if (r == 0)
+		yara.inline_on = blob != NULL;
+	return r;
+}
+
+struct sbx_yara_inline *sbx_inspect_yara_inline_take(size_t *n, size_t *lost)
+{
+	struct sbx_yara_inline *k = yara.kept;
+	*n = yara.nkept;
+	*lost = yara.lost;
+	yara.kept = NULL;
+	yara.nkept = yara.lost = 0;
+	return k;
 }
 
 const void *sbx_inspect_yara_blob(size_t *len)

@@ -152,6 +152,24 @@ SBX_LOCAL int sbx_inspect_yara_submit(struct sbx_inspect_run *run,
 				      const void *buf, size_t len,
 				      sbx_inspect_cb cb, void *ctx, size_t idx);
 
+/* During a run: the rules loaded by the worker, which then scans each
+ * type request's bytes too (a dropped file's, a memfd payload's first
+ * SBX_MAGIC_BYTES); the answers with matches, or a scan stopped, are
+ * kept by the sha256 and size of those bytes (at most
+ * SBX_YARA_INLINE_MAX) until sbx_inspect_yara_inline_take.  NULL ends
+ * it. */
+#define SBX_YARA_INLINE_MAX 256
+struct sbx_yara_inline {
+	char sha256[65];
+	size_t len;
+	char *text; /* malloc'ed */
+};
+SBX_LOCAL int sbx_inspect_yara_inline(const void *blob, size_t len);
+/* The answers kept (malloc'ed, *n of them; the caller frees each text
+ * and the list), and how many were left out past the bound. */
+SBX_LOCAL struct sbx_yara_inline *sbx_inspect_yara_inline_take(size_t *n,
+							       size_t *lost);
+
 /* inspect_yara.c, in the worker or the compiling child only */
 SBX_LOCAL int sbx_yara_open(void);
 SBX_LOCAL int sbx_yara_compile(const struct sbx_yara_source *src, size_t n,

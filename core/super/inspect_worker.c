@@ -345,6 +345,13 @@ static void type(magic_t desc, magic_t mime, const unsigned char *buf,
 	} else {
 		a->err = EIO;
 	}
+	/* rules loaded during a run (sbx_inspect_yara_inline): the same
+	 * bytes scanned too; a scan that stops leaves its text as far as it
+	 * got and says "stopped" */
+	if (rules && !a->err &&
+	    sbx_yara_scan(rules, buf + 1, (size_t)n, SBX_YARA_TIMEOUT, a->text,
+			  sizeof a->text - 16) < 0)
+		strcat(a->text, "stopped\n");
 }
 
 void sbx_inspect_worker_main(int sock)

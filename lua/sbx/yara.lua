@@ -18,7 +18,7 @@ local core = require "sbx.core"
 
 local M = {}
 
-local type, error, ipairs, tostring, tonumber, next = type, error, ipairs, tostring, tonumber, next
+local type, error, ipairs, pairs, tostring, tonumber, next = type, error, ipairs, pairs, tostring, tonumber, next
 local concat, sort = table.concat, table.sort
 
 local SET = { __name = "sbx.yara.rules" }
@@ -234,15 +234,60 @@ function M.items(sample, data, res, keep)
 			end
 		end
 	end
-	-- a payload executed from memory: hashed by the supervisor at the
-	-- call, its bytes not kept past it (core/super/notify.c)
+	return items, missing
+end
+
+-- The heads the worker scanned during the run (`core.yara_inline`) as
+-- matches of the memory payloads: a payload of at most 64 KiB is its
+-- head (the same sha256); a larger one's head is not told from another
+-- file's, so what its head matched is named by that head's sha256.  Into
+-- scan (matches, stopped).  `known` holds the sha256 of the dropped
+-- files' heads (scanned whole from their copies already).
+local HEAD = 65536
+local function memfd_matches(scan, res, kept, known)
 	local b = type(res) == "table" and type(res.behaviour) == "table" and res.behaviour or {}
-	for _, f in ipairs(b.files_dropped or {}) do
-		if f.executed_from_memory then
-			missing[#missing + 1] = { file = tostring(f.path or f.sha256), what = "memfd", why = "bytes not kept" }
+	local by = {}
+	for _, k in ipairs(kept) do by[k.sha256] = k end
+	local function add(text, file)
+		local list, cut = parse(text)
+		for _, m in ipairs(list) do
+			m.file, m.what = file, "memfd"
+			if next(m.meta) == nil then m.meta = nil end
+			scan.matches[#scan.matches + 1] = m
+		end
+		if text:find("\nstopped\n$") or text:find("^stopped\n$") then
+			scan.stopped[#scan.stopped + 1] = { file = file, what = "memfd", why = "timeout" }
+		elseif cut then
+			scan.cut = scan.cut or {}
+			scan.cut[#scan.cut + 1] = file
 		end
 	end
-	return items, missing
+	for _, f in ipairs(b.files_dropped or {}) do
+		if f.executed_from_memory and f.sha256 then
+			local file, k = tostring(f.path or "memfd"), by[f.sha256]
+			if k and (f.size or 0) <= HEAD then
+				add(k.text, file)
+				by[f.sha256] = nil
+			elseif (f.size or 0) > HEAD then
+				scan.stopped[#scan.stopped + 1] = { file = file, what = "memfd",
+					why = "larger than 64 KiB: only its first 64 KiB scanned, at the exec" }
+			elseif not f.type then
+				scan.stopped[#scan.stopped + 1] = { file = file, what = "memfd", why = "not scanned" }
+			end
+		end
+	end
+	for sha, k in pairs(by) do
+		if not known[sha] then add(k.text, ("the first %d bytes of a memory payload or an unkept file (sha256 %s)")
+			:format(k.size, sha)) end
+	end
+end
+
+--- Starts a run's scan of its memory payloads: the rules loaded by the
+-- workers of the run, which scan each payload's first 64 KiB as they
+-- type it (`over_run` reads what they found).
+function SET:begin_run()
+	if getmetatable(self) ~= SET then bad("begin_run", 1, "sbx.yara.rules expected") end
+	return core.yara_inline(self.blob)
 end
 
 --- A run's scan: its items (`M.items`) scanned; the record `run.yara`
@@ -250,6 +295,7 @@ end
 -- its verdict rules (`M.verdict_rules`).
 function SET:over_run(sample, data, res, keep)
 	if getmetatable(self) ~= SET then bad("over_run", 1, "sbx.yara.rules expected") end
+	local kept, lost = core.yara_inline()
 	local items, missing = M.items(sample, data, res, keep)
 	local scan, msg = self:scan(items)
 	if not scan then
@@ -259,6 +305,13 @@ function SET:over_run(sample, data, res, keep)
 		end
 	end
 	for _, m in ipairs(missing) do scan.stopped[#scan.stopped + 1] = m end
+	local known = {}
+	for _, it in ipairs(items) do known[core.sha256(it.data:sub(1, HEAD))] = true end
+	memfd_matches(scan, res, kept, known)
+	if lost > 0 then
+		scan.stopped[#scan.stopped + 1] = { file = ("%d more files' heads"):format(lost), what = "memfd",
+			why = "answers past the bound left out" }
+	end
 	scan.files, scan.digest = self.files, self.digest
 	if #scan.cut == 0 then scan.cut = nil end
 	return scan, M.verdict_rules(scan)
