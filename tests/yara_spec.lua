@@ -95,6 +95,46 @@ describe("yara [" .. S.priv .. "]", function()
 		assert.has_error(function() yara.verdict_rules(nil) end)
 	end)
 
+	it("set:scan's matches equal the yara tool's: rules, string identifiers and offsets", function()
+		if not have("yara") then return pending("yara is not installed (scripts/deps.sh installs it)") end
+		local dir, rm = S.tmpdir()
+		local rules = rules_file(dir, "ref.yar", MARKERS .. [[
+rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
+]])
+		local data = "YARA-SAMPLE-MARKER ab ab abc YARA-DROPPED-MARKER " .. ("ab"):rep(30)
+		local f = assert(io.open(dir .. "/data", "wb"))
+		f:write(data)
+		f:close()
+		local want = {}
+		for line in S.sh("yara -s " .. S.q(rules) .. " " .. S.q(dir .. "/data") .. " 2>/dev/null"):gmatch("[^\n]+") do
+			local off, id = line:match("^0x(%x+):(%$%w+):")
+			if off then
+				want[#want + 1] = ("%s %s %d"):format(want.rule, id, tonumber(off, 16))
+			else
+				want.rule = line:match("^(%S+)")
+			end
+		end
+		want.rule = nil
+		local set = assert(yara.compile(rules))
+		local scan = assert(set:scan({ { file = "data", what = "sample", data = data } }))
+		rm()
+		local got, left = {}, 0
+		for _, m in ipairs(scan.matches) do
+			for _, st in ipairs(m.strings) do got[#got + 1] = ("%s %s %d"):format(m.rule, st.id, st.offset) end
+			left = left + (m.strings_left_out or 0)
+		end
+		table.sort(got)
+		table.sort(want)
+		-- at most 16 string matches a rule listed, the rest counted
+		assert.are.equal(#want, #got + left)
+		for _, g in ipairs(got) do
+			local found = false
+			for _, w in ipairs(want) do found = found or w == g end
+			assert(found, g .. " not in yara's: " .. table.concat(want, ", "))
+		end
+		assert.truthy(left > 0)
+	end)
+
 	it("a rule that does not compile is named with libyara's message, file and line", function()
 		local dir, rm = S.tmpdir()
 		local p = rules_file(dir, "bad.yar", "rule ok { condition: true }\n\nrule bad { condition: no_such_thing }\n")
