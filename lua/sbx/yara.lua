@@ -149,7 +149,7 @@ local function parse(text)
 			local v = f[4]
 			if f[3] == "i" then v = math.tointeger(tonumber(v)) elseif f[3] == "b" then v = v ~= "0" end
 			cur.meta[f[2]] = v
-		elseif cur and f[1] == "string" and #f == 3 and math.tointeger(tonumber(f[3])) then
+		elseif cur and f[1] == "string" and #f == 3 and (math.tointeger(tonumber(f[3])) or -1) >= 0 then
 			cur.strings[#cur.strings + 1] = { id = f[2], offset = math.tointeger(tonumber(f[3])) }
 		elseif cur and f[1] == "more" and math.tointeger(tonumber(f[2] or "")) then
 			cur.strings_left_out = math.tointeger(tonumber(f[2]))
