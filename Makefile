@@ -25,6 +25,9 @@ LUA_LIBS := $(shell pkg-config --libs lua5.4 2>/dev/null)
 EDIT_SO := $(shell pkg-config --variable=libdir libedit 2>/dev/null)/libedit.so.2
 # libmagic is opened by the inspection worker (core/super/inspect_worker.c), by this path
 MAGIC_SO := $(shell pkg-config --variable=libdir libmagic 2>/dev/null)/libmagic.so.1
+# libyara likewise (core/super/inspect_yara.c): opened by the inspection
+# worker and the rules' compiler, never by sbxlua; its headers alone here
+YARA_SO := $(shell pkg-config --variable=libdir yara 2>/dev/null)/libyara.so.9
 # sbxlua links Lua (whole: C modules call any of its API), libseccomp, libcap
 # and nettle from their .a, none of the last three exported; STATIC=0 links
 # the shared ones (docs/performance.md, "Static linking")
@@ -114,6 +117,7 @@ build/luadir: FORCE | build/obj
 build/obj/api/main.o: build/luadir
 build/obj/api/main.o: CFLAGS += -DSBX_LIBEDIT='"$(EDIT_SO)"'
 build/obj/super/inspect_worker.o: CFLAGS += -DSBX_LIBMAGIC='"$(MAGIC_SO)"'
+build/obj/super/inspect_yara.o: CFLAGS += -DSBX_LIBYARA='"$(YARA_SO)"'
 $(CORE_OBJ) build/obj/api/main.o: VERSION
 
 # every object is rebuilt when the flags change (make dev after make:

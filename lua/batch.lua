@@ -137,8 +137,18 @@ local function main(argv)
 		if cut then say { o.output .. ": its last line is cut (left out)" } end
 	end
 	out:setvbuf("no")
+	local yara = o.yara and require "sbx.yara"
+	local set
+	if yara then
+		local msg
+		set, msg = yara.compile(o.yara)
+		if not set then refuse("--yara: %s", msg) end
+		options = require("sbx.core").sha256(options .. " yara " .. set.digest)
+		for _, r in ipairs(yara.slot_rules()) do rules.list[#rules.list + 1] = r end
+	end
 	local todo, skipped, unread = batch.todo(paths, options, done)
 	say(unread)
+	if set then yara.scan_items(set, todo) end
 	local recs, interrupted = run_all(o, todo, base, rules, out)
 	if not o.quiet then
 		io.stderr:write(batch.summary_text(batch.summary(recs)))

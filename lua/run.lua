@@ -14,6 +14,10 @@ local report = require "sbx.report"
 local backend = require "sbx.backend"
 local pipeline = require "sbx.pipeline"
 local behaviour, json, verdict, rules, html, pcap
+-- the sample's hashes and type (sbx.sample), and its bytes, read before
+-- the box exists; --yara's compiled rules (sbx.yara) and the private
+-- keep directory its scan of the dropped files reads (when no --keep)
+local sample, sample_data, yara_set, yara_keep
 
 local refuse, reason = cli.refuse, cli.reason
 
@@ -125,8 +129,17 @@ end
 -- page written (a line said for each that could not be).
 local function structured(o, r, info, events, verified)
 	local res = pipeline.result(r, info, events, verified)
+	res.sample = sample
+	local judged = rules
+	if yara_set then
+		local extra
+		res.yara, extra = yara_set:over_run(sample, sample_data, res, o.keep)
+		judged = {}
+		for _, x in ipairs(rules or {}) do judged[#judged + 1] = x end
+		for _, x in ipairs(extra) do judged[#judged + 1] = x end
+	end
 	if o.explore then
-		res.verdict = verdict.judge(res, rules, { budget = o.judge_budget })
+		res.verdict = verdict.judge(res, judged, { budget = o.judge_budget })
 		behaviour.judged(res.behaviour, res.verdict)
 	end
 	if res.behaviour then res.behaviour.has_html_report = o.html ~= nil end
@@ -154,9 +167,10 @@ local function report_run(o, r, info)
 	local n0 = #said
 	write_pcap(o, r, info, said)
 	local failed = #said - n0
-	if o.json or o.behaviour or o.html then
+	if o.json or o.behaviour or o.html or o.yara then
 		local res, lines = structured(o, r, info, events, verified)
 		if o.behaviour then said[#said + 1] = behaviour.text(res.behaviour) end
+		if o.yara and not o.explore then said[#said + 1] = require("sbx.yara").text(res.yara) end
 		if o.explore then said[#said + 1] = verdict.text(res.verdict) end
 		for _, line in ipairs(lines) do said[#said + 1] = line end
 		failed = failed + #lines
@@ -175,6 +189,7 @@ local function report_run(o, r, info)
 	-- an output the caller asked for and did not get (the box left
 	-- something other than a regular file at its name): 126, whatever the
 	-- program's own status was
+	if yara_keep then require("sbx.yara").remove_dir(yara_keep) end
 	if failed + #late > 0 then return report.EXIT_CANNOT end
 	return report.exit_code(events)
 end
@@ -184,10 +199,23 @@ end
 -- backends' refusal loads sbx.backend.oci only when the namespace box
 -- could not even be cloned: nothing ran.)
 local function load_modules(o)
+	if o.yara then
+		local yara = require "sbx.yara"
+		local set, msg = yara.compile(o.yara)
+		if not set then refuse("--yara: %s", msg) end
+		yara_set = set
+		-- the dropped files are scanned from their copies
+		if not o.keep then
+			yara_keep, msg = yara.private_dir()
+			if not yara_keep then refuse("--yara: %s", msg) end
+			o.keep = yara_keep
+		end
+	end
 	if o.json then json = require "sbx.json" end
 	if o.html then html = require "sbx.html" end
 	if o.pcap or o.keep then pcap = require "sbx.pcap" end
-	if o.json or o.behaviour or o.html then behaviour = require "sbx.behaviour" end
+	if o.json or o.behaviour or o.html or o.yara then behaviour = require "sbx.behaviour" end
+
 	if o.explore then
 		verdict = require "sbx.verdict"
 		local msg
@@ -201,8 +229,17 @@ local function main(argv)
 	local o = parse(argv)
 	load_modules(o)
 	local ok, err = pipeline.settle(o)
+	if not ok and yara_keep then require("sbx.yara").remove_dir(yara_keep) end
 	if not ok then cli.fail(err) end
 	settle_stdin(o)
+	-- the sample's hashes, of its bytes read before the box exists
+	if o.json or o.html or o.yara then sample, sample_data = require("sbx.sample").read(o.prog, o.args) end
+	-- the memory payloads are scanned by the worker as it types them
+	if yara_set then
+		local loaded, msg = yara_set:begin_run()
+		if not loaded and yara_keep then require("sbx.yara").remove_dir(yara_keep) end
+		if not loaded then refuse("--yara: %s", msg) end
+	end
 	local r, info = pipeline.run(o)
 	if not r and o.explore and info.program then
 		-- the program never ran (not found, not executable): the
@@ -210,8 +247,10 @@ local function main(argv)
 		local text = cli.error_text(info)
 		local v = verdict.judge({ outcome = "error", error = text, events = {} }, rules)
 		io.stderr:write("sbxlua: ", report.escape(text), "\n", verdict.text(v))
+		if yara_keep then require("sbx.yara").remove_dir(yara_keep) end
 		os.exit(cli.exit_status(info))
 	end
+	if yara_keep and not r then require("sbx.yara").remove_dir(yara_keep) end
 	if not r then cli.fail(info) end
 	return report_run(o, r, info)
 end

@@ -34,6 +34,7 @@ external_dependencies = {
 	LIBFUZZY = { header = "fuzzy.h", library = "fuzzy" }, -- ssdeep
 	LIBTLSH = { header = "tlsh.h", library = "tlsh" },
 	LIBMAGIC = { header = "magic.h" }, -- opened by dlopen on the first file typed
+	LIBYARA = { header = "yara.h" }, -- opened by dlopen in the inspection worker (--yara)
 }
 build = {
 	type = "builtin",
@@ -83,6 +84,7 @@ build = {
 				"core/super/evlog.c",
 				"core/super/inspect.c",
 				"core/super/inspect_worker.c",
+				"core/super/inspect_yara.c",
 				"core/super/kmem.c",
 				"core/super/lockguard.c",
 				"core/super/loop.c",

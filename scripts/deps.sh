@@ -12,11 +12,11 @@ set -eu
 
 # (g++: core/common/tlsh.cc, libtlsh's C++ class behind a C interface)
 build="make gcc g++ libc6-dev pkg-config lua5.4 liblua5.4-dev libseccomp-dev libcap-dev nettle-dev libedit-dev libmagic-dev
-libfuzzy-dev libtlsh-dev"
+libfuzzy-dev libtlsh-dev libyara-dev"
 # the C libraries' run-time packages, and the Lua modules the scripts load
 # (argparse: every command line; cjson: --json; lfs: batch.lua's walk;
 # yaml: Sigma rules; inspect: the REPL's tables)
-runtime="lua5.4 liblua5.4-0 libseccomp2 libcap2 libnettle8 libedit2 libmagic1 libfuzzy2 libtlsh0 libstdc++6 lua-argparse
+runtime="lua5.4 liblua5.4-0 libseccomp2 libcap2 libnettle8 libedit2 libmagic1 libyara9 libfuzzy2 libtlsh0 libstdc++6 lua-argparse
 lua-cjson lua-filesystem
 lua-yaml lua-inspect"
 # runc and podman: --backend oci; debootstrap: the --rootfs tests' root;
@@ -26,11 +26,12 @@ lua-yaml lua-inspect"
 # python3-jsonschema: the JSON schemas; golang-go: a Go program's CPU count;
 # btrfs-progs: a btrfs subvolume on a loop image (tests/lockhost_spec.lua);
 # ssdeep and tlsh-tools: the reference hashes (tests/hashes_spec.lua);
+# yara: the reference scanner (tests/yara_spec.lua);
 # libpcre2-dev: PCRE2, which the Sigma regex engine is checked against;
 # rsync: a technique sample's shell started as rsync's remote shell
 test="lua-busted lua-check cppcheck clang-format mandoc man-db luarocks zsh fish util-linux python3 libpython3.11-testsuite
 perl git procps iproute2 strace runc podman debootstrap tmux munge slurmctld slurmd slurm-client
-tcpdump chromium python3-jsonschema golang-go btrfs-progs ssdeep tlsh-tools libpcre2-dev rsync"
+tcpdump chromium python3-jsonschema golang-go btrfs-progs ssdeep tlsh-tools yara libpcre2-dev rsync"
 bench="hyperfine bubblewrap firejail"
 
 list=no

@@ -116,4 +116,36 @@ describe("hashes [" .. S.priv .. "]", function()
 			assert.are.equal(want[k], payload[k], k)
 		end
 	end)
+
+	it("the sample's own hashes: the program run, or the script an interpreter is given", function()
+		if not (have("ssdeep") and have("tlsh")) then
+			return pending("ssdeep or tlsh is not installed (scripts/deps.sh installs them)")
+		end
+		local dir, rm = S.tmpdir()
+		local f = assert(io.open(dir .. "/x.sh", "wb"))
+		f:write("# ", bytes(3000, 11):gsub("%z", "0"), "\necho ran\n")
+		f:close()
+		os.execute("cp /bin/true " .. S.q(dir .. "/prog") .. " && chmod -R a+rX " .. S.q(dir))
+		local want_script, want_prog = reference(dir .. "/x.sh"), reference(dir .. "/prog")
+		local _, err, code, res = S.json_run("sh", dir .. "/x.sh")
+		local _, err2, code2, res2 = S.json_run(dir .. "/prog")
+		rm()
+		assert(res and res.sample, err)
+		assert(res2 and res2.sample, err2)
+		assert.are.equal(0, code2, err2)
+		assert.is_number(code)
+		for _, k in ipairs { "md5", "sha1", "sha256", "ssdeep", "tlsh" } do
+			assert.are.equal(want_script[k], res.sample[k], "script " .. k)
+			assert.are.equal(want_prog[k], res2.sample[k], "program " .. k)
+		end
+		assert.are.equal(dir .. "/x.sh", res.sample.path)
+		assert.truthy(res2.sample.type:find("^ELF"), res2.sample.type)
+	end)
+
+	it("sbx.sample.read refuses bad arguments", function()
+		local sample = require "sbx.sample"
+		assert.has_error(function() sample.read(nil) end, "bad argument #1 to 'read' (string expected, got nil)")
+		assert.has_error(function() sample.read("sh", "x") end, "bad argument #2 to 'read' (table expected, got string)")
+		assert.are.same({ nil, "not found" }, { sample.read("no-such-program-here") })
+	end)
 end)

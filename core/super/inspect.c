@@ -26,13 +26,16 @@
 #include "inspect.h"
 
 #include "compat.h"
+#include "digest.h"
 #include "fileio.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -70,6 +73,46 @@ static struct {
 	struct sbx_inspect_req *cur; /* in flight (W_BUSY) */
 	unsigned starts;
 } w = {W_NONE, 0, -1, -1, 0, NULL, NULL, NULL, 0};
+
+/* The compiled YARA rules the next worker loads, and the area a scan's
+ * bytes are put in (shared with every worker forked once it exists). */
+static struct {
+	unsigned char *blob;
+	size_t len;
+	unsigned char *area;
+	/* sbx_inspect_yara_inline's answers */
+	int inline_on;
+	struct sbx_yara_inline *kept;
+	size_t nkept, lost;
+} yara;
+
+/* A type request's answer during a run with rules (its text not empty):
+ * kept by the sha256 and size of its bytes. */
+static void keep_inline(const struct sbx_inspect_req *q, const char *text)
+{
+	struct sbx_yara_inline *k;
+	if (!yara.inline_on || !text[0])
+		return;
+	if (yara.nkept >= SBX_YARA_INLINE_MAX) {
+		yara.lost++;
+		return;
+	}
+	k = realloc(yara.kept, (yara.nkept + 1) * sizeof *k);
+	if (!k) {
+		yara.lost++;
+		return;
+	}
+	yara.kept = k;
+	k += yara.nkept;
+	k->text = strdup(text);
+	if (!k->text) {
+		yara.lost++;
+		return;
+	}
+	sbx_sha256_data(q->data + 1, q->len - 1, k->sha256);
+	k->len = q->len - 1;
+	yara.nkept++;
+}
 
 /* The run goes last in the turn (if it has a request queued). */
 static void ring_add(struct sbx_inspect_run *run)
@@ -195,6 +238,31 @@ static void drop_queued(struct sbx_inspect_run *run)
 	run->tail = NULL;
 }
 
+/* Sends a request: a type's bytes as they are; a scan's put in the
+ * shared area first, its datagram saying how many and libyara's timeout
+ * (at most the run's budget left). */
+static int send_req(const struct sbx_inspect_req *q, double left_s)
+{
+	unsigned char msg[1 + sizeof(struct sbx_yara_req)];
+	struct sbx_yara_req y = {q->len - 1, SBX_YARA_TIMEOUT};
+	const void *p = q->data;
+	size_t n = q->len;
+	if (q->data[0] == 'Y') {
+		if (!yara.area)
+			return -ENOENT;
+		if (left_s < y.timeout)
+			y.timeout = left_s < 1 ? 1 : (int32_t)left_s;
+		memcpy(yara.area, q->data + 1, q->len - 1);
+		msg[0] = 'Y';
+		memcpy(msg + 1, &y, sizeof y);
+		p = msg;
+		n = sizeof msg;
+	}
+	if (send(w.sock, p, n, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)n)
+		return -EIO;
+	return 0;
+}
+
 /* The next request: the first of the run whose turn it is, all of the
  * run's skipped when its budget is spent; sent when the worker is idle,
  * a worker forked when none. */
@@ -213,8 +281,7 @@ static void kick(double now)
 				w.state = W_FAILED;
 			continue;
 		}
-		if (send(w.sock, q->data, q->len,
-			 MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)q->len) {
+		if (send_req(q, left(run)) < 0) {
 			lose();
 			continue;
 		}
@@ -228,6 +295,25 @@ static void kick(double now)
 		w.state = W_BUSY;
 		w.deadline = now + left(run) * INSPECT_FLOOR + INSPECT_SLACK;
 	}
+}
+
+/* A scan's answer: its matches' text (cut and NUL-terminated here), or
+ * why libyara stopped. */
+static void on_scanned(struct sbx_inspect_req *q,
+		       const struct sbx_inspect_answer *a)
+{
+	static char text[SBX_YARA_TEXT];
+	q->run->used += (double)a->cpu_us / 1e6;
+	q->run->pending--;
+	q->run->typed++;
+	if (a->err) {
+		q->cb(q->ctx, q->idx, NULL,
+		      a->err == ETIME ? "timeout" : "error");
+		return;
+	}
+	memcpy(text, a->text, sizeof text);
+	text[sizeof text - 1] = '\0';
+	q->cb(q->ctx, q->idx, text, NULL);
 }
 
 /* One message from the worker: its ready (W_STARTING) or an answer. */
@@ -247,16 +333,22 @@ static void on_message(const struct sbx_inspect_answer *a)
 	}
 	w.cur = NULL;
 	w.state = W_IDLE;
-	if (q->run) {
+	if (q->run && q->data[0] == 'Y') {
+		on_scanned(q, a);
+	} else if (q->run) {
 		char type[SBX_FILETYPE_MAX], mime[SBX_MIME_MAX];
 		q->run->used += (double)a->cpu_us / 1e6;
 		q->run->pending--;
 		if (a->err) {
 			q->run->skipped++;
 		} else {
+			static char text[SBX_YARA_TEXT];
 			memcpy(type, a->type, sizeof type);
 			memcpy(mime, a->mime, sizeof mime);
+			memcpy(text, a->text, sizeof text);
 			type[sizeof type - 1] = mime[sizeof mime - 1] = '\0';
+			text[sizeof text - 1] = '\0';
+			keep_inline(q, text);
 			q->run->typed++;
 			q->cb(q->ctx, q->idx, type, mime);
 		}
@@ -288,12 +380,11 @@ void sbx_inspect_service(double now)
 	kick(now);
 }
 
-int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
-		       sbx_inspect_cb cb, void *ctx, size_t idx)
+/* Queues a request of kind 'T' or 'Y' and its len bytes. */
+static int enqueue(struct sbx_inspect_run *run, char kind, const void *buf,
+		   size_t len, sbx_inspect_cb cb, void *ctx, size_t idx)
 {
 	struct sbx_inspect_req *q;
-	if (len > SBX_MAGIC_BYTES)
-		len = SBX_MAGIC_BYTES;
 	if (left(run) <= 0 || w.state == W_FAILED) {
 		run->budget_hit |= left(run) <= 0;
 		run->skipped++;
@@ -311,7 +402,7 @@ int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
 	/* the datagram: 'T' and the bytes (an empty file is not an empty
 	 * datagram, which reads as the end) */
 	*q = (struct sbx_inspect_req){NULL, run, cb, ctx, idx, 1 + len};
-	q->data[0] = 'T';
+	q->data[0] = (unsigned char)kind;
 	memcpy(q->data + 1, buf, len);
 	if (run->tail)
 		run->tail->next = q;
@@ -322,6 +413,23 @@ int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
 	run->pending++;
 	kick(now_s());
 	return 0;
+}
+
+int sbx_inspect_submit(struct sbx_inspect_run *run, const void *buf, size_t len,
+		       sbx_inspect_cb cb, void *ctx, size_t idx)
+{
+	return enqueue(run, 'T', buf,
+		       len > SBX_MAGIC_BYTES ? SBX_MAGIC_BYTES : len, cb, ctx,
+		       idx);
+}
+
+int sbx_inspect_yara_submit(struct sbx_inspect_run *run, const void *buf,
+			    size_t len, sbx_inspect_cb cb, void *ctx,
+			    size_t idx)
+{
+	return enqueue(run, 'Y', buf,
+		       len > SBX_YARA_BYTES ? SBX_YARA_BYTES : len, cb, ctx,
+		       idx);
 }
 
 void sbx_inspect_cancel(struct sbx_inspect_run *run)
@@ -405,4 +513,155 @@ int sbx_inspect_worker(pid_t *pid)
 		return -ENOEXEC;
 	*pid = w.pid;
 	return 0;
+}
+
+/* ---- YARA: the rules' compiler and the rules a worker loads ---- */
+
+int sbx_inspect_yara_rules(const void *blob, size_t len)
+{
+	unsigned char *copy = NULL;
+	if (w.head || w.cur)
+		return -EBUSY;
+	if (!blob)
+		yara.inline_on = 0;
+	if (blob && yara.blob && len == yara.len &&
+	    memcmp(blob, yara.blob, len) == 0)
+		return 0; /* the same rules: the worker keeps them */
+	if (blob && !(copy = malloc(len ? len : 1)))
+		return -ENOMEM;
+	if (blob && !yara.area) {
+		void *a = mmap(NULL, SBX_YARA_BYTES, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (a == MAP_FAILED) {
+			free(copy);
+			return -ENOMEM;
+		}
+		yara.area = a;
+	}
+	if (copy)
+		memcpy(copy, blob, len);
+	free(yara.blob);
+	yara.blob = copy;
+	yara.len = copy ? len : 0;
+	lose();			  /* the next worker loads them */
+	if (!copy && yara.area) { /* no worker maps it now */
+		munmap(yara.area, SBX_YARA_BYTES);
+		yara.area = NULL;
+	}
+	w.starts = 0;
+	if (w.state == W_FAILED)
+		w.state = W_NONE;
+	return 0;
+}
+
+int sbx_inspect_yara_inline(const void *blob, size_t len)
+{
+	int r = sbx_inspect_yara_rules(blob, len);
+	if (r == 0)
+		yara.inline_on = blob != NULL;
+	return r;
+}
+
+struct sbx_yara_inline *sbx_inspect_yara_inline_take(size_t *n, size_t *lost)
+{
+	struct sbx_yara_inline *k = yara.kept;
+	*n = yara.nkept;
+	*lost = yara.lost;
+	yara.kept = NULL;
+	yara.nkept = yara.lost = 0;
+	return k;
+}
+
+const void *sbx_inspect_yara_blob(size_t *len)
+{
+	*len = yara.len;
+	return yara.blob;
+}
+
+const unsigned char *sbx_inspect_yara_area(void)
+{
+	return yara.area;
+}
+
+/* Reads the compiling child's answer, then its compiled rules until it
+ * closes its end (a stream), by the deadline; 0 or -errno. */
+static int read_compiled(int fd, unsigned char **blob, size_t *len, char *err,
+			 size_t cap)
+{
+	static struct sbx_inspect_answer a;
+	double end = now_s() + SBX_YARA_COMPILE_WAIT;
+	size_t got = 0, size = 0, head = 0;
+	*blob = NULL;
+	for (;;) {
+		struct pollfd p = {fd, POLLIN, 0};
+		unsigned char *to;
+		size_t room;
+		ssize_t n;
+		double now = now_s();
+		if (now >= end)
+			return -ETIME;
+		if (poll(&p, 1, (int)((end - now) * 1000) + 1) <= 0)
+			continue;
+		if (head == sizeof a && got == size) {
+			unsigned char *b;
+			size = size ? size * 2 : 1 << 20;
+			if (size > SBX_YARA_RULES_MAX * 2 ||
+			    !(b = realloc(*blob, size)))
+				return -EFBIG;
+			*blob = b;
+		}
+		to = head < sizeof a ? (unsigned char *)&a + head : *blob + got;
+		room = head < sizeof a ? sizeof a - head : size - got;
+		n = recv(fd, to, room, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0 && head < sizeof a)
+			return -EPIPE; /* it died before it said */
+		if (n <= 0) {
+			*len = got;
+			return n == 0 && got > 0 ? 0 : -EPIPE;
+		}
+		if (head < sizeof a) {
+			head += (size_t)n;
+			if (head < sizeof a)
+				continue;
+			a.text[sizeof a.text - 1] = '\0';
+			snprintf(err, cap, "%s", a.text);
+			if (a.err)
+				return -a.err;
+		} else {
+			got += (size_t)n;
+		}
+	}
+}
+
+int sbx_inspect_yara_compile(const struct sbx_yara_source *src, size_t n,
+			     unsigned char **blob, size_t *len, char *err,
+			     size_t cap)
+{
+	int sv[2], r;
+	pid_t pid;
+	err[0] = '\0';
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(sv[0]);
+		close(sv[1]);
+		return r;
+	}
+	if (pid == 0)
+		sbx_yara_compile_main(sv[1], src, n);
+	close(sv[1]);
+	r = read_compiled(sv[0], blob, len, err, cap);
+	close(sv[0]);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+		;
+	if (r < 0) {
+		free(*blob);
+		*blob = NULL;
+	}
+	return r;
 }

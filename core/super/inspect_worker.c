@@ -216,11 +216,13 @@ static int no_files(void)
 static int filter(void)
 {
 	static const int calls[] = {
-	    SCMP_SYS(read),	    SCMP_SYS(write),
-	    SCMP_SYS(munmap),	    SCMP_SYS(mremap),
-	    SCMP_SYS(brk),	    SCMP_SYS(madvise),
-	    SCMP_SYS(exit),	    SCMP_SYS(exit_group),
-	    SCMP_SYS(rt_sigreturn), SCMP_SYS(clock_gettime)};
+	    SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(munmap), SCMP_SYS(mremap),
+	    SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(exit),
+	    SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn),
+	    SCMP_SYS(clock_gettime),
+	    /* libyara's scan catches SIGBUS and SIGSEGV around its reads
+	     * (sigaction, and sigsetjmp's mask): its own handlers only */
+	    SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask)};
 	scmp_filter_ctx f = seccomp_init(SCMP_ACT_KILL_PROCESS);
 	int r = f ? 0 : -ENOMEM;
 	for (size_t i = 0; r == 0 && i < sizeof calls / sizeof calls[0]; i++)
@@ -254,8 +256,38 @@ static void answer(const struct sbx_inspect_answer *a)
 		_exit(1);
 }
 
-/* Loads libmagic, locks down (the steps above), says so; -errno at the
- * first step that failed. */
+/* the operator's YARA rules, loaded before the lockdown when sbxlua has
+ * some (inspect_yara.c) */
+static void *rules;
+
+/* 2 to 6: the lockdown, in order */
+static int lockdown(void)
+{
+	int r;
+	if ((r = limits()) < 0 || (r = drop()) < 0 || (r = landlock()) < 0 ||
+	    (r = no_files()) < 0 || (r = filter()) < 0)
+		return r;
+	return 0;
+}
+
+/* libyara and the compiled rules sbxlua holds, if it holds any (bytes
+ * this process inherited at its fork, never a file) */
+static int load_rules(void)
+{
+	size_t len;
+	const void *blob = sbx_inspect_yara_blob(&len);
+	int r;
+	if (!blob)
+		return 0;
+	if (!sbx_inspect_yara_area())
+		return -ENOMEM;
+	if ((r = sbx_yara_open()) < 0)
+		return r;
+	return sbx_yara_load(blob, len, &rules);
+}
+
+/* Loads libmagic (and libyara with its rules), locks down (the steps
+ * above), says so; -errno at the first step that failed. */
 static int prepare(int sock, magic_t *desc, magic_t *mime)
 {
 	int r = isolate(sock);
@@ -273,16 +305,59 @@ static int prepare(int sock, magic_t *desc, magic_t *mime)
 	if (setenv("TZ", "UTC0", 1) < 0)
 		return -errno;
 	tzset();
-	if ((r = limits()) < 0 || (r = drop()) < 0 || (r = landlock()) < 0 ||
-	    (r = no_files()) < 0 || (r = filter()) < 0)
+	if ((r = load_rules()) < 0)
 		return r;
-	return 0;
+	return lockdown();
+}
+
+/* A scan request ('Y' and its struct sbx_yara_req, n bytes in all): the
+ * shared area's first len bytes, by the rules loaded. */
+static void scan(const unsigned char *msg, ssize_t n,
+		 struct sbx_inspect_answer *a)
+{
+	struct sbx_yara_req y;
+	int r;
+	if (!rules || n != (ssize_t)(1 + sizeof y)) {
+		a->err = EINVAL;
+		return;
+	}
+	memcpy(&y, msg + 1, sizeof y);
+	if (y.len > SBX_YARA_BYTES || y.timeout < 1) {
+		a->err = EINVAL;
+		return;
+	}
+	r = sbx_yara_scan(rules, sbx_inspect_yara_area(), (size_t)y.len,
+			  y.timeout, a->text, sizeof a->text);
+	a->err = -r;
+}
+
+/* A type request: 'T' and the bytes. */
+static void type(magic_t desc, magic_t mime, const unsigned char *buf,
+		 ssize_t n, struct sbx_inspect_answer *a)
+{
+	const char *t, *m;
+	n = n > SBX_MAGIC_BYTES + 1 ? SBX_MAGIC_BYTES : n - 1;
+	t = lib.buffer(desc, buf + 1, (size_t)n);
+	m = t ? lib.buffer(mime, buf + 1, (size_t)n) : NULL;
+	if (t && m) {
+		snprintf(a->type, sizeof a->type, "%s", t);
+		snprintf(a->mime, sizeof a->mime, "%s", m);
+	} else {
+		a->err = EIO;
+	}
+	/* rules loaded during a run (sbx_inspect_yara_inline): the same
+	 * bytes scanned too; a scan that stops leaves its text as far as it
+	 * got and says "stopped" */
+	if (rules && !a->err &&
+	    sbx_yara_scan(rules, buf + 1, (size_t)n, SBX_YARA_TIMEOUT, a->text,
+			  sizeof a->text - 16) < 0)
+		strcat(a->text, "stopped\n");
 }
 
 void sbx_inspect_worker_main(int sock)
 {
 	static unsigned char buf[SBX_MAGIC_BYTES + 2];
-	struct sbx_inspect_answer a;
+	static struct sbx_inspect_answer a;
 	magic_t desc = NULL, mime = NULL;
 	int r = prepare(sock, &desc, &mime);
 
@@ -296,23 +371,45 @@ void sbx_inspect_worker_main(int sock)
 	for (;;) {
 		ssize_t n = read(3, buf, sizeof buf);
 		uint64_t t0 = cpu_us();
-		const char *t, *m;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			_exit(0); /* sbxlua closed its end */
-		/* 'T' and the bytes (inspect.c) */
-		n = n > SBX_MAGIC_BYTES + 1 ? SBX_MAGIC_BYTES : n - 1;
 		memset(&a, 0, sizeof a);
-		t = lib.buffer(desc, buf + 1, (size_t)n);
-		m = t ? lib.buffer(mime, buf + 1, (size_t)n) : NULL;
-		if (t && m) {
-			snprintf(a.type, sizeof a.type, "%s", t);
-			snprintf(a.mime, sizeof a.mime, "%s", m);
-		} else {
-			a.err = EIO;
-		}
+		if (buf[0] == 'Y')
+			scan(buf, n, &a);
+		else
+			type(desc, mime, buf, n, &a);
 		a.cpu_us = (uint32_t)(cpu_us() - t0);
 		answer(&a);
 	}
+}
+
+/* The compiling child: libyara opened, locked down as the worker is,
+ * then the operator's rules compiled from the memory it inherited; its
+ * answer (err, libyara's messages), then the compiled rules, on its end
+ * of a stream.  It reads no box's byte. */
+void sbx_yara_compile_main(int sock, const struct sbx_yara_source *src,
+			   size_t n)
+{
+	static struct sbx_inspect_answer a;
+	unsigned char *blob = NULL;
+	size_t len = 0, off = 0;
+	int r = isolate(sock);
+	if (r < 0 && fcntl(3, F_GETFD) < 0)
+		_exit(1); /* no socket at 3 to say why on */
+	if (r == 0 && (r = sbx_yara_open()) == 0 && (r = lockdown()) == 0)
+		r = sbx_yara_compile(src, n, &blob, &len, a.text,
+				     sizeof a.text);
+	a.err = -r;
+	answer(&a);
+	while (r == 0 && off < len) {
+		ssize_t w = write(3, blob + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(1);
+		off += (size_t)w;
+	}
+	_exit(0);
 }

@@ -136,6 +136,7 @@ end
 
 -- The record of one program from its run's structured result.
 local function record(item, run, rules, elapsed, cpu)
+	run.yara = run.yara or item.yara -- the sample's YARA scan (batch.lua --yara)
 	local v = verdict.judge(run, rules.list, rules.opts)
 	if run.behaviour then behaviour.judged(run.behaviour, v) end
 	local h = item.hashes or {}

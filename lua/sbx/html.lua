@@ -215,6 +215,24 @@ local function run_section(res, meta)
 	return section("run", "Run", table_of(nil, rows))
 end
 
+-- the sample's own hashes and type (`sbx.sample`; a batch record's
+-- fields, meta); empty when there are none
+local SAMPLE_ROWS = { "path", "size", "type", "md5", "sha1", "sha256", "ssdeep", "tlsh" }
+local function sample_section(res, meta)
+	local s = type(res.sample) == "table" and res.sample or meta
+	local rows = {}
+	for _, k in ipairs(SAMPLE_ROWS) do
+		local v = s[k]
+		if type(v) == "number" then
+			rows[#rows + 1] = { k, num(v) }
+		elseif type(v) == "string" and (k ~= "path" or s == res.sample) then
+			rows[#rows + 1] = { k, code(v) }
+		end
+	end
+	if not (s.md5 or s.sha1) then return "" end
+	return section("sample", "Sample", table_of(nil, rows))
+end
+
 -- the report's own lines (`sbx.report.line`), as the text report says them
 local function report_section(res)
 	local lines = {}
@@ -538,6 +556,7 @@ function M.page(res, meta)
 		"<h1>", M.TITLE, "</h1>\n",
 		verdict_section(meta.verdict or res.verdict),
 		run_section(res, meta),
+		sample_section(res, meta),
 		output_section(res),
 		report_section(res),
 		tree_section(b, res),
@@ -604,6 +623,7 @@ end
 function M.write_record(dir, rec)
 	local name = M.file_name(rec)
 	local page = M.page(rec.run or {}, { program = rec.program, sha256 = rec.sha256,
+		md5 = rec.md5, sha1 = rec.sha1, ssdeep = rec.ssdeep, tlsh = rec.tlsh,
 		verdict = { verdict = rec.verdict, severity = rec.severity, reasons = rec.reasons } })
 	local ok, msg, err = dir:write(name, page, "excl")
 	if not ok then return nil, msg, err end

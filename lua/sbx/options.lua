@@ -323,6 +323,14 @@ local PRODUCT = {
 		.. "or a directory of them (repeatable)", scripts = "batch",
 		set = function(o, typed) table.insert(o.rules, typed) end },
 	{ "--no-default-rules", nil, "only the rules of --rules", scripts = "batch", set = flag("no_default") },
+	{ "--yara", "FILE|DIR", "YARA rules (a .yar file, or a directory of .yar and .yara files; "
+		.. "repeatable), compiled once and scanned in the confined inspection worker over the sample, "
+		.. "each dropped file and each memory payload (batch.lua: each sample); each match is a finding "
+		.. "(with --explore, batch.lua: in the verdict)", scripts = "run batch",
+		set = function(o, typed)
+			o.yara = o.yara or {}
+			table.insert(o.yara, typed)
+		end },
 	-- (the default is sbx.verdict.BUDGET's, not loaded here: a plain run
 	-- never reads the verdict's modules; tests/judge_spec.lua checks the two)
 	{ "--judge-budget", "S", "the CPU seconds all the verdict rules together may take over one run "

@@ -111,6 +111,9 @@ local function read_rules(path)
 end
 
 -- A Lua rules file's text, run in an environment of pure functions only.
+-- the same checks for YARA's rules files (sbx.yara): one owner
+M.read_rules, M.box_writable = read_rules, box_writable
+
 local function lua_rules(text, path)
 	local chunk, lerr = load(text, "@" .. path, "t", rule_env())
 	if not chunk then return nil, lerr end
