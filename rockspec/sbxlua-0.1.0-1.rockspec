@@ -109,6 +109,7 @@ build = {
 		["sbx._owner"] = "lua/sbx/_owner.lua",
 		["sbx._shell"] = "lua/sbx/_shell.lua",
 		["sbx._sigma_auditd"] = "lua/sbx/_sigma_auditd.lua",
+		["sbx._sigma_events"] = "lua/sbx/_sigma_events.lua",
 		["sbx._sigma_glob"] = "lua/sbx/_sigma_glob.lua",
 		["sbx._sigma_regex"] = "lua/sbx/_sigma_regex.lua",
 		["sbx._sigma_util"] = "lua/sbx/_sigma_util.lua",
@@ -139,6 +140,7 @@ build = {
 		["sbx.profile"] = "lua/sbx/profile.lua",
 		["sbx.report"] = "lua/sbx/report.lua",
 		["sbx.rulekit"] = "lua/sbx/rulekit.lua",
+		["sbx.sample"] = "lua/sbx/sample.lua",
 		["sbx.setid"] = "lua/sbx/setid.lua",
 		["sbx.sigma"] = "lua/sbx/sigma.lua",
 		["sbx.sink"] = "lua/sbx/sink.lua",
@@ -149,6 +151,7 @@ build = {
 		["sbx.verify"] = "lua/sbx/verify.lua",
 		["sbx.words"] = "lua/sbx/words.lua",
 		["sbx.written"] = "lua/sbx/written.lua",
+		["sbx.yara"] = "lua/sbx/yara.lua",
 	},
 	copy_directories = { "docs", "profiles", "rules" },
 }

@@ -51,9 +51,11 @@ local yaml = require "sbx._sigma_yaml"
 local regex = require "sbx._sigma_regex"
 local glob = require "sbx._sigma_glob"
 local auditd = require "sbx._sigma_auditd"
+local sigma_events = require "sbx._sigma_events"
 local escape = require("sbx.report").escape
 
 local fail, interrupted, shown = util.fail, util.interrupted, util.shown
+local ip_bytes, parse_cidr, in_net = util.ip_bytes, util.parse_cidr, util.in_net
 local is_null, is_seq, is_map, text_of = yaml.is_null, yaml.is_seq, yaml.is_map, yaml.text_of
 local TRANSFORM = glob.TRANSFORM
 
@@ -150,95 +152,10 @@ function M.regex(s, flags)
 end
 
 ---------------------------------------------------------------------------
--- Addresses
----------------------------------------------------------------------------
-
-local function ipv4(s)
-	local p = { s:match("^(%d+)%.(%d+)%.(%d+)%.(%d+)$") }
-	if not p[4] then return nil end
-	for i = 1, 4 do
-		p[i] = tonumber(p[i])
-		if p[i] > 255 or #s > 15 then return nil end
-	end
-	return p
-end
-
-local function ipv6_groups(s, out)
-	if s == "" then return true end
-	for g in (s .. ":"):gmatch("([^:]*):") do
-		local v4 = g:find("%.") and ipv4(g)
-		if v4 then
-			for _, b in ipairs(v4) do out[#out + 1] = b end
-		elseif g:match("^%x%x?%x?%x?$") then
-			local v = tonumber(g, 16)
-			out[#out + 1], out[#out + 2] = v >> 8, v & 255
-		else
-			return false
-		end
-	end
-	return true
-end
-
-local function ipv6(s)
-	s = s:gsub("%%.*$", "")
-	local head, tail = s:match("^(.-)::(.*)$")
-	local h, t = {}, {}
-	if not ipv6_groups(head or s, h) or not ipv6_groups(tail or "", t) then return nil end
-	if (head and #h + #t > 14) or (not head and #h ~= 16) then return nil end
-	for _ = 1, 16 - #h - #t do h[#h + 1] = 0 end
-	for _, b in ipairs(t) do h[#h + 1] = b end
-	return h
-end
-
--- an address as its bytes (4 or 16; an IPv4-mapped IPv6 address as its 4)
-local function ip_bytes(s)
-	if type(s) ~= "string" then return nil end
-	local b = ipv4(s) or (s:find(":") and ipv6(s))
-	if b and #b == 16 then
-		local mapped = b[11] == 255 and b[12] == 255
-		for i = 1, 10 do mapped = mapped and b[i] == 0 end
-		if mapped then return { b[13], b[14], b[15], b[16] } end
-	end
-	return b or nil
-end
-
-local function parse_cidr(v)
-	local addr, len = v:match("^([^/]+)/(%d+)$")
-	local b = ip_bytes(addr or v)
-	if not b then fail("bad CIDR '%s'", shown(v)) end
-	len = tonumber(len) or #b * 8
-	if #b == 4 and (addr or v):find(":") then len = len - 96 end
-	if len < 0 or len > #b * 8 then fail("bad CIDR '%s'", shown(v)) end
-	return { bytes = b, len = len }
-end
-
-local function in_net(ip, net)
-	if not ip or #ip ~= #net.bytes then return false end
-	local bits = net.len
-	for i = 1, #ip do
-		if bits <= 0 then return true end
-		local keep = bits >= 8 and 0xFF or (0xFF << (8 - bits)) & 0xFF
-		if ip[i] & keep ~= net.bytes[i] & keep then return false end
-		bits = bits - 8
-	end
-	return true
-end
-
----------------------------------------------------------------------------
 -- Field matchers: function(event) -> boolean
 ---------------------------------------------------------------------------
 
-local LOWER = {} -- an event's lowered fields, by field
-
-local function lowered(ev, field)
-	local l = ev[LOWER]
-	local v = l[field]
-	if v == nil then
-		v = ev[field]:lower()
-		l[field] = v
-	end
-	return v
-end
+local lowered = sigma_events.lowered
 
 -- a test of one glob
 local function glob_test(field, g, cased)
@@ -607,125 +524,6 @@ local function detection(det, X)
 end
 
 ---------------------------------------------------------------------------
--- Events from the facts
----------------------------------------------------------------------------
-
-local function str(n)
-	if n == nil then return nil end
-	return tostring(math.tointeger(n) or n)
-end
-
-local function new_event(t)
-	for k, v in pairs(t) do
-		if type(v) ~= "string" then t[k] = tostring(v) end
-	end
-	t[LOWER] = {}
-	return t
-end
-
-local BUILD = {}
-
-function BUILD.process_creation(F)
-	local out = {}
-	for _, x in ipairs(F.execs or {}) do
-		out[#out + 1] = new_event {
-			Image = x.image, CommandLine = x.cmdline, ParentImage = x.parent_image,
-			ParentCommandLine = x.parent_cmdline, User = "sbx", CurrentDirectory = x.cwd,
-			ProcessId = str(x.pid), ParentProcessId = str(x.ppid),
-		}
-	end
-	return out
-end
-
-function BUILD.file_event(F)
-	local out, seen = {}, {}
-	local function add(path, image)
-		local k = tostring(path) .. "\0" .. tostring(image)
-		if type(path) == "string" and not seen[k] then
-			seen[k] = true
-			out[#out + 1] = new_event { TargetFilename = path, Image = image }
-		end
-	end
-	for _, o in ipairs(F.opens or {}) do
-		if o.write then add(o.path, o.image) end
-	end
-	for _, w in ipairs(F.written or {}) do add(w.path, w.image) end
-	return out
-end
-
-function BUILD.network_connection(F)
-	local out, seen = {}, {}
-	local function add(c, image)
-		local port = str(c.port)
-		seen[("%s %s %s"):format(c.ip, port, c.protocol)] = true
-		out[#out + 1] = new_event { DestinationIp = c.ip, DestinationPort = port,
-			DestinationHostname = c.hostname, Image = image, Initiated = "true", Protocol = c.protocol }
-	end
-	for _, c in ipairs(F.connects or {}) do add(c, c.image) end
-	for _, t in ipairs(F.traffic or {}) do
-		if not seen[("%s %s %s"):format(t.ip, str(t.port), t.protocol)] then add(t, nil) end
-	end
-	return out
-end
-
-function BUILD.auditd(F)
-	local out = auditd.events(F)
-	for i, r in ipairs(out) do out[i] = new_event(r) end
-	return out
-end
-
--- a script's logical lines (`facts.scripts`, where the facts have them:
--- a list, or a map by pid, of `{ lines = {...} }` or `{ text = }`)
-local function script_lines(s)
-	if type(s) ~= "table" then return {} end
-	if type(s.lines) == "table" then return s.lines end
-	if type(s.text) == "table" then return s.text end
-	local out = {}
-	if type(s.text) == "string" then
-		for l in (s.text .. "\n"):gmatch("([^\n]*)\n") do out[#out + 1] = l end
-	end
-	return out
-end
-
--- `product: linux` with no category: one event per command line and per
--- line of a script the run's interpreters read
-function BUILD.keywords(F)
-	local out = {}
-	for _, x in ipairs(F.execs or {}) do
-		if type(x.cmdline) == "string" then
-			out[#out + 1] = new_event { [KW] = x.cmdline, ["|what"] = "command line", ["|image"] = x.image }
-		end
-	end
-	local scripts = type(F.scripts) == "table" and F.scripts or {}
-	local keys = {}
-	for k in pairs(scripts) do keys[#keys + 1] = k end
-	table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-	for _, k in ipairs(keys) do
-		local s = scripts[k]
-		for _, l in ipairs(script_lines(s)) do
-			if type(l) == "string" and l ~= "" then
-				out[#out + 1] = new_event { [KW] = l, ["|what"] = "script line",
-					["|image"] = type(s.source) == "string" and s.source or s.path }
-			end
-		end
-	end
-	return out
-end
-
-local cache = setmetatable({}, { __mode = "k" })
-
--- a category's events of a run's facts, made once per facts table
-local function events_of(F, cat)
-	local c = cache[F]
-	if not c then
-		c = {}
-		cache[F] = c
-	end
-	if not c[cat] then c[cat] = BUILD[cat](F) end
-	return c[cat]
-end
-
----------------------------------------------------------------------------
 -- Rules
 ---------------------------------------------------------------------------
 
@@ -886,7 +684,7 @@ local function rule_fn(cat, pred, head, severity, verdict, attack, meta)
 		F = F or facts.of(run)
 		regex.set_steps(M.MAX_STEPS)
 		local first, n = nil, 0
-		for _, ev in ipairs(events_of(F, cat)) do
+		for _, ev in ipairs(sigma_events.of(F, cat)) do
 			if pred(ev) then first, n = first or ev, n + 1 end
 		end
 		if not first then return nil end
