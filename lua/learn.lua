@@ -79,12 +79,12 @@ local function main(argv)
 	-- the strict profile in log mode: every call its lists lack is let
 	-- through and recorded; the refusals it names stay refusals
 	o.profile, o.mode = "strict", "log"
-	local ok, err = pipeline.settle(o)
-	if not ok then cli.fail(err) end
 	o.stdin = nil -- nothing: a learning run reads no input
 	-- the profile on stdout: the program's own output goes to stderr
 	if not out then o.stdout = "stderr" end
-	local r, info = pipeline.run(o)
+	local req, err = pipeline.settle(o)
+	if not req then cli.fail(err) end
+	local r, info = pipeline.run(req)
 	if not r then cli.fail(info) end
 	-- the same steps after the box as every run's: the set-id sweep too
 	local events, verified = pipeline.collect(r, info)

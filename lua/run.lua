@@ -226,12 +226,13 @@ local function load_modules(o)
 end
 
 local function main(argv)
-	local o = parse(argv)
-	load_modules(o)
-	local ok, err = pipeline.settle(o)
-	if not ok and yara_keep then require("sbx.yara").remove_dir(yara_keep) end
-	if not ok then cli.fail(err) end
-	settle_stdin(o)
+	local typed = parse(argv)
+	load_modules(typed)
+	settle_stdin(typed)
+	-- from here on, the settled request: read, never written
+	local o, err = pipeline.settle(typed)
+	if not o and yara_keep then require("sbx.yara").remove_dir(yara_keep) end
+	if not o then cli.fail(err) end
 	-- the sample's hashes, of its bytes read before the box exists
 	if o.json or o.html or o.yara then sample, sample_data = require("sbx.sample").read(o.prog, o.args) end
 	-- the memory payloads are scanned by the worker as it types them

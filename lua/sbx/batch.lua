@@ -191,7 +191,7 @@ function M.run(items, base, rules, jobs, each)
 		for k, v in pairs(base) do o[k] = v end
 		o.prog = item.path:find("/", 1, true) and item.path or "./" .. item.path
 		o.args = {}
-		local spec, info = pipeline.build(o)
+		local spec, info = pipeline.build(pipeline.freeze(o))
 		local token, msg
 		if spec then token, msg = pool:start(spec) else msg = info.msg end
 		if not token then
@@ -257,8 +257,9 @@ function M.setup(o)
 		profile = o.profile, stdout = "discard", stderr = "discard", cgroup = o.cgroup,
 		sleep_skip = o.sleep_skip }
 	if not o.jail then require("sbx.stdbox").analysis(base) end
-	local ok, err = pipeline.settle(base)
-	if not ok then return nil, err end
+	local err
+	base, err = pipeline.settle(base)
+	if not base then return nil, err end
 	local rules, digest, notes = load_rules(o)
 	if not rules then return nil, digest end
 	-- the budget is in the digest only when typed: records made with the

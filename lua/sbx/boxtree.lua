@@ -351,7 +351,7 @@ end
 -- in the analysis box only, relative, and not in a host /work either).
 function M.bind_args(t, o, c)
 	local bound, missing, seen = {}, nil, {}
-	local script = hostpath.script_operand(o.run_as and o.run_as[1] or o.prog, o.args or {})
+	local script = hostpath.script_operand(c.run_as and c.run_as[1] or o.prog, o.args or {})
 	for i, a in ipairs(o.args or {}) do
 		local rel = a:gsub("^%./+", "")
 		local st, real = nil, nil

@@ -23,24 +23,47 @@ local cli = require "sbx.cli"
 
 local M = {}
 
---- Settles the box's filter from its profile (`o.profile`, default
--- `default`): `o.filter` (false for the profile `none`), `o.mode` (what
--- a refusal the filter sends to sbxlua does: the one typed, else the
--- profile's own, else `deny`) and `o.notify` (the profile's table).  The
--- profile's refusals are named in the report, their errnos unchanged.
+--- A request as no later step may change it: reads give its fields,
+-- `pairs` walks them, a write is an error naming the field.  (Its lists
+-- are the settled request's own copies, not the caller's.)
+-- @tparam table t
+-- @treturn table
+function M.freeze(t)
+	if type(t) ~= "table" then error(("bad argument #1 to 'freeze' (table expected, got %s)"):format(type(t)), 2) end
+	return setmetatable({}, {
+		__index = t,
+		__newindex = function(_, k)
+			error(("the settled request is read-only (a write of '%s')"):format(tostring(k)), 2)
+		end,
+		__pairs = function() return next, t, nil end,
+		__len = function() return #t end,
+		__name = "sbx.request",
+	})
+end
+
+--- Settles the options o once into the request every later step reads
+-- and none writes (`M.freeze`): a copy of o with the profile's name, its
+-- filter (`filter`: false for the profile `none`), what a refusal the
+-- filter sends to sbxlua does (`mode`: the one typed, else the profile's
+-- own, else `deny`) and the explain channel's table (`notify`: the
+-- profile's).  The profile's refusals are named in the report, their
+-- errnos unchanged.  o is not changed.
 -- @tparam table o the options of `sbx.stdbox.build`
--- @return o, and the loaded profile; or nil, err
+-- @return the request, and the loaded profile; or nil, err
 function M.settle(o)
-	o.profile = require("sbx.stdbox").profile_name(o)
-	local filter, prof = profile.filter(o.profile, { name_refusals = true })
+	if type(o) ~= "table" then error(("bad argument #1 to 'settle' (table expected, got %s)"):format(type(o)), 2) end
+	local req = {}
+	for k, v in pairs(o) do req[k] = v end
+	req.profile = require("sbx.stdbox").profile_name(o)
+	local filter, prof = profile.filter(req.profile, { name_refusals = true })
 	if filter == nil then
 		-- a profile refused or malformed, or libseccomp's failure
 		local msg = prof:find("^profile ") and cli.reason(prof) or prof
-		return nil, { option = "--profile", typed = o.profile, msg = msg }
+		return nil, { option = "--profile", typed = req.profile, msg = msg }
 	end
 	local pmode, ntable = profile.notify(prof)
-	o.filter, o.mode, o.notify = filter, o.mode or pmode or "deny", ntable
-	return o, prof
+	req.filter, req.mode, req.notify = filter, o.mode or pmode or "deny", ntable
+	return M.freeze(req), prof
 end
 
 --- Builds the box of o with its backend (`sbx.backend.build`).

@@ -104,10 +104,14 @@ function M.profile_name(o)
 end
 
 -- The seccomp filter: `o.filter`, or the profile `o.profile` compiled
--- (or its cached program, `sbx.profile.filter`).
--- @return filter (false: none), profile name; or nil, reason
+-- (or its cached program, `sbx.profile.filter`); and what a refusal the
+-- filter sends does (`o.mode`, else the profile's) and the explain
+-- channel's table (`o.notify`, else the profile's: docs/seccomp.md).
+-- @return filter (false: none), profile name, mode, notify table; or nil,
+--  reason
 local function seccomp_filter(o)
 	local filter, profile_name = o.filter, M.profile_name(o)
+	local mode, ntable = o.mode, o.notify
 	if filter == nil then
 		local prof
 		filter, prof = profile.filter(profile_name)
@@ -115,12 +119,11 @@ local function seccomp_filter(o)
 			if prof:find("^profile ") then return nil, prof end
 			return nil, ("profile %s: %s"):format(profile_name, prof)
 		end
-		-- the explain channel's defaults from the profile (docs/seccomp.md)
-		local mode, ntable = profile.notify(prof)
-		o.mode = o.mode or mode
-		if o.notify == nil then o.notify = ntable end
+		local pmode, ptable = profile.notify(prof)
+		mode = mode or pmode
+		if ntable == nil then ntable = ptable end
 	end
-	return filter, profile_name
+	return filter, profile_name, mode, ntable
 end
 
 -- The host directory bound at /work, if any; a --rw directory the box's
@@ -144,7 +147,8 @@ end
 -- The command's argv (argv[0] as typed when it means the same file
 -- inside), its environment, and the bytes execve copies onto the new
 -- stack for them.
-local function command(o, host_path, path)
+local function command(o, c)
+	local host_path, path = c.host_path, c.path
 	local env = { PATH = o.standins and boxtree.BOX_PATH .. ":" .. standin.box.dir or boxtree.BOX_PATH, HOME = boxtree.user.home,
 		USER = boxtree.user.name, LOGNAME = boxtree.user.name, LANG = "C.UTF-8" }
 	for k, v in pairs(o.env or {}) do env[k] = v end
@@ -154,9 +158,9 @@ local function command(o, host_path, path)
 	end
 	local argv = { argv0 }
 	-- a file run by its content: its interpreter, then its path
-	if o.run_as then
+	if c.run_as then
 		argv = {}
-		for i, a in ipairs(o.run_as) do argv[i] = a end
+		for i, a in ipairs(c.run_as) do argv[i] = a end
 		argv[#argv + 1] = path
 	end
 	for _, a in ipairs(o.args or {}) do argv[#argv + 1] = a end
@@ -182,13 +186,13 @@ local function inputs(o)
 		local real = hostpath.host_path(o.prog)
 		local run_as, why = hostpath.by_content(real)
 		if not run_as then return nil, why end
-		o.run_as, c.host_path = run_as, real
+		c.run_as, c.host_path = run_as, real
 	end
 	if not c.host_path then return nil, err end
 	local opt
 	c.euid, c.host_id, opt = host_identity(o)
 	if not c.euid then return nil, c.host_id, opt end
-	c.filter, c.profile_name = seccomp_filter(o)
+	c.filter, c.profile_name, c.mode, c.notify = seccomp_filter(o)
 	if c.filter == nil then return nil, c.profile_name end
 	c.work_host, err, opt = check_rw(o, c.host_id)
 	if c.work_host == nil then return nil, err, opt end
@@ -209,16 +213,16 @@ M.KEEP_OPENS = { "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d"
 	"~/.kube", "~/.bash_history", "~/.config/google-chrome", "~/.mozilla", "~/.password-store" }
 
 -- The spec for sbx.core.box, from the inputs c and the tree t.
--- The explain channel's table: the profile's (`o.notify`), with the
+-- The explain channel's table: the profile's (`c.notify`), with the
 -- analysis box's sleep threshold (`o.sleep_skip`, seconds) in ns and the
 -- opens kept whole (`M.KEEP_OPENS`, the decoys of tree t).
-local function notify_table(o, tree)
-	if not o.notify then return nil end
+local function notify_table(o, c, tree)
+	if not c.notify then return nil end
 	local t = {}
-	for k, v in pairs(o.notify) do t[k] = v end
+	for k, v in pairs(c.notify) do t[k] = v end
 	if o.sleep_skip then t.sleep_skip = math.floor(o.sleep_skip * 1e9) end
 	local keep = {}
-	for _, p in ipairs(o.notify.keep or {}) do keep[#keep + 1] = p end
+	for _, p in ipairs(c.notify.keep or {}) do keep[#keep + 1] = p end
 	for _, p in ipairs(M.KEEP_OPENS) do keep[#keep + 1] = (p:gsub("^~", boxtree.user.home)) end
 	for _, d in ipairs(tree.decoys or {}) do keep[#keep + 1] = d.path end
 	t.keep = keep
@@ -254,7 +258,7 @@ end
 
 local function box_spec(o, c, t)
 	local lim = c.lim
-	local argv, env, arg_bytes = command(o, c.host_path, c.path)
+	local argv, env, arg_bytes = command(o, c)
 	local namespaces = { "user", "mount", "pid", "ipc", "uts", "cgroup" }
 	if not c.net_host then table.insert(namespaces, 5, "net") end
 	return {
@@ -267,7 +271,7 @@ local function box_spec(o, c, t)
 		root = { size = 1 * limits.MiB, nr_inodes = 1024 },
 		read_only_root = true,
 		mounts = t.mounts,
-		argv = argv, path = o.run_as and o.run_as[1] or c.path,
+		argv = argv, path = c.run_as and c.run_as[1] or c.path,
 		env = env,
 		cwd = o.cwd or "/work",
 		rlimits = limits.rlimits(lim, { host_root = c.host_root,
@@ -298,9 +302,9 @@ local function box_spec(o, c, t)
 		sink = o.net == "sink" and sink.spec { ports = o.sink_ports, nxdomain = o.sink_nxdomain } or nil,
 		-- the explain channel (docs/seccomp.md): what a refusal does,
 		-- the operator's rule, the supervisor's table
-		mode = o.mode,
+		mode = c.mode,
 		rule = o.rule,
-		notify = notify_table(o, t),
+		notify = notify_table(o, c, t),
 	}
 end
 
@@ -328,8 +332,8 @@ local function claims(o, c, spec, t)
 		-- the program the kernel gets, not only the profile's name: two
 		-- versions of one profile are two environments
 		seccomp_program = c.filter and program_sum(c.filter) or nil,
-		mode = o.mode,
-		notify = o.notify,
+		mode = c.mode,
+		notify = c.notify,
 		landlock = c.use_landlock,
 		landlock_abi = c.use_landlock and c.landlock_abi or 0,
 		limits = c.lim,
@@ -338,7 +342,7 @@ local function claims(o, c, spec, t)
 		program = c.path,
 		-- a file that is not executable, run by its content: the
 		-- interpreter and its arguments put before it
-		run_as = o.run_as,
+		run_as = c.run_as,
 		-- the files of the command line bound at /work (`o.bind_args`),
 		-- and the script operand the box lacks (`hostpath.script_operand`)
 		arg_binds = #c.arg_binds > 0 and c.arg_binds or nil,
