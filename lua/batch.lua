@@ -39,6 +39,8 @@ local function parse(argv)
 	o.paths = args.PATH
 	o.jobs = o.jobs or batch.cores()
 	o.progress = o.progress or "auto"
+	local no = opts.refused("batch", o)
+	if no then refuse("%s", no) end
 	return o
 end
 
@@ -48,7 +50,6 @@ local function write_line(out, rec)
 end
 
 local function merge(o)
-	if o.html then refuse("--html: the pages of a batch's runs, not with --merge") end
 	local recs, bad, lines = batch.merge(o.paths)
 	if not recs then refuse("--merge: %s", tostring(bad)) end
 	local out = io.stdout

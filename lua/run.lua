@@ -45,8 +45,8 @@ local function parse(argv)
 	-- an option the backend cannot honour is never silently not done
 	local no = backend.refused(o)
 	if no then refuse("%s", no) end
-	if o.sink_ports and o.net ~= "sink" then refuse("--sink-ports: only with --net sink") end
-	if o.pcap and o.net ~= "sink" then refuse("--pcap: only with --net sink") end
+	no = options.refused("run", o)
+	if no then refuse("%s", no) end
 	return o
 end
 

@@ -161,7 +161,7 @@ local WALLS = {
 		.. "nothing leaves)", scripts = "run", set = one_of("net", "none host sink") },
 	{ "--sink-ports", "LIST", "with --net sink: the TCP and UDP ports caught beside "
 		.. table.concat(sink.always, ",") .. ", e.g. 25,6667 (default " .. table.concat(sink.ports, ",") .. ")",
-		scripts = "run",
+		scripts = "run", requires = { net = "sink" },
 		set = function(o, typed)
 			local ports, why = sink.parse_ports(typed)
 			if not ports then refuse("--sink-ports %s: %s", typed, why) end
@@ -250,7 +250,7 @@ local RECORD = {
 		.. "own stdout goes to stderr; docs/schema/run.schema.json)", scripts = "run", set = output("json") },
 	{ "--pcap", "FILE", "write the network sink's DNS, TCP and UDP conversations to FILE as a capture "
 		.. "(libpcap's format, raw IPv4; packets synthesised from what the sink recorded)", scripts = "run",
-		set = output("pcap") },
+		requires = { net = "sink" }, set = output("pcap") },
 	{ "--html", "FILE", "write the run as one self-contained HTML page to FILE (no script, nothing "
 		.. "loaded from elsewhere)", scripts = "run", set = output("html") },
 	{ "--report-fd", "N", "also write the report on descriptor N (3 or above, open in the caller), "
@@ -301,7 +301,7 @@ local PRODUCT = {
 			.. "the same options are skipped" }, scripts = "learn batch", set = value("output") },
 	{ "--html", "DIR", "write one self-contained HTML page per program into DIR (made 0700 when "
 		.. "absent), each named by a hash, and index.html linking them", scripts = "batch",
-		set = function(o, typed, as)
+		conflicts = { merge = "the pages of a batch's runs" }, set = function(o, typed, as)
 			local d, msg = require("sbx.html").open_dir(typed)
 			if not d then refuse("%s %s: %s", as, typed, reason(msg)) end
 			if o.html then o.html:close() end
@@ -409,6 +409,41 @@ function M.of(script)
 		if old[script] then list[#list + 1] = renamed(old, script) end
 	end
 	return list
+end
+
+-- the field an option sets: its long name, `-` as `_` (`--sink-ports`:
+-- `sink_ports`)
+local function field_of(opt)
+	return opt[1]:match("%-%-(%S+)$"):gsub("%-", "_")
+end
+
+--- The first option of o that another option's setting (or its absence)
+-- makes meaningless for the script: an option's record `requires` (field ->
+-- the value it needs: `--pcap` needs `net` "sink") or `conflicts` (field
+-- -> why not both).  Read after the script's own defaults are in o (the
+-- analysis box's `net` "sink").  The one table of these rules is the
+-- option records.
+-- @tparam string script `run`, `learn`, `batch` or `check`
+-- @tparam table o the options
+-- @return nil, or the refusal's words
+function M.refused(script, o)
+	if type(script) ~= "string" or type(o) ~= "table" then
+		error("bad argument to 'refused' (a script's name and its options expected)", 2)
+	end
+	for _, g in ipairs(GROUPS) do
+		for _, opt in ipairs(g) do
+			local name, v = opt[1]:match("%-%-%S+$"), o[field_of(opt)]
+			if takes(opt, script) and v ~= nil and v ~= false then
+				for k, want in pairs(opt.requires or {}) do
+					if o[k] ~= want then return ("%s: only with --%s %s"):format(name, k:gsub("_", "-"), want) end
+				end
+				for k, why in pairs(opt.conflicts or {}) do
+					if o[k] then return ("%s: %s, not with --%s"):format(name, why, k:gsub("_", "-")) end
+				end
+			end
+		end
+	end
+	return nil
 end
 
 --- The options table of a script's command line: each option's setter
