@@ -398,26 +398,20 @@ function M.summary(recs, slowest)
 	return s
 end
 
-local function sorted(t)
-	local k = {}
-	for name in pairs(t) do k[#k + 1] = name end
-	table.sort(k)
-	return k
-end
 
 --- The summary as text lines (each `batch: ...`).
 function M.summary_text(s)
 	local lines = { ("batch: %d program(s)"):format(s.total) }
-	for _, v in ipairs(sorted(s.verdicts)) do
+	for _, v in ipairs(json.sorted_keys(s.verdicts)) do
 		lines[#lines + 1] = ("batch: verdict %s: %d"):format(v, s.verdicts[v])
 	end
-	for _, v in ipairs(sorted(s.outcomes)) do
+	for _, v in ipairs(json.sorted_keys(s.outcomes)) do
 		lines[#lines + 1] = ("batch: outcome %s: %d"):format(v, s.outcomes[v])
 	end
-	for _, v in ipairs(sorted(s.limits)) do
+	for _, v in ipairs(json.sorted_keys(s.limits)) do
 		lines[#lines + 1] = ("batch: limit hit %s: %d"):format(v, s.limits[v])
 	end
-	for _, v in ipairs(sorted(s.techniques or {})) do
+	for _, v in ipairs(json.sorted_keys(s.techniques or {})) do
 		lines[#lines + 1] = ("batch: technique %s: %d"):format(v, s.techniques[v])
 	end
 	for _, r in ipairs(s.slowest) do
@@ -440,7 +434,7 @@ function M.progress(done, total, elapsed, verdicts)
 	local rate = elapsed > 0 and done / elapsed or 0
 	local eta = rate > 0 and (total - done) / rate or 0
 	local v = {}
-	for _, name in ipairs(sorted(verdicts)) do v[#v + 1] = ("%s %d"):format(name, verdicts[name]) end
+	for _, name in ipairs(json.sorted_keys(verdicts)) do v[#v + 1] = ("%s %d"):format(name, verdicts[name]) end
 	return ("batch: %d/%d  %.1f/s  ETA %ds  %s"):format(done, total, rate, math.floor(eta + 0.5),
 		table.concat(v, ", "))
 end

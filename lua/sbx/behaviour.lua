@@ -47,13 +47,6 @@ local function call_of(e)
 	return e.syscall or e.kind
 end
 
--- host:port from an event's address (a string, or a table with ip/port)
-local function split_addr(a)
-	if type(a) ~= "string" then return nil end
-	local ip, port = a:match("^%[?([^%]]*)%]?:(%d+)$")
-	if not ip then return a, nil end
-	return ip, tonumber(port)
-end
 
 -- The process tree's node for pid in the collection st, named by the
 -- pid's first image (placed under its parent later: `processes_tree`).
@@ -144,7 +137,7 @@ local function note_connection(st, e)
 		return
 	end
 	if e.family ~= "inet" and e.family ~= "inet6" then return end
-	local ip, port = split_addr(e.addr)
+	local ip, port = facts.split_addr(e.addr)
 	if not ip then return end
 	local proto = e.protocol or "ip"
 	st.traffic[("%s %s %s"):format(proto, ip, port_text(port))] = {

@@ -23,8 +23,10 @@ local function mode_of(m)
 	return math.tointeger(m)
 end
 
--- host and port of an event's address: "1.2.3.4:80", "[::1]:80"
-local function split_addr(a)
+--- Host and port of an event's address: "1.2.3.4:80", "[::1]:80" (an
+-- address with no port: itself, nil; not a string: nil).
+-- @param a
+function M.split_addr(a)
 	if type(a) ~= "string" then return nil end
 	local ip, port = a:match("^%[?([^%]]*)%]?:(%d+)$")
 	if not ip then return a, nil end
@@ -155,7 +157,7 @@ local function on_event(F, P, e)
 		add(F.changed, { path = e.path, call = e.syscall, answer = e.answer, image = image })
 	elseif (k == "connect" or k == "send" or k == "bind") and e.addr then
 		if e.family == "inet" or e.family == "inet6" then
-			local ip, port = split_addr(e.addr)
+			local ip, port = M.split_addr(e.addr)
 			add(k == "bind" and F.binds or F.connects, { ip = ip, port = port, loopback = is_loopback(ip),
 				protocol = e.protocol or "ip", family = e.family, call = e.syscall,
 				answer = e.answer, image = image, pid = pid, count = math.tointeger(e.count) or 1 })

@@ -69,6 +69,18 @@ end
 
 local encode
 
+--- The keys of a table, sorted (its keys must compare with each other:
+-- all strings, or all numbers).
+-- @tparam table t
+-- @treturn table
+function M.sorted_keys(t)
+	if type(t) ~= "table" then error(("bad argument #1 to 'sorted_keys' (table expected, got %s)"):format(type(t)), 2) end
+	local keys = {}
+	for k in pairs(t) do keys[#keys + 1] = k end
+	sort(keys)
+	return keys
+end
+
 local function object_of(v)
 	local keys, parts = {}, {}
 	local n = 0

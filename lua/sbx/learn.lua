@@ -6,6 +6,7 @@
 -- See docs/seccomp.md, "Learning a profile".
 -- @module sbx.learn
 local report = require "sbx.report"
+local json = require "sbx.json"
 local profile = require "sbx.profile"
 local cli = require "sbx.cli"
 
@@ -127,12 +128,6 @@ function M.union(L, file, strict)
 	return L
 end
 
-local function sorted_keys(t)
-	local k = {}
-	for key in pairs(t) do k[#k + 1] = key end
-	table.sort(k)
-	return k
-end
 
 -- where an addition came from, for its comment
 local function from(kind, e)
@@ -151,7 +146,7 @@ end
 -- entry with where it came from.
 local function list(w, name, t, kind)
 	w("notify." .. name .. " = {\n")
-	for _, k in ipairs(sorted_keys(t)) do
+	for _, k in ipairs(json.sorted_keys(t)) do
 		w(("\t%s, -- %s\n"):format(lit(k), from(kind, t[k])))
 	end
 	w("}\n")
@@ -173,14 +168,14 @@ function M.render(L, argv)
 	if next(L.refused) then
 		w("-- not allowed (a learned profile never allows what the default profile\n")
 		w("-- refuses, nor a namespace):\n")
-		for _, k in ipairs(sorted_keys(L.refused)) do
+		for _, k in ipairs(json.sorted_keys(L.refused)) do
 			w("--   " .. report.escape(k) .. ": " .. from("seen", L.refused[k]) .. "\n")
 		end
 	end
 	w("local p = (...).load(\"strict\")\n")
 	w("local rules, notify = p.rules, p.notify\n")
 	w("\n-- calls the strict lists lack\n")
-	for _, k in ipairs(sorted_keys(L.calls)) do
+	for _, k in ipairs(json.sorted_keys(L.calls)) do
 		w(("rules[#rules + 1] = { call = %s, action = \"allow\" } -- %s\n"):format(lit(k),
 			from("syscall " .. k, L.calls[k])))
 	end

@@ -3,6 +3,7 @@
 -- inside, the isolation record and the environment digest.
 -- @module sbx.verify
 local core = require "sbx.core"
+local json = require "sbx.json"
 local limits = require "sbx.limits"
 local txt = require "sbx.text"
 local words = require "sbx.words"
@@ -79,12 +80,6 @@ function M.isolation(info)
 	return iso
 end
 
-local function sorted_keys(t)
-	local k = {}
-	for key in pairs(t) do k[#k + 1] = key end
-	table.sort(k)
-	return k
-end
 
 --- The environment digest: sha256 over a versioned domain string, the
 -- sandbox kind, OS, architecture, every protection flag, the limits, the
@@ -95,7 +90,7 @@ function M.digest(info)
 		"arch=x86_64" }
 	-- a backend's own facts (the OCI runtime, another root's identity)
 	for _, x in ipairs(info.digest_extra or {}) do parts[#parts + 1] = x end
-	for _, n in ipairs(sorted_keys(iso.namespaces)) do
+	for _, n in ipairs(json.sorted_keys(iso.namespaces)) do
 		parts[#parts + 1] = ("ns.%s=%s"):format(n, tostring(iso.namespaces[n]))
 	end
 	for _, k in ipairs { "private_root", "read_only_root", "no_new_privs",
@@ -104,11 +99,11 @@ function M.digest(info)
 		parts[#parts + 1] = ("%s=%s"):format(k, tostring(iso[k]))
 	end
 	if info.seccomp_program then parts[#parts + 1] = "seccomp_program=" .. info.seccomp_program end
-	for _, k in ipairs(sorted_keys(info.limits)) do
+	for _, k in ipairs(json.sorted_keys(info.limits)) do
 		parts[#parts + 1] = ("limit.%s=%s"):format(k, tostring(info.limits[k]))
 	end
 	local env = info.digest_env or info.env
-	for _, k in ipairs(sorted_keys(env)) do
+	for _, k in ipairs(json.sorted_keys(env)) do
 		parts[#parts + 1] = ("env.%s=%s"):format(k, env[k])
 	end
 	local ro = {}

@@ -43,15 +43,6 @@ local shell = require "sbx._shell"
 -- a host command: its stdout and whether it succeeded
 local q, sh = shell.quote, shell.run
 
-local function write_file(path, data, mode)
-	local f, msg = io.open(path, "w")
-	if not f then return nil, msg end
-	f:write(data)
-	f:close()
-	if mode then os.execute(("chmod %o %s"):format(mode, q(path))) end
-	return true
-end
-
 local function read_file(path)
 	local f = io.open(path)
 	if not f then return nil end
@@ -199,7 +190,7 @@ local function translate_mounts(spec, bundle, owner)
 		elseif t == "file" then
 			nfile = nfile + 1
 			local p = ("%s/files/%d"):format(bundle, nfile)
-			local ok, msg = write_file(p, m.data, m.mode or 420)
+			local ok, msg = shell.write_file(p, m.data, m.mode or 420)
 			if not ok then return nil, msg end
 			point(m.dst, true)
 			mounts[#mounts + 1] = { destination = m.dst, type = "bind", source = p,
@@ -251,14 +242,12 @@ echo done > $d/complete
 
 -- A new private directory under M.tmpdir (mode 0700), or nil, why.
 local function private_dir()
-	local p = sh("mktemp -d " .. M.tmpdir .. "/sbxlua-oci.XXXXXXXX 2>/dev/null"):match("^(/[%w/._-]+)\n")
+	local p = shell.private_dir(M.tmpdir, "oci")
 	if not p then return nil, "cannot make a bundle directory under " .. M.tmpdir end
 	return p
 end
 
-local function remove_dir(p)
-	if p and p:match("^" .. M.tmpdir .. "/sbxlua%-oci%.[%w]+$") then os.execute("rm -rf -- " .. q(p)) end
-end
+local function remove_dir(p) shell.remove_dir(M.tmpdir, "oci", p) end
 
 -- The profile of the box's claims as OCI seccomp rules: false for none.
 -- @return the rules or false; or nil, msg
@@ -431,7 +420,7 @@ function M.build(o)
 	c.uidmap, c.gidmap = id_maps(c.rootless, euid, host_id)
 	c.rlimits = oci_rlimits(base, info)
 	local id = "sbxlua-" .. bundle:match("([%w]+)$"):lower()
-	local ok, werr = write_file(bundle .. "/config.json", M.encode(oci_config(base, info, bundle, id, c)) .. "\n", 420)
+	local ok, werr = shell.write_file(bundle .. "/config.json", M.encode(oci_config(base, info, bundle, id, c)) .. "\n", 420)
 	if not ok then
 		remove_dir(bundle)
 		return nil, werr

@@ -32,14 +32,6 @@ local M = {}
 local shell = require "sbx._shell"
 local q, sh = shell.quote, shell.run
 
-local function write_file(path, data)
-	local f, msg = io.open(path, "w")
-	if not f then return nil, msg end
-	f:write(data)
-	f:close()
-	return true
-end
-
 --- podman's path and version, and runc's (the runtime podman is told to
 -- use: crun refuses this host's hybrid cgroup layout); or nil, why.
 function M.find()
@@ -140,16 +132,16 @@ end
 -- path or false; or nil, msg.
 local function private_dir(seccomp_text)
 	local work = oci.tmpdir
-	local priv = sh("mktemp -d " .. work .. "/sbxlua-podman.XXXXXXXX 2>/dev/null"):match("^(/[%w/._-]+)\n")
+	local priv = shell.private_dir(work, "podman")
 	if not priv then return nil, "cannot make a directory under " .. work end
 	os.execute(("mkdir -m 755 %s/hooks %s/record && chmod 755 %s"):format(q(priv), q(priv), q(priv)))
 	local hook = { version = "1.0.0", hook = { path = "/bin/sh", args = { "sh", "-c", oci.HOOK, "sh", priv .. "/record" },
 		timeout = 10 }, when = { always = true }, stages = { "poststart" } }
-	write_file(priv .. "/hooks/sbxlua-record.json", oci.encode(hook) .. "\n")
+	shell.write_file(priv .. "/hooks/sbxlua-record.json", oci.encode(hook) .. "\n")
 	local seccomp = false
 	if seccomp_text then
 		seccomp = priv .. "/seccomp.json"
-		write_file(seccomp, seccomp_text)
+		shell.write_file(seccomp, seccomp_text)
 	end
 	return priv, seccomp
 end
@@ -398,7 +390,7 @@ function M.run(spec, info)
 		if left:match("%S") then info.mismatches[#info.mismatches + 1] = "containers left: " .. name end
 	end
 	if info.private and info.private:match("/sbxlua%-podman%.[%w]+$") then
-		os.execute("rm -rf -- " .. q(info.private))
+		shell.remove_dir(oci.tmpdir, "podman", info.private)
 	end
 	return r, msg
 end

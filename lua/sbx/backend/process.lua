@@ -15,6 +15,7 @@
 -- capabilities).  The report's first line says so.
 -- @module sbx.backend.process
 local core = require "sbx.core"
+local shell = require "sbx._shell"
 local stdbox = require "sbx.stdbox"
 
 local M = {}
@@ -35,24 +36,9 @@ M.tmpdir = "/tmp"
 
 -- A new private directory (mode 0700) under M.tmpdir: its path, or nil, msg.
 local function private_dir()
-	local f = io.popen("mktemp -d " .. M.tmpdir .. "/sbxlua-process.XXXXXXXX 2>/dev/null")
-	local p = f and f:read("l")
-	if f then f:close() end
-	if not p or not p:match("^/[%w/._-]+$") then
-		return nil, "cannot make a private working directory under " .. M.tmpdir
-	end
+	local p = shell.private_dir(M.tmpdir, "process")
+	if not p then return nil, "cannot make a private working directory under " .. M.tmpdir end
 	return p
-end
-
--- Removes a directory made by private_dir (rm does not follow the
--- symlinks a program left there).
-local function remove_dir(p)
-	if p and p:match("^" .. M.tmpdir .. "/sbxlua%-process%.[%w]+$") then
-		-- a directory the program left without write permission
-		-- cannot be emptied until it is given back (chmod -R does not
-		-- follow the links it meets)
-		os.execute("chmod -R u+rwx -- '" .. p .. "' 2>/dev/null; rm -rf -- '" .. p .. "'")
-	end
 end
 
 -- The capability sets other than the bounding set that are not empty in
@@ -196,7 +182,7 @@ function M.run(spec, info)
 		-- no tmpfs of the box's own, no user namespace for per-namespace limits
 		for _, k in ipairs { "tmp", "inotify_instances", "inotify_watches" } do r.enforcement[k] = "none" end
 	end
-	remove_dir(info.private_dir)
+	shell.remove_dir(M.tmpdir, "process", info.private_dir)
 	return r, msg, err, field
 end
 
