@@ -22,28 +22,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const char *type_of(mode_t m)
-{
-	if (S_ISREG(m))
-		return "file";
-	if (S_ISDIR(m))
-		return "dir";
-	if (S_ISLNK(m))
-		return "link";
-	if (S_ISCHR(m))
-		return "char";
-	if (S_ISBLK(m))
-		return "block";
-	if (S_ISFIFO(m))
-		return "fifo";
-	return "socket";
-}
-
 /* Pushes { type, mode, uid, gid, size } of st (lstat, file:stat). */
 void sbx_push_stat(lua_State *L, const struct stat *st)
 {
 	lua_createtable(L, 0, 6);
-	lua_pushstring(L, type_of(st->st_mode));
+	lua_pushstring(L, sbx_mode_type(st->st_mode));
 	lua_setfield(L, -2, "type");
 	lua_pushinteger(L, st->st_mode & 07777);
 	lua_setfield(L, -2, "mode");

@@ -6,9 +6,12 @@
  */
 #include "fileio.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Reads fd into buf (at most size - 1 bytes, NUL-terminated): once, or
@@ -138,4 +141,23 @@ void sbx_fsize_restore(const struct sbx_fsize *s)
 {
 	setrlimit(RLIMIT_FSIZE, &s->lim);
 	sigaction(SIGXFSZ, &s->sa, NULL);
+}
+
+const char *sbx_mode_type(mode_t m)
+{
+	if (S_ISREG(m))
+		return "file";
+	if (S_ISDIR(m))
+		return "dir";
+	if (S_ISLNK(m))
+		return "link";
+	if (S_ISCHR(m))
+		return "char";
+	if (S_ISBLK(m))
+		return "block";
+	if (S_ISFIFO(m))
+		return "fifo";
+	if (S_ISSOCK(m))
+		return "socket";
+	return "other";
 }

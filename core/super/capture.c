@@ -76,23 +76,6 @@ static struct sbx_capfile *add_file(struct sbx_capres *r)
 	return f;
 }
 
-static const char *type_name(mode_t m)
-{
-	if (S_ISREG(m))
-		return "file";
-	if (S_ISLNK(m))
-		return "link";
-	if (S_ISFIFO(m))
-		return "fifo";
-	if (S_ISSOCK(m))
-		return "socket";
-	if (S_ISCHR(m))
-		return "char";
-	if (S_ISBLK(m))
-		return "block";
-	return "other";
-}
-
 /* One component of a kept name: bytes outside [A-Za-z0-9._-] as %XX (so
  * no '/', no control character, no '%' of its own); "." and ".." escaped;
  * past CAP_NAME_MAX bytes, cut and followed by '~' and 16 hex digits of
@@ -543,7 +526,7 @@ static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
 					r->n--;
 				continue;
 			}
-			f->type = type_name(st.st_mode);
+			f->type = sbx_mode_type(st.st_mode);
 			f->mode = st.st_mode & 07777;
 			f->size = st.st_size;
 			if (S_ISLNK(st.st_mode)) {
