@@ -94,7 +94,7 @@ function Spread:spawn()
 		return false
 	end
 	self.spawned = self.spawned + 1
-	self.workers[#self.workers + 1] = { w = w, buf = "", out = {}, n = 0 }
+	self.workers[#self.workers + 1] = { w = w, parts = {}, size = 0, out = {}, n = 0 }
 	return true
 end
 
@@ -164,19 +164,28 @@ function Spread:line(wk, l)
 	return true
 end
 
--- a chunk of a worker's output: each whole line taken
+-- a worker said what is not an answer: killed, its items run again
+local function broken(wk)
+	if wk.broken then return end
+	wk.broken = true
+	wk.w:kill(core.signal.SIGKILL)
+end
+
+-- a chunk of a worker's output: each whole line taken (the pieces of a
+-- line still to come kept in a list: one copy of each byte)
 function Spread:chunk(wk, data)
-	wk.buf = wk.buf .. data
-	for l in wk.buf:gmatch("([^\n]*)\n") do
-		if not wk.broken and not self:line(wk, l) then
-			wk.broken = true
-			wk.w:kill(core.signal.SIGKILL)
-		end
+	local last = data:match(".*()\n")
+	wk.parts[#wk.parts + 1] = data
+	wk.size = wk.size + #data
+	if not last then
+		if wk.size > 256 * 1024 * 1024 then broken(wk) end
+		return
 	end
-	wk.buf = wk.buf:match("[^\n]*$")
-	if #wk.buf > 64 * 1024 * 1024 then
-		wk.broken = true
-		wk.w:kill(core.signal.SIGKILL)
+	wk.parts[#wk.parts] = data:sub(1, last)
+	local whole = table.concat(wk.parts)
+	wk.parts, wk.size = { data:sub(last + 1) }, #data - last
+	for l in whole:gmatch("([^\n]*)\n") do
+		if not wk.broken and not self:line(wk, l) then broken(wk) end
 	end
 end
 
