@@ -103,20 +103,19 @@ rf=$(rate "$n" "$t4" "$t5")
 rf2=$(rate $((n / 2 * 2)) "$t5" "$t6")
 # cpu NAME: per program, ms: sbxlua's own (its workers' too: the whole
 # tree less the boxes) and the boxes' own (each record's cgroup CPU)
-cpu() {
-	./sbxlua -e '
-		local cjson = require "cjson"
-		local t = assert(io.open(arg[1])):read("a")
-		local u, s = t:match("([%d.]+) ([%d.]+)%s*$")
-		local box, n = 0, 0
-		for l in io.lines(arg[2]) do
-			local r = cjson.decode(l)
-			box, n = box + (r.timings.cpu or 0), n + 1
-		end
-		local all = (tonumber(u) + tonumber(s)) / n * 1e3
-		io.write(("CPU per program: sbxlua %.1f ms, the box %.1f ms"):format(all - box / n * 1e3, box / n * 1e3))
-	' "$tmp/$1.time" "$tmp/$1.jsonl"
-}
+cat >"$tmp/cpu.lua" <<'LUA'
+local cjson = require "cjson"
+local t = assert(io.open(arg[1])):read("a")
+local u, s = t:match("([%d.]+) ([%d.]+)%s*$")
+local box, n = 0, 0
+for l in io.lines(arg[2]) do
+	local r = cjson.decode(l)
+	box, n = box + (r.timings.cpu or 0), n + 1
+end
+local all = (tonumber(u) + tonumber(s)) / n * 1e3
+io.write(("CPU per program: sbxlua %.1f ms, the box %.1f ms"):format(all - box / n * 1e3, box / n * 1e3))
+LUA
+cpu() { ./sbxlua "$tmp/cpu.lua" "$tmp/$1.time" "$tmp/$1.jsonl"; }
 echo "batch -j 1:     $ra1 programs/s (the analysis box; $(cpu a1))"
 echo "batch -j 2:     $ra2 programs/s (the analysis box; $(cpu a2))"
 echo "batch -j 1:     $r1 programs/s (--jail; $(cpu j1))"

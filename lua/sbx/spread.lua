@@ -90,7 +90,7 @@ Spread.__index = Spread
 function Spread:spawn()
 	local w, msg = core.worker(self.args)
 	if not w then
-		self.why = msg
+		self.why = "no worker could be started: " .. tostring(msg)
 		return false
 	end
 	self.spawned = self.spawned + 1
@@ -202,6 +202,7 @@ function Spread:ended(i)
 	local wk = table.remove(self.workers, i)
 	local st = wk.w:wait()
 	wk.w:close()
+	self.why = why(wk, st)
 	local seqs = {}
 	for seq in pairs(wk.out) do seqs[#seqs + 1] = seq end
 	table.sort(seqs, function(a, b) return a > b end)
@@ -235,12 +236,13 @@ function Spread:stop(sig)
 	end
 end
 
--- the items nobody will run (no worker could be started)
+-- the items nobody will run (no worker could be started, or the last
+-- one ended before they were sent)
 function Spread:orphans()
 	while true do
 		local seq = self:take()
 		if not seq then break end
-		self:done(seq, self.lost(self.items[seq], "no worker could be started: " .. tostring(self.why)))
+		self:done(seq, self.lost(self.items[seq], self.why))
 	end
 end
 
