@@ -174,7 +174,13 @@ end
 -- a chunk of a worker's output: each whole line taken (the pieces of a
 -- line still to come kept in a list: one copy of each byte)
 function Spread:chunk(wk, data)
-	local last = data:match(".*()\n")
+	-- the last newline (plain finds: a pattern search backtracks from
+	-- every start of a chunk without one)
+	local last, at = nil, 0
+	repeat
+		at = data:find("\n", at + 1, true)
+		last = at or last
+	until not at
 	wk.parts[#wk.parts + 1] = data
 	wk.size = wk.size + #data
 	if not last then
