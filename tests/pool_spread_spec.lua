@@ -32,6 +32,12 @@ local function children(pid)
 	return t
 end
 
+-- a process's start time (its pid and this name it; nil when gone)
+local function start_time(pid)
+	local st = S.read(("/proc/%d/stat"):format(pid))
+	return st and st:match("^.*%) %S+" .. (" %S+"):rep(18) .. " (%d+)")
+end
+
 -- starts `sbxlua batch.lua ARGS` in the background; returns its pid and
 -- a function that waits for its exit status (a string)
 local function start(args, err)
@@ -49,6 +55,7 @@ end
 local function workers(pid, n)
 	local w
 	repeat
+		if w then os.execute("sleep 0.02") end
 		w = {}
 		for _, c in ipairs(children(pid)) do
 			if (S.read(("/proc/%d/cmdline"):format(c)) or ""):find(spread.FLAG, 1, true) then w[#w + 1] = c end
@@ -78,6 +85,9 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 		local w = workers(pid, 2)
 		-- the event: a first program recorded (both workers hold items)
 		while #lines(S.read(o)) < 1 do os.execute("sleep 0.05") end
+		-- its box's init, a child of the worker's supervisor
+		local boxes = {}
+		for _, b in ipairs(children(w[1])) do boxes[b] = start_time(b) end
 		assert(os.execute("kill -KILL " .. w[1]))
 		assert.are.equal("0", wait(), S.read(dir .. "/err"))
 		local names = {}
@@ -87,8 +97,11 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 			names[#names + 1] = r.program:match("[^/]+$")
 		end
 		assert.are.same({ "p01.sh", "p02.sh", "p03.sh", "p04.sh", "p05.sh", "p06.sh", "p07.sh", "p08.sh" }, names)
-		-- the killed worker is gone, and its box with it
+		-- the killed worker is gone, and its box with it (PDEATHSIG)
 		assert.is_nil(S.read(("/proc/%d/cmdline"):format(w[1])))
+		for b, t in pairs(boxes) do
+			assert.is_true(start_time(b) ~= t, "box init " .. b .. " outlived its worker")
+		end
 	end)
 
 	for _, sig in ipairs { { "TERM", "143" }, { "INT", "130" } } do
@@ -183,6 +196,11 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 			if quota then assert.is_true(n <= quota) end
 			local out = S.sh("taskset -c 0 " .. S.bin .. [[ -e 'print((require "sbx.core".cpus()))']])
 			assert.are.equal("1\n", out)
+		end)
+
+		it("the progress line says -j when given", function()
+			assert.are.equal("batch: 3/10  1.5/s  ETA 5s  clean 2  (-j 2)",
+				require("sbx.batch").progress(3, 10, 2, { clean = 2 }, 2))
 		end)
 
 		pending("cpus under a cgroup v2 cpu.max quota: this host's cpu controller is on cgroup v1 (hybrid)")
