@@ -32,10 +32,12 @@ local function children(pid)
 	return t
 end
 
--- a process's start time (its pid and this name it; nil when gone)
+-- a live process's start time (its pid and this name it); nil when gone
+-- or dead (a zombie: reparented, it waits for its new parent's wait)
 local function start_time(pid)
 	local st = S.read(("/proc/%d/stat"):format(pid))
-	return st and st:match("^.*%) %S+" .. (" %S+"):rep(18) .. " (%d+)")
+	local state, t = (st or ""):match("^.*%) (%S+)" .. (" %S+"):rep(18) .. " (%d+)")
+	return state ~= "Z" and t or nil
 end
 
 -- starts `sbxlua batch.lua ARGS` in the background; returns its pid and
