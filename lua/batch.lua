@@ -141,23 +141,28 @@ local function run_here(o, todo, base, rules, s)
 	return interrupted
 end
 
--- Runs todo over o.jobs worker processes (sbx.spread), each running this
--- script again with the same arguments; the records written in todo's
--- order.  Returns the signal that interrupted it (nil when none).
+-- Runs todo over worker processes (sbx.spread): one per core sbxlua may
+-- use, at most o.jobs, each running this script again with the same
+-- arguments and its share of the o.jobs boxes at once; the records
+-- written in todo's order.  Returns the signal that interrupted it (nil
+-- when none).
 local function run_spread(o, todo, argv, rules, s)
-	local args = { "batch.lua", spread.FLAG }
+	local count = math.min(o.jobs, (batch.cores()))
+	local each = (o.jobs + count - 1) // count
+	local args = { "batch.lua", spread.FLAG, tostring(each) }
 	for _, a in ipairs(argv) do args[#args + 1] = a end
-	return spread.run { items = todo, args = args, count = math.min(o.jobs, batch.max_jobs),
+	return spread.run { items = todo, args = args, count = count, ahead = each + 1,
 		each = s.each, arrived = s.arrived,
 		lost = function(item, why) return batch.lost(item, why, rules) end }
 end
 
--- The worker (sbx.spread): the same options, its items from the parent on
--- stdin, each answer a line on stdout; its rules and box options made
--- once, its own pages written.
-local function serve(argv)
+-- The worker (sbx.spread): the same options, `jobs` boxes at once, its
+-- items from the parent on stdin, each answer a line on stdout; its rules
+-- and box options made once, its own pages written.
+local function serve(jobs, argv)
 	local o = parse(argv)
-	o.jobs = 1
+	o.jobs = math.tointeger(tonumber(jobs))
+	if not o.jobs or o.jobs < 1 or o.jobs > batch.max_jobs then refuse("%s: 1 to %d boxes", spread.FLAG, batch.max_jobs) end
 	local base, rules = batch.setup(o)
 	if not base then cli.fail(rules) end
 	io.stdout:setvbuf("full")
@@ -175,9 +180,8 @@ local function serve(argv)
 	return 0
 end
 
-
 local function main(argv)
-	if argv[1] == spread.FLAG then return serve(table.move(argv, 2, #argv, 1, {})) end
+	if argv[1] == spread.FLAG then return serve(argv[2], table.move(argv, 3, #argv, 1, {})) end
 	local o = parse(argv)
 	if o.merge then return merge(o) end
 	local base, rules, options, notes = batch.setup(o)

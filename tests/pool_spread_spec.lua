@@ -58,6 +58,7 @@ local function workers(pid, n)
 	local w
 	repeat
 		if w then os.execute("sleep 0.02") end
+		assert(S.read(("/proc/%d/stat"):format(pid)), "the batch ended before its workers were seen")
 		w = {}
 		for _, c in ipairs(children(pid)) do
 			if (S.read(("/proc/%d/cmdline"):format(c)) or ""):find(spread.FLAG, 1, true) then w[#w + 1] = c end
@@ -84,7 +85,7 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 		local o = dir .. "/out.jsonl"
 		local pid, wait = start(("-j 2 --progress never --sleep-skip 0 --output %s %s")
 			:format(S.q(o), S.q(dir .. "/progs")), dir .. "/err")
-		local w = workers(pid, 2)
+		local w = workers(pid, math.min(2, (core.cpus())))
 		-- the event: a first program recorded (both workers hold items)
 		while #lines(S.read(o)) < 1 do os.execute("sleep 0.05") end
 		-- its box's init, a child of the worker's supervisor
@@ -106,6 +107,20 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 		end
 	end)
 
+	it("-j 4: a worker per core (at most 4), the boxes shared among them", function()
+		sleepers(6, "0.3")
+		local o = dir .. "/out.jsonl"
+		local pid, wait = start(("-j 4 --progress never --sleep-skip 0 --output %s %s")
+			:format(S.q(o), S.q(dir .. "/progs")), dir .. "/err")
+		local n = math.min(4, (core.cpus()))
+		local w = workers(pid, n)
+		assert.are.equal("0", wait(), S.read(dir .. "/err"))
+		assert.are.equal(n, #w)
+		-- each ended with the batch
+		for _, p in ipairs(w) do assert.is_nil(S.read(("/proc/%d/cmdline"):format(p))) end
+		assert.are.equal(6, #lines(S.read(o)))
+	end)
+
 	for _, sig in ipairs { { "TERM", "143" }, { "INT", "130" } } do
 		it(("SIG%s to the batch at -j 2 stops every worker and leaves whole lines (%s)"):format(sig[1], sig[2]), function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
@@ -114,7 +129,7 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 			local o = dir .. "/out.jsonl"
 			local pid, wait = start(("-j 2 --progress never --sleep-skip 0 --output %s %s")
 				:format(S.q(o), S.q(dir .. "/progs")), dir .. "/err")
-			local w = workers(pid, 2)
+			local w = workers(pid, math.min(2, (core.cpus())))
 			while #lines(S.read(o)) < 2 do os.execute("sleep 0.05") end
 			assert(os.execute("kill -" .. sig[1] .. " " .. pid))
 			assert.are.equal(sig[2], wait(), S.read(dir .. "/err"))
