@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
---- A batch spread over worker processes: for `-j N`, N workers (sbxlua
--- running `batch.lua` again, `sbx.core.worker`), each with its own
--- supervisor loop, its own boxes, its own rules compiled once; one parent
+--- A batch spread over worker processes: for `-j N`, a worker per core
+-- (sbxlua running `batch.lua` again, `sbx.core.worker`), each with its
+-- own supervisor loop, its share of the N boxes, its own rules compiled
+-- once; one parent
 -- (this module, in `batch.lua`'s process) owns the output, the resume
 -- state, the progress line and the operator's signals.
 --
