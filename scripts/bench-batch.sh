@@ -13,7 +13,7 @@
 # hand-written) against one: how far the kernel's own work for such boxes
 # scales on this machine.
 #   scripts/bench-batch.sh [N]      (default 200)
-# Needs: make, cc, bubblewrap (scripts/deps.sh --bench).
+# Needs: make, cc, bubblewrap, GNU time (scripts/deps.sh --bench).
 set -eu
 cd "$(dirname "$0")/.."
 n=${1:-200}
