@@ -12,6 +12,7 @@ local cli = require "sbx.cli"
 local opts = require "sbx.options"
 local report = require "sbx.report"
 local html = require "sbx.html"
+local spread = require "sbx.spread"
 -- every module before the first box
 require "sbx.backend"
 require "lfs"
@@ -79,36 +80,58 @@ local function html_page(dir, rec)
 	if not name then say { "--html: " .. tostring(msg) } end
 end
 
--- Runs todo in chunks of o.jobs boxes, a line written for each; returns
--- the records and the signal that interrupted the batch (nil when none).
-local function run_all(o, todo, base, rules, out)
+-- What the batch does with each record: its line (the worker's own text
+-- when a worker made it: never encoded again), its page, the progress.
+local function sink(o, total)
 	local tty = o.progress == "always" or (o.progress == "auto" and sbx.isatty(2))
-	local start, recs, verdicts, interrupted = batch.uptime(), {}, {}, nil
-	local function now() return batch.uptime() - start end
+	local start, recs, verdicts, shown = batch.uptime(), {}, {}, 0
+	local s = { recs = recs, tty = tty }
+	-- a record is in (as it ends, before its turn to be written)
+	function s.arrived(rec)
+		if not rec then return end
+		verdicts[rec.verdict] = (verdicts[rec.verdict] or 0) + 1
+		s.n = (s.n or 0) + 1
+		if o.quiet then return end
+		if not tty then
+			io.stderr:write(("batch: %d/%d %s %s\n"):format(s.n, total,
+				report.escape(rec.program), rec.verdict))
+		elseif batch.uptime() - start - shown >= 0.1 or s.n == total then
+			-- a terminal's line redrawn ten times a second at most
+			shown = batch.uptime() - start
+			io.stderr:write("\r\27[K", batch.progress(s.n, total, shown, verdicts, o.jobs))
+		end
+	end
+	-- its turn: written
+	function s.each(rec, line)
+		if line then
+			local ok, msg = s.out:write(line, "\n")
+			if not ok then refuse("--output: %s", tostring(msg)) end
+		else
+			-- a record made here (its page too; a worker writes its own)
+			write_line(s.out, rec)
+			if o.html then html_page(o.html, rec) end
+		end
+		recs[#recs + 1] = rec
+	end
+	return s
+end
+
+-- Runs todo in this process, at most o.jobs boxes at once (-j 1, or a
+-- single program); returns the signal that interrupted it (nil when none).
+local function run_here(o, todo, base, rules, s)
+	local interrupted
 	-- sbxlua's SIGINT outside a run is an error raised at the next Lua
 	-- instruction (never inside a write: each line is one call); inside
 	-- one, the core stops every box and returns: either way the batch
 	-- stops after its whole lines
-	local shown = 0
 	local ok, err = pcall(batch.run, todo, base, rules, o.jobs, function(rec)
 		if rec.interrupted then
 			interrupted = rec.interrupted
 			return
 		end
 		if rec.run.behaviour then rec.run.behaviour.has_html_report = o.html ~= nil end
-		write_line(out, rec)
-		if o.html then html_page(o.html, rec) end
-		recs[#recs + 1] = rec
-		verdicts[rec.verdict] = (verdicts[rec.verdict] or 0) + 1
-		if o.quiet then return end
-		if not tty then
-			io.stderr:write(("batch: %d/%d %s %s\n"):format(#recs, #todo,
-				report.escape(rec.program), rec.verdict))
-		elseif now() - shown >= 0.1 or #recs == #todo then
-			-- a terminal's line redrawn ten times a second at most
-			shown = now()
-			io.stderr:write("\r\27[K", batch.progress(#recs, #todo, shown, verdicts))
-		end
+		s.arrived(rec)
+		s.each(rec)
 	end)
 	if not ok then
 		if not verdict.interrupted(err) then error(err, 0) end
@@ -116,11 +139,55 @@ local function run_all(o, todo, base, rules, out)
 		-- sbxlua by its default action: 143 all the same)
 		interrupted = interrupted or SIGINT
 	end
-	if tty and not o.quiet then io.stderr:write("\n") end
-	return recs, interrupted
+	return interrupted
+end
+
+-- Runs todo over worker processes (sbx.spread): one per core sbxlua may
+-- use, at most o.jobs, each running this script again with the same
+-- arguments and its share of the o.jobs boxes at once; the records
+-- written in todo's order.  Returns the signal that interrupted it (nil
+-- when none).
+local function run_spread(o, todo, argv, rules, s)
+	local count = math.min(o.jobs, (batch.cores()))
+	local each = (o.jobs + count - 1) // count
+	local args = { "batch.lua", spread.FLAG, tostring(each) }
+	for _, a in ipairs(argv) do args[#args + 1] = a end
+	return spread.run { items = todo, args = args, count = count, ahead = each + 1,
+		each = s.each, arrived = s.arrived,
+		lost = function(item, why) return batch.lost(item, why, rules) end }
+end
+
+-- The worker (sbx.spread): the same options, `jobs` boxes at once, its
+-- items from the parent on stdin, each answer a line on stdout; its rules
+-- and box options made once, its own pages written.
+local function serve(jobs, argv)
+	local o = parse(argv)
+	o.jobs = math.tointeger(tonumber(jobs))
+	if not o.jobs or o.jobs < 1 or o.jobs > batch.max_jobs then refuse("%s: 1 to %d boxes", spread.FLAG, batch.max_jobs) end
+	local base, rules = batch.setup(o)
+	if not base then cli.fail(rules) end
+	-- the samples' YARA matches come with their items (the parent scanned
+	-- them): the rules that name them, as in the parent
+	if o.yara then
+		for _, r in ipairs(require("sbx.yara").slot_rules()) do rules.list[#rules.list + 1] = r end
+	end
+	io.stdout:setvbuf("full")
+	local ok, err = pcall(batch.run, spread.next_item, base, rules, o.jobs, function(rec, item)
+		if not rec.interrupted then
+			if rec.run.behaviour then rec.run.behaviour.has_html_report = o.html ~= nil end
+			if o.html then html_page(o.html, rec) end
+		end
+		spread.answer(item, rec)
+	end)
+	if not ok then
+		if verdict.interrupted(err) then return 130 end
+		error(err, 0)
+	end
+	return 0
 end
 
 local function main(argv)
+	if argv[1] == spread.FLAG then return serve(argv[2], table.move(argv, 3, #argv, 1, {})) end
 	local o = parse(argv)
 	if o.merge then return merge(o) end
 	local base, rules, options, notes = batch.setup(o)
@@ -150,7 +217,16 @@ local function main(argv)
 	local todo, skipped, unread = batch.todo(paths, options, done)
 	say(unread)
 	if set then yara.scan_items(set, todo) end
-	local recs, interrupted = run_all(o, todo, base, rules, out)
+	local s = sink(o, #todo)
+	s.out = out
+	local interrupted
+	if o.jobs > 1 and #todo > 1 then
+		interrupted = run_spread(o, todo, argv, rules, s)
+	else
+		interrupted = run_here(o, todo, base, rules, s)
+	end
+	if s.tty and not o.quiet then io.stderr:write("\n") end
+	local recs = s.recs
 	if not o.quiet then
 		io.stderr:write(batch.summary_text(batch.summary(recs)))
 		if skipped > 0 then say { ("skipped %d (recorded already with the same options)"):format(skipped) } end

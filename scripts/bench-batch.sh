@@ -5,17 +5,19 @@
 # `sbxlua batch.lua` at -j 1 and -j 2, in the analysis box (the default)
 # and in the plain jail (--jail), beside a shell loop over bwrap with
 # the standard box's tree and walls as far as bwrap has them; prints each
-# and the ratios (targets: -j 2 >= 1.8x -j 1, -j 2 >= 1.5x the bwrap loop);
+# and the ratios (targets: -j 2 >= 1.5x the bwrap loop, -j 2 / -j 1 >= 0.9x
+# the two bwrap loops' own scaling), and per program the CPU of sbxlua
+# (its workers too) beside the box's own;
 # then two bwrap loops side by side against one, and two loops of the
 # floor (scripts/bench-floor.c, the least kernel work a strict box needs,
 # hand-written) against one: how far the kernel's own work for such boxes
 # scales on this machine.
 #   scripts/bench-batch.sh [N]      (default 200)
-# Needs: make, cc, bubblewrap (scripts/deps.sh --bench).
+# Needs: make, cc, bubblewrap, GNU time (scripts/deps.sh --bench).
 set -eu
 cd "$(dirname "$0")/.."
 n=${1:-200}
-for t in bwrap cc; do
+for t in bwrap cc /usr/bin/time; do
 	command -v $t >/dev/null || { echo "bench: $t missing (scripts/deps.sh --bench)" >&2; exit 1; }
 done
 tmp=$(mktemp -d)
@@ -35,14 +37,21 @@ done
 now() { date +%s.%N; }
 rate() { echo "$1 $2 $3" | awk '{ printf "%.1f", $1 / ($3 - $2) }'; }
 
+# batch NAME ARGS...: a batch into $tmp/NAME.jsonl, the user+sys CPU of
+# sbxlua, its workers and their boxes (every process reaped) in NAME.time
+batch() {
+	name=$1
+	shift
+	/usr/bin/time -f "%U %S" -o "$tmp/$name.time" ./sbxlua batch.lua -q "$@" --output "$tmp/$name.jsonl" "$tmp/progs"
+}
 ta=$(now)
-./sbxlua batch.lua -q -j 1 --output "$tmp/a1.jsonl" "$tmp/progs"
+batch a1 -j 1
 tb=$(now)
-./sbxlua batch.lua -q -j 2 --output "$tmp/a2.jsonl" "$tmp/progs"
+batch a2 -j 2
 t0=$(now)
-./sbxlua batch.lua -q --jail -j 1 --output "$tmp/j1.jsonl" "$tmp/progs"
+batch j1 --jail -j 1
 t1=$(now)
-./sbxlua batch.lua -q --jail -j 2 --output "$tmp/j2.jsonl" "$tmp/progs"
+batch j2 --jail -j 2
 t2=$(now)
 links="--symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
 # bwrap_loop K M: the programs whose number is K modulo M, one after the other
@@ -92,13 +101,34 @@ rb=$(rate "$n" "$t2" "$t3")
 rb2=$(rate "$n" "$t3" "$t4")
 rf=$(rate "$n" "$t4" "$t5")
 rf2=$(rate $((n / 2 * 2)) "$t5" "$t6")
-echo "batch -j 1:     $ra1 programs/s (the analysis box)"
-echo "batch -j 2:     $ra2 programs/s (the analysis box)"
-echo "batch -j 1:     $r1 programs/s (--jail)"
-echo "batch -j 2:     $r2 programs/s (--jail)"
+# cpu NAME: per program, ms: sbxlua's own (its workers' too: the whole
+# tree less the boxes) and the boxes' own (each record's cgroup CPU)
+cat >"$tmp/cpu.lua" <<'LUA'
+local cjson = require "cjson"
+local t = assert(io.open(arg[1])):read("a")
+local u, s = t:match("([%d.]+) ([%d.]+)%s*$")
+local box, n = 0, 0
+for l in io.lines(arg[2]) do
+	local r = cjson.decode(l)
+	box, n = box + (r.timings.cpu or 0), n + 1
+end
+local all = (tonumber(u) + tonumber(s)) / n * 1e3
+io.write(("CPU per program: sbxlua %.1f ms, the box %.1f ms"):format(all - box / n * 1e3, box / n * 1e3))
+LUA
+cpu() { ./sbxlua "$tmp/cpu.lua" "$tmp/$1.time" "$tmp/$1.jsonl"; }
+echo "batch -j 1:     $ra1 programs/s (the analysis box; $(cpu a1))"
+echo "batch -j 2:     $ra2 programs/s (the analysis box; $(cpu a2))"
+echo "batch -j 1:     $r1 programs/s (--jail; $(cpu j1))"
+echo "batch -j 2:     $r2 programs/s (--jail; $(cpu j2))"
 echo "bwrap loop:     $rb programs/s"
 echo "2 bwrap loops:  $rb2 programs/s (side by side)"
 echo "floor loop:     $rf boxes/s"
 echo "2 floor loops:  $rf2 boxes/s (side by side)"
 echo "$ra1 $r1 $ra2 $r2" | awk '{ printf "ratio analysis / jail:       %.2fx at -j 1, %.2fx at -j 2\n", $1 / $2, $3 / $4 }'
-echo "$r1 $r2 $rb $rb2 $rf $rf2" | awk '{ printf "ratio -j 2 / -j 1:           %.2fx (target 1.8x)\nratio -j 2 / bwrap loop:     %.2fx (target 1.5x)\nratio 2 bwrap loops / one:   %.2fx (the same kernel work\x27s own scaling here)\nratio 2 floor loops / one:   %.2fx (the least kernel work\x27s own scaling here)\n", $2 / $1, $2 / $3, $4 / $3, $6 / $5 }'
+echo "$ra1 $ra2 $r1 $r2 $rb $rb2 $rf $rf2" | awk '{
+	printf "ratio -j 2 / bwrap loop:     %.2fx analysis, %.2fx jail (target 1.5x)\n", $2 / $5, $4 / $5
+	printf "ratio -j 2 / -j 1:           %.2fx analysis, %.2fx jail\n", $2 / $1, $4 / $3
+	printf "ratio 2 bwrap loops / one:   %.2fx (the same kernel work\x27s own scaling here)\n", $6 / $5
+	printf "scaling / bwrap\x27s scaling:   %.2f analysis, %.2f jail (target 0.9)\n", ($2 / $1) / ($6 / $5), ($4 / $3) / ($6 / $5)
+	printf "ratio 2 floor loops / one:   %.2fx (the least kernel work\x27s own scaling here)\n", $8 / $7
+}'

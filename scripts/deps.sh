@@ -32,7 +32,7 @@ lua-yaml lua-inspect"
 test="lua-busted lua-check cppcheck clang-format mandoc man-db luarocks zsh fish util-linux python3 libpython3.11-testsuite
 perl git procps iproute2 strace runc podman debootstrap tmux munge slurmctld slurmd slurm-client
 tcpdump chromium python3-jsonschema golang-go btrfs-progs ssdeep tlsh-tools yara libpcre2-dev rsync"
-bench="hyperfine bubblewrap firejail"
+bench="hyperfine bubblewrap firejail time"
 
 list=no
 if [ "${1:-}" = --list ]; then list=yes; shift; fi

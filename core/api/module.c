@@ -28,5 +28,6 @@ int luaopen_sbx_core(lua_State *L)
 	sbx_open_chunk(L);
 	sbx_open_magic(L);
 	sbx_open_sink(L);
+	sbx_open_worker(L);
 	return 1;
 }

@@ -98,6 +98,7 @@ SBX_LOCAL void sbx_open_walk(lua_State *L);
 SBX_LOCAL void sbx_open_chunk(lua_State *L);
 SBX_LOCAL void sbx_open_cgroup(lua_State *L);
 SBX_LOCAL void sbx_open_sample(lua_State *L);
+SBX_LOCAL void sbx_open_worker(lua_State *L);
 
 /* sample_lua.c: pushes a sample as the table core.sample returns */
 SBX_LOCAL void sbx_push_sample(lua_State *L, const struct sbx_sample *s);

@@ -107,16 +107,11 @@ function M.hash_file(path)
 	return core.hashes(data)
 end
 
---- The number of online processors (1 when it cannot be read).
+--- The number of cores sbxlua may use: its affinity mask's, fewer when
+-- a cgroup v2 `cpu.max` quota allows fewer (quota / period rounded up).
+-- @return n, the affinity's count, the quota's (nil when none)
 function M.cores()
-	local f = io.open("/sys/devices/system/cpu/online")
-	local s = f and f:read("l")
-	if f then f:close() end
-	local n = 0
-	for a, b in (s or ""):gmatch("(%d+)%-?(%d*)") do
-		n = n + (b ~= "" and tonumber(b) - tonumber(a) + 1 or 1)
-	end
-	return math.max(n, 1)
+	return core.cpus()
 end
 
 -- ---- runs ----
@@ -174,18 +169,27 @@ end
 -- one supervisor (`sbx.pool`): the next starts as soon as one ends, and
 -- each is judged while the others run.  Each in its own standard box
 -- built from `base` (the options of `sbx.stdbox.build` without `prog`).
--- @tparam table items list of `{ path =, sha256 =, hashes =, options = }`
+-- @tparam table|function items list of `{ path =, sha256 =, hashes =,
+--  options = }`, or a function that gives the next one (nil at the end)
 -- @tparam table base the box options shared by every program
 -- @tparam table rules the judging, `M.setup`'s: `{ list = rules, opts = }`
 -- @tparam integer jobs
--- @tparam function each called with each record as its run ends (in the
--- order they end); a record of a box the operator's signal stopped has
+-- @tparam function each called with each record and its item as its run
+-- ends (in the order they end); a record of a box the operator's signal stopped has
 -- `interrupted = { signal =, signame = }` (the signal sbxlua got), and no
 -- program starts after it
 function M.run(items, base, rules, jobs, each)
 	local pool <close> = sbx.pool()
 	local host = sbx.ns_ids()
-	local running, next_item, stopped = {}, 1, false
+	local running, stopped = {}, false
+	local next_item = items
+	if type(items) == "table" then
+		local i = 0
+		next_item = function()
+			i = i + 1
+			return items[i]
+		end
+	end
 	local function start(item)
 		local o = {}
 		for k, v in pairs(base) do o[k] = v end
@@ -195,15 +199,19 @@ function M.run(items, base, rules, jobs, each)
 		local token, msg
 		if spec then token, msg = pool:start(spec) else msg = info.msg end
 		if not token then
-			each(judged(item, nil, { outcome = "error", error = msg }, rules, host))
+			each(judged(item, nil, { outcome = "error", error = msg }, rules, host), item)
 		else
 			running[token] = { item = item, info = info }
 		end
 	end
 	local function fill()
-		while not stopped and next_item <= #items and pool:running() < jobs do
-			start(items[next_item])
-			next_item = next_item + 1
+		while not stopped and pool:running() < jobs do
+			local item = next_item()
+			if not item then
+				next_item = function() return nil end
+				break
+			end
+			start(item)
 		end
 	end
 	while true do
@@ -216,8 +224,17 @@ function M.run(items, base, rules, jobs, each)
 		fill()
 		local at = running[token]
 		running[token] = nil
-		each(judged(at.item, at.info, r, rules, host))
+		each(judged(at.item, at.info, r, rules, host), at.item)
 	end
+end
+
+--- The record of an item whose run was lost (`sbx.spread`: the worker
+-- that ran it died twice), with why.
+function M.lost(item, why, rules)
+	local rec = record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
+		error = "lost: " .. tostring(why), events = {} }, rules, 0, 0)
+	rec.outcome = "lost"
+	return rec
 end
 
 -- ---- set-up ----
@@ -429,14 +446,15 @@ function M.uptime()
 	return n or 0
 end
 
---- The progress line: done/total, rate, ETA, verdicts so far.
-function M.progress(done, total, elapsed, verdicts)
+--- The progress line: done/total, rate, ETA, verdicts so far, and the
+-- boxes at once when given (`-j`).
+function M.progress(done, total, elapsed, verdicts, jobs)
 	local rate = elapsed > 0 and done / elapsed or 0
 	local eta = rate > 0 and (total - done) / rate or 0
 	local v = {}
 	for _, name in ipairs(json.sorted_keys(verdicts)) do v[#v + 1] = ("%s %d"):format(name, verdicts[name]) end
-	return ("batch: %d/%d  %.1f/s  ETA %ds  %s"):format(done, total, rate, math.floor(eta + 0.5),
-		table.concat(v, ", "))
+	return ("batch: %d/%d  %.1f/s  ETA %ds  %s%s"):format(done, total, rate, math.floor(eta + 0.5),
+		table.concat(v, ", "), jobs and ("  (-j %d)"):format(jobs) or "")
 end
 
 --- Merges JSON-lines files: each record once (by `M.key`, the first

@@ -310,7 +310,7 @@ local PRODUCT = {
 	{ "--force", nil, "replace FILE when it is a regular file", scripts = "learn", set = flag("force") },
 	{ "--union", "FILE", "add what FILE (a learned profile) allows: nothing it allows is removed",
 		scripts = "learn", set = value("union") },
-	{ "-j --jobs", "N", "programs at once, from one process (default: the number of cores; at most 64)",
+	{ "-j --jobs", "N", "programs at once, over as many worker processes (default: the cores sbxlua may use; at most 64)",
 		scripts = "batch",
 		set = function(o, typed, as)
 			local n, max = tonumber(typed), require("sbx.batch").max_jobs

@@ -98,6 +98,8 @@ function M.present(name, path)
 	return false
 end
 
+local absent_of = {}
+
 --- The box's tree entries for the stand-ins: the program written at
 -- `M.box.program` (mode 0755, on the read-only root), a link per name absent from `path`'s directories,
 -- and the Landlock rule that lets the box read and run them.
@@ -110,11 +112,20 @@ function M.tree(path)
 	end
 	local h, why = M.host()
 	if not h then return nil, why end
-	local mounts = { { type = "file", dst = M.box.program, data = h.data, mode = tonumber("755", 8) } }
-	for _, name in ipairs(h.names) do
-		if not M.present(name, path) then
-			mounts[#mounts + 1] = { type = "symlink", target = M.box.program, dst = M.box.dir .. "/" .. name }
+	-- the names absent from path's directories, looked up once per
+	-- process (a batch's boxes share them: the host's system
+	-- directories, which no box writes)
+	local absent = absent_of[path]
+	if not absent then
+		absent = {}
+		for _, name in ipairs(h.names) do
+			if not M.present(name, path) then absent[#absent + 1] = name end
 		end
+		absent_of[path] = absent
+	end
+	local mounts = { { type = "file", dst = M.box.program, data = h.data, mode = tonumber("755", 8) } }
+	for _, name in ipairs(absent) do
+		mounts[#mounts + 1] = { type = "symlink", target = M.box.program, dst = M.box.dir .. "/" .. name }
 	end
 	local top = M.box.dir:match("^(/[^/]+)")
 	return mounts, { path = top, access = "ro" }, top
