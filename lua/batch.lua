@@ -147,11 +147,40 @@ end
 -- arguments and its share of the o.jobs boxes at once; the records
 -- written in todo's order.  Returns the signal that interrupted it (nil
 -- when none).
+-- argv's options without its PATH operands (a worker is given its
+-- programs by the parent, and a command line has room for few), and one
+-- path for the parser: each option that takes a value keeps it (`--wall
+-- 15`, `--wall=15`); from `--` on, every word is a path.
+local function options_only(argv)
+	local takes = {}
+	for _, opt in ipairs(CLI.options) do
+		if opt[2] then
+			for name in opt[1]:gmatch("%S+") do takes[name] = true end
+		end
+	end
+	local out, i = {}, 1
+	while i <= #argv do
+		local a = argv[i]
+		if a == "--" then break end
+		if a:sub(1, 1) == "-" and a ~= "-" then
+			out[#out + 1] = a
+			if takes[a] and argv[i + 1] then
+				out[#out + 1] = argv[i + 1]
+				i = i + 1
+			end
+		end
+		i = i + 1
+	end
+	out[#out + 1] = "--"
+	out[#out + 1] = "."
+	return out
+end
+
 local function run_spread(o, todo, argv, rules, s)
 	local count = math.min(o.jobs, (batch.cores()))
 	local each = (o.jobs + count - 1) // count
 	local args = { "batch.lua", spread.FLAG, tostring(each) }
-	for _, a in ipairs(argv) do args[#args + 1] = a end
+	for _, a in ipairs(options_only(argv)) do args[#args + 1] = a end
 	return spread.run { items = todo, args = args, count = count, ahead = each + 1,
 		each = s.each, arrived = s.arrived,
 		lost = function(item, why) return batch.lost(item, why, rules) end }
