@@ -112,6 +112,10 @@ local WATCHED = {
 	-- type's low bits): a scanner's or a flooder's.  Not a netlink one
 	-- (ss, ip and every getaddrinfo make SOCK_RAW netlink sockets)
 	{ "prctl", { { 0, "==", 15 } } },
+	-- the kernel's summary of the machine (uptime, memory, load, process
+	-- count) asked for; a special file made by the old mknod call (a
+	-- FIFO for a shell's input, a device node), which mknodat replaced
+	{ "sysinfo" }, { "mknod" },
 	{ "socket", { { 0, "==", 2 }, { 1, "&==", 3, 0xf } } },
 	{ "socket", { { 0, "==", 10 }, { 1, "&==", 3, 0xf } } },
 	-- sleeps (select, poll and the like with no descriptor), which the

@@ -34,6 +34,18 @@ local function runs_history_clear(text)
 	return s:find("%f[%w]history%s+%-c") ~= nil
 end
 
+-- syslog(2)'s actions that clear the kernel's ring buffer or silence
+-- its console (SYSLOG_ACTION_READ_CLEAR, _CLEAR, _CONSOLE_OFF), asked for
+-- whatever the kernel answered (`dmesg -C`, `dmesg -D`)
+local KLOG_ACTIONS = { [4] = "read and clear", [5] = "clear", [6] = "silence" }
+local function kernel_log_cleared(_, F)
+	for _, r in ipairs(F.refused or {}) do
+		local what = r.call == "syslog" and KLOG_ACTIONS[r.a0]
+		if what then return ("asked the kernel to %s its log (syslog action %d)"):format(what, r.a0) end
+	end
+	return nil
+end
+
 local function self_deleted(_, F)
 	local mine = {}
 	for i, x in ipairs(F.execs) do
@@ -279,7 +291,8 @@ local rules = {
 		delete = { "^/var/log/" }, write = { "^/var/log/[^/]*log", "^/var/log/[uw]tmp$",
 			"^/var/log/btmp$", "^/var/log/lastlog$", "^/var/log/journal/", "^/run/log/journal/" },
 		exec = { "^journalctl .*%-%-vacuum", "^journalctl .*%-%-rotate", "^shred .*/var/log/",
-			"^truncate .*/var/log/", "^rm .*/var/log/" } },
+			"^truncate .*/var/log/", "^rm .*/var/log/" },
+		check = kernel_log_cleared },
 	T { id = "T1070.004", name = "file_deletion", tactic = "stealth", severity = 5,
 		what = "removed its traces",
 		exec = { "^shred ", "^srm ", "^wipe ", "^sdelete " },
@@ -544,5 +557,22 @@ rules[#rules + 1] = T { id = "T1014", name = "ebpf_traffic_hook", tactic = "stea
 	what = "attached an eBPF program to the network's traffic",
 	exec = { "^tc .*filter .* bpf ", "^tc .*filter .*obj ", "^ip link set .* xdp", "^bpftool .*attach",
 		"^bpftool prog load" } }
+
+
+-- ---- a disk read past the file system: a block or character device
+-- node made (the legacy mknod call; the kernel refuses it a box, as it
+-- does any process without CAP_MKNOD) ----
+local S_IFMT, S_IFBLK, S_IFCHR = 0xF000, 0x6000, 0x2000
+local function device_node(_, F)
+	for _, c in ipairs(F.calls or {}) do
+		local t = c.call == "mknod" and c.mode and c.mode & S_IFMT
+		if t == S_IFBLK or t == S_IFCHR then
+			return ("made a %s device node %s"):format(t == S_IFBLK and "block" or "character", tostring(c.path))
+		end
+	end
+	return nil
+end
+rules[#rules + 1] = T { id = "T1006", name = "device_node", tactic = "stealth", severity = 7,
+	what = "made a device node to reach a disk past the file system", check = device_node }
 
 return rules

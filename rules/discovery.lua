@@ -29,8 +29,21 @@ local function proc_walk(F)
 	return nil
 end
 
+-- sysinfo(2) asked by a program of the sample's own (not one of the
+-- system's places, whose tools and interpreters ask it to size their
+-- buffers: sort, Python, the JVM)
+local SYSTEM_PLACES = { "^/usr/", "^/bin/", "^/sbin/", "^/lib" }
+local function asked_sysinfo(_, F)
+	for _, c in ipairs(F.calls or {}) do
+		local own = c.call == "sysinfo" and type(c.image) == "string"
+		for _, p in ipairs(SYSTEM_PLACES) do own = own and not c.image:find(p) end
+		if own then return ("%s asked the kernel for the machine's uptime, memory and load (sysinfo)"):format(c.image) end
+	end
+	return nil
+end
+
 local SPECS = {
-	{ id = "T1082", name = "system_info", what = "asked for the system's description",
+	{ id = "T1082", name = "system_info", what = "asked for the system's description", check = asked_sysinfo,
 		exec = { "^uname", "^hostnamectl", "^lsb_release", "^lscpu", "^lshw", "^dmesg", "^cat .*/etc/os%-release",
 			"^cat .*/etc/issue", "^cat .*/proc/version", "^cat .*/proc/cpuinfo", "^cat .*/etc/%a+%-release",
 			"^getconf ", "^free" },

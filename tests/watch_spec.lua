@@ -312,6 +312,36 @@ except OSError: pass
 			assert.is_nil(t.destination_ip:find("/", 1, true), t.destination_ip)
 		end
 	end)
+
+	-- the kernel's summary asked, a device node made by the legacy call
+	-- (the kernel refuses it: no CAP_MKNOD, and the host has no node),
+	-- and syslog's action of a refused clear: each an event with what
+	-- the call named, as passed
+	it("records sysinfo, mknod's path and mode, and a refused syslog's action", function()
+		local _, err, code, res = explore("/usr/bin/python3", "-c", [[
+import ctypes, os, stat
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(256)
+libc.sysinfo(buf)
+libc.syscall(133, b"/tmp/node", stat.S_IFBLK | 0o600, os.makedev(8, 0))
+libc.syscall(103, 5, None, 0)
+]])
+		assert.are.equal(0, code, err)
+		local got = {}
+		for _, e in ipairs(res.events) do
+			if e.kind == "syscall" then got[e.syscall] = e end
+		end
+		assert.is_truthy(got.sysinfo, err)
+		assert.are.equal("allow", got.sysinfo.answer)
+		local m = assert(got.mknod, err)
+		assert.are.equal("/tmp/node", m.path)
+		assert.are.equal(0x6000 | 384, m.mode)
+		local s = assert(got.syslog, err)
+		assert.are.equal("deny", s.answer)
+		assert.are.equal(5, s.a0)
+		-- and the host has no node of the box's
+		assert.is_nil(S.read("/tmp/node"))
+	end)
 end)
 
 describe("a sample that is not executable [" .. S.priv .. "]", function()

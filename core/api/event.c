@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 
 static void set_int(lua_State *L, const char *k, lua_Integer v)
 {
@@ -71,6 +72,8 @@ static void push_event_args(lua_State *L, const struct sbx_event *e)
 	}
 	if (e->kind == SBX_EV_MEMFD)
 		set_int(L, "flags", (lua_Integer)e->flags);
+	if (e->kind == SBX_EV_SYSCALL && e->nr == SYS_mknod)
+		set_int(L, "mode", (lua_Integer)e->flags);
 	if (e->kind == SBX_EV_SIGNAL) {
 		set_int(L, "target", (lua_Integer)e->target);
 		set_int(L, "signal", e->sig);
@@ -91,6 +94,10 @@ static void push_event_addr(lua_State *L, const struct sbx_event *e)
 						: "other");
 	if (e->kind == SBX_EV_SYSCALL && e->socktype == SOCK_RAW)
 		set_str(L, "protocol", "raw");
+	/* a call of no kind of its own: its first argument, as auditd's
+	 * SYSCALL record has it (syslog's action, a descriptor, a flag) */
+	if (e->kind == SBX_EV_SYSCALL)
+		set_int(L, "a0", (lua_Integer)e->a0);
 	if (e->addr[0]) {
 		set_str(L, "addr", e->addr);
 		set_str(L, "family",

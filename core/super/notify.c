@@ -1124,6 +1124,11 @@ static int describe_task_call(pid_t pid, const struct seccomp_data *d,
 		e->family = (int)a[0];
 		e->socktype = (int)(a[1] & 0xf);
 		return 1;
+	case SYS_mknod: /* the node's path and mode (type and permissions) */
+		if (read_str(pid, a[0], e->path, sizeof e->path) < 0)
+			e->path[0] = '\0';
+		e->flags = a[1];
+		return 1;
 	default:
 		return 0;
 	}
@@ -1274,6 +1279,7 @@ static int describe_other(pid_t pid, const struct seccomp_data *d,
 	}
 	if (!describe_watched(pid, d, e)) {
 		e->kind = SBX_EV_SYSCALL;
+		e->a0 = d->args[0];
 		describe_task_call(pid, d, e);
 	}
 	return !s->watch;

@@ -176,6 +176,8 @@ struct sbx_event {
 			    unlinkat, renameat2: their flags */
 	uint64_t size;	 /* mmap, mprotect: the length asked for;
 			    exec of a memfd: the payload's */
+	uint64_t a0;	 /* syscall: its first argument, as passed (a
+			    number: never read through) */
 	int64_t target;	 /* signal: the pid named (box's namespace) */
 	int sig;	 /* signal: its number */
 	unsigned long limit; /* clone, exec: the budget it passed; 0: none */

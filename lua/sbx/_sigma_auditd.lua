@@ -19,8 +19,9 @@
 --   sockaddr in hexadecimal as auditd writes it, `saddr_fam`, `laddr`,
 --   `lport`; a unix socket's `path`);
 -- * the other recorded calls (memfd_create, kill, mprotect and mmap,
---   ptrace, clone and unshare with namespaces, and the refused calls no
---   other list holds): `SYSCALL`.
+--   ptrace, clone and unshare with namespaces, sysinfo, mknod, and the refused calls no
+--   other list holds, once per first argument, `a0` in hex as auditd
+--   writes it): `SYSCALL`.
 --
 -- `key` is what the audit rules in the Sigma rule's
 -- `logsource.definition` set: `-w PATH -p PERMS -k KEY` (PERMS of `rwxa`:
@@ -77,11 +78,14 @@ local function raw(r, keys)
 	return table.concat(out, " ")
 end
 
-local SYSCALL_KEYS = { "SYSCALL", "syscall", "success", "pid", "ppid", "comm", "exe" }
+local SYSCALL_KEYS = { "SYSCALL", "syscall", "success", "a0", "pid", "ppid", "comm", "exe" }
 
-local function syscall(out, call, image, answer, obj, op, pid, ppid)
+-- a0: the call's first argument where the event holds it, in hex as
+-- auditd writes it
+local function syscall(out, call, image, answer, obj, op, pid, ppid, a0)
 	local r = { type = "SYSCALL", SYSCALL = call, syscall = syscall_number(call), exe = image,
 		comm = base(image) and base(image):sub(1, 15), pid = pid, ppid = ppid,
+		a0 = math.type(a0) == "integer" and ("%x"):format(a0) or nil,
 		success = (answer == "deny" or answer == "stop") and "no" or "yes", [M.OBJ] = obj, [M.OP] = op }
 	r[M.TEXT] = raw(r, SYSCALL_KEYS)
 	out[#out + 1] = r
@@ -156,7 +160,7 @@ end
 -- the other calls, named by their lists
 local function on_calls(out, F, did)
 	local lists = { { "memfds", "memfd_create" }, { "signals", "kill" }, { "protects" }, { "ptraces", "ptrace" },
-		{ "namespaces" } }
+		{ "namespaces" }, { "calls" } }
 	for _, l in ipairs(lists) do
 		for _, e in ipairs(F[l[1]] or {}) do
 			local call = e.call or l[2]
@@ -166,8 +170,15 @@ local function on_calls(out, F, did)
 			end
 		end
 	end
+	-- a refused call once per first argument (syslog's read and its
+	-- clear are two records)
+	local seen = {}
 	for _, e in ipairs(F.refused or {}) do
-		if type(e.call) == "string" and not did[e.call] then syscall(out, e.call, e.image, "deny", e.path) end
+		local k = tostring(e.call) .. " " .. tostring(e.a0)
+		if type(e.call) == "string" and not did[e.call] and not seen[k] then
+			seen[k] = true
+			syscall(out, e.call, e.image, "deny", e.path, nil, nil, nil, e.a0)
+		end
 	end
 end
 

@@ -131,6 +131,10 @@ local function on_task_call(F, P, e, pid, image)
 			exec_argv0 = pid and P.argv0[pid], image = image })
 	elseif e.syscall == "socket" and e.protocol == "raw" then
 		add(F.raw_sockets, { family = e.family, answer = e.answer, errno = e.errno, image = image, pid = pid })
+	elseif type(e.syscall) == "string" and e.answer == "allow" then
+		-- a call recorded and let through (sysinfo, mknod), by its name
+		add(F.calls, { call = e.syscall, image = image, pid = pid, a0 = math.tointeger(e.a0),
+			path = type(e.path) == "string" and e.path or nil, mode = math.tointeger(e.mode) })
 	end
 end
 
@@ -182,7 +186,8 @@ local function on_event(F, P, e)
 	end
 	-- a refusal: the analysis box's answer, or the explain channel's event
 	if e.answer == "deny" or e.answer == "stop" or k == "refused" then
-		add(F.refused, { call = e.syscall or k, errno = e.errno, path = e.path, image = image })
+		add(F.refused, { call = e.syscall or k, errno = e.errno, path = e.path, image = image,
+			a0 = math.tointeger(e.a0) })
 	end
 end
 
@@ -485,7 +490,9 @@ end
 --  `traffic` (the sink's: {protocol, ip, port, bytes, hostname}), `dropped`
 --  ({path, mode, size, sha256, executable}), `links`, `decoys`,
 --  `decoys_leaked`, `memfds`, `signals`, `protects`, `ptraces`,
---  `namespaces`, `refused` ({call, errno, path, image}), `killed`;
+--  `namespaces`, `refused` ({call, errno, path, image, a0}), `calls`
+--  (the other calls the profile records, let through: {call, image, pid,
+--  a0}: sysinfo; mknod with its path and mode), `killed`;
 --  `overflow` ({what = "events" (with kind, answer, dir, first and last
 --  when summarised), "sink", "sink dns", "sink tcp", "sink udp", "sink
 --  http" or "inspection", count}: the evidence past a budget; a
@@ -516,7 +523,7 @@ function M.of(run)
 	for _, l in ipairs { "execs", "exec_attempts", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",
 		"signals", "protects", "ptraces", "namespaces", "refused", "killed",
-		"proc_reads", "renames", "raw_sockets", "scripts", "script_lines" } do
+		"proc_reads", "renames", "raw_sockets", "calls", "scripts", "script_lines" } do
 		F[l] = {}
 	end
 	local P = new_procs()
