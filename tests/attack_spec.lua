@@ -5,7 +5,6 @@
 -- box and checks the report and the host afterwards.
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
-local cjson = require "cjson"
 
 local run = S.runlua
 
@@ -13,19 +12,9 @@ local function prog(name)
 	return (assert(S.read("tests/progs/attack/" .. name)))
 end
 
-local function json_of(path)
-	local t = cjson.decode((assert(S.read(path))))
-	os.remove(path)
-	return t
-end
+local json_of = S.take_json
 
-local function lines_of(err, prefix)
-	local out = {}
-	for l in err:gmatch("[^\n]*\n") do
-		if l:sub(1, #prefix) == prefix then out[#out + 1] = l end
-	end
-	return table.concat(out)
-end
+local lines_of = S.lines_with
 
 describe("hostile programs [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)

@@ -95,12 +95,7 @@ local function scripts(dir, n, first)
 	end
 end
 
-local function write(path, text, mode)
-	local f = assert(io.open(path, "w"))
-	f:write(text)
-	f:close()
-	if mode then os.execute(("chmod %s %s"):format(mode, S.q(path))) end
-end
+local write = S.write
 
 describe("batch.lua [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)

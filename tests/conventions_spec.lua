@@ -25,12 +25,7 @@ local function lines(s)
 	return t
 end
 
-local function write(path, text, mode)
-	local f = assert(io.open(path, "w"))
-	f:write(text)
-	f:close()
-	os.execute(("chmod %s %s"):format(mode, S.q(path)))
-end
+local write = S.write
 
 describe("conventions [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)

@@ -12,11 +12,7 @@ local run = S.runlua
 local EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 local HAVE_TCPDUMP = S.sh("command -v tcpdump >/dev/null 2>&1 && echo yes") == "yes\n"
 
-local function json_of(path)
-	local t = cjson.decode((assert(S.read(path))))
-	os.remove(path)
-	return t
-end
+local json_of = S.take_json
 
 -- tcpdump's reading of a capture: its stdout and stderr together, status
 local function tcpdump(path, flags)

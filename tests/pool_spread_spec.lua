@@ -16,12 +16,7 @@ local function lines(s)
 	return t
 end
 
-local function write(path, text, mode)
-	local f = assert(io.open(path, "w"))
-	f:write(text)
-	f:close()
-	if mode then os.execute(("chmod %s %s"):format(mode, S.q(path))) end
-end
+local write = S.write
 
 -- the children of a process (/proc/PID/task/PID/children)
 local function children(pid)

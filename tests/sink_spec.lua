@@ -4,7 +4,6 @@
 -- and the box's namespace has nothing but lo and the one local route.
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
-local cjson = require "cjson"
 local sink = require "sbx.sink"
 local sbx = require "sbx"
 local core = require "sbx.core"
@@ -22,13 +21,7 @@ local function sink_lines(err)
 	return table.concat(out)
 end
 
-local function json_of(path)
-	local f = assert(io.open(path))
-	local t = cjson.decode(f:read("a"))
-	f:close()
-	os.remove(path)
-	return t
-end
+local json_of = S.take_json
 
 -- asks the resolver at 127.0.0.53 for each name's A record: prints the
 -- rcode and the answer's address per name

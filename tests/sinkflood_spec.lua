@@ -13,19 +13,9 @@ local report = require "sbx.report"
 
 local run = S.runlua
 
-local function json_of(path)
-	local t = cjson.decode((assert(S.read(path))))
-	os.remove(path)
-	return t
-end
+local json_of = S.take_json
 
-local function lines_of(err, prefix)
-	local out = {}
-	for l in err:gmatch("[^\n]*\n") do
-		if l:sub(1, #prefix) == prefix then out[#out + 1] = l end
-	end
-	return table.concat(out)
-end
+local lines_of = S.lines_with
 
 -- The flooding sample: `dns N distinct|same`, `tcp N`, `udp N`, `http N`
 -- (N requests, each answered), `hold N` (N connections opened and kept

@@ -19,12 +19,7 @@ local function explore(...)
 	return out, err, code, res
 end
 
-local function sleeps_note(res)
-	for _, e in ipairs(res.events or {}) do
-		if e.kind == "note" and e.cause == "sleeps" then return e end
-	end
-	return nil
-end
+local function sleeps_note(res) return S.note(res, "sleeps") end
 
 describe("time skips only when the whole box waits [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)

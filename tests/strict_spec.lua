@@ -72,12 +72,7 @@ local function listed(steps)
 	return t
 end
 
-local function write(path, text, mode)
-	local f = assert(io.open(path, "w"))
-	f:write(text)
-	f:close()
-	if mode then assert(os.execute(("chmod %s %s"):format(mode, S.q(path)))) end
-end
+local write = S.write
 
 -- the script checks names with sbx.core under the suite's own Lua
 local TRACE = "LUA=" .. S.q(S.lua) .. " scripts/trace-profile.sh"

@@ -237,4 +237,36 @@ function S.bpf_run(prog, data)
 	error("the program loops")
 end
 
+--- Writes text to path, its mode set when given ("0755").
+function S.write(path, text, mode)
+	local f = assert(io.open(path, "w"))
+	f:write(text)
+	f:close()
+	if mode then assert(os.execute(("chmod %s %s"):format(mode, S.q(path)))) end
+end
+
+--- The JSON file at path decoded, and the file removed.
+function S.take_json(path)
+	local t = require("cjson").decode((assert(S.read(path))))
+	os.remove(path)
+	return t
+end
+
+--- The lines of text that begin with prefix, each with its newline.
+function S.lines_with(text, prefix)
+	local out = {}
+	for l in text:gmatch("[^\n]*\n") do
+		if l:sub(1, #prefix) == prefix then out[#out + 1] = l end
+	end
+	return table.concat(out)
+end
+
+--- The first note of a result's events with the given cause, or nil.
+function S.note(res, cause)
+	for _, e in ipairs(res.events or {}) do
+		if e.kind == "note" and e.cause == cause then return e end
+	end
+	return nil
+end
+
 return S
