@@ -215,7 +215,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			local l = lines(S.read(o))
 			assert.are.equal(3, #l)
 			assert.are.equal('{"program":"cut', l[1])
-			-- in the order the runs ended
+			-- in the programs' order (sorted here all the same)
 			local names = { cjson.decode(l[2]).program:match("[^/]+$"), cjson.decode(l[3]).program:match("[^/]+$") }
 			table.sort(names)
 			assert.are.same({ "p01.sh", "p02.sh" }, names)
