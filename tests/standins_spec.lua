@@ -98,6 +98,14 @@ describe("stand-ins [" .. S.priv .. "]", function()
 		assert.matches("sudo: nosuch: command not found", err, 1, true)
 	end)
 
+	-- a long option's argument is its own, never the command (`--chroot
+	-- DIR CMD` runs CMD); written `--opt=ARG` it is one word
+	it("sudo's long options take their argument: --chroot DIR, --group G, --chdir DIR, --group=G", function()
+		local out, err = S.runlua("--explore", "sh", "-c",
+			"sudo --chroot /tmp id -u; sudo --group root --chdir /tmp id -u; sudo --group=root id -u")
+		assert.are.equal("1000\n1000\n1000\n", out, err)
+	end)
+
 	it("crontab - reads its table and tries to write it where cron keeps it", function()
 		local out, err, _, res = json_run("--explore", "sh", "-c",
 			"crontab -l; echo l=$?; echo '*/5 * * * * /tmp/.x' | crontab -; echo w=$?")

@@ -210,12 +210,28 @@ struct sudo_opts {
 };
 
 /* a long option (--user=X, --login...); returns 1 when it used next */
+/* sudo's long options that take the next word as their argument (none
+ * when written --opt=ARG) */
+static int sudo_takes(const char *a)
+{
+	static const char *const with_arg[] = {
+	    "--group",	    "--chroot",		 "--chdir", "--host",
+	    "--prompt",	    "--close-from",	 "--role",  "--type",
+	    "--other-user", "--command-timeout", NULL};
+	for (int k = 0; with_arg[k]; k++)
+		if (strcmp(a, with_arg[k]) == 0)
+			return 1;
+	return 0;
+}
+
 static int sudo_long(const char *a, const char *next, struct sudo_opts *o)
 {
 	if (strncmp(a, "--user=", 7) == 0)
 		o->user = a + 7;
 	else if (strcmp(a, "--user") == 0 && next)
 		return o->user = next, 1;
+	else if (sudo_takes(a) && next)
+		return 1;
 	else if (strcmp(a, "--shell") == 0)
 		o->shell = 1;
 	else if (strcmp(a, "--login") == 0)
