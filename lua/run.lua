@@ -80,13 +80,16 @@ end
 -- names (--pcap's first), once written.  Adds to said the line of an
 -- output asked for that could not be written.
 local function write_pcap(o, r, info, said)
-	if not r.sink or not (o.pcap or o.keep) then return end
+	-- the operator's --keep directory only: --yara's private copies are
+	-- removed once scanned, and a capture there would be named but gone
+	local keep = o.keep ~= yara_keep and o.keep or nil
+	if not r.sink or not (o.pcap or keep) then return end
 	local bytes, left_out = pcap.file(r.sink)
 	local kept, msg
-	if o.keep then
-		kept, msg = sbx.output(o.keep .. "/sink.pcap")
+	if keep then
+		kept, msg = sbx.output(keep .. "/sink.pcap")
 		if not kept then
-			said[#said + 1] = "sbxlua: " .. report.escape(("--keep %s/sink.pcap: %s"):format(o.keep, reason(msg)))
+			said[#said + 1] = "sbxlua: " .. report.escape(("--keep %s/sink.pcap: %s"):format(keep, reason(msg)))
 				.. "\n"
 		end
 	end
