@@ -54,4 +54,30 @@ describe("the settled request [" .. S.priv .. "]", function()
 		assert.has_error(function() pipeline.settle("x") end, "bad argument #1 to 'settle' (table expected, got string)")
 		assert.has_error(function() pipeline.freeze(nil) end, "bad argument #1 to 'freeze' (table expected, got nil)")
 	end)
+
+	-- what an option needs or excludes, from the option records alone
+	it("refuses an option another option's value makes meaningless (sbx.options.refused)", function()
+		local options = require "sbx.options"
+		assert.is_nil(options.refused("run", { net = "sink", pcap = "x" }))
+		assert.are.equal("--pcap: only with --net sink", options.refused("run", { pcap = "x" }))
+		assert.are.equal("--sink-ports: only with --net sink", options.refused("run", { sink_ports = { 25 } }))
+		assert.are.equal("--html: the pages of a batch's runs, not with --merge",
+			options.refused("batch", { html = {}, merge = true }))
+		-- run.lua's --html has no such rule
+		assert.is_nil(options.refused("run", { html = "x", merge = true }))
+		assert.has_error(function() options.refused(nil, {}) end,
+			"bad argument to 'refused' (a script's name and its options expected)")
+		assert.has_error(function() options.refused("run", "x") end)
+	end)
+
+	it("the shared helpers check their arguments", function()
+		local json = require "sbx.json"
+		assert.are.same({ "a", "b", "c" }, json.sorted_keys { c = 1, a = 2, b = 3 })
+		assert.has_error(function() json.sorted_keys(7) end, "bad argument #1 to 'sorted_keys' (table expected, got number)")
+		local shell = require "sbx._shell"
+		assert.has_error(function() shell.private_dir("/tmp", "../x") end)
+		assert.has_error(function() shell.private_dir(nil, "oci") end)
+		assert.has_error(function() require("sbx._sigma_events").of({}, "no-such-category") end)
+		assert.has_error(function() require("sbx.words").limit_text("nonsense") end)
+	end)
 end)
