@@ -15,12 +15,7 @@ local function lines_of(cmd)
 	return out
 end
 
-local function read(path)
-	local f = assert(io.open(path))
-	local s = f:read("a")
-	f:close()
-	return s
-end
+local function read(path) return assert(S.read(path), path) end
 
 -- every Lua module of lua/sbx, by its name: path
 local function modules()
