@@ -124,7 +124,8 @@ local function run_here(o, todo, base, rules, s)
 	-- instruction (never inside a write: each line is one call); inside
 	-- one, the core stops every box and returns: either way the batch
 	-- stops after its whole lines
-	local ok, err = pcall(batch.run, todo, base, rules, o.jobs, function(rec)
+	-- with YARA rules, one box at a time (sbx.batch.run)
+	local ok, err = pcall(batch.run, todo, base, rules, rules.yara and 1 or o.jobs, function(rec)
 		if rec.interrupted then
 			interrupted = rec.interrupted
 			return
@@ -177,7 +178,8 @@ local function options_only(argv)
 end
 
 local function run_spread(o, todo, argv, rules, s)
-	local count = math.min(o.jobs, (batch.cores()))
+	-- with YARA rules, a worker a box (sbx.batch.run scans after each box)
+	local count = rules.yara and o.jobs or math.min(o.jobs, (batch.cores()))
 	local each = (o.jobs + count - 1) // count
 	local args = { "batch.lua", spread.FLAG, tostring(each) }
 	for _, a in ipairs(options_only(argv)) do args[#args + 1] = a end
@@ -196,9 +198,15 @@ local function serve(jobs, argv)
 	local base, rules = batch.setup(o)
 	if not base then cli.fail(rules) end
 	-- the samples' YARA matches come with their items (the parent scanned
-	-- them): the rules that name them, as in the parent
+	-- them); the worker scans each run's dropped files and memory
+	-- payloads with the same rules files, compiled here
 	if o.yara then
-		for _, r in ipairs(require("sbx.yara").slot_rules()) do rules.list[#rules.list + 1] = r end
+		local yara = require "sbx.yara"
+		local set, msg = yara.compile(o.yara)
+		if not set then refuse("--yara: %s", msg) end
+		if o.jobs ~= 1 then refuse("%s: --yara runs one box a worker", spread.FLAG) end
+		rules.yara = set
+		for _, r in ipairs(yara.slot_rules()) do rules.list[#rules.list + 1] = r end
 	end
 	io.stdout:setvbuf("full")
 	local ok, err = pcall(batch.run, spread.next_item, base, rules, o.jobs, function(rec, item)
@@ -241,6 +249,7 @@ local function main(argv)
 		set, msg = yara.compile(o.yara)
 		if not set then refuse("--yara: %s", msg) end
 		options = require("sbx.core").sha256(options .. " yara " .. set.digest)
+		rules.yara = set
 		for _, r in ipairs(yara.slot_rules()) do rules.list[#rules.list + 1] = r end
 	end
 	local todo, skipped, unread = batch.todo(paths, options, done)

@@ -69,6 +69,27 @@ local function schema_valid(file, name)
 	return code == 0, out
 end
 
+-- The private directories (/tmp/sbx-yara.*) listed after a run and not
+-- before it that stay: one there now and not before is another run's (a
+-- suite run beside this one) and goes when that run ends; this run's
+-- would stay.
+local function left_behind(before, after)
+	local extra = {}
+	for d in after:gmatch("[^\n]+") do
+		if not before:find(d, 1, true) then extra[#extra + 1] = d end
+	end
+	for _ = 1, 300 do
+		local left = {}
+		for _, d in ipairs(extra) do
+			if S.sh("ls -d " .. S.q(d) .. " 2>/dev/null") ~= "" then left[#left + 1] = d end
+		end
+		extra = left
+		if #extra == 0 then break end
+		os.execute("sleep 0.1")
+	end
+	return extra
+end
+
 local function have(tool)
 	return select(2, S.sh("command -v " .. tool .. " >/dev/null")) == 0
 end
@@ -93,6 +114,10 @@ describe("yara [" .. S.priv .. "]", function()
 		assert.has_error(function() set:scan({ { file = "x" } }) end,
 			"bad argument #2 to 'scan' (item 1 needs file and data strings)")
 		assert.has_error(function() yara.verdict_rules(nil) end)
+		assert.has_error(function() yara.join(1, {}) end, "bad argument #1 to 'join' (table or nil expected)")
+		assert.has_error(function() yara.join(nil, nil) end, "bad argument #2 to 'join' (table expected, got nil)")
+		assert.has_error(function() require("sbx.batch").run({}, {}, { list = {}, yara = set }, 2, print) end,
+			"sbx.batch.run: with YARA rules, one box at a time a process")
 	end)
 
 	it("set:scan's matches equal the yara tool's: rules, string identifiers and offsets", function()
@@ -209,23 +234,8 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 		assert.are.equal(3, #res.yara.matches) -- the sample holds both markers
 		assert.are.same({ rules }, res.yara.files)
 		assert.truthy(err:find("finding: yara:markers:dropped_marker [T1105]", 1, true), err)
-		-- no private copy left behind, and none named: a private directory
-		-- there now and not before is another run's (a suite run beside
-		-- this one), gone when that run ends; this run's would stay
-		local extra = {}
-		for d in after:gmatch("[^\n]+") do
-			if not before:find(d, 1, true) then extra[#extra + 1] = d end
-		end
-		for _ = 1, 300 do
-			local left = {}
-			for _, d in ipairs(extra) do
-				if S.sh("ls -d " .. S.q(d) .. " 2>/dev/null") ~= "" then left[#left + 1] = d end
-			end
-			extra = left
-			if #extra == 0 then break end
-			os.execute("sleep 0.1")
-		end
-		assert.are.same({}, extra)
+		-- no private copy left behind, and none named
+		assert.are.same({}, left_behind(before, after))
 		assert.is_nil(res.pcap)
 	end)
 
@@ -300,6 +310,44 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 			.. dir .. "/s/a.sh: $s at 12", 1, true), reasons(a))
 		assert.are.equal("suspicious", a.verdict)
 		assert.are.equal("clean", seen.b.verdict)
+	end)
+
+	it("batch.lua --yara scans each run's dropped files (whole) and memory payloads, at -j 1 and -j 2", function()
+		local dir, rm = S.tmpdir()
+		local rules = rules_file(dir, "m.yar", "rule dropped_marker { strings: $m = \"YARA-DROPPED-MARKER\" "
+			.. "condition: $m }\nrule elf_payload { strings: $e = { 7F 45 4C 46 } condition: $e at 0 }\n")
+		os.execute("mkdir " .. S.q(dir .. "/s"))
+		-- the marker past a dropped file's first 64 KiB, split in the
+		-- sample's own text; and a copy of itself run from a memfd
+		local f = assert(io.open(dir .. "/s/drop.sh", "wb"))
+		f:write("#!/bin/sh\nhead -c 200000 /dev/zero > /tmp/big\nprintf 'YARA-%s-MARKER' DROPPED >> /tmp/big\n")
+		f:close()
+		os.execute("cp build/tests/behave/fileless " .. S.q(dir .. "/s/") .. " && chmod -R a+rX " .. S.q(dir))
+		local before = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
+		local cjson = require "cjson"
+		for _, j in ipairs { "1", "2" } do
+			local out, code = S.sh(S.bin .. " batch.lua --quiet -j " .. j .. " --yara " .. S.q(rules) .. " "
+				.. S.q(dir .. "/s") .. " 2>&1")
+			assert.are.equal(0, code, out)
+			local seen = {}
+			for line in out:gmatch("[^\n]+") do
+				local rec = cjson.decode(line)
+				local m = {}
+				for _, x in ipairs(rec.run.yara.matches) do m[#m + 1] = x.rule .. " " .. x.what .. " " .. x.file end
+				table.sort(m)
+				seen[rec.program:match("[^/]*$")] = { matches = m, stopped = rec.run.yara.stopped, rec = rec }
+			end
+			assert.are.same({ "dropped_marker dropped /tmp/big" }, seen["drop.sh"].matches, out)
+			assert.are.same({}, seen["drop.sh"].stopped)
+			local fl = seen.fileless.matches
+			assert.are.equal(2, #fl, out)
+			assert.are.equal("elf_payload memfd /memfd:payload", fl[1]:sub(1, #"elf_payload memfd /memfd:payload"))
+			assert.are.equal("elf_payload sample " .. dir .. "/s/fileless", fl[2])
+			assert.truthy(reasons(seen.fileless.rec):find("matched memory payload /memfd:payload", 1, true))
+		end
+		local after = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
+		rm()
+		assert.are.same({}, left_behind(before, after))
 	end)
 
 	it("strace -f: libyara and libmagic are opened by sbxlua's confined children alone", function()

@@ -150,7 +150,11 @@ local function record(item, run, rules, elapsed, cpu)
 end
 
 -- The record of a run the pool gave back (or of a spec that could not run).
-local function judged(item, info, r, rules, host)
+-- With YARA rules (`rules.yara`), `y.keep` is the run's private directory
+-- of copies: its dropped files are scanned from there, its memory
+-- payloads' heads from what the worker found during the run
+-- (`set:over_run`), unless the worker could not load the rules (`y.unloaded`).
+local function judged(item, info, r, rules, host, y)
 	if r.outcome == "error" then
 		return record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
 			error = r.error, events = {} }, rules, 0, 0)
@@ -158,6 +162,14 @@ local function judged(item, info, r, rules, host)
 	-- the same pipeline as run.lua's (sbx.pipeline): the written files,
 	-- the decoys, the sink's records; the rules read the behaviour summary
 	local run = pipeline.result(r, info, pipeline.collect(r, info, host))
+	if rules.yara then
+		local yara = require "sbx.yara"
+		run.yara = yara.join(item.yara, (rules.yara:over_run(nil, nil, run, y.keep)))
+		if y.unloaded then
+			table.insert(run.yara.stopped, { file = "the memory payloads", what = "memfd",
+				why = "rules not loaded by the worker: " .. tostring(y.unloaded) })
+		end
+	end
 	local rec = record(item, run, rules, r.elapsed, r.cpu)
 	if r.outcome == "interrupted" then
 		rec.interrupted = { signal = r.signal or 2, signame = r.signame or "SIGINT" }
@@ -179,6 +191,16 @@ end
 -- `interrupted = { signal =, signame = }` (the signal sbxlua got), and no
 -- program starts after it
 function M.run(items, base, rules, jobs, each)
+	-- YARA rules (`rules.yara`, an `sbx.yara` set): each run's dropped
+	-- files are copied into a private directory and its memory payloads'
+	-- heads scanned by the inspection worker as it types them; both are
+	-- read after the box, by this process's worker: one box at a time
+	local set = rules.yara
+	if set and jobs ~= 1 then error("sbx.batch.run: with YARA rules, one box at a time a process", 2) end
+	local yara = set and require "sbx.yara"
+	local dirs <close> = setmetatable({}, { __close = function(d)
+		for dir in pairs(d) do yara.remove_dir(dir) end
+	end })
 	local pool <close> = sbx.pool()
 	local host = sbx.ns_ids()
 	local running, stopped = {}, false
@@ -195,13 +217,26 @@ function M.run(items, base, rules, jobs, each)
 		for k, v in pairs(base) do o[k] = v end
 		o.prog = item.path:find("/", 1, true) and item.path or "./" .. item.path
 		o.args = {}
+		-- a directory that cannot be made: the dropped files are listed
+		-- as not kept in run.yara.stopped
+		local keep = set and yara.private_dir()
+		if keep then
+			dirs[keep] = true
+			o.keep = keep
+		end
+		local loaded, unloaded = true, nil
+		if set then loaded, unloaded = set:begin_run() end
 		local spec, info = pipeline.build(pipeline.freeze(o))
 		local token, msg
 		if spec then token, msg = pool:start(spec) else msg = info.msg end
 		if not token then
 			each(judged(item, nil, { outcome = "error", error = msg }, rules, host), item)
+			if keep then
+				yara.remove_dir(keep)
+				dirs[keep] = nil
+			end
 		else
-			running[token] = { item = item, info = info }
+			running[token] = { item = item, info = info, keep = keep, unloaded = not loaded and unloaded or nil }
 		end
 	end
 	local function fill()
@@ -220,11 +255,17 @@ function M.run(items, base, rules, jobs, each)
 		if not token then break end
 		if r.outcome == "interrupted" then stopped = true end
 		-- the next box starts before this one is judged: its set-up (in
-		-- the kernel and in its own init) runs beside the judging
-		fill()
+		-- the kernel and in its own init) runs beside the judging; not
+		-- with YARA rules, whose scans need the worker this box used
+		if not set then fill() end
 		local at = running[token]
 		running[token] = nil
-		each(judged(at.item, at.info, r, rules, host), at.item)
+		local rec = judged(at.item, at.info, r, rules, host, at)
+		if at.keep then
+			yara.remove_dir(at.keep)
+			dirs[at.keep] = nil
+		end
+		each(rec, at.item)
 	end
 end
 

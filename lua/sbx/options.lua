@@ -325,7 +325,7 @@ local PRODUCT = {
 	{ "--no-default-rules", nil, "only the rules of --rules", scripts = "batch", set = flag("no_default") },
 	{ "--yara", "FILE|DIR", "YARA rules (a .yar file, or a directory of .yar and .yara files; "
 		.. "repeatable), compiled once and scanned in the confined inspection worker over the sample, "
-		.. "each dropped file and each memory payload (batch.lua: each sample); each match is a finding "
+		.. "each dropped file and each memory payload (batch.lua: one box a worker); each match is a finding "
 		.. "(with --explore, batch.lua: in the verdict)", scripts = "run batch",
 		set = function(o, typed)
 			o.yara = o.yara or {}

@@ -382,6 +382,28 @@ function M.scan_items(set, items)
 	end
 end
 
+--- A batch run's whole scan (`sbx.batch`): the sample's, made by the
+-- parent before the run (`item_scan`, `M.scan_items`'), joined to what
+-- `set:over_run` found after it in the dropped files' private copies and
+-- the memory payloads' heads.
+-- @tparam[opt] table item_scan
+-- @tparam table run_scan `over_run`'s
+-- @treturn table the record `run.yara`
+function M.join(item_scan, run_scan)
+	if item_scan ~= nil and type(item_scan) ~= "table" then bad("join", 1, "table or nil expected") end
+	if type(run_scan) ~= "table" then bad("join", 2, "table expected, got " .. type(run_scan)) end
+	local out = { matches = {}, stopped = {}, files = run_scan.files, digest = run_scan.digest }
+	for _, scan in ipairs { item_scan or {}, run_scan } do
+		for _, k in ipairs { "matches", "stopped", "cut" } do
+			for _, v in ipairs(scan[k] or {}) do
+				out[k] = out[k] or {}
+				table.insert(out[k], v)
+			end
+		end
+	end
+	return out
+end
+
 --- The scan's findings as lines (a run without --explore).
 function M.text(scan)
 	if type(scan) ~= "table" then bad("text", 1, "table expected, got " .. type(scan)) end
