@@ -69,7 +69,7 @@ local function schema_valid(file, name)
 	return code == 0, out
 end
 
--- The private directories (/tmp/sbx-yara.*) listed after a run and not
+-- The private directories (/tmp/sbxlua-yara.*) listed after a run and not
 -- before it that stay: one there now and not before is another run's (a
 -- suite run beside this one) and goes when that run ends; this run's
 -- would stay.
@@ -214,9 +214,9 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 		f:write("# YARA-SAMPLE-MARKER\nprintf 'x YARA-DROPPED-MARKER' > /tmp/dropped.txt\n")
 		f:close()
 		os.execute("chmod -R a+rX " .. S.q(dir))
-		local before = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
+		local before = S.sh("ls -d /tmp/sbxlua-yara.* 2>/dev/null")
 		local err, code, res = run_in(dir, "--explore", "--yara", rules, "sh", "sample.sh")
-		local after = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
+		local after = S.sh("ls -d /tmp/sbxlua-yara.* 2>/dev/null")
 		local valid, why = schema_valid(dir .. "/out.json", "run.schema.json")
 		rm()
 		assert.are_not.equal(false, valid, why)
@@ -323,7 +323,7 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 		f:write("#!/bin/sh\nhead -c 200000 /dev/zero > /tmp/big\nprintf 'YARA-%s-MARKER' DROPPED >> /tmp/big\n")
 		f:close()
 		os.execute("cp build/tests/behave/fileless " .. S.q(dir .. "/s/") .. " && chmod -R a+rX " .. S.q(dir))
-		local before = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
+		local before = S.sh("ls -d /tmp/sbxlua-yara.* 2>/dev/null")
 		local cjson = require "cjson"
 		for _, j in ipairs { "1", "2" } do
 			local out, code = S.sh(S.bin .. " batch.lua --quiet -j " .. j .. " --yara " .. S.q(rules) .. " "
@@ -345,7 +345,7 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 			assert.are.equal("elf_payload sample " .. dir .. "/s/fileless", fl[2])
 			assert.truthy(reasons(seen.fileless.rec):find("matched memory payload /memfd:payload", 1, true))
 		end
-		local after = S.sh("ls -d /tmp/sbx-yara.* 2>/dev/null")
+		local after = S.sh("ls -d /tmp/sbxlua-yara.* 2>/dev/null")
 		rm()
 		assert.are.same({}, left_behind(before, after))
 	end)

@@ -343,6 +343,46 @@ static void keep_changed(const struct sbx_capture *c, struct sbx_capres *r,
 	close(cp.kdir);
 }
 
+/* Opens name below dir (st: a regular file or a directory) with flags
+ * when its mode denies the caller, its owner, what the walk needs: a box
+ * that takes read (and search) away from what it wrote does not hide it
+ * so.  The mode is raised on that node alone (an O_PATH descriptor
+ * checked to be st, reopened through /proc/self/fd: no symlink is
+ * followed); the caller puts it back with fchmod (a directory once it is
+ * walked: a lookup below it needs the search right).  The descriptor,
+ * or -errno. */
+static int open_own(int dir, const char *name, const struct stat *st, int flags)
+{
+	mode_t need = S_ISDIR(st->st_mode) ? S_IRUSR | S_IXUSR : S_IRUSR;
+	mode_t mode = st->st_mode & 07777;
+	char p[64];
+	struct stat ps;
+	int fd, e, path;
+	if (st->st_uid != geteuid() || (mode & need) == need)
+		return -EACCES;
+	path = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (path < 0)
+		return -errno;
+	if (fstat(path, &ps) < 0 || ps.st_ino != st->st_ino ||
+	    ps.st_dev != st->st_dev ||
+	    (ps.st_mode & S_IFMT) != (st->st_mode & S_IFMT)) {
+		close(path);
+		return -ESTALE;
+	}
+	snprintf(p, sizeof p, "/proc/self/fd/%d", path);
+	if (chmod(p, mode | need) < 0) {
+		e = errno;
+		close(path);
+		return -e;
+	}
+	fd = open(p, flags);
+	e = errno;
+	if (fd < 0)
+		(void)chmod(p, mode);
+	close(path);
+	return fd >= 0 ? fd : -e;
+}
+
 /* Opens the regular file the walk found at name (st): never a symlink
  * swapped in, nor another file renamed over it since (ESTALE); its
  * descriptor, its stat in fs, or -1 with f->err set. */
@@ -352,8 +392,16 @@ static int open_walked(int dir, const char *name, const struct stat *st,
 	int fd =
 	    openat(dir, name,
 		   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES) {
+		fd = open_own(dir, name, st,
+			      O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0)
+			(void)fchmod(fd, st->st_mode & 07777);
+	} else if (fd < 0) {
+		fd = -errno;
+	}
 	if (fd < 0) {
-		f->err = errno;
+		f->err = -fd;
 		return -1;
 	}
 	if (fstat(fd, fs) < 0 || !S_ISREG(fs->st_mode) ||
@@ -463,6 +511,20 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	copy_close(r, f, &cp, fs.st_size);
 }
 
+/* A directory below dir to walk, its mode raised when it denied the
+ * caller (*raised: the caller puts it back); or -1. */
+static int open_subdir(int dir, const char *name, const struct stat *st,
+		       int *raised)
+{
+	int sub =
+	    openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	*raised = sub < 0 && errno == EACCES;
+	if (*raised)
+		sub =
+		    open_own(dir, name, st, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return sub;
+}
+
 static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
 		 dev_t dev, char *path, size_t plen, size_t relstart, int depth)
 {
@@ -502,20 +564,20 @@ static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
 			if (st.st_dev != dev) /* a mount: not this place */
 				continue;
 			if (S_ISDIR(st.st_mode)) {
-				int sub;
+				int sub, raised;
 				if (depth + 1 >= c->max_depth) {
 					r->hit_depth = 1;
 					continue;
 				}
-				sub = openat(dir, name,
-					     O_RDONLY | O_DIRECTORY |
-						 O_NOFOLLOW | O_CLOEXEC);
+				sub = open_subdir(dir, name, &st, &raised);
 				if (sub < 0) {
 					r->partial = 1;
 					continue;
 				}
 				walk(c, r, sub, dev, path, plen + 1 + l,
 				     relstart, depth + 1);
+				if (raised)
+					(void)fchmod(sub, st.st_mode & 07777);
 				close(sub);
 				continue;
 			}

@@ -149,12 +149,49 @@ local function record(item, run, rules, elapsed, cpu)
 	}
 end
 
--- The record of a run the pool gave back (or of a spec that could not run).
--- With YARA rules (`rules.yara`), `y.keep` is the run's private directory
--- of copies: its dropped files are scanned from there, its memory
--- payloads' heads from what the worker found during the run
--- (`set:over_run`), unless the worker could not load the rules (`y.unloaded`).
-local function judged(item, info, r, rules, host, y)
+-- YARA rules (`rules.yara`, an `sbx.yara` set) over each run of a batch:
+-- its dropped files copied into a private directory of its own and its
+-- memory payloads' heads scanned by the inspection worker as it types
+-- them; both read after the box by this process's worker, so one box at
+-- a time.  `start(o)` gives a run's state (`keep`, the directory, when
+-- it could be made: else its dropped files are listed as not kept;
+-- `unloaded`, why the worker did not load the rules), `scan` its record
+-- `run.yara`, `done` removes its directory; closing removes any left.
+local function yara_runs(set)
+	local yara = require "sbx.yara"
+	local dirs = {}
+	local Y = setmetatable({}, { __close = function()
+		for dir in pairs(dirs) do yara.remove_dir(dir) end
+	end })
+	function Y.start(o)
+		local keep = yara.private_dir()
+		if keep then
+			dirs[keep] = true
+			o.keep = keep
+		end
+		local loaded, why = set:begin_run()
+		return { keep = keep, unloaded = not loaded and why or nil }
+	end
+	function Y.scan(item, run, y)
+		local scan = yara.join(item.yara, (set:over_run(nil, nil, run, y.keep)))
+		if y.unloaded then
+			table.insert(scan.stopped, { file = "the memory payloads", what = "memfd",
+				why = "rules not loaded by the worker: " .. tostring(y.unloaded) })
+		end
+		return scan
+	end
+	function Y.done(y)
+		if y and y.keep then
+			yara.remove_dir(y.keep)
+			dirs[y.keep] = nil
+		end
+	end
+	return Y
+end
+
+-- The record of a run the pool gave back (or of a spec that could not
+-- run); with YARA rules, `ys` and the run's state `y` (`yara_runs`).
+local function judged(item, info, r, rules, host, ys, y)
 	if r.outcome == "error" then
 		return record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
 			error = r.error, events = {} }, rules, 0, 0)
@@ -162,14 +199,7 @@ local function judged(item, info, r, rules, host, y)
 	-- the same pipeline as run.lua's (sbx.pipeline): the written files,
 	-- the decoys, the sink's records; the rules read the behaviour summary
 	local run = pipeline.result(r, info, pipeline.collect(r, info, host))
-	if rules.yara then
-		local yara = require "sbx.yara"
-		run.yara = yara.join(item.yara, (rules.yara:over_run(nil, nil, run, y.keep)))
-		if y.unloaded then
-			table.insert(run.yara.stopped, { file = "the memory payloads", what = "memfd",
-				why = "rules not loaded by the worker: " .. tostring(y.unloaded) })
-		end
-	end
+	if ys then run.yara = ys.scan(item, run, y) end
 	local rec = record(item, run, rules, r.elapsed, r.cpu)
 	if r.outcome == "interrupted" then
 		rec.interrupted = { signal = r.signal or 2, signame = r.signame or "SIGINT" }
@@ -181,6 +211,8 @@ end
 -- one supervisor (`sbx.pool`): the next starts as soon as one ends, and
 -- each is judged while the others run.  Each in its own standard box
 -- built from `base` (the options of `sbx.stdbox.build` without `prog`).
+-- With YARA rules (`rules.yara`), one box at a time (`jobs` 1), each
+-- scanned before the next starts.
 -- @tparam table|function items list of `{ path =, sha256 =, hashes =,
 --  options = }`, or a function that gives the next one (nil at the end)
 -- @tparam table base the box options shared by every program
@@ -191,16 +223,8 @@ end
 -- `interrupted = { signal =, signame = }` (the signal sbxlua got), and no
 -- program starts after it
 function M.run(items, base, rules, jobs, each)
-	-- YARA rules (`rules.yara`, an `sbx.yara` set): each run's dropped
-	-- files are copied into a private directory and its memory payloads'
-	-- heads scanned by the inspection worker as it types them; both are
-	-- read after the box, by this process's worker: one box at a time
-	local set = rules.yara
-	if set and jobs ~= 1 then error("sbx.batch.run: with YARA rules, one box at a time a process", 2) end
-	local yara = set and require "sbx.yara"
-	local dirs <close> = setmetatable({}, { __close = function(d)
-		for dir in pairs(d) do yara.remove_dir(dir) end
-	end })
+	if rules.yara and jobs ~= 1 then error("sbx.batch.run: with YARA rules, one box at a time a process", 2) end
+	local ys <close> = rules.yara and yara_runs(rules.yara) or nil
 	local pool <close> = sbx.pool()
 	local host = sbx.ns_ids()
 	local running, stopped = {}, false
@@ -217,26 +241,15 @@ function M.run(items, base, rules, jobs, each)
 		for k, v in pairs(base) do o[k] = v end
 		o.prog = item.path:find("/", 1, true) and item.path or "./" .. item.path
 		o.args = {}
-		-- a directory that cannot be made: the dropped files are listed
-		-- as not kept in run.yara.stopped
-		local keep = set and yara.private_dir()
-		if keep then
-			dirs[keep] = true
-			o.keep = keep
-		end
-		local loaded, unloaded = true, nil
-		if set then loaded, unloaded = set:begin_run() end
+		local y = ys and ys.start(o)
 		local spec, info = pipeline.build(pipeline.freeze(o))
 		local token, msg
 		if spec then token, msg = pool:start(spec) else msg = info.msg end
 		if not token then
 			each(judged(item, nil, { outcome = "error", error = msg }, rules, host), item)
-			if keep then
-				yara.remove_dir(keep)
-				dirs[keep] = nil
-			end
+			if ys then ys.done(y) end
 		else
-			running[token] = { item = item, info = info, keep = keep, unloaded = not loaded and unloaded or nil }
+			running[token] = { item = item, info = info, y = y }
 		end
 	end
 	local function fill()
@@ -257,14 +270,11 @@ function M.run(items, base, rules, jobs, each)
 		-- the next box starts before this one is judged: its set-up (in
 		-- the kernel and in its own init) runs beside the judging; not
 		-- with YARA rules, whose scans need the worker this box used
-		if not set then fill() end
+		if not ys then fill() end
 		local at = running[token]
 		running[token] = nil
-		local rec = judged(at.item, at.info, r, rules, host, at)
-		if at.keep then
-			yara.remove_dir(at.keep)
-			dirs[at.keep] = nil
-		end
+		local rec = judged(at.item, at.info, r, rules, host, ys, at.y)
+		if ys then ys.done(at.y) end
 		each(rec, at.item)
 	end
 end

@@ -224,9 +224,11 @@ function M.items(sample, data, res, keep)
 	local items, missing = {}, {}
 	if sample and data then items[1] = { file = sample.path, what = "sample", data = data } end
 	for _, f in ipairs(type(res) == "table" and res.files or {}) do
-		if f.type == "file" and f.sha256 and not f.decoy then
-			local bytes, why = nil, f.unread or "not kept"
-			if keep and f.kept then bytes, why = kept_bytes(keep, f.kept) end
+		if f.type == "file" and not f.decoy then
+			-- a file the walk did not read whole (past its bound, or an
+			-- errno) is named, never passed over
+			local bytes, why = nil, f.unread or (f.sha256 and "not kept" or "not read")
+			if keep and f.kept and f.sha256 then bytes, why = kept_bytes(keep, f.kept) end
 			if bytes then
 				items[#items + 1] = { file = f.path, what = "dropped", data = bytes }
 			else
@@ -416,24 +418,23 @@ function M.text(scan)
 	return concat(out)
 end
 
---- A private directory (0700, mktemp's) for the copies of the files a
--- run leaves (`--keep`), when the operator named none: the dropped files
--- are scanned from there.
+--- A private directory (0700, `sbx._shell.private_dir`'s
+-- /tmp/sbxlua-yara.XXXXXXXX) for the copies of the files a run leaves
+-- (`--keep`), when the operator named none: the dropped files are
+-- scanned from there.
 -- @return its path; or nil, msg
 function M.private_dir()
-	local p = io.popen("mktemp -d /tmp/sbx-yara.XXXXXXXX")
-	local dir = p and p:read("l")
-	if p then p:close() end
-	if not dir or not dir:match("^/tmp/sbx%-yara%.[%w]+$") then return nil, "mktemp: failed" end
+	local dir = require("sbx._shell").private_dir("/tmp", "yara")
+	if not dir then return nil, "mktemp: failed" end
 	return dir
 end
 
 --- Removes a directory `M.private_dir` made, and what is in it.
 function M.remove_dir(dir)
-	if type(dir) ~= "string" or not dir:match("^/tmp/sbx%-yara%.[%w]+$") then
+	if type(dir) ~= "string" or not dir:match("^/tmp/sbxlua%-yara%.[%w]+$") then
 		bad("remove_dir", 1, "a directory of private_dir's expected")
 	end
-	os.execute("rm -rf -- '" .. dir .. "'")
+	require("sbx._shell").remove_dir("/tmp", "yara", dir)
 end
 
 --- Compiled sets are `sbx.yara.rules` objects.
