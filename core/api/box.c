@@ -76,55 +76,37 @@ static void push_deaths(lua_State *L, const struct sbx_job *j)
 	for (int i = 0; i < j->ndeaths; i++) {
 		const struct sbx_death *d = &j->deaths[i];
 		lua_createtable(L, 0, 14);
-		if (d->pid > 0) {
-			lua_pushinteger(L, d->pid);
-			lua_setfield(L, -2, "pid");
-		}
-		if (d->comm[0]) {
-			lua_pushstring(L, d->comm);
-			lua_setfield(L, -2, "name");
-		}
-		lua_pushstring(L, d->flags & SBX_DEATH_CONNECTOR ? "connector"
-								 : "init");
-		lua_setfield(L, -2, "seen");
+		if (d->pid > 0)
+			sbx_set_int(L, "pid", d->pid);
+		sbx_set_text(L, "name", d->comm);
+		sbx_set_str(L, "seen",
+			    d->flags & SBX_DEATH_CONNECTOR ? "connector"
+							   : "init");
 		/* the kernel's record of it (cpu, limits) was read */
-		lua_pushboolean(L, !(d->flags & SBX_DEATH_UNREAD));
-		lua_setfield(L, -2, "record");
+		sbx_set_bool(L, "record", !(d->flags & SBX_DEATH_UNREAD));
 		if (WIFSIGNALED(d->status)) {
-			lua_pushinteger(L, WTERMSIG(d->status));
-			lua_setfield(L, -2, "signal");
-			lua_pushstring(L, sbx_signal_name(WTERMSIG(d->status)));
-			lua_setfield(L, -2, "signame");
-			lua_pushboolean(L, WCOREDUMP(d->status));
-			lua_setfield(L, -2, "core");
+			sbx_set_int(L, "signal", WTERMSIG(d->status));
+			sbx_set_str(L, "signame",
+				    sbx_signal_name(WTERMSIG(d->status)));
+			sbx_set_bool(L, "core", WCOREDUMP(d->status));
 		}
-		if (d->cpu_ns >= 0) {
-			lua_pushnumber(L, (double)d->cpu_ns / 1e9);
-			lua_setfield(L, -2, "cpu");
-		}
-		if (d->cpu_soft >= 0) {
-			lua_pushinteger(L, d->cpu_soft);
-			lua_setfield(L, -2, "cpu_soft");
-		}
-		if (d->cpu_hard >= 0) {
-			lua_pushinteger(L, d->cpu_hard);
-			lua_setfield(L, -2, "cpu_hard");
-		}
-		if (d->fsize >= 0) {
-			lua_pushinteger(L, d->fsize);
-			lua_setfield(L, -2, "file_size");
-		}
-		lua_pushboolean(L, d->flags & SBX_DEATH_FILE_AT_LIMIT);
-		lua_setfield(L, -2, "file_at_limit");
-		lua_pushboolean(L, d->flags & SBX_DEATH_FILES_PARTIAL);
-		lua_setfield(L, -2, "files_partial");
-		lua_pushboolean(L, d->flags & SBX_DEATH_COMMAND);
-		lua_setfield(L, -2, "command");
+		if (d->cpu_ns >= 0)
+			sbx_set_num(L, "cpu", (double)d->cpu_ns / 1e9);
+		if (d->cpu_soft >= 0)
+			sbx_set_int(L, "cpu_soft", d->cpu_soft);
+		if (d->cpu_hard >= 0)
+			sbx_set_int(L, "cpu_hard", d->cpu_hard);
+		if (d->fsize >= 0)
+			sbx_set_int(L, "file_size", d->fsize);
+		sbx_set_bool(L, "file_at_limit",
+			     d->flags & SBX_DEATH_FILE_AT_LIMIT);
+		sbx_set_bool(L, "files_partial",
+			     d->flags & SBX_DEATH_FILES_PARTIAL);
+		sbx_set_bool(L, "command", d->flags & SBX_DEATH_COMMAND);
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "deaths");
-	lua_pushinteger(L, (lua_Integer)j->deaths_unseen);
-	lua_setfield(L, -2, "deaths_unseen");
+	sbx_set_int(L, "deaths_unseen", (lua_Integer)j->deaths_unseen);
 	if (!j->plan || !(j->plan->nsflags & CLONE_NEWPID)) {
 		lua_pushstring(L, "command");
 	} else if (j->deaths_sync && j->pe.on && !j->pe.why) {
@@ -135,14 +117,11 @@ static void push_deaths(lua_State *L, const struct sbx_job *j)
 		lua_setfield(L, -3, "death_coverage_reason");
 	}
 	lua_setfield(L, -2, "death_coverage");
-	lua_pushinteger(L, (lua_Integer)j->pe.events);
-	lua_setfield(L, -2, "proc_events");
+	sbx_set_int(L, "proc_events", (lua_Integer)j->pe.events);
 	/* the most tasks live at once on the connector's fork and exit
 	 * events: evidence only while it lost none */
-	if (j->pe.events > 0 && !j->pe.why && !j->io.no_proc_events) {
-		lua_pushinteger(L, (lua_Integer)j->pe.peak);
-		lua_setfield(L, -2, "tasks_seen");
-	}
+	if (j->pe.events > 0 && !j->pe.why && !j->io.no_proc_events)
+		sbx_set_int(L, "tasks_seen", (lua_Integer)j->pe.peak);
 }
 
 /* The explain channel's events (notify.c), in order, and what ended the
@@ -157,11 +136,10 @@ static void push_events(lua_State *L, const struct sbx_job *j)
 	sbx_push_scripts(L, (struct sbx_scripts *)&n->scripts);
 	lua_setfield(L, -2, "scripts");
 	if (n->scripts.over > 0) { /* past the scripts' budgets */
-		lua_pushinteger(L, (lua_Integer)n->scripts.over);
-		lua_setfield(L, -2, "scripts_over");
+		sbx_set_int(L, "scripts_over", (lua_Integer)n->scripts.over);
 	}
-	lua_pushinteger(L, (lua_Integer)sbx_evlog_dropped(&n->log));
-	lua_setfield(L, -2, "events_dropped");
+	sbx_set_int(L, "events_dropped",
+		    (lua_Integer)sbx_evlog_dropped(&n->log));
 	if (n->log.nagg > 0) { /* past the budgets (evlog.c) */
 		sbx_push_summaries(L, &n->log);
 		lua_setfield(L, -2, "events_summarised");
@@ -170,28 +148,21 @@ static void push_events(lua_State *L, const struct sbx_job *j)
 		sbx_push_lost(L, &n->log);
 		lua_setfield(L, -2, "events_lost");
 	}
-	lua_pushinteger(L, (lua_Integer)n->calls);
-	lua_setfield(L, -2, "notified");
-	lua_pushboolean(L, n->sync);
-	lua_setfield(L, -2, "notify_sync");
+	sbx_set_int(L, "notified", (lua_Integer)n->calls);
+	sbx_set_bool(L, "notify_sync", n->sync);
 	if (n->sleeps.calls > 0) { /* sleep.c */
 		lua_createtable(L, 0, 3);
-		lua_pushinteger(L, (lua_Integer)n->sleeps.calls);
-		lua_setfield(L, -2, "calls");
-		lua_pushnumber(L, (lua_Number)n->sleeps.ns / 1e9);
-		lua_setfield(L, -2, "seconds");
-		lua_pushnumber(L, (lua_Number)n->sleeps.longest_ns / 1e9);
-		lua_setfield(L, -2, "longest");
+		sbx_set_int(L, "calls", (lua_Integer)n->sleeps.calls);
+		sbx_set_num(L, "seconds", (lua_Number)n->sleeps.ns / 1e9);
+		sbx_set_num(L, "longest",
+			    (lua_Number)n->sleeps.longest_ns / 1e9);
 		lua_setfield(L, -2, "sleeps_skipped");
 	}
 	if (n->stopped) {
 		sbx_push_event(L, &n->stop_ev);
 		lua_setfield(L, -2, "refused");
 	}
-	if (n->rule_error[0]) {
-		lua_pushstring(L, n->rule_error);
-		lua_setfield(L, -2, "rule_error");
-	}
+	sbx_set_text(L, "rule_error", n->rule_error);
 	if (n->err) {
 		lua_pushfstring(L, "pidfd_getfd: %s", strerror(n->err));
 		lua_setfield(L, -2, "notify_error");
@@ -207,25 +178,20 @@ static void push_enforcement(lua_State *L, const struct sbx_job *j)
 {
 	const struct sbx_io *io = &j->io;
 	lua_createtable(L, 0, 5);
-	lua_pushstring(L, !io->memory_limit		  ? "none"
-			  : j->cg.limited & SBX_CG_MEMORY ? "cgroup"
-							  : "sampled");
-	lua_setfield(L, -2, "memory");
-	lua_pushstring(L, !io->task_limit		? "none"
-			  : j->cg.limited & SBX_CG_PIDS ? "cgroup"
-							: "sampled");
-	lua_setfield(L, -2, "tasks");
-	lua_pushstring(L, io->cpu_limit > 0 ? "sampled" : "none");
-	lua_setfield(L, -2, "cpu");
-	lua_pushstring(L, io->wall > 0 ? "supervisor" : "none");
-	lua_setfield(L, -2, "wall");
-	lua_pushstring(L, io->out_limit ? "supervisor" : "none");
-	lua_setfield(L, -2, "output");
+	sbx_set_str(L, "memory",
+		    !io->memory_limit		    ? "none"
+		    : j->cg.limited & SBX_CG_MEMORY ? "cgroup"
+						    : "sampled");
+	sbx_set_str(L, "tasks",
+		    !io->task_limit		  ? "none"
+		    : j->cg.limited & SBX_CG_PIDS ? "cgroup"
+						  : "sampled");
+	sbx_set_str(L, "cpu", io->cpu_limit > 0 ? "sampled" : "none");
+	sbx_set_str(L, "wall", io->wall > 0 ? "supervisor" : "none");
+	sbx_set_str(L, "output", io->out_limit ? "supervisor" : "none");
 	lua_setfield(L, -2, "enforcement");
-	if (j->cg_base) {
-		lua_pushstring(L, j->cg_base);
-		lua_setfield(L, -2, "cgroup_base");
-	}
+	if (j->cg_base)
+		sbx_set_str(L, "cgroup_base", j->cg_base);
 }
 
 /* the result's outcome, by end kind */
@@ -250,16 +216,12 @@ static const char *const ends[SBX_END_COUNT] = {
 static void push_end(lua_State *L, const struct sbx_job *j)
 {
 	int sig = 0;
-	lua_pushstring(L, ends[j->end_kind]);
-	lua_setfield(L, -2, "outcome");
-	if (j->end_kind == SBX_END_EXIT) {
-		lua_pushinteger(L, WEXITSTATUS(j->status));
-		lua_setfield(L, -2, "code");
-	}
+	sbx_set_str(L, "outcome", ends[j->end_kind]);
+	if (j->end_kind == SBX_END_EXIT)
+		sbx_set_int(L, "code", WEXITSTATUS(j->status));
 	if (j->end_kind == SBX_END_SIGNAL) {
 		sig = WTERMSIG(j->status);
-		lua_pushboolean(L, WCOREDUMP(j->status));
-		lua_setfield(L, -2, "core");
+		sbx_set_bool(L, "core", WCOREDUMP(j->status));
 	} else if (j->end_kind == SBX_END_INIT) {
 		sig =
 		    j->init_signal; /* the signal that killed the box's init */
@@ -267,10 +229,8 @@ static void push_end(lua_State *L, const struct sbx_job *j)
 		sig = j->stop_signal; /* the one sbxlua got, that stopped it */
 	}
 	if (sig) {
-		lua_pushinteger(L, sig);
-		lua_setfield(L, -2, "signal");
-		lua_pushstring(L, sbx_signal_name(sig));
-		lua_setfield(L, -2, "signame");
+		sbx_set_int(L, "signal", sig);
+		sbx_set_str(L, "signame", sbx_signal_name(sig));
 	}
 }
 
@@ -298,29 +258,24 @@ static void push_outlived(lua_State *L, const struct sbx_job *j)
 	if (!ran_on(j))
 		return;
 	lua_createtable(L, 0, 5);
-	if (j->have_outlived && o->m.index > 0) {
-		lua_pushinteger(L, o->m.index);
-		lua_setfield(L, -2, "count");
-	}
+	if (j->have_outlived && o->m.index > 0)
+		sbx_set_int(L, "count", o->m.index);
 	lua_createtable(L, o->n, 0);
 	for (int i = 0; i < o->n && i < SBX_OUTLIVED_NAMES; i++) {
 		lua_createtable(L, 0, 2);
-		lua_pushinteger(L, o->p[i].pid);
-		lua_setfield(L, -2, "pid");
+		sbx_set_int(L, "pid", o->p[i].pid);
 		lua_pushlstring(L, o->p[i].comm,
 				strnlen(o->p[i].comm, sizeof o->p[i].comm));
 		lua_setfield(L, -2, "name");
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setfield(L, -2, "processes");
-	lua_pushnumber(L, s > 0 ? s : 0);
-	lua_setfield(L, -2, "seconds");
-	lua_pushinteger(L, (lua_Integer)((j->cmd_end - j->start) * 1000));
-	lua_setfield(L, -2, "after_ms");
+	sbx_set_num(L, "seconds", s > 0 ? s : 0);
+	sbx_set_int(L, "after_ms",
+		    (lua_Integer)((j->cmd_end - j->start) * 1000));
 	if (j->outlived_kill > SBX_END_NONE &&
 	    j->outlived_kill < SBX_END_COUNT) {
-		lua_pushstring(L, ends[j->outlived_kill]);
-		lua_setfield(L, -2, "killed");
+		sbx_set_str(L, "killed", ends[j->outlived_kill]);
 	}
 	lua_setfield(L, -2, "outlived");
 }
@@ -330,26 +285,19 @@ static void push_cannot(lua_State *L, const struct sbx_job *j)
 {
 	const struct sbx_plan *p = j->plan;
 	lua_createtable(L, 0, 5);
-	lua_pushstring(L, sbx_stage_name(j->cannot.stage));
-	lua_setfield(L, -2, "stage");
-	lua_pushinteger(L, j->cannot.err);
-	lua_setfield(L, -2, "errno");
-	lua_pushstring(L, sbx_errno_name(j->cannot.err));
-	lua_setfield(L, -2, "errname");
+	sbx_set_str(L, "stage", sbx_stage_name(j->cannot.stage));
+	sbx_set_int(L, "errno", j->cannot.err);
+	sbx_set_str(L, "errname", sbx_errno_name(j->cannot.err));
 	if (j->cannot.stage == SBX_ST_MOUNT && j->cannot.index >= 0 &&
 	    (size_t)j->cannot.index < p->nmounts) {
-		lua_pushstring(L, p->mounts[j->cannot.index].dst);
-		lua_setfield(L, -2, "path");
+		sbx_set_str(L, "path", p->mounts[j->cannot.index].dst);
 	}
 	if (j->cannot.stage == SBX_ST_SYSCTL && j->cannot.index >= 0 &&
 	    (size_t)j->cannot.index < p->nsysctls) {
-		lua_pushstring(L, p->sysctls[j->cannot.index].name);
-		lua_setfield(L, -2, "path");
+		sbx_set_str(L, "path", p->sysctls[j->cannot.index].name);
 	}
-	if (j->cannot.stage == SBX_ST_EXEC) {
-		lua_pushstring(L, p->path);
-		lua_setfield(L, -2, "path");
-	}
+	if (j->cannot.stage == SBX_ST_EXEC)
+		sbx_set_str(L, "path", p->path);
 	lua_setfield(L, -2, "cannot");
 }
 
@@ -364,8 +312,8 @@ static void push_streams(lua_State *L, const struct sbx_job *j)
 					j->len[s]);
 			lua_setfield(L, -2, name);
 		}
-		lua_pushinteger(L, (lua_Integer)j->total[s]);
-		lua_setfield(L, -2, s ? "stderr_bytes" : "stdout_bytes");
+		sbx_set_int(L, s ? "stderr_bytes" : "stdout_bytes",
+			    (lua_Integer)j->total[s]);
 		if (j->io.out_mode[s] == SBX_OUT_PASS && j->io.keep_head) {
 			/* its first bytes, as the box wrote them */
 			lua_pushlstring(L, j->head[s] ? j->head[s] : "",
@@ -402,24 +350,16 @@ static void push_probe(lua_State *L, const struct sbx_job *j)
 /* elapsed, cpu, the sampler's peaks, the cgroup's and its OOM kills */
 static void push_measures(lua_State *L, const struct sbx_job *j)
 {
-	lua_pushnumber(L, j->end - j->start);
-	lua_setfield(L, -2, "elapsed");
-	lua_pushnumber(L, j->cpu);
-	lua_setfield(L, -2, "cpu");
+	sbx_set_num(L, "elapsed", j->end - j->start);
+	sbx_set_num(L, "cpu", j->cpu);
 	if (j->samples) {
-		lua_pushinteger(L, (lua_Integer)j->memory_peak);
-		lua_setfield(L, -2, "memory_peak");
-		lua_pushinteger(L, (lua_Integer)j->tasks_peak);
-		lua_setfield(L, -2, "tasks_peak");
-		lua_pushinteger(L, (lua_Integer)j->samples);
-		lua_setfield(L, -2, "samples");
+		sbx_set_int(L, "memory_peak", (lua_Integer)j->memory_peak);
+		sbx_set_int(L, "tasks_peak", (lua_Integer)j->tasks_peak);
+		sbx_set_int(L, "samples", (lua_Integer)j->samples);
 	}
-	lua_pushboolean(L, j->cg.limited || j->have_events);
-	lua_setfield(L, -2, "cgroup");
-	if (j->have_events && j->ev.oom_kill >= 0) {
-		lua_pushinteger(L, j->ev.oom_kill);
-		lua_setfield(L, -2, "oom_kill");
-	}
+	sbx_set_bool(L, "cgroup", j->cg.limited || j->have_events);
+	if (j->have_events && j->ev.oom_kill >= 0)
+		sbx_set_int(L, "oom_kill", j->ev.oom_kill);
 }
 
 /* The result of one run (docs/lua-api.md, "the result"). */
@@ -459,16 +399,13 @@ static void push_not_run(lua_State *L, const struct not_run *f, size_t i)
 	lua_createtable(L, 0, 4);
 	lua_pushliteral(L, "error");
 	lua_setfield(L, -2, "outcome");
-	lua_pushinteger(L, (lua_Integer)i + 1);
-	lua_setfield(L, -2, "index");
+	sbx_set_int(L, "index", (lua_Integer)i + 1);
 	if (f->err) {
 		lua_pushfstring(L, "dup %s: %s", f->what, strerror(f->err));
 		lua_setfield(L, -2, "error");
-		lua_pushinteger(L, f->err);
-		lua_setfield(L, -2, "errno");
+		sbx_set_int(L, "errno", f->err);
 	} else {
-		lua_pushstring(L, f->what);
-		lua_setfield(L, -2, "error");
+		sbx_set_str(L, "error", f->what);
 	}
 }
 
@@ -665,12 +602,8 @@ static int l_run(lua_State *L)
 static int l_run_many(lua_State *L)
 {
 	int idx[MAX_PARALLEL];
-	lua_Integer n;
-	luaL_checktype(L, 1, LUA_TTABLE);
-	lua_settop(L, 1);
-	n = luaL_len(L, 1);
-	luaL_argcheck(L, n >= 1 && n <= MAX_PARALLEL, 1,
-		      "between 1 and 64 boxes");
+	lua_Integer n =
+	    sbx_check_list(L, MAX_PARALLEL, "between 1 and 64 boxes");
 	/* every box stays on the stack (anchored) while they run: a C
 	 * function is only given LUA_MINSTACK (20) free slots */
 	luaL_checkstack(L, (int)n + LUA_MINSTACK, "too many boxes");
@@ -875,11 +808,9 @@ static int l_pool_running(lua_State *L)
 	return 1;
 }
 
-/** pool:close(): kills and reaps every box not yet waited for; idempotent
- * (also __close and __gc). */
-static int l_pool_close(lua_State *L)
+/* Closes p: kills and reaps every box not yet waited for; idempotent. */
+static int pool_close(lua_State *L, struct pool *p)
 {
-	struct pool *p = check_idle_pool(L);
 	p->closed = 1;
 	for (size_t i = 0; i < MAX_PARALLEL; i++)
 		if (p->job[i])
@@ -887,16 +818,18 @@ static int l_pool_close(lua_State *L)
 	return 0;
 }
 
+/** pool:close(): kills and reaps every box not yet waited for; idempotent
+ * (also __close and __gc). */
+static int l_pool_close(lua_State *L)
+{
+	return pool_close(L, check_idle_pool(L));
+}
+
 /* __gc: as close, never raising (a pool is not collected inside its own
  * wait: the wait holds it) */
 static int l_pool_gc(lua_State *L)
 {
-	struct pool *p = check_pool(L);
-	p->closed = 1;
-	for (size_t i = 0; i < MAX_PARALLEL; i++)
-		if (p->job[i])
-			pool_free(L, p, i);
-	return 0;
+	return pool_close(L, check_pool(L));
 }
 
 static int l_pool_tostring(lua_State *L)

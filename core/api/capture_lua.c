@@ -246,35 +246,24 @@ int sbx_capture_parse(lua_State *L, int idx, int anchor, struct sbx_box *b,
 static void push_file(lua_State *L, const struct sbx_capfile *f)
 {
 	lua_createtable(L, 0, 8);
-	lua_pushstring(L, f->path);
-	lua_setfield(L, -2, "path");
-	lua_pushstring(L, f->type);
-	lua_setfield(L, -2, "type");
-	lua_pushinteger(L, f->mode);
-	lua_setfield(L, -2, "mode");
-	lua_pushinteger(L, f->size);
-	lua_setfield(L, -2, "size");
+	sbx_set_str(L, "path", f->path);
+	sbx_set_str(L, "type", f->type);
+	sbx_set_int(L, "mode", f->mode);
+	sbx_set_int(L, "size", f->size);
 	if (f->hx)
 		sbx_push_hashes(L, f->hx); /* sha256 among them */
 	else if (f->hashed) {
-		lua_pushstring(L, f->sha256);
-		lua_setfield(L, -2, "sha256");
+		sbx_set_str(L, "sha256", f->sha256);
 	}
-	if (f->link) {
-		lua_pushstring(L, f->link);
-		lua_setfield(L, -2, "link");
-	}
+	if (f->link)
+		sbx_set_str(L, "link", f->link);
 	if (f->filetype && f->mime) {
-		lua_pushstring(L, f->filetype);
-		lua_setfield(L, -2, "filetype");
-		lua_pushstring(L, f->mime);
-		lua_setfield(L, -2, "mime");
+		sbx_set_str(L, "filetype", f->filetype);
+		sbx_set_str(L, "mime", f->mime);
 	}
-	if (f->err) {
-		lua_pushstring(L, f->err == EFBIG ? "bound"
-						  : sbx_errno_name(f->err));
-		lua_setfield(L, -2, "unread");
-	}
+	if (f->err)
+		sbx_set_str(L, "unread",
+			    f->err == EFBIG ? "bound" : sbx_errno_name(f->err));
 	if (f->markers) {
 		lua_newtable(L);
 		for (int i = 0, k = 0; i < CAP_MARKERS; i++)
@@ -285,13 +274,11 @@ static void push_file(lua_State *L, const struct sbx_capfile *f)
 		lua_setfield(L, -2, "markers");
 	}
 	if (f->kept) {
-		lua_pushstring(L, f->kept);
-		lua_setfield(L, -2, "kept");
+		sbx_set_str(L, "kept", f->kept);
 	} else if (f->keep_err) {
-		lua_pushstring(L, f->keep_err == EFBIG
-				      ? "bound"
-				      : sbx_errno_name(f->keep_err));
-		lua_setfield(L, -2, "not_kept");
+		sbx_set_str(L, "not_kept",
+			    f->keep_err == EFBIG ? "bound"
+						 : sbx_errno_name(f->keep_err));
 	}
 }
 
@@ -308,10 +295,8 @@ static void push_full(lua_State *L, const struct sbx_capstate *cs)
 		if (!(r->full & (1u << i)))
 			continue;
 		lua_createtable(L, 0, 2);
-		lua_pushstring(L, cs->spec->places[i]);
-		lua_setfield(L, -2, "path");
-		lua_pushinteger(L, (lua_Integer)r->full_size[i]);
-		lua_setfield(L, -2, "size");
+		sbx_set_str(L, "path", cs->spec->places[i]);
+		sbx_set_int(L, "size", (lua_Integer)r->full_size[i]);
 		lua_rawseti(L, -2, ++n);
 	}
 	lua_setfield(L, -2, "places_full");
@@ -330,15 +315,13 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 	int untyped = cs->insp.skipped > 0;
 	/* the files and executed memfds left untyped: the worker's budget
 	 * spent, the worker lost, the run's count of files passed */
-	lua_pushinteger(L, (lua_Integer)cs->insp.skipped);
-	lua_setfield(L, -2, "inspect_skipped");
+	sbx_set_int(L, "inspect_skipped", (lua_Integer)cs->insp.skipped);
 	lua_pushnumber(L, cs->insp.used); /* seconds of the worker's CPU */
 	lua_setfield(L, -2, "inspect_cpu");
 	if (!cs->spec)
 		return;
 	if (!r || !r->done) {
-		lua_pushboolean(L, 1);
-		lua_setfield(L, -2, "files_missing");
+		sbx_set_bool(L, "files_missing", 1);
 		return;
 	}
 	lua_createtable(L, (int)r->n, 0);
@@ -351,18 +334,12 @@ void sbx_capture_push(lua_State *L, const struct sbx_capstate *cs)
 	if (r->hit_entries || r->hit_depth || r->hit_read || r->hit_keep ||
 	    r->hit_types || untyped || r->partial) {
 		lua_newtable(L);
-		lua_pushboolean(L, r->hit_entries);
-		lua_setfield(L, -2, "entries");
-		lua_pushboolean(L, r->hit_depth);
-		lua_setfield(L, -2, "depth");
-		lua_pushboolean(L, r->hit_read);
-		lua_setfield(L, -2, "read");
-		lua_pushboolean(L, r->hit_keep);
-		lua_setfield(L, -2, "keep");
-		lua_pushboolean(L, r->hit_types || untyped);
-		lua_setfield(L, -2, "types");
-		lua_pushboolean(L, r->partial);
-		lua_setfield(L, -2, "partial");
+		sbx_set_bool(L, "entries", r->hit_entries);
+		sbx_set_bool(L, "depth", r->hit_depth);
+		sbx_set_bool(L, "read", r->hit_read);
+		sbx_set_bool(L, "keep", r->hit_keep);
+		sbx_set_bool(L, "types", r->hit_types || untyped);
+		sbx_set_bool(L, "partial", r->partial);
 		lua_setfield(L, -2, "files_bounds");
 	}
 }

@@ -19,12 +19,9 @@ static const char *const sources[] = {NULL, "explicit", "own", "created"};
 static void push_bits(lua_State *L, unsigned bits)
 {
 	lua_createtable(L, 0, 3);
-	lua_pushboolean(L, bits & SBX_CG_MEMORY);
-	lua_setfield(L, -2, "memory");
-	lua_pushboolean(L, bits & SBX_CG_PIDS);
-	lua_setfield(L, -2, "pids");
-	lua_pushboolean(L, bits & SBX_CG_CPU);
-	lua_setfield(L, -2, "cpu");
+	sbx_set_bool(L, "memory", bits & SBX_CG_MEMORY);
+	sbx_set_bool(L, "pids", bits & SBX_CG_PIDS);
+	sbx_set_bool(L, "cpu", bits & SBX_CG_CPU);
 }
 
 static const char *opt_base(lua_State *L, int idx)
@@ -50,32 +47,19 @@ static int l_cgroup_probe(lua_State *L)
 	if (r < 0)
 		return sbx_fail(L, "cgroup base", base ? base : "(probe)", -r);
 	lua_createtable(L, 0, 10);
-	lua_pushboolean(L, b->usable);
-	lua_setfield(L, -2, "usable");
-	lua_pushboolean(L, b->v2);
-	lua_setfield(L, -2, "v2");
-	if (b->mount[0]) {
-		lua_pushstring(L, b->mount);
-		lua_setfield(L, -2, "mount");
-	}
-	if (b->path[0]) {
-		lua_pushstring(L, b->path);
-		lua_setfield(L, -2, "base");
-	}
-	if (b->source) {
-		lua_pushstring(L, sources[b->source]);
-		lua_setfield(L, -2, "source");
-	}
+	sbx_set_bool(L, "usable", b->usable);
+	sbx_set_bool(L, "v2", b->v2);
+	sbx_set_text(L, "mount", b->mount);
+	sbx_set_text(L, "base", b->path);
+	if (b->source)
+		sbx_set_str(L, "source", sources[b->source]);
 	push_bits(L, b->enabled);
 	lua_setfield(L, -2, "controllers");
 	push_bits(L, b->available);
 	lua_setfield(L, -2, "available");
-	lua_pushboolean(L, b->kill);
-	lua_setfield(L, -2, "kill");
-	if (b->reason[0]) {
-		lua_pushstring(L, b->reason);
-		lua_setfield(L, -2, b->usable ? "note" : "reason");
-	}
+	sbx_set_bool(L, "kill", b->kill);
+	if (b->reason[0])
+		sbx_set_str(L, b->usable ? "note" : "reason", b->reason);
 	return 1;
 }
 
@@ -167,10 +151,8 @@ static int l_cg_kill(lua_State *L)
 
 static void set_count(lua_State *L, const char *k, int64_t v)
 {
-	if (v >= 0) {
-		lua_pushinteger(L, (lua_Integer)v);
-		lua_setfield(L, -2, k);
-	}
+	if (v >= 0)
+		sbx_set_int(L, k, (lua_Integer)v);
 }
 
 /** cg:events() -> {oom, oom_kill, memory_peak, pids_max, pids_current,
@@ -252,10 +234,6 @@ void sbx_open_cgroup(lua_State *L)
 	static const luaL_Reg f[] = {{"cgroup_probe", l_cgroup_probe},
 				     {"cgroup_create", l_cgroup_create},
 				     {NULL, NULL}};
-	static const luaL_Reg meta[] = {{"__close", l_cg_remove},
-					{"__gc", l_cg_remove},
-					{"__tostring", l_cg_tostring},
-					{NULL, NULL}};
-	sbx_new_class(L, CGROUP, meta, m);
+	sbx_new_closable(L, CGROUP, l_cg_remove, l_cg_tostring, m);
 	luaL_setfuncs(L, f, 0);
 }

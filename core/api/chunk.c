@@ -171,8 +171,7 @@ int sbx_chunk_load(lua_State *L, const char *path)
 		compiled = load_compiled(L, path, lua_tostring(L, -1)) == 0;
 		if (compiled) {
 			lua_getfield(L, -3, "compiled");
-			lua_pushboolean(L, 1);
-			lua_setfield(L, -2, path);
+			sbx_set_bool(L, path, 1);
 			lua_pop(L, 1);
 			lua_replace(L, -3);
 		}
@@ -219,8 +218,7 @@ void sbx_chunk_setup(lua_State *L, const char *dir)
 	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !trusted(&st))
 		return;
 	lua_createtable(L, 0, 2);
-	lua_pushstring(L, dir);
-	lua_setfield(L, -2, "dir");
+	sbx_set_str(L, "dir", dir);
 	lua_pushvalue(L, -2);
 	lua_setfield(L, -2, "compiled");
 	lua_setfield(L, LUA_REGISTRYINDEX, CHUNKS);

@@ -16,42 +16,30 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-static void set_int(lua_State *L, const char *k, lua_Integer v)
-{
-	lua_pushinteger(L, v);
-	lua_setfield(L, -2, k);
-}
-
-static void set_str(lua_State *L, const char *k, const char *v)
-{
-	lua_pushstring(L, v);
-	lua_setfield(L, -2, k);
-}
-
 /* What every event says: its kind, process and parent, time, answer and
  * call. */
 static void push_event_call(lua_State *L, const struct sbx_event *e,
 			    const char *sc)
 {
-	set_str(L, "kind", sbx_event_kind(e->kind));
+	sbx_set_str(L, "kind", sbx_event_kind(e->kind));
 	if (e->pid)
-		set_int(L, "pid", e->pid);
-	set_int(L, "ppid", e->ppid); /* 0: outside the box, or unknown */
-	set_int(L, "time_ms", (lua_Integer)e->time_ms);
-	set_str(L, "answer", sbx_answer_name(e->answer));
-	set_str(L, "syscall", sc);
-	set_int(L, "nr", e->nr);
+		sbx_set_int(L, "pid", e->pid);
+	sbx_set_int(L, "ppid", e->ppid); /* 0: outside the box, or unknown */
+	sbx_set_int(L, "time_ms", (lua_Integer)e->time_ms);
+	sbx_set_str(L, "answer", sbx_answer_name(e->answer));
+	sbx_set_str(L, "syscall", sc);
+	sbx_set_int(L, "nr", e->nr);
 	if (e->answer == SBX_ANS_DENY && e->err)
-		set_str(L, "errno", sbx_errno_name(e->err));
+		sbx_set_str(L, "errno", sbx_errno_name(e->err));
 	if (e->path[0])
-		set_str(L, "path", e->path);
+		sbx_set_str(L, "path", e->path);
 	if (e->path_len)
-		set_int(L, "path_cut", (lua_Integer)e->path_len);
+		sbx_set_int(L, "path_cut", (lua_Integer)e->path_len);
 	if (e->to[0])
-		set_str(L, e->kind == SBX_EV_EXEC ? "cwd" : "to", e->to);
+		sbx_set_str(L, e->kind == SBX_EV_EXEC ? "cwd" : "to", e->to);
 	if (e->to_len)
-		set_int(L, e->kind == SBX_EV_EXEC ? "cwd_cut" : "to_cut",
-			(lua_Integer)e->to_len);
+		sbx_set_int(L, e->kind == SBX_EV_EXEC ? "cwd_cut" : "to_cut",
+			    (lua_Integer)e->to_len);
 }
 
 /* The fields of the kinds that have flags, sizes or a signal. */
@@ -61,24 +49,22 @@ static void push_event_args(lua_State *L, const struct sbx_event *e)
 	    e->kind == SBX_EV_PTRACE ||
 	    ((e->kind == SBX_EV_DELETE || e->kind == SBX_EV_RENAME) &&
 	     e->flags))
-		set_int(L, "flags", (lua_Integer)e->flags);
-	if (e->kind == SBX_EV_CLONE) {
-		lua_pushboolean(L, e->ns != 0);
-		lua_setfield(L, -2, "namespaces");
-	}
+		sbx_set_int(L, "flags", (lua_Integer)e->flags);
+	if (e->kind == SBX_EV_CLONE)
+		sbx_set_bool(L, "namespaces", e->ns != 0);
 	if (e->kind == SBX_EV_MMAP || e->kind == SBX_EV_PROTECT) {
-		set_int(L, "size", (lua_Integer)e->size);
-		set_int(L, "prot", (lua_Integer)e->flags);
+		sbx_set_int(L, "size", (lua_Integer)e->size);
+		sbx_set_int(L, "prot", (lua_Integer)e->flags);
 	}
 	if (e->kind == SBX_EV_MEMFD)
-		set_int(L, "flags", (lua_Integer)e->flags);
+		sbx_set_int(L, "flags", (lua_Integer)e->flags);
 	if (e->kind == SBX_EV_SYSCALL && e->nr == SYS_mknod)
-		set_int(L, "mode", (lua_Integer)e->flags);
+		sbx_set_int(L, "mode", (lua_Integer)e->flags);
 	if (e->kind == SBX_EV_SIGNAL) {
-		set_int(L, "target", (lua_Integer)e->target);
-		set_int(L, "signal", e->sig);
+		sbx_set_int(L, "target", (lua_Integer)e->target);
+		sbx_set_int(L, "signal", e->sig);
 		if (e->sig > 0 && e->sig < 65)
-			set_str(L, "signame", sbx_signal_name(e->sig));
+			sbx_set_str(L, "signame", sbx_signal_name(e->sig));
 	}
 }
 
@@ -87,28 +73,28 @@ static void push_event_addr(lua_State *L, const struct sbx_event *e)
 {
 	/* a socket() the profile watches: its family and type, no address */
 	if (e->kind == SBX_EV_SYSCALL && e->family)
-		set_str(L, "family",
-			e->family == AF_INET	? "inet"
-			: e->family == AF_INET6 ? "inet6"
-			: e->family == AF_UNIX	? "unix"
-						: "other");
+		sbx_set_str(L, "family",
+			    e->family == AF_INET    ? "inet"
+			    : e->family == AF_INET6 ? "inet6"
+			    : e->family == AF_UNIX  ? "unix"
+						    : "other");
 	if (e->kind == SBX_EV_SYSCALL && e->socktype == SOCK_RAW)
-		set_str(L, "protocol", "raw");
+		sbx_set_str(L, "protocol", "raw");
 	/* a call of no kind of its own: its first argument, as auditd's
 	 * SYSCALL record has it (syslog's action, a descriptor, a flag) */
 	if (e->kind == SBX_EV_SYSCALL)
-		set_int(L, "a0", (lua_Integer)e->a0);
+		sbx_set_int(L, "a0", (lua_Integer)e->a0);
 	if (e->addr[0]) {
-		set_str(L, "addr", e->addr);
-		set_str(L, "family",
-			e->family == AF_INET	? "inet"
-			: e->family == AF_INET6 ? "inet6"
-			: e->family == AF_UNIX	? "unix"
-						: "other");
+		sbx_set_str(L, "addr", e->addr);
+		sbx_set_str(L, "family",
+			    e->family == AF_INET    ? "inet"
+			    : e->family == AF_INET6 ? "inet6"
+			    : e->family == AF_UNIX  ? "unix"
+						    : "other");
 	}
 	if (e->socktype == SOCK_STREAM || e->socktype == SOCK_DGRAM)
-		set_str(L, "protocol",
-			e->socktype == SOCK_STREAM ? "tcp" : "udp");
+		sbx_set_str(L, "protocol",
+			    e->socktype == SOCK_STREAM ? "tcp" : "udp");
 }
 
 /* An exec's argv, and the digest of a memfd it ran. */
@@ -120,32 +106,29 @@ static void push_event_exec(lua_State *L, const struct sbx_event *e)
 	for (size_t o = 0; o < e->argv_len; o += strlen(e->argv + o) + 1)
 		lua_pushstring(L, e->argv + o), lua_rawseti(L, -2, i++);
 	lua_setfield(L, -2, "argv");
-	if (e->argv_cut) {
-		lua_pushboolean(L, 1);
-		lua_setfield(L, -2, "argv_cut");
-	}
+	if (e->argv_cut)
+		sbx_set_bool(L, "argv_cut", 1);
 	/* the last argument kept cut: its whole length */
 	if (e->argv_cut_len)
-		set_int(L, "arg_cut", (lua_Integer)e->argv_cut_len);
+		sbx_set_int(L, "arg_cut", (lua_Integer)e->argv_cut_len);
 	/* the executed file was a memfd (notify.c exec_memfd: from the
 	 * descriptor itself, never from the path the program named) */
-	if (e->memfd >= 0) {
-		lua_pushboolean(L, 1);
-		lua_setfield(L, -2, "memfd");
-	}
+	if (e->memfd >= 0)
+		sbx_set_bool(L, "memfd", 1);
 	if (e->sha256[0]) {
-		set_str(L, "sha256", e->sha256);
-		set_int(L, "size", (lua_Integer)e->size);
+		sbx_set_str(L, "sha256", e->sha256);
+		sbx_set_int(L, "size", (lua_Integer)e->size);
 	}
 	if (e->type[0] && e->mime[0]) {
-		set_str(L, "type", e->type);
-		set_str(L, "mime", e->mime);
+		sbx_set_str(L, "type", e->type);
+		sbx_set_str(L, "mime", e->mime);
 	}
 	/* the file's lookup in the box at the call (notify.c exec_lookup):
 	 * "found", or the errno the exec cannot escape */
 	if (e->exec_err >= 0)
-		set_str(L, "result",
-			e->exec_err ? sbx_errno_name(e->exec_err) : "found");
+		sbx_set_str(L, "result",
+			    e->exec_err ? sbx_errno_name(e->exec_err)
+					: "found");
 }
 
 void sbx_push_event(lua_State *L, const struct sbx_event *e)
@@ -164,9 +147,9 @@ void sbx_push_event(lua_State *L, const struct sbx_event *e)
 	if (e->kind == SBX_EV_EXEC)
 		push_event_exec(L, e);
 	if (e->limit)
-		set_int(L, "limit", (lua_Integer)e->limit);
+		sbx_set_int(L, "limit", (lua_Integer)e->limit);
 	if (e->count > 1)
-		set_int(L, "count", (lua_Integer)e->count);
+		sbx_set_int(L, "count", (lua_Integer)e->count);
 }
 
 void sbx_push_events(lua_State *L, const struct sbx_notify *n)
@@ -191,12 +174,13 @@ void sbx_push_summaries(lua_State *L, const struct sbx_evlog *l)
 	for (size_t i = 0; i < l->nagg; i++) {
 		const struct sbx_agg *a = &l->agg[i];
 		lua_createtable(L, 0, 6);
-		set_str(L, "kind", sbx_event_kind(a->kind));
-		set_str(L, "answer", sbx_answer_name(a->answer));
+		sbx_set_str(L, "kind", sbx_event_kind(a->kind));
+		sbx_set_str(L, "answer", sbx_answer_name(a->answer));
 		if (a->dir[0])
-			set_str(L, "dir", a->dir);
-		set_int(L, "count", (lua_Integer)a->count);
-		set_int(L, "kept", (lua_Integer)a->samples); /* in events too */
+			sbx_set_str(L, "dir", a->dir);
+		sbx_set_int(L, "count", (lua_Integer)a->count);
+		sbx_set_int(L, "kept",
+			    (lua_Integer)a->samples); /* in events too */
 		sbx_push_event(L, &a->first);
 		lua_setfield(L, -2, "first");
 		if (a->count > 1) {
@@ -215,18 +199,17 @@ void sbx_push_scripts(lua_State *L, struct sbx_scripts *c)
 		const struct sbx_script *s = &c->s[i];
 		const struct sbx_script *t = s->same >= 0 ? &c->s[s->same] : s;
 		lua_createtable(L, 0, 9);
-		set_int(L, "pid", s->pid);
-		set_str(L, "image", s->image);
-		set_str(L, "language", s->lang);
-		set_str(L, "source", s->source);
+		sbx_set_int(L, "pid", s->pid);
+		sbx_set_str(L, "image", s->image);
+		sbx_set_str(L, "language", s->lang);
+		sbx_set_str(L, "source", s->source);
 		if (s->sha256[0])
-			set_str(L, "sha256", s->sha256);
-		set_int(L, "size", (lua_Integer)s->size);
-		lua_pushboolean(L, s->cut || t->cut);
-		lua_setfield(L, -2, "cut");
+			sbx_set_str(L, "sha256", s->sha256);
+		sbx_set_int(L, "size", (lua_Integer)s->size);
+		sbx_set_bool(L, "cut", s->cut || t->cut);
 		/* a text seen before is the earlier entry's, named once */
 		if (s->same >= 0)
-			set_int(L, "same", (lua_Integer)s->same + 1);
+			sbx_set_int(L, "same", (lua_Integer)s->same + 1);
 		lua_pushlstring(L, s->text ? (const char *)s->text : "",
 				s->text ? s->len : 0);
 		lua_setfield(L, -2, "text");
@@ -239,9 +222,10 @@ void sbx_push_lost(lua_State *L, const struct sbx_evlog *l)
 	lua_newtable(L);
 	for (int k = 0; k < SBX_EV_COUNT; k++)
 		if (l->lost[k])
-			set_int(L, sbx_event_kind(k), (lua_Integer)l->lost[k]);
+			sbx_set_int(L, sbx_event_kind(k),
+				    (lua_Integer)l->lost[k]);
 	if (l->nomem)
-		set_int(L, "memory", (lua_Integer)l->nomem);
+		sbx_set_int(L, "memory", (lua_Integer)l->nomem);
 }
 
 int sbx_lua_rule(void *ctx, const struct sbx_event *e, char *error, size_t size)

@@ -80,23 +80,6 @@ static int fail_open(lua_State *L, const char *path, int err)
 	return sbx_fail(L, "open", path, err);
 }
 
-static const char *kind(mode_t m)
-{
-	if (S_ISLNK(m))
-		return "a symlink";
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "an unknown kind of file";
-}
-
 /* A path argument: a string without NUL bytes. */
 static const char *check_path(lua_State *L, int idx)
 {
@@ -139,7 +122,7 @@ static int open_regular(const char *path, const char **what)
 	if (fstat(fd, &st) < 0)
 		goto fail;
 	if (!S_ISREG(st.st_mode)) {
-		*what = kind(st.st_mode);
+		*what = sbx_mode_words(st.st_mode);
 		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
 		goto fail;
 	}
@@ -295,27 +278,39 @@ static int l_file_write(lua_State *L)
 	return 1;
 }
 
-/* close(), __gc and __close: idempotent. */
+/* close(), __gc and __close of an sbx.file or an sbx.dir: idempotent. */
+static int close_fd(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	return 0;
+}
+
+/* __tostring of an sbx.file or an sbx.dir (argument 1) of class cls: the
+ * path it was opened by (its user value), or that it is closed. */
+static int push_name(lua_State *L, const char *cls, int fd)
+{
+	if (fd < 0) {
+		lua_pushfstring(L, "%s (closed)", cls);
+		return 1;
+	}
+	lua_getiuservalue(L, 1, 1);
+	lua_pushfstring(L, "%s (%s)", cls, lua_tostring(L, -1));
+	return 1;
+}
+
 static int l_file_close(lua_State *L)
 {
 	struct sbx_file *f = luaL_checkudata(L, 1, SBX_FILE);
-	if (f->fd >= 0) {
-		close(f->fd);
-		f->fd = -1;
-	}
-	return 0;
+	return close_fd(&f->fd);
 }
 
 static int l_file_tostring(lua_State *L)
 {
 	struct sbx_file *f = luaL_checkudata(L, 1, SBX_FILE);
-	if (f->fd < 0) {
-		lua_pushliteral(L, SBX_FILE " (closed)");
-		return 1;
-	}
-	lua_getiuservalue(L, 1, 1);
-	lua_pushfstring(L, SBX_FILE " (%s)", lua_tostring(L, -1));
-	return 1;
+	return push_name(L, SBX_FILE, f->fd);
 }
 
 /* ---- sbx.dir ---- */
@@ -379,7 +374,7 @@ static int name_free(int dirfd, const char *name, const char **what)
 		return errno == ENOENT ? 0 : -errno;
 	if (S_ISREG(st.st_mode))
 		return 0;
-	*what = kind(st.st_mode);
+	*what = sbx_mode_words(st.st_mode);
 	return -EEXIST;
 }
 
@@ -555,10 +550,8 @@ static int l_dir_list(lua_State *L)
 			    strcmp(e->d_name, "..") == 0)
 				continue;
 			lua_createtable(L, 0, 2);
-			lua_pushstring(L, e->d_name);
-			lua_setfield(L, -2, "name");
-			lua_pushstring(L, t == DT_REG ? "file" : "dir");
-			lua_setfield(L, -2, "type");
+			sbx_set_str(L, "name", e->d_name);
+			sbx_set_str(L, "type", t == DT_REG ? "file" : "dir");
 			lua_rawseti(L, 2, i++);
 		}
 	err = errno;
@@ -570,44 +563,25 @@ static int l_dir_list(lua_State *L)
 	return 1;
 }
 
-/* close(), __gc and __close: idempotent. */
 static int l_dir_close(lua_State *L)
 {
 	struct dir *d = luaL_checkudata(L, 1, DIR_CLASS);
-	if (d->fd >= 0) {
-		close(d->fd);
-		d->fd = -1;
-	}
-	return 0;
+	return close_fd(&d->fd);
 }
 
 static int l_dir_tostring(lua_State *L)
 {
 	struct dir *d = luaL_checkudata(L, 1, DIR_CLASS);
-	if (d->fd < 0) {
-		lua_pushliteral(L, DIR_CLASS " (closed)");
-		return 1;
-	}
-	lua_getiuservalue(L, 1, 1);
-	lua_pushfstring(L, DIR_CLASS " (%s)", lua_tostring(L, -1));
-	return 1;
+	return push_name(L, DIR_CLASS, d->fd);
 }
 
 void sbx_open_file(lua_State *L)
 {
-	static const luaL_Reg dir_meta[] = {{"__gc", l_dir_close},
-					    {"__close", l_dir_close},
-					    {"__tostring", l_dir_tostring},
-					    {NULL, NULL}};
 	static const luaL_Reg dir_methods[] = {{"check", l_dir_check},
 					       {"write", l_dir_write},
 					       {"list", l_dir_list},
 					       {"close", l_dir_close},
 					       {NULL, NULL}};
-	static const luaL_Reg file_meta[] = {{"__gc", l_file_close},
-					     {"__close", l_file_close},
-					     {"__tostring", l_file_tostring},
-					     {NULL, NULL}};
 	static const luaL_Reg file_methods[] = {{"stat", l_file_stat},
 						{"read", l_file_read},
 						{"write", l_file_write},
@@ -618,7 +592,9 @@ void sbx_open_file(lua_State *L)
 				     {"descriptor", l_descriptor},
 				     {"open_dir", l_open_dir},
 				     {NULL, NULL}};
-	sbx_new_class(L, SBX_FILE, file_meta, file_methods);
-	sbx_new_class(L, DIR_CLASS, dir_meta, dir_methods);
+	sbx_new_closable(L, SBX_FILE, l_file_close, l_file_tostring,
+			 file_methods);
+	sbx_new_closable(L, DIR_CLASS, l_dir_close, l_dir_tostring,
+			 dir_methods);
 	luaL_setfuncs(L, f, 0);
 }

@@ -1022,10 +1022,8 @@ static void push_refusals(lua_State *L, const struct filter *f)
 	for (size_t i = 0; i < f->nerrnos; i++) {
 		const struct sbx_notify_errno *e = &f->errnos[i];
 		lua_createtable(L, 0, 3);
-		lua_pushinteger(L, e->nr);
-		lua_setfield(L, -2, "nr");
-		lua_pushinteger(L, e->err);
-		lua_setfield(L, -2, "errno");
+		sbx_set_int(L, "nr", e->nr);
+		sbx_set_int(L, "errno", e->err);
 		lua_createtable(L, (int)e->ncmp, 0);
 		for (unsigned k = 0; k < e->ncmp; k++) {
 			const struct sbx_arg_cmp *c = &e->cmp[k];
@@ -1057,16 +1055,11 @@ static int l_info(lua_State *L)
 	lua_Integer n;
 
 	lua_createtable(L, 0, 6);
-	lua_pushinteger(L, f->prog.len);
-	lua_setfield(L, -2, "insns");
-	lua_pushinteger(L, (lua_Integer)f->nrules);
-	lua_setfield(L, -2, "rules");
-	lua_pushboolean(L, f->notify);
-	lua_setfield(L, -2, "notify");
-	lua_pushboolean(L, f->exec_notified);
-	lua_setfield(L, -2, "exec_notified");
-	lua_pushboolean(L, f->locks);
-	lua_setfield(L, -2, "locks");
+	sbx_set_int(L, "insns", f->prog.len);
+	sbx_set_int(L, "rules", (lua_Integer)f->nrules);
+	sbx_set_bool(L, "notify", f->notify);
+	sbx_set_bool(L, "exec_notified", f->exec_notified);
+	sbx_set_bool(L, "locks", f->locks);
 	/* {[nr] = errno}: the calls refused with an errno the supervisor
 	 * also names ({errno = E, notify = true}) */
 	lua_createtable(L, 0, (int)f->nerrnos);
@@ -1243,10 +1236,6 @@ void sbx_open_filter(lua_State *L)
 	    {"dump", l_dump},	  {"info", l_info},
 	    {"load", l_load},	  {"close", l_close},
 	    {NULL, NULL}};
-	static const luaL_Reg meta[] = {{"__gc", l_close},
-					{"__close", l_close},
-					{"__tostring", l_tostring},
-					{NULL, NULL}};
 	static const luaL_Reg funcs[] = {{"filter", l_filter},
 					 {"filter_bpf", l_filter_bpf},
 					 {"filter_abi", l_filter_abi},
@@ -1254,6 +1243,6 @@ void sbx_open_filter(lua_State *L)
 					 {"syscall_number", l_syscall_number},
 					 {NULL, NULL}};
 
-	sbx_new_class(L, FILTER_MT, meta, methods);
+	sbx_new_closable(L, FILTER_MT, l_close, l_tostring, methods);
 	luaL_setfuncs(L, funcs, 0);
 }

@@ -26,16 +26,18 @@
 void sbx_push_stat(lua_State *L, const struct stat *st)
 {
 	lua_createtable(L, 0, 6);
-	lua_pushstring(L, sbx_mode_type(st->st_mode));
-	lua_setfield(L, -2, "type");
-	lua_pushinteger(L, st->st_mode & 07777);
-	lua_setfield(L, -2, "mode");
-	lua_pushinteger(L, st->st_uid);
-	lua_setfield(L, -2, "uid");
-	lua_pushinteger(L, st->st_gid);
-	lua_setfield(L, -2, "gid");
-	lua_pushinteger(L, st->st_size);
-	lua_setfield(L, -2, "size");
+	sbx_set_str(L, "type", sbx_mode_type(st->st_mode));
+	sbx_set_owner(L, st);
+	sbx_set_int(L, "size", st->st_size);
+}
+
+/* st's permission bits (mode, without the type), uid and gid into the
+ * table on top: what sbx_push_stat and a walk's record both say. */
+void sbx_set_owner(lua_State *L, const struct stat *st)
+{
+	sbx_set_int(L, "mode", st->st_mode & 07777);
+	sbx_set_int(L, "uid", st->st_uid);
+	sbx_set_int(L, "gid", st->st_gid);
 }
 
 /** core.lstat(path) -> { type, mode, uid, gid, size, link } without
@@ -129,20 +131,11 @@ static int l_sha256(lua_State *L)
  * (ssdeep and tlsh absent when there is none) */
 void sbx_push_hashes(lua_State *L, const struct sbx_hash_hex *h)
 {
-	lua_pushstring(L, h->md5);
-	lua_setfield(L, -2, "md5");
-	lua_pushstring(L, h->sha1);
-	lua_setfield(L, -2, "sha1");
-	lua_pushstring(L, h->sha256);
-	lua_setfield(L, -2, "sha256");
-	if (h->ssdeep[0]) {
-		lua_pushstring(L, h->ssdeep);
-		lua_setfield(L, -2, "ssdeep");
-	}
-	if (h->tlsh[0]) {
-		lua_pushstring(L, h->tlsh);
-		lua_setfield(L, -2, "tlsh");
-	}
+	sbx_set_str(L, "md5", h->md5);
+	sbx_set_str(L, "sha1", h->sha1);
+	sbx_set_str(L, "sha256", h->sha256);
+	sbx_set_text(L, "ssdeep", h->ssdeep);
+	sbx_set_text(L, "tlsh", h->tlsh);
 }
 
 /** core.hashes(s) -> {md5, sha1, sha256, ssdeep, tlsh}: hex digests (tlsh

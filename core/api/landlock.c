@@ -186,10 +186,8 @@ static int l_abi(lua_State *L)
 	lua_pushinteger(L, abi);
 	lua_newtable(L);
 	for (size_t i = 0; i < NRIGHTS; i++)
-		if (rights[i].abi <= abi) {
-			lua_pushboolean(L, 1);
-			lua_setfield(L, -2, rights[i].name);
-		}
+		if (rights[i].abi <= abi)
+			sbx_set_bool(L, rights[i].name, 1);
 	return 2;
 }
 

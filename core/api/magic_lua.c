@@ -178,13 +178,9 @@ static int l_yara_compile(lua_State *L)
 	struct sbx_yara_source *src;
 	unsigned char *blob = NULL;
 	size_t len = 0;
-	lua_Integer n;
+	lua_Integer n = sbx_check_list(L, YARA_SOURCES,
+				       "a list of 1 to 4096 sources expected");
 	int r;
-	luaL_checktype(L, 1, LUA_TTABLE);
-	lua_settop(L, 1);
-	n = luaL_len(L, 1);
-	luaL_argcheck(L, n >= 1 && n <= YARA_SOURCES, 1,
-		      "a list of 1 to 4096 sources expected");
 	src = lua_newuserdatauv(L, (size_t)n * sizeof *src, 0);
 	for (lua_Integer i = 1; i <= n; i++) {
 		size_t tl;
@@ -319,12 +315,9 @@ static void push_inline(lua_State *L, struct sbx_yara_inline *k, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		lua_createtable(L, 0, 3);
-		lua_pushstring(L, k[i].sha256);
-		lua_setfield(L, -2, "sha256");
-		lua_pushinteger(L, (lua_Integer)k[i].len);
-		lua_setfield(L, -2, "size");
-		lua_pushstring(L, k[i].text);
-		lua_setfield(L, -2, "text");
+		sbx_set_str(L, "sha256", k[i].sha256);
+		sbx_set_int(L, "size", (lua_Integer)k[i].len);
+		sbx_set_str(L, "text", k[i].text);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 }

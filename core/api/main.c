@@ -670,12 +670,9 @@ static void open_sbx(struct interp *in, lua_State *L)
 	lua_pop(L, 2);
 
 	lua_createtable(L, 0, 5);
-	lua_pushstring(L, in->luadir);
-	lua_setfield(L, -2, "luadir");
-	lua_pushstring(L, in->moddir);
-	lua_setfield(L, -2, "moddir");
-	lua_pushstring(L, in->luacdir);
-	lua_setfield(L, -2, "luacdir");
+	sbx_set_str(L, "luadir", in->luadir);
+	sbx_set_str(L, "moddir", in->moddir);
+	sbx_set_str(L, "luacdir", in->luacdir);
 	sbx_chunk_setup(L, in->luacdir);
 	lua_setfield(L, -2, "compiled");
 	lua_pushliteral(L, SBX_VERSION);

@@ -95,14 +95,10 @@ static int l_ns_ids(lua_State *L)
 static int l_ids(lua_State *L)
 {
 	lua_createtable(L, 0, 4);
-	lua_pushinteger(L, getuid());
-	lua_setfield(L, -2, "uid");
-	lua_pushinteger(L, geteuid());
-	lua_setfield(L, -2, "euid");
-	lua_pushinteger(L, getgid());
-	lua_setfield(L, -2, "gid");
-	lua_pushinteger(L, getegid());
-	lua_setfield(L, -2, "egid");
+	sbx_set_int(L, "uid", getuid());
+	sbx_set_int(L, "euid", geteuid());
+	sbx_set_int(L, "gid", getgid());
+	sbx_set_int(L, "egid", getegid());
 	return 1;
 }
 

@@ -12,18 +12,12 @@
 void sbx_push_sample(lua_State *L, const struct sbx_sample *s)
 {
 	lua_createtable(L, 0, 6);
-	lua_pushinteger(L, (lua_Integer)s->processes);
-	lua_setfield(L, -2, "processes");
-	lua_pushinteger(L, (lua_Integer)s->tasks);
-	lua_setfield(L, -2, "tasks");
-	lua_pushinteger(L, (lua_Integer)s->memory);
-	lua_setfield(L, -2, "memory");
-	lua_pushinteger(L, (lua_Integer)s->rss_anon);
-	lua_setfield(L, -2, "rss_anon");
-	lua_pushinteger(L, (lua_Integer)s->rss_shmem);
-	lua_setfield(L, -2, "rss_shmem");
-	lua_pushboolean(L, s->truncated);
-	lua_setfield(L, -2, "truncated");
+	sbx_set_int(L, "processes", (lua_Integer)s->processes);
+	sbx_set_int(L, "tasks", (lua_Integer)s->tasks);
+	sbx_set_int(L, "memory", (lua_Integer)s->memory);
+	sbx_set_int(L, "rss_anon", (lua_Integer)s->rss_anon);
+	sbx_set_int(L, "rss_shmem", (lua_Integer)s->rss_shmem);
+	sbx_set_bool(L, "truncated", s->truncated);
 }
 
 /** core.sample(pid) -> {processes, tasks, memory, rss_anon, rss_shmem,

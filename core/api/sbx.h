@@ -58,6 +58,8 @@ struct sbx_box {
 struct stat;
 /* fs.c: pushes { type, mode, uid, gid, size } */
 SBX_LOCAL void sbx_push_stat(lua_State *L, const struct stat *st);
+/* fs.c: sets mode (the permission bits), uid and gid of the table on top */
+SBX_LOCAL void sbx_set_owner(lua_State *L, const struct stat *st);
 struct sbx_hash_hex;
 /* a digest set's fields into the table on top (core/api/fs.c) */
 SBX_LOCAL void sbx_push_hashes(lua_State *L, const struct sbx_hash_hex *h);
@@ -76,11 +78,22 @@ SBX_LOCAL lua_Integer sbx_opt_int(lua_State *L, int idx, const char *k,
 				  lua_Integer max);
 SBX_LOCAL const char *sbx_opt_str(lua_State *L, int idx, const char *k,
 				  const char *def);
+/* t[k] = v for the table on top; set_text: only a string not empty */
+SBX_LOCAL void sbx_set_int(lua_State *L, const char *k, lua_Integer v);
+SBX_LOCAL void sbx_set_num(lua_State *L, const char *k, lua_Number v);
+SBX_LOCAL void sbx_set_bool(lua_State *L, const char *k, int v);
+SBX_LOCAL void sbx_set_str(lua_State *L, const char *k, const char *v);
+SBX_LOCAL void sbx_set_text(lua_State *L, const char *k, const char *s);
+SBX_LOCAL lua_Integer sbx_check_list(lua_State *L, lua_Integer max,
+				     const char *msg);
 SBX_LOCAL void *sbx_anchor(lua_State *L, int anchor, size_t size);
 SBX_LOCAL const char *sbx_anchor_str(lua_State *L, int anchor, int idx);
 SBX_LOCAL void sbx_anchor_value(lua_State *L, int anchor, int idx);
 SBX_LOCAL void sbx_new_class(lua_State *L, const char *name,
 			     const luaL_Reg *meta, const luaL_Reg *methods);
+SBX_LOCAL void sbx_new_closable(lua_State *L, const char *name,
+				lua_CFunction close, lua_CFunction tostring,
+				const luaL_Reg *methods);
 
 /* ---- per-area registration ---- */
 SBX_LOCAL void sbx_open_util(lua_State *L);

@@ -42,12 +42,10 @@ static void push_dropped(lua_State *L, const struct sbx_sink *s)
 	};
 	lua_Integer all = 0;
 	for (int k = 0; k < SBX_SINK_KINDS; k++) {
-		lua_pushinteger(L, (lua_Integer)s->dropped[k]);
-		lua_setfield(L, -2, names[k]);
+		sbx_set_int(L, names[k], (lua_Integer)s->dropped[k]);
 		all += (lua_Integer)s->dropped[k];
 	}
-	lua_pushinteger(L, all);
-	lua_setfield(L, -2, "sink_dropped");
+	sbx_set_int(L, "sink_dropped", all);
 }
 
 void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
@@ -59,17 +57,15 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 	for (size_t i = 0; i < s->nev; i++) {
 		const struct sbx_sink_event *e = &s->ev[i];
 		lua_createtable(L, 0, 10);
-		lua_pushstring(L, e->dns ? "dns" : "traffic");
-		lua_setfield(L, -2, "kind");
+		sbx_set_str(L, "kind", e->dns ? "dns" : "traffic");
 		push_addr(L, e->saddr);
 		lua_setfield(L, -2, "source");
-		lua_pushinteger(L, e->sport);
-		lua_setfield(L, -2, "source_port");
+		sbx_set_int(L, "source_port", e->sport);
 		if (e->dns) {
 			lua_pushlstring(L, e->data, e->len);
 			lua_setfield(L, -2, "name");
-			lua_pushstring(L, type_name(e->qtype, tb, sizeof tb));
-			lua_setfield(L, -2, "type");
+			sbx_set_str(L, "type",
+				    type_name(e->qtype, tb, sizeof tb));
 			if (e->answer == 1)
 				push_addr(L, s->plan->addr);
 			else
@@ -78,17 +74,13 @@ void sbx_sink_push(lua_State *L, const struct sbx_sink *s)
 			lua_setfield(L, -2, "answer");
 			push_addr(L, e->addr);
 			lua_setfield(L, -2, "address");
-			lua_pushinteger(L, (lua_Integer)e->count);
-			lua_setfield(L, -2, "count");
+			sbx_set_int(L, "count", (lua_Integer)e->count);
 		} else {
-			lua_pushstring(L, e->udp ? "udp" : "tcp");
-			lua_setfield(L, -2, "protocol");
+			sbx_set_str(L, "protocol", e->udp ? "udp" : "tcp");
 			push_addr(L, e->addr);
 			lua_setfield(L, -2, "address");
-			lua_pushinteger(L, e->port);
-			lua_setfield(L, -2, "port");
-			lua_pushinteger(L, (lua_Integer)e->bytes);
-			lua_setfield(L, -2, "bytes");
+			sbx_set_int(L, "port", e->port);
+			sbx_set_int(L, "bytes", (lua_Integer)e->bytes);
 			lua_pushlstring(L, e->data, e->len);
 			lua_setfield(L, -2, "data");
 			if (e->bytes > e->len) {
@@ -198,16 +190,12 @@ void sbx_open_sink(lua_State *L)
 	lua_createtable(L, 0, 5);
 	lua_pushliteral(L, SINK_ADDRESS);
 	lua_setfield(L, -2, "address");
-	lua_pushstring(L, inet_ntop(AF_INET, &a, ip, sizeof ip));
-	lua_setfield(L, -2, "resolver");
-	lua_pushinteger(L, SBX_SINK_PORTS);
-	lua_setfield(L, -2, "max_ports");
-	lua_pushinteger(L, SBX_SINK_CAP);
-	lua_setfield(L, -2, "cap");
+	sbx_set_str(L, "resolver", inet_ntop(AF_INET, &a, ip, sizeof ip));
+	sbx_set_int(L, "max_ports", SBX_SINK_PORTS);
+	sbx_set_int(L, "cap", SBX_SINK_CAP);
 	lua_createtable(L, 0, 4);
 	for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
-		lua_pushinteger(L, budgets[i].n);
-		lua_setfield(L, -2, budgets[i].name);
+		sbx_set_int(L, budgets[i].name, budgets[i].n);
 	}
 	lua_setfield(L, -2, "budget");
 	lua_setfield(L, -2, "sink_fixed");

@@ -767,6 +767,5 @@ void sbx_open_spec(lua_State *L)
 {
 	static const luaL_Reg f[] = {{"box", l_box}, {NULL, NULL}};
 	luaL_setfuncs(L, f, 0);
-	lua_pushinteger(L, SLEEP_SKIP_MAX);
-	lua_setfield(L, -2, "sleep_skip_max");
+	sbx_set_int(L, "sleep_skip_max", SLEEP_SKIP_MAX);
 }

@@ -194,6 +194,52 @@ const char *sbx_opt_str(lua_State *L, int idx, const char *k, const char *def)
 	return s;
 }
 
+/* The setters of a field of the table on top of the stack, t[k] = v, as
+ * luaposix's pushintegerfield and its kin; a NULL string sets nil. */
+void sbx_set_int(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+void sbx_set_num(lua_State *L, const char *k, lua_Number v)
+{
+	lua_pushnumber(L, v);
+	lua_setfield(L, -2, k);
+}
+
+void sbx_set_bool(lua_State *L, const char *k, int v)
+{
+	lua_pushboolean(L, v);
+	lua_setfield(L, -2, k);
+}
+
+void sbx_set_str(lua_State *L, const char *k, const char *v)
+{
+	lua_pushstring(L, v);
+	lua_setfield(L, -2, k);
+}
+
+/* t[k] = s only when s is a string that is not empty: a text field left
+ * blank (or never set) is absent from the table. */
+void sbx_set_text(lua_State *L, const char *k, const char *s)
+{
+	if (s && s[0])
+		sbx_set_str(L, k, s);
+}
+
+/* The length of the list that is argument 1, the only argument kept: it
+ * must hold from 1 to max values, else raises msg as a bad argument. */
+lua_Integer sbx_check_list(lua_State *L, lua_Integer max, const char *msg)
+{
+	lua_Integer n;
+	luaL_checktype(L, 1, LUA_TTABLE);
+	lua_settop(L, 1);
+	n = luaL_len(L, 1);
+	luaL_argcheck(L, n >= 1 && n <= max, 1, msg);
+	return n;
+}
+
 /* Allocates size bytes owned by the anchor table at index anchor: the
  * memory lives as long as the anchor (a box's user value) does. */
 void *sbx_anchor(lua_State *L, int anchor, size_t size)
@@ -231,6 +277,18 @@ void sbx_new_class(lua_State *L, const char *name, const luaL_Reg *meta,
 		lua_setfield(L, -2, "__index");
 	}
 	lua_pop(L, 1);
+}
+
+/* Registers a class whose objects have one idempotent close (a method,
+ * in methods, under its own name) that serves as __gc and __close too. */
+void sbx_new_closable(lua_State *L, const char *name, lua_CFunction close,
+		      lua_CFunction tostring, const luaL_Reg *methods)
+{
+	const luaL_Reg meta[] = {{"__gc", close},
+				 {"__close", close},
+				 {"__tostring", tostring},
+				 {NULL, NULL}};
+	sbx_new_class(L, name, meta, methods);
 }
 
 void sbx_open_util(lua_State *L)

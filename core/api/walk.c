@@ -97,23 +97,13 @@ static void push_record(lua_State *L, int list, const char *path,
 			const char *action, const struct stat *st, int err)
 {
 	lua_createtable(L, 0, 7);
-	lua_pushstring(L, path);
-	lua_setfield(L, -2, "path");
-	lua_pushstring(L, action);
-	lua_setfield(L, -2, "action");
-	if (st) {
-		lua_pushinteger(L, st->st_mode & 07777);
-		lua_setfield(L, -2, "mode");
-		lua_pushinteger(L, st->st_uid);
-		lua_setfield(L, -2, "uid");
-		lua_pushinteger(L, st->st_gid);
-		lua_setfield(L, -2, "gid");
-	}
+	sbx_set_str(L, "path", path);
+	sbx_set_str(L, "action", action);
+	if (st)
+		sbx_set_owner(L, st);
 	if (err) {
-		lua_pushinteger(L, err);
-		lua_setfield(L, -2, "errno");
-		lua_pushstring(L, sbx_errno_name(err));
-		lua_setfield(L, -2, "errname");
+		sbx_set_int(L, "errno", err);
+		sbx_set_str(L, "errname", sbx_errno_name(err));
 	}
 	lua_rawseti(L, list, (lua_Integer)lua_rawlen(L, list) + 1);
 }
@@ -284,12 +274,9 @@ static void push_walk_result(lua_State *L, int found, int errs,
 	lua_setfield(L, -2, "found");
 	lua_pushvalue(L, errs);
 	lua_setfield(L, -2, "errors");
-	lua_pushinteger(L, entries);
-	lua_setfield(L, -2, "entries");
-	if (truncated) {
-		lua_pushstring(L, truncated);
-		lua_setfield(L, -2, "truncated");
-	}
+	sbx_set_int(L, "entries", entries);
+	if (truncated)
+		sbx_set_str(L, "truncated", truncated);
 }
 
 /* Walks top as c says and returns 1 result table, or the failure triple
@@ -353,13 +340,31 @@ static const char *check_top(lua_State *L)
 	return top;
 }
 
-/* The walk's bounds from the options table at 2 (the one owner of their
- * ranges): max_depth, max_entries. */
-static void opt_bounds(lua_State *L, struct walk_cfg *c)
+/* Checks path and opts (arguments 1 and 2) before any side effect, then
+ * walks as c says.  opts: max_depth and max_entries (this is the one owner
+ * of their ranges); a clearing walk (not c->find) takes uid and dry_run
+ * too. */
+static int walk_args(lua_State *L, struct walk_cfg *c)
 {
-	c->max_depth = sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
-	c->max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES, 1,
-				     (lua_Integer)1 << 40);
+	/* a find takes the last two */
+	static const char *const keys[] = {"uid", "dry_run", "max_depth",
+					   "max_entries", NULL};
+	const char *top = check_top(L);
+
+	if (!lua_isnoneornil(L, 2)) {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		sbx_check_keys(L, 2, 2, c->find ? keys + 2 : keys);
+		if (!c->find) {
+			c->uid = sbx_opt_int(L, 2, "uid", -1, 0, 0xfffffffe);
+			c->dry_run = sbx_opt_bool(L, 2, "dry_run", 0);
+		}
+		c->max_depth =
+		    sbx_opt_int(L, 2, "max_depth", DEF_DEPTH, 1, HARD_DEPTH);
+		c->max_entries = sbx_opt_int(L, 2, "max_entries", DEF_ENTRIES,
+					     1, (lua_Integer)1 << 40);
+	}
+	lua_settop(L, 2);
+	return walk_tree(L, top, c);
 }
 
 /** core.clear_setid(path [, opts]) -> result, or nil, msg, errno when path
@@ -371,24 +376,11 @@ static void opt_bounds(lua_State *L, struct walk_cfg *c)
  * (dry_run), "kept" (another owner) or "failed". */
 static int l_clear_setid(lua_State *L)
 {
-	static const char *const keys[] = {"uid", "dry_run", "max_depth",
-					   "max_entries", NULL};
 	struct walk_cfg c = {.find = 0,
 			     .uid = -1,
 			     .max_depth = DEF_DEPTH,
 			     .max_entries = DEF_ENTRIES};
-	const char *top = check_top(L);
-
-	/* every argument before any side effect */
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		sbx_check_keys(L, 2, 2, keys);
-		c.uid = sbx_opt_int(L, 2, "uid", -1, 0, 0xfffffffe);
-		c.dry_run = sbx_opt_bool(L, 2, "dry_run", 0);
-		opt_bounds(L, &c);
-	}
-	lua_settop(L, 2);
-	return walk_tree(L, top, &c);
+	return walk_args(L, &c);
 }
 
 /** core.find_sockets(path [, opts]) -> result, or nil, msg, errno when path
@@ -398,21 +390,12 @@ static int l_clear_setid(lua_State *L)
  * truncated = nil | "depth" | "entries" }; paths are relative to path. */
 static int l_find_sockets(lua_State *L)
 {
-	static const char *const keys[] = {"max_depth", "max_entries", NULL};
 	struct walk_cfg c = {.find = 1,
 			     .type = S_IFSOCK,
 			     .uid = -1,
 			     .max_depth = DEF_DEPTH,
 			     .max_entries = DEF_ENTRIES};
-	const char *top = check_top(L);
-
-	if (!lua_isnoneornil(L, 2)) {
-		luaL_checktype(L, 2, LUA_TTABLE);
-		sbx_check_keys(L, 2, 2, keys);
-		opt_bounds(L, &c);
-	}
-	lua_settop(L, 2);
-	return walk_tree(L, top, &c);
+	return walk_args(L, &c);
 }
 
 void sbx_open_walk(lua_State *L)

@@ -211,9 +211,7 @@ static int l_worker(lua_State *L)
 {
 	const char *argv[MAX_ARGS + 2];
 	char blob[32768];
-	luaL_checktype(L, 1, LUA_TTABLE);
-	lua_Integer n = luaL_len(L, 1);
-	luaL_argcheck(L, n >= 1 && n <= MAX_ARGS, 1, "1 to 256 arguments");
+	lua_Integer n = sbx_check_list(L, MAX_ARGS, "1 to 256 arguments");
 	argv[0] = "sbxlua";
 	luaL_argcheck(L, copy_args(L, n, blob, sizeof blob, argv) == 0, 1,
 		      "arguments longer than 32 KiB");
@@ -278,13 +276,10 @@ static void push_status(lua_State *L, int status)
 {
 	lua_createtable(L, 0, 2);
 	if (WIFSIGNALED(status)) {
-		lua_pushinteger(L, WTERMSIG(status));
-		lua_setfield(L, -2, "signal");
-		lua_pushstring(L, sbx_signal_name(WTERMSIG(status)));
-		lua_setfield(L, -2, "signame");
+		sbx_set_int(L, "signal", WTERMSIG(status));
+		sbx_set_str(L, "signame", sbx_signal_name(WTERMSIG(status)));
 	} else {
-		lua_pushinteger(L, WEXITSTATUS(status));
-		lua_setfield(L, -2, "exit");
+		sbx_set_int(L, "exit", WEXITSTATUS(status));
 	}
 }
 
@@ -426,13 +421,6 @@ static int l_worker_read(lua_State *L)
 	return 2;
 }
 
-static const luaL_Reg meta[] = {
-    {"__gc", l_close},
-    {"__close", l_close},
-    {"__tostring", l_tostring},
-    {NULL, NULL},
-};
-
 static const luaL_Reg methods[] = {
     {"send", l_send}, {"close_input", l_close_input},
     {"kill", l_kill}, {"wait", l_wait},
@@ -450,6 +438,6 @@ static const luaL_Reg funcs[] = {
 
 void sbx_open_worker(lua_State *L)
 {
-	sbx_new_class(L, WORKER, meta, methods);
+	sbx_new_closable(L, WORKER, l_close, l_tostring, methods);
 	luaL_setfuncs(L, funcs, 0);
 }

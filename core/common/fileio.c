@@ -143,21 +143,38 @@ void sbx_fsize_restore(const struct sbx_fsize *s)
 	sigaction(SIGXFSZ, &s->sa, NULL);
 }
 
+/* The kinds of file by the type bits of a mode: the name Lua and the
+ * result see (sbx_mode_type), and the words a message says (a refusal
+ * to open one, sbx_mode_words). */
+static const struct {
+	mode_t fmt;
+	const char *type, *words;
+} kinds[] = {
+    {S_IFREG, "file", "a regular file"},
+    {S_IFDIR, "dir", "a directory"},
+    {S_IFLNK, "link", "a symlink"},
+    {S_IFCHR, "char", "a character device"},
+    {S_IFBLK, "block", "a block device"},
+    {S_IFIFO, "fifo", "a FIFO"},
+    {S_IFSOCK, "socket", "a socket"},
+};
+
+static int kind_of(mode_t m)
+{
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		if ((m & S_IFMT) == kinds[k].fmt)
+			return (int)k;
+	return -1;
+}
+
 const char *sbx_mode_type(mode_t m)
 {
-	if (S_ISREG(m))
-		return "file";
-	if (S_ISDIR(m))
-		return "dir";
-	if (S_ISLNK(m))
-		return "link";
-	if (S_ISCHR(m))
-		return "char";
-	if (S_ISBLK(m))
-		return "block";
-	if (S_ISFIFO(m))
-		return "fifo";
-	if (S_ISSOCK(m))
-		return "socket";
-	return "other";
+	int k = kind_of(m);
+	return k < 0 ? "other" : kinds[k].type;
+}
+
+const char *sbx_mode_words(mode_t m)
+{
+	int k = kind_of(m);
+	return k < 0 ? "an unknown kind of file" : kinds[k].words;
 }

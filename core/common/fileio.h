@@ -48,6 +48,9 @@ SBX_LOCAL ssize_t sbx_pread_all(int fd, void *buf, size_t n);
 /* The name of a file's type by its mode, as Lua and the result see it:
  * "file", "dir", "link", "char", "block", "fifo", "socket", else "other" */
 SBX_LOCAL const char *sbx_mode_type(mode_t m);
+/* The same for a message: "a directory", "a symlink", "a FIFO", ..., else
+ * "an unknown kind of file" */
+SBX_LOCAL const char *sbx_mode_words(mode_t m);
 
 /* Writes n bytes of buf to fd in as many writes as it takes (EINTR
  * retried; a write of 0 bytes is -EIO).  0 or -errno. */

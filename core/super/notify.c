@@ -290,7 +290,6 @@ int sbx_task_mem(pid_t pid, uint64_t addr, void *buf, size_t size)
 static int status_ids(int dfd, int *levels, pid_t *ppid)
 {
 	char buf[4096], *s;
-	int pid = 0;
 	*levels = 0;
 	*ppid = 0;
 	if (dfd < 0 || sbx_read_once_at(dfd, "status", 0, buf, sizeof buf) <= 0)
@@ -299,18 +298,7 @@ static int status_ids(int dfd, int *levels, pid_t *ppid)
 	if (s)
 		*ppid = (pid_t)strtol(s + 6, NULL, 10);
 	s = strstr(buf, "\nNStgid:");
-	if (!s)
-		return 0;
-	for (s += 8; *s && *s != '\n';) {
-		char *e;
-		long v = strtol(s, &e, 10);
-		if (e == s)
-			break;
-		pid = (int)v;
-		(*levels)++;
-		s = e;
-	}
-	return pid;
+	return s ? sbx_pid_list_last(s + 8, levels) : 0;
 }
 
 /*
@@ -669,6 +657,23 @@ static int nr_fchmodat2(void)
 	return nr;
 }
 
+/* e is a call of this kind on the path at addr (against dirfd): 1. */
+static int on_path(pid_t pid, struct sbx_event *e, int kind, int dirfd,
+		   uint64_t addr)
+{
+	e->kind = kind;
+	e->path_len = read_path(pid, dirfd, addr, e->path, sizeof e->path);
+	return 1;
+}
+
+/* e is a call of this kind on the file open as fd in the task: 1. */
+static int on_fd(pid_t pid, struct sbx_event *e, int kind, uint64_t fd)
+{
+	e->kind = kind;
+	e->path_len = fd_path(pid, fd, e->path, sizeof e->path);
+	return 1;
+}
+
 /* The file calls that change what is on disk: a delete, a rename or an
  * attribute change, named as an open is (the path against the cwd or
  * dirfd; an f* variant's descriptor by its /proc link).  0: not one. */
@@ -682,31 +687,19 @@ static int describe_file(pid_t pid, const struct seccomp_data *d,
 	switch (nr) {
 	case SYS_unlink:
 	case SYS_rmdir:
-		e->kind = SBX_EV_DELETE;
-		e->path_len =
-		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
-		return 1;
+		return on_path(pid, e, SBX_EV_DELETE, AT_FDCWD, a[0]);
 	case SYS_unlinkat:
-		e->kind = SBX_EV_DELETE;
-		e->path_len =
-		    read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
 		e->flags = a[2];
-		return 1;
+		return on_path(pid, e, SBX_EV_DELETE, (int)a[0], a[1]);
 	case SYS_rename:
-		e->kind = SBX_EV_RENAME;
-		e->path_len =
-		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
 		e->to_len = read_path(pid, AT_FDCWD, a[1], e->to, sizeof e->to);
-		return 1;
+		return on_path(pid, e, SBX_EV_RENAME, AT_FDCWD, a[0]);
 	case SYS_renameat:
 	case SYS_renameat2:
-		e->kind = SBX_EV_RENAME;
-		e->path_len =
-		    read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
 		e->to_len =
 		    read_path(pid, (int)a[2], a[3], e->to, sizeof e->to);
 		e->flags = nr == SYS_renameat2 ? a[4] : 0;
-		return 1;
+		return on_path(pid, e, SBX_EV_RENAME, (int)a[0], a[1]);
 	case SYS_chmod:
 	case SYS_chown:
 	case SYS_lchown:
@@ -716,30 +709,20 @@ static int describe_file(pid_t pid, const struct seccomp_data *d,
 	case SYS_lsetxattr:
 	case SYS_removexattr:
 	case SYS_lremovexattr:
-		e->kind = SBX_EV_ATTRIBUTE;
-		e->path_len =
-		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
-		return 1;
+		return on_path(pid, e, SBX_EV_ATTRIBUTE, AT_FDCWD, a[0]);
 	case SYS_fchmod:
 	case SYS_fchown:
 	case SYS_fsetxattr:
 	case SYS_fremovexattr:
-		e->kind = SBX_EV_ATTRIBUTE;
-		e->path_len = fd_path(pid, a[0], e->path, sizeof e->path);
-		return 1;
+		return on_fd(pid, e, SBX_EV_ATTRIBUTE, a[0]);
 	case SYS_fchmodat:
 	case SYS_fchownat:
 	case SYS_futimesat:
 	case SYS_utimensat:
-		e->kind = SBX_EV_ATTRIBUTE;
 		/* utimensat(fd, NULL, ...) is futimens(fd) */
 		if (nr == SYS_utimensat && a[1] == 0)
-			e->path_len =
-			    fd_path(pid, a[0], e->path, sizeof e->path);
-		else
-			e->path_len = read_path(pid, (int)a[0], a[1], e->path,
-						sizeof e->path);
-		return 1;
+			return on_fd(pid, e, SBX_EV_ATTRIBUTE, a[0]);
+		return on_path(pid, e, SBX_EV_ATTRIBUTE, (int)a[0], a[1]);
 	default:
 		return 0;
 	}
@@ -795,9 +778,8 @@ static void describe_open(pid_t pid, const struct seccomp_data *d,
 {
 	const __u64 *a = d->args;
 	int at = d->nr == SYS_openat || d->nr == SYS_openat2;
-	e->kind = SBX_EV_OPEN;
-	e->path_len = read_path(pid, at ? (int)a[0] : AT_FDCWD,
-				at ? a[1] : a[0], e->path, sizeof e->path);
+	on_path(pid, e, SBX_EV_OPEN, at ? (int)a[0] : AT_FDCWD,
+		at ? a[1] : a[0]);
 	if (d->nr == SYS_open)
 		e->flags = a[1];
 	else if (d->nr == SYS_openat)
@@ -1226,14 +1208,11 @@ static void describe_exec(pid_t pid, const struct seccomp_data *d,
 {
 	const __u64 *a = d->args;
 
-	e->kind = SBX_EV_EXEC;
 	if (d->nr == SYS_execve) {
-		e->path_len =
-		    read_path(pid, AT_FDCWD, a[0], e->path, sizeof e->path);
+		on_path(pid, e, SBX_EV_EXEC, AT_FDCWD, a[0]);
 		read_argv(pid, a[1], e);
 	} else {
-		e->path_len =
-		    read_path(pid, (int)a[0], a[1], e->path, sizeof e->path);
+		on_path(pid, e, SBX_EV_EXEC, (int)a[0], a[1]);
 		read_argv(pid, a[2], e);
 	}
 	e->memfd = exec_memfd(pid, d, e);

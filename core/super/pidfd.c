@@ -59,15 +59,11 @@ pid_t sbx_pidfd_pid(int pidfd)
 	return s ? (pid_t)strtol(s + 5, NULL, 10) : 0;
 }
 
-pid_t sbx_pidfd_nspid(int pidfd, int *levels)
+pid_t sbx_pid_list_last(const char *s, int *levels)
 {
-	char buf[512], *s;
 	pid_t pid = 0;
 	*levels = 0;
-	if (fdinfo(pidfd, buf, sizeof buf) < 0 ||
-	    !(s = strstr(buf, "\nNSpid:")))
-		return 0;
-	for (s += 7; *s && *s != '\n';) {
+	while (*s && *s != '\n') {
 		char *e;
 		long v = strtol(s, &e, 10);
 		if (e == s)
@@ -76,6 +72,18 @@ pid_t sbx_pidfd_nspid(int pidfd, int *levels)
 		(*levels)++;
 		s = e;
 	}
+	return pid;
+}
+
+pid_t sbx_pidfd_nspid(int pidfd, int *levels)
+{
+	char buf[512], *s;
+	pid_t pid;
+	*levels = 0;
+	if (fdinfo(pidfd, buf, sizeof buf) < 0 ||
+	    !(s = strstr(buf, "\nNSpid:")))
+		return 0;
+	pid = sbx_pid_list_last(s + 7, levels);
 	return pid > 0 ? pid : 0;
 }
 

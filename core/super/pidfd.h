@@ -32,6 +32,10 @@ SBX_LOCAL pid_t sbx_pidfd_pid(int pidfd);
  * last of its fdinfo's NSpid: line) and in how many it is seen from ours
  * (*levels); 0 once its number has been freed, or unknown. */
 SBX_LOCAL pid_t sbx_pidfd_nspid(int pidfd, int *levels);
+/* The last number of a line of pids in /proc (NSpid:'s, NStgid:'s; s
+ * just past the name) and how many the line holds (*levels); 0 and 0 for
+ * none. */
+SBX_LOCAL pid_t sbx_pid_list_last(const char *s, int *levels);
 /* /proc/<pid> of the pidfd's task (O_PATH, close-on-exec): opened, then
  * the pidfd must still name pid, so that the number was not freed in
  * between and the directory is that task's; -errno (-ESRCH: it was). */
