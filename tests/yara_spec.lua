@@ -261,6 +261,34 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 		assert.are.same({}, res.yara.stopped)
 	end)
 
+	it("a payload executed from memory past 64 KiB is scanned whole, from the copy --keep holds of it", function()
+		local dir, rm = S.tmpdir()
+		-- true only of more than the worker's 64 KiB head
+		local rules = rules_file(dir, "big.yar", "rule elf_big { condition: uint32(0) == 0x464c457f and "
+			.. "filesize > 100KB }\n")
+		os.execute("chmod 0755 " .. S.q(dir))
+		local keep = dir .. "/keep"
+		local _, err, _, res = S.json_run("--explore", "--keep", keep, "--yara", rules, "python3", "-c",
+			"import os; fd = os.memfd_create('big'); os.write(fd, open('/bin/ls', 'rb').read()); "
+			.. "os.execve(fd, ['ls', '/'], {})")
+		local want = S.sh("sha256sum /bin/ls"):match("^(%x+)")
+		local copy = S.read(keep .. "/memfd/" .. want)
+		local mode = S.sh("stat -c %a " .. S.q(keep .. "/memfd"))
+		rm()
+		assert(res and res.yara, err)
+		local seen
+		for _, m in ipairs(res.yara.matches) do
+			if m.what == "memfd" then seen = m end
+		end
+		assert(seen, err)
+		assert.are.equal("elf_big", seen.rule)
+		assert.truthy(seen.file:find("^/memfd:big"), seen.file)
+		assert.are.same({}, res.yara.stopped)
+		assert(copy, "no copy of the payload under --keep's memfd/")
+		assert.are.equal(want, require("sbx.core").sha256(copy))
+		assert.are.equal("700\n", mode)
+	end)
+
 	it("a rule that takes too long is stopped by libyara's timeout and named, not a hang", function()
 		local dir, rm = S.tmpdir()
 		local rules = rules_file(dir, "slow.yar", "rule slow { condition: for all i in (0..filesize) : "

@@ -430,6 +430,7 @@ static int copy_stdin(lua_State *L, struct jobs *js, const int *idx, size_t n,
 		sbx_job_init(&js->job[i]);
 		/* a memfd it executes is typed against its run's budget */
 		js->job[i].nt.insp = &js->job[i].cap.insp;
+		js->job[i].nt.cap = &js->job[i].cap;
 		js->n = i + 1;
 		if (fail[i].what)
 			continue;
@@ -720,6 +721,7 @@ static int l_pool_start(lua_State *L)
 	}
 	sbx_job_init(j);
 	j->nt.insp = &j->cap.insp;
+	j->nt.cap = &j->cap;
 	io = b->io;
 	if (b->in_file) {
 		io.in_pread = !b->in_file->stream;

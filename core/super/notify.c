@@ -996,6 +996,60 @@ static void add_memfd(struct sbx_notify *n, const void *head, size_t len,
  * hashed is what the memfd held at the call: another thread of the
  * program could write to it before the kernel reads it, which the docs
  * say. */
+/* --keep: the copy of an executed memfd's payload, made as it is hashed,
+ * under the keep directory's memfd/ (0700): written as memfd/.part, named
+ * memfd/<sha256> once whole (keep_memfd_end).  The keep directory is
+ * sbxlua's (0700, held by descriptor since before the box existed); the
+ * box names nothing here.  The copy's descriptor and *dir, or -1. */
+static int keep_memfd_open(const struct sbx_notify *n, int *dir)
+{
+	int kfd = n->cap && n->cap->spec ? n->cap->spec->keep_fd : -1;
+	int fd;
+	*dir = -1;
+	if (kfd < 0 || (mkdirat(kfd, "memfd", 0700) < 0 && errno != EEXIST))
+		return -1;
+	*dir = openat(kfd, "memfd",
+		      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*dir < 0)
+		return -1;
+	fd =
+	    openat(*dir, ".part",
+		   O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		close(*dir);
+		*dir = -1;
+	}
+	return fd;
+}
+
+/* Ends a copy keep_memfd_open began: named by sha256 when whole (ok),
+ * else removed. */
+static void keep_memfd_end(int fd, int dir, int ok, const char *sha256)
+{
+	if (fd < 0)
+		return;
+	if (close(fd) < 0)
+		ok = 0;
+	if (!ok || renameat(dir, ".part", dir, sha256) < 0)
+		unlinkat(dir, ".part", 0);
+	close(dir);
+}
+
+/* Writes all of buf to fd; 0, or -1 (the copy is dropped). */
+static int write_all(int fd, const unsigned char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
 static void hash_memfd(struct sbx_notify *n, struct sbx_event *e)
 {
 	static unsigned char buf[1 << 16], head[SBX_MAGIC_BYTES];
@@ -1004,7 +1058,7 @@ static void hash_memfd(struct sbx_notify *n, struct sbx_event *e)
 	size_t head_len = 0;
 	off_t at = 0;
 	ssize_t r;
-	int copy = exec_copy;
+	int copy = exec_copy, kept, kdir, keep_ok = 1;
 
 	exec_copy = -1;
 	if (copy < 0)
@@ -1014,20 +1068,25 @@ static void hash_memfd(struct sbx_notify *n, struct sbx_event *e)
 		return;
 	}
 	sbx_hashes_init(&h);
+	kept = keep_memfd_open(n, &kdir);
 	while (at <= MEMFD_HASH_MAX &&
 	       (r = pread(copy, buf, sizeof buf, at)) > 0) {
 		if (at == 0) /* the head, to type */
 			memcpy(head, buf, head_len = (size_t)r);
 		sbx_hashes_update(&h, buf, (size_t)r);
+		if (kept >= 0 && write_all(kept, buf, (size_t)r) < 0)
+			keep_ok = 0;
 		at += r;
 	}
 	close(copy);
 	n->hashed += (uint64_t)at;
 	if (at > MEMFD_HASH_MAX) {
+		keep_memfd_end(kept, kdir, 0, NULL);
 		sbx_hashes_free(&h);
 		return; /* hashed and typed only when read whole */
 	}
 	sbx_hashes_final(&h, &hx);
+	keep_memfd_end(kept, kdir, keep_ok, hx.sha256);
 	memcpy(e->sha256, hx.sha256, sizeof e->sha256);
 	e->size = (uint64_t)at;
 	add_memfd(n, head, head_len, &hx);

@@ -286,6 +286,10 @@ struct sbx_notify {
 	/* the run's share of the inspection worker (its owner links it:
 	 * box.c); NULL: executed memfds are not typed */
 	struct sbx_inspect_run *insp;
+	/* the run's written places (box.c links it): with --keep, each
+	 * executed memfd's payload is copied as it is hashed (notify.c
+	 * keep_memfd); NULL: none */
+	const struct sbx_capstate *cap;
 	/* the executed memfds' payloads asked of the worker this run, by
 	 * sha256 (notify.c type_memfd): each once; its type filled when the
 	 * worker answers, an event's taken as the events are pushed (the

@@ -265,7 +265,9 @@ local function memfd_matches(scan, res, kept, known)
 		end
 	end
 	for _, f in ipairs(b.files_dropped or {}) do
-		if f.executed_from_memory and f.sha256 then
+		if f.executed_from_memory and f.sha256 and known[f.sha256] == "whole" then
+			by[f.sha256] = nil -- scanned whole from its copy (`memfd_items`)
+		elseif f.executed_from_memory and f.sha256 then
 			local file, k = tostring(f.path or "memfd"), by[f.sha256]
 			if k and (f.size or 0) <= HEAD then
 				add(k.text, file)
@@ -284,6 +286,26 @@ local function memfd_matches(scan, res, kept, known)
 	end
 end
 
+-- The memory payloads of a run whose copies the supervisor kept as it
+-- hashed them (`keep`/memfd/SHA256, core/super/notify.c keep_memfd), each
+-- once, as items to scan whole; only a copy whose bytes have the sha256
+-- the exec recorded.
+local function memfd_items(res, keep)
+	local b = type(res) == "table" and type(res.behaviour) == "table" and res.behaviour or {}
+	local items, seen = {}, {}
+	for _, f in ipairs(keep and b.files_dropped or {}) do
+		local sha = f.executed_from_memory and f.sha256
+		if type(sha) == "string" and sha:match("^%x+$") and #sha == 64 and not seen[sha] then
+			seen[sha] = true
+			local bytes = kept_bytes(keep, "memfd/" .. sha)
+			if bytes and core.sha256(bytes) == sha then
+				items[#items + 1] = { file = tostring(f.path or "memfd"), what = "memfd", data = bytes, sha256 = sha }
+			end
+		end
+	end
+	return items
+end
+
 --- Starts a run's scan of its memory payloads: the rules loaded by the
 -- workers of the run, which scan each payload's first 64 KiB as they
 -- type it (`over_run` reads what they found).
@@ -299,6 +321,7 @@ function SET:over_run(sample, data, res, keep)
 	if getmetatable(self) ~= SET then bad("over_run", 1, "sbx.yara.rules expected") end
 	local kept, lost = core.yara_inline()
 	local items, missing = M.items(sample, data, res, keep)
+	for _, it in ipairs(memfd_items(res, keep)) do items[#items + 1] = it end
 	local scan, msg = self:scan(items)
 	if not scan then
 		scan = { matches = {}, stopped = {}, cut = {} }
@@ -307,8 +330,12 @@ function SET:over_run(sample, data, res, keep)
 		end
 	end
 	for _, m in ipairs(missing) do scan.stopped[#scan.stopped + 1] = m end
+	-- the heads of what was scanned whole, and the payloads so scanned
 	local known = {}
 	for _, it in ipairs(items) do known[core.sha256(it.data:sub(1, HEAD))] = true end
+	for _, it in ipairs(items) do
+		if it.what == "memfd" then known[it.sha256] = "whole" end
+	end
 	memfd_matches(scan, res, kept, known)
 	if lost > 0 then
 		scan.stopped[#scan.stopped + 1] = { file = ("%d more files' heads"):format(lost), what = "memfd",
