@@ -154,12 +154,7 @@ local rules = {
 		exec = { "^shutdown", "^reboot", "^halt", "^poweroff", "^init [06]$", "^telinit [06]$",
 			"^systemctl .*reboot", "^systemctl .*poweroff", "^systemctl .*halt", "^systemctl .*kexec" },
 		write = { "^/proc/sysrq%-trigger$" },
-		check = function(_, F)
-			for _, r in ipairs(F.refused) do
-				if r.call == "reboot" then return "called reboot (refused)" end
-			end
-			return nil
-		end },
+		check = function(_, F) return rulekit.refused_call(F, { reboot = true }) end },
 	T { id = "T1531", name = "account_removal", tactic = "impact", severity = 7,
 		what = "locked or removed an account",
 		exec = { "^passwd .*%-l", "^passwd .*%-%-lock", "^passwd .*%-d", "^usermod .*%-L", "^usermod .*%-%-lock",

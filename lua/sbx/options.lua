@@ -13,6 +13,7 @@ local cli = require "sbx.cli"
 local limits = require "sbx.limits"
 local report = require "sbx.report"
 local sink = require "sbx.sink"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -372,9 +373,13 @@ local function takes(opt, script)
 	return (" " .. opt.scripts .. " "):find(" " .. script .. " ", 1, true) ~= nil
 end
 
-local by_name = {}
+-- every option's record, in the groups' order, and each by its long name
+local ALL, by_name = {}, {}
 for _, g in ipairs(GROUPS) do
-	for _, opt in ipairs(g) do by_name[opt[1]:match("%-%-%S+$")] = opt end
+	for _, opt in ipairs(g) do
+		ALL[#ALL + 1] = opt
+		by_name[opt[1]:match("%-%-%S+$")] = opt
+	end
 end
 
 -- the old spelling of a renamed option, for script
@@ -397,12 +402,10 @@ M.PROGRAM = { { "PROG", "the program: a path, or a name found in the box's PATH"
 -- @treturn table
 function M.of(script)
 	local list = {}
-	for _, g in ipairs(GROUPS) do
-		for _, opt in ipairs(g) do
-			if takes(opt, script) then
-				local help = type(opt[3]) == "table" and opt[3][script] or opt[3]
-				list[#list + 1] = { opt[1], opt[2], help, opt.set }
-			end
+	for _, opt in ipairs(ALL) do
+		if takes(opt, script) then
+			local help = type(opt[3]) == "table" and opt[3][script] or opt[3]
+			list[#list + 1] = { opt[1], opt[2], help, opt.set }
 		end
 	end
 	for _, old in ipairs(RENAMED) do
@@ -411,10 +414,38 @@ function M.of(script)
 	return list
 end
 
+--- The options a script's help lists, for its man page and completions:
+-- those of `M.of` not hidden, then `-h --help`; `{ "--name", argname,
+-- help }` each.
+-- @tparam string script `run`, `learn`, `batch` or `check`
+-- @treturn table
+function M.shown(script)
+	argcheck(script, "string", 1, "shown")
+	local list = {}
+	for _, o in ipairs(M.of(script)) do
+		if not o.hidden then list[#list + 1] = { o[1], o[2], o[3] } end
+	end
+	list[#list + 1] = { "-h --help", nil, "print the script's help and exit" }
+	return list
+end
+
 -- the field an option sets: its long name, `-` as `_` (`--sink-ports`:
 -- `sink_ports`)
 local function field_of(opt)
 	return opt[1]:match("%-%-(%S+)$"):gsub("%-", "_")
+end
+
+-- the words refusing opt, set in o, for a `requires` or `conflicts` of
+-- its record that o does not meet; nil when it meets them all
+local function unmet(opt, o)
+	local name = opt[1]:match("%-%-%S+$")
+	for k, want in pairs(opt.requires or {}) do
+		if o[k] ~= want then return ("%s: only with --%s %s"):format(name, k:gsub("_", "-"), want) end
+	end
+	for k, why in pairs(opt.conflicts or {}) do
+		if o[k] then return ("%s: %s, not with --%s"):format(name, why, k:gsub("_", "-")) end
+	end
+	return nil
 end
 
 --- The first option of o that another option's setting (or its absence)
@@ -430,17 +461,11 @@ function M.refused(script, o)
 	if type(script) ~= "string" or type(o) ~= "table" then
 		error("bad argument to 'refused' (a script's name and its options expected)", 2)
 	end
-	for _, g in ipairs(GROUPS) do
-		for _, opt in ipairs(g) do
-			local name, v = opt[1]:match("%-%-%S+$"), o[field_of(opt)]
-			if takes(opt, script) and v ~= nil and v ~= false then
-				for k, want in pairs(opt.requires or {}) do
-					if o[k] ~= want then return ("%s: only with --%s %s"):format(name, k:gsub("_", "-"), want) end
-				end
-				for k, why in pairs(opt.conflicts or {}) do
-					if o[k] then return ("%s: %s, not with --%s"):format(name, why, k:gsub("_", "-")) end
-				end
-			end
+	for _, opt in ipairs(ALL) do
+		local v = o[field_of(opt)]
+		if takes(opt, script) and v ~= nil and v ~= false then
+			local no = unmet(opt, o)
+			if no then return no end
 		end
 	end
 	return nil

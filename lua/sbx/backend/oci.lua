@@ -287,10 +287,8 @@ end
 -- the list `M.compare` checks against the runtime's record.
 function M.rlimits(base, info)
 	base.rlimits.data = limits.memory_backstop(info.limits)
-	local names, out = {}, {}
-	for k in pairs(base.rlimits) do names[#names + 1] = k end
-	table.sort(names)
-	for _, k in ipairs(names) do
+	local out = {}
+	for _, k in ipairs(json.sorted_keys(base.rlimits)) do
 		local v = base.rlimits[k]
 		local soft, hard = v, v
 		if type(v) == "table" then soft, hard = v[1], v[2] end
@@ -315,10 +313,7 @@ end
 -- gidmap, rlimits, seccomp, rootless.
 local function oci_config(base, info, bundle, id, c)
 	local env = {}
-	local keys = {}
-	for k in pairs(base.env) do keys[#keys + 1] = k end
-	table.sort(keys)
-	for _, k in ipairs(keys) do env[#env + 1] = k .. "=" .. base.env[k] end
+	for _, k in ipairs(json.sorted_keys(base.env)) do env[#env + 1] = k .. "=" .. base.env[k] end
 	local namespaces = { { type = "user" }, { type = "mount" }, { type = "pid" },
 		{ type = "ipc" }, { type = "uts" }, { type = "cgroup" } }
 	if info.network ~= "host" then namespaces[#namespaces + 1] = { type = "network" } end
