@@ -104,5 +104,10 @@ describe("the settled request [" .. S.priv .. "]", function()
 		assert.are.same({ "-h --help", nil, "print the script's help and exit" }, shown[#shown])
 		for _, o in ipairs(shown) do assert.is_nil(o.hidden) end
 		assert.has_error(function() options.shown(nil) end, "bad argument #1 to 'shown' (string expected, got nil)")
+		local cli = { name = "run.lua", options = options.of("run"), arguments = options.PROGRAM }
+		local o = options.parse_program(cli, { "--wall", "5", "/bin/echo", "a", "b" })
+		assert.are.same({ "/bin/echo", { "a", "b" } }, { o.prog, o.args })
+		assert.has_error(function() options.parse_program(cli, "/bin/echo") end,
+			"bad argument #2 to 'parse_program' (table expected, got string)")
 	end)
 end)

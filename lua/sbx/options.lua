@@ -489,4 +489,19 @@ function M.parse(t, argv, code)
 	return o, args
 end
 
+
+--- The options table of a script that runs one program (its arguments
+-- `M.PROGRAM`), as `M.parse` makes it, with the program in `prog` and its
+-- arguments in `args`.
+-- @tparam table t the script's parser table
+-- @tparam table argv
+-- @treturn table o
+function M.parse_program(t, argv)
+	argcheck(t, "table", 1, "parse_program")
+	argcheck(argv, "table", 2, "parse_program")
+	local o, args = M.parse(t, argv)
+	o.prog, o.args = args.PROG, args.ARGS
+	return o
+end
+
 return M
