@@ -6,6 +6,8 @@
 -- Everything here is pure: no system call, no `sbx.core`.
 -- See docs/limits.md.
 -- @module sbx.limits
+local argcheck = require("sbx._arg").check
+
 local M = {}
 
 local type, tonumber, tostring, pairs, ipairs, error =
@@ -282,9 +284,7 @@ local signame = M.signame
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil `"cpu"`, `"file_size"` or nil
 function M.death_cause(d, lim)
-	if type(d) ~= "table" then
-		error("bad death (a " .. type(d) .. "): expected a table", 2)
-	end
+	argcheck(d, "table", 1, "death_cause")
 	lim = lim or M.defaults
 	local sig = signame(d)
 	if (sig == "SIGXCPU" or sig == "SIGKILL") and d.cpu and lim.cpu then
@@ -318,9 +318,7 @@ end
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil one of `M.CAUSE`, or nil: not a limit
 function M.classify(run, lim)
-	if type(run) ~= "table" then
-		error("bad run (a " .. type(run) .. "): expected a table", 2)
-	end
+	argcheck(run, "table", 1, "classify")
 	lim = lim or M.defaults
 	local cause = supervisor_kill[run.outcome]
 	if cause then return cause end
@@ -344,9 +342,7 @@ end
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil one of `M.CAUSE`
 function M.not_limit(d, lim)
-	if type(d) ~= "table" then
-		error("bad death (a " .. type(d) .. "): expected a table", 2)
-	end
+	argcheck(d, "table", 1, "not_limit")
 	lim = lim or M.defaults
 	local sig = signame(d)
 	if sig == "SIGXCPU" then
@@ -373,9 +369,7 @@ end
 -- @treturn boolean noted
 -- @treturn string|nil the cause it names (one of `M.CAUSE`)
 function M.noted(d, lim)
-	if type(d) ~= "table" then
-		error("bad death (a " .. type(d) .. "): expected a table", 2)
-	end
+	argcheck(d, "table", 1, "noted")
 	local cause = M.death_cause(d, lim)
 	if cause then return true, cause end
 	local sig = signame(d)
@@ -397,9 +391,7 @@ end
 -- @tparam table run a core result
 -- @treturn table name -> enforcement
 function M.enforcement(run)
-	if type(run) ~= "table" then
-		error("bad argument #1 to 'enforcement' (table expected, got " .. type(run) .. ")", 2)
-	end
+	argcheck(run, "table", 1, "enforcement")
 	local t = {
 		open_files = "rlimit", file_size = "rlimit",
 		core = "rlimit", tmp = "tmpfs",
