@@ -77,6 +77,9 @@ describe("the settled request [" .. S.priv .. "]", function()
 		local shell = require "sbx._shell"
 		assert.has_error(function() shell.private_dir("/tmp", "../x") end)
 		assert.has_error(function() shell.private_dir(nil, "oci") end)
+		assert.is_nil(shell.read_file("/nonexistent/x"))
+		assert.matches("^root:", shell.read_file("/etc/passwd"))
+		assert.has_error(function() shell.read_file(nil) end, "bad argument #1 to 'read_file' (string expected, got nil)")
 		assert.has_error(function() require("sbx._sigma_events").of({}, "no-such-category") end)
 		assert.has_error(function() require("sbx.words").limit_text("nonsense") end)
 		local kit = require "sbx.rulekit"

@@ -21,16 +21,8 @@ local M = {}
 
 local concat, sort = table.concat, table.sort
 
-local quote = require("sbx._shell").quote
+local quote, slurp = require("sbx._shell").quote, require("sbx._shell").read_file
 local argcheck = require("sbx._arg").check
-
-local function slurp(path)
-	local f = io.open(path, "rb")
-	if not f then return nil end
-	local d = f:read("a")
-	f:close()
-	return d
-end
 
 -- where run.lua and sbxlua are: beside this module, and the interpreter
 -- that runs it (arg[-1] under a script, arg[0] in `-e` and the REPL;

@@ -41,15 +41,7 @@ M.encode = json.encode
 
 local shell = require "sbx._shell"
 -- a host command: its stdout and whether it succeeded
-local q, sh = shell.quote, shell.run
-
-local function read_file(path)
-	local f = io.open(path)
-	if not f then return nil end
-	local s = f:read("a")
-	f:close()
-	return s
-end
+local q, sh, read_file = shell.quote, shell.run, shell.read_file
 
 -- The path of a runtime's executable, or nil.
 local function find(name)
