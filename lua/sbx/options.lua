@@ -62,6 +62,15 @@ local function output(key)
 end
 
 -- one of a list of words
+-- a setter of o[key]: the value typed, refused with words unless ok(typed)
+-- holds (ok asks the value's owner)
+local function checked(key, ok, words)
+	return function(o, typed, as)
+		if not ok(typed) then refuse("%s %s: %s", as, typed, words) end
+		o[key] = typed
+	end
+end
+
 local function one_of(key, words)
 	local set = {}
 	for w in words:gmatch("%S+") do set[w] = true end
@@ -196,12 +205,8 @@ local WALLS = {
 		end },
 	{ "--profile", "NAME", "seccomp profile: default, strict, watch, none, or a file (default: "
 		.. "default; in the analysis box, watch)", scripts = "run batch",
-		set = function(o, typed)
-			if not require("sbx.profile").is_name(typed) then
-				refuse("--profile %s: expected a profile's name (letters, digits, _ and -) or a file's path", typed)
-			end
-			o.profile = typed
-		end },
+		set = checked("profile", function(typed) return require("sbx.profile").is_name(typed) end,
+			"expected a profile's name (letters, digits, _ and -) or a file's path") },
 	{ "--mode", "stop|deny|log", "a call the profile sends to sbxlua and refuses: stop ends the box "
 		.. "(exit 125), deny fails the call and goes on, log lets it through; each is reported "
 		.. "(default: the profile's own, else deny)", scripts = "run", set = one_of("mode", "stop deny log") },
@@ -216,12 +221,8 @@ local WALLS = {
 local BACKENDS = {
 	{ "--backend", "ns|process|oci", "what builds the box: the namespace box (default), no namespace "
 		.. "at all (limits and filters only), or an OCI runtime; never chosen by sbxlua", scripts = "run",
-		set = function(o, typed)
-			if not require("sbx.backend").check(typed) then
-				refuse("--backend %s: expected ns, process or oci", typed)
-			end
-			o.backend = typed
-		end },
+		set = checked("backend", function(typed) return require("sbx.backend").check(typed) end,
+			"expected ns, process or oci") },
 	{ "--runtime", "runc|crun|podman", "the OCI runtime (default: runc, else crun); podman runs an "
 		.. "--image (with runc, never pulling)", scripts = "run", set = one_of("runtime", "runc crun podman") },
 	{ "--rootfs", "DIR", "the namespace box's root: a directory root (read-only) instead of the "
