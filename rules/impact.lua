@@ -85,12 +85,8 @@ local STRATUM = { '"method"%s*:%s*"mining%.%a+"', '"method"%s*:%s*"eth_submitLog
 local function stratum(_, F)
 	for _, t in ipairs(F.traffic) do
 		local b = t.first_bytes
-		if type(b) == "string" and t.protocol == "tcp" then
-			for _, p in ipairs(STRATUM) do
-				if b:find(p) then
-					return ("spoke stratum to %s:%d: %s"):format(t.hostname or t.ip, t.port, b:sub(1, 60))
-				end
-			end
+		if type(b) == "string" and t.protocol == "tcp" and rulekit.matches(b, STRATUM) then
+			return ("spoke stratum to %s:%d: %s"):format(t.hostname or t.ip, t.port, b:sub(1, 60))
 		end
 	end
 	return nil
