@@ -35,15 +35,12 @@ end
 -- or nil, value = value_of(arg), help = the first clause of its help }
 local function opts(script)
 	local list = {}
-	for _, o in ipairs(options.of(script)) do
-		if not o.hidden then
-			local names = {}
-			for n in o[1]:gmatch("%S+") do names[#names + 1] = n end
-			local help = o[3]:match("^(.-) %(") or o[3]
-			list[#list + 1] = { names = names, arg = o[2], value = o[2] and value_of(o[2]), help = help }
-		end
+	for _, o in ipairs(options.shown(script)) do
+		local names = {}
+		for n in o[1]:gmatch("%S+") do names[#names + 1] = n end
+		local help = o[3]:match("^(.-) %(") or o[3]
+		list[#list + 1] = { names = names, arg = o[2], value = o[2] and value_of(o[2]), help = help }
 	end
-	list[#list + 1] = { names = { "-h", "--help" }, help = "print the script's help and exit" }
 	return list
 end
 

@@ -35,12 +35,6 @@ local CLI = {
 	arguments = options.PROGRAM,
 }
 
-local function parse(argv)
-	local o, args = options.parse(CLI, argv)
-	o.prog, o.args = args.PROG, args.ARGS
-	return o
-end
-
 -- whether host path p is dir or lies under it
 local function under(p, dir)
 	return p == dir or dir == "/" or p:sub(1, #dir + 1) == dir .. "/"
@@ -67,7 +61,7 @@ local function prepare_output(o)
 end
 
 local function main(argv)
-	local o = parse(argv)
+	local o = options.parse_program(CLI, argv)
 	local out = prepare_output(o)
 	local strict, msg = profile.load("strict")
 	if strict == nil then refuse("strict profile: %s", reason(msg)) end

@@ -36,8 +36,7 @@ local CLI = {
 }
 
 local function parse(argv)
-	local o, args = options.parse(CLI, argv)
-	o.prog, o.args = args.PROG, args.ARGS
+	local o = options.parse_program(CLI, argv)
 	if o.explore then
 		stdbox.analysis(o)
 		o.behaviour = true

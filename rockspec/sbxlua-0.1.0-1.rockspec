@@ -106,6 +106,7 @@ build = {
 			libraries = { "seccomp", "cap", "nettle", "fuzzy", "tlsh", "stdc++" },
 		},
 		["sbx"] = "lua/sbx/init.lua",
+		["sbx._arg"] = "lua/sbx/_arg.lua",
 		["sbx._hostid"] = "lua/sbx/_hostid.lua",
 		["sbx._owner"] = "lua/sbx/_owner.lua",
 		["sbx._shell"] = "lua/sbx/_shell.lua",

@@ -27,9 +27,7 @@ local function read_then_sent(F)
 	local secret
 	for _, o in ipairs(F.opens) do
 		if not o.write and o.answer == "allow" and not CLIENTS[rulekit.basename(o.image)] then
-			for _, p in ipairs(SECRETS) do
-				if o.path:find(p) then secret = secret or o.path end
-			end
+			if rulekit.matches(o.path, SECRETS) then secret = secret or o.path end
 			for _, d in ipairs(F.decoys) do
 				if d.path == o.path then secret = secret or o.path end
 			end
@@ -60,9 +58,7 @@ end
 
 local function cloud_dns(_, F)
 	for _, d in ipairs(F.dns) do
-		for _, p in ipairs(CLOUD) do
-			if d.hostname:lower():find(p) then return "looked up " .. d.hostname end
-		end
+		if rulekit.matches(d.hostname:lower(), CLOUD) then return "looked up " .. d.hostname end
 	end
 	return nil
 end
@@ -143,12 +139,7 @@ local function repeated_uploads(_, F)
 	local n, first = 0, nil
 	for _, x in ipairs(F.execs) do
 		local cmd = rulekit.command(x)
-		for _, p in ipairs(UPLOAD) do
-			if cmd:find(p) then
-				n, first = n + 1, first or cmd
-				break
-			end
-		end
+		if rulekit.matches(cmd, UPLOAD) then n, first = n + 1, first or cmd end
 	end
 	if n >= 3 then return ("%d uploads, first `%s`"):format(n, first), n end
 	return nil

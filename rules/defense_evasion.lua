@@ -116,9 +116,7 @@ local function decoded_into_shell(_, F)
 	local decoder = {}
 	for _, x in ipairs(F.execs) do
 		local cmd = rulekit.command(x)
-		for _, p in ipairs(DECODERS) do
-			if x.ppid and cmd:find(p) then decoder[x.ppid] = decoder[x.ppid] or cmd end
-		end
+		if x.ppid and rulekit.matches(cmd, DECODERS) then decoder[x.ppid] = decoder[x.ppid] or cmd end
 	end
 	for _, x in ipairs(F.execs) do
 		local name = basename(x.image)
@@ -157,10 +155,7 @@ local KTHREAD = { "^%[", "^kworker", "^ksoftirqd", "^kthreadd", "^migration/", "
 	"^watchdog/", "^jbd2/", "^irq/" }
 
 local function kernel_name(s)
-	for _, p in ipairs(KTHREAD) do
-		if type(s) == "string" and s:find(p) then return true end
-	end
-	return false
+	return type(s) == "string" and rulekit.matches(s, KTHREAD)
 end
 
 local function renamed_itself(_, F)
@@ -213,9 +208,7 @@ local rules = {
 				if runs_history_clear(l.text) then return ("ran the script line `%s`"):format(l.text) end
 			end
 			for _, l in ipairs(F.links) do
-				for _, p in ipairs(HISTORY) do
-					if l.path:find(p) then return ("linked %s to %s"):format(l.path, tostring(l.target)) end
-				end
+				if rulekit.matches(l.path, HISTORY) then return ("linked %s to %s"):format(l.path, tostring(l.target)) end
 			end
 			return nil
 		end },
@@ -540,13 +533,7 @@ local REMOVE = { "^apt%-get .*remove ", "^apt%-get .*purge ", "^apt .*remove ", 
 local function agents_removed(_, F)
 	for _, x in ipairs(F.execs) do
 		local c = rulekit.command(x)
-		for _, r in ipairs(REMOVE) do
-			if c:find(r) then
-				for _, a in ipairs(AGENTS) do
-					if c:find(a) then return c end
-				end
-			end
-		end
+		if rulekit.matches(c, REMOVE) and rulekit.matches(c, AGENTS) then return c end
 	end
 	return nil
 end

@@ -35,8 +35,7 @@ end
 local SYSTEM_PLACES = { "^/usr/", "^/bin/", "^/sbin/", "^/lib" }
 local function asked_sysinfo(_, F)
 	for _, c in ipairs(F.calls or {}) do
-		local own = c.call == "sysinfo" and type(c.image) == "string"
-		for _, p in ipairs(SYSTEM_PLACES) do own = own and not c.image:find(p) end
+		local own = c.call == "sysinfo" and type(c.image) == "string" and not rulekit.matches(c.image, SYSTEM_PLACES)
 		if own then return ("%s asked the kernel for the machine's uptime, memory and load (sysinfo)"):format(c.image) end
 	end
 	return nil

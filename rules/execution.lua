@@ -337,18 +337,11 @@ local INSTALLERS = { "^apt%-get .*install", "^apt .*install", "^yum .*install", 
 	"^zypper .*in", "^apk .*add", "^pacman .*%-S", "^rpm .*%-[%a]*[iU]", "^dpkg .*%-i", "^dpkg .*%-%-install",
 	"^pip3? .*install" }
 
-local function matches_any(s, pats)
-	for _, p in ipairs(pats) do
-		if s:find(p) then return true end
-	end
-	return false
-end
-
 -- the first package manager run that installs one of ATTACK_TOOLS
 local function tools_installed(_, F)
 	for _, x in ipairs(F.execs) do
 		local cmd = rulekit.command(x)
-		if matches_any(cmd, INSTALLERS) then
+		if rulekit.matches(cmd, INSTALLERS) then
 			for word in cmd:gmatch("%S+") do
 				local name = rulekit.basename(word):gsub("[_%-]%d[%w%.%-_]*%.[dr][ep][bm]$", "")
 				for _, t in ipairs(ATTACK_TOOLS) do

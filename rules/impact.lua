@@ -85,12 +85,8 @@ local STRATUM = { '"method"%s*:%s*"mining%.%a+"', '"method"%s*:%s*"eth_submitLog
 local function stratum(_, F)
 	for _, t in ipairs(F.traffic) do
 		local b = t.first_bytes
-		if type(b) == "string" and t.protocol == "tcp" then
-			for _, p in ipairs(STRATUM) do
-				if b:find(p) then
-					return ("spoke stratum to %s:%d: %s"):format(t.hostname or t.ip, t.port, b:sub(1, 60))
-				end
-			end
+		if type(b) == "string" and t.protocol == "tcp" and rulekit.matches(b, STRATUM) then
+			return ("spoke stratum to %s:%d: %s"):format(t.hostname or t.ip, t.port, b:sub(1, 60))
 		end
 	end
 	return nil
@@ -154,12 +150,7 @@ local rules = {
 		exec = { "^shutdown", "^reboot", "^halt", "^poweroff", "^init [06]$", "^telinit [06]$",
 			"^systemctl .*reboot", "^systemctl .*poweroff", "^systemctl .*halt", "^systemctl .*kexec" },
 		write = { "^/proc/sysrq%-trigger$" },
-		check = function(_, F)
-			for _, r in ipairs(F.refused) do
-				if r.call == "reboot" then return "called reboot (refused)" end
-			end
-			return nil
-		end },
+		check = function(_, F) return rulekit.refused_call(F, { reboot = true }) end },
 	T { id = "T1531", name = "account_removal", tactic = "impact", severity = 7,
 		what = "locked or removed an account",
 		exec = { "^passwd .*%-l", "^passwd .*%-%-lock", "^passwd .*%-d", "^usermod .*%-L", "^usermod .*%-%-lock",

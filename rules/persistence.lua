@@ -38,14 +38,7 @@ local rules = {
 		exec = { "^insmod ", "^modprobe [^%-]", "^modprobe %-[^rlcn]", "^depmod", "^kmod load" },
 		write = { "^/etc/modules$", "^/etc/modules%-load%.d/", "^/etc/modprobe%.d/", "%.ko$",
 			"^/lib/modules/", "^/usr/lib/modules/" },
-		check = function(_, F)
-			for _, r in ipairs(F.refused) do
-				if r.call == "init_module" or r.call == "finit_module" then
-					return "called " .. r.call .. " (refused)"
-				end
-			end
-			return nil
-		end },
+		check = function(_, F) return rulekit.refused_call(F, { init_module = true, finit_module = true }) end },
 	T { id = "T1098.004", name = "ssh_authorized_keys", tactic = "persistence", severity = 7,
 		what = "added an SSH authorized key",
 		write = { "/%.ssh/authorized_keys2?$", "^/etc/ssh/sshd_config", "^/etc/ssh/authorized_keys" } },

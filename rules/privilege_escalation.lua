@@ -7,6 +7,10 @@ local T = rulekit.technique
 local ATTACH = { [4] = "PTRACE_POKETEXT", [5] = "PTRACE_POKEDATA", [6] = "PTRACE_POKEUSER",
 	[13] = "PTRACE_SETREGS", [16] = "PTRACE_ATTACH", [0x4206] = "PTRACE_SEIZE" }
 
+-- the calls that make or enter namespaces or mount: refused, an escape tried
+local NS_CALLS = { setns = true, unshare = true, pivot_root = true, mount = true, open_tree = true, fsopen = true,
+	move_mount = true }
+
 local rules = {
 	T { id = "T1548.001", name = "setid_bit", tactic = "privilege-escalation", severity = 8,
 		what = "set a set-user-id or set-group-id bit",
@@ -55,14 +59,7 @@ local rules = {
 			end
 			local ns = F.namespaces[1]
 			if ns then return "called " .. tostring(ns.call) .. " for new namespaces" end
-			for _, r in ipairs(F.refused) do
-				if r.call == "setns" or r.call == "unshare" or r.call == "pivot_root"
-					or r.call == "mount" or r.call == "open_tree" or r.call == "fsopen"
-					or r.call == "move_mount" then
-					return "called " .. r.call .. " (refused)"
-				end
-			end
-			return nil
+			return rulekit.refused_call(F, NS_CALLS)
 		end },
 	T { id = "T1055.008", name = "ptrace_injection", tactic = "privilege-escalation", severity = 8,
 		what = "took over another process with ptrace",
@@ -72,10 +69,7 @@ local rules = {
 				local name = ATTACH[math.tointeger(p.request) or -1]
 				if name then return "called ptrace " .. name end
 			end
-			for _, r in ipairs(F.refused) do
-				if r.call == "process_vm_writev" then return "called process_vm_writev (refused)" end
-			end
-			return nil
+			return rulekit.refused_call(F, { process_vm_writev = true })
 		end },
 	T { id = "T1055.009", name = "proc_memory", tactic = "privilege-escalation", severity = 8,
 		what = "wrote another process's memory",

@@ -12,6 +12,14 @@ runs=${1:-200}
 [ $# -gt 0 ] && shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Lua run before each report below: the file arg[1]'s lines of name=number
+# pairs as the global rows, one table a line
+ROWS='rows = {}
+for line in io.lines(arg[1]) do
+	local r = {}
+	for k, v in line:gmatch("([%w_]+)=([%d.]+)") do r[k] = tonumber(v) end
+	rows[#rows + 1] = r
+end'
 # the profile's program cached once, as every later run finds it
 ./sbxlua run.lua "$@" /bin/true 2>/dev/null
 i=0
@@ -19,13 +27,7 @@ while [ "$i" -lt "$runs" ]; do
 	SBXLUA_STAMPS="$tmp/stamps" ./sbxlua run.lua "$@" /bin/true 2>/dev/null
 	i=$((i + 1))
 done
-lua5.4 - "$tmp/stamps" "$runs" <<'LUA'
-local rows = {}
-for line in io.lines(arg[1]) do
-	local r = {}
-	for k, v in line:gmatch("(%w+)=([%d.]+)") do r[k] = tonumber(v) end
-	rows[#rows + 1] = r
-end
+lua5.4 -e "$ROWS" - "$tmp/stamps" "$runs" <<'LUA'
 local function median(a, b)
 	local d = {}
 	for _, r in ipairs(rows) do
@@ -119,13 +121,7 @@ while [ "$i" -lt $(( runs / 4 > 5 ? runs / 4 : 5 )) ]; do
 	./sbxlua "$tmp/phases.lua" "$tmp/phases" "$@" /bin/true 2>/dev/null
 	i=$((i + 1))
 done
-lua5.4 - "$tmp/phases" <<'LUA'
-local rows = {}
-for line in io.lines(arg[1]) do
-	local r = {}
-	for k, v in line:gmatch("([%w_]+)=([%d.]+)") do r[k] = tonumber(v) end
-	rows[#rows + 1] = r
-end
+lua5.4 -e "$ROWS" - "$tmp/phases" <<'LUA'
 local function median(k)
 	local d = {}
 	for _, r in ipairs(rows) do d[#d + 1] = r[k] or 0 end

@@ -18,15 +18,7 @@ rounds=${1:?rounds}
 runs=${2:?runs}
 shift 2
 [ $# -gt 0 ] || { echo "usage: scripts/bench-levers.sh ROUNDS RUNS EXE..." >&2; exit 2; }
-for t in hyperfine bwrap cc; do
-	command -v $t >/dev/null || { echo "bench: $t missing (scripts/deps.sh --bench)" >&2; exit 1; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cc -O2 -o "$tmp/floor" scripts/bench-floor.c
-"$tmp/floor" --dump-bpf "$tmp/floor.bpf"
-links="--symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
-bw_floor="bwrap --unshare-all --ro-bind /usr /usr $links --proc /proc --tmpfs /tmp --cap-drop ALL --seccomp 9 /bin/true"
+. scripts/bench-floor.sh
 set -- "$@" -- -n "bwrap floor BPF" "sh -c '$bw_floor 9<$tmp/floor.bpf'" -n "floor" "$tmp/floor /bin/true"
 # each executable once, as every later run finds the profile's cache
 while [ "$1" != "--" ]; do

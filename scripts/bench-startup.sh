@@ -12,22 +12,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-200}
-for t in hyperfine bwrap cc; do
-	command -v $t >/dev/null || { echo "bench: $t missing (scripts/deps.sh --bench)" >&2; exit 1; }
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cc -O2 -o "$tmp/floor" scripts/bench-floor.c
-"$tmp/floor" --dump-bpf "$tmp/floor.bpf"
+. scripts/bench-floor.sh
 # the default seccomp profile as BPF, for bwrap's --seccomp
 ./sbxlua -e 'local p = require "sbx.profile"; io.write(p.compile(p.load("default")):export())' >"$tmp/default.bpf"
 # the profile's program in the cache, as every later run finds it
 ./sbxlua run.lua /bin/true 2>/dev/null
 
-links="--symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
 bw_min="bwrap --unshare-all --ro-bind /usr /usr $links --proc /proc --dev /dev --tmpfs /tmp --cap-drop ALL /bin/true"
-# the floor's tree and walls, as far as bwrap has them, with the floor's BPF
-bw_floor="bwrap --unshare-all --ro-bind /usr /usr $links --proc /proc --tmpfs /tmp --cap-drop ALL --seccomp 9 /bin/true"
 # the standard box's tree and walls, as far as bwrap has them
 bw_std="bwrap --unshare-all --die-with-parent --new-session --hostname sbx --ro-bind /usr /usr $links \
 --ro-bind /etc/ld.so.cache /etc/ld.so.cache --proc /proc --ro-bind /proc/sys /proc/sys --dev /dev \

@@ -45,12 +45,9 @@ end
 
 local function option_list(script)
 	local out = {}
-	for _, o in ipairs(options.of(script)) do
-		if not o.hidden then
-			out[#out + 1] = ".TP\n" .. tag(o[1], o[2]) .. "\n" .. lines(o[3]) .. "\n"
-		end
+	for _, o in ipairs(options.shown(script)) do
+		out[#out + 1] = ".TP\n" .. tag(o[1], o[2]) .. "\n" .. lines(o[3]) .. "\n"
 	end
-	out[#out + 1] = ".TP\n" .. tag("-h --help") .. "\nprint the script's help and exit\n"
 	return table.concat(out)
 end
 

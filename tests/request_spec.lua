@@ -77,7 +77,40 @@ describe("the settled request [" .. S.priv .. "]", function()
 		local shell = require "sbx._shell"
 		assert.has_error(function() shell.private_dir("/tmp", "../x") end)
 		assert.has_error(function() shell.private_dir(nil, "oci") end)
+		assert.is_nil(shell.read_file("/nonexistent/x"))
+		assert.matches("^root:", shell.read_file("/etc/passwd"))
+		assert.has_error(function() shell.read_file(nil) end, "bad argument #1 to 'read_file' (string expected, got nil)")
 		assert.has_error(function() require("sbx._sigma_events").of({}, "no-such-category") end)
 		assert.has_error(function() require("sbx.words").limit_text("nonsense") end)
+		local kit = require "sbx.rulekit"
+		assert.is_true(kit.matches("crontab -e", { "^at ", "^crontab " }))
+		assert.is_false(kit.matches("crontab -e", {}))
+		assert.has_error(function() kit.matches(nil, {}) end, "bad argument #1 to 'matches' (string expected, got nil)")
+		assert.has_error(function() kit.matches("x", "^x") end, "bad argument #2 to 'matches' (table expected, got string)")
+		local F = { refused = { { call = "open" }, { call = "reboot" } } }
+		assert.are.equal("called reboot (refused)", kit.refused_call(F, { reboot = true, kexec_load = true }))
+		assert.is_nil(kit.refused_call(F, { mount = true }))
+		assert.has_error(function() kit.refused_call({}, {}) end, "bad argument #1 to 'refused_call' (a run's facts expected)")
+		assert.has_error(function() kit.refused_call(F, "reboot") end,
+			"bad argument #2 to 'refused_call' (table expected, got string)")
+		local argcheck = require("sbx._arg").check
+		assert.are.equal("x", argcheck("x", "string", 1, "f"))
+		assert.has_error(function() argcheck(7, "string", 2, "f") end, "bad argument #2 to 'f' (string expected, got number)")
+		assert.has_error(function() argcheck(7, "string") end,
+			"bad argument to 'check' (a value, a type's name, a position and a function's name expected)")
+		local root, msg, opt = require("sbx.backend.image").unpacked(nil)
+		assert.is_nil(root)
+		assert.are.equal("--image nil: expected DIR@sha256:<digest>", msg)
+		assert.are.equal("--image", opt)
+		local options = require "sbx.options"
+		local shown = options.shown("run")
+		assert.are.same({ "-h --help", nil, "print the script's help and exit" }, shown[#shown])
+		for _, o in ipairs(shown) do assert.is_nil(o.hidden) end
+		assert.has_error(function() options.shown(nil) end, "bad argument #1 to 'shown' (string expected, got nil)")
+		local cli = { name = "run.lua", options = options.of("run"), arguments = options.PROGRAM }
+		local o = options.parse_program(cli, { "--wall", "5", "/bin/echo", "a", "b" })
+		assert.are.same({ "/bin/echo", { "a", "b" } }, { o.prog, o.args })
+		assert.has_error(function() options.parse_program(cli, "/bin/echo") end,
+			"bad argument #2 to 'parse_program' (table expected, got string)")
 	end)
 end)

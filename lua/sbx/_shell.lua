@@ -3,6 +3,8 @@
 -- quoted for `sh`, and a command run through `io.popen`.  Only for
 -- commands sbxlua composes itself; every operand goes through `quote`.
 -- @module sbx._shell
+local argcheck = require("sbx._arg").check
+
 local M = {}
 
 --- A word for `sh`: in single quotes, each `'` as `'\''`.
@@ -62,6 +64,16 @@ function M.write_file(path, data, mode)
 	f:close()
 	if mode then os.execute(("chmod %o %s"):format(mode, M.quote(path))) end
 	return true
+end
+
+--- A whole file of sbxlua's own (one it wrote, or a runtime's record in a
+-- directory it made), or nil when it cannot be opened.
+-- @tparam string path
+-- @treturn string|nil
+function M.read_file(path)
+	argcheck(path, "string", 1, "read_file")
+	local f <close> = io.open(path, "rb")
+	return f and f:read("a")
 end
 
 return M

@@ -186,26 +186,25 @@ end
 M.TRANSFORM = {}
 local TRANSFORM = M.TRANSFORM
 
-function TRANSFORM.contains(g)
+-- a glob with any text allowed before it (lead) and after it (tail)
+local function starred(g, lead, tail)
 	local out = { table.unpack(g) }
-	if out[1] ~= STAR then table.insert(out, 1, STAR) end
-	if out[#out] ~= STAR then out[#out + 1] = STAR end
+	if lead and out[1] ~= STAR then table.insert(out, 1, STAR) end
+	if tail and out[#out] ~= STAR then out[#out + 1] = STAR end
 	out.cased = g.cased
 	return { out }
+end
+
+function TRANSFORM.contains(g)
+	return starred(g, true, true)
 end
 
 function TRANSFORM.startswith(g)
-	local out = { table.unpack(g) }
-	if out[#out] ~= STAR then out[#out + 1] = STAR end
-	out.cased = g.cased
-	return { out }
+	return starred(g, false, true)
 end
 
 function TRANSFORM.endswith(g)
-	local out = { table.unpack(g) }
-	if out[1] ~= STAR then table.insert(out, 1, STAR) end
-	out.cased = g.cased
-	return { out }
+	return starred(g, true, false)
 end
 
 function TRANSFORM.base64(g)

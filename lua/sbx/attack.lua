@@ -6,6 +6,7 @@
 -- make it again for a newer release.
 -- @module sbx.attack
 local data = require "sbx.attack_data"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -56,9 +57,7 @@ end
 -- order = }` or nil.
 -- @tparam string shortname
 function M.tactic(shortname)
-	if type(shortname) ~= "string" then
-		error(("bad argument #1 to 'tactic' (string expected, got %s)"):format(type(shortname)), 2)
-	end
+	argcheck(shortname, "string", 1, "tactic")
 	return TACTIC[shortname]
 end
 

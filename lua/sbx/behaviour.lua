@@ -11,6 +11,7 @@ local core = require "sbx.core"
 local facts = require "sbx.facts"
 local written = require "sbx.written"
 local sleep_seconds = require("sbx.report").sleep_seconds
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -32,12 +33,7 @@ local function port_text(p)
 end
 
 -- a sorted list of a set's keys
-local function keys(set)
-	local out = {}
-	for k in pairs(set) do out[#out + 1] = k end
-	sort(out)
-	return out
-end
+local keys = require("sbx.json").sorted_keys
 
 local function refused(e)
 	return e.answer == "deny" or e.answer == "stop"
@@ -413,9 +409,7 @@ end
 -- @treturn table the summary; `behash` is `sha256:` and 64 hex digits;
 --  `command` the box's own command (the first exec event's path), if seen
 function M.summary(res)
-	if type(res) ~= "table" then
-		error(("bad argument #1 to 'summary' (table expected, got %s)"):format(type(res)), 2)
-	end
+	argcheck(res, "table", 1, "summary")
 	local st = collect_events(res)
 	collect_traffic(res, st.traffic)
 	local dns = collect_dns(res)
@@ -544,9 +538,7 @@ end
 -- @tparam table s a summary
 -- @treturn string
 function M.behash(s)
-	if type(s) ~= "table" then
-		error(("bad argument #1 to 'behash' (table expected, got %s)"):format(type(s)), 2)
-	end
+	argcheck(s, "table", 1, "behash")
 	return "sha256:" .. core.sha256(M.canonical(s))
 end
 
@@ -586,9 +578,7 @@ end
 -- @tparam table s a summary
 -- @treturn string
 function M.text(s)
-	if type(s) ~= "table" then
-		error(("bad argument #1 to 'text' (table expected, got %s)"):format(type(s)), 2)
-	end
+	argcheck(s, "table", 1, "text")
 	local width = #"behash"
 	for _, f in ipairs(M.FIELDS) do width = math.max(width, #f) end
 	local out = {}

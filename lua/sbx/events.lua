@@ -5,6 +5,7 @@
 local limits = require "sbx.limits"
 local txt = require "sbx.text"
 local words = require "sbx.words"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -41,9 +42,7 @@ end
 -- @tparam[opt] boolean verbose
 -- @treturn string
 function M.scripts_text(r, verbose)
-	if type(r) ~= "table" then
-		error(("bad argument #1 to 'scripts_text' (table expected, got %s)"):format(type(r)), 2)
-	end
+	argcheck(r, "table", 1, "scripts_text")
 	local out = {}
 	for _, x in ipairs(verbose and type(r.scripts) == "table" and r.scripts or {}) do
 		out[#out + 1] = "sandbox: " .. txt.escape(("script: pid %s %s %s %d bytes sha256:%s%s"):format(

@@ -21,15 +21,8 @@ local M = {}
 
 local concat, sort = table.concat, table.sort
 
-local quote = require("sbx._shell").quote
-
-local function slurp(path)
-	local f = io.open(path, "rb")
-	if not f then return nil end
-	local d = f:read("a")
-	f:close()
-	return d
-end
+local quote, slurp = require("sbx._shell").quote, require("sbx._shell").read_file
+local argcheck = require("sbx._arg").check
 
 -- where run.lua and sbxlua are: beside this module, and the interpreter
 -- that runs it (arg[-1] under a script, arg[0] in `-e` and the REPL;
@@ -105,9 +98,7 @@ end
 -- @tparam string path the file's path in the box (`/work/x`)
 -- @return the bytes, or nil, msg
 function Run:read(path)
-	if type(path) ~= "string" then
-		error(("bad argument #1 to 'read' (string expected, got %s)"):format(type(path)), 2)
-	end
+	argcheck(path, "string", 1, "read")
 	for _, f in ipairs(self.result.files or {}) do
 		if f.path == path then
 			if not f.kept then return nil, path .. ": not kept (" .. f.type .. ")" end
@@ -147,9 +138,7 @@ Session.__index = Session
 -- @treturn table the run, or nil, msg
 function Session:run(args)
 	args = args or {}
-	if type(args) ~= "table" then
-		error(("bad argument #1 to 'run' (table expected, got %s)"):format(type(args)), 2)
-	end
+	argcheck(args, "table", 1, "run")
 	for i, a in ipairs(args) do
 		if type(a) ~= "string" then
 			error(("bad argument #1 to 'run' (argument %d is a %s, expected a string)"):format(i, type(a)), 2)
@@ -307,13 +296,9 @@ local OPTION_WANTS = { quiet = "a boolean", wall = "a whole number of seconds",
 -- @treturn table the session, or nil, msg (a temporary directory could
 -- not be made); a program that cannot be read raises an error naming it
 function M.explore(program, opts)
-	if type(program) ~= "string" then
-		error(("bad argument #1 to 'explore' (string expected, got %s)"):format(type(program)), 2)
-	end
+	argcheck(program, "string", 1, "explore")
 	opts = opts or {}
-	if type(opts) ~= "table" then
-		error(("bad argument #2 to 'explore' (table expected, got %s)"):format(type(opts)), 2)
-	end
+	argcheck(opts, "table", 2, "explore")
 	for k, v in pairs(opts) do
 		local check = OPTION_CHECKS[k]
 		if not check then error(("bad argument #2 to 'explore' (unknown option '%s')"):format(tostring(k)), 2) end

@@ -12,6 +12,9 @@
 -- parent is the `ppid` the supervisor read from the kernel when it first
 -- saw the process (`/proc/PID/status`), never a guess.
 -- @module sbx.facts
+local rulekit = require "sbx.rulekit"
+local argcheck = require("sbx._arg").check
+
 local M = {}
 
 local WRITE = 1 | 2 | 64 | 512 -- O_WRONLY, O_RDWR, O_CREAT, O_TRUNC
@@ -302,16 +305,6 @@ M.ENVIRONMENT_CHECKS = {
 		["virt-what"] = true },
 }
 
-local function matches(s, pats)
-	for _, p in ipairs(pats) do
-		if s:find(p) then return true end
-	end
-	return false
-end
-
-local function base(p)
-	return type(p) == "string" and (p:match("([^/]*)/*$") or p) or "?"
-end
 
 -- The environment checks of a run's facts (`M.ENVIRONMENT_CHECKS`), in
 -- the order they happened: `{ what = "read /proc/1/cgroup", image = }`.
@@ -323,18 +316,15 @@ local function environment_checks(F)
 		out[#out + 1] = { what = what, image = image }
 	end
 	for _, x in ipairs(F.execs) do
-		local argv = x.argv or {}
-		local cmd = { base(argv[1] or x.image) }
-		for i = 2, #argv do cmd[#cmd + 1] = argv[i] end
-		local command = table.concat(cmd, " ")
-		if matches(command, C.exec) then
+		local command = rulekit.command(x)
+		if rulekit.matches(command, C.exec) then
 			note("ran `" .. command .. "`", x.image)
-		elseif type(x.cmdline) == "string" and matches(x.cmdline, C.cmdline) then
+		elseif type(x.cmdline) == "string" and rulekit.matches(x.cmdline, C.cmdline) then
 			note("ran `" .. x.cmdline .. "`", x.image)
 		end
 	end
 	for _, o in ipairs(F.opens) do
-		if not o.write and not C.not_by[base(o.image)] and matches(o.path, C.read) then
+		if not o.write and not C.not_by[rulekit.basename(o.image)] and rulekit.matches(o.path, C.read) then
 			note("read " .. o.path, o.image)
 		end
 	end
@@ -417,12 +407,8 @@ end
 -- @tparam string language `sh`, `python`, `perl`, `ruby`, `php`, `node` or `awk`
 -- @treturn table the lines, in order
 function M.lines(text, language)
-	if type(text) ~= "string" then
-		error(("bad argument #1 to 'lines' (string expected, got %s)"):format(type(text)), 2)
-	end
-	if type(language) ~= "string" then
-		error(("bad argument #2 to 'lines' (string expected, got %s)"):format(type(language)), 2)
-	end
+	argcheck(text, "string", 1, "lines")
+	argcheck(language, "string", 2, "lines")
 	local out = {}
 	if language == "sh" then shell_lines(text, out) else plain_lines(text, out) end
 	return out
@@ -462,7 +448,7 @@ local function on_scripts(F, run)
 		if type(s) == "table" and type(s.text) == "string" then
 			local x = { pid = s.pid, image = s.image, language = s.language, source = s.source,
 				sha256 = s.sha256, size = s.size, cut = s.cut == true,
-				host = matches(tostring(s.source), HOST_SCRIPTS),
+				host = rulekit.matches(tostring(s.source), HOST_SCRIPTS),
 				lines = lines_of(s) }
 			add(F.scripts, x)
 			for _, l in ipairs(x.host and {} or x.lines) do
@@ -516,9 +502,7 @@ end
 --  pid}); a connect's `count` (repeats folded into one event) and the
 --  sink traffic's `first_bytes` (escaped as the report escapes them)
 function M.of(run)
-	if type(run) ~= "table" then
-		error(("bad argument #1 to 'of' (table expected, got %s)"):format(type(run)), 2)
-	end
+	argcheck(run, "table", 1, "of")
 	local F = { written_set = {}, runtime = {}, overflow = {} }
 	for _, l in ipairs { "execs", "exec_attempts", "opens", "written", "deleted", "renamed", "changed", "connects",
 		"binds", "unix", "dns", "traffic", "dropped", "links", "decoys", "decoys_leaked", "memfds",

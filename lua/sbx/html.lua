@@ -20,6 +20,7 @@
 local core = require "sbx.core"
 local report = require "sbx.report"
 local limits = require "sbx.limits"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -544,9 +545,7 @@ end
 --  `sbx.verdict.judge`, when `res` has none)
 -- @treturn string a whole HTML document
 function M.page(res, meta)
-	if type(res) ~= "table" then
-		error(("bad argument #1 to 'page' (table expected, got %s)"):format(type(res)), 2)
-	end
+	argcheck(res, "table", 1, "page")
 	if meta ~= nil and type(meta) ~= "table" then
 		error(("bad argument #2 to 'page' (table or nil expected, got %s)"):format(type(meta)), 2)
 	end
@@ -574,9 +573,7 @@ end
 -- @tparam table rec a batch record (`sbx.batch`)
 -- @treturn string
 function M.file_name(rec)
-	if type(rec) ~= "table" then
-		error(("bad argument #1 to 'file_name' (table expected, got %s)"):format(type(rec)), 2)
-	end
+	argcheck(rec, "table", 1, "file_name")
 	return core.sha256(("%s\0%s\0%s"):format(tostring(rec.sha256), tostring(rec.options),
 		tostring(rec.program))) .. ".html"
 end
@@ -586,9 +583,7 @@ end
 -- @tparam table recs list of batch records (`sbx.batch`)
 -- @treturn string a whole HTML document
 function M.index(recs)
-	if type(recs) ~= "table" then
-		error(("bad argument #1 to 'index' (table expected, got %s)"):format(type(recs)), 2)
-	end
+	argcheck(recs, "table", 1, "index")
 	local rows = {}
 	for _, r in ipairs(records(recs)) do
 		-- the link is the page's name: hex digits only, never a box's string
@@ -605,9 +600,7 @@ end
 -- @tparam string path
 -- @return an `sbx.dir`, or nil, msg, errno
 function M.open_dir(path)
-	if type(path) ~= "string" then
-		error(("bad argument #1 to 'open_dir' (string expected, got %s)"):format(type(path)), 2)
-	end
+	argcheck(path, "string", 1, "open_dir")
 	if not core.lstat(path) then
 		local ok, msg, err = core.mkdir(path, 448)
 		if not ok and err ~= core.errno.EEXIST then return nil, msg, err end

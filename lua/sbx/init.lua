@@ -5,6 +5,7 @@
 -- box, profiles, the report and verdicts are Lua modules beside this one.
 -- @module sbx
 local core = require "sbx.core"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -413,9 +414,7 @@ end
 -- @return an output object (`path`, `:write(data)`, `:close()`), or nil,
 -- msg, errno
 function M.output(path)
-	if type(path) ~= "string" then
-		error(("bad argument #1 to 'output' (string expected, got %s)"):format(type(path)), 2)
-	end
+	argcheck(path, "string", 1, "output")
 	local dir, name = path:match("^(.*)/([^/]*)$")
 	if not dir then
 		dir, name = ".", path

@@ -18,6 +18,7 @@
 local M = {}
 
 local cjson_encode = require("cjson").encode
+local argcheck = require("sbx._arg").check
 
 local concat, sort, type, mtype = table.concat, table.sort, type, math.type
 local find, gsub, format = string.find, string.gsub, string.format
@@ -74,7 +75,7 @@ local encode
 -- @tparam table t
 -- @treturn table
 function M.sorted_keys(t)
-	if type(t) ~= "table" then error(("bad argument #1 to 'sorted_keys' (table expected, got %s)"):format(type(t)), 2) end
+	argcheck(t, "table", 1, "sorted_keys")
 	local keys = {}
 	for k in pairs(t) do keys[#keys + 1] = k end
 	sort(keys)

@@ -6,6 +6,8 @@
 -- Everything here is pure: no system call, no `sbx.core`.
 -- See docs/limits.md.
 -- @module sbx.limits
+local argcheck = require("sbx._arg").check
+
 local M = {}
 
 local type, tonumber, tostring, pairs, ipairs, error =
@@ -81,8 +83,41 @@ local duration_units = {
 
 local MAX_SIZE = 1 << 62
 
-local function bad_type(what, v)
+-- v as a number: v itself, or the number from_text reads in a string
+-- (nil, why: a bad text); raises, blaming the parser's caller, for any
+-- other type
+local function number_of(what, v, from_text)
+	if type(v) == "number" then return v end
+	if type(v) == "string" then return from_text(v) end
 	error(format("bad %s (a %s): expected a number or a string", what, type(v)), 3)
+end
+
+-- the refusal of a value n below 0, or of 0 unless zero_ok (nil: none)
+local function sign_refused(what, v, n, zero_ok)
+	if n < 0 or (n == 0 and not zero_ok) then
+		return format("%s '%s' must be %s", what, tostring(v), zero_ok and "0 or more" or "above 0")
+	end
+	return nil
+end
+
+-- the bytes of a size's text: a number and a unit
+local function size_text(v)
+	local num, unit = v:match("^%s*(%d+%.?%d*)%s*(%a*)%s*$")
+	if not num then
+		return nil, format("bad size '%s': expected bytes, or a number "
+			.. "followed by K, M, G or T", v)
+	end
+	local mult = size_units[unit:lower()]
+	if not mult then
+		if unit:lower():match("^[kmgt]b$") then
+			return nil, format("ambiguous unit in size '%s': write %s "
+				.. "or %siB (1024-based)", v, unit:sub(1, 1):upper(),
+				unit:sub(1, 1):upper())
+		end
+		return nil, format("bad unit '%s' in size '%s': expected K, M, "
+			.. "G or T", unit, v)
+	end
+	return tonumber(num) * mult
 end
 
 --- Parses a size: a number of bytes, or a string such as `"512M"`, `"1G"`,
@@ -94,29 +129,8 @@ end
 -- @treturn integer bytes
 -- @return nil, message on a bad value
 function M.parse_size(v, zero_ok)
-	local n
-	if type(v) == "number" then
-		n = v
-	elseif type(v) == "string" then
-		local num, unit = v:match("^%s*(%d+%.?%d*)%s*(%a*)%s*$")
-		if not num then
-			return nil, format("bad size '%s': expected bytes, or a number "
-				.. "followed by K, M, G or T", v)
-		end
-		local mult = size_units[unit:lower()]
-		if not mult then
-			if unit:lower():match("^[kmgt]b$") then
-				return nil, format("ambiguous unit in size '%s': write %s "
-					.. "or %siB (1024-based)", v, unit:sub(1, 1):upper(),
-					unit:sub(1, 1):upper())
-			end
-			return nil, format("bad unit '%s' in size '%s': expected K, M, "
-				.. "G or T", unit, v)
-		end
-		n = tonumber(num) * mult
-	else
-		bad_type("size", v)
-	end
+	local n, why = number_of("size", v, size_text)
+	if not n then return nil, why end
 	if n ~= n or n == huge or n >= MAX_SIZE then
 		return nil, format("size '%s' is out of range", tostring(v))
 	end
@@ -124,11 +138,24 @@ function M.parse_size(v, zero_ok)
 		return nil, format("size '%s' is not a whole number of bytes",
 			tostring(v))
 	end
-	if n < 0 or (n == 0 and not zero_ok) then
-		return nil, format("size '%s' must be %s", tostring(v),
-			zero_ok and "0 or more" or "above 0")
-	end
+	why = sign_refused("size", v, n, zero_ok)
+	if why then return nil, why end
 	return floor(n)
+end
+
+-- the seconds of a duration's text: a number and a unit
+local function duration_text(v)
+	local num, unit = v:match("^%s*(%d*%.?%d+)%s*(%a*)%s*$")
+	if not num then
+		return nil, format("bad duration '%s': expected seconds, or a "
+			.. "number followed by ms, s, m or h", v)
+	end
+	local mult = duration_units[unit:lower()]
+	if not mult then
+		return nil, format("bad unit '%s' in duration '%s': expected "
+			.. "ms, s, m or h", unit, v)
+	end
+	return tonumber(num) * mult
 end
 
 --- Parses a duration: a number of seconds, or a string such as `"30"`,
@@ -138,30 +165,21 @@ end
 -- @treturn number seconds, above 0
 -- @return nil, message on a bad value
 function M.parse_duration(v)
-	local n
-	if type(v) == "number" then
-		n = v
-	elseif type(v) == "string" then
-		local num, unit = v:match("^%s*(%d*%.?%d+)%s*(%a*)%s*$")
-		if not num then
-			return nil, format("bad duration '%s': expected seconds, or a "
-				.. "number followed by ms, s, m or h", v)
-		end
-		local mult = duration_units[unit:lower()]
-		if not mult then
-			return nil, format("bad unit '%s' in duration '%s': expected "
-				.. "ms, s, m or h", unit, v)
-		end
-		n = tonumber(num) * mult
-	else
-		bad_type("duration", v)
-	end
+	local n, why = number_of("duration", v, duration_text)
+	if not n then return nil, why end
 	if n ~= n or n == huge or n > 1e7 then
 		return nil, format("duration '%s' is out of range", tostring(v))
 	end
 	if n <= 0 then
 		return nil, format("duration '%s' must be above 0", tostring(v))
 	end
+	return n
+end
+
+-- the number of a count's text: digits
+local function count_text(v)
+	local n = v:match("^%s*(%d+)%s*$") and tonumber(v)
+	if not n then return nil, format("bad count '%s': expected a whole number", v) end
 	return n
 end
 
@@ -172,25 +190,14 @@ end
 -- @treturn integer
 -- @return nil, message on a bad value
 function M.parse_count(v, zero_ok)
-	local n
-	if type(v) == "number" then
-		n = v
-	elseif type(v) == "string" then
-		n = v:match("^%s*(%d+)%s*$") and tonumber(v)
-		if not n then
-			return nil, format("bad count '%s': expected a whole number", v)
-		end
-	else
-		bad_type("count", v)
-	end
+	local n, why = number_of("count", v, count_text)
+	if not n then return nil, why end
 	if n ~= floor(n) or n >= 1 << 31 then
 		return nil, format("count '%s' is not a whole number in range",
 			tostring(v))
 	end
-	if n < 0 or (n == 0 and not zero_ok) then
-		return nil, format("count '%s' must be %s", tostring(v),
-			zero_ok and "0 or more" or "above 0")
-	end
+	why = sign_refused("count", v, n, zero_ok)
+	if why then return nil, why end
 	return floor(n)
 end
 
@@ -282,9 +289,7 @@ local signame = M.signame
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil `"cpu"`, `"file_size"` or nil
 function M.death_cause(d, lim)
-	if type(d) ~= "table" then
-		error("bad death (a " .. type(d) .. "): expected a table", 2)
-	end
+	argcheck(d, "table", 1, "death_cause")
 	lim = lim or M.defaults
 	local sig = signame(d)
 	if (sig == "SIGXCPU" or sig == "SIGKILL") and d.cpu and lim.cpu then
@@ -318,9 +323,7 @@ end
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil one of `M.CAUSE`, or nil: not a limit
 function M.classify(run, lim)
-	if type(run) ~= "table" then
-		error("bad run (a " .. type(run) .. "): expected a table", 2)
-	end
+	argcheck(run, "table", 1, "classify")
 	lim = lim or M.defaults
 	local cause = supervisor_kill[run.outcome]
 	if cause then return cause end
@@ -344,9 +347,7 @@ end
 -- @tparam[opt] table lim the limits in force (default `M.defaults`)
 -- @treturn string|nil one of `M.CAUSE`
 function M.not_limit(d, lim)
-	if type(d) ~= "table" then
-		error("bad death (a " .. type(d) .. "): expected a table", 2)
-	end
+	argcheck(d, "table", 1, "not_limit")
 	lim = lim or M.defaults
 	local sig = signame(d)
 	if sig == "SIGXCPU" then
@@ -373,9 +374,7 @@ end
 -- @treturn boolean noted
 -- @treturn string|nil the cause it names (one of `M.CAUSE`)
 function M.noted(d, lim)
-	if type(d) ~= "table" then
-		error("bad death (a " .. type(d) .. "): expected a table", 2)
-	end
+	argcheck(d, "table", 1, "noted")
 	local cause = M.death_cause(d, lim)
 	if cause then return true, cause end
 	local sig = signame(d)
@@ -397,9 +396,7 @@ end
 -- @tparam table run a core result
 -- @treturn table name -> enforcement
 function M.enforcement(run)
-	if type(run) ~= "table" then
-		error("bad argument #1 to 'enforcement' (table expected, got " .. type(run) .. ")", 2)
-	end
+	argcheck(run, "table", 1, "enforcement")
 	local t = {
 		open_files = "rlimit", file_size = "rlimit",
 		core = "rlimit", tmp = "tmpfs",

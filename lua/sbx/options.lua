@@ -13,6 +13,7 @@ local cli = require "sbx.cli"
 local limits = require "sbx.limits"
 local report = require "sbx.report"
 local sink = require "sbx.sink"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -61,6 +62,15 @@ local function output(key)
 end
 
 -- one of a list of words
+-- a setter of o[key]: the value typed, refused with words unless ok(typed)
+-- holds (ok asks the value's owner)
+local function checked(key, ok, words)
+	return function(o, typed, as)
+		if not ok(typed) then refuse("%s %s: %s", as, typed, words) end
+		o[key] = typed
+	end
+end
+
 local function one_of(key, words)
 	local set = {}
 	for w in words:gmatch("%S+") do set[w] = true end
@@ -195,12 +205,8 @@ local WALLS = {
 		end },
 	{ "--profile", "NAME", "seccomp profile: default, strict, watch, none, or a file (default: "
 		.. "default; in the analysis box, watch)", scripts = "run batch",
-		set = function(o, typed)
-			if not require("sbx.profile").is_name(typed) then
-				refuse("--profile %s: expected a profile's name (letters, digits, _ and -) or a file's path", typed)
-			end
-			o.profile = typed
-		end },
+		set = checked("profile", function(typed) return require("sbx.profile").is_name(typed) end,
+			"expected a profile's name (letters, digits, _ and -) or a file's path") },
 	{ "--mode", "stop|deny|log", "a call the profile sends to sbxlua and refuses: stop ends the box "
 		.. "(exit 125), deny fails the call and goes on, log lets it through; each is reported "
 		.. "(default: the profile's own, else deny)", scripts = "run", set = one_of("mode", "stop deny log") },
@@ -215,12 +221,8 @@ local WALLS = {
 local BACKENDS = {
 	{ "--backend", "ns|process|oci", "what builds the box: the namespace box (default), no namespace "
 		.. "at all (limits and filters only), or an OCI runtime; never chosen by sbxlua", scripts = "run",
-		set = function(o, typed)
-			if not require("sbx.backend").check(typed) then
-				refuse("--backend %s: expected ns, process or oci", typed)
-			end
-			o.backend = typed
-		end },
+		set = checked("backend", function(typed) return require("sbx.backend").check(typed) end,
+			"expected ns, process or oci") },
 	{ "--runtime", "runc|crun|podman", "the OCI runtime (default: runc, else crun); podman runs an "
 		.. "--image (with runc, never pulling)", scripts = "run", set = one_of("runtime", "runc crun podman") },
 	{ "--rootfs", "DIR", "the namespace box's root: a directory root (read-only) instead of the "
@@ -372,9 +374,13 @@ local function takes(opt, script)
 	return (" " .. opt.scripts .. " "):find(" " .. script .. " ", 1, true) ~= nil
 end
 
-local by_name = {}
+-- every option's record, in the groups' order, and each by its long name
+local ALL, by_name = {}, {}
 for _, g in ipairs(GROUPS) do
-	for _, opt in ipairs(g) do by_name[opt[1]:match("%-%-%S+$")] = opt end
+	for _, opt in ipairs(g) do
+		ALL[#ALL + 1] = opt
+		by_name[opt[1]:match("%-%-%S+$")] = opt
+	end
 end
 
 -- the old spelling of a renamed option, for script
@@ -397,12 +403,10 @@ M.PROGRAM = { { "PROG", "the program: a path, or a name found in the box's PATH"
 -- @treturn table
 function M.of(script)
 	local list = {}
-	for _, g in ipairs(GROUPS) do
-		for _, opt in ipairs(g) do
-			if takes(opt, script) then
-				local help = type(opt[3]) == "table" and opt[3][script] or opt[3]
-				list[#list + 1] = { opt[1], opt[2], help, opt.set }
-			end
+	for _, opt in ipairs(ALL) do
+		if takes(opt, script) then
+			local help = type(opt[3]) == "table" and opt[3][script] or opt[3]
+			list[#list + 1] = { opt[1], opt[2], help, opt.set }
 		end
 	end
 	for _, old in ipairs(RENAMED) do
@@ -411,10 +415,38 @@ function M.of(script)
 	return list
 end
 
+--- The options a script's help lists, for its man page and completions:
+-- those of `M.of` not hidden, then `-h --help`; `{ "--name", argname,
+-- help }` each.
+-- @tparam string script `run`, `learn`, `batch` or `check`
+-- @treturn table
+function M.shown(script)
+	argcheck(script, "string", 1, "shown")
+	local list = {}
+	for _, o in ipairs(M.of(script)) do
+		if not o.hidden then list[#list + 1] = { o[1], o[2], o[3] } end
+	end
+	list[#list + 1] = { "-h --help", nil, "print the script's help and exit" }
+	return list
+end
+
 -- the field an option sets: its long name, `-` as `_` (`--sink-ports`:
 -- `sink_ports`)
 local function field_of(opt)
 	return opt[1]:match("%-%-(%S+)$"):gsub("%-", "_")
+end
+
+-- the words refusing opt, set in o, for a `requires` or `conflicts` of
+-- its record that o does not meet; nil when it meets them all
+local function unmet(opt, o)
+	local name = opt[1]:match("%-%-%S+$")
+	for k, want in pairs(opt.requires or {}) do
+		if o[k] ~= want then return ("%s: only with --%s %s"):format(name, k:gsub("_", "-"), want) end
+	end
+	for k, why in pairs(opt.conflicts or {}) do
+		if o[k] then return ("%s: %s, not with --%s"):format(name, why, k:gsub("_", "-")) end
+	end
+	return nil
 end
 
 --- The first option of o that another option's setting (or its absence)
@@ -430,17 +462,11 @@ function M.refused(script, o)
 	if type(script) ~= "string" or type(o) ~= "table" then
 		error("bad argument to 'refused' (a script's name and its options expected)", 2)
 	end
-	for _, g in ipairs(GROUPS) do
-		for _, opt in ipairs(g) do
-			local name, v = opt[1]:match("%-%-%S+$"), o[field_of(opt)]
-			if takes(opt, script) and v ~= nil and v ~= false then
-				for k, want in pairs(opt.requires or {}) do
-					if o[k] ~= want then return ("%s: only with --%s %s"):format(name, k:gsub("_", "-"), want) end
-				end
-				for k, why in pairs(opt.conflicts or {}) do
-					if o[k] then return ("%s: %s, not with --%s"):format(name, why, k:gsub("_", "-")) end
-				end
-			end
+	for _, opt in ipairs(ALL) do
+		local v = o[field_of(opt)]
+		if takes(opt, script) and v ~= nil and v ~= false then
+			local no = unmet(opt, o)
+			if no then return no end
 		end
 	end
 	return nil
@@ -462,6 +488,21 @@ function M.parse(t, argv, code)
 	local env = os.getenv("SBXLUA_CGROUP")
 	if o.cgroup == nil and env and env ~= "" then o.cgroup = env ~= "none" and env or false end
 	return o, args
+end
+
+
+--- The options table of a script that runs one program (its arguments
+-- `M.PROGRAM`), as `M.parse` makes it, with the program in `prog` and its
+-- arguments in `args`.
+-- @tparam table t the script's parser table
+-- @tparam table argv
+-- @treturn table o
+function M.parse_program(t, argv)
+	argcheck(t, "table", 1, "parse_program")
+	argcheck(argv, "table", 2, "parse_program")
+	local o, args = M.parse(t, argv)
+	o.prog, o.args = args.PROG, args.ARGS
+	return o
 end
 
 return M

@@ -28,6 +28,7 @@ local TCP, UDP = 6, 17
 local FIN, SYN, PSH, ACK = 1, 2, 8, 16
 -- the sink's resolver, the core's (core/super/sink.h)
 local RESOLVER = require("sbx.core").sink_fixed.resolver
+local argcheck = require("sbx._arg").check
 
 -- an address "a.b.c.d" as 4 bytes
 local function ip4(a)
@@ -142,11 +143,9 @@ end
 -- @treturn string the file's bytes
 -- @treturn integer the packets left out at the cap (0: none)
 function M.file(events, o)
-	if type(events) ~= "table" then
-		error(("bad argument #1 to 'file' (table expected, got %s)"):format(type(events)), 2)
-	end
+	argcheck(events, "table", 1, "file")
 	o = o or {}
-	if type(o) ~= "table" then error(("bad argument #2 to 'file' (table expected, got %s)"):format(type(o)), 2) end
+	argcheck(o, "table", 2, "file")
 	for k in pairs(o) do
 		if k ~= "time" and k ~= "cap" then error(("bad argument #2 to 'file' (unknown key '%s')"):format(k), 2) end
 	end

@@ -20,6 +20,7 @@ local sink = require "sbx.sink"
 local profile = require "sbx.profile"
 local backend = require "sbx.backend"
 local cli = require "sbx.cli"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -29,7 +30,7 @@ local M = {}
 -- @tparam table t
 -- @treturn table
 function M.freeze(t)
-	if type(t) ~= "table" then error(("bad argument #1 to 'freeze' (table expected, got %s)"):format(type(t)), 2) end
+	argcheck(t, "table", 1, "freeze")
 	return setmetatable({}, {
 		__index = t,
 		__newindex = function(_, k)
@@ -51,7 +52,7 @@ end
 -- @tparam table o the options of `sbx.stdbox.build`
 -- @return the request, and the loaded profile; or nil, err
 function M.settle(o)
-	if type(o) ~= "table" then error(("bad argument #1 to 'settle' (table expected, got %s)"):format(type(o)), 2) end
+	argcheck(o, "table", 1, "settle")
 	local req = {}
 	for k, v in pairs(o) do req[k] = v end
 	req.profile = require("sbx.stdbox").profile_name(o)

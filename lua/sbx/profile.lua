@@ -6,6 +6,7 @@
 -- @module sbx.profile
 local core = require "sbx.core"
 local owner = require "sbx._owner"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -84,9 +85,7 @@ function M.data_dir(name, module)
 		error(("bad argument #1 to 'data_dir' (\"profiles\" or \"rules\" expected, got %s)"):format(
 			type(name) == "string" and ("%q"):format(name) or type(name)), 2)
 	end
-	if type(module) ~= "string" then
-		error(("bad argument #2 to 'data_dir' (string expected, got %s)"):format(type(module)), 2)
-	end
+	argcheck(module, "string", 2, "data_dir")
 	local config = package.loaded["sbx.config"]
 	local luadir = type(config) == "table" and config.luadir or nil
 	if luadir == nil then
@@ -173,9 +172,7 @@ end
 -- @return a new array of names; or nil and a message naming the list and
 -- the entry ("calls x86_64-glibc-net: unknown system call 'foo' (entry 3)")
 function M.calls(step, opts)
-	if type(step) ~= "string" then
-		error(("bad argument #1 to 'calls' (string expected, got %s)"):format(type(step)), 2)
-	end
+	argcheck(step, "string", 1, "calls")
 	if not step:match("^[%a_][%w_]*$") then
 		error(("bad argument #1 to 'calls' (invalid step name '%s')"):format(step), 2)
 	end
@@ -469,9 +466,7 @@ end
 
 function M.compile(profile, opts)
 	if opts ~= nil then
-		if type(opts) ~= "table" then
-			error(("bad argument #2 to 'compile' (table expected, got %s)"):format(type(opts)), 2)
-		end
+		argcheck(opts, "table", 2, "compile")
 		for k in pairs(opts) do
 			if k ~= "name_refusals" then
 				error(("bad argument #2 to 'compile' (unknown key '%s')"):format(tostring(k)), 2)
@@ -558,9 +553,7 @@ end
 -- or nil, msg (errno) as `M.load` and `M.compile` fail
 function M.filter(name, opts)
 	if opts ~= nil then
-		if type(opts) ~= "table" then
-			error(("bad argument #2 to 'filter' (table expected, got %s)"):format(type(opts)), 2)
-		end
+		argcheck(opts, "table", 2, "filter")
 		for k in pairs(opts) do
 			if k ~= "name_refusals" and k ~= "nocache" then
 				error(("bad argument #2 to 'filter' (unknown key '%s')"):format(tostring(k)), 2)

@@ -32,6 +32,7 @@
 -- severity: 0 to 2 `info`, 3 to 6 `suspicious`, 7 and up `malicious`.
 -- @module sbx.rulekit
 local attack = require "sbx.attack"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -63,6 +64,16 @@ local function any(s, pats)
 	return false
 end
 
+--- Whether a text matches one of a list of Lua patterns.
+-- @tparam string s
+-- @tparam table pats
+-- @treturn boolean
+function M.matches(s, pats)
+	argcheck(s, "string", 1, "matches")
+	argcheck(pats, "table", 2, "matches")
+	return any(s, pats)
+end
+
 -- the first value of list that matches one of pats (through get) and
 -- none of unless, by a process whose image is not in not_by, and how many
 -- matched
@@ -81,6 +92,22 @@ local function first(list, get, pats, unless, not_by)
 		end
 	end
 	return hit, n
+end
+
+--- A call of a run that the box's profile refused, among a set of names,
+-- as evidence: `called NAME (refused)` for the first, or nil.
+-- @tparam table F the run's facts (`facts.refused`)
+-- @tparam table names a set of call names (`{ reboot = true }`)
+-- @treturn string|nil
+function M.refused_call(F, names)
+	if type(F) ~= "table" or type(F.refused) ~= "table" then
+		error("bad argument #1 to 'refused_call' (a run's facts expected)", 2)
+	end
+	argcheck(names, "table", 2, "refused_call")
+	for _, r in ipairs(F.refused) do
+		if names[r.call] then return "called " .. r.call .. " (refused)" end
+	end
+	return nil
 end
 
 local function cut(s)

@@ -12,16 +12,13 @@ local core = require "sbx.core"
 
 local M = {}
 
-local ipairs, pairs, sort = ipairs, pairs, table.sort
+local ipairs, sort = ipairs, table.sort
 
 -- errno names by number; of two names of one number the first in sort
 -- order, so a report says the same every time
 local errname = {}
 do
-	local names = {}
-	for k in pairs(core.errno) do names[#names + 1] = k end
-	sort(names)
-	for _, k in ipairs(names) do
+	for _, k in ipairs(require("sbx.json").sorted_keys(core.errno)) do
 		local n = core.errno[k]
 		if errname[n] == nil then errname[n] = k end
 	end

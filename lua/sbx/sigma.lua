@@ -53,6 +53,7 @@ local glob = require "sbx._sigma_glob"
 local auditd = require "sbx._sigma_auditd"
 local sigma_events = require "sbx._sigma_events"
 local escape = require("sbx.report").escape
+local argcheck = require("sbx._arg").check
 
 local fail, interrupted, shown = util.fail, util.interrupted, util.shown
 local ip_bytes, parse_cidr, in_net = util.ip_bytes, util.parse_cidr, util.in_net
@@ -138,7 +139,7 @@ M.MAX_STEPS = 5000000
 -- @tparam[opt] string flags letters `i`, `m`, `s`
 -- @return a function(text) → boolean, or nil, why
 function M.regex(s, flags)
-	if type(s) ~= "string" then error(("bad argument #1 to 'regex' (string expected, got %s)"):format(type(s)), 2) end
+	argcheck(s, "string", 1, "regex")
 	local f = {}
 	for c in (flags or ""):gmatch(".") do f[c] = true end
 	regex.set_budget(nil)
@@ -463,25 +464,29 @@ local function parse_not(C)
 	return ref(C, t)
 end
 
-local function parse_and(C)
-	local left = parse_not(C)
-	while (C.toks[C.pos] or ""):lower() == "and" do
+-- operands of parse joined by the keyword op ("and", "or"), left to right
+local function parse_chain(C, op, parse)
+	local left = parse(C)
+	while (C.toks[C.pos] or ""):lower() == op do
 		C.pos = C.pos + 1
-		local a, b = left, parse_not(C)
-		left = function(ev, memo) return a(ev, memo) and b(ev, memo) end
+		local a, b = left, parse(C)
+		if op == "and" then
+			left = function(ev, memo) return a(ev, memo) and b(ev, memo) end
+		else
+			left = function(ev, memo) return a(ev, memo) or b(ev, memo) end
+		end
 	end
 	return left
+end
+
+local function parse_and(C)
+	return parse_chain(C, "and", parse_not)
 end
 
 function parse_or(C)
 	C.depth = C.depth + 1
 	if C.depth > 64 then fail("bad condition '%s': nested too deep", shown(C.text)) end
-	local left = parse_and(C)
-	while (C.toks[C.pos] or ""):lower() == "or" do
-		C.pos = C.pos + 1
-		local a, b = left, parse_and(C)
-		left = function(ev, memo) return a(ev, memo) or b(ev, memo) end
-	end
+	local left = parse_chain(C, "or", parse_and)
 	C.depth = C.depth - 1
 	return left
 end
@@ -735,9 +740,7 @@ end
 --  =, title =, id =, why = }` (a malformed file is one entry); raises only
 --  for misuse
 function M.compile(text, source)
-	if type(text) ~= "string" then
-		error(("bad argument #1 to 'compile' (string expected, got %s)"):format(type(text)), 2)
-	end
+	argcheck(text, "string", 1, "compile")
 	if source ~= nil and type(source) ~= "string" then
 		error(("bad argument #2 to 'compile' (string expected, got %s)"):format(type(source)), 2)
 	end

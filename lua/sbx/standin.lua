@@ -13,6 +13,7 @@
 -- gets no link: a host tool is never shadowed.
 -- @module sbx.standin
 local core = require "sbx.core"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -89,9 +90,7 @@ function M.present(name, path)
 	if type(name) ~= "string" or not name:match(NAME) then
 		error("bad argument #1 to 'present' (a tool's name expected)", 2)
 	end
-	if type(path) ~= "string" then
-		error(("bad argument #2 to 'present' (string expected, got %s)"):format(type(path)), 2)
-	end
+	argcheck(path, "string", 2, "present")
 	for d in path:gmatch("[^:]+") do
 		if d:sub(1, 1) == "/" and d ~= M.box.dir and core.lstat(d .. "/" .. name) then return true end
 	end
@@ -107,9 +106,7 @@ local absent_of = {}
 -- @return mounts (a list), rule, the read-only root; or nil and the
 -- reason (no stand-in program in sbxlua's tree)
 function M.tree(path)
-	if type(path) ~= "string" then
-		error(("bad argument #1 to 'tree' (string expected, got %s)"):format(type(path)), 2)
-	end
+	argcheck(path, "string", 1, "tree")
 	local h, why = M.host()
 	if not h then return nil, why end
 	-- the names absent from path's directories, looked up once per

@@ -16,6 +16,7 @@ local written = require "sbx.written"
 local sink = require "sbx.sink"
 local hostpath = require "sbx.hostpath"
 local boxtree = require "sbx.boxtree"
+local argcheck = require("sbx._arg").check
 
 local M = {}
 
@@ -95,9 +96,7 @@ end
 -- @tparam table o options of `M.build`
 -- @treturn string
 function M.profile_name(o)
-	if type(o) ~= "table" then
-		error(("bad argument #1 to 'profile_name' (table expected, got %s)"):format(type(o)), 2)
-	end
+	argcheck(o, "table", 1, "profile_name")
 	local name = o.profile or "default"
 	if name == "watch" and type(o.rw) == "table" and #o.rw > 0 then return "watch-rw" end
 	return name
@@ -373,9 +372,7 @@ end
 -- @tparam table info the claims of `M.build`
 -- @treturn table events
 function M.arg_notes(info)
-	if type(info) ~= "table" then
-		error(("bad argument #1 to 'arg_notes' (table expected, got %s)"):format(type(info)), 2)
-	end
+	argcheck(info, "table", 1, "arg_notes")
 	local out = {}
 	for _, b in ipairs(info.arg_binds or {}) do
 		out[#out + 1] = { kind = "note", cause = "argument", path = b.dst, arg = b.arg,

@@ -3,6 +3,7 @@
 -- sizes, durations and counts.
 -- @module sbx.text
 
+local argcheck = require("sbx._arg").check
 local M = {}
 
 -- Bytes that never reach a line as they are, and what is written instead.
@@ -36,9 +37,7 @@ local UNESCAPES = { ["\\"] = "\\", n = "\n", r = "\r", t = "\t" }
 -- @tparam string s text as M.escape writes it
 -- @treturn string
 function M.unescape(s)
-	if type(s) ~= "string" then
-		error(("bad argument #1 to 'unescape' (string expected, got %s)"):format(type(s)), 2)
-	end
+	argcheck(s, "string", 1, "unescape")
 	return (s:gsub("\\(.)(%x?%x?)", function(c, hex)
 		if c == "x" then return #hex == 2 and string.char(tonumber(hex, 16)) or nil end
 		return UNESCAPES[c] and UNESCAPES[c] .. hex or nil

@@ -430,6 +430,22 @@ function M.unpack(img)
 	return final, true
 end
 
+--- The image `ref` (`DIR@sha256:HEX`, as `--image` gives it) parsed, read
+-- and checked (`M.read`) and unpacked into the cache when not there
+-- (`M.unpack`).
+-- @param ref the option's value
+-- @return the unpacked root directory and the image's digest; or nil, msg,
+--  "--image"
+function M.unpacked(ref)
+	local dir, digest = M.parse(ref)
+	if not dir then return nil, ("--image %s: %s"):format(tostring(ref), digest), "--image" end
+	local img, err = M.read(dir, digest)
+	if not img then return nil, ("--image %s: %s"):format(ref, err), "--image" end
+	local root, uerr = M.unpack(img)
+	if not root then return nil, ("--image %s: %s"):format(ref, uerr), "--image" end
+	return root, digest
+end
+
 --- Builds the namespace box over the image `o.image` (`DIR@sha256:HEX`):
 -- read and checked (`M.read`), unpacked into the cache when not there
 -- (`M.unpack`), then run as `--rootfs` over it; the report and the
@@ -438,12 +454,8 @@ end
 -- @return spec, info; or nil, msg, the option it concerns
 function M.build(o)
 	if o.rootfs then return nil, "--image: not with --rootfs", "--image" end
-	local dir, digest = M.parse(o.image)
-	if not dir then return nil, ("--image %s: %s"):format(tostring(o.image), digest), "--image" end
-	local img, err = M.read(dir, digest)
-	if not img then return nil, ("--image %s: %s"):format(o.image, err), "--image" end
-	local root, uerr = M.unpack(img)
-	if not root then return nil, ("--image %s: %s"):format(o.image, uerr), "--image" end
+	local root, digest = M.unpacked(o.image)
+	if not root then return nil, digest, "--image" end
 	local o2 = {}
 	for k, v in pairs(o) do o2[k] = v end
 	o2.image, o2.rootfs = nil, root

@@ -41,15 +41,7 @@ M.encode = json.encode
 
 local shell = require "sbx._shell"
 -- a host command: its stdout and whether it succeeded
-local q, sh = shell.quote, shell.run
-
-local function read_file(path)
-	local f = io.open(path)
-	if not f then return nil end
-	local s = f:read("a")
-	f:close()
-	return s
-end
+local q, sh, read_file = shell.quote, shell.run, shell.read_file
 
 -- The path of a runtime's executable, or nil.
 local function find(name)
@@ -287,10 +279,8 @@ end
 -- the list `M.compare` checks against the runtime's record.
 function M.rlimits(base, info)
 	base.rlimits.data = limits.memory_backstop(info.limits)
-	local names, out = {}, {}
-	for k in pairs(base.rlimits) do names[#names + 1] = k end
-	table.sort(names)
-	for _, k in ipairs(names) do
+	local out = {}
+	for _, k in ipairs(json.sorted_keys(base.rlimits)) do
 		local v = base.rlimits[k]
 		local soft, hard = v, v
 		if type(v) == "table" then soft, hard = v[1], v[2] end
@@ -315,10 +305,7 @@ end
 -- gidmap, rlimits, seccomp, rootless.
 local function oci_config(base, info, bundle, id, c)
 	local env = {}
-	local keys = {}
-	for k in pairs(base.env) do keys[#keys + 1] = k end
-	table.sort(keys)
-	for _, k in ipairs(keys) do env[#env + 1] = k .. "=" .. base.env[k] end
+	for _, k in ipairs(json.sorted_keys(base.env)) do env[#env + 1] = k .. "=" .. base.env[k] end
 	local namespaces = { { type = "user" }, { type = "mount" }, { type = "pid" },
 		{ type = "ipc" }, { type = "uts" }, { type = "cgroup" } }
 	if info.network ~= "host" then namespaces[#namespaces + 1] = { type = "network" } end

@@ -21,6 +21,7 @@
 -- @module sbx.backend.podman
 local core = require "sbx.core"
 local cjson = require "cjson"
+local json = require "sbx.json"
 local stdbox = require "sbx.stdbox"
 local profile = require "sbx.profile"
 local oci = require "sbx.backend.oci"
@@ -79,12 +80,8 @@ end
 -- The image checked and unpacked, and the program found in it: the root
 -- directory, the program's path, the image's digest; or nil, msg, "--image".
 local function unpacked_image(o)
-	local dir, digest = image.parse(o.image)
-	if not dir then return nil, ("--image %s: %s"):format(tostring(o.image), digest), "--image" end
-	local img, ierr = image.read(dir, digest)
-	if not img then return nil, ("--image %s: %s"):format(o.image, ierr), "--image" end
-	local root, uerr = image.unpack(img)
-	if not root then return nil, ("--image %s: %s"):format(o.image, uerr), "--image" end
+	local root, digest, opt = image.unpacked(o.image)
+	if not root then return nil, digest, opt end
 	local path, fperr = rootfs.find_program(root, o.prog)
 	if not path then return nil, fperr end
 	return root, path, digest
@@ -185,18 +182,10 @@ local function cgroup_limit_args(info, rootless)
 		"--pids-limit=" .. info.limits.tasks }
 end
 
--- a sorted list of a table's keys
-local function keys_of(t)
-	local out = {}
-	for k in pairs(t) do out[#out + 1] = k end
-	table.sort(out)
-	return out
-end
-
 -- The standard box's environment, by name, as podman's --env.
 local function env_args(env)
 	local args = {}
-	for _, k in ipairs(keys_of(env)) do
+	for _, k in ipairs(json.sorted_keys(env)) do
 		args[#args + 1] = "--env"
 		args[#args + 1] = k .. "=" .. env[k]
 	end
