@@ -16,7 +16,8 @@
 -- same holds for names that resolve through /etc/alternatives (iptables),
 -- whose links the box's synthetic /etc leaves dangling.
 -- A C program (`T1057_proc-walk.c`) is run as the Makefile built it,
--- build/techniques/ and its name without .c.
+-- build/techniques/ and its name without .c; its HOME check is in_box of
+-- tests/techniques/box_only.h.
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
 local cjson = require "cjson"
