@@ -46,11 +46,7 @@ end
 local function linked_names()
 	local h = assert(standin.host())
 	local path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-	local list = {}
-	for _, n in ipairs(h.names) do
-		if not standin.present(n, path) then list[#list + 1] = n end
-	end
-	return list
+	return S.select(h.names, function(n) return not standin.present(n, path) end)
 end
 
 describe("stand-ins [" .. S.priv .. "]", function()

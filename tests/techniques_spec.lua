@@ -95,10 +95,7 @@ for _, name in ipairs(NAMES) do PATHS[#PATHS + 1] = S.q((built(name))) end
 describe("ATT&CK techniques [" .. S.priv .. "]", function()
 	local recs, out, err, code = {}, "", "", nil
 	setup(function()
-		local e = os.tmpname()
-		out, code = S.sh(S.bin .. " batch.lua " .. OPTS .. " " .. table.concat(PATHS, " ") .. " 2>" .. e .. " </dev/null")
-		err = S.read(e) or ""
-		os.remove(e)
+		out, err, code = S.sh_err(S.bin .. " batch.lua " .. OPTS .. " " .. table.concat(PATHS, " "))
 		for line in out:gmatch("[^\n]+") do
 			local rec = cjson.decode(line)
 			recs[rec.program:match("[^/]+$")] = rec

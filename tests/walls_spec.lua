@@ -168,9 +168,7 @@ describe("walls [" .. S.priv .. "]", function()
 				return
 			end
 			local d, rm = S.tmpdir()
-			local f = assert(io.open(d .. "/file", "w"))
-			f:write("reachable\n")
-			f:close()
+			S.write(d .. "/file", "reachable\n")
 			-- the directory's mode lets anyone write: only Landlock stops it
 			os.execute("chmod 777 " .. d .. "; chmod 644 " .. d .. "/file")
 			local spec, info = assert(stdbox.build { prog = "/bin/sh",
