@@ -4,6 +4,12 @@
 local sbx = require "sbx"
 local S = require "support"
 
+-- S.run(script) and the non-empty lines of its stdout
+local function run_lines(script)
+	local r = S.run(script)
+	return r, S.matches(r.stdout, "[^\n]+")
+end
+
 describe("box [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
@@ -67,9 +73,8 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("maps the box user as asked, and names the box", function()
-		local r = S.run("cat /proc/self/uid_map /proc/self/gid_map; id -u; id -g; hostname; "
+		local _, l = run_lines("cat /proc/self/uid_map /proc/self/gid_map; id -u; id -g; hostname; "
 			.. "cat /proc/self/setgroups")
-		local l = S.matches(r.stdout, "[^\n]+")
 		-- a root caller's box maps to the unprivileged host id by default
 		local root = S.euid() == 0
 		local hu = root and require("sbx.stdbox").root_host_id or S.euid()
@@ -181,9 +186,8 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("refuses writes outside /tmp and allows them in /tmp", function()
-		local r = S.run("echo x > /x; echo $?; echo x > /usr/x; echo $?; "
+		local r, l = run_lines("echo x > /x; echo $?; echo x > /usr/x; echo $?; "
 			.. "mkdir /dev/y; echo $?; echo x > /tmp/x && cat /tmp/x")
-		local l = S.matches(r.stdout, "[^\n]+")
 		assert.are_not.equal("0", l[1])
 		assert.are_not.equal("0", l[2])
 		assert.are_not.equal("0", l[3])
@@ -289,8 +293,7 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("holds only descriptors 0, 1 and 2 inside", function()
-		local r = S.run("ls /proc/$$/fd; readlink -v /proc/1/exe /proc/1/cwd /proc/1/root /proc/1/fd/*; true")
-		local l = S.matches(r.stdout, "[^\n]+")
+		local r, l = run_lines("ls /proc/$$/fd; readlink -v /proc/1/exe /proc/1/cwd /proc/1/root /proc/1/fd/*; true")
 		assert.are.same({ "0", "1", "2" }, { l[1], l[2], l[3] })
 		-- init is not dumpable: none of its links can be followed
 		assert.is_nil(l[4], "init's links were readable: " .. r.stdout)

@@ -179,21 +179,10 @@ path, rw = sys.argv[1], sys.argv[2] == "rw"
 fd = os.open(path, os.O_RDWR if rw else os.O_RDONLY)
 kind = fcntl.LOCK_EX if rw else fcntl.LOCK_SH
 ofd = struct.pack("hhxxxxqqixxxx", fcntl.F_WRLCK if rw else fcntl.F_RDLCK, 0, 0, 0, 0)
-out = []
-for name, take in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
-                   ("lockf", lambda: fcntl.lockf(fd, kind)),
-                   ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, ofd))):
-    try:
-        take()
-        out.append(name + " locked")
-    except OSError as e:
-        out.append(name + " " + errno.errorcode[e.errno])
-with open("/work/tried", "w") as f:
-    f.write("\n".join(out) + "\n")
-while not os.path.exists("/work/done"):
-    time.sleep(0.01)
-print("\n".join(out))
-]]
+locks = (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
+         ("lockf", lambda: fcntl.lockf(fd, kind)),
+         ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, ofd)))
+]] .. S.PY_TRY_LOCKS
 
 		-- what the host gets on path now: flock -w 2, python3's lockf
 		local function host_locks(path)
@@ -207,16 +196,6 @@ print("lockf ok")
 			return fl, py
 		end
 
-		-- the host's /proc/locks lines on path's inode
-		local function proc_locks(path)
-			local ino = S.sh("stat -c %i " .. S.q(path)):gsub("%s+$", "")
-			local lines = {}
-			for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
-				if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
-			end
-			return table.concat(lines, "\n")
-		end
-
 		-- `sbxlua run.lua args...` in the background (its stdout, stderr
 		-- and status in box.out, box.err and box.status of dir), a box that
 		-- makes work/tried then waits for work/done; meanwhile the host
@@ -226,7 +205,7 @@ print("lockf ok")
 		local function while_box(work, file, ...)
 			return S.meanwhile(dir .. "/box", work, { ... }, function()
 				local fl, py = host_locks(file)
-				return fl, py, proc_locks(file)
+				return fl, py, S.proc_locks(file)
 			end)
 		end
 

@@ -19,23 +19,12 @@ local TRY = [[
 import errno, fcntl, os, struct, sys, time
 fd = os.open(sys.argv[1], os.O_RDONLY)
 rd = struct.pack("hhxxxxqqixxxx", fcntl.F_RDLCK, 0, 0, 0, 0)
-out = []
-for name, take in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
-                   ("flock_nb", lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)),
-                   ("setlk", lambda: fcntl.fcntl(fd, fcntl.F_SETLK, rd)),
-                   ("setlkw", lambda: fcntl.fcntl(fd, fcntl.F_SETLKW, rd)),
-                   ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, rd))):
-    try:
-        take()
-        out.append(name + " locked")
-    except OSError as e:
-        out.append(name + " " + errno.errorcode[e.errno])
-with open("/work/tried", "w") as f:
-    f.write("\n".join(out) + "\n")
-while not os.path.exists("/work/done"):
-    time.sleep(0.01)
-print("\n".join(out))
-]]
+locks = (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
+         ("flock_nb", lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)),
+         ("setlk", lambda: fcntl.fcntl(fd, fcntl.F_SETLK, rd)),
+         ("setlkw", lambda: fcntl.fcntl(fd, fcntl.F_SETLKW, rd)),
+         ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, rd)))
+]] .. S.PY_TRY_LOCKS
 local REFUSED = "flock ENOLCK\nflock_nb ENOLCK\nsetlk ENOLCK\nsetlkw ENOLCK\nofd ENOLCK\n"
 
 -- a host command that must succeed; its output
@@ -59,16 +48,6 @@ end
 local function device(path)
 	local t = must("stat -c '%Hd:%Ld' " .. S.q(path)):gsub("%s+$", "")
 	return t
-end
-
--- the host's /proc/locks lines on path's inode
-local function proc_locks(path)
-	local ino = must("stat -L -c %i " .. S.q(path)):gsub("%s+$", "")
-	local lines = {}
-	for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
-		if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
-	end
-	return table.concat(lines, "\n")
 end
 
 describe("no lock on a host file [" .. S.priv .. "]", function()
@@ -122,7 +101,7 @@ describe("no lock on a host file [" .. S.priv .. "]", function()
 	local function attack(file, dest, ...)
 		local tried, err, host, held = try_locks(work(), dest, function()
 			local _, host = S.sh("flock -n " .. S.q(file) .. " true")
-			return host, proc_locks(file)
+			return host, S.proc_locks(file)
 		end, ...)
 		assert.truthy(tried, err)
 		assert.are.equal(0, host, "the host's flock -n failed while the box held " .. file)

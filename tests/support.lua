@@ -194,6 +194,38 @@ function S.meanwhile(prefix, work, args, during)
 	return tried, S.read(prefix .. ".err"), table.unpack(r, 1, r.n)
 end
 
+--- The end of a Python script for the box's side of S.meanwhile: takes
+-- each lock of `locks` (the (name, callable) pairs the script defines
+-- first), says what it got in /work/tried, holds on until /work/done
+-- appears, then prints what it got.
+S.PY_TRY_LOCKS = [[
+out = []
+for name, take in locks:
+    try:
+        take()
+        out.append(name + " locked")
+    except OSError as e:
+        out.append(name + " " + errno.errorcode[e.errno])
+with open("/work/tried", "w") as f:
+    f.write("\n".join(out) + "\n")
+while not os.path.exists("/work/done"):
+    time.sleep(0.01)
+print("\n".join(out))
+]]
+
+--- The host's /proc/locks lines on the inode of path (a link followed),
+-- joined by newlines.
+function S.proc_locks(path)
+	local out, code = S.sh("stat -L -c %i " .. S.q(path) .. " 2>&1")
+	assert(code == 0, path .. ": " .. out)
+	local ino = out:gsub("%s+$", "")
+	local lines = {}
+	for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
+		if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
+	end
+	return table.concat(lines, "\n")
+end
+
 --- Digits no other test process picks at once: this process's pid, then
 -- six random digits (busted seeds math.random with the time, so two
 -- suites started in the same second, as make check-stress starts them,
