@@ -357,6 +357,14 @@ function S.matches(text, pattern)
 	return t
 end
 
+--- True when list (nil: none) holds v.
+function S.has(list, v)
+	for _, x in ipairs(list or {}) do
+		if x == v then return true end
+	end
+	return false
+end
+
 --- The items of list for which keep(item) is true, in order.
 function S.select(list, keep)
 	local out = {}
