@@ -72,8 +72,9 @@ endif
 BEHAVE_SRC := $(wildcard tests/progs/behave/*.c)
 BEHAVE_BIN := $(BEHAVE_SRC:tests/progs/behave/%.c=build/tests/behave/%)
 # the ATT&CK corpus's C programs (tests/techniques_spec.lua), each named
-# as its source without .c
+# as its source without .c; box_only.h holds their shared check
 TECH_SRC := $(wildcard tests/techniques/*.c)
+TECH_HDR := tests/techniques/box_only.h
 TECH_BIN := $(TECH_SRC:tests/techniques/%.c=build/techniques/%)
 HDR := $(wildcard $(CORE_DIRS:%=core/%/*.h))
 LUA_SRC := $(shell find lua -name '*.lua')
@@ -172,7 +173,7 @@ build/tests/behave/%: tests/progs/behave/%.c tests/progs/behave/behave.h | build
 	@echo "  CC      $@"
 	@$(CC) $(PROG_CFLAGS) -o $@ $<
 
-build/techniques/%: tests/techniques/%.c | build/techniques
+build/techniques/%: tests/techniques/%.c $(TECH_HDR) | build/techniques
 	@echo "  CC      $@"
 	@$(CC) $(PROG_CFLAGS) -o $@ $<
 
@@ -253,13 +254,13 @@ lint: all
 		--library=scripts/cppcheck-lua.cfg -D__x86_64__ -DSBX_VERSION='"$(VERSION)"' \
 		$(CORE_DIRS:%=-I core/%) core tests/progs tests/techniques
 	clang-format --dry-run -Werror core/*/*.c core/*/*.h tests/progs/*.c $(TECH_SRC) \
-		tests/progs/behave/*.c tests/progs/behave/*.h
+		$(TECH_HDR) tests/progs/behave/*.c tests/progs/behave/*.h
 	mandoc -Tlint -Wwarning $(MAN_PAGES)
 	if [ "$(SPDX_CHECK)" = 1 ]; then scripts/spdx.sh --check; fi
 
 format:
-	clang-format -i core/*/*.c core/*/*.h tests/progs/*.c $(TECH_SRC) tests/progs/behave/*.c \
-		tests/progs/behave/*.h
+	clang-format -i core/*/*.c core/*/*.h tests/progs/*.c $(TECH_SRC) $(TECH_HDR) \
+		tests/progs/behave/*.c tests/progs/behave/*.h
 
 asan:
 	$(MAKE) clean

@@ -14,12 +14,6 @@ local cjson = require "cjson"
 local root = S.euid() == 0
 local ID = stdbox.root_host_id
 
-local function lines(s)
-	local t = {}
-	for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
-	return t
-end
-
 -- a shell line that prints the file system type of the box's root
 local ROOT_FS = "sed -n 's/^[0-9]* [0-9]* [^ ]* [^ ]* \\/ .* - \\([^ ]*\\) .*/\\1/p' /proc/self/mountinfo"
 
@@ -42,7 +36,7 @@ describe("api [" .. S.priv .. "]", function()
 			assert.are.equal("1000", inside)
 			-- a root caller's box never runs as the host's root
 			assert.are.equal(tostring(root and ID or S.euid()), outside)
-			local l = lines(r.stdout)
+			local l = S.matches(r.stdout, "[^\n]+")
 			assert.are.same({ "bin", "dev", "lib", "lib64", "proc", "sbin", "tmp", "usr" },
 				{ table.unpack(l, 2, 9) })
 			-- nothing of the host's /etc

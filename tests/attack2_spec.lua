@@ -381,9 +381,7 @@ describe("--image: hard links in a layer [" .. S.priv .. "]", function()
 	local function image(members)
 		local base = tmp .. "/base"
 		local spec = tmp .. "/members.json"
-		local f = assert(io.open(spec, "w"))
-		f:write(cjson.encode(members))
-		f:close()
+		S.write(spec, cjson.encode(members))
 		local out, code = S.sh("set -e; L=" .. S.q(L) .. "; B=" .. S.q(base) .. "; mkdir -p \"$L/blobs/sha256\" \"$B/bin\"; "
 			.. "cp /usr/bin/dash \"$B/bin/sh\"; for l in $(ldd /usr/bin/dash | grep -o '/[^ ]*'); do "
 			.. "mkdir -p \"$B$(dirname $l)\"; cp \"$l\" \"$B$l\"; done; tar -C \"$B\" -cf " .. S.q(tmp .. "/l1.tar") .. " .; "
@@ -432,9 +430,7 @@ describe("--image: hard links in a layer [" .. S.priv .. "]", function()
 
 	it("a hard link to a host path (absolute, or the layout's own blob) is not made to the host's file", function()
 		local secret = tmp .. "/secret"
-		local f = assert(io.open(secret, "w"))
-		f:write("host\n")
-		f:close()
+		S.write(secret, "host\n")
 		for _, target in ipairs { secret, "/etc/passwd", "/work/out/root/bin/sh", "/proc/self/exe" } do
 			local ref = image { { "a", data = "x" }, { "h", hard = target } }
 			local out, err, code = run(ref, "/bin/sh", "-c", "read x < /h; echo \"$x\"")

@@ -58,14 +58,20 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		end
 	end)
 
-	-- the open after the loader's two, in the JSON of a --mode log run
-	local function third_open(arg)
+	-- the events of a --mode log run of attack_paths, and its output
+	local function logged(arg)
 		local json = os.tmpname()
 		local out, err, code = run("--json", json, "--profile", "tests/profiles/notify.lua", "--mode", "log",
 			"build/tests/attack_paths", arg)
 		assert.are.equal(0, code, err)
+		return out, json_of(json).events, err
+	end
+
+	-- the open after the loader's two, in the JSON of a --mode log run
+	local function third_open(arg)
+		local out, events = logged(arg)
 		local opens = {}
-		for _, e in ipairs(json_of(json).events) do
+		for _, e in ipairs(events) do
 			if e.kind == "open" then opens[#opens + 1] = e end
 		end
 		return out, opens[3]
@@ -179,15 +185,6 @@ describe("hostile programs [" .. S.priv .. "]", function()
 		assert.is_nil(S.read(dir .. "/lw/p.lua"))
 		assert(os.execute("rm -rf " .. S.q(dir)))
 	end)
-
-	-- the events of a --mode log run of attack_paths, and its output
-	local function logged(arg)
-		local json = os.tmpname()
-		local out, err, code = run("--json", json, "--profile", "tests/profiles/notify.lua", "--mode", "log",
-			"build/tests/attack_paths", arg)
-		assert.are.equal(0, code, err)
-		return out, json_of(json).events, err
-	end
 
 	it("explain: socket addresses of length 0, 2, 64 KiB, an unknown family, a unix name too long to keep", function()
 		local out, events = logged("addr")

@@ -222,9 +222,7 @@ describe("backends [" .. S.priv .. "]", function()
 			os.remove(written)
 			os.remove(sock)
 			if record and record ~= "" then
-				local f = assert(io.open(record, "w"))
-				f:write(table.concat(lines, "\n"), "\n")
-				f:close()
+				S.write(record, table.concat(lines, "\n") .. "\n")
 			end
 			table.sort(missed)
 			assert.are.equal(documented(), table.concat(missed, "\n"), table.concat(lines, "\n"))

@@ -16,22 +16,12 @@ local OPTS = "--wall 2 --pids 16 --output-limit 64K --progress never --sleep-ski
 -- Runs `sbxlua batch.lua ARGS` (a shell string); returns stdout, stderr,
 -- status.
 local function batchlua(args)
-	local err = os.tmpname()
-	local out, code = S.sh(S.bin .. " batch.lua " .. args .. " 2>" .. err .. " </dev/null")
-	local e = S.read(err)
-	os.remove(err)
-	return out, e, code
-end
-
-local function lines(s)
-	local t = {}
-	for l in s:gmatch("([^\n]*)\n") do t[#t + 1] = l end
-	return t
+	return S.sh_err(S.bin .. " batch.lua " .. args)
 end
 
 local function records(s)
 	local t = {}
-	for _, l in ipairs(lines(s)) do
+	for _, l in ipairs(S.lines(s)) do
 		local r = cjson.decode(l)
 		t[r.program:match("[^/]+$")] = r
 	end
@@ -69,7 +59,7 @@ end
 
 local function sorted_stable(s)
 	local t = {}
-	for _, l in ipairs(lines(s)) do t[#t + 1] = stable(l) end
+	for _, l in ipairs(S.lines(s)) do t[#t + 1] = stable(l) end
 	table.sort(t)
 	return t
 end
@@ -88,9 +78,7 @@ end
 -- a directory of n small distinct scripts
 local function scripts(dir, n, first)
 	for i = first or 1, n do
-		local f = assert(io.open(("%s/p%02d.sh"):format(dir, i), "w"))
-		f:write(("#!/bin/sh\necho %d\n"):format(i))
-		f:close()
+		S.write(("%s/p%02d.sh"):format(dir, i), ("#!/bin/sh\necho %d\n"):format(i))
 		os.execute(("chmod 755 %s/p%02d.sh"):format(S.q(dir), i))
 	end
 end
@@ -106,7 +94,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 
 		it("one line per program, the batch going on past every failure", function()
 			assert.are.equal(0, code, err)
-			assert.are.equal(8, #lines(out), err)
+			assert.are.equal(8, #S.lines(out), err)
 			assert.matches("batch: 8 program%(s%)\n", err)
 			assert.matches("batch: verdict suspicious: 3\n", err)
 			assert.matches("batch: limit hit wall: 1\n", err)
@@ -183,7 +171,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			local o = dir .. "/out.jsonl"
 			local _, err, code = batchlua("-j 2 --progress never --output " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
 			assert.are.equal(0, code, err)
-			assert.are.equal(3, #lines(S.read(o)))
+			assert.are.equal(3, #S.lines(S.read(o)))
 			scripts(dir .. "/progs", 5, 4)
 			-- the old name of --output still works, and says its new one
 			local out2, err2, code2 = batchlua("-j 2 --progress never --out " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
@@ -193,12 +181,12 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			assert.matches("batch: 2 program%(s%)\n", err2)
 			assert.matches("batch: skipped 3 %(recorded already with the same options%)\n", err2)
 			local seen = {}
-			for _, l in ipairs(lines(S.read(o))) do
+			for _, l in ipairs(S.lines(S.read(o))) do
 				local r = cjson.decode(l)
 				assert.is_nil(seen[r.sha256], r.program)
 				seen[r.sha256] = true
 			end
-			assert.are.equal(5, #lines(S.read(o)))
+			assert.are.equal(5, #S.lines(S.read(o)))
 			-- other limits: another record of the same programs
 			local _, err3 = batchlua("-j 2 --progress never --wall 7 --output " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
 			assert.matches("batch: 5 program%(s%)\n", err3)
@@ -212,7 +200,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			local _, err, code = batchlua("-j 2 --progress never --output " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
 			assert.are.equal(0, code, err)
 			assert.matches("its last line is cut %(left out%)", err)
-			local l = lines(S.read(o))
+			local l = S.lines(S.read(o))
 			assert.are.equal(3, #l)
 			assert.are.equal('{"program":"cut', l[1])
 			-- in the programs' order (sorted here all the same)
@@ -241,18 +229,18 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			local pid = p:read("l")
 			-- the event: the first two programs recorded (the third, a
 			-- sleeper, runs now or is about to)
-			while #lines(S.read(o) or "") < 2 do os.execute("sleep 0.05") end
+			while #S.lines(S.read(o) or "") < 2 do os.execute("sleep 0.05") end
 			os.execute("kill -INT " .. pid)
 			local status = p:read("l")
 			p:close()
 			assert.are.equal("130", status, S.read(dir .. "/err"))
 			local data = S.read(o)
 			assert.are.equal("\n", data:sub(-1))
-			for _, l in ipairs(lines(data)) do
+			for _, l in ipairs(S.lines(data)) do
 				local r = cjson.decode(l)
 				assert.are.equal("exit", r.outcome)
 			end
-			assert.are.equal(2, #lines(data))
+			assert.are.equal(2, #S.lines(data))
 		end)
 
 		it("shards add up to the whole, each program in one", function()
@@ -263,7 +251,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			for k = 1, 3 do
 				local out, err, code = batchlua(("-q -j 2 --shard %d/3 %s"):format(k, S.q(dir .. "/progs")))
 				assert.are.equal(0, code, err)
-				for _, l in ipairs(lines(out)) do
+				for _, l in ipairs(S.lines(out)) do
 					local r = cjson.decode(l)
 					assert.is_nil(seen[r.program])
 					seen[r.program] = k
@@ -287,7 +275,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			batchlua("-q --shard 2/2 --output " .. S.q(b) .. " " .. S.q(dir .. "/progs"))
 			local out, err, code = batchlua("--merge " .. S.q(a) .. " " .. S.q(b) .. " " .. S.q(a))
 			assert.are.equal(0, code, err)
-			local l = lines(out)
+			local l = S.lines(out)
 			assert.are.equal(3, #l)
 			for i, name in ipairs { "p01.sh", "p02.sh", "p03.sh" } do
 				assert.are.equal(name, cjson.decode(l[i]).program:match("[^/]+$"))
@@ -338,7 +326,7 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			scripts(dir .. "/progs", 1)
 			os.execute(("ln -s /bin/true %s/progs/link; ln -s %s/progs %s/dirlink"):format(S.q(dir), S.q(dir), S.q(dir)))
 			local out, err = batchlua("-q " .. S.q(dir .. "/progs") .. " " .. S.q(dir .. "/dirlink"))
-			assert.are.equal(1, #lines(out))
+			assert.are.equal(1, #S.lines(out))
 			assert.matches("dirlink: a symbolic link %(not followed%)", err)
 		end)
 	end)

@@ -4,10 +4,10 @@
 local sbx = require "sbx"
 local S = require "support"
 
-local function lines(s)
-	local t = {}
-	for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
-	return t
+-- S.run(script) and the non-empty lines of its stdout
+local function run_lines(script)
+	local r = S.run(script)
+	return r, S.matches(r.stdout, "[^\n]+")
 end
 
 describe("box [" .. S.priv .. "]", function()
@@ -17,9 +17,7 @@ describe("box [" .. S.priv .. "]", function()
 		-- a long REPL session or a batch of thousands of boxes pays for
 		-- anything a run leaves open until a later collection
 		local file = os.tmpname()
-		local f = assert(io.open(file, "w"))
-		f:write("from a file\n")
-		f:close()
+		S.write(file, "from a file\n")
 		local cases = {
 			{ "captured output", "echo out; echo err >&2" },
 			{ "stdin from memory", "cat", { stdin = "data\n" } },
@@ -75,9 +73,8 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("maps the box user as asked, and names the box", function()
-		local r = S.run("cat /proc/self/uid_map /proc/self/gid_map; id -u; id -g; hostname; "
+		local _, l = run_lines("cat /proc/self/uid_map /proc/self/gid_map; id -u; id -g; hostname; "
 			.. "cat /proc/self/setgroups")
-		local l = lines(r.stdout)
 		-- a root caller's box maps to the unprivileged host id by default
 		local root = S.euid() == 0
 		local hu = root and require("sbx.stdbox").root_host_id or S.euid()
@@ -162,7 +159,7 @@ describe("box [" .. S.priv .. "]", function()
 	it("mounts exactly the plan, with its flags", function()
 		local r = S.run("cat /proc/self/mountinfo")
 		local got = {}
-		for _, l in ipairs(lines(r.stdout)) do
+		for _, l in ipairs(S.matches(r.stdout, "[^\n]+")) do
 			local mp, opts = l:match("^%d+ %d+ %S+ %S+ (%S+) (%S+)")
 			got[#got + 1] = mp
 			got[mp] = opts
@@ -189,9 +186,8 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("refuses writes outside /tmp and allows them in /tmp", function()
-		local r = S.run("echo x > /x; echo $?; echo x > /usr/x; echo $?; "
+		local r, l = run_lines("echo x > /x; echo $?; echo x > /usr/x; echo $?; "
 			.. "mkdir /dev/y; echo $?; echo x > /tmp/x && cat /tmp/x")
-		local l = lines(r.stdout)
 		assert.are_not.equal("0", l[1])
 		assert.are_not.equal("0", l[2])
 		assert.are_not.equal("0", l[3])
@@ -201,9 +197,7 @@ describe("box [" .. S.priv .. "]", function()
 
 	it("cannot read a host file outside its mounts", function()
 		local d, rm = S.tmpdir()
-		local f = assert(io.open(d .. "/secret", "w"))
-		f:write("hunter2\n")
-		f:close()
+		S.write(d .. "/secret", "hunter2\n")
 		os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/secret")
 		local r = S.run("cat " .. d .. "/secret; cat /etc/shadow; ls /root /home")
 		rm()
@@ -219,7 +213,7 @@ describe("box [" .. S.priv .. "]", function()
 		local alive = select(2, S.sh("kill -0 " .. pid .. " 2>/dev/null"))
 		os.execute("kill " .. pid .. " 2>/dev/null")
 		assert.are.equal(0, alive, "host process killed from the box")
-		local l = lines(r.stdout)
+		local l = S.matches(r.stdout, "[^\n]+")
 		assert.is_true(tonumber(l[1]) <= 4, "visible pids: " .. l[1])
 		assert.are_not.equal("0", l[2])
 	end)
@@ -280,9 +274,7 @@ describe("box [" .. S.priv .. "]", function()
 
 	it("takes stdin from a file and from nothing", function()
 		local d, rm = S.tmpdir()
-		local f = assert(io.open(d .. "/in", "w"))
-		f:write("from a file\n")
-		f:close()
+		S.write(d .. "/in", "from a file\n")
 		local file = assert(sbx.open_file(d .. "/in"))
 		os.remove(d .. "/in") -- the descriptor is what the box reads
 		rm()
@@ -301,8 +293,7 @@ describe("box [" .. S.priv .. "]", function()
 	end)
 
 	it("holds only descriptors 0, 1 and 2 inside", function()
-		local r = S.run("ls /proc/$$/fd; readlink -v /proc/1/exe /proc/1/cwd /proc/1/root /proc/1/fd/*; true")
-		local l = lines(r.stdout)
+		local r, l = run_lines("ls /proc/$$/fd; readlink -v /proc/1/exe /proc/1/cwd /proc/1/root /proc/1/fd/*; true")
 		assert.are.same({ "0", "1", "2" }, { l[1], l[2], l[3] })
 		-- init is not dumpable: none of its links can be followed
 		assert.is_nil(l[4], "init's links were readable: " .. r.stdout)

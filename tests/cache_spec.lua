@@ -50,13 +50,6 @@ local function planted()
 	return core.sha256(key), body .. core.sha256(key .. "\0" .. body .. bpf) .. "\n" .. bpf
 end
 
-local function write(path, data, mode)
-	local f = assert(io.open(path, "wb"))
-	f:write(data)
-	f:close()
-	if mode then S.sh("chmod " .. mode .. " " .. S.q(path)) end
-end
-
 local function inode(path)
 	return (S.sh("stat -c %i " .. S.q(path)):gsub("%s+$", ""))
 end
@@ -88,7 +81,7 @@ describe("profile cache [" .. S.priv .. "]", function()
 
 	it("loads a sound entry of the caller's own (the control of the cases below)", function()
 		assert.is_true(core.mkdir(base .. "/sbxlua", tonumber("700", 8)))
-		write(base .. "/sbxlua/" .. name, sound, "600")
+		S.write(base .. "/sbxlua/" .. name, sound, "600")
 		assert.are.equal(OPEN, probe(base))
 	end)
 
@@ -100,7 +93,7 @@ describe("profile cache [" .. S.priv .. "]", function()
 		end
 		assert.is_true(core.mkdir(base .. "/sbxlua", tonumber("700", 8)))
 		local path = base .. "/sbxlua/" .. name
-		write(path, sound, "644")
+		S.write(path, sound, "644")
 		S.sh("chown 65534:65534 " .. S.q(path))
 		assert.are.equal(ENFORCED, probe(base))
 		-- replaced by the caller's own, compiled entry
@@ -111,7 +104,7 @@ describe("profile cache [" .. S.priv .. "]", function()
 
 	it("refuses an entry that is a symlink, and leaves the link as it is", function()
 		assert.is_true(core.mkdir(base .. "/sbxlua", tonumber("700", 8)))
-		write(base .. "/target", sound, "600")
+		S.write(base .. "/target", sound, "600")
 		local path = base .. "/sbxlua/" .. name
 		S.sh("ln -s ../target " .. S.q(path))
 		assert.are.equal(ENFORCED, probe(base))
@@ -121,14 +114,14 @@ describe("profile cache [" .. S.priv .. "]", function()
 
 	it("refuses a cache directory that is a symlink", function()
 		assert.is_true(core.mkdir(base .. "/real", tonumber("700", 8)))
-		write(base .. "/real/" .. name, sound, "600")
+		S.write(base .. "/real/" .. name, sound, "600")
 		S.sh("ln -s real " .. S.q(base .. "/sbxlua"))
 		assert.are.equal(ENFORCED, probe(base))
 	end)
 
 	it("refuses a group-writable directory and writes nothing there", function()
 		assert.is_true(core.mkdir(base .. "/sbxlua", tonumber("700", 8)))
-		write(base .. "/sbxlua/" .. name, sound, "600")
+		S.write(base .. "/sbxlua/" .. name, sound, "600")
 		S.sh("chmod 0770 " .. S.q(base .. "/sbxlua"))
 		assert.are.equal(ENFORCED, probe(base))
 		assert.are.equal(sound, S.read(base .. "/sbxlua/" .. name))
@@ -136,7 +129,7 @@ describe("profile cache [" .. S.priv .. "]", function()
 
 	it("refuses a group-writable entry", function()
 		assert.is_true(core.mkdir(base .. "/sbxlua", tonumber("700", 8)))
-		write(base .. "/sbxlua/" .. name, sound, "620")
+		S.write(base .. "/sbxlua/" .. name, sound, "620")
 		assert.are.equal(ENFORCED, probe(base))
 	end)
 
@@ -147,14 +140,14 @@ describe("profile cache [" .. S.priv .. "]", function()
 		-- one byte of the program changed: the hash no longer matches
 		local at = #good - 3
 		local byte = good:byte(at)
-		write(path, good:sub(1, at - 1) .. string.char(byte ~ 1) .. good:sub(at + 1), "600")
+		S.write(path, good:sub(1, at - 1) .. string.char(byte ~ 1) .. good:sub(at + 1), "600")
 		assert.are.equal(ENFORCED, probe(base))
 		assert.are.equal(good, S.read(path), "rewritten by a fresh compile")
 		-- truncated, then a permissive program with a wrong hash
-		write(path, good:sub(1, #good // 2), "600")
+		S.write(path, good:sub(1, #good // 2), "600")
 		assert.are.equal(ENFORCED, probe(base))
 		assert.are.equal(good, S.read(path))
-		write(path, sound:gsub("\n%x+\n", "\n" .. ("0"):rep(64) .. "\n", 1), "600")
+		S.write(path, sound:gsub("\n%x+\n", "\n" .. ("0"):rep(64) .. "\n", 1), "600")
 		assert.are.equal(ENFORCED, probe(base))
 		assert.are.equal(good, S.read(path))
 	end)
@@ -174,9 +167,9 @@ describe("profile cache [" .. S.priv .. "]", function()
 				.. "for i = 1, #list do rules[i] = { call = list[i], action = { errno = \"" .. errno .. "\" } } end\n"
 				.. 'return { default = "allow", rules = rules }\n'
 		end
-		write(list, 'return { "memfd_create" }\n', "644")
-		write(inner, inner_text("ENOSYS"), "644")
-		write(tree .. "/profiles/outer.lua", 'return (...).load("inner")\n', "644")
+		S.write(list, 'return { "memfd_create" }\n', "644")
+		S.write(inner, inner_text("ENOSYS"), "644")
+		S.write(tree .. "/profiles/outer.lua", 'return (...).load("inner")\n', "644")
 		local cache = base .. "/cache"
 		local function run(call)
 			local bin = S.bin
@@ -195,17 +188,17 @@ describe("profile cache [" .. S.priv .. "]", function()
 		assert.are.equal(1, entries())
 		-- the call list changed: the cached program of the old list is
 		-- not served
-		write(list, 'return { "mount" }\n', "644")
+		S.write(list, 'return { "mount" }\n', "644")
 		assert.are.equal("memfd_create=EFAULT", run("memfd_create"))
 		assert.are.equal("mount=ENOSYS", run("mount"))
 		assert.are.equal(2, entries())
 		-- the loaded profile changed
-		write(inner, inner_text("EPERM"), "644")
+		S.write(inner, inner_text("EPERM"), "644")
 		assert.are.equal("mount=EPERM", run("mount"))
 		assert.are.equal(3, entries())
 		-- and back: the first program's entry serves again, none is added
-		write(list, 'return { "memfd_create" }\n', "644")
-		write(inner, inner_text("ENOSYS"), "644")
+		S.write(list, 'return { "memfd_create" }\n', "644")
+		S.write(inner, inner_text("ENOSYS"), "644")
 		assert.are.equal("memfd_create=ENOSYS", run("memfd_create"))
 		assert.are.equal(3, entries())
 	end)

@@ -62,9 +62,39 @@ local function stop(pid, f)
 	f:close()
 end
 
-local function hog(args)
+-- the command that runs build/tests/ARGS (a hog of tests/progs)
+local function hog_cmd(args)
 	assert(exists("build/tests/hog_mem"), "build/tests/hog_* missing: run make")
-	return start("exec build/tests/" .. args)
+	return "exec build/tests/" .. args
+end
+
+local function hog(args)
+	return start(hog_cmd(args))
+end
+
+-- a cgroup of the given limits holding what script runs (started gated,
+-- let go once attached) and start's pipe; nil, the test pending, when the
+-- controller (named what in the reason) is not usable here
+local function limited(controller, what, limits, script)
+	local p = assert(core.cgroup_probe())
+	if not (p.usable and p.controllers[controller]) then
+		pending(what .. " not verified because " .. (p.note or p.reason))
+		return nil
+	end
+	local cg = assert(core.cgroup_create(limits))
+	local pid, f, go = start_gated(script)
+	assert(cg:attach(pid))
+	go()
+	return cg, f
+end
+
+-- one sample of what cmd (a shell command that prints its pid first)
+-- started, which is then stopped
+local function sample_of(cmd)
+	local pid, f = start(cmd)
+	local s = assert(core.sample(pid))
+	stop(pid, f)
+	return s
 end
 
 local function within(lo, hi, v, what)
@@ -280,15 +310,9 @@ describe("cgroup_create [" .. S.priv .. "]", function()
 	end)
 
 	it("enforces memory.max with an OOM kill of the group", function()
-		local p = assert(core.cgroup_probe())
-		if not (p.usable and p.controllers.memory) then
-			pending("memory.max not verified because " .. (p.note or p.reason))
-			return
-		end
-		local cg <close> = assert(core.cgroup_create { memory = 16 * MiB })
-		local pid, f, go = start_gated("exec build/tests/hog_mem 64")
-		assert(cg:attach(pid))
-		go()
+		local cg <close>, f = limited("memory", "memory.max", { memory = 16 * MiB },
+			"exec build/tests/hog_mem 64")
+		if not cg then return end
 		f:read("a")
 		local _, how, sig = f:close()
 		assert.are.same({ "signal", 9 }, { how, sig })
@@ -298,15 +322,8 @@ describe("cgroup_create [" .. S.priv .. "]", function()
 	end)
 
 	it("enforces pids.max", function()
-		local p = assert(core.cgroup_probe())
-		if not (p.usable and p.controllers.pids) then
-			pending("pids.max not verified because " .. (p.note or p.reason))
-			return
-		end
-		local cg <close> = assert(core.cgroup_create { pids = 4 })
-		local pid, f, go = start_gated("exec build/tests/hog_threads 10 1 2>&1")
-		assert(cg:attach(pid))
-		go()
+		local cg <close>, f = limited("pids", "pids.max", { pids = 4 }, "exec build/tests/hog_threads 10 1 2>&1")
+		if not cg then return end
 		local out = f:read("a")
 		f:close()
 		assert.matches("pthread_create failed", out)
@@ -329,9 +346,7 @@ describe("sample [" .. S.priv .. "]", function()
 
 	it("counts a shell and its two children", function()
 		-- the pid is printed once both children are forked
-		local pid, f = start("sleep 20 & sleep 20 & echo $$; wait")
-		local s = assert(core.sample(pid))
-		stop(pid, f)
+		local s = sample_of("sleep 20 & sleep 20 & echo $$; wait")
 		assert.are.equal(3, s.processes)
 		assert.are.equal(3, s.tasks)
 		assert.is_false(s.truncated)
@@ -340,9 +355,7 @@ describe("sample [" .. S.priv .. "]", function()
 	end)
 
 	it("counts private memory as RssAnon", function()
-		local pid, f = hog("hog_mem 64 anon 20")
-		local s = assert(core.sample(pid))
-		stop(pid, f)
+		local s = sample_of(hog_cmd("hog_mem 64 anon 20"))
 		assert.are.equal(1, s.processes)
 		within(64 * MiB, 72 * MiB, s.memory, "64 MiB hog")
 		within(64 * MiB, 72 * MiB, s.rss_anon, "64 MiB hog, anon")
@@ -350,17 +363,13 @@ describe("sample [" .. S.priv .. "]", function()
 	end)
 
 	it("counts shared memory as RssShmem", function()
-		local pid, f = hog("hog_mem 32 shm 20")
-		local s = assert(core.sample(pid))
-		stop(pid, f)
+		local s = sample_of(hog_cmd("hog_mem 32 shm 20"))
 		within(32 * MiB, 33 * MiB, s.rss_shmem, "32 MiB shared hog")
 		within(32 * MiB, 40 * MiB, s.memory, "32 MiB shared hog")
 	end)
 
 	it("counts threads as tasks of one process", function()
-		local pid, f = hog("hog_threads 15 20")
-		local s = assert(core.sample(pid))
-		stop(pid, f)
+		local s = sample_of(hog_cmd("hog_threads 15 20"))
 		assert.are.equal(1, s.processes)
 		assert.are.equal(16, s.tasks)
 	end)

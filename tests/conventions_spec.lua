@@ -10,19 +10,9 @@ local cjson = require "cjson"
 -- Runs `sbxlua SCRIPT ARGS` (a shell string) in directory dir (default
 -- the tree's); returns stdout, stderr, status.
 local function script(name, args, dir)
-	local err = os.tmpname()
 	local bin = S.bin:sub(1, 1) == "/" and S.bin or os.getenv("PWD") .. "/" .. S.bin
 	local cd = dir and ("cd " .. S.q(dir) .. " && ") or ""
-	local out, code = S.sh(cd .. S.q(bin) .. " " .. name .. " " .. args .. " 2>" .. err .. " </dev/null")
-	local e = S.read(err)
-	os.remove(err)
-	return out, e, code
-end
-
-local function lines(s)
-	local t = {}
-	for l in s:gmatch("([^\n]*)\n") do t[#t + 1] = l end
-	return t
+	return S.sh_err(cd .. S.q(bin) .. " " .. name .. " " .. args)
 end
 
 local write = S.write
@@ -73,7 +63,7 @@ describe("conventions [" .. S.priv .. "]", function()
 		write(dir .. "/-q", "#!/bin/sh\necho q\n", "755")
 		local out, err, code = script("batch.lua", "p.sh --output x.jsonl --progress never -q", dir)
 		assert.are.same({ "", "", 0 }, { out, err, code })
-		local l = lines(S.read(dir .. "/x.jsonl") or "")
+		local l = S.lines(S.read(dir .. "/x.jsonl") or "")
 		assert.are.equal(1, #l)
 		assert.are.equal("p.sh", cjson.decode(l[1]).program)
 		assert.is_nil(S.read(dir .. "/--output"))
@@ -98,7 +88,7 @@ describe("conventions [" .. S.priv .. "]", function()
 		-- the event: the first program recorded (the sleeper runs now or
 		-- is about to; --sleep-skip 0: its sleep is not answered at once,
 		-- or the batch could end before the signal)
-		while #lines(S.read(o) or "") < 1 do os.execute("sleep 0.05") end
+		while #S.lines(S.read(o) or "") < 1 do os.execute("sleep 0.05") end
 		os.execute("kill -TERM " .. pid)
 		local status = p:read("l")
 		p:close()
@@ -106,8 +96,8 @@ describe("conventions [" .. S.priv .. "]", function()
 		assert.are.equal("143", status, err)
 		local data = S.read(o)
 		assert.are.equal("\n", data:sub(-1))
-		assert.are.equal(1, #lines(data))
-		assert.are.equal("exit", cjson.decode(lines(data)[1]).outcome)
+		assert.are.equal(1, #S.lines(data))
+		assert.are.equal("exit", cjson.decode(S.lines(data)[1]).outcome)
 	end)
 
 	it("every environment variable core/ and lua/ read is in the README's Environment table", function()

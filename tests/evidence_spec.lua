@@ -21,6 +21,14 @@ local function last_line(s) return s:match("([^\n]*\n)$") end
 -- it dies
 local function orphan(cmd) return "(exec 3>&1; " .. cmd .. " &) | cat" end
 
+-- runs `sbxlua run.lua args...`: the report must be line, the exit
+-- status 128 + sig
+local function expect_killed(sig, line, ...)
+	local _, err, code = S.runlua(...)
+	assert.are.equal(line, err)
+	assert.are.equal(128 + sig, code)
+end
+
 describe("evidence: a limit's signal sent by the program itself [" .. S.priv .. "]", function()
 	it("kill -XCPU $$ is a signal, before the cpu limit", function()
 		local _, err, code, res = json_run("/bin/sh", "-c", "kill -XCPU $$")
@@ -30,28 +38,24 @@ describe("evidence: a limit's signal sent by the program itself [" .. S.priv .. 
 	end)
 
 	it("kill -XFSZ $$ is a signal, with no file at the file size limit", function()
-		local _, err, code = S.runlua("/bin/sh", "-c", "kill -XFSZ $$")
-		assert.are.equal("sandbox: killed: signal 25 (SIGXFSZ) with no file at the file size limit (64 MiB)\n", err)
-		assert.are.equal(128 + 25, code)
+		expect_killed(25, "sandbox: killed: signal 25 (SIGXFSZ) with no file at the file size limit (64 MiB)\n",
+			"/bin/sh", "-c", "kill -XFSZ $$")
 	end)
 
 	it("a file just under the size limit is no evidence either", function()
-		local _, err, code = S.runlua("--fsize", "1M", "/bin/sh", "-c",
+		expect_killed(25, "sandbox: killed: signal 25 (SIGXFSZ) with no file at the file size limit (1 MiB)\n",
+			"--fsize", "1M", "/bin/sh", "-c",
 			"head -c 1048575 /dev/zero > /work/f && kill -XFSZ $$")
-		assert.are.equal("sandbox: killed: signal 25 (SIGXFSZ) with no file at the file size limit (1 MiB)\n", err)
-		assert.are.equal(128 + 25, code)
 	end)
 
 	it("kill -SYS $$ is a signal, not a refused call", function()
-		local _, err, code = S.runlua("/bin/sh", "-c", "kill -SYS $$")
-		assert.are.equal("sandbox: killed: signal 31 (SIGSYS)\n", err)
-		assert.are.equal(128 + 31, code)
+		expect_killed(31, "sandbox: killed: signal 31 (SIGSYS)\n",
+			"/bin/sh", "-c", "kill -SYS $$")
 	end)
 
 	it("kill -KILL $$ is a signal", function()
-		local _, err, code = S.runlua("/bin/sh", "-c", "kill -KILL $$")
-		assert.are.equal("sandbox: killed: signal 9 (SIGKILL)\n", err)
-		assert.are.equal(128 + 9, code)
+		expect_killed(9, "sandbox: killed: signal 9 (SIGKILL)\n",
+			"/bin/sh", "-c", "kill -KILL $$")
 	end)
 
 	it("a SIGKILL of its own at 235 MiB of a 256 MiB limit is not the memory limit", function()
@@ -63,15 +67,13 @@ describe("evidence: a limit's signal sent by the program itself [" .. S.priv .. 
 	end)
 
 	it("a SIGXCPU of its own at 1.9 s of a 2 s budget is not the cpu limit", function()
-		local _, err, code = S.runlua("--cpu", "2", T .. "selfkill", "XCPU", "1900", "0")
-		assert.are.equal("sandbox: killed: signal 24 (SIGXCPU) before the cpu limit (2 s)\n", err)
-		assert.are.equal(128 + 24, code)
+		expect_killed(24, "sandbox: killed: signal 24 (SIGXCPU) before the cpu limit (2 s)\n",
+			"--cpu", "2", T .. "selfkill", "XCPU", "1900", "0")
 	end)
 
 	it("a SIGKILL of its own near the cpu budget is not the cpu limit", function()
-		local _, err, code = S.runlua("--cpu", "1", T .. "selfkill", "KILL", "900", "0")
-		assert.are.equal("sandbox: killed: signal 9 (SIGKILL)\n", err)
-		assert.are.equal(128 + 9, code)
+		expect_killed(9, "sandbox: killed: signal 9 (SIGKILL)\n",
+			"--cpu", "1", T .. "selfkill", "KILL", "900", "0")
 	end)
 
 	it("a descendant's own SIGXFSZ is noted without naming the limit", function()

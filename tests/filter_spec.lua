@@ -43,12 +43,6 @@ local function literal(t)
 	return "{ " .. table.concat(out, ", ") .. " }"
 end
 
-local function lines(text)
-	local t = {}
-	for l in text:gmatch("[^\n]+") do t[#t + 1] = l end
-	return t
-end
-
 local function read(path)
 	local f = assert(io.open(path))
 	local s = f:read("a")
@@ -78,7 +72,7 @@ local function doc_table(text)
 		.. "<!%-%- default%-profile:end %-%->")
 	assert(block, "docs/seccomp.md: no default-profile table")
 	local t = { pairs = {}, optional = {}, rows = 0 }
-	for _, l in ipairs(lines(block)) do
+	for _, l in ipairs(S.matches(block, "[^\n]+")) do
 		local cells = {}
 		for cell in l:gmatch("|([^|]*)") do cells[#cells + 1] = cell:match("^%s*(.-)%s*$") end
 		local call = (cells[1] or ""):match("^`([%w_]+)`$")
@@ -282,7 +276,7 @@ describe("sbx.core.filter [" .. S.priv .. "]", function()
 			"attempt to use a closed filter",
 			"NoNewPrivs:\t0",
 			"Seccomp:\t0",
-		}, lines(out))
+		}, S.matches(out, "[^\n]+"))
 	end)
 
 	it("starts every program with the architecture gate", function()
@@ -401,12 +395,8 @@ describe("sbx.profile [" .. S.priv .. "]", function()
 
 	it("runs a profile in an empty environment", function()
 		local dir, rm = S.tmpdir()
-		local f = assert(io.open(dir .. "/bad.lua", "w"))
-		f:write("return { default = os.getenv('HOME') }\n")
-		f:close()
-		f = assert(io.open(dir .. "/num.lua", "w"))
-		f:write("return 42\n")
-		f:close()
+		S.write(dir .. "/bad.lua", "return { default = os.getenv('HOME') }\n")
+		S.write(dir .. "/num.lua", "return 42\n")
 		local p, msg = profile.load(dir .. "/bad.lua")
 		local p2, msg2 = profile.load(dir .. "/num.lua")
 		rm()
@@ -648,7 +638,7 @@ describe("the default profile on the kernel [" .. S.priv .. "]", function()
 		local out, status = child(code)
 		assert.equal(0, status, out)
 		local t = {}
-		for _, l in ipairs(lines(out)) do
+		for _, l in ipairs(S.matches(out, "[^\n]+")) do
 			local k, v = l:match("^(.-)=(.*)$")
 			t[k or l] = v
 		end
@@ -683,7 +673,7 @@ describe("the default profile on the kernel [" .. S.priv .. "]", function()
 		-- without CAP_SYS_ADMIN, load() set no_new_privs first
 		assert.equal(S.euid() == 0 and "0" or "1", real.NoNewPrivs)
 		local known = {}
-		for _, l in ipairs(lines((S.sh(PROBE .. " list")))) do known[l] = true end
+		for _, l in ipairs(S.matches((S.sh(PROBE .. " list")), "[^\n]+")) do known[l] = true end
 		for _, n in ipairs(names) do
 			assert.is_true(known[n:match("^(%S+)")], "sysprobe lacks " .. n)
 		end

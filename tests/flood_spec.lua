@@ -198,9 +198,7 @@ describe("flood: real programs fit the budgets [" .. S.priv .. "]", function()
 
 	it("python3 -m compileall of 30 modules: nothing past a budget", function()
 		for i = 1, 30 do
-			local f = assert(io.open(("%s/m%d.py"):format(dir, i), "w"))
-			f:write(("import os, sys, json\ndef f%d(x):\n    return x * %d\n"):format(i, i))
-			f:close()
+			S.write(("%s/m%d.py"):format(dir, i), ("import os, sys, json\ndef f%d(x):\n    return x * %d\n"):format(i, i))
 		end
 		local _, err, code, res = S.json_run("--explore", "--rw", dir, "--", "/usr/bin/python3", "-m",
 			"compileall", "-q", dir)
@@ -211,9 +209,7 @@ describe("flood: real programs fit the budgets [" .. S.priv .. "]", function()
 	end)
 
 	it("gcc compiling a file: nothing past a budget", function()
-		local f = assert(io.open(dir .. "/h.c", "w"))
-		f:write('#include <stdio.h>\n#include <stdlib.h>\nint main(void) { puts("hi"); return 0; }\n')
-		f:close()
+		S.write(dir .. "/h.c", '#include <stdio.h>\n#include <stdlib.h>\nint main(void) { puts("hi"); return 0; }\n')
 		local _, err, code, res = S.json_run("--explore", "--rw", dir, "--", "/usr/bin/gcc", "-O2", "-o",
 			dir .. "/h", dir .. "/h.c")
 		assert.are.equal(0, code, err)

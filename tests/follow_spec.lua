@@ -27,9 +27,7 @@ local _, no_schema = S.sh(PY .. " -c 'import jsonschema' 2>/dev/null")
 local function invalid(text, name)
 	if no_schema ~= 0 then return nil end
 	local f = os.tmpname()
-	local h = assert(io.open(f, "w"))
-	h:write(text)
-	h:close()
+	S.write(f, text)
 	local out = S.sh(PY .. " tests/schema_check.py docs/schema " .. name .. " <" .. f .. " 2>&1")
 	os.remove(f)
 	return out
@@ -203,20 +201,21 @@ echo $?]]):format(S.q(dir), S.bin, S.q(DAEMONIZE), m))
 		assert.are.same({}, S.holding(m))
 	end)
 
-	it("a batch's wall clock ends a sample's daemon and records it", function()
+	-- `batch.lua options` over the sample (a batch runs a program
+	-- without arguments: a copy of it whose name holds a marker, its
+	-- forever mode): its output, first record, stderr and the marker
+	local function batch_daemon(options)
 		local m = marker()
 		local dir, remove = S.tmpdir()
-		-- a batch runs a program without arguments: a copy of the
-		-- sample whose name holds the marker (its forever mode)
 		local prog = dir .. "/daemonize-" .. m
 		os.execute(("cp %s %s && chmod 0755 %s"):format(S.q(DAEMONIZE), S.q(prog), S.q(dir)))
-		local err = os.tmpname()
-		local out = S.sh(("%s batch.lua --wall 2 --progress never %s 2>%s </dev/null")
-			:format(S.bin, S.q(prog), err))
-		local e = S.read(err)
-		os.remove(err)
+		local out, e = S.sh_err(("%s batch.lua %s --progress never %s"):format(S.bin, options, S.q(prog)))
 		remove()
-		local rec = cjson.decode((out:match("[^\n]+")))
+		return out, cjson.decode((out:match("[^\n]+"))), e, m
+	end
+
+	it("a batch's wall clock ends a sample's daemon and records it", function()
+		local out, rec, e, m = batch_daemon("--wall 2")
 		assert.are.equal("", invalid(out, "batch-line.schema.json") or "")
 		assert.are.equal("exit", rec.outcome, e)
 		assert.are.equal(0, rec.exit_code)
@@ -225,17 +224,7 @@ echo $?]]):format(S.q(dir), S.bin, S.q(DAEMONIZE), m))
 	end)
 
 	it("batch.lua --jail ends each box with its program", function()
-		local m = marker()
-		local dir, remove = S.tmpdir()
-		local prog = dir .. "/daemonize-" .. m
-		os.execute(("cp %s %s && chmod 0755 %s"):format(S.q(DAEMONIZE), S.q(prog), S.q(dir)))
-		local err = os.tmpname()
-		local out = S.sh(("%s batch.lua --jail --wall 30 --progress never %s 2>%s </dev/null")
-			:format(S.bin, S.q(prog), err))
-		local e = S.read(err)
-		os.remove(err)
-		remove()
-		local rec = cjson.decode((out:match("[^\n]+")))
+		local _, rec, e, m = batch_daemon("--jail --wall 30")
 		assert.are.equal("exit", rec.outcome, e)
 		assert.is_nil(rec.run.outlived)
 		assert.are.same({}, S.holding(m))

@@ -189,15 +189,8 @@ describe("honest outcomes [" .. S.priv .. "]", function()
 
 	-- runs sbxlua run.lua in dir (the caller's current directory there)
 	local function run_in(dir, ...)
-		local args = {}
-		for i, a in ipairs { ... } do args[i] = S.q(a) end
 		local bin = S.bin:sub(1, 1) == "/" and S.bin or os.getenv("PWD") .. "/" .. S.bin
-		local err = os.tmpname()
-		local out, code = S.sh("cd " .. S.q(dir) .. " && " .. bin .. " run.lua " .. table.concat(args, " ")
-			.. " 2>" .. err .. " </dev/null")
-		local e = S.read(err)
-		os.remove(err)
-		return out, e, code
+		return S.sh_err("cd " .. S.q(dir) .. " && " .. bin .. " run.lua " .. S.quoted(...))
 	end
 
 	it("runs `python3 sample.py` with sample.py in the caller's directory, bound read-only and said", function()

@@ -30,9 +30,7 @@ end
 -- the modules of sbx a file requires, wherever the call stands (a
 -- require inside a function is an edge all the same)
 local function requires(text)
-	local deps = {}
-	for d in text:gmatch("require%s*%(?%s*[\"'](sbx[%w_.]*)[\"']") do deps[#deps + 1] = d end
-	return deps
+	return S.matches(text, "require%s*%(?%s*[\"'](sbx[%w_.]*)[\"']")
 end
 
 -- the first cycle of the graph, as a list of names, or nil

@@ -31,12 +31,6 @@ local function dom(path)
 	return out
 end
 
-local function write(path, data)
-	local f = assert(io.open(path, "w"))
-	f:write(data)
-	f:close()
-end
-
 -- the checks every page of a box's strings passes in the browser
 local function no_sample_element(d)
 	assert.are.equal("<title>" .. html.TITLE .. "</title>", d:match("<title>.-</title>"))
@@ -66,7 +60,7 @@ describe_browser("sbx.html in chromium", function()
 	setup(function()
 		dir, rm = S.tmpdir()
 		-- can chromium run at all as this user? (said per privilege)
-		write(dir .. "/open.html", "<!DOCTYPE html><html><head><title>before</title></head>" .. body)
+		S.write(dir .. "/open.html", "<!DOCTYPE html><html><head><title>before</title></head>" .. body)
 		local why
 		open_dom, why = dom(dir .. "/open.html")
 		if not open_dom then probe_failure = ("chromium cannot run as %s here: %s"):format(S.priv, why) end
@@ -82,7 +76,7 @@ describe_browser("sbx.html in chromium", function()
 
 	it_browser("(control) runs a page's script here, and the page's policy stops it", function()
 		assert.are.equal("<title>" .. HOSTILE_TITLE .. "</title>", open_dom:match("<title>.-</title>"))
-		write(dir .. "/csp.html", '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="'
+		S.write(dir .. "/csp.html", '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="'
 			.. html.CSP .. '"><title>before</title></head>' .. body)
 		assert.are.equal("<title>before</title>", assert(dom(dir .. "/csp.html")):match("<title>.-</title>"))
 	end)

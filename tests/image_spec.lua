@@ -22,12 +22,6 @@ local function sh_ok(cmd)
 	return out
 end
 
-local function write(path, data)
-	local f = assert(io.open(path, "wb"))
-	f:write(data)
-	f:close()
-end
-
 -- A tar of the member list `members` (each `{name, data=}` a file,
 -- `{name, dir=true}`, `{name, link=TARGET}` a symbolic link), made by
 -- Python's tarfile: names as given, `..` and `/` included.
@@ -37,7 +31,7 @@ local function member_tar(path, members)
 		list[i] = { name = m[1], data = m.data, dir = m.dir, link = m.link, chr = m.chr }
 	end
 	local spec = path .. ".json"
-	write(spec, cjson.encode(list))
+	S.write(spec, cjson.encode(list))
 	sh_ok(PY .. [[ -c '
 import io, json, sys, tarfile
 with tarfile.open(sys.argv[1], "w", format=tarfile.GNU_FORMAT) as t:
@@ -73,8 +67,8 @@ describe("--image [" .. S.priv .. "]", function()
 		env = "XDG_CACHE_HOME=" .. S.q(cache) .. " TMPDIR=" .. S.q(tmp)
 		n_img = 0
 		sh_ok("mkdir -p " .. S.q(L .. "/blobs/sha256"))
-		write(L .. "/oci-layout", '{"imageLayoutVersion":"1.0.0"}')
-		write(L .. "/index.json", cjson.encode { schemaVersion = 2, manifests = {} })
+		S.write(L .. "/oci-layout", '{"imageLayoutVersion":"1.0.0"}')
+		S.write(L .. "/index.json", cjson.encode { schemaVersion = 2, manifests = {} })
 		-- the base layer: the host's dash as /bin/sh and the libraries
 		-- ldd lists
 		local D = tmp .. "/base"
@@ -100,7 +94,7 @@ describe("--image [" .. S.priv .. "]", function()
 	local function blob_text(text, media)
 		n_img = n_img + 1
 		local p = ("%s/b%d"):format(tmp, n_img)
-		write(p, text)
+		S.write(p, text)
 		return blob(p, media)
 	end
 
@@ -133,7 +127,7 @@ describe("--image [" .. S.priv .. "]", function()
 			layers = layers }, opts.media or MANIFEST)
 		local index = cjson.decode(S.read(L .. "/index.json"))
 		table.insert(index.manifests, m)
-		write(L .. "/index.json", cjson.encode(index))
+		S.write(L .. "/index.json", cjson.encode(index))
 		return L .. "@" .. m.digest, m
 	end
 
@@ -234,7 +228,7 @@ describe("--image [" .. S.priv .. "]", function()
 				"/tmp/sbxtest-img-victim-" .. me }
 			sh_ok("mkdir -p " .. S.q(cache .. "/sbxlua/images") .. " && chmod 700 " .. S.q(cache)
 				.. " " .. S.q(cache .. "/sbxlua") .. " " .. S.q(cache .. "/sbxlua/images"))
-			for _, v in ipairs(victims) do write(v, "v") end
+			for _, v in ipairs(victims) do S.write(v, "v") end
 			local ref, m = image { base(), layer { { "../.wh.victim", data = "" } } }
 			local _, err, code = run(ref, "/bin/sh", "-c", "true")
 			assert.are.equal(126, code, err)
@@ -312,7 +306,7 @@ describe("--image [" .. S.priv .. "]", function()
 			local d = layer { { "f", data = "aaaa" } }
 			local hex = d.digest:sub(8)
 			-- the same size, another byte
-			write(L .. "/blobs/sha256/" .. hex, (S.read(L .. "/blobs/sha256/" .. hex):gsub("aaaa", "aaab")))
+			S.write(L .. "/blobs/sha256/" .. hex, (S.read(L .. "/blobs/sha256/" .. hex):gsub("aaaa", "aaab")))
 			local ref, m = image { base(), d }
 			local _, err, code = run(ref, "/bin/sh", "-c", "true")
 			assert.are.equal(126, code)
@@ -324,7 +318,7 @@ describe("--image [" .. S.priv .. "]", function()
 		it("refuses a manifest whose sha256 is not its descriptor's", function()
 			local ref, m = image { base() }
 			local p = L .. "/blobs/sha256/" .. m.digest:sub(8)
-			write(p, (S.read(p):gsub("schemaVersion", "schemaVersioN")))
+			S.write(p, (S.read(p):gsub("schemaVersion", "schemaVersioN")))
 			local _, err, code = run(ref, "/bin/sh", "-c", "true")
 			assert.are.equal(126, code)
 			assert.matches(("cannot use the manifest %s: its content's sha256 is "):format(m.digest), err, 1, true)
@@ -463,7 +457,7 @@ describe("--image [" .. S.priv .. "]", function()
 		it("is a key of sbx.backend.build's options", function()
 			local ref = image { base(), layer { { "lua", data = "from lua\n" } } }
 			local script = tmp .. "/spec.lua"
-			write(script, ([[
+			S.write(script, ([[
 local backend = require "sbx.backend"
 local spec, info = assert(backend.build { image = %q, prog = "/bin/sh", args = { "-c", "read x < /lua; echo $x" },
 	ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {}, stdout = "capture", stderr = "capture" })
@@ -521,7 +515,7 @@ assert(backend.build { image = "nothing", prog = "/bin/sh", ro = {}, rw = {}, so
 			if not have then return pending("podman is not installed") end
 			local ref = image { base(), layer { { "x", data = "x" } } }
 			local script = tmp .. "/podman.lua"
-			write(script, ([[
+			S.write(script, ([[
 local backend = require "sbx.backend"
 local spec, info = assert(backend.build { backend = "oci", runtime = "podman", image = %q, prog = "/bin/sh",
 	args = { "-c", "true" }, ro = {}, rw = {}, socket = {}, tmp = {}, env = {}, limits = {},

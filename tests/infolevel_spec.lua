@@ -26,12 +26,6 @@ local function by_rule(v)
 	return t
 end
 
-local function write(path, text)
-	local f = assert(io.open(path, "w"))
-	f:write(text)
-	f:close()
-end
-
 describe("info-level naming [" .. S.priv .. "]", function()
 	it("a shell script, Python, discovery and an archive: listed with their ids, the run clean", function()
 		local run = { outcome = "exit", exit_code = 0, events = {
@@ -79,7 +73,7 @@ describe("info-level naming [" .. S.priv .. "]", function()
 	it("a real run: the JSON line and the HTML page list the info findings, the verdict clean", function()
 		local d, rm = S.tmpdir()
 		os.execute("chmod 755 " .. S.q(d))
-		write(d .. "/look.sh", "#!/bin/sh\nuname -a\nhostname\nid\ntar -cf /tmp/t.tar -C /work look.sh\n")
+		S.write(d .. "/look.sh", "#!/bin/sh\nuname -a\nhostname\nid\ntar -cf /tmp/t.tar -C /work look.sh\n")
 		os.execute("chmod 755 " .. S.q(d .. "/look.sh"))
 		local html = d .. "/html"
 		local out, code = S.sh(S.bin .. " batch.lua -j 1 --wall 15 --progress never --html " .. S.q(html) .. " "

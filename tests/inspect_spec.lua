@@ -218,9 +218,7 @@ describe("a batch neighbour [" .. S.priv .. "]", function()
 		local progs = d .. "/progs"
 		os.execute("mkdir -p " .. S.q(progs))
 		local function prog(name, body)
-			local f = assert(io.open(progs .. "/" .. name, "w"))
-			f:write("#!/bin/sh\n" .. body .. "\n")
-			f:close()
+			S.write(progs .. "/" .. name, "#!/bin/sh\n" .. body .. "\n")
 			os.execute("chmod 755 " .. S.q(progs .. "/" .. name))
 		end
 		-- one process writes them (the box ends well within its wall clock)

@@ -5,28 +5,6 @@
 
 local S = require "support"
 
-local BIN = os.getenv("SBX_BIN") or "./sbxlua"
-
-local function q(s)
-	return "'" .. tostring(s):gsub("'", [['\'']]) .. "'"
-end
-
-local function slurp(path)
-	local f = io.open(path, "rb")
-	if not f then
-		return nil
-	end
-	local s = f:read("a")
-	f:close()
-	return s
-end
-
-local function spit(path, s)
-	local f = assert(io.open(path, "wb"))
-	assert(f:write(s))
-	f:close()
-end
-
 local function mktemp_dir()
 	local p = assert(io.popen("mktemp -d"))
 	local dir = p:read("l")
@@ -36,17 +14,17 @@ local function mktemp_dir()
 end
 
 local function rm_rf(path)
-	os.execute("rm -rf " .. q(path))
+	os.execute("rm -rf " .. S.q(path))
 end
 
 -- Runs a shell command line; returns stdout, stderr and the exit status
 -- (128 + n for a signal, as the shell reports it).
 local function sh(cmd)
 	local errfile = os.tmpname()
-	local p = assert(io.popen("(" .. cmd .. ") 2>" .. q(errfile)))
+	local p = assert(io.popen("(" .. cmd .. ") 2>" .. S.q(errfile)))
 	local out = p:read("a")
 	local _, how, code = p:close()
-	local err = slurp(errfile) or ""
+	local err = S.read(errfile) or ""
 	os.remove(errfile)
 	if how == "signal" then
 		code = 128 + code
@@ -54,13 +32,13 @@ local function sh(cmd)
 	return out, err, code
 end
 
--- Runs BIN with the arguments (already quoted) and stdin from /dev/null.
+-- Runs S.bin with the arguments (already quoted) and stdin from /dev/null.
 local function run(args)
-	return sh(q(BIN) .. " " .. args .. " </dev/null")
+	return sh(S.q(S.bin) .. " " .. args .. " </dev/null")
 end
 
 local function realpath(path)
-	local p = assert(io.popen("realpath " .. q(path)))
+	local p = assert(io.popen("realpath " .. S.q(path)))
 	local r = p:read("l")
 	p:close()
 	return r
@@ -74,18 +52,18 @@ end
 -- own, which the exe-relative rule makes the bundled one.
 local function fake_install()
 	local root = mktemp_dir()
-	local ok = os.execute("mkdir -p " .. q(root .. "/bin/lua/sbx") .. " " .. q(root .. "/cwd"))
-		and os.execute("cp " .. q(BIN) .. " " .. q(root .. "/bin/sbxlua"))
+	local ok = os.execute("mkdir -p " .. S.q(root .. "/bin/lua/sbx") .. " " .. S.q(root .. "/cwd"))
+		and os.execute("cp " .. S.q(S.bin) .. " " .. S.q(root .. "/bin/sbxlua"))
 	if not ok then
 		rm_rf(root)
-		error("cannot copy " .. BIN .. " to a temporary directory")
+		error("cannot copy " .. S.bin .. " to a temporary directory")
 	end
-	spit(root .. "/bin/lua/sbx/init.lua", 'return { name = "fake facade" }\n')
-	spit(root .. "/bin/lua/hello.lua", 'io.write("bundled:", arg[0], ":", table.concat({...}, ","))\n')
+	S.write(root .. "/bin/lua/sbx/init.lua", 'return { name = "fake facade" }\n')
+	S.write(root .. "/bin/lua/hello.lua", 'io.write("bundled:", arg[0], ":", table.concat({...}, ","))\n')
 	return root
 end
 
--- Drives BIN on a pseudo-terminal: types each line once a prompt shows,
+-- Drives S.bin on a pseudo-terminal: types each line once a prompt shows,
 -- then end of input; returns what the terminal showed and the exit status.
 -- libedit may show the prompt a moment before it takes the terminal out of
 -- line mode: a line typed then is echoed twice, and a ^D can be lost, so
@@ -154,10 +132,10 @@ local PYTHON = find_python()
 
 local function repl(lines, env, bin)
 	local dir = mktemp_dir()
-	spit(dir .. "/driver.py", PTY_DRIVER)
-	spit(dir .. "/input", table.concat(lines, "\n"))
+	S.write(dir .. "/driver.py", PTY_DRIVER)
+	S.write(dir .. "/input", table.concat(lines, "\n"))
 	local out, err = sh(table.concat({
-		"env", env or "", PYTHON, q(dir .. "/driver.py"), q(dir .. "/input"), q(bin or BIN),
+		"env", env or "", PYTHON, S.q(dir .. "/driver.py"), S.q(dir .. "/input"), S.q(bin or S.bin),
 	}, " "))
 	rm_rf(dir)
 	local status = out:match("\nSTATUS=(%S+)\n$")
@@ -169,8 +147,8 @@ describe("sbxlua", function()
 	S.leak_check(before_each, after_each, assert)
 
 	it("is built", function()
-		local f = io.open(BIN, "rb")
-		assert.is_not_nil(f, BIN .. " is missing: run make, or set SBX_BIN")
+		local f = io.open(S.bin, "rb")
+		assert.is_not_nil(f, S.bin .. " is missing: run make, or set SBX_BIN")
 		f:close()
 	end)
 
@@ -190,28 +168,28 @@ describe("sbxlua", function()
 				.. [[ -e 'io.write("|second")']])
 			assert.are.equal("", err)
 			assert.are.equal(0, code)
-			assert.are.equal(BIN .. "|-e|4|second", out)
+			assert.are.equal(S.bin .. "|-e|4|second", out)
 			out = run([[-e"io.write(6 * 7)"]])
 			assert.are.equal("42", out)
 		end)
 
 		it("passes script arguments in arg and ..., options at negative indices", function()
 			local script = os.tmpname()
-			spit(script, [[
+			S.write(script, [[
 				io.write(arg[-2], "|", arg[-1], "|", arg[0], "|", arg[1], "|", arg[2],
 					"|", #arg, "|", table.concat({...}, ","))
 			]])
-			local out, err, code = run("-W " .. q(script) .. " a 'b c'")
+			local out, err, code = run("-W " .. S.q(script) .. " a 'b c'")
 			os.remove(script)
 			assert.are.equal("", err)
 			assert.are.equal(0, code)
-			assert.are.equal(BIN .. "|-W|" .. script .. "|a|b c|2|a,b c", out)
+			assert.are.equal(S.bin .. "|-W|" .. script .. "|a|b c|2|a,b c", out)
 		end)
 
 		it("stops at -- and takes the next word as the script", function()
 			local script = os.tmpname()
-			spit(script, 'io.write("script:", ...)')
-			local out, err, code = run("-- " .. q(script) .. " -x")
+			S.write(script, 'io.write("script:", ...)')
+			local out, err, code = run("-- " .. S.q(script) .. " -x")
 			os.remove(script)
 			assert.are.equal("", err)
 			assert.are.equal(0, code)
@@ -220,14 +198,14 @@ describe("sbxlua", function()
 
 		it("runs stdin for -", function()
 			local code = [[io.write("stdin:", arg[0], ":", ...)]]
-			local out, err, status = sh("printf %s " .. q(code) .. " | " .. q(BIN) .. " - x y")
+			local out, err, status = sh("printf %s " .. S.q(code) .. " | " .. S.q(S.bin) .. " - x y")
 			assert.are.equal("", err)
 			assert.are.equal(0, status)
 			assert.are.equal("stdin:-:xy", out)
 		end)
 
 		it("runs stdin when it is not a terminal and there is no script", function()
-			local out, err, code = sh("echo 'io.write(\"piped\")' | " .. q(BIN))
+			local out, err, code = sh("echo 'io.write(\"piped\")' | " .. S.q(S.bin))
 			assert.are.equal("", err)
 			assert.are.equal(0, code)
 			assert.are.equal("piped", out)
@@ -235,9 +213,9 @@ describe("sbxlua", function()
 
 		it("requires -l mod into mod and -l g=mod into g", function()
 			local dir = mktemp_dir()
-			spit(dir .. "/spec_mod.lua", 'return { v = "from spec_mod" }\n')
-			local env = "LUA_PATH=" .. q(dir .. "/?.lua") .. " "
-			local out, err, code = sh(env .. q(BIN) .. " -l spec_mod -l g=spec_mod"
+			S.write(dir .. "/spec_mod.lua", 'return { v = "from spec_mod" }\n')
+			local env = "LUA_PATH=" .. S.q(dir .. "/?.lua") .. " "
+			local out, err, code = sh(env .. S.q(S.bin) .. " -l spec_mod -l g=spec_mod"
 				.. " -e 'io.write(spec_mod.v, \"|\", tostring(g == spec_mod))' </dev/null")
 			rm_rf(dir)
 			assert.are.equal("", err)
@@ -267,7 +245,7 @@ describe("sbxlua", function()
 		end)
 
 		it("exits 1 after stdin that fails", function()
-			local _, err, code = sh("echo 'error(\"x\")' | " .. q(BIN))
+			local _, err, code = sh("echo 'error(\"x\")' | " .. S.q(S.bin))
 			assert.are.equal(1, code)
 			assert.matches("stdin:1: x", err, 1, true)
 		end)
@@ -290,13 +268,13 @@ describe("sbxlua", function()
 
 		it("runs LUA_INIT_5_4 before LUA_INIT, and neither with -E", function()
 			local e = " -e 'io.write(tostring(x))'"
-			local out = sh("LUA_INIT='x=1' " .. q(BIN) .. e)
+			local out = sh("LUA_INIT='x=1' " .. S.q(S.bin) .. e)
 			assert.are.equal("1", out)
-			out = sh("LUA_INIT_5_4='x=2' LUA_INIT='x=1' " .. q(BIN) .. e)
+			out = sh("LUA_INIT_5_4='x=2' LUA_INIT='x=1' " .. S.q(S.bin) .. e)
 			assert.are.equal("2", out)
-			out = sh("LUA_INIT='x=1' " .. q(BIN) .. " -E" .. e)
+			out = sh("LUA_INIT='x=1' " .. S.q(S.bin) .. " -E" .. e)
 			assert.are.equal("nil", out)
-			local _, err, code = sh("LUA_INIT='error(\"init\")' " .. q(BIN) .. e)
+			local _, err, code = sh("LUA_INIT='error(\"init\")' " .. S.q(S.bin) .. e)
 			assert.are.equal(1, code)
 			assert.matches("LUA_INIT:1: init", err, 1, true)
 		end)
@@ -325,9 +303,9 @@ describe("sbxlua", function()
 				while true do end
 			]]
 			local out, err = sh(table.concat({
-				"MARK=" .. q(mark) .. " timeout -s KILL 60 " .. q(BIN) .. " -e " .. q(code) .. " & pid=$!",
-				"i=0; while [ ! -s " .. q(mark) .. " ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done",
-				"kill -INT \"$(cat " .. q(mark) .. ")\"; wait $pid; echo $?",
+				"MARK=" .. S.q(mark) .. " timeout -s KILL 60 " .. S.q(S.bin) .. " -e " .. S.q(code) .. " & pid=$!",
+				"i=0; while [ ! -s " .. S.q(mark) .. " ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done",
+				"kill -INT \"$(cat " .. S.q(mark) .. ")\"; wait $pid; echo $?",
 			}, "\n"))
 			os.remove(mark)
 			assert.are.equal("1\n", out)
@@ -353,14 +331,14 @@ describe("sbxlua", function()
 
 		it("takes lua/ next to the executable when it holds sbx/init.lua", function()
 			local out = run([[-e 'io.write(require("sbx.config").luadir)']])
-			local dir = realpath(dirname(BIN)) .. "/lua"
-			if slurp(dir .. "/sbx/init.lua") then
+			local dir = realpath(dirname(S.bin)) .. "/lua"
+			if S.read(dir .. "/sbx/init.lua") then
 				assert.are.equal(dir, out)
 			else
 				assert.are_not.equal(dir, out)
 			end
 			local root = fake_install()
-			out = sh(q(root .. "/bin/sbxlua") .. [[ -e 'io.write(require("sbx.config").luadir)']])
+			out = sh(S.q(root .. "/bin/sbxlua") .. [[ -e 'io.write(require("sbx.config").luadir)']])
 			local want = realpath(root) .. "/bin/lua"
 			rm_rf(root)
 			assert.are.equal(want, out)
@@ -368,10 +346,10 @@ describe("sbxlua", function()
 
 		it("runs a bare script name from the bundled directory, arg[0] as typed", function()
 			local root = fake_install()
-			local bin = q(root .. "/bin/sbxlua")
-			local cd = "cd " .. q(root .. "/cwd") .. " && "
+			local bin = S.q(root .. "/bin/sbxlua")
+			local cd = "cd " .. S.q(root .. "/cwd") .. " && "
 			local bundled = sh(cd .. bin .. " hello.lua a b </dev/null")
-			spit(root .. "/cwd/other.lua", 'io.write("local:", ...)')
+			S.write(root .. "/cwd/other.lua", 'io.write("local:", ...)')
 			local here = sh(cd .. bin .. " other.lua a </dev/null")
 			local _, err, code = sh(cd .. bin .. " ./nothere.lua </dev/null")
 			rm_rf(root)
@@ -385,9 +363,9 @@ describe("sbxlua", function()
 		-- caller's directory: a bare bundled name never means that file.
 		it("runs the bundled script for a bare bundled name, never a planted one", function()
 			local root = fake_install()
-			local bin = q(root .. "/bin/sbxlua")
-			local cd = "cd " .. q(root .. "/cwd") .. " && "
-			spit(root .. "/cwd/hello.lua", 'io.write("planted:", ...)')
+			local bin = S.q(root .. "/bin/sbxlua")
+			local cd = "cd " .. S.q(root .. "/cwd") .. " && "
+			S.write(root .. "/cwd/hello.lua", 'io.write("planted:", ...)')
 			local bare = sh(cd .. bin .. " hello.lua a </dev/null")
 			local slash = sh(cd .. bin .. " ./hello.lua a </dev/null")
 			rm_rf(root)
@@ -400,9 +378,9 @@ describe("sbxlua", function()
 			local noenv = "env -u LUA_PATH -u LUA_PATH_5_4 -u LUA_CPATH -u LUA_CPATH_5_4 "
 			-- the defaults, LUA_PATH's ";;" (which stands for them) and -E
 			for _, cmd in ipairs {
-				noenv .. q(BIN) .. show,
-				noenv .. "LUA_PATH=';;' LUA_CPATH_5_4=';;' " .. q(BIN) .. show,
-				noenv .. "LUA_PATH='./?.lua' LUA_CPATH='./?.so' " .. q(BIN) .. " -E" .. show,
+				noenv .. S.q(S.bin) .. show,
+				noenv .. "LUA_PATH=';;' LUA_CPATH_5_4=';;' " .. S.q(S.bin) .. show,
+				noenv .. "LUA_PATH='./?.lua' LUA_CPATH='./?.so' " .. S.q(S.bin) .. " -E" .. show,
 			} do
 				local out, err, code = sh(cmd)
 				assert.are.equal("", err)
@@ -419,7 +397,7 @@ describe("sbxlua", function()
 
 		it("keeps the user's own LUA_PATH and LUA_CPATH, ';;' standing for its default", function()
 			local out = sh("env -u LUA_PATH_5_4 -u LUA_CPATH_5_4 LUA_PATH='./?.x;;/p/?.y' LUA_CPATH='./?.z' "
-				.. q(BIN) .. [[ -e 'io.write(require("sbx.config").luadir, "\n", package.path, "\n",]]
+				.. S.q(S.bin) .. [[ -e 'io.write(require("sbx.config").luadir, "\n", package.path, "\n",]]
 				.. [[ package.cpath)' </dev/null]])
 			local luadir, path, cpath = out:match("^([^\n]*)\n([^\n]*)\n(.*)$")
 			local want = luadir .. "/?.lua;" .. luadir .. "/?/init.lua;./?.x;/"
@@ -438,17 +416,17 @@ describe("sbxlua", function()
 		local function with_entry(src)
 			local root = fake_install()
 			local dir = root .. "/bin/build/luac"
-			assert(os.execute("install -d -m 0755 " .. q(dir)))
-			spit(root .. "/bin/lua/m.lua", src)
+			assert(os.execute("install -d -m 0755 " .. S.q(dir)))
+			S.write(root .. "/bin/lua/m.lua", src)
 			local path = realpath(root) .. "/bin/lua/m.lua"
-			local out, err, code = sh(q(root .. "/bin/sbxlua") .. " -e " .. q(
+			local out, err, code = sh(S.q(root .. "/bin/sbxlua") .. " -e " .. S.q(
 				("assert(require('sbx.core').chunk_compile(%q, %q, %q))"):format(path, path, dir)))
 			assert.are.equal(0, code, out .. err)
 			return root, path, dir
 		end
 		-- what m returns, and whether it came compiled
 		local function load_m(root)
-			local out, err = sh(q(root .. "/bin/sbxlua") .. [[ -e '
+			local out, err = sh(S.q(root .. "/bin/sbxlua") .. [[ -e '
 				local ok, m = pcall(require, "m")
 				local path = package.searchpath("m", package.path)
 				io.write(tostring(m), "|", tostring(require("sbx.config").compiled[path]))' </dev/null]])
@@ -465,13 +443,13 @@ describe("sbxlua", function()
 
 		it("loads the source when it was edited since, or when the entry is for another place", function()
 			local root, path, dir = with_entry(WHERE)
-			spit(path, WHERE .. "-- edited\n")
+			S.write(path, WHERE .. "-- edited\n")
 			local edited = load_m(root)
-			spit(path, WHERE)
+			S.write(path, WHERE)
 			local again = load_m(root)
 			-- the same text compiled for another path
-			assert(os.execute("rm -f " .. q(dir) .. "/*.luac"))
-			sh(q(root .. "/bin/sbxlua") .. " -e " .. q(("require('sbx.core').chunk_compile(%q, %q, %q)")
+			assert(os.execute("rm -f " .. S.q(dir) .. "/*.luac"))
+			sh(S.q(root .. "/bin/sbxlua") .. " -e " .. S.q(("require('sbx.core').chunk_compile(%q, %q, %q)")
 				:format(path, "/elsewhere/lua/m.lua", dir)))
 			local other = load_m(root)
 			rm_rf(root)
@@ -482,22 +460,22 @@ describe("sbxlua", function()
 
 		it("takes no entry that is not as protected as the source, nor a broken one", function()
 			local root, _, dir = with_entry('return "source"\n')
-			local entry = sh("ls " .. q(dir) .. "/*.luac"):match("[^\n]+")
+			local entry = sh("ls " .. S.q(dir) .. "/*.luac"):match("[^\n]+")
 			local cases = {
-				{ "group-writable entry", "chmod 0664 " .. q(entry), "chmod 0644 " .. q(entry) },
-				{ "group-writable directory", "chmod 0775 " .. q(dir), "chmod 0755 " .. q(dir) },
-				{ "entry through a symlink", "mv " .. q(entry) .. " " .. q(entry .. ".real")
-					.. " && ln -s " .. q(entry .. ".real") .. " " .. q(entry),
-					"rm " .. q(entry) .. " && mv " .. q(entry .. ".real") .. " " .. q(entry) },
-				{ "directory through a symlink", "mv " .. q(dir) .. " " .. q(dir .. ".real")
-					.. " && ln -s luac.real " .. q(dir),
-					"rm " .. q(dir) .. " && mv " .. q(dir .. ".real") .. " " .. q(dir) },
-				{ "truncated entry", "cp " .. q(entry) .. " " .. q(entry .. ".keep")
-					.. " && truncate -s -40 " .. q(entry),
-					"mv " .. q(entry .. ".keep") .. " " .. q(entry) },
+				{ "group-writable entry", "chmod 0664 " .. S.q(entry), "chmod 0644 " .. S.q(entry) },
+				{ "group-writable directory", "chmod 0775 " .. S.q(dir), "chmod 0755 " .. S.q(dir) },
+				{ "entry through a symlink", "mv " .. S.q(entry) .. " " .. S.q(entry .. ".real")
+					.. " && ln -s " .. S.q(entry .. ".real") .. " " .. S.q(entry),
+					"rm " .. S.q(entry) .. " && mv " .. S.q(entry .. ".real") .. " " .. S.q(entry) },
+				{ "directory through a symlink", "mv " .. S.q(dir) .. " " .. S.q(dir .. ".real")
+					.. " && ln -s luac.real " .. S.q(dir),
+					"rm " .. S.q(dir) .. " && mv " .. S.q(dir .. ".real") .. " " .. S.q(dir) },
+				{ "truncated entry", "cp " .. S.q(entry) .. " " .. S.q(entry .. ".keep")
+					.. " && truncate -s -40 " .. S.q(entry),
+					"mv " .. S.q(entry .. ".keep") .. " " .. S.q(entry) },
 			}
 			if S.priv == "root" then
-				cases[#cases + 1] = { "entry of another owner", "chown 12345 " .. q(entry), "chown 0 " .. q(entry) }
+				cases[#cases + 1] = { "entry of another owner", "chown 12345 " .. S.q(entry), "chown 0 " .. S.q(entry) }
 			end
 			local seen = {}
 			assert.are.equal("source|true", (load_m(root)))
@@ -515,12 +493,12 @@ describe("sbxlua", function()
 		it("runs a script from its entry, its first # line skipped and counted", function()
 			local root = fake_install()
 			local dir = root .. "/bin/build/luac"
-			assert(os.execute("install -d -m 0755 " .. q(dir)))
+			assert(os.execute("install -d -m 0755 " .. S.q(dir)))
 			local path = realpath(root) .. "/bin/lua/hello.lua"
-			spit(path, "#!/usr/bin/env sbxlua\nerror('line two')\n")
-			sh(q(root .. "/bin/sbxlua") .. " -e " .. q(("assert(require('sbx.core').chunk_compile(%q, %q, %q))")
+			S.write(path, "#!/usr/bin/env sbxlua\nerror('line two')\n")
+			sh(S.q(root .. "/bin/sbxlua") .. " -e " .. S.q(("assert(require('sbx.core').chunk_compile(%q, %q, %q))")
 				:format(path, path, dir)))
-			local _, err, code = sh(q(root .. "/bin/sbxlua") .. " hello.lua </dev/null")
+			local _, err, code = sh(S.q(root .. "/bin/sbxlua") .. " hello.lua </dev/null")
 			rm_rf(root)
 			assert.are.equal(1, code)
 			assert.matches(path .. ":2: line two", err, 1, true)
@@ -529,12 +507,12 @@ describe("sbxlua", function()
 		it("compiles every module a run loads (scripts/luac.lua)", function()
 			local root = mktemp_dir()
 			local bin = root .. "/bin"
-			assert(os.execute("mkdir -p " .. q(bin .. "/build/luac") .. " && cp " .. q(BIN) .. " " .. q(bin)
-				.. " && ln -s " .. q(realpath("lua")) .. " " .. q(bin .. "/lua")))
-			local _, err, code = sh(q(bin .. "/sbxlua") .. " scripts/luac.lua " .. q(bin .. "/build/luac") .. " lua "
-				.. q(realpath(bin) .. "/lua"))
+			assert(os.execute("mkdir -p " .. S.q(bin .. "/build/luac") .. " && cp " .. S.q(S.bin) .. " " .. S.q(bin)
+				.. " && ln -s " .. S.q(realpath("lua")) .. " " .. S.q(bin .. "/lua")))
+			local _, err, code = sh(S.q(bin .. "/sbxlua") .. " scripts/luac.lua " .. S.q(bin .. "/build/luac") .. " lua "
+				.. S.q(realpath(bin) .. "/lua"))
 			assert.are.equal(0, code, err)
-			local out = sh(q(bin .. "/sbxlua") .. [[ -e '
+			local out = sh(S.q(bin .. "/sbxlua") .. [[ -e '
 				require "sbx.stdbox"; require "sbx.cli"; require "sbx.backend"
 				local compiled = require("sbx.config").compiled
 				local n, missing = 0, {}
@@ -554,8 +532,8 @@ describe("sbxlua", function()
 
 		it("checks chunk_compile's arguments", function()
 			local root = mktemp_dir()
-			spit(root .. "/bad.lua", "return +\n")
-			local out = sh(q(BIN) .. " -e " .. q(([[
+			S.write(root .. "/bad.lua", "return +\n")
+			local out = sh(S.q(S.bin) .. " -e " .. S.q(([[
 				local core = require "sbx.core"
 				local r = {}
 				r[1] = select(2, pcall(core.chunk_compile, "x.lua", "rel/x.lua", %q))
@@ -595,7 +573,7 @@ describe("sbxlua", function()
 				"end",
 				"=  'eq' .. 'ual'",
 				"error('oops')",
-			}, "HOME=" .. q(home))
+			}, "HOME=" .. S.q(home))
 			assert.are.equal(0, status, out)
 			assert.matches("^sbxlua %d", out)
 			assert.matches("> 1%+1\r?\n", out)
@@ -604,7 +582,7 @@ describe("sbxlua", function()
 			assert.matches("123", out, 1, true)
 			assert.matches("\nequal\r?\n", out)
 			assert.matches("stdin:1: oops", out, 1, true)
-			local hist = slurp(home .. "/.sbxlua_history")
+			local hist = S.read(home .. "/.sbxlua_history")
 			assert.is_not_nil(hist, "no history file")
 			assert.matches("1+1", hist, 1, true)
 		end)
@@ -621,7 +599,7 @@ describe("sbxlua", function()
 			local out, status = repl({
 				[[x = "a\27]0;title\7b\27[6nc\27[31md\27[0m"]],
 				"x",
-			}, "HOME=" .. q(home))
+			}, "HOME=" .. S.q(home))
 			assert.are.equal(0, status, out)
 			assert.truthy(out:find("\nabc\27[31md\27[0m\r\n", 1, true), out)
 			assert.falsy(out:find("\27]", 1, true), out)
@@ -633,7 +611,7 @@ describe("sbxlua", function()
 				pending("no python3 to drive a pseudo-terminal")
 				return
 			end
-			local out = repl({ "_PROMPT = 'P> '", "2*3" }, "HOME=" .. q(home))
+			local out = repl({ "_PROMPT = 'P> '", "2*3" }, "HOME=" .. S.q(home))
 			assert.matches("\nP> ", out, 1, true)
 			assert.matches("\n6\r?\n", out)
 		end)
@@ -647,11 +625,11 @@ describe("sbxlua", function()
 			finally(function()
 				rm_rf(root)
 			end)
-			local out, status = repl({ "sbx.name" }, "HOME=" .. q(home), root .. "/bin/sbxlua")
+			local out, status = repl({ "sbx.name" }, "HOME=" .. S.q(home), root .. "/bin/sbxlua")
 			assert.are.equal(0, status, out)
 			assert.matches("\nfake facade\r?\n", out)
-			spit(root .. "/bin/lua/sbx/init.lua", 'error("facade broken")\n')
-			out, status = repl({ "type(sbx)" }, "HOME=" .. q(home), root .. "/bin/sbxlua")
+			S.write(root .. "/bin/lua/sbx/init.lua", 'error("facade broken")\n')
+			out, status = repl({ "type(sbx)" }, "HOME=" .. S.q(home), root .. "/bin/sbxlua")
 			assert.are.equal(0, status, out)
 			assert.matches("warning: global 'sbx' not set", out, 1, true)
 			assert.matches("\nnil\r?\n", out)

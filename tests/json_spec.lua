@@ -28,13 +28,6 @@ local function validate(text, name)
 	return out, code
 end
 
-local function has(list, v)
-	for _, x in ipairs(list or {}) do
-		if x == v then return true end
-	end
-	return false
-end
-
 -- A hostile program's run: names it chose (a quote, a newline, a byte
 -- that is not UTF-8), a chmod, a unix socket's connect, a lookup and a
 -- TCP connect through the sink.
@@ -121,9 +114,9 @@ describe("JSON [" .. S.priv .. "]", function()
 			assert.are.equal("0640", modes["/tmp/m"])
 			-- a unix socket is its own kind: never ip_traffic, never the
 			-- network rule's attempt
-			assert.is_true(has(b.unix_sockets, '/run/"x\n.sock'))
+			assert.is_true(S.has(b.unix_sockets, '/run/"x\n.sock'))
 			for _, t in ipairs(b.ip_traffic) do assert.is_nil(t.destination_ip:find("/", 1, true)) end
-			assert.is_true(has(b.tags, "network"))
+			assert.is_true(S.has(b.tags, "network"))
 			for _, f in ipairs(r.verdict.reasons) do
 				if f.rule == "network" then assert.is_nil(f.reason:find("sock", 1, true), f.reason) end
 			end
@@ -145,9 +138,9 @@ describe("JSON [" .. S.priv .. "]", function()
 			assert.are.equal(0, code, err)
 			assert.are.equal("", (validate(text, "run.schema.json")))
 			local r = cjson.decode(text)
-			assert.is_true(has(r.behaviour.unix_sockets, "/run/x.sock"))
+			assert.is_true(S.has(r.behaviour.unix_sockets, "/run/x.sock"))
 			assert.are.same({}, r.behaviour.ip_traffic)
-			assert.is_false(has(r.behaviour.tags, "network"))
+			assert.is_false(S.has(r.behaviour.tags, "network"))
 			for _, f in ipairs(r.verdict.reasons) do assert.are_not.equal("network", f.rule) end
 		end)
 

@@ -68,13 +68,6 @@ local function validate(text, name)
 	return out, code
 end
 
-local function finding(v, rule)
-	for _, f in ipairs(v.reasons) do
-		if f.rule == rule then return f end
-	end
-	return nil
-end
-
 describe("judging bounded as a whole [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
@@ -88,7 +81,7 @@ describe("judging bounded as a whole [" .. S.priv .. "]", function()
 			assert.truthy(#v.not_evaluated >= 50, #v.not_evaluated)
 			assert.are.same({}, v.errors)
 			assert.are.same({ "unknown", 1, 0.2 }, { v.verdict, v.severity, v.budget })
-			local f = finding(v, "judging_budget")
+			local f = S.finding(v.reasons, "judging_budget")
 			assert.are.equal(("judging budget spent (0.2 s of CPU): %d rules not evaluated, the first %s"):format(
 				#v.not_evaluated, v.not_evaluated[1]), f.reason)
 			assert.matches("\nfinding: judging_budget: judging budget spent %(0%.2 s of CPU%): %d+ rules not "
@@ -128,7 +121,7 @@ describe("judging bounded as a whole [" .. S.priv .. "]", function()
 			local v = verdict.judge(long_lines_run(2, 100), compiled(3))
 			assert.are.same({ "clean", verdict.BUDGET }, { v.verdict, v.budget })
 			assert.is_nil(v.not_evaluated)
-			assert.is_nil(finding(v, "judging_budget"))
+			assert.is_nil(S.finding(v.reasons, "judging_budget"))
 		end)
 
 		it("validates the budget", function()
@@ -152,7 +145,7 @@ describe("judging bounded as a whole [" .. S.priv .. "]", function()
 			assert.are.equal(0, code)
 			assert.is_nil(res.verdict.not_evaluated)
 			assert.are.equal(verdict.BUDGET, res.verdict.budget)
-			assert.is_nil(finding(res.verdict, "judging_budget"))
+			assert.is_nil(S.finding(res.verdict.reasons, "judging_budget"))
 			-- the same run judged again here, by a quarter of the budget
 			-- (181 rules over 26,000 events: 2.6 s of CPU on this machine
 			-- kind, loaded; docs/batch.md, "Judging is bounded")
@@ -210,7 +203,7 @@ describe("judging bounded as a whole [" .. S.priv .. "]", function()
 			assert.are.equal("unknown", rec.verdict)
 			assert.truthy(#rec.rules_not_evaluated > 0 and #rec.rules_not_evaluated <= 40)
 			assert.are.equal(("sigma.judge-slow-%03d"):format(40), rec.rules_not_evaluated[#rec.rules_not_evaluated])
-			assert.truthy(finding(rec, "judging_budget"))
+			assert.truthy(S.finding(rec.reasons, "judging_budget"))
 			local vout, vcode = validate(out, "batch-line.schema.json")
 			assert.are.equal(0, vcode, vout)
 			local rec2 = cjson.decode(out2)

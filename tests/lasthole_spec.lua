@@ -11,14 +11,7 @@ local PY = "/usr/bin/python3"
 -- sbxlua run.lua args... with the shell's redirections `redir` (e.g.
 -- "3>FILE"): stdout, stderr, status
 local function run_redir(redir, ...)
-	local args = {}
-	for i, a in ipairs { ... } do args[i] = S.q(a) end
-	local err = os.tmpname()
-	local out, code = S.sh(S.bin .. " run.lua " .. table.concat(args, " ") .. " 2>" .. err .. " </dev/null "
-		.. (redir or ""))
-	local e = S.read(err)
-	os.remove(err)
-	return out, e, code
+	return S.sh_err(S.bin .. " run.lua " .. S.quoted(...) .. " " .. (redir or ""))
 end
 
 -- the enforcement of the memory limit here (cgroup or sampled)
@@ -168,28 +161,6 @@ for t in ts: t.join()
 			return table.unpack(args)
 		end
 
-		-- starts `sbxlua run.lua args...` in the background: its stdout,
-		-- stderr and status land in box.out, box.err and box.status of d
-		local function start_box(d, ...)
-			local args = {}
-			for i, a in ipairs { ... } do args[i] = S.q(a) end
-			local p = S.q(d .. "/box")
-			-- (the status file appears whole: written aside, then renamed)
-			assert(os.execute(("(%s run.lua %s >%s.out 2>%s.err </dev/null; echo $? >%s.st; mv %s.st %s.status) &")
-				:format(S.bin, table.concat(args, " "), p, p, p, p, p)))
-		end
-
-		-- waits for path to exist (an event; the bound only stops a hang),
-		-- or the box to have ended
-		local function wait_for(path)
-			for _ = 1, 6000 do
-				if S.read(path) then return true end
-				if S.read(dir .. "/box.status") then return S.read(path) ~= nil end
-				os.execute("sleep 0.01")
-			end
-			return false
-		end
-
 		-- dirs for --rw and a file in them the box may write, whoever runs
 		-- the box (a root caller's box writes as a host id of its own)
 		local function shared(dirs, file)
@@ -208,21 +179,10 @@ path, rw = sys.argv[1], sys.argv[2] == "rw"
 fd = os.open(path, os.O_RDWR if rw else os.O_RDONLY)
 kind = fcntl.LOCK_EX if rw else fcntl.LOCK_SH
 ofd = struct.pack("hhxxxxqqixxxx", fcntl.F_WRLCK if rw else fcntl.F_RDLCK, 0, 0, 0, 0)
-out = []
-for name, take in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
-                   ("lockf", lambda: fcntl.lockf(fd, kind)),
-                   ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, ofd))):
-    try:
-        take()
-        out.append(name + " locked")
-    except OSError as e:
-        out.append(name + " " + errno.errorcode[e.errno])
-with open("/work/tried", "w") as f:
-    f.write("\n".join(out) + "\n")
-while not os.path.exists("/work/done"):
-    time.sleep(0.01)
-print("\n".join(out))
-]]
+locks = (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
+         ("lockf", lambda: fcntl.lockf(fd, kind)),
+         ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, ofd)))
+]] .. S.PY_TRY_LOCKS
 
 		-- what the host gets on path now: flock -w 2, python3's lockf
 		local function host_locks(path)
@@ -236,14 +196,17 @@ print("lockf ok")
 			return fl, py
 		end
 
-		-- the host's /proc/locks lines on path's inode
-		local function proc_locks(path)
-			local ino = S.sh("stat -c %i " .. S.q(path)):gsub("%s+$", "")
-			local lines = {}
-			for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
-				if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
-			end
-			return table.concat(lines, "\n")
+		-- `sbxlua run.lua args...` in the background (its stdout, stderr
+		-- and status in box.out, box.err and box.status of dir), a box that
+		-- makes work/tried then waits for work/done; meanwhile the host
+		-- tries file's locks.  Whether the box tried, its stderr, the
+		-- host's flock status, its lockf line and the locks /proc/locks
+		-- names on file.
+		local function while_box(work, file, ...)
+			return S.meanwhile(dir .. "/box", work, { ... }, function()
+				local fl, py = host_locks(file)
+				return fl, py, S.proc_locks(file)
+			end)
 		end
 
 		for _, prof in ipairs(PROFILES) do
@@ -256,14 +219,8 @@ print("lockf ok")
 						shared({ work, dir .. "/data" }, file)
 						local bind = how == "ro" and { "--ro", file .. ":/srv/shared" }
 							or { "--rw", dir .. "/data:/srv" }
-						start_box(dir, with(prof, bind[1], bind[2], "--rw", work .. ":/work", PY,
-							"-c", TRY, "/srv/shared", how))
-						local tried = wait_for(work .. "/tried")
-						local fl, py = host_locks(file)
-						local held = proc_locks(file)
-						assert(os.execute("touch " .. S.q(work .. "/done")))
-						assert(wait_for(dir .. "/box.status"))
-						local err = S.read(dir .. "/box.err")
+						local tried, err, fl, py, held = while_box(work, file, with(prof, bind[1], bind[2],
+							"--rw", work .. ":/work", PY, "-c", TRY, "/srv/shared", how))
 						assert.truthy(tried, err)
 						assert.are.equal(0, fl, "host flock -w 2 failed")
 						assert.are.equal("lockf ok\n", py)
@@ -372,7 +329,8 @@ os.wait()
 			shared({ work }, file)
 			-- n is the box's own file and the host's file by turns; the
 			-- main thread locks n (flock, lockf, OFD) as fast as it can
-			start_box(dir, "--ro", file .. ":/srv/shared", "--rw", work .. ":/work", PY, "-c", [[
+			local tried, err, fl, py, held = while_box(work, file, "--ro", file .. ":/srv/shared",
+				"--rw", work .. ":/work", PY, "-c", [[
 import errno, fcntl, os, struct, sys, threading, time
 sys.setswitchinterval(1e-4)  # the threads take turns often
 own = os.open("/tmp/own", os.O_RDWR | os.O_CREAT)
@@ -404,12 +362,6 @@ with open("/work/tried", "w") as f:
 while not os.path.exists("/work/done"):
     time.sleep(0.01)
 ]])
-			local tried = wait_for(work .. "/tried")
-			local fl, py = host_locks(file)
-			local held = proc_locks(file)
-			assert(os.execute("touch " .. S.q(work .. "/done")))
-			assert(wait_for(dir .. "/box.status"))
-			local err = S.read(dir .. "/box.err")
 			assert.truthy(tried, err)
 			-- both files were locked at: own ones granted, host ones refused
 			assert.are.equal("ENOLCK ok\n", S.read(work .. "/tried"))

@@ -13,19 +13,9 @@ local PY_SOCK = "import socket; s = socket.socket(); print(2)"
 local SH_LS = "ls /usr >/dev/null"
 local HOSTILE = "build/tests/hostile"
 
--- sbxlua SCRIPT args...: stdout, stderr, exit status
-local function sbxlua(script, ...)
-	local args = {}
-	for i, a in ipairs { ... } do args[i] = S.q(a) end
-	local err = os.tmpname()
-	local out, code = S.sh(S.bin .. " " .. script .. " " .. table.concat(args, " ") .. " 2>" .. err .. " </dev/null")
-	local e = S.read(err)
-	os.remove(err)
-	return out, e, code
-end
-
-local function learn(...) return sbxlua("learn.lua", ...) end
-local function stop(prof, ...) return sbxlua("run.lua", "--profile", prof, "--mode", "stop", ...) end
+-- stdout, stderr, exit status
+local function learn(...) return S.sbxlua("learn.lua", ...) end
+local function stop(prof, ...) return S.sbxlua("run.lua", "--profile", prof, "--mode", "stop", ...) end
 
 describe("learn.lua [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
@@ -130,9 +120,7 @@ describe("learn.lua [" .. S.priv .. "]", function()
 
 	it("a place with something the tree put there is no fresh place: its paths stay exact", function()
 		local host = dir .. "/in.txt"
-		local f = assert(io.open(host, "w"))
-		f:write("data\n")
-		f:close()
+		S.write(host, "data\n")
 		os.execute("chmod a+r " .. S.q(host) .. " " .. S.q(dir))
 		local p = learned("bound.lua", "--ro", host .. ":/tmp/in.txt", "/bin/sh", "-c",
 			"cat /tmp/in.txt >/dev/null; : > /tmp/made")
@@ -203,9 +191,7 @@ describe("learn.lua [" .. S.priv .. "]", function()
 
 	it("refuses an output that exists, unless --force", function()
 		local p = dir .. "/p.lua"
-		local f = assert(io.open(p, "w"))
-		f:write("mine\n")
-		f:close()
+		S.write(p, "mine\n")
 		local out, err, code = learn("-o", p, "/bin/true")
 		assert.are.same({ "", "sbxlua: --output " .. p .. ": exists (--force replaces a regular file)\n", 126 },
 			{ out, err, code })
@@ -218,9 +204,7 @@ describe("learn.lua [" .. S.priv .. "]", function()
 
 	it("refuses an output that is a symlink, even with --force", function()
 		local target, p = dir .. "/target", dir .. "/l.lua"
-		local f = assert(io.open(target, "w"))
-		f:write("target\n")
-		f:close()
+		S.write(target, "target\n")
 		assert(os.execute("ln -s target " .. S.q(p)))
 		for _, force in ipairs { false, true } do
 			local args = force and { "--force", "-o", p, "/bin/true" } or { "-o", p, "/bin/true" }

@@ -19,23 +19,12 @@ local TRY = [[
 import errno, fcntl, os, struct, sys, time
 fd = os.open(sys.argv[1], os.O_RDONLY)
 rd = struct.pack("hhxxxxqqixxxx", fcntl.F_RDLCK, 0, 0, 0, 0)
-out = []
-for name, take in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
-                   ("flock_nb", lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)),
-                   ("setlk", lambda: fcntl.fcntl(fd, fcntl.F_SETLK, rd)),
-                   ("setlkw", lambda: fcntl.fcntl(fd, fcntl.F_SETLKW, rd)),
-                   ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, rd))):
-    try:
-        take()
-        out.append(name + " locked")
-    except OSError as e:
-        out.append(name + " " + errno.errorcode[e.errno])
-with open("/work/tried", "w") as f:
-    f.write("\n".join(out) + "\n")
-while not os.path.exists("/work/done"):
-    time.sleep(0.01)
-print("\n".join(out))
-]]
+locks = (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_EX)),
+         ("flock_nb", lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)),
+         ("setlk", lambda: fcntl.fcntl(fd, fcntl.F_SETLK, rd)),
+         ("setlkw", lambda: fcntl.fcntl(fd, fcntl.F_SETLKW, rd)),
+         ("ofd", lambda: fcntl.fcntl(fd, fcntl.F_OFD_SETLKW, rd)))
+]] .. S.PY_TRY_LOCKS
 local REFUSED = "flock ENOLCK\nflock_nb ENOLCK\nsetlk ENOLCK\nsetlkw ENOLCK\nofd ENOLCK\n"
 
 -- a host command that must succeed; its output
@@ -61,16 +50,6 @@ local function device(path)
 	return t
 end
 
--- the host's /proc/locks lines on path's inode
-local function proc_locks(path)
-	local ino = must("stat -L -c %i " .. S.q(path)):gsub("%s+$", "")
-	local lines = {}
-	for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
-		if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
-	end
-	return table.concat(lines, "\n")
-end
-
 describe("no lock on a host file [" .. S.priv .. "]", function()
 	local dir, rm, undo
 
@@ -85,33 +64,22 @@ describe("no lock on a host file [" .. S.priv .. "]", function()
 		rm()
 	end)
 
-	-- starts `sbxlua run.lua --json dir/box.json args...` in the
-	-- background: stdout, stderr and status land in box.out, box.err and
-	-- box.status of dir (the status written aside, then renamed)
-	local function start_box(...)
-		local args = {}
-		for i, a in ipairs { ... } do args[i] = S.q(a) end
-		local p = S.q(dir .. "/box")
-		assert(os.execute(("(%s run.lua --json %s.json %s >%s.out 2>%s.err </dev/null; echo $? >%s.st; mv %s.st %s.status) &")
-			:format(S.bin, p, table.concat(args, " "), p, p, p, p, p)))
-	end
-
-	-- waits for path to exist (an event; the bound only stops a hang), or
-	-- the box to have ended
-	local function wait_for(path)
-		for _ = 1, 6000 do
-			if S.read(path) then return true end
-			if S.read(dir .. "/box.status") then return S.read(path) ~= nil end
-			os.execute("sleep 0.01")
-		end
-		return false
-	end
-
 	-- a work directory the box writes whoever runs it
 	local function work()
 		local w = dir .. "/work"
 		must("mkdir " .. S.q(w) .. " && chmod 1777 " .. S.q(w))
 		return w
+	end
+
+	-- `sbxlua run.lua --json dir/box.json options... --rw w:/work` runs
+	-- TRY on dest in the background (stdout, stderr and status in
+	-- box.out, box.err and box.status of dir); during() runs while the
+	-- box holds dest open.  Whether the box tried, its stderr, and what
+	-- during() returned.
+	local function try_locks(w, dest, during, ...)
+		local args = { "--json", dir .. "/box.json", ... }
+		for _, a in ipairs { "--rw", w .. ":/work", PY, "-c", TRY, dest } do args[#args + 1] = a end
+		return S.meanwhile(dir .. "/box", w, args, during)
 	end
 
 	-- the refusals the box's JSON recorded, as "syscall errno path" lines
@@ -131,16 +99,10 @@ describe("no lock on a host file [" .. S.priv .. "]", function()
 	-- the box at dest; the host tries `flock -n` while the box holds it
 	-- open: the host gets it, the box ENOLCK, each refusal recorded
 	local function attack(file, dest, ...)
-		local w = work()
-		local args = { ... }
-		for _, a in ipairs { "--rw", w .. ":/work", PY, "-c", TRY, dest } do args[#args + 1] = a end
-		start_box(table.unpack(args))
-		local tried = wait_for(w .. "/tried")
-		local _, host = S.sh("flock -n " .. S.q(file) .. " true")
-		local held = proc_locks(file)
-		assert(os.execute("touch " .. S.q(w .. "/done")))
-		assert(wait_for(dir .. "/box.status"))
-		local err = S.read(dir .. "/box.err")
+		local tried, err, host, held = try_locks(work(), dest, function()
+			local _, host = S.sh("flock -n " .. S.q(file) .. " true")
+			return host, S.proc_locks(file)
+		end, ...)
 		assert.truthy(tried, err)
 		assert.are.equal(0, host, "the host's flock -n failed while the box held " .. file)
 		assert.are.equal("", held)
@@ -213,13 +175,10 @@ describe("no lock on a host file [" .. S.priv .. "]", function()
 			-- the host holds the file's flock until the box has tried
 			must(("(flock %s sh -c 'touch %s; while [ ! -e %s ]; do sleep 0.01; done' >/dev/null 2>&1 &)")
 				:format(S.q(file), S.q(dir .. "/held"), S.q(w .. "/done")))
-			assert.truthy(wait_for(dir .. "/held"))
-			start_box("--ro", file .. ":/srv/file", "--rw", w .. ":/work", PY, "-c", TRY, "/srv/file")
-			local tried = wait_for(w .. "/tried")
-			local _, again = S.sh("flock -n " .. S.q(file) .. " true")
-			assert(os.execute("touch " .. S.q(w .. "/done")))
-			assert(wait_for(dir .. "/box.status"))
-			local err = S.read(dir .. "/box.err")
+			assert.truthy(S.wait_for(dir .. "/held", dir .. "/box.status"))
+			local tried, err, again = try_locks(w, "/srv/file", function()
+				return select(2, S.sh("flock -n " .. S.q(file) .. " true"))
+			end, "--ro", file .. ":/srv/file")
 			assert.truthy(tried, err)
 			assert.are.equal(1, again, "the host's own lock was not held")
 			assert.are.equal(REFUSED, S.read(dir .. "/box.out"), err)
@@ -227,14 +186,10 @@ describe("no lock on a host file [" .. S.priv .. "]", function()
 	end)
 
 	it("--net host: the host's network namespace file is not the box's to lock", function()
-		local w = work()
-		start_box("--net", "host", "--rw", w .. ":/work", PY, "-c", TRY, "/proc/self/ns/net")
-		local tried = wait_for(w .. "/tried")
 		-- the host's own /proc/self/ns/net: the same inode under --net host
-		local _, host = S.sh("flock -n /proc/self/ns/net true")
-		assert(os.execute("touch " .. S.q(w .. "/done")))
-		assert(wait_for(dir .. "/box.status"))
-		local err = S.read(dir .. "/box.err")
+		local tried, err, host = try_locks(work(), "/proc/self/ns/net", function()
+			return select(2, S.sh("flock -n /proc/self/ns/net true"))
+		end, "--net", "host")
 		assert.truthy(tried, err)
 		assert.are.equal(0, host, "the host's flock -n on its network namespace failed")
 		assert.are.equal(REFUSED, S.read(dir .. "/box.out"), err)

@@ -10,12 +10,6 @@ local core = require "sbx.core"
 local spread = require "sbx.spread"
 local cjson = require "cjson"
 
-local function lines(s)
-	local t = {}
-	for l in (s or ""):gmatch("([^\n]*)\n") do t[#t + 1] = l end
-	return t
-end
-
 local write = S.write
 
 -- the children of a process (/proc/PID/task/PID/children)
@@ -82,14 +76,14 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 			:format(S.q(o), S.q(dir .. "/progs")), dir .. "/err")
 		local w = workers(pid, math.min(2, (core.cpus())))
 		-- the event: a first program recorded (both workers hold items)
-		while #lines(S.read(o)) < 1 do os.execute("sleep 0.05") end
+		while #S.lines(S.read(o) or "") < 1 do os.execute("sleep 0.05") end
 		-- its box's init, a child of the worker's supervisor
 		local boxes = {}
 		for _, b in ipairs(children(w[1])) do boxes[b] = start_time(b) end
 		assert(os.execute("kill -KILL " .. w[1]))
 		assert.are.equal("0", wait(), S.read(dir .. "/err"))
 		local names = {}
-		for _, l in ipairs(lines(S.read(o))) do
+		for _, l in ipairs(S.lines(S.read(o) or "")) do
 			local r = cjson.decode(l)
 			assert.are.equal("exit", r.outcome, l)
 			names[#names + 1] = r.program:match("[^/]+$")
@@ -113,7 +107,7 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 		assert.are.equal(n, #w)
 		-- each ended with the batch
 		for _, p in ipairs(w) do assert.is_nil(S.read(("/proc/%d/cmdline"):format(p))) end
-		assert.are.equal(6, #lines(S.read(o)))
+		assert.are.equal(6, #S.lines(S.read(o) or ""))
 	end)
 
 	for _, sig in ipairs { { "TERM", "143" }, { "INT", "130" } } do
@@ -125,13 +119,13 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 			local pid, wait = start(("-j 2 --progress never --sleep-skip 0 --output %s %s")
 				:format(S.q(o), S.q(dir .. "/progs")), dir .. "/err")
 			local w = workers(pid, math.min(2, (core.cpus())))
-			while #lines(S.read(o)) < 2 do os.execute("sleep 0.05") end
+			while #S.lines(S.read(o) or "") < 2 do os.execute("sleep 0.05") end
 			assert(os.execute("kill -" .. sig[1] .. " " .. pid))
 			assert.are.equal(sig[2], wait(), S.read(dir .. "/err"))
 			local data = S.read(o)
 			assert.are.equal("\n", data:sub(-1))
-			for _, l in ipairs(lines(data)) do assert.are.equal("exit", cjson.decode(l).outcome) end
-			assert.are.equal(2, #lines(data))
+			for _, l in ipairs(S.lines(data)) do assert.are.equal("exit", cjson.decode(l).outcome) end
+			assert.are.equal(2, #S.lines(data))
 			assert.matches("batch: interrupted %(SIG" .. sig[1] .. "%)", S.read(dir .. "/err"))
 			for _, p in ipairs(w) do assert.is_nil(S.read(("/proc/%d/cmdline"):format(p))) end
 		end)

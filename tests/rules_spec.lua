@@ -92,22 +92,16 @@ end)
 describe("rule files [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
-	local function write(path, text)
-		local f = assert(io.open(path, "w"))
-		f:write(text)
-		f:close()
-	end
-
 	it("a directory: every .lua file by name, subdirectories, no symlink followed", function()
 		local d, rm = S.tmpdir()
 		os.execute("chmod 755 " .. S.q(d) .. " && mkdir " .. S.q(d .. "/sub"))
-		write(d .. "/b.lua", 'return { { name = "b", fn = function() end } }')
-		write(d .. "/a.lua", 'return { rulekit.technique { id = "T1070.006", name = "a", what = "w", '
+		S.write(d .. "/b.lua", 'return { { name = "b", fn = function() end } }')
+		S.write(d .. "/a.lua", 'return { rulekit.technique { id = "T1070.006", name = "a", what = "w", '
 			.. 'exec = { "^touch %-d" } } }')
-		write(d .. "/sub/c.lua", 'return { { name = "c", attack = { "T1529" }, severity = 7, '
+		S.write(d .. "/sub/c.lua", 'return { { name = "c", attack = { "T1529" }, severity = 7, '
 			.. 'fn = function() return { verdict = "malicious", severity = 7, reason = "r" } end } }')
-		write(d .. "/notes.txt", "not a rule")
-		write(d .. "/elsewhere.lua", 'return { { name = "linked", fn = function() end } }')
+		S.write(d .. "/notes.txt", "not a rule")
+		S.write(d .. "/elsewhere.lua", 'return { { name = "linked", fn = function() end } }')
 		os.execute("ln -s elsewhere.lua " .. S.q(d .. "/z.lua"))
 		local rules, skipped, digest = verdict.load(d)
 		local names = {}
@@ -129,7 +123,7 @@ describe("rule files [" .. S.priv .. "]", function()
 	it("dir:list: regular files and directories only, by descriptor; a closed dir raises", function()
 		local core = require "sbx.core"
 		local d, rm = S.tmpdir()
-		write(d .. "/f", "x")
+		S.write(d .. "/f", "x")
 		os.execute(("cd %s && mkdir sub && ln -s f link && ln -s /etc elink && mkfifo fifo"):format(S.q(d)))
 		local dir = assert(core.open_dir(d))
 		local got = {}
@@ -253,9 +247,7 @@ describe("sbx.attack [" .. S.priv .. "]", function()
 	it("scripts/attack-table.py: a bundle, then release notes over it (rename, revocation, new id)", function()
 		local d, clean = S.tmpdir()
 		local function put(name, text)
-			local f = assert(io.open(d .. "/" .. name, "w"))
-			f:write(text)
-			f:close()
+			S.write(d .. "/" .. name, text)
 		end
 		local function ap(id, tid, name, tactic, extra)
 			return ('{"type":"attack-pattern","id":"attack-pattern--%s","name":"%s",'

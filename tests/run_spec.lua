@@ -64,9 +64,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 
 		it("a program given by path is bound read-only under /work", function()
 			local d, rm = S.tmpdir()
-			local f = assert(io.open(d .. "/hello.sh", "w"))
-			f:write("#!/bin/sh\necho \"I am $0 in $(pwd)\"; echo x >> \"$0\" || echo readonly\n")
-			f:close()
+			S.write(d .. "/hello.sh", "#!/bin/sh\necho \"I am $0 in $(pwd)\"; echo x >> \"$0\" || echo readonly\n")
 			os.execute("chmod 755 " .. d .. " " .. d .. "/hello.sh")
 			local out, _, code = run(d .. "/hello.sh")
 			rm()
@@ -107,9 +105,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 
 		it("has a synthetic /etc and no host secret", function()
 			local d, rm = S.tmpdir()
-			local f = assert(io.open(d .. "/secret", "w"))
-			f:write("hunter2\n")
-			f:close()
+			S.write(d .. "/secret", "hunter2\n")
 			os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/secret")
 			local out = run("/bin/sh", "-c", "ls /etc; cat /etc/shadow " .. d .. "/secret 2>&1; id")
 			rm()
@@ -310,13 +306,13 @@ describe("run.lua [" .. S.priv .. "]", function()
 			-- the clone could copy); the search looks for 8 KiB of it
 			local unit = ("%08x"):format(S.pid()) .. "heap-marker-"
 			local script = d .. "/s.lua"
-			assert(io.open(script, "w")):write(([[
+			S.write(script, ([[
 				MARK = (%q):rep(4096):sub(1, 65536)
 				local f = assert(io.open(%q, "w"))
 				f:write((MARK:sub(1, 8192):gsub(".", function(c) return ("%%02x"):format(c:byte()) end)))
 				f:close()
 				require("sbx").run { argv = { "/bin/sh", "-c", "sleep 30" }, wall = 60 }
-			]]):format(unit, d .. "/hex")):close()
+			]]):format(unit, d .. "/hex"))
 			local sup = S.sh(S.bin .. " " .. script .. " >/dev/null 2>&1 & echo $!"):match("%d+")
 			local init
 			for _ = 1, 1000 do
@@ -396,14 +392,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 
 		-- runs `sbxlua ARGS...` in dir; stdout, stderr and the status
 		local function from(dir, ...)
-			local args = {}
-			for i, a in ipairs { ... } do args[i] = S.q(a) end
-			local errf = os.tmpname()
-			local out, code = S.sh("cd " .. S.q(dir) .. " && " .. S.q(bin) .. " " .. table.concat(args, " ")
-				.. " 2>" .. errf .. " </dev/null")
-			local err = S.read(errf)
-			os.remove(errf)
-			return out, err, code
+			return S.sh_err("cd " .. S.q(dir) .. " && " .. S.q(bin) .. " " .. S.quoted(...))
 		end
 
 		-- Lua that leaves `marker` behind wherever it runs
@@ -412,15 +401,9 @@ describe("run.lua [" .. S.priv .. "]", function()
 				.. 'return { encode = function() return "{}" end }\n'):format(marker)
 		end
 
-		local function spit(path, s)
-			local f = assert(io.open(path, "w"))
-			f:write(s)
-			f:close()
-		end
-
 		it("never loads a module planted in the current directory", function()
 			local d, rm = S.tmpdir()
-			spit(d .. "/cjson.lua", planted(d .. "/pwned"))
+			S.write(d .. "/cjson.lua", planted(d .. "/pwned"))
 			local _, err, code = from(d, "run.lua", "--json", "out.json", "/bin/true")
 			local ran, json = S.read(d .. "/pwned"), S.read(d .. "/out.json")
 			rm()
@@ -432,7 +415,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 
 		it("runs the bundled run.lua for `run.lua`, a planted one only for `./run.lua`", function()
 			local d, rm = S.tmpdir()
-			spit(d .. "/run.lua", planted(d .. "/pwned"))
+			S.write(d .. "/run.lua", planted(d .. "/pwned"))
 			local _, err, code = from(d, "run.lua", "/bin/true")
 			local ran = S.read(d .. "/pwned")
 			local _, _, code2 = from(d, "./run.lua", "/bin/true")
@@ -539,9 +522,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		it("cannot forge a report line through the program's path", function()
 			local d, rm = S.tmpdir()
 			local prog = d .. "/" .. evil
-			local f = assert(io.open(prog, "w"))
-			f:write("#!/nonexistent/interpreter\n")
-			f:close()
+			S.write(prog, "#!/nonexistent/interpreter\n")
 			os.execute("chmod 755 " .. S.q(d) .. " " .. S.q(prog))
 			local rep, j = d .. "/report", d .. "/r.json"
 			local _, err, code = run("--report", rep, "--json", j, prog)
@@ -612,14 +593,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		-- runs `sh -c CMD` with the output of `gen` as further arguments of
 		-- run.lua, after `pre`; stdout, stderr and the status
 		local function many(pre, gen, ...)
-			local args = {}
-			for i, a in ipairs { ... } do args[i] = S.q(a) end
-			local errf = os.tmpname()
-			local out, code = S.sh(pre .. S.bin .. " run.lua " .. table.concat(args, " ") .. " $(" .. gen
-				.. ") 2>" .. errf .. " </dev/null")
-			local err = S.read(errf)
-			os.remove(errf)
-			return out, err, code
+			return S.sh_err(pre .. S.bin .. " run.lua " .. S.quoted(...) .. " $(" .. gen .. ")")
 		end
 
 		it("passes more than 65,536 arguments to the program", function()
@@ -1003,9 +977,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		-- known contents, and a name that must not come to exist
 		local function victims()
 			local v, rm = S.tmpdir()
-			local f = assert(io.open(v .. "/victim", "w"))
-			f:write("precious\n")
-			f:close()
+			S.write(v .. "/victim", "precious\n")
 			os.execute("chmod 600 " .. v .. "/victim")
 			return v .. "/victim", v .. "/created", rm
 		end
@@ -1115,9 +1087,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 	describe("the host side: inputs", function()
 		local function victim()
 			local v, rm = S.tmpdir()
-			local f = assert(io.open(v .. "/victim", "w"))
-			f:write("precious\n")
-			f:close()
+			S.write(v .. "/victim", "precious\n")
 			os.execute("chmod 600 " .. v .. "/victim")
 			return v .. "/victim", rm
 		end
@@ -1226,9 +1196,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 
 		it("--stdin FILE feeds a regular file; --stdin - relays sbxlua's own stdin", function()
 			local d, rm = S.tmpdir()
-			local f = assert(io.open(d .. "/in", "w"))
-			f:write("one\ntwo\n")
-			f:close()
+			S.write(d .. "/in", "one\ntwo\n")
 			os.execute("chmod 644 " .. d .. "/in; chmod 755 " .. d)
 			local out, err, code = run("--stdin", d .. "/in", "/bin/cat")
 			rm()
@@ -1254,9 +1222,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 
 		it("no --stdin: a regular file as sbxlua's stdin reaches the program", function()
 			local d, rm = S.tmpdir()
-			local f = assert(io.open(d .. "/in", "w"))
-			f:write("one\ntwo\n")
-			f:close()
+			S.write(d .. "/in", "one\ntwo\n")
 			os.execute("chmod 644 " .. d .. "/in; chmod 755 " .. d)
 			local out, code = sh(S.bin .. " run.lua /bin/cat < " .. S.q(d .. "/in"))
 			rm()
@@ -1408,9 +1374,7 @@ describe("run.lua [" .. S.priv .. "]", function()
 		local PROFILE = 'return { default = "allow", rules = { { call = "mkdir", action = { errno = "EPERM" } } } }\n'
 		local function profile_dir()
 			local d, rm = S.tmpdir()
-			local f = assert(io.open(d .. "/p.lua", "w"))
-			f:write(PROFILE)
-			f:close()
+			S.write(d .. "/p.lua", PROFILE)
 			os.execute("chmod 755 " .. d .. "; chmod 644 " .. d .. "/p.lua")
 			return d, rm
 		end

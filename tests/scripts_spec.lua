@@ -39,20 +39,25 @@ local function execs_of(res, name)
 	return out
 end
 
+-- the result of `sh -c script` in the box and its first script by sh
+-- whose source is source (one is asserted)
+local function sh_script(script, source)
+	local res = sh(script)
+	local s = scripts_of(res, source, "sh")[1]
+	local kind = (source == "-c" or source == "stdin") and source or "file"
+	assert.truthy(s, "no " .. kind .. " script")
+	return res, s
+end
+
 local function has_finding(res, rule)
-	for _, f in ipairs(res.verdict and res.verdict.reasons or res.behaviour.verdicts or {}) do
-		if f.rule == rule then return f end
-	end
-	return nil
+	return S.finding(res.verdict and res.verdict.reasons or res.behaviour.verdicts or {}, rule)
 end
 
 describe("script text as evidence [" .. S.priv .. "]", function()
 	S.leak_check(before_each, after_each, assert)
 
 	it("takes a -c string whole, hashed, named by the shell's pid and image", function()
-		local res = sh("unset HISTFILE; echo 'a;b' >/dev/null")
-		local s = scripts_of(res, "-c", "sh")[1]
-		assert.truthy(s, "no -c script")
+		local res, s = sh_script("unset HISTFILE; echo 'a;b' >/dev/null", "-c")
 		assert.are.equal("unset HISTFILE; echo 'a;b' >/dev/null", s.text)
 		assert.are.equal(core.sha256(s.text), s.sha256)
 		assert.are.equal(#s.text, math.tointeger(s.size))
@@ -67,9 +72,7 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 
 	it("takes a script piped to sh whole, past the pipe's buffer, as the shell reads it", function()
 		-- about 190 KB: the relay carries it in many writes
-		local res = sh("i=0; while [ $i -lt 12000 ]; do echo \"x=line$i\"; i=$((i+1)); done | sh")
-		local s = scripts_of(res, "stdin", "sh")[1]
-		assert.truthy(s, "no stdin script")
+		local res, s = sh_script("i=0; while [ $i -lt 12000 ]; do echo \"x=line$i\"; i=$((i+1)); done | sh", "stdin")
 		local want = {}
 		for i = 0, 11999 do want[#want + 1] = "x=line" .. i .. "\n" end
 		want = table.concat(want)
@@ -81,17 +84,13 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 
 	it("never holds the box up when the reading shell leaves early (the relay stops, the writer sees EPIPE)",
 		function()
-			local res = sh("yes 'exit 0' | sh; echo after")
-			local s = scripts_of(res, "stdin", "sh")[1]
-			assert.truthy(s, "no stdin script")
+			local res, s = sh_script("yes 'exit 0' | sh; echo after", "stdin")
 			assert.truthy(s.text:find("^exit 0\n"))
 			assert.are.equal("exit", res.outcome)
 		end)
 
 	it("reads sh < file from the shell's own descriptor", function()
-		local res = sh("printf 'set +o history\\necho x\\n' > /tmp/in.sh; sh < /tmp/in.sh")
-		local s = scripts_of(res, "stdin", "sh")[1]
-		assert.truthy(s, "no stdin script")
+		local _, s = sh_script("printf 'set +o history\\necho x\\n' > /tmp/in.sh; sh < /tmp/in.sh", "stdin")
 		assert.are.equal("set +o history\necho x\n", s.text)
 	end)
 
@@ -99,10 +98,8 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 		-- line 1 overwrites the file the shell is running; what sbxlua
 		-- shows is the file as it was when the shell opened it (the
 		-- supervisor reads it whole then, before the shell runs a line)
-		local res = sh("printf 'echo REWRITTEN > /tmp/self.sh\\nhistory -c\\n' > /tmp/self.sh; sh /tmp/self.sh; "
-			.. "cat /tmp/self.sh")
-		local s = scripts_of(res, "/tmp/self.sh", "sh")[1]
-		assert.truthy(s, "no file script")
+		local res, s = sh_script("printf 'echo REWRITTEN > /tmp/self.sh\\nhistory -c\\n' > /tmp/self.sh; sh /tmp/self.sh; "
+			.. "cat /tmp/self.sh", "/tmp/self.sh")
 		assert.are.equal("echo REWRITTEN > /tmp/self.sh\nhistory -c\n", s.text)
 		assert.truthy(has_finding(res, "history_cleared"))
 	end)
@@ -116,10 +113,8 @@ describe("script text as evidence [" .. S.priv .. "]", function()
 	end)
 
 	it("cuts a 10 MiB script at 256 KiB with the mark, hashes it whole, and still flags its first lines", function()
-		local res = sh("{ printf 'unset HISTFILE\\nexit 0\\n'; head -c 10485760 /dev/zero | tr '\\0' '#'; } "
-			.. "> /tmp/big.sh; sh /tmp/big.sh")
-		local s = scripts_of(res, "/tmp/big.sh", "sh")[1]
-		assert.truthy(s, "no file script")
+		local res, s = sh_script("{ printf 'unset HISTFILE\\nexit 0\\n'; head -c 10485760 /dev/zero | tr '\\0' '#'; } "
+			.. "> /tmp/big.sh; sh /tmp/big.sh", "/tmp/big.sh")
 		assert.is_true(s.cut)
 		assert.are.equal(10485760 + 22, math.tointeger(s.size))
 		assert.are.equal(256 * 1024, #s.text)

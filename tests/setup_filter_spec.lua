@@ -84,9 +84,7 @@ describe("a profile against sbxlua's own set-up [" .. S.priv .. "]", function()
 
 	it("an execve that fails under the filter is still reported with its errno", function()
 		local script = dir .. "/badinterp"
-		local f = assert(io.open(script, "w"))
-		f:write("#!/nonexistent/interpreter\n")
-		f:close()
+		S.write(script, "#!/nonexistent/interpreter\n")
 		os.execute("chmod 0755 " .. S.q(script))
 		local path = write_profile("sendmsg", "trap")
 		local out, err, code = S.runlua("--profile", path, script)

@@ -104,11 +104,7 @@ end
 
 -- the sink's requests for path in t (the JSON)
 local function requests(t, path)
-	local got = {}
-	for _, h in ipairs(t.sink.http) do
-		if h.url == "http://c2.example" .. path then got[#got + 1] = h end
-	end
-	return got
+	return S.select(t.sink.http, function(h) return h.url == "http://c2.example" .. path end)
 end
 
 describe("the network sink under a flood [" .. S.priv .. "]", function()

@@ -8,11 +8,7 @@ local S = require "support"
 local standin = require "sbx.standin"
 
 local function opens_of(res, path)
-	local list = {}
-	for _, e in ipairs(res.events or {}) do
-		if e.kind == "open" and e.path == path then list[#list + 1] = e end
-	end
-	return list
+	return S.select(res.events or {}, function(e) return e.kind == "open" and e.path == path end)
 end
 
 describe("stand-ins of capture and hiding tools [" .. S.priv .. "]", function()

@@ -34,23 +34,12 @@ local function rules_of(res)
 	return set
 end
 
-local function contains(list, value)
-	for _, v in ipairs(list or {}) do
-		if v == value then return true end
-	end
-	return false
-end
-
 -- the names the box links: every name of the program's list that no
 -- directory of the box's PATH holds
 local function linked_names()
 	local h = assert(standin.host())
 	local path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-	local list = {}
-	for _, n in ipairs(h.names) do
-		if not standin.present(n, path) then list[#list + 1] = n end
-	end
-	return list
+	return S.select(h.names, function(n) return not standin.present(n, path) end)
 end
 
 describe("stand-ins [" .. S.priv .. "]", function()
@@ -60,7 +49,7 @@ describe("stand-ins [" .. S.priv .. "]", function()
 		local h = assert(standin.host())
 		assert.is_true(#h.names >= 60, #h.names .. " names")
 		for _, n in ipairs { "sudo", "crontab", "at", "systemctl", "nc", "iptables", "useradd" } do
-			assert.is_true(contains(h.names, n), n)
+			assert.is_true(S.has(h.names, n), n)
 		end
 		assert.is_true(stdbox.ANALYSIS.standins)
 	end)
@@ -112,7 +101,7 @@ describe("stand-ins [" .. S.priv .. "]", function()
 		assert.are.equal("l=1\nw=1\n", out, err)
 		assert.matches("no crontab for dana", err, 1, true)
 		assert.matches("/var/spool/cron/crontabs/dana: No such file or directory", err, 1, true)
-		assert.is_true(contains(res.behaviour.files_written, "/var/spool/cron/crontabs/dana"), err)
+		assert.is_true(S.has(res.behaviour.files_written, "/var/spool/cron/crontabs/dana"), err)
 		assert.is_true(rules_of(res).cron, err)
 	end)
 

@@ -36,9 +36,7 @@ local function from(dir, stdin, ...)
 	local args = {}
 	for i, a in ipairs { ... } do args[i] = S.q(a) end
 	local errf, inf = os.tmpname(), os.tmpname()
-	local f = assert(io.open(inf, "w"))
-	f:write(stdin)
-	f:close()
+	S.write(inf, stdin)
 	local out, code = S.sh("cd " .. S.q(dir) .. " && " .. S.q(bin) .. " " .. table.concat(args, " ")
 		.. " 2>" .. errf .. " <" .. inf)
 	local err = S.read(errf)
@@ -146,9 +144,7 @@ describe("start-up [" .. S.priv .. "]", function()
 			if S.asan then pending("an instrumented sbxlua under strace") return end
 			local d, rm = S.tmpdir()
 			local prog = d .. "/prog.sh"
-			local f = assert(io.open(prog, "w"))
-			f:write("#!/bin/sh\ncat ~/.profile >/dev/null\n")
-			f:close()
+			S.write(prog, "#!/bin/sh\ncat ~/.profile >/dev/null\n")
 			os.execute("chmod 755 " .. S.q(prog))
 			local loaded, code = magic("/bin/true")
 			assert.are.same({ false, 0 }, { loaded, code })

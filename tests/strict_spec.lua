@@ -106,16 +106,28 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 		end)
 		after_each(function() cleanup() end)
 
+		-- trace-profile.sh args over dir's lists, after the shell words
+		-- pre: its output (stderr too) and status
+		local function trace(args, pre)
+			return S.sh(("%sSBX_CALLS_DIR=%s %s %s 2>&1"):format(pre or "", S.q(dir), TRACE, args))
+		end
+
 		local function list_file(step)
 			return ("%s/%s-%s-%s.lua"):format(dir, host.arch, host.libc, step)
 		end
 
+		-- rewrites step's list by edit (text to text); its path
+		local function edit_list(step, edit)
+			local path = list_file(step)
+			write(path, (edit(S.read(path))))
+			return path
+		end
+
 		it("--check fails, naming the calls a list lacks", function()
-			local path = list_file("threads")
-			local text = S.read(path):gsub('\t"exit_group",\n', ""):gsub('\t"futex",\n', "")
-			write(path, text)
-			local out, code = S.sh(("SBX_CALLS_DIR=%s " .. TRACE .. " --check threads 2>&1")
-				:format(S.q(dir)))
+			local path = edit_list("threads", function(text)
+				return text:gsub('\t"exit_group",\n', ""):gsub('\t"futex",\n', "")
+			end)
+			local out, code = trace("--check threads")
 			assert.equal(1, code, out)
 			assert.equal(("trace-profile: %s lacks: exit_group futex \n"):format(path), out)
 		end)
@@ -134,27 +146,24 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 				"exit $rc", "" }, "\n"), "0755")
 			local path = list_file("threads")
 			local before = S.read(path)
-			local out, code = S.sh(("PATH=%s:$PATH SBX_CALLS_DIR=%s " .. TRACE .. " threads 2>&1")
-				:format(S.q(shim), S.q(dir)))
+			local out, code = trace("threads", "PATH=" .. S.q(shim) .. ":$PATH ")
 			assert.equal(2, code, out)
 			assert.equal("trace-profile: threads: names libseccomp does not know: not_a_call \n", out)
 			assert.equal(before, S.read(path))
 		end)
 
 		it("--union adds the traced calls and keeps the others", function()
-			local path = list_file("threads")
 			-- kcmp: a call the corpus never makes
-			local text = S.read(path):gsub('\t"futex",\n', ""):gsub('\t"getrandom",\n', '%0\t"kcmp",\n')
-			write(path, text)
-			local out, code = S.sh(("SBX_CALLS_DIR=%s " .. TRACE .. " --union threads 2>&1")
-				:format(S.q(dir)))
+			local path = edit_list("threads", function(text)
+				return text:gsub('\t"futex",\n', ""):gsub('\t"getrandom",\n', '%0\t"kcmp",\n')
+			end)
+			local out, code = trace("--union threads")
 			assert.equal(0, code, out)
 			local after = S.read(path)
 			assert.is_truthy(after:find('\t"kcmp",\n', 1, true), after)
 			assert.is_truthy(after:find('\t"futex",\n', 1, true), after)
 			assert.is_truthy(after:find("-- Merged (--union)", 1, true), after)
-			local out2, code2 = S.sh(("SBX_CALLS_DIR=%s " .. TRACE .. " --check threads 2>&1")
-				:format(S.q(dir)))
+			local out2, code2 = trace("--check threads")
 			assert.equal(0, code2, out2)
 		end)
 	end)
@@ -198,6 +207,13 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 			return profile.calls("bad", { arch = "x86_64", libc = "glibc" })
 		end
 
+		-- the list text is refused with msg
+		local function refused(text, msg)
+			local list, got = bad(text)
+			assert.is_nil(list)
+			assert.equal(msg, got)
+		end
+
 		it("an unknown name, named with its entry", function()
 			local list, msg = bad('return { "read", "not_a_call", "write" }\n')
 			assert.is_nil(list)
@@ -208,20 +224,15 @@ describe("the strict profile's lists [" .. S.priv .. "]", function()
 		end)
 
 		it("a name out of order or repeated", function()
-			local _, msg = bad('return { "read", "read" }\n')
-			assert.equal("calls x86_64-glibc-bad: 'read' (entry 2) is out of order or repeated", msg)
-			_, msg = bad('return { "write", "read" }\n')
-			assert.equal("calls x86_64-glibc-bad: 'read' (entry 2) is out of order or repeated", msg)
+			refused('return { "read", "read" }\n', "calls x86_64-glibc-bad: 'read' (entry 2) is out of order or repeated")
+			refused('return { "write", "read" }\n', "calls x86_64-glibc-bad: 'read' (entry 2) is out of order or repeated")
 		end)
 
 		it("something else than an array of names", function()
-			local _, msg = bad('return { "read", 42 }\n')
-			assert.equal("calls x86_64-glibc-bad: entry 2 is a number, not a name", msg)
-			_, msg = bad('return { read = true }\n')
-			assert.equal("calls x86_64-glibc-bad: key read is not an array index", msg)
-			_, msg = bad('return "read"\n')
-			assert.equal("calls x86_64-glibc-bad: returns a string, not an array of names", msg)
-			_, msg = bad('return { os.exit() }\n')
+			refused('return { "read", 42 }\n', "calls x86_64-glibc-bad: entry 2 is a number, not a name")
+			refused('return { read = true }\n', "calls x86_64-glibc-bad: key read is not an array index")
+			refused('return "read"\n', "calls x86_64-glibc-bad: returns a string, not an array of names")
+			local _, msg = bad('return { os.exit() }\n')
 			assert.is_truthy(msg:find("^calls x86_64%-glibc%-bad: .*attempt to index a nil value"), msg)
 		end)
 
@@ -450,6 +461,13 @@ describe("the corpus under the compiled strict filter, in its own process [" .. 
 		return S.sh(("build/tests/corpus_%s --seccomp %s 2>&1"):format(step, S.q(bpf(steps))))
 	end
 
+	-- corpus(step, steps) must end with code, its output being out
+	local function expect_corpus(step, steps, code, out)
+		local got, status = corpus(step, steps)
+		assert.equal(code, status, got)
+		assert.equal(out, got)
+	end
+
 	it("each program runs as it is without the option", function()
 		for _, step in ipairs(STEPS) do
 			local out, code = S.sh(("build/tests/corpus_%s 2>&1"):format(step))
@@ -459,29 +477,21 @@ describe("the corpus under the compiled strict filter, in its own process [" .. 
 	end)
 
 	it("threads: pthreads, futexes and TLS work (clone3 refused, a thread's clone allowed)", function()
-		local out, code = corpus("threads", DEFAULT_STEPS)
-		assert.equal(0, code, out)
-		assert.equal("threads ok\n", out)
+		expect_corpus("threads", DEFAULT_STEPS, 0, "threads ok\n")
 	end)
 
 	-- without a listener the kernel answers a notified call with ENOSYS
 	it("program: its openat is notified (ENOSYS without a listener)", function()
-		local out, code = corpus("program", DEFAULT_STEPS)
-		assert.equal(1, code, out)
-		assert.equal("corpus_program: stdio: Function not implemented\n", out)
+		expect_corpus("program", DEFAULT_STEPS, 1, "corpus_program: stdio: Function not implemented\n")
 	end)
 
 	it("spawn: its fork (clone without CLONE_THREAD) is notified", function()
-		local out, code = corpus("spawn", DEFAULT_STEPS)
-		assert.equal(1, code, out)
-		assert.equal("fork: Function not implemented\n", out)
+		expect_corpus("spawn", DEFAULT_STEPS, 1, "fork: Function not implemented\n")
 	end)
 
 	it("net: its bind is notified, with or without the net list", function()
 		for _, steps in ipairs { DEFAULT_STEPS, STEPS } do
-			local out, code = corpus("net", steps)
-			assert.equal(1, code, out)
-			assert.equal("tcp listen: Function not implemented\n", out)
+			expect_corpus("net", steps, 1, "tcp listen: Function not implemented\n")
 		end
 	end)
 end)

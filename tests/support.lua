@@ -113,6 +113,29 @@ S.lua = os.getenv("SBX_TEST_LUA") or "lua5.4"
 -- pending there, with its reason.
 S.asan = os.getenv("SBX_TEST_ASAN") == "1"
 
+--- The arguments, each quoted for the shell, joined by spaces.
+function S.quoted(...)
+	local args = {}
+	for i, a in ipairs { ... } do args[i] = S.q(a) end
+	return table.concat(args, " ")
+end
+
+--- Runs a host shell command with stdin from /dev/null and stderr to a
+-- temporary file; returns its stdout, its stderr and its exit status.
+function S.sh_err(cmd)
+	local err = os.tmpname()
+	local out, code = S.sh(cmd .. " 2>" .. err .. " </dev/null")
+	local e = assert(S.read(err))
+	os.remove(err)
+	return out, e, code
+end
+
+--- Runs `sbxlua script args...` (each argument quoted); returns stdout,
+-- stderr and the exit status.
+function S.sbxlua(script, ...)
+	return S.sh_err(S.bin .. " " .. script .. " " .. S.quoted(...))
+end
+
 --- Runs `sbxlua run.lua args...` (each argument quoted); returns stdout,
 -- stderr (the report) and the exit status.
 function S.runlua(...)
@@ -121,15 +144,7 @@ end
 
 --- Like S.runlua, with environment assignments ("K=V K2=V2") first.
 function S.runlua_env(env, ...)
-	local args = {}
-	for i, a in ipairs { ... } do args[i] = S.q(a) end
-	local err = os.tmpname()
-	local out, code = S.sh("env " .. env .. " " .. S.bin .. " run.lua " .. table.concat(args, " ") .. " 2>" .. err .. " </dev/null")
-	local f = assert(io.open(err))
-	local e = f:read("a")
-	f:close()
-	os.remove(err)
-	return out, e, code
+	return S.sh_err("env " .. env .. " " .. S.bin .. " run.lua " .. S.quoted(...))
 end
 
 --- Runs `sbxlua run.lua --json FILE args...`; returns stdout, stderr (the
@@ -142,6 +157,73 @@ function S.json_run(...)
 	local res = cjson.decode(S.read(j) or "null")
 	os.remove(j)
 	return out, err, code, res
+end
+
+--- Starts `sbxlua run.lua args...` (each argument quoted) in the
+-- background: its stdout, stderr and status land in PREFIX.out,
+-- PREFIX.err and PREFIX.status (the status written aside, then renamed,
+-- so that the file appears whole).
+function S.start_run(prefix, ...)
+	local p = S.q(prefix)
+	assert(os.execute(("(%s run.lua %s >%s.out 2>%s.err </dev/null; echo $? >%s.st; mv %s.st %s.status) &")
+		:format(S.bin, S.quoted(...), p, p, p, p, p)))
+end
+
+--- Waits for path to exist (an event; the bound only stops a hang) or
+-- the file `ended` to (the box has ended); true when path exists.
+function S.wait_for(path, ended)
+	for _ = 1, 6000 do
+		if S.read(path) then return true end
+		if S.read(ended) then return S.read(path) ~= nil end
+		os.execute("sleep 0.01")
+	end
+	return false
+end
+
+--- Runs `sbxlua run.lua args...` in the background (S.start_run at
+-- prefix) for a box that makes work/tried when it is ready and then
+-- waits for work/done: calls during() while the box waits, then lets it
+-- end and waits for PREFIX.status.  Returns whether work/tried appeared,
+-- the box's stderr, and what during() returned.
+function S.meanwhile(prefix, work, args, during)
+	S.start_run(prefix, table.unpack(args))
+	local tried = S.wait_for(work .. "/tried", prefix .. ".status")
+	local r = table.pack(during())
+	assert(os.execute("touch " .. S.q(work .. "/done")))
+	assert(S.wait_for(prefix .. ".status", prefix .. ".status"))
+	return tried, S.read(prefix .. ".err"), table.unpack(r, 1, r.n)
+end
+
+--- The end of a Python script for the box's side of S.meanwhile: takes
+-- each lock of `locks` (the (name, callable) pairs the script defines
+-- first), says what it got in /work/tried, holds on until /work/done
+-- appears, then prints what it got.
+S.PY_TRY_LOCKS = [[
+out = []
+for name, take in locks:
+    try:
+        take()
+        out.append(name + " locked")
+    except OSError as e:
+        out.append(name + " " + errno.errorcode[e.errno])
+with open("/work/tried", "w") as f:
+    f.write("\n".join(out) + "\n")
+while not os.path.exists("/work/done"):
+    time.sleep(0.01)
+print("\n".join(out))
+]]
+
+--- The host's /proc/locks lines on the inode of path (a link followed),
+-- joined by newlines.
+function S.proc_locks(path)
+	local out, code = S.sh("stat -L -c %i " .. S.q(path) .. " 2>&1")
+	assert(code == 0, path .. ": " .. out)
+	local ino = out:gsub("%s+$", "")
+	local lines = {}
+	for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
+		if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
+	end
+	return table.concat(lines, "\n")
 end
 
 --- Digits no other test process picks at once: this process's pid, then
@@ -240,7 +322,7 @@ end
 --- Writes text to path, its mode set when given ("0755").
 function S.write(path, text, mode)
 	local f = assert(io.open(path, "w"))
-	f:write(text)
+	assert(f:write(text))
 	f:close()
 	if mode then assert(os.execute(("chmod %s %s"):format(mode, S.q(path)))) end
 end
@@ -259,6 +341,46 @@ function S.lines_with(text, prefix)
 		if l:sub(1, #prefix) == prefix then out[#out + 1] = l end
 	end
 	return table.concat(out)
+end
+
+--- The lines of text, each without its newline; a last line without one
+-- is left out.
+function S.lines(text)
+	return S.matches(text, "([^\n]*)\n")
+end
+
+--- What each match of pattern in text captures (the whole match when it
+-- has no capture), as a list.
+function S.matches(text, pattern)
+	local t = {}
+	for m in text:gmatch(pattern) do t[#t + 1] = m end
+	return t
+end
+
+--- True when list (nil: none) holds v.
+function S.has(list, v)
+	for _, x in ipairs(list or {}) do
+		if x == v then return true end
+	end
+	return false
+end
+
+--- The items of list for which keep(item) is true, in order.
+function S.select(list, keep)
+	local out = {}
+	for _, x in ipairs(list) do
+		if keep(x) then out[#out + 1] = x end
+	end
+	return out
+end
+
+--- The first finding of a list of findings (a verdict's `reasons`) by
+-- the given rule, or nil.
+function S.finding(reasons, rule)
+	for _, f in ipairs(reasons) do
+		if f.rule == rule then return f end
+	end
+	return nil
 end
 
 --- The first note of a result's events with the given cause, or nil.

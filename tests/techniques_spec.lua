@@ -16,7 +16,8 @@
 -- same holds for names that resolve through /etc/alternatives (iptables),
 -- whose links the box's synthetic /etc leaves dangling.
 -- A C program (`T1057_proc-walk.c`) is run as the Makefile built it,
--- build/techniques/ and its name without .c.
+-- build/techniques/ and its name without .c; its HOME check is in_box of
+-- tests/techniques/box_only.h.
 -- scripts/test.sh runs this file as root and as uid 65534.
 local S = require "support"
 local cjson = require "cjson"
@@ -94,10 +95,7 @@ for _, name in ipairs(NAMES) do PATHS[#PATHS + 1] = S.q((built(name))) end
 describe("ATT&CK techniques [" .. S.priv .. "]", function()
 	local recs, out, err, code = {}, "", "", nil
 	setup(function()
-		local e = os.tmpname()
-		out, code = S.sh(S.bin .. " batch.lua " .. OPTS .. " " .. table.concat(PATHS, " ") .. " 2>" .. e .. " </dev/null")
-		err = S.read(e) or ""
-		os.remove(e)
+		out, err, code = S.sh_err(S.bin .. " batch.lua " .. OPTS .. " " .. table.concat(PATHS, " "))
 		for line in out:gmatch("[^\n]+") do
 			local rec = cjson.decode(line)
 			recs[rec.program:match("[^/]+$")] = rec

@@ -29,14 +29,10 @@ describe("VirusTotal's shapes [" .. S.priv .. "]", function()
 
 	it("a Sigma match is in sigma_analysis_results, its event's fields escaped", function()
 		local dir, rm = S.tmpdir()
-		local f = assert(io.open(dir .. "/rule.yml", "w"))
-		f:write(RULE)
-		f:close()
+		S.write(dir .. "/rule.yml", RULE)
 		os.execute("mkdir " .. S.q(dir .. "/p"))
 		-- a command line with a terminal sequence and a byte that is no UTF-8
-		f = assert(io.open(dir .. "/p/s.sh", "w"))
-		f:write("#!/bin/sh\ncat /etc/shadow '\27[2J\255x' 2>/dev/null\n")
-		f:close()
+		S.write(dir .. "/p/s.sh", "#!/bin/sh\ncat /etc/shadow '\27[2J\255x' 2>/dev/null\n")
 		os.execute("chmod -R a+rX " .. S.q(dir) .. " && chmod 755 " .. S.q(dir .. "/p/s.sh"))
 		local out, code = S.sh(S.bin .. " batch.lua --rules " .. S.q(dir .. "/rule.yml") .. " --progress never "
 			.. S.q(dir .. "/p") .. " 2>/dev/null")

@@ -47,6 +47,20 @@ local function host_py(code)
 	return (S.sh(as .. PY .. " -c " .. S.q(code) .. " 2>&1"))
 end
 
+-- With a box p started (stderr to errf) that says one line, then waits
+-- on the FIFO go: its line, what host_code printed on the host meanwhile,
+-- the rest of its output once released, and its stderr
+local function meet(p, errf, go, host_code)
+	local first = p:read("l")
+	local host = host_py(host_code)
+	release(go)
+	local rest = p:read("a")
+	p:close()
+	local err = S.read(errf)
+	os.remove(errf)
+	return first, host, rest, err
+end
+
 -- the errno the default profile gives each sysprobe case
 local function expected()
 	local want = {}
@@ -168,9 +182,7 @@ describe("walls [" .. S.priv .. "]", function()
 				return
 			end
 			local d, rm = S.tmpdir()
-			local f = assert(io.open(d .. "/file", "w"))
-			f:write("reachable\n")
-			f:close()
+			S.write(d .. "/file", "reachable\n")
 			-- the directory's mode lets anyone write: only Landlock stops it
 			os.execute("chmod 777 " .. d .. "; chmod 644 " .. d .. "/file")
 			local spec, info = assert(stdbox.build { prog = "/bin/sh",
@@ -317,15 +329,9 @@ describe("walls [" .. S.priv .. "]", function()
 				.. "try:\n  fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK); r = 'ok'\n"
 				.. "except OSError as e:\n  r = errno.errorcode[e.errno]\n"
 				.. "print('lease', r, flush=True)\nos.read(go, 1)\nprint('done')")
-			local lease = p:read("l")
-			local host = host_py("import os, errno\ntry:\n"
+			local lease, host, rest, err = meet(p, errf, d .. "/sync/go", "import os, errno\ntry:\n"
 				.. "  os.close(os.open(" .. ("%q"):format(d .. "/f") .. ", os.O_WRONLY | os.O_NONBLOCK)); print('open ok')\n"
 				.. "except OSError as e:\n  print('open', errno.errorcode[e.errno])")
-			release(d .. "/sync/go")
-			local rest = p:read("a")
-			p:close()
-			local err = S.read(errf)
-			os.remove(errf)
 			rm()
 			return lease, host, rest, err
 		end
@@ -398,30 +404,30 @@ describe("walls [" .. S.priv .. "]", function()
 		else
 			p, errf = start("--rw", d .. ":/sync", "python3", "-c", py)
 		end
-		local box = p:read("l")
-		local host = host_py(host_code)
-		release(d .. "/go")
-		local rest = p:read("a")
-		p:close()
-		local err = S.read(errf)
-		os.remove(errf)
+		local box, host, rest, err = meet(p, errf, d .. "/go", host_code)
 		rm()
 		return box, host, rest, err
+	end
+
+	-- hold(...) must give the box's line box_want and the host's host_want,
+	-- and the box must end well
+	local function expect_hold(box_want, host_want, ...)
+		local box, host, rest, err = hold(...)
+		assert.are.equal(box_want, box, err)
+		assert.are.equal(host_want, host)
+		assert.are.equal("rc=0\n", rest, err)
 	end
 
 	it("inotify: the box holds its maximum of instances, the host id still makes one", function()
 		-- the kernel counts inotify instances per user in each user
 		-- namespace up the chain; the box's own namespace is held to 8
-		local box, host, rest, err = hold("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+		expect_hold("8 EMFILE 8", "host ok\n", "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
 			.. "fds = []\nwhile len(fds) < 200:\n  fd = libc.inotify_init1(0)\n"
 			.. "  if fd < 0: break\n  fds.append(fd)\n"
 			.. "import errno\nmax = open('/proc/sys/user/max_inotify_instances').read().strip()\n"
 			.. "print(len(fds), errno.errorcode[ctypes.get_errno()], max, flush=True)\n",
 			"import ctypes, errno, os\nlibc = ctypes.CDLL(None, use_errno=True)\nfd = libc.inotify_init1(0)\n"
 			.. "print('host', 'ok' if fd >= 0 else errno.errorcode[ctypes.get_errno()])")
-		assert.are.equal("8 EMFILE 8", box, err)
-		assert.are.equal("host ok\n", host)
-		assert.are.equal("rc=0\n", rest, err)
 	end)
 
 	it("pending signals: the box queues its limit, the host id still queues one", function()
@@ -431,11 +437,8 @@ describe("walls [" .. S.priv .. "]", function()
 			.. "def queue(limit):\n  n = 0\n  while n < limit:\n"
 			.. "    try: signal.pthread_kill(threading.get_ident(), signal.SIGRTMIN)\n"
 			.. "    except OSError as e: return n, errno.errorcode[e.errno]\n    n += 1\n  return n, 'none'\n"
-		local box, host, rest, err = hold(sig .. "print(*queue(200000), flush=True)\n",
+		expect_hold("1024 EAGAIN", "host 1 none\n", sig .. "print(*queue(200000), flush=True)\n",
 			sig .. "print('host', *queue(1))")
-		assert.are.equal("1024 EAGAIN", box, err)
-		assert.are.equal("host 1 none\n", host)
-		assert.are.equal("rc=0\n", rest, err)
 	end)
 
 	it("message queues: the box fills its limit, the host id still makes a queue", function()
@@ -452,14 +455,8 @@ describe("walls [" .. S.priv .. "]", function()
 			.. "print(n, errno.errorcode[ctypes.get_errno()], flush=True)\n"
 		local host_mq = mq .. "name = b'/sbxlua-test-%d' % os.getpid()\nfd = make(name)\n"
 			.. "print('host', 'ok' if fd >= 0 else errno.errorcode[ctypes.get_errno()])\nlibc.mq_unlink(name)"
-		local box, host, rest, err = hold(fill, host_mq)
-		assert.are.equal("3 EMFILE", box, err)
-		assert.are.equal("host ok\n", host)
-		assert.are.equal("rc=0\n", rest, err)
-		box, host, rest, err = hold(fill, host_mq, true)
-		assert.are.equal("3 EMFILE", box, err)
-		assert.are.equal("host ok\n", host)
-		assert.are.equal("rc=0\n", rest, err)
+		expect_hold("3 EMFILE", "host ok\n", fill, host_mq)
+		expect_hold("3 EMFILE", "host ok\n", fill, host_mq, true)
 	end)
 
 	describe("the box's init, from the command", function()

@@ -350,9 +350,7 @@ describe("a sample that is not executable [" .. S.priv .. "]", function()
 	it("runs by its content in the analysis box, and is refused in the jail", function()
 		local d, rm = S.tmpdir()
 		local function put(name, data)
-			local f = assert(io.open(d .. "/" .. name, "wb"))
-			f:write(data)
-			f:close()
+			S.write(d .. "/" .. name, data)
 			S.sh("chmod 0644 " .. S.q(d .. "/" .. name))
 		end
 		put("s.sh", "#!/bin/sh\necho script ran \"$@\"\n")
@@ -406,9 +404,7 @@ print(os.uname().sysname)
 
 	it("on a dropper: its own output and status, and every step of it recorded", function()
 		local d, rm = S.tmpdir()
-		local f = assert(io.open(d .. "/sample.py", "w"))
-		f:write(DROPPER)
-		f:close()
+		S.write(d .. "/sample.py", DROPPER)
 		S.sh("chmod 0644 " .. S.q(d .. "/sample.py"))
 		local args = { "--ro", d .. "/sample.py:/work/sample.py", "/usr/bin/python3", "/work/sample.py" }
 		local out, err, code, res = explore(table.unpack(args))
@@ -461,9 +457,7 @@ print(os.uname().sysname)
 		end
 		-- the same program in the default box: the same output and status
 		local d2, rm2 = S.tmpdir()
-		f = assert(io.open(d2 .. "/sample.py", "w"))
-		f:write(DROPPER)
-		f:close()
+		S.write(d2 .. "/sample.py", DROPPER)
 		S.sh("chmod 0644 " .. S.q(d2 .. "/sample.py"))
 		local dout, derr, dcode = S.runlua("--ro", d2 .. "/sample.py:/work/sample.py", "--net", "sink",
 			"--decoys", "/usr/bin/python3", "/work/sample.py")
@@ -519,9 +513,7 @@ describe("batch.lua's analysis box [" .. S.priv .. "]", function()
 	it("tells cat /etc/shadow from echo by default, and --jail records nothing", function()
 		local d, rm = S.tmpdir()
 		for name, body in pairs { benign = "echo benign", shadow = "cat /etc/shadow" } do
-			local f = assert(io.open(d .. "/" .. name, "w"))
-			f:write("#!/bin/sh\n", body, "\n")
-			f:close()
+			S.write(d .. "/" .. name, "#!/bin/sh\n" .. body .. "\n")
 			S.sh("chmod 0755 " .. S.q(d .. "/" .. name))
 		end
 		local function batch(...)

@@ -8,20 +8,18 @@
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "box_only.h"
+
 int main(void)
 {
-	const char *home = getenv("HOME");
 	struct tcphdr syn;
 	int fd;
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_TCP);
 	if (fd < 0) {
 		perror("raw socket");

@@ -4,14 +4,14 @@
 // herder gives orders in, and reads one line.
 #include <netdb.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "box_only.h"
+
 int main(void)
 {
-	const char *home = getenv("HOME");
 	const char *hello =
 	    "NICK [x86|4821]\r\nUSER x86 0 * :bot\r\nJOIN #orders key7\r\n";
 	struct addrinfo hint = {.ai_family = AF_INET,
@@ -19,10 +19,8 @@ int main(void)
 			*ai = NULL;
 	char line[256];
 	int fd;
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	if (getaddrinfo("irc.bot-example.net", "6667", &hint, &ai) != 0) {
 		puts("no server");
 		return 0;

@@ -5,22 +5,20 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "box_only.h"
+
 int main(void)
 {
-	const char *home = getenv("HOME");
 	static const char *const creds[] = {
 	    "root\r\nvizxv\r\n",    "admin\r\nadmin\r\n",
 	    "root\r\n888888\r\n",   "support\r\nsupport\r\n",
 	    "root\r\n default\r\n", "user\r\nuser\r\n"};
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	for (size_t i = 0; i < sizeof creds / sizeof creds[0]; i++) {
 		struct sockaddr_in a = {.sin_family = AF_INET};
 		int fd = socket(AF_INET, SOCK_STREAM, 0);

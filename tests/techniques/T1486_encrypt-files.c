@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "box_only.h"
+
 static void lock_file(const char *path)
 {
 	unsigned char buf[4096];
@@ -38,10 +40,8 @@ int main(void)
 	char dir[256], path[512];
 	struct dirent *d;
 	DIR *dp;
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	snprintf(dir, sizeof dir, "%s/data", home);
 	mkdir(dir, 0700);
 	for (int i = 0; i < 8; i++) {

@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "box_only.h"
+
 static int rival(const char *pid)
 {
 	char path[64], exe[256];
@@ -32,15 +34,12 @@ static int rival(const char *pid)
 
 int main(void)
 {
-	const char *home = getenv("HOME");
 	struct dirent *d;
 	DIR *proc;
 	int killed = 0, p[2];
 	pid_t pids[2];
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	if (pipe(p) < 0)
 		return 1;
 	for (int i = 0; i < 2; i++) {

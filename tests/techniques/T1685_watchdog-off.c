@@ -4,20 +4,17 @@
 #include <fcntl.h>
 #include <linux/watchdog.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "box_only.h"
+
 int main(void)
 {
-	const char *home = getenv("HOME");
 	const char *dev[] = {"/dev/watchdog", "/dev/misc/watchdog"};
 	int off = WDIOS_DISABLECARD;
-	if (!home || strcmp(home, "/home/dana") != 0) {
-		fputs("run only inside sbxlua's analysis box\n", stderr);
+	if (!in_box())
 		return 1;
-	}
 	for (int i = 0; i < 2; i++) {
 		int fd = open(dev[i], O_RDWR);
 		if (fd < 0)

@@ -1,18 +1,18 @@
-#!/bin/sh
-# SPDX-License-Identifier: MIT
-# Takes over another process with ptrace, in C: attaches to a child it
-# started and reads its registers' word.
-# (A C program, built in the box with gcc and run.)
-[ "$HOME" = /home/dana ] || { echo "run only inside sbxlua's analysis box" >&2; exit 1; }
-d=$(mktemp -d)
-cat > "$d/p.c" <<'EOF'
+// SPDX-License-Identifier: MIT
+// Takes over another process with ptrace, in C: attaches to a child it
+// started and reads its registers' word.
 #include <signal.h>
 #include <stdio.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "box_only.h"
+
 int main(void)
 {
+	if (!in_box())
+		return 1;
 	pid_t pid = fork();
 	if (pid == 0) {
 		pause();
@@ -28,8 +28,3 @@ int main(void)
 	waitpid(pid, NULL, 0);
 	return 0;
 }
-EOF
-gcc -O0 -o "$d/p" "$d/p.c" || exit 0
-"$d/p"
-rm -rf "$d"
-exit 0
