@@ -198,7 +198,10 @@ describe("limits [" .. S.priv .. "]", function()
 				assert.are.equal(i .. "\n", rs[i].stdout)
 			else
 				assert.are.equal("wall", rs[i].outcome, i)
-				assert.is_true(rs[i].elapsed >= 0.5 + i / 10 - 0.05 and rs[i].elapsed < 0.5 + i / 10 + 2,
+				-- not stopped before its own wall clock, and stopped by
+				-- it (not a speed: how late a loaded machine stops it is
+				-- not this test's)
+				assert.is_true(rs[i].elapsed >= 0.5 + i / 10 - 0.05 and rs[i].elapsed < 30,
 					i .. ": " .. rs[i].elapsed)
 			end
 		end

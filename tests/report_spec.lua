@@ -8,6 +8,14 @@ local L = require "sbx.limits"
 local MiB, GiB = 1 << 20, 1 << 30
 
 -- reads the escaped form back into bytes
+-- The report's lines of a result's events (sbx.report.events, .line),
+-- and the events.
+local function event_lines(r, info)
+	local ev, lines = report.events(r, info), {}
+	for i, e in ipairs(ev) do lines[i] = report.line(e) end
+	return lines, ev
+end
+
 local function unescape(s)
 	local simple = { n = "\n", r = "\r", t = "\t", ["\\"] = "\\" }
 	return (s:gsub("\\(.)(%x?%x?)", function(c, hex)
@@ -96,9 +104,7 @@ describe("sbx.report.events: limits on the kernel's record only", function()
 			death(5, "spin2", 9, "SIGKILL", { cpu = 2 }),
 			death(4, "sys", 31, "SIGSYS", { cpu = 9 }),
 		} }
-		local ev = report.events(r, info)
-		local lines = {}
-		for i, e in ipairs(ev) do lines[i] = report.line(e) end
+		local lines, ev = event_lines(r, info)
 		assert.are.same({
 			"exit 0",
 			"note: a process was killed by SIGKILL at the cpu limit (1 s)",
@@ -131,16 +137,13 @@ describe("sbx.report.events: limits on the kernel's record only", function()
 			death(5, "w", 25, "SIGXFSZ", { file_size = 4096, file_at_limit = true, seen = "connector" }),
 			death(nil, nil, 9, "SIGKILL", { record = false, seen = "connector" }),
 		} }
-		local ev = report.events(r, info)
-		local lines = {}
-		for i, e in ipairs(ev) do lines[i] = report.line(e) end
 		assert.are.same({
 			"exit 0",
 			"note: a process was killed by SIGXCPU",
 			"note: a process was killed by SIGXFSZ",
 			"note: a process was killed by SIGXFSZ",
 			"note: a process was killed by SIGXFSZ at the file size limit (1 MiB)",
-		}, lines)
+		}, event_lines(r, info))
 		local d = report.deaths(r, info)
 		assert.are.equal("all", d.coverage)
 		assert.are.equal(4, #d.notable)

@@ -90,6 +90,16 @@ local function left_behind(before, after)
 	return extra
 end
 
+-- The match of a run's YARA record on a memory payload (the last one).
+local function memfd_match(res, err)
+	assert(res and res.yara, err)
+	local seen
+	for _, m in ipairs(res.yara.matches) do
+		if m.what == "memfd" then seen = m end
+	end
+	return assert(seen, err)
+end
+
 local function have(tool)
 	return select(2, S.sh("command -v " .. tool .. " >/dev/null")) == 0
 end
@@ -246,12 +256,7 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 		-- the payload is a copy of the program's own file (under 64 KiB)
 		local _, err, _, res = S.json_run("--explore", "--yara", rules, "build/tests/memfd_path", "memfd")
 		rm()
-		assert(res and res.yara, err)
-		local seen
-		for _, m in ipairs(res.yara.matches) do
-			if m.what == "memfd" then seen = m end
-		end
-		assert(seen, err)
+		local seen = memfd_match(res, err)
 		assert.are.equal("elf_payload", seen.rule)
 		assert.are.same({ { id = "$e", offset = 0 } }, seen.strings)
 		assert.truthy(seen.file:find("^/memfd:"), seen.file)
@@ -275,12 +280,7 @@ rule many { strings: $x = "ab" $y = /b[a-c]/ condition: #x > 2 and $y }
 		local copy = S.read(keep .. "/memfd/" .. want)
 		local mode = S.sh("stat -c %a " .. S.q(keep .. "/memfd"))
 		rm()
-		assert(res and res.yara, err)
-		local seen
-		for _, m in ipairs(res.yara.matches) do
-			if m.what == "memfd" then seen = m end
-		end
-		assert(seen, err)
+		local seen = memfd_match(res, err)
 		assert.are.equal("elf_big", seen.rule)
 		assert.truthy(seen.file:find("^/memfd:big"), seen.file)
 		assert.are.same({}, res.yara.stopped)

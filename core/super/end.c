@@ -117,8 +117,11 @@ void sbx_sample_box(struct sbx_job *j, double now)
 			cpu = s.cpu;
 	}
 	/* before the command's execve its process is still a copy of this
-	 * one: only its tasks count then */
-	if (r == 0 && !j->execed)
+	 * one (its pages shared copy-on-write, in its RssAnon): only its
+	 * tasks count then.  MSG_EXEC comes before the filter and the
+	 * execve; the exec pipe (probe.c), where there is one, says when
+	 * the execve has happened, however long the two take under load */
+	if (r == 0 && (!j->execed || (j->exec_fd >= 0 && !exec_pending(j))))
 		s.memory = s.rss_anon = s.rss_shmem = 0;
 	else if (r == 0) /* tmpfs, SysV shm, socket buffers (kmem.c), and
 			   the memfds made for the box (notify.c) */
