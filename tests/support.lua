@@ -213,16 +213,35 @@ while not os.path.exists("/work/done"):
 print("\n".join(out))
 ]]
 
---- The host's /proc/locks lines on the inode of path (a link followed),
--- joined by newlines.
+--- The host's /proc/locks lines on the inode of path (a link followed)
+-- that stay there: a line is kept only when five reads 0.1 s apart all
+-- have it.  The lines name a file by its inode and its file system's
+-- device, which for a btrfs subvolume is not the device stat gives, so
+-- they are matched by inode; a lock another process takes for a moment
+-- on another file of that inode number (a suite run beside this one,
+-- its own image's first file) is gone by a later read, while the lock
+-- asked about is held through all five (the box holds its locks until
+-- the host has looked).  Joined by newlines.
 function S.proc_locks(path)
 	local out, code = S.sh("stat -L -c %i " .. S.q(path) .. " 2>&1")
 	assert(code == 0, path .. ": " .. out)
 	local ino = out:gsub("%s+$", "")
-	local lines = {}
-	for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
-		if l:find(":" .. ino .. " ", 1, true) then lines[#lines + 1] = l end
+	local kept
+	for i = 1, 5 do
+		local now = {}
+		for l in (S.read("/proc/locks") or ""):gmatch("[^\n]+") do
+			-- "1: FLOCK  ADVISORY  WRITE 8801 00:27:257 0 EOF": from the
+			-- holder's pid on, without the line's own number
+			local what = l:match("^%d+:%s*(.*)$") or l
+			if what:find(":" .. ino .. " ", 1, true) and (not kept or kept[what]) then now[what] = true end
+		end
+		kept = now
+		if not next(kept) then break end
+		if i < 5 then os.execute("sleep 0.1") end
 	end
+	local lines = {}
+	for l in pairs(kept) do lines[#lines + 1] = l end
+	table.sort(lines)
 	return table.concat(lines, "\n")
 end
 
