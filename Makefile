@@ -33,11 +33,15 @@ YARA_SO := $(shell pkg-config --variable=libdir yara 2>/dev/null)/libyara.so.9
 # the shared ones (docs/performance.md, "Static linking")
 STATIC ?= 1
 # libfuzzy (ssdeep) and libtlsh (TLSH, C++: core/common/tlsh.cc, so the C++
-# runtime) compute the hashes of core/common/hashes.c
+# runtime) compute the hashes of core/common/hashes.c.  sbxlua takes the
+# C++ runtime from its .a too (and libgcc's unwinder): loading and
+# relocating libstdc++.so cost every start about 2 ms of CPU
+# (docs/performance.md, "The C++ runtime")
 HASH_LIBS = -lfuzzy -ltlsh
-EXE_LIBS_1 = -Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a:libfuzzy.a:libtlsh.a -Wl,-Bstatic \
-	-Wl,--whole-archive -llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle $(HASH_LIBS) \
-	-Wl,-Bdynamic -lstdc++ -lm
+EXE_LIBS_1 = -static-libgcc \
+	-Wl,--exclude-libs,libseccomp.a:libcap.a:libnettle.a:libfuzzy.a:libtlsh.a:libstdc++.a -Wl,-Bstatic \
+	-Wl,--whole-archive -llua5.4 -Wl,--no-whole-archive -lseccomp -lcap -lnettle $(HASH_LIBS) -lstdc++ \
+	-Wl,-Bdynamic -lm
 EXE_LIBS_0 = $(LUA_LIBS) $(PKG_LIBS) $(HASH_LIBS) -lstdc++
 
 # CPPFLAGS, CFLAGS and LDFLAGS are the packager's (dpkg-buildflags'):

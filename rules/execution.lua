@@ -277,7 +277,7 @@ local MORE = {
 			"^pdsh ", "^clush " } },
 	T { id = "T1219", name = "remote_access_tools", tactic = "command-and-control", severity = 5,
 		what = "ran remote access software",
-		exec = { "^anydesk", "^teamviewer", "^rustdesk", "^x11vnc", "^vncserver", "^tigervncserver", "^meshagent",
+		exec = { "^anydesk", "^teamviewer", "^TeamViewer", "^rustdesk", "^x11vnc", "^vncserver", "^tigervncserver", "^meshagent",
 			"^screenconnect", "^splashtop", "^remmina" } },
 	T { id = "T1071.004", name = "dns_c2", tactic = "command-and-control", severity = 5,
 		what = "carried data in DNS",
