@@ -268,6 +268,35 @@ echo $?]]):format(S.q(dir), S.bin, S.q(DAEMONIZE), m))
 			assert.does_not.match("outlived", behaviour.canonical(s))
 		end)
 
+		it("a daemon that had ended when init looked is named by its kernel name, and did not run on", function()
+			-- it acted and ended between the command's end and init's look
+			local s = behaviour.summary(res { count = 0, seconds = 0, after_ms = 3, processes = {},
+				ended = { { pid = 4, name = "bot" } } })
+			local by = {}
+			for _, n in ipairs(nodes(s.processes_tree)) do by[n.node.process_id] = n end
+			assert.are.equal("/usr/bin/bot", by["4"].node.name)
+			assert.is_true(by["4"].node.fork)
+			assert.is_nil(by["4"].node.outlived)
+			assert.are.equal("/usr/bin/bot", by["5"].node.name)
+			assert.does_not.match("ran on", behaviour.text(s))
+			-- without the name, the daemon's image is not known
+			s = behaviour.summary(res { count = 0, seconds = 0, after_ms = 3, processes = {}, ended = {} })
+			for _, n in ipairs(nodes(s.processes_tree)) do by[n.node.process_id] = n end
+			assert.are.equal("?", by["4"].node.name)
+		end)
+
+		it("none ran on (count 0): no note", function()
+			local events = require "sbx.events"
+			local r = { outcome = "exit", code = 0, events = {},
+				outlived = { count = 0, seconds = 0, after_ms = 3, processes = {}, ended = { { pid = 4, name = "bot" } } } }
+			for _, e in ipairs(events.events(r, {})) do assert.are_not.equal("outlived", e.cause) end
+			r.outlived.count = 1
+			r.outlived.processes = { { pid = 5, name = "bot" } }
+			local found
+			for _, e in ipairs(events.events(r, {})) do found = found or e.cause == "outlived" end
+			assert.is_true(found)
+		end)
+
 		it("an outlived that is not a list of processes is left out", function()
 			for _, o in ipairs { "x", 1, { processes = "x" }, { processes = { { pid = "4", name = 1 } } } } do
 				local s = behaviour.summary(res(o))

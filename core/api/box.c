@@ -246,30 +246,45 @@ static int ran_on(const struct sbx_job *j)
 	       j->outlived_kill && !j->reaped_at;
 }
 
-/* A following box whose processes ran on after the command ended:
- * outlived = {count (absent: unknown), processes = {{pid, name}, ...} (the
- * first of them, pids in the box), seconds (from the command's end to the
- * last process's), after_ms (the command's end, on the events' clock),
- * killed (what the supervisor ended them for: "wall", ...)}. */
-static void push_outlived(lua_State *L, const struct sbx_job *j)
+/* Pushes the entries of o whose ended flag is ended, as a list of
+ * {pid, name}. */
+static void push_outlived_list(lua_State *L, const struct sbx_outlived_msg *o,
+			       int ended)
 {
-	const struct sbx_outlived_msg *o = &j->outlived;
-	double s = j->last_end - j->cmd_end;
-	if (!ran_on(j))
-		return;
-	lua_createtable(L, 0, 5);
-	if (j->have_outlived && o->m.index > 0)
-		sbx_set_int(L, "count", o->m.index);
-	lua_createtable(L, o->n, 0);
+	int k = 0;
+	lua_newtable(L);
 	for (int i = 0; i < o->n && i < SBX_OUTLIVED_NAMES; i++) {
+		if (!o->p[i].ended != !ended)
+			continue;
 		lua_createtable(L, 0, 2);
 		sbx_set_int(L, "pid", o->p[i].pid);
 		lua_pushlstring(L, o->p[i].comm,
 				strnlen(o->p[i].comm, sizeof o->p[i].comm));
 		lua_setfield(L, -2, "name");
-		lua_rawseti(L, -2, i + 1);
+		lua_rawseti(L, -2, ++k);
 	}
+}
+
+/* A following box: outlived = {count (absent: unknown; 0: none ran on),
+ * processes = {{pid, name}, ...} (the first of those that ran on, pids in
+ * the box), ended (those that had ended when init looked at the command's
+ * end, before it or after it), seconds (from the command's end to the
+ * last process's), after_ms (the command's end, on the events' clock),
+ * killed (what the supervisor ended them for: "wall", ...)}; absent when
+ * none ran on and none had ended. */
+static void push_outlived(lua_State *L, const struct sbx_job *j)
+{
+	const struct sbx_outlived_msg *o = &j->outlived;
+	double s = j->last_end - j->cmd_end;
+	if (!ran_on(j) && !(j->have_outlived && o->n > 0))
+		return;
+	lua_createtable(L, 0, 6);
+	if (j->have_outlived && o->m.index >= 0)
+		sbx_set_int(L, "count", o->m.index);
+	push_outlived_list(L, o, 0);
 	lua_setfield(L, -2, "processes");
+	push_outlived_list(L, o, 1);
+	lua_setfield(L, -2, "ended");
 	sbx_set_num(L, "seconds", s > 0 ? s : 0);
 	sbx_set_int(L, "after_ms",
 		    (lua_Integer)((j->cmd_end - j->start) * 1000));

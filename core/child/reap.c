@@ -379,19 +379,22 @@ static int proc_comm(int dir, const char *name, char comm[16])
 	return close_p[2] == 'Z' || close_p[2] == 'X' ? 2 : 1;
 }
 
-/* The zombies send_outlived saw (processes that had ended before the
- * command's end was looked at: they did not run on); init's own memory,
- * no allocator. */
+/* The zombies send_outlived saw (processes that had ended when the
+ * command's end was looked at: not counted as running on) and their
+ * names; init's own memory, no allocator. */
 static pid_t zombies[SBX_OUTLIVED_NAMES];
+static char zombie_comm[SBX_OUTLIVED_NAMES][16];
 static unsigned nzombies;
 
 /*
  * A following box (p->follow), once the command has ended: the processes
  * still alive in it, from the box's own /proc (init and the command
  * left out), sent to the supervisor (SBX_MSG_OUTLIVED) with the first
- * names.  Without a /proc of the box's own the count is unknown (-1),
- * unless init has no child at all (then none is left: every process of
- * the box would be init's, or a descendant of one of init's).
+ * names, then those that had ended by then (zombies, named for the tree:
+ * before the command or after it, unknown).  Without a /proc of the box's own
+ * the count is unknown (-1), unless init has no child at all (then none is
+ * left: every process of the box would be init's, or a descendant of one of
+ * init's).
  */
 static void send_outlived(const struct sbx_plan *p, pid_t cmd)
 {
@@ -428,8 +431,11 @@ static void send_outlived(const struct sbx_plan *p, pid_t cmd)
 			if (pid <= 1 || pid == cmd)
 				continue;
 			st = proc_comm(dir, d->d_name, comm);
-			if (st == 2 && nzombies < SBX_OUTLIVED_NAMES)
+			if (st == 2 && nzombies < SBX_OUTLIVED_NAMES) {
+				memcpy(zombie_comm[nzombies], comm,
+				       sizeof comm);
 				zombies[nzombies++] = pid;
+			}
 			if (st != 1)
 				continue;
 			if (o.n < SBX_OUTLIVED_NAMES) {
@@ -442,6 +448,13 @@ static void send_outlived(const struct sbx_plan *p, pid_t cmd)
 	}
 	if (dir >= 0)
 		close(dir);
+	/* the ended ones in the room left: names for the tree */
+	for (unsigned i = 0; i < nzombies && o.n < SBX_OUTLIVED_NAMES; i++) {
+		o.p[o.n].pid = zombies[i];
+		o.p[o.n].ended = 1;
+		memcpy(o.p[o.n].comm, zombie_comm[i], sizeof zombie_comm[i]);
+		o.n++;
+	}
 	o.m.index = count;
 	do
 		r = send(CTL, &o, sizeof o, MSG_NOSIGNAL);
@@ -518,6 +531,15 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 			break; /* ECHILD: nobody left */
 		}
 		is_cmd = si.si_pid == cmd;
+		if (is_cmd && p->follow && !ran_on) {
+			/* what lives now ran on: looked at first, since a
+			 * daemon can act and end while init reports the
+			 * command's end and waits for the supervisor */
+			send_outlived(p, cmd);
+			ran_on = 1;
+		} else if (ran_on && !is_cmd) {
+			send_reaped(p, si.si_pid, &named);
+		}
 		if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
 			sig = si.si_status;
 		keep = death_signal(sig) && !(ending && sig == SIGKILL);
@@ -527,8 +549,6 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 		}
 		if (keep)
 			read_death(p, si.si_pid, sig, &d);
-		if (ran_on)
-			send_reaped(p, si.si_pid, &named);
 		if (is_cmd && p->probe) {
 			status = wait_status(&si);
 			w = cmd;
@@ -559,8 +579,6 @@ _Noreturn void sbx_init_reap(const struct sbx_plan *p, pid_t cmd)
 		if (p->follow) {
 			/* the box lives on while any process does: init
 			 * reaps each, and its own end (ECHILD) is the box's */
-			send_outlived(p, cmd);
-			ran_on = 1;
 			continue;
 		}
 		ending = 1;

@@ -284,13 +284,16 @@ struct sbx_death_msg { /* the datagram of SBX_MSG_DEATH */
 
 /* SBX_MSG_OUTLIVED: the processes of a following box (plan's follow) that
  * were alive when the command ended, as the box's /proc listed them: the
- * count, and the first SBX_OUTLIVED_NAMES by pid in the box and name. */
+ * count, and the first SBX_OUTLIVED_NAMES by pid in the box and name;
+ * then, in the room left, those already ended then (zombies: whether they
+ * ended before the command or after it, before init looked, is unknown). */
 #define SBX_OUTLIVED_NAMES 16
 struct sbx_outlived_msg {
 	struct sbx_msg m; /* index: the count; -1: unknown (no /proc) */
 	int n;		  /* entries in p */
 	struct {
 		int pid;
+		int ended; /* a zombie when init looked: not in the count */
 		char comm[16];
 	} p[SBX_OUTLIVED_NAMES];
 };

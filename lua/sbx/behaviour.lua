@@ -286,7 +286,8 @@ end
 -- keeps its parent's image), up the parents the events name; for one
 -- whose parent had died before it was seen (reparented to the box's
 -- init, as a daemon's is), the image its kernel name (`comms`, of the
--- processes alive when the command ended) matches, else that name.
+-- processes alive or ended when the command's end was looked at)
+-- matches, else that name.
 local function fork_image(st, comms, pid, depth)
 	local n = st.nodes[pid]
 	if n and not n.fork then return n.name end
@@ -311,8 +312,11 @@ local function fork_nodes(res, st)
 	if #st.execs == 0 then return end
 	local o, comms, pids = res.outlived, {}, {}
 	local ran_on = type(o) == "table" and type(o.processes) == "table" and o.processes or {}
-	for _, p in ipairs(ran_on) do
-		if math.type(p.pid) == "integer" and type(p.name) == "string" then comms[p.pid] = p.name end
+	local ended = type(o) == "table" and type(o.ended) == "table" and o.ended or {}
+	for _, list in ipairs({ ended, ran_on }) do
+		for _, p in ipairs(list) do
+			if math.type(p.pid) == "integer" and type(p.name) == "string" then comms[p.pid] = p.name end
+		end
 	end
 	for _, pid in ipairs(st.seen_order) do
 		if not st.nodes[pid] then pids[#pids + 1] = pid end
@@ -329,7 +333,9 @@ local function fork_nodes(res, st)
 		tree_node(st, pid, names[i])
 		st.nodes[pid].fork = true
 	end
-	for pid in pairs(comms) do st.nodes[pid].outlived = true end
+	for _, p in ipairs(ran_on) do
+		if st.nodes[p.pid] then st.nodes[p.pid].outlived = true end
+	end
 end
 
 -- The processes as far as the events go: each process an exec event, any

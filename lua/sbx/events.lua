@@ -181,7 +181,8 @@ end
 -- end, on the events' clock (the timeline puts it after their events).
 local function outlived_note(r, lim)
 	local o = r.outlived
-	if type(o) ~= "table" then return nil end
+	-- count 0: none ran on (processes that had ended are listed)
+	if type(o) ~= "table" or o.count == 0 then return nil end
 	local who = o.count and ("%d process%s"):format(o.count, o.count == 1 and "" or "es") or "processes"
 	local why = o.killed and words.limit_words[o.killed] and (", until the %s ended them"):format(words.limit_text(o.killed, lim))
 		or o.killed and (", until the box was stopped (%s)"):format(o.killed) or ""
