@@ -393,18 +393,26 @@ function M.placed_and_mounted(t)
 end
 
 -- The box's own writable places nothing is placed or mounted under: every
--- name under one, in any run, is one the program made (sbx.learn).
-function M.fresh_roots(t)
-	local list = {}
+-- name under one, in any run, is one the program made (sbx.learn).  own:
+-- `M.placed_and_mounted(t)` when the caller has it.
+function M.fresh_roots(t, own)
+	local roots, taken, list = {}, {}, {}
+	for _, root in ipairs(t.scratch or {}) do roots[root] = true end
+	-- takes each root that is a directory above p
+	local function above(p)
+		local dir = p:match("^(.+)/[^/]*$")
+		while dir do
+			if roots[dir] then taken[dir] = true end
+			dir = dir:match("^(.+)/[^/]*$")
+		end
+	end
+	for dst in pairs(own or M.placed_and_mounted(t)) do above(dst) end
+	for _, d in ipairs(t.decoys or {}) do
+		if roots[d.path] then taken[d.path] = true end
+		above(d.path)
+	end
 	for _, root in ipairs(t.scratch or {}) do
-		local taken = false
-		for dst in pairs(M.placed_and_mounted(t)) do
-			if dst ~= root and hostpath.under(dst, root) then taken = true end
-		end
-		for _, d in ipairs(t.decoys or {}) do
-			if hostpath.under(d.path, root) then taken = true end
-		end
-		if not taken then list[#list + 1] = root end
+		if not taken[root] then list[#list + 1] = root end
 	end
 	table.sort(list)
 	return list

@@ -370,10 +370,6 @@ local RENAMED = {
 
 local GROUPS = { PRODUCT, TREE, LIMITS, WALLS, BACKENDS, RECORD }
 
-local function takes(opt, script)
-	return (" " .. opt.scripts .. " "):find(" " .. script .. " ", 1, true) ~= nil
-end
-
 -- every option's record, in the groups' order, and each by its long name
 local ALL, by_name = {}, {}
 for _, g in ipairs(GROUPS) do
@@ -381,6 +377,21 @@ for _, g in ipairs(GROUPS) do
 		ALL[#ALL + 1] = opt
 		by_name[opt[1]:match("%-%-%S+$")] = opt
 	end
+end
+
+-- the records of the options script takes (their `scripts`), in ALL's
+-- order: made once per script
+local of_script = {}
+local function taken(script)
+	local list = of_script[script]
+	if not list then
+		list = {}
+		for _, opt in ipairs(ALL) do
+			if (" " .. opt.scripts .. " "):find(" " .. script .. " ", 1, true) then list[#list + 1] = opt end
+		end
+		of_script[script] = list
+	end
+	return list
 end
 
 -- the old spelling of a renamed option, for script
@@ -403,11 +414,9 @@ M.PROGRAM = { { "PROG", "the program: a path, or a name found in the box's PATH"
 -- @treturn table
 function M.of(script)
 	local list = {}
-	for _, opt in ipairs(ALL) do
-		if takes(opt, script) then
-			local help = type(opt[3]) == "table" and opt[3][script] or opt[3]
-			list[#list + 1] = { opt[1], opt[2], help, opt.set }
-		end
+	for _, opt in ipairs(taken(script)) do
+		local help = type(opt[3]) == "table" and opt[3][script] or opt[3]
+		list[#list + 1] = { opt[1], opt[2], help, opt.set }
 	end
 	for _, old in ipairs(RENAMED) do
 		if old[script] then list[#list + 1] = renamed(old, script) end
@@ -430,11 +439,10 @@ function M.shown(script)
 	return list
 end
 
--- the field an option sets: its long name, `-` as `_` (`--sink-ports`:
+-- the field each option sets: its long name, `-` as `_` (`--sink-ports`:
 -- `sink_ports`)
-local function field_of(opt)
-	return opt[1]:match("%-%-(%S+)$"):gsub("%-", "_")
-end
+local field_of = {}
+for _, opt in ipairs(ALL) do field_of[opt] = opt[1]:match("%-%-(%S+)$"):gsub("%-", "_") end
 
 -- the words refusing opt, set in o, for a `requires` or `conflicts` of
 -- its record that o does not meet; nil when it meets them all
@@ -462,9 +470,9 @@ function M.refused(script, o)
 	if type(script) ~= "string" or type(o) ~= "table" then
 		error("bad argument to 'refused' (a script's name and its options expected)", 2)
 	end
-	for _, opt in ipairs(ALL) do
-		local v = o[field_of(opt)]
-		if takes(opt, script) and v ~= nil and v ~= false then
+	for _, opt in ipairs(taken(script)) do
+		local v = o[field_of[opt]]
+		if v ~= nil and v ~= false then
 			local no = unmet(opt, o)
 			if no then return no end
 		end

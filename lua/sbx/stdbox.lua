@@ -322,6 +322,7 @@ end
 -- The claims the report may make of the box, and what sbx.setid needs
 -- after the run.
 local function claims(o, c, spec, t)
+	local own = boxtree.placed_and_mounted(t)
 	return {
 		namespaces = spec.namespaces,
 		network = c.net_host and "host" or o.net == "sink" and "sink" or "none",
@@ -359,9 +360,9 @@ local function claims(o, c, spec, t)
 		-- under the mount is the tree's, not the program's (sbx.written)
 		-- and the files it placed there (path -> their sha256): the
 		-- tree's too while unchanged
-		mount_points = boxtree.placed_and_mounted(t),
+		mount_points = own,
 		-- the box's own writable places that start empty (sbx.learn)
-		fresh = boxtree.fresh_roots(t),
+		fresh = boxtree.fresh_roots(t, own),
 	}
 end
 
