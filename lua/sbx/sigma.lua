@@ -622,6 +622,22 @@ local NO_LOG = {
 	auth = "the authentication log", sudo = "sudo's log", modsecurity = "ModSecurity's log",
 }
 
+-- the host log files of those services, as a rule's definition names
+-- the log it reads (a rule of no service may say so only there)
+local LOG_FILES = { ["/var/log/auth.log"] = "auth", ["/var/log/secure"] = "auth", ["/var/log/syslog"] = "syslog",
+	["/var/log/messages"] = "syslog", ["/var/log/cron"] = "cron", ["/var/log/vsftpd.log"] = "vsftpd" }
+
+-- a rule of no service whose definition says it reads a log of LOG_FILES
+local function log_file_source(definition)
+	for file in (text_of(definition) or ""):gmatch("/var/log/[%w%.%-_/]*[%w]") do
+		local service = LOG_FILES[file]
+		if service then
+			fail("unsupported logsource: its definition reads %s (%s: the box runs no such service)", file,
+				NO_LOG[service])
+		end
+	end
+end
+
 -- the rule's log source: `{ cat =, keys =, types = }`
 local function logsource(ls)
 	if not is_map(ls) then fail("a rule needs a logsource (a map)") end
@@ -635,6 +651,7 @@ local function logsource(ls)
 			why and " (" .. why .. ": the box runs no such service)" or "", SOURCES)
 	end
 	if service then return { cat = "auditd", keys = auditd.keys(text_of(ls.definition)), types = {} } end
+	log_file_source(ls.definition)
 	if not cat then return { cat = "keywords", types = {} } end
 	if not FIELD_SET[cat] or cat == "auditd" or cat == "keywords" then
 		fail("unsupported logsource: category '%s' (only %s)", shown(cat), SOURCES)
