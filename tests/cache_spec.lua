@@ -289,5 +289,17 @@ describe("profile cache [" .. S.priv .. "]", function()
 		assert.has_error(function() core.filter_bpf(prog, 2, true, false, packed .. "\1") end,
 			"bad argument #5 to 'filter_bpf' (truncated refusal)")
 		f:close()
+		-- room for the records there are: 500 refusals of six comparisons
+		-- (56 KB packed) held in their own room, not in room for the 11,300
+		-- records of five bytes their length could hold
+		local six = string.pack("=I2I2B", 1, 1, 6) .. cmp(0, 4, 1, 0):rep(6)
+		collectgarbage("stop")
+		local before = collectgarbage("count")
+		local g = core.filter_bpf(prog, 2, true, false, six:rep(500))
+		local grew = collectgarbage("count") - before
+		collectgarbage("restart")
+		assert.are.equal(500, #g:info().refusals)
+		assert.is_true(grew < 4 * 500 * 160 / 1024, ("%.0f KB"):format(grew))
+		g:close()
 	end)
 end)

@@ -550,6 +550,24 @@ describe("sbxlua", function()
 			assert.matches("/x.lua:1: unexpected symbol near", l[3], 1, true)
 			assert.matches("bad argument #3 to 'sbx.core.chunk_compile' (string expected, got no value)", l[4], 1, true)
 		end)
+
+		it("finds modules as Lua's own searcher does: its templates, its message", function()
+			-- sbxlua's searcher opens each candidate once and loads from
+			-- that descriptor; what require says and finds is Lua's
+			local root = mktemp_dir()
+			assert(os.execute("mkdir -p " .. S.q(root .. "/b/x")))
+			S.write(root .. "/b/x/y.lua", "return ...\n")
+			local code = ([[package.path, package.cpath = %q, %q
+				local ok, msg = pcall(require, "x.none")
+				io.write(msg, "\n|", select(2, require("x.y")), "\n")]]):format(root .. "/c/?.lua;" .. root .. "/b/?.lua",
+				root .. "/c/?.so")
+			local out = sh(S.q(S.bin) .. " -e " .. S.q(code) .. " </dev/null")
+			local want = sh("lua5.4 -e " .. S.q(code) .. " </dev/null")
+			rm_rf(root)
+			assert.are.equal(want, out)
+			assert.matches("no file '" .. root .. "/c/x/none.lua'\n\tno file '" .. root .. "/b/x/none.lua'", out, 1, true)
+			assert.matches("|" .. root .. "/b/x/y.lua\n", out, 1, true)
+		end)
 	end)
 
 	describe("the REPL", function()

@@ -38,32 +38,45 @@
 
 #include <lualib.h>
 
-#define CHUNK_FORMAT "sbxlua-chunk 1"
+#define CHUNK_FORMAT "sbxlua-chunk 2"
 #define CHUNK_MAX (16u << 20) /* a larger source is loaded as source */
 /* the registry's table of the loader: { dir = path, compiled = {} } */
 #define CHUNKS "sbx.chunks"
 
-/* A 64-bit hash, eight bytes a step (a multiply-rotate mix, murmur's
- * finaliser at the end): to tell one text from an edited one. */
+/* One step of the hash below: w mixed into h (multiply and rotate). */
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h ^= w * 0xc2b2ae3d27d4eb4full;
+	return ((h << 31) | (h >> 33)) * 0x9e3779b97f4a7c15ull;
+}
+
+/* A 64-bit hash, to tell one text from an edited one: four independent
+ * lanes of eight bytes a step (the text of every module is hashed at each
+ * start), then the tail eight bytes a step, murmur's finaliser at the end. */
 static uint64_t hash64(const unsigned char *p, size_t n)
 {
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t h = 0x6a09e667f3bcc908ull ^ (n * k);
-	uint64_t w;
+	uint64_t h[4] = {0x6a09e667f3bcc908ull ^ n, 0xbb67ae8584caa73bull,
+			 0x3c6ef372fe94f82bull, 0xa54ff53a5f1d36f1ull};
+	uint64_t w, x;
 
+	for (; n >= 32; p += 32, n -= 32)
+		for (int i = 0; i < 4; i++) {
+			memcpy(&w, p + 8 * i, 8);
+			h[i] = mix(h[i], w);
+		}
+	x = mix(mix(mix(h[0], h[1]), h[2]), h[3]);
 	for (; n >= 8; p += 8, n -= 8) {
 		memcpy(&w, p, 8);
-		h ^= w * 0xc2b2ae3d27d4eb4full;
-		h = ((h << 31) | (h >> 33)) * k;
+		x = mix(x, w);
 	}
 	w = 0;
 	memcpy(&w, p, n);
-	h ^= w * 0xc2b2ae3d27d4eb4full;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
+	x = mix(x, w);
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
 }
 
 /* Pushes the entry's header for the source text under name ("@path"). */
@@ -96,79 +109,118 @@ static int trusted(const struct stat *st)
 	       (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
-/*
- * Pushes the whole of the regular file at path (opened with flags too) as
- * a full userdata, its size in *n; with want_trusted, only a file that
- * trusted() accepts.  0, or -errno with nothing pushed.
- */
-static int push_file(lua_State *L, const char *path, int flags,
-		     int want_trusted, size_t *n)
+/* Whether st is a file fit to load: regular, at most CHUNK_MAX bytes; with
+ * want_trusted, one trusted() accepts. */
+static int fit(const struct stat *st, int want_trusted)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+	return S_ISREG(st->st_mode) && (uint64_t)st->st_size <= CHUNK_MAX &&
+	       (!want_trusted || trusted(st));
+}
+
+/* The loader's buffer of at least n bytes: one userdata kept in its
+ * registry table, reused by every load (a text read into a fresh userdata
+ * a module was garbage the collector marked the whole heap again for). */
+static char *scratch(lua_State *L, size_t n)
+{
+	char *buf;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, CHUNKS);
+	if (lua_getfield(L, -1, "scratch") == LUA_TUSERDATA &&
+	    lua_rawlen(L, -1) >= n) {
+		buf = lua_touserdata(L, -1);
+	} else {
+		buf = lua_newuserdatauv(L, n < 65536 ? 65536 : n, 0);
+		lua_setfield(L, -3, "scratch");
+	}
+	lua_pop(L, 2);
+	return buf;
+}
+
+/* Pushes the whole of the file at path, fit() to load, as a full
+ * userdata (lua_newuserdatauv may raise: no malloc), its size in *n.  0,
+ * or -errno with nothing pushed. */
+static int push_file(lua_State *L, const char *path, size_t *n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	ssize_t r;
 	char *buf;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size > CHUNK_MAX ||
-	    (want_trusted && !trusted(&st))) {
+	if (fstat(fd, &st) < 0 || !fit(&st, 0)) {
 		close(fd);
 		return -EINVAL;
 	}
-	/* a userdata, not malloc: lua_newuserdatauv may raise */
-	buf = lua_newuserdatauv(L, (size_t)st.st_size + 1, 0);
-	r = sbx_pread_all(fd, buf, (size_t)st.st_size);
+	*n = (size_t)st.st_size;
+	buf = lua_newuserdatauv(L, *n + 1, 0);
+	r = sbx_pread_all(fd, buf, *n);
 	close(fd);
-	if (r != (ssize_t)st.st_size) {
+	if (r != (ssize_t)*n) {
 		lua_pop(L, 1);
 		return r < 0 ? (int)r : -EIO;
 	}
-	buf[r] = '\0';
-	*n = (size_t)r;
+	buf[*n] = '\0';
 	return 0;
 }
 
 /*
- * Pushes the compiled chunk for the source at path from the loader's
- * directory when a sound entry matches it; 0, else -1 with nothing pushed.
+ * Pushes the compiled chunk for the source open at src (its path: path)
+ * from the loader's directory when a sound entry matches it; 0, else -1
+ * with nothing pushed.
  */
-static int load_compiled(lua_State *L, const char *path, const char *dir)
+static int load_compiled(lua_State *L, int src, const char *path,
+			 const char *dir)
 {
-	int top = lua_gettop(L);
+	int top = lua_gettop(L), efd = -1, ok = 0;
 	char epath[PATH_MAX];
-	const char *name = lua_pushfstring(L, "@%s", path);
-	const char *text, *entry, *head;
-	size_t tn, en, hn;
+	const char *name = lua_pushfstring(L, "@%s", path), *head;
+	struct stat ss, es;
+	size_t tn = 0, en = 0, hn;
+	char *buf = NULL;
 
-	if (entry_path(epath, sizeof(epath), dir, name) < 0 ||
-	    push_file(L, path, 0, 0, &tn) < 0)
-		goto fail;
-	text = lua_touserdata(L, -1);
-	if (push_file(L, epath, O_NOFOLLOW, 1, &en) < 0)
-		goto fail;
-	entry = lua_touserdata(L, -1);
-	push_header(L, name, text, tn);
-	head = lua_tolstring(L, -1, &hn);
-	if (en <= hn || memcmp(entry, head, hn) != 0 ||
-	    luaL_loadbufferx(L, entry + hn, en - hn, name, "b") != LUA_OK)
-		goto fail;
+	if (entry_path(epath, sizeof(epath), dir, name) == 0 &&
+	    fstat(src, &ss) == 0 && fit(&ss, 0))
+		efd =
+		    open(epath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (efd >= 0 && fstat(efd, &es) == 0 && fit(&es, 1)) {
+		tn = (size_t)ss.st_size;
+		en = (size_t)es.st_size;
+		buf = scratch(L, tn + en);
+		ok = sbx_pread_all(src, buf, tn) == (ssize_t)tn &&
+		     sbx_pread_all(efd, buf + tn, en) == (ssize_t)en;
+	}
+	if (efd >= 0)
+		close(efd);
+	if (ok) {
+		push_header(L, name, buf, tn);
+		head = lua_tolstring(L, -1, &hn);
+		ok = en > hn && memcmp(buf + tn, head, hn) == 0 &&
+		     luaL_loadbufferx(L, buf + tn + hn, en - hn, name, "b") ==
+			 LUA_OK;
+	}
+	if (!ok) {
+		lua_settop(L, top);
+		return -1;
+	}
 	lua_replace(L, top + 1);
 	lua_settop(L, top + 1);
 	return 0;
-fail:
-	lua_settop(L, top);
-	return -1;
 }
 
-int sbx_chunk_load(lua_State *L, const char *path)
+/* sbx_chunk_load of the file at path, open at fd (or -1: opened here). */
+static int chunk_load_fd(lua_State *L, int fd, const char *path)
 {
-	int compiled = 0;
+	int compiled = 0, own = fd < 0;
 
 	if (lua_getfield(L, LUA_REGISTRYINDEX, CHUNKS) == LUA_TTABLE) {
+		if (own)
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		lua_getfield(L, -1, "dir");
-		compiled = load_compiled(L, path, lua_tostring(L, -1)) == 0;
+		compiled = fd >= 0 &&
+			   load_compiled(L, fd, path, lua_tostring(L, -1)) == 0;
+		if (own && fd >= 0)
+			close(fd);
 		if (compiled) {
 			lua_getfield(L, -3, "compiled");
 			sbx_set_bool(L, path, 1);
@@ -182,26 +234,66 @@ int sbx_chunk_load(lua_State *L, const char *path)
 	return compiled ? LUA_OK : luaL_loadfilex(L, path, NULL);
 }
 
+int sbx_chunk_load(lua_State *L, const char *path)
+{
+	return chunk_load_fd(L, -1, path);
+}
+
 /*
- * package.searchers[2] in sbxlua: Lua's own searcher for Lua files
- * (package.searchpath over package.path, the same messages), loading
- * through sbx_chunk_load.  Upvalue 1: the package table.
+ * Lua's searchpath for name over the templates of path (each '?' made
+ * name with its dots as '/'), opening each file as Lua's readable() does
+ * but keeping the one found open: its descriptor, with its path pushed;
+ * or -1 with Lua's message pushed ("no file 'x'" a template).
+ */
+static int search_open(lua_State *L, const char *name, const char *path)
+{
+	const char *files, *p, *end;
+	int fd;
+
+	name = luaL_gsub(L, name, ".", LUA_DIRSEP);
+	files = luaL_gsub(L, path, LUA_PATH_MARK, name);
+	for (p = files;; p = end + 1) {
+		end = strchr(p, *LUA_PATH_SEP);
+		if (end == NULL)
+			end = p + strlen(p);
+		lua_pushlstring(L, p, (size_t)(end - p));
+		fd = open(lua_tostring(L, -1),
+			  O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0)
+			return fd;
+		lua_pop(L, 1);
+		if (*end == '\0')
+			break;
+	}
+	luaL_Buffer b;
+	luaL_buffinit(L, &b);
+	luaL_addstring(&b, "no file '");
+	luaL_addgsub(&b, files, LUA_PATH_SEP, "'\n\tno file '");
+	luaL_addstring(&b, "'");
+	luaL_pushresult(&b);
+	return -1;
+}
+
+/*
+ * package.searchers[2] in sbxlua: Lua's own searcher for Lua files (the
+ * files of package.path, the same messages), each file opened once and
+ * loaded through chunk_load_fd.  Upvalue 1: the package table.
  */
 static int searcher(lua_State *L)
 {
 	const char *name = luaL_checkstring(L, 1);
 	const char *file;
+	int fd, status;
 
-	lua_getfield(L, lua_upvalueindex(1), "searchpath");
-	lua_pushstring(L, name);
 	if (lua_getfield(L, lua_upvalueindex(1), "path") != LUA_TSTRING)
 		return luaL_error(L, "'package.path' must be a string");
-	lua_call(L, 2, 2);
-	if (lua_isnil(L, -2))
+	fd = search_open(L, name, lua_tostring(L, -1));
+	if (fd < 0)
 		return 1; /* the message: no file ... */
-	lua_pop(L, 1);
 	file = lua_tostring(L, -1);
-	if (sbx_chunk_load(L, file) != LUA_OK)
+	status = chunk_load_fd(L, fd, file);
+	close(fd);
+	if (status != LUA_OK)
 		return luaL_error(L,
 				  "error loading module '%s' from file "
 				  "'%s':\n\t%s",
@@ -313,7 +405,7 @@ static int l_chunk_compile(lua_State *L)
 	char epath[PATH_MAX];
 	const char *name, *text;
 	struct dump d = {0};
-	size_t n;
+	size_t n = 0;
 	int r;
 
 	luaL_argcheck(L, path[0] == '/', 2, "absolute path expected");
@@ -321,7 +413,7 @@ static int l_chunk_compile(lua_State *L)
 	name = lua_pushfstring(L, "@%s", path); /* 4 */
 	if (entry_path(epath, sizeof(epath), dir, name) < 0)
 		return sbx_fail(L, "chunk_compile", dir, ENAMETOOLONG);
-	r = push_file(L, src, 0, 0, &n); /* 5 */
+	r = push_file(L, src, &n); /* 5 */
 	if (r < 0)
 		return sbx_fail(L, "chunk_compile", src, -r);
 	text = lua_touserdata(L, 5);

@@ -245,8 +245,15 @@ static int l_file_read(lua_State *L)
 		      "size out of range");
 	luaL_buffinit(L, &b);
 	for (;;) {
-		char *p = luaL_prepbuffsize(&b, LUAL_BUFFERSIZE);
-		ssize_t n = pread(f->fd, p, LUAL_BUFFERSIZE, off);
+		/* a step the size the file says it has (plus one, to see its
+		 * end), while it fits max: one buffer, not one per doubling */
+		size_t step = LUAL_BUFFERSIZE;
+		struct stat st;
+		if (off == 0 && fstat(f->fd, &st) == 0 && st.st_size > 0 &&
+		    st.st_size < max)
+			step = (size_t)st.st_size + 1;
+		char *p = luaL_prepbuffsize(&b, step);
+		ssize_t n = pread(f->fd, p, step, off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {

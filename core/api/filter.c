@@ -806,6 +806,26 @@ static void pack_errnos(lua_State *L, const struct filter *f)
 	luaL_pushresult(&b);
 }
 
+/* The number of records the packed refusals p[0..len) hold; for a
+ * truncated one, the most that len could hold (bpf_errnos then says which
+ * is malformed). */
+static size_t count_refusals(const unsigned char *p, size_t len)
+{
+	size_t n = 0, at = 0, ncmp;
+
+	while (at < len) {
+		if (len - at < PACK_HEAD)
+			return len / PACK_HEAD;
+		ncmp = p[at + 4];
+		at += PACK_HEAD;
+		if (ncmp > MAX_CMP || (len - at) / PACK_CMP < ncmp)
+			return len / PACK_HEAD;
+		at += ncmp * PACK_CMP;
+		n++;
+	}
+	return n;
+}
+
 /* The packed refusals of argument 5 into f, at the top of the stack;
  * raises on a malformed one (the bound of each field as core.filter's). */
 static void bpf_errnos(lua_State *L, struct filter *f)
@@ -816,9 +836,11 @@ static void bpf_errnos(lua_State *L, struct filter *f)
 	if (lua_isnoneornil(L, 5))
 		return;
 	p = (const unsigned char *)luaL_checklstring(L, 5, &len);
-	/* room for the most records len can hold */
-	f->errnos =
-	    lua_newuserdatauv(L, (len / PACK_HEAD) * sizeof *f->errnos + 1, 0);
+	/* room for the records there are: room for the most a length could
+	 * hold is 32 bytes a packed byte (the default profile's 16 KB of
+	 * refusals took half a megabyte of the Lua heap at each start) */
+	f->errnos = lua_newuserdatauv(
+	    L, count_refusals(p, len) * sizeof *f->errnos + 1, 0);
 	lua_setiuservalue(L, -2, UV_ERRNOS);
 	while (at < len) {
 		struct sbx_notify_errno *e = &f->errnos[n];
