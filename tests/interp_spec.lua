@@ -441,6 +441,28 @@ describe("sbxlua", function()
 			assert.are.equal("@" .. path .. ":1|true", out, err)
 		end)
 
+		it("keeps an entry's line information and code whole, without local and upvalue names", function()
+			-- every kind of constant, nested functions, upvalues, varargs,
+			-- a long string and a line past 255 (an absolute line entry)
+			local src = 'local big, f, s, t, u = 2^53, 0.5, "short", "' .. ("long"):rep(20) .. '", nil\n'
+				.. 'local function outer(...)\n  local n = select("#", ...)\n'
+				.. '  return function(k) return n + k + big * f, s .. #t, u == nil, true, false end\n'
+				.. 'end\n' .. ("\n"):rep(300)
+				.. 'local function where() local i = debug.getinfo(1, "l") return i.currentline end\n'
+				.. 'local function named(p) return p end\n'
+				.. 'return table.concat({ tostring(outer(1, 2, 3)(4)), select(2, outer()(0)),'
+				.. ' tostring(select(3, outer()(0))), where(), tostring(debug.getlocal(named, 1)),'
+				.. ' math.type(0x7fffffffffffffff), -0.0 .. "" }, ",")\n'
+			local root = with_entry(src)
+			local compiled = load_m(root)
+			assert(os.execute("rm -f " .. S.q(root) .. "/bin/build/luac/*.luac"))
+			local source = load_m(root)
+			rm_rf(root)
+			-- the source names its locals: only the compiled one has none
+			assert.are.equal("4.5035996273705e+15,short80,true,306,nil,integer,-0.0|true", compiled)
+			assert.are.equal("4.5035996273705e+15,short80,true,306,p,integer,-0.0|nil", source)
+		end)
+
 		it("loads the source when it was edited since, or when the entry is for another place", function()
 			local root, path, dir = with_entry(WHERE)
 			S.write(path, WHERE .. "-- edited\n")

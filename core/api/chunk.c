@@ -20,6 +20,9 @@
  * writable by nobody else.  Anything else is ignored, and the source is
  * loaded.
  *
+ * An entry holds the chunk's line information, not its local and upvalue
+ * names (push_entry_dump).
+ *
  * Staleness: an entry's header holds Lua's release, the chunk's name (the
  * source's path: a tree copied elsewhere does not match), and the size and
  * a 64-bit hash of the source text it was compiled from; a source edited
@@ -239,6 +242,24 @@ int sbx_chunk_load(lua_State *L, const char *path)
 	return chunk_load_fd(L, -1, path);
 }
 
+/* Template t[0..tn) with each '?' made name (n bytes) into buf: 0, or -1
+ * when it does not fit. */
+static int fill(char *buf, size_t size, const char *t, size_t tn,
+		const char *name, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < tn; i++) {
+		size_t add = t[i] == *LUA_PATH_MARK ? n : 1;
+		if (k + add >= size)
+			return -1;
+		memcpy(buf + k, t[i] == *LUA_PATH_MARK ? name : t + i, add);
+		k += add;
+	}
+	buf[k] = '\0';
+	return 0;
+}
+
 /*
  * Lua's searchpath for name over the templates of path (each '?' made
  * name with its dots as '/'), opening each file as Lua's readable() does
@@ -247,28 +268,35 @@ int sbx_chunk_load(lua_State *L, const char *path)
  */
 static int search_open(lua_State *L, const char *name, const char *path)
 {
-	const char *files, *p, *end;
-	int fd;
+	char file[PATH_MAX], mod[PATH_MAX];
+	size_t n = strlen(name);
+	const char *p, *end;
+	int fd = -1;
 
-	name = luaL_gsub(L, name, ".", LUA_DIRSEP);
-	files = luaL_gsub(L, path, LUA_PATH_MARK, name);
-	for (p = files;; p = end + 1) {
+	for (size_t i = 0; i <= n && n < sizeof(mod); i++)
+		mod[i] = name[i] == '.' ? *LUA_DIRSEP : name[i];
+	for (p = path; n < sizeof(mod); p = end + 1) {
 		end = strchr(p, *LUA_PATH_SEP);
 		if (end == NULL)
 			end = p + strlen(p);
-		lua_pushlstring(L, p, (size_t)(end - p));
-		fd = open(lua_tostring(L, -1),
-			  O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0)
+		/* a name too long for a path is no file (ENAMETOOLONG) */
+		if (fill(file, sizeof(file), p, (size_t)(end - p), mod, n) == 0)
+			fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			lua_pushstring(L, file);
 			return fd;
-		lua_pop(L, 1);
+		}
 		if (*end == '\0')
 			break;
 	}
+	/* the templates' files, before the buffer takes the stack's top */
+	path = luaL_gsub(L, path, LUA_PATH_MARK,
+			 n < sizeof(mod) ? mod
+					 : luaL_gsub(L, name, ".", LUA_DIRSEP));
 	luaL_Buffer b;
 	luaL_buffinit(L, &b);
 	luaL_addstring(&b, "no file '");
-	luaL_addgsub(&b, files, LUA_PATH_SEP, "'\n\tno file '");
+	luaL_addgsub(&b, path, LUA_PATH_SEP, "'\n\tno file '");
 	luaL_addstring(&b, "'");
 	luaL_pushresult(&b);
 	return -1;
@@ -391,6 +419,181 @@ static int write_entry(lua_State *L, int idx, const char *path)
 }
 
 /*
+ * Dropping the names from a dump.  A chunk's local and upvalue names are
+ * strings the loader interns one by one: a sixth of a run's instructions
+ * before its box (callgrind).  They serve error messages and debug.getlocal
+ * alone; the line information (file:line in messages and tracebacks) is
+ * kept.  The rewrite walks the dump of Lua 5.4 (ldump.c) and copies all but
+ * the two name lists, written empty; compile() then checks it against the
+ * original (below) and keeps the original should they differ.
+ */
+struct rewrite {
+	const unsigned char *p, *end;
+	luaL_Buffer *b;
+	int bad;
+};
+
+/* The constant tags of Lua 5.4's dump (lobject.h's variants). */
+enum { K_INT = 0x03, K_FLT = 0x13, K_SHORT = 0x04, K_LONG = 0x14 };
+#define DUMP_HEAD 32   /* signature to the test number, and the upvalue count */
+#define DUMP_INSN 4    /* sizeof(Instruction) */
+#define DUMP_DEPTH 200 /* the parser's nesting limit (LUAI_MAXCCALLS) */
+
+/* Reads a size (ldump.c's dumpSize: 7 bits a byte, the last byte's top bit
+ * set); copied too when copy. */
+static size_t rw_size(struct rewrite *w, int copy)
+{
+	const unsigned char *at = w->p;
+	size_t x = 0;
+	unsigned char c = 0;
+
+	while (!w->bad && !(c & 0x80)) {
+		if (w->p == w->end || x > (SIZE_MAX >> 7))
+			w->bad = 1;
+		else
+			x = (x << 7) | ((c = *w->p++) & 0x7f);
+	}
+	if (copy && !w->bad)
+		luaL_addlstring(w->b, (const char *)at, (size_t)(w->p - at));
+	return w->bad ? 0 : x;
+}
+
+/* n bytes, copied too when copy. */
+static void rw_bytes(struct rewrite *w, size_t n, int copy)
+{
+	if (w->bad || (size_t)(w->end - w->p) < n) {
+		w->bad = 1;
+		return;
+	}
+	if (copy)
+		luaL_addlstring(w->b, (const char *)w->p, n);
+	w->p += n;
+}
+
+/* A string (its size plus one, then its bytes; 0 for none). */
+static void rw_string(struct rewrite *w, int copy)
+{
+	size_t n = rw_size(w, copy);
+
+	if (n > 0)
+		rw_bytes(w, n - 1, copy);
+}
+
+/* A list of n items of size bytes each, its count copied. */
+static void rw_vector(struct rewrite *w, size_t size)
+{
+	size_t n = rw_size(w, 1);
+
+	if (size > 0 && n > (size_t)(w->end - w->p) / size)
+		w->bad = 1;
+	rw_bytes(w, n * size, 1);
+}
+
+static void rw_function(struct rewrite *w, int depth)
+{
+	size_t n;
+
+	if (depth > DUMP_DEPTH)
+		w->bad = 1;
+	rw_string(w, 1);	 /* source */
+	rw_size(w, 1);		 /* linedefined */
+	rw_size(w, 1);		 /* lastlinedefined */
+	rw_bytes(w, 3, 1);	 /* numparams, is_vararg, maxstacksize */
+	rw_vector(w, DUMP_INSN); /* code */
+	n = rw_size(w, 1);	 /* constants */
+	for (size_t i = 0; i < n && !w->bad; i++) {
+		unsigned char t = w->p < w->end ? *w->p : 0;
+		rw_bytes(w, 1, 1);
+		if (t == K_INT)
+			rw_bytes(w, sizeof(lua_Integer), 1);
+		else if (t == K_FLT)
+			rw_bytes(w, sizeof(lua_Number), 1);
+		else if (t == K_SHORT || t == K_LONG)
+			rw_string(w, 1);
+	}
+	rw_vector(w, 3);   /* upvalues: instack, idx, kind */
+	n = rw_size(w, 1); /* protos */
+	for (size_t i = 0; i < n && !w->bad; i++)
+		rw_function(w, depth + 1);
+	rw_vector(w, 1);   /* lineinfo */
+	n = rw_size(w, 1); /* abslineinfo: pc, line */
+	for (size_t i = 0; i < 2 * n && !w->bad; i++)
+		rw_size(w, 1);
+	n = rw_size(w, 0); /* locvars: name, startpc, endpc; dropped */
+	luaL_addchar(w->b, (char)0x80);
+	for (size_t i = 0; i < n && !w->bad; i++) {
+		rw_string(w, 0);
+		rw_size(w, 0);
+		rw_size(w, 0);
+	}
+	n = rw_size(w, 0); /* upvalue names; dropped */
+	luaL_addchar(w->b, (char)0x80);
+	for (size_t i = 0; i < n && !w->bad; i++)
+		rw_string(w, 0);
+}
+
+/* Pushes dump[0..n) without its names: 0, or -1 with nothing pushed when it
+ * is not a dump of this Lua. */
+static int push_unnamed(lua_State *L, const char *dump, size_t n)
+{
+	luaL_Buffer b;
+	struct rewrite w = {(const unsigned char *)dump,
+			    (const unsigned char *)dump + n, &b, 0};
+
+	if (n < DUMP_HEAD || memcmp(dump, LUA_SIGNATURE "\x54\0", 6) != 0)
+		return -1;
+	luaL_buffinit(L, &b);
+	rw_bytes(&w, DUMP_HEAD, 1);
+	rw_function(&w, 0);
+	luaL_pushresult(&b);
+	if (w.bad || w.p != w.end) {
+		lua_pop(L, 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* Pushes the dump of the function at the top (strip: without any debug
+ * information); raises on a function lua_dump cannot write. */
+static void push_dump(lua_State *L, int strip)
+{
+	struct dump d = {0};
+
+	lua_dump(L, dump_writer, &d, strip);
+	if (!d.init)
+		luaL_error(L, "lua_dump wrote nothing");
+	luaL_pushresult(&d.b);
+}
+
+/*
+ * Pushes the dump of the function at the top for an entry: without its
+ * names when the rewrite is sound, that is when it loads, the same but for
+ * debug information as the original (their stripped dumps are equal), with
+ * all of its line information; the whole dump otherwise.
+ */
+static void push_entry_dump(lua_State *L)
+{
+	int f = lua_gettop(L), ok = 0;
+	size_t n, m;
+	const char *a, *b;
+
+	push_dump(L, 0); /* f + 1 */
+	a = lua_tolstring(L, f + 1, &n);
+	if (push_unnamed(L, a, n) == 0 && /* f + 2 */
+	    luaL_loadbufferx(L, lua_tostring(L, f + 2), lua_rawlen(L, f + 2),
+			     "=check", "b") == LUA_OK) { /* f + 3 */
+		push_dump(L, 1); /* f + 4: the rewrite, stripped */
+		lua_pushvalue(L, f);
+		push_dump(L, 1); /* f + 6: the original, stripped */
+		a = lua_tolstring(L, f + 4, &n);
+		b = lua_tolstring(L, f + 6, &m);
+		ok = n == m && memcmp(a, b, n) == 0;
+	}
+	lua_settop(L, f + 2 - !ok);
+	lua_replace(L, f + 1);
+}
+
+/*
  * sbx.core.chunk_compile(src, path, dir): compiles the Lua source file src
  * into an entry of dir for the chunk that sbxlua loads from path (a
  * source at another place, e.g. while installing, is compiled for where it
@@ -404,7 +607,6 @@ static int l_chunk_compile(lua_State *L)
 	const char *dir = luaL_checkstring(L, 3);
 	char epath[PATH_MAX];
 	const char *name, *text;
-	struct dump d = {0};
 	size_t n = 0;
 	int r;
 
@@ -420,10 +622,7 @@ static int l_chunk_compile(lua_State *L)
 	push_header(L, name, text, n);		   /* 6 */
 	if (load_text(L, text, n, name) != LUA_OK) /* 7 */
 		return lua_error(L);
-	lua_dump(L, dump_writer, &d, 0);
-	if (!d.init)
-		return sbx_fail(L, "chunk_compile", src, EIO);
-	luaL_pushresult(&d.b); /* 8 */
+	push_entry_dump(L); /* 8 */
 	lua_pushvalue(L, 6);
 	lua_insert(L, 8);
 	lua_concat(L, 2);
