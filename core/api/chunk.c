@@ -589,8 +589,12 @@ static void push_entry_dump(lua_State *L)
 		b = lua_tolstring(L, f + 6, &m);
 		ok = n == m && memcmp(a, b, n) == 0;
 	}
-	lua_settop(L, f + 2 - !ok);
-	lua_replace(L, f + 1);
+	if (ok) {
+		lua_settop(L, f + 2);
+		lua_replace(L, f + 1); /* the rewrite in the dump's place */
+	} else {
+		lua_settop(L, f + 1); /* the whole dump */
+	}
 }
 
 /*
