@@ -485,6 +485,35 @@ describe("walls [" .. S.priv .. "]", function()
 			assert.are.equal("ok", t.alive)
 		end)
 
+		-- The command's process shares init's memory until its execve
+		-- (child.c shares_memory), and the dumpable flag is the memory's:
+		-- init must come out of it closed.  Without Landlock (which alone
+		-- keeps the command off init) as an operator's script may build
+		-- the box; in the jail and in the analysis box, whose unprivileged
+		-- command turns itself dumpable for the supervisor.
+		it("init stays closed without Landlock, in the jail and the analysis box", function()
+			for _, analysis in ipairs { false, true } do
+				local code = ([[
+					local sbx, stdbox, pipeline = require "sbx", require "sbx.stdbox", require "sbx.pipeline"
+					local o = { prog = %q, landlock = false }
+					if %s then stdbox.analysis(o) end
+					local r = assert(sbx.run(assert(pipeline.build(pipeline.freeze(o)))))
+					os.exit(r.code or 1)
+				]]):format(REACH, tostring(analysis))
+				local out, err, code = S.sh_err(S.bin .. " -e " .. S.q(code))
+				assert.are.equal(0, code, err)
+				local t = {}
+				for name, answer in out:gmatch("(%S+) (%S+)\n") do t[name] = answer end
+				for _, k in ipairs { "ptrace-attach", "ptrace-seize", "process_vm_readv", "pidfd_getfd" } do
+					assert.are.equal("EPERM", t[k], k)
+				end
+				for _, k in ipairs { "proc-environ", "proc-mem", "proc-maps", "proc-exe", "proc-fd-0" } do
+					assert.are.equal("EACCES", t[k], k)
+				end
+				assert.are.equal("ok", t.alive)
+			end
+		end)
+
 		it("(control: without the filter the kernel lets prlimit64 reach init)", function()
 			local t = reach("--profile", "none", REACH)
 			assert.are.equal("ok", t["prlimit-get"])

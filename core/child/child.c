@@ -184,7 +184,8 @@ static _Noreturn void step(const struct sbx_plan *p)
 
 	sbx_stamp_offset = time_offset * 1000000000;
 	sbx_stamp(SBX_T_STEP);
-	reset_signals();
+	/* the signals are init's: every one default (init_begin), none
+	 * blocked, and init changes none before the fork */
 	cmd_session(p);
 	CHECK(chdir(p->cwd ? p->cwd : "/"), SBX_ST_CWD, -1);
 	set_rlimits(p);
@@ -478,6 +479,31 @@ static void seal_init(const struct sbx_plan *p)
 		      SBX_ST_DUMPABLE, -1);
 }
 
+/*
+ * The command's process shares init's memory until its execve, as
+ * posix_spawn's does (CLONE_VM | CLONE_VFORK: init waits meanwhile), on a
+ * stack of its own: no copy of init's page tables is made and torn down
+ * again, about a millisecond a box on this machine kind (docs/performance.md).
+ * What step() writes to memory (errno, the probe's buffer, the stamps'
+ * offset) init does not read after.  Its tasks are its own: credentials,
+ * descriptors, cwd, signal handlers, limits, Landlock and filter (none of
+ * CLONE_FILES, CLONE_FS, CLONE_SIGHAND, CLONE_THREAD).  The dumpable flag
+ * is the memory's, not the task's: where step() makes itself dumpable (an
+ * unprivileged caller's notify box, for pidfd_getfd) it would make init
+ * dumpable too, so that box forks a copy as before.
+ */
+static char cmd_stack[64 << 10] __attribute__((aligned(16)));
+
+static int shares_memory(const struct sbx_plan *p)
+{
+	return !(p->filter && p->notify && !p->caller_root);
+}
+
+static int run_step(void *p)
+{
+	step(p);
+}
+
 /* Init's stages, run in this order, which is the trust boundary: ids
  * before PDEATHSIG, limits before the fork, DUMPABLE off before it.  Each
  * is a checked call or few; read top to bottom it is the list to review
@@ -500,7 +526,11 @@ _Noreturn void sbx_child_main(const struct sbx_plan *p)
 		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
 	}
 
-	cmd = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	if (shares_memory(p))
+		cmd = clone(run_step, cmd_stack + sizeof cmd_stack,
+			    CLONE_VM | CLONE_VFORK | SIGCHLD, (void *)p);
+	else
+		cmd = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
 	if (cmd < 0)
 		sbx_die(SBX_ST_FORK, -1);
 	if (cmd == 0)
