@@ -192,6 +192,30 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			assert.matches("batch: 5 program%(s%)\n", err3)
 		end)
 
+		-- the list is keyed by sha256 alone; the other hashes are made
+		-- where the box is, from the file read again
+		it("a program changed after it was listed is recorded as changed, not run; the others keep all hashes", function()
+			os.execute("cp /bin/true " .. S.q(dir .. "/a") .. " && cp /bin/true " .. S.q(dir .. "/b")
+				.. " && printf 1 >> " .. S.q(dir .. "/b"))
+			local out, err, code = S.sh_err(S.bin .. " -e " .. S.q(([[
+				local batch = require "sbx.batch"
+				local base, rules, options = assert(batch.setup { limits = {} })
+				local todo = batch.todo({ %q, %q }, options, {})
+				assert(#todo == 2 and todo[1].hashes == nil, "the list holds the sha256 alone")
+				local f = assert(io.open(%q, "ab")); f:write("x"); f:close()
+				batch.run(todo, base, rules, 1, function(rec)
+					print(rec.program:match("[^/]+$"), rec.outcome, rec.md5 or "-", rec.tlsh or "-", rec.run.error or "-")
+				end)
+			]]):format(dir .. "/a", dir .. "/b", dir .. "/b")))
+			assert.are.equal(0, code, err)
+			local recs = {}
+			for name, line in out:gmatch("(%a)\t([^\n]*)") do recs[name] = line end
+			local new = S.sh("sha256sum " .. S.q(dir .. "/b")):match("^%x+")
+			assert.are.equal(("error\t-\t-\t%s/b: changed since it was hashed (sha256 %s)"):format(dir, new), recs.b)
+			local md5 = S.sh("md5sum " .. S.q(dir .. "/a")):match("^%x+")
+			assert.matches("^exit\t" .. md5 .. "\t%x+\t%-$", recs.a)
+		end)
+
 		it("a cut last line is left out and the next line starts a line of its own", function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
 			scripts(dir .. "/progs", 2)

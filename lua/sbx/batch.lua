@@ -96,15 +96,30 @@ function M.shard(list, k, n)
 end
 
 --- The hashes of a program file (`core.hashes`: md5, sha1, sha256,
--- ssdeep, tlsh), read once without following a symlink.
+-- ssdeep, tlsh), read once without following a symlink; with `only_sha256`,
+-- `{ sha256 = }` alone (what the list of a batch is keyed by: a thirtieth
+-- of the CPU of all five).
 -- @return the hashes, or nil, msg
-function M.hash_file(path)
+function M.hash_file(path, only_sha256)
 	local f, msg = core.open_file(path)
 	if not f then return nil, msg end
 	local data, rerr = f:read(1 << 32)
 	f:close()
 	if not data then return nil, rerr end
+	if only_sha256 then return { sha256 = core.sha256(data) } end
 	return core.hashes(data)
+end
+
+-- An item's hashes, all five, made where its box is (a worker of the
+-- batch, beside the others) from the file read again: nil and why when
+-- it cannot be read or is no longer the content it was listed with.
+local function item_hashes(item)
+	if item.hashes then return item.hashes end
+	local h, msg = M.hash_file(item.path)
+	if not h then return nil, msg end
+	if h.sha256 ~= item.sha256 then return nil, "changed since it was hashed (sha256 " .. h.sha256 .. ")" end
+	item.hashes = h
+	return h
 end
 
 --- The number of cores sbxlua may use: its affinity mask's, fewer when
@@ -213,8 +228,10 @@ end
 -- built from `base` (the options of `sbx.stdbox.build` without `prog`).
 -- With YARA rules (`rules.yara`), one box at a time (`jobs` 1), each
 -- scanned before the next starts.
--- @tparam table|function items list of `{ path =, sha256 =, hashes =,
---  options = }`, or a function that gives the next one (nil at the end)
+-- @tparam table|function items list of `{ path =, sha256 =, options = }`
+--  (`hashes =` too, or they are made here before its box from the file
+--  read again: one whose sha256 is no longer the item's is recorded as an
+--  error, not run), or a function that gives the next one (nil at the end)
 -- @tparam table base the box options shared by every program
 -- @tparam table rules the judging, `M.setup`'s: `{ list = rules, opts = }`
 -- @tparam integer jobs
@@ -237,6 +254,11 @@ function M.run(items, base, rules, jobs, each)
 		end
 	end
 	local function start(item)
+		local _, changed = item_hashes(item)
+		if changed then
+			each(judged(item, nil, { outcome = "error", error = item.path .. ": " .. changed }, rules, host), item)
+			return
+		end
 		local o = {}
 		for k, v in pairs(base) do o[k] = v end
 		o.prog = item.path:find("/", 1, true) and item.path or "./" .. item.path
@@ -282,6 +304,7 @@ end
 --- The record of an item whose run was lost (`sbx.spread`: the worker
 -- that ran it died twice), with why.
 function M.lost(item, why, rules)
+	item_hashes(item)
 	local rec = record(item, { outcome = "error", exit_code = report.EXIT_CANNOT,
 		error = "lost: " .. tostring(why), events = {} }, rules, 0, 0)
 	rec.outcome = "lost"
@@ -368,11 +391,11 @@ end
 function M.todo(paths, options, done)
 	local todo, skipped, unread = {}, 0, {}
 	for _, p in ipairs(paths) do
-		local h, herr = M.hash_file(p)
+		local h, herr = M.hash_file(p, true)
 		if not h then
 			unread[#unread + 1] = ("%s: %s"):format(p, herr)
 		else
-			local item = { path = p, sha256 = h.sha256, hashes = h, options = options }
+			local item = { path = p, sha256 = h.sha256, options = options }
 			if done[M.key(item)] then
 				skipped = skipped + 1
 			else
