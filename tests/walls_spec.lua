@@ -493,14 +493,14 @@ describe("walls [" .. S.priv .. "]", function()
 		-- command turns itself dumpable for the supervisor.
 		it("init stays closed without Landlock, in the jail and the analysis box", function()
 			for _, analysis in ipairs { false, true } do
-				local code = ([[
+				local script = ([[
 					local sbx, stdbox, pipeline = require "sbx", require "sbx.stdbox", require "sbx.pipeline"
 					local o = { prog = %q, landlock = false }
 					if %s then stdbox.analysis(o) end
 					local r = assert(sbx.run(assert(pipeline.build(pipeline.freeze(o)))))
 					os.exit(r.code or 1)
 				]]):format(REACH, tostring(analysis))
-				local out, err, code = S.sh_err(S.bin .. " -e " .. S.q(code))
+				local out, err, code = S.sh_err(S.bin .. " -e " .. S.q(script))
 				assert.are.equal(0, code, err)
 				local t = {}
 				for name, answer in out:gmatch("(%S+) (%S+)\n") do t[name] = answer end
