@@ -8,8 +8,8 @@
  * copy of it, so the supervisor takes no copy-on-write fault for the Lua
  * it runs while boxes live).  So, just before the clone, everything the
  * plan points to is copied into one anonymous mapping the clone does
- * inherit, at the same addresses; the supervisor unmaps its own copy once
- * the clone is made.  Every pointer of struct sbx_plan is followed here:
+ * inherit, at the same addresses; the supervisor keeps the mapping for the
+ * next box's plan.  Every pointer of struct sbx_plan is followed here:
  * a field added there must be added here too (a pointer left into the
  * Lua heap faults in the box, at once, in every test of that field).
  */
@@ -154,20 +154,33 @@ static void put_plan(struct arena *a, const struct sbx_plan *p,
 	d->trees = trees;
 }
 
-struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p, size_t *len)
+/* The mapping, kept from one box to the next and grown when a plan
+ * needs more: a clone has its own copy of its pages, so the next plan may
+ * be written over the last at once (where a box still lives, its pages
+ * are copied on the write); mapping and unmapping it each box cost more
+ * than the copy (the unmap's TLB shootdown above all). */
+static void *kept;
+static size_t kept_len;
+
+struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p)
 {
 	struct arena a = {NULL, 0};
 	struct sbx_plan *d;
-	void *m;
 
 	put(&a, p, sizeof *p);
 	put_plan(&a, p, NULL);
-	*len = a.off;
-	m = mmap(NULL, a.off, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return NULL;
-	a.base = m;
+	if (a.off > kept_len) {
+		size_t len = (a.off + 0xffff) & ~(size_t)0xffff;
+		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return NULL;
+		if (kept)
+			munmap(kept, kept_len);
+		kept = m;
+		kept_len = len;
+	}
+	a.base = kept;
 	a.off = 0;
 	d = put(&a, p, sizeof *p);
 	put_plan(&a, p, d);

@@ -304,9 +304,9 @@ SBX_LOCAL void sbx_gate_point(struct sock_filter *f, const char *path);
 /* spec.c: sets the gate's mmap length (plan's gate_mmap; 0: none). */
 SBX_LOCAL void sbx_gate_mmap(struct sock_filter *f, uint64_t len);
 /* plancopy.c: p and all it points to in one mapping of their own (the
- * clone's copy: the Lua heap is not copied into it); its length in *len,
- * for munmap.  NULL when it cannot be mapped (errno). */
-SBX_LOCAL struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p, size_t *len);
+ * clone's copy: the Lua heap is not copied into it), kept for the next
+ * plan.  NULL when it cannot be mapped (errno). */
+SBX_LOCAL struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p);
 /* child.c: entered in the cloned child; never returns. */
 SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
 /* reap.c: init's reap loop once the command is forked; exits. */

@@ -417,7 +417,6 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 {
 	struct clone_args ca;
 	struct sbx_plan *kp;
-	size_t kplen;
 	long r;
 	sbx_stamp(SBX_T_CGROUP0);
 	make_cgroup(j);
@@ -440,7 +439,7 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
 	/* the plan the box reads, out of the Lua heap (plancopy.c) */
-	if (!(kp = sbx_plan_copy(cp, &kplen)))
+	if (!(kp = sbx_plan_copy(cp)))
 		return -errno;
 	sbx_stamp(SBX_T_CLONE);
 	if (own_id)
@@ -450,7 +449,6 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	sbx_stamp(SBX_T_CLONED);
 	if (r == 0)
 		sbx_child_main(kp); /* the box: never returns */
-	munmap(kp, kplen);
 	*in_cgroup = (ca.flags & CLONE_INTO_CGROUP) != 0;
 	return r;
 }
