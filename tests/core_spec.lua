@@ -331,6 +331,18 @@ describe("sbx.core bad input [" .. S.priv .. "]", function()
 		assert.has_error(function() f:read(-1) end, "bad argument #1 to 'read' (size out of range)")
 		assert.has_error(function() f:read("x") end)
 		assert.has_error(function() f.read({}) end)
+		-- whole files around the read's steps (its size plus one, then
+		-- 1 KiB) and the heap's 64 KiB; one that grows while open
+		for _, n in ipairs { 1, 1023, 1024, 1025, 65535, 65536, 70000, 300000 } do
+			local data = ("0123456789abcdef"):rep(n // 16 + 1):sub(1, n - 1) .. "\n"
+			S.write(d .. "/n", data)
+			local g <close> = assert(core.open_file(d .. "/n"))
+			assert.are.equal(data, g:read(), n)
+			local h = assert(io.open(d .. "/n", "ab"))
+			h:write(("x"):rep(1500))
+			h:close()
+			assert.are.equal(data .. ("x"):rep(1500), g:read(), n)
+		end
 		f:close()
 		f:close() -- idempotent
 		assert.are.equal("sbx.file (closed)", tostring(f))

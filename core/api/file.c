@@ -239,20 +239,26 @@ static int l_file_read(lua_State *L)
 	struct sbx_file *f = check_file(L, 1);
 	lua_Integer max = luaL_optinteger(L, 2, 16 << 20);
 	luaL_Buffer b;
-	off_t off = 0;
+	off_t off = 0, told = -1;
+	char tail[LUAL_BUFFERSIZE];
 	luaL_argcheck(L, !f->stream, 1, "a stream is relayed, not read whole");
 	luaL_argcheck(L, max >= 0 && max <= (lua_Integer)1 << 40, 2,
 		      "size out of range");
 	luaL_buffinit(L, &b);
 	for (;;) {
 		/* a step the size the file says it has (plus one, to see its
-		 * end), while it fits max: one buffer, not one per doubling */
+		 * end), while it fits max: one buffer, not one per doubling;
+		 * past that size, a read on the stack first: the file's end,
+		 * most often, for which the buffer must not grow (doubled past
+		 * 64 KiB it is a mapping of its own, made and unmapped) */
 		size_t step = LUAL_BUFFERSIZE;
 		struct stat st;
 		if (off == 0 && fstat(f->fd, &st) == 0 && st.st_size > 0 &&
-		    st.st_size < max)
+		    st.st_size < max) {
 			step = (size_t)st.st_size + 1;
-		char *p = luaL_prepbuffsize(&b, step);
+			told = st.st_size;
+		}
+		char *p = off == told ? tail : luaL_prepbuffsize(&b, step);
 		ssize_t n = pread(f->fd, p, step, off);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -264,7 +270,10 @@ static int l_file_read(lua_State *L)
 			break;
 		if (off + n > max)
 			return fail_file(L, "read", EFBIG);
-		luaL_addsize(&b, (size_t)n);
+		if (p == tail)
+			luaL_addlstring(&b, tail, (size_t)n);
+		else
+			luaL_addsize(&b, (size_t)n);
 		off += n;
 	}
 	luaL_pushresult(&b);
