@@ -412,8 +412,8 @@ static int open_stdio(const struct sbx_io *io, struct start_fds *f,
 static uintptr_t brk_start(void)
 {
 	char buf[1024];
-	ssize_t n = sbx_read_at(AT_FDCWD, "/proc/self/stat", 0, buf,
-				sizeof buf - 1);
+	ssize_t n =
+	    sbx_read_at(AT_FDCWD, "/proc/self/stat", 0, buf, sizeof buf - 1);
 	const char *c;
 	int field = 2;
 	if (n <= 0)
