@@ -177,12 +177,16 @@ static void cmd_session(const struct sbx_plan *p)
 		CHECK(ioctl(0, TIOCSCTTY, 0), SBX_ST_STDIO, -1);
 }
 
+static int shares_memory(const struct sbx_plan *p);
+
 /* The command's process: pid 2 of the box. */
 static _Noreturn void step(const struct sbx_plan *p)
 {
 	struct sbx_msg failed = {SBX_MSG_CANNOT, SBX_ST_EXEC, 0, -1, 0};
 
-	sbx_stamp_offset = time_offset * 1000000000;
+	/* a copy of init is in the box's time namespace from its fork on;
+	 * a process sharing init's memory enters it at its execve only */
+	sbx_stamp_offset = shares_memory(p) ? 0 : time_offset * 1000000000;
 	sbx_stamp(SBX_T_STEP);
 	/* the signals are init's: every one default (init_begin), none
 	 * blocked, and init changes none before the fork */
