@@ -377,6 +377,38 @@ except OSError:
 			assert.are_not.equal(r1.decoys[1].marker, r2.decoys[1].marker)
 		end)
 
+		-- the kernel's bytes are read 4 KiB at a time (sbx.written): none
+		-- may be handed out twice, and every character stays as likely
+		it("markers made in one process are each new and evenly drawn", function()
+			local out, err, code = S.sh_err(S.bin .. " -e " .. S.q([[
+				local w = require "sbx.written"
+				local seen, count, n = {}, {}, 4000
+				for _ = 1, n do
+					local m = w.marker()
+					assert(#m == 24 and m:match("^[a-z0-9]+$"), m)
+					assert(not seen[m], "a marker twice: " .. m)
+					seen[m] = true
+					for c in m:gmatch(".") do count[c] = (count[c] or 0) + 1 end
+				end
+				local lo, hi, kinds = math.huge, 0, 0
+				for _, v in pairs(count) do
+					kinds, lo, hi = kinds + 1, math.min(lo, v), math.max(hi, v)
+				end
+				local chunks = {}
+				for i = 1, 3000 do
+					local b = w.random_bytes(7)
+					assert(#b == 7 and not chunks[b], "bytes twice at " .. i)
+					chunks[b] = true
+				end
+				print(kinds, lo, hi)
+			]]))
+			assert.are.equal(0, code, err)
+			-- 96,000 characters over 36: 2,667 each expected, sd 51
+			local kinds, lo, hi = out:match("^(%d+)\t(%d+)\t(%d+)\n$")
+			assert.are.equal("36", kinds, out)
+			assert.is_true(tonumber(lo) > 2367 and tonumber(hi) < 2967, out)
+		end)
+
 		it("no decoy without --decoys", function()
 			local out, _, code = run("sh", "-c", "ls -A ~; test -e /etc/shadow && echo shadow || true")
 			assert.are.equal(0, code)

@@ -145,10 +145,7 @@ local ETC_LINKS = { ["/etc/os-release"] = "../usr/lib/os-release",
 
 -- 16 random bytes as 32 hex digits, from the kernel
 local function machine_id()
-	local f = assert(io.open("/dev/urandom", "rb"))
-	local b = f:read(16)
-	f:close()
-	return (b:gsub(".", function(c) return ("%02x"):format(c:byte()) end))
+	return (written.random_bytes(16):gsub(".", function(c) return ("%02x"):format(c:byte()) end))
 end
 
 -- /usr, the host's top-level links or directories into it, and the

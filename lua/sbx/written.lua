@@ -50,27 +50,45 @@ function M.places(o, home)
 	return list
 end
 
--- n random bytes from the kernel
-local function random_bytes(n)
-	local f = assert(io_open("/dev/urandom", "rb"))
-	local b = f:read(n)
-	f:close()
-	return b
+-- the kernel's random bytes, read 4 KiB at a time; each handed out once
+local pool, used = "", 0
+
+--- n random bytes from the kernel (/dev/urandom), none handed out twice.
+function M.random_bytes(n)
+	if used + n > #pool then
+		local f = assert(io_open("/dev/urandom", "rb"))
+		pool, used = assert(f:read(math.max(4096, n))), 0
+		f:close()
+	end
+	used = used + n
+	return pool:sub(used - n + 1, used)
 end
 
--- n random characters of the alphabet abc (fewer than 256 of them; the
--- bytes past the last whole multiple of #abc are drawn again, so that
+-- each alphabet's table from a byte to its character, or to "" for the
+-- bytes past the last whole multiple of its length (drawn again, so that
 -- every character is as likely)
-local function random_text(n, abc)
-	local out, top = {}, 256 - 256 % #abc
-	while #out < n do
-		for c in random_bytes(n):gmatch(".") do
-			local v = c:byte()
-			if v < top and #out < n then
-				local i = v % #abc + 1
-				out[#out + 1] = abc:sub(i, i)
-			end
+local by_byte = {}
+
+local function byte_map(abc)
+	local m = by_byte[abc]
+	if not m then
+		m = {}
+		local top = 256 - 256 % #abc
+		for v = 0, 255 do
+			local i = v % #abc + 1
+			m[string.char(v)] = v < top and abc:sub(i, i) or ""
 		end
+		by_byte[abc] = m
+	end
+	return m
+end
+
+-- n random characters of the alphabet abc (fewer than 256 of them)
+local function random_text(n, abc)
+	local m, out, have = byte_map(abc), {}, 0
+	while have < n do
+		local s = M.random_bytes(n - have):gsub(".", m)
+		out[#out + 1], have = s, have + #s
 	end
 	return concat(out)
 end
