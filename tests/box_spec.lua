@@ -185,6 +185,27 @@ describe("box [" .. S.priv .. "]", function()
 		end
 	end)
 
+	-- the tree keeps the last directory it walked for the next entry of
+	-- it (tree.c): a mount over that directory, or over one above it,
+	-- must send the entries after it into the mount, not under it
+	it("makes an entry after a mount over its directory in that mount", function()
+		local mounts = sbx.minimal_mounts()
+		for _, m in ipairs {
+			{ type = "file", dst = "/x/y/a", data = "a\n" },
+			{ type = "tmpfs", dst = "/x/y" },
+			{ type = "file", dst = "/x/y/b", data = "b\n" },
+			{ type = "file", dst = "/x/c", data = "c\n" },
+			{ type = "tmpfs", dst = "/x" },
+			{ type = "file", dst = "/x/y/d", data = "d\n" },
+			{ type = "file", dst = "/x/e", data = "e\n" },
+		} do
+			mounts[#mounts + 1] = m
+		end
+		local r = S.run("cd /x && find . | sort | tr '\\n' ' '; cat y/d e", { mounts = mounts })
+		assert.are.equal(0, r.code, r.stderr)
+		assert.are.equal(". ./e ./y ./y/d d\ne\n", r.stdout)
+	end)
+
 	it("refuses writes outside /tmp and allows them in /tmp", function()
 		local r, l = run_lines("echo x > /x; echo $?; echo x > /usr/x; echo $?; "
 			.. "mkdir /dev/y; echo $?; echo x > /tmp/x && cat /tmp/x")

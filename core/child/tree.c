@@ -83,6 +83,41 @@ int sbx_open_beneath(int dirfd, const char *path, int flags)
 }
 
 /*
+ * The parent directory the last walk reached, for the next entry of the
+ * same directory (the synthetic /etc's files, the home's decoys): one
+ * dup instead of a mkdirat, an openat2 and a close for each component.
+ * Kept only when the walk crossed no mount, so it is a directory of the
+ * box's own root tmpfs, which nothing but init can reach or rename; and
+ * forgotten at every mount the tree attaches (one over it, or over a
+ * directory above it, would hide it) and when the tree is built.
+ */
+static struct {
+	int fd;
+	char path[256];
+} last_walk = {-1, ""};
+
+static void forget_walk(void)
+{
+	last_walk.fd = sbx_drop(last_walk.fd, -1);
+}
+
+/* Opens the directory s below dfd; *crossed is set when that took
+ * crossing a mount. */
+static int open_step(int dfd, const char *s, int *crossed)
+{
+	struct open_how how = {
+	    .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS |
+		       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+	};
+	int fd = *crossed ? -1 : sbx_openat2(dfd, s, &how);
+	if (fd >= 0 || (!*crossed && errno != EXDEV))
+		return fd;
+	*crossed = 1;
+	return sbx_open_beneath(dfd, s, O_PATH | O_DIRECTORY);
+}
+
+/*
  * Creates the parents of path below rootfd (mode 0755) and returns an
  * O_PATH descriptor of the parent directory; *leaf points at the last
  * component in buf.  Each component is opened with openat2 under the root
@@ -93,8 +128,9 @@ static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 		       const char **leaf)
 {
 	size_t len = strlen(path);
-	int dfd;
-	char *s, *slash;
+	int dfd, crossed = 0;
+	char *s, *slash, *start, *end;
+	size_t n;
 
 	if (len == 0 || len >= size) {
 		errno = ENAMETOOLONG;
@@ -103,29 +139,44 @@ static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 	memcpy(buf, path, len + 1);
 	while (len > 1 && buf[len - 1] == '/')
 		buf[--len] = '\0';
+	start = buf;
+	while (*start == '/')
+		start++;
+	end = strrchr(start, '/');
+	n = end ? (size_t)(end - start) : 0;
+	if (end && last_walk.fd >= 0 && n == strlen(last_walk.path) &&
+	    memcmp(start, last_walk.path, n) == 0) {
+		*leaf = end[1] ? end + 1 : ".";
+		return fcntl(last_walk.fd, F_DUPFD_CLOEXEC, 0);
+	}
+	s = start;
 	dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
 	if (dfd < 0)
 		return -1;
-	s = buf;
-	while (*s == '/')
-		s++;
 	while ((slash = strchr(s, '/')) != NULL) {
 		int nfd;
 		*slash = '\0';
 		if (*s != '\0') {
 			if (mkdirat(dfd, s, 0755) < 0 && errno != EEXIST)
 				goto fail;
-			nfd = sbx_open_beneath(dfd, s, O_PATH | O_DIRECTORY);
+			nfd = open_step(dfd, s, &crossed);
 			if (nfd < 0)
 				goto fail;
 			close(dfd);
 			dfd = nfd;
 		}
+		*slash = '/';
 		s = slash + 1;
 		while (*s == '/')
 			s++;
 	}
 	*leaf = *s ? s : ".";
+	if (end && !crossed && n < sizeof last_walk.path) {
+		forget_walk();
+		last_walk.fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+		memcpy(last_walk.path, start, n);
+		last_walk.path[n] = '\0';
+	}
 	return dfd;
 fail:
 	return sbx_drop(dfd, -1);
@@ -244,6 +295,7 @@ static int mount_fs(const char *type, const char *opts, uint64_t attr,
 		return -1;
 	r = sbx_move_mount(mfd, "", target, "",
 			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	forget_walk();
 	return sbx_drop(mfd, r);
 }
 
@@ -282,6 +334,7 @@ static int bind_fd(int src, uint64_t attr, int target)
 		r = sbx_move_mount(t, "", target, "",
 				   MOVE_MOUNT_F_EMPTY_PATH |
 				       MOVE_MOUNT_T_EMPTY_PATH);
+	forget_walk();
 	return sbx_drop(t, r);
 }
 
@@ -342,6 +395,7 @@ static int attach_tree(int tree, int rootfd, const char *dst)
 		return sbx_drop(tree, -1);
 	r = sbx_move_mount(tree, "", t, "",
 			   MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	forget_walk();
 	sbx_drop(tree, 0);
 	return sbx_drop(t, r);
 }
@@ -726,6 +780,7 @@ static void build_tree(const struct sbx_plan *p)
 			sbx_stamp(SBX_T_PROC1);
 	}
 
+	forget_walk();
 	/* the box's root becomes /, with the scaffolding stacked on it; then
 	 * the scaffolding leaves the box's mount namespace for good, and
 	 * with it the host's root and the procfs below it (one detach, one
