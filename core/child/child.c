@@ -130,7 +130,7 @@ size_t sbx_slurp(const char *path, char *buf, size_t room)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-/* The box's resource limits, in init and again in the command's process. */
+/* The box's resource limits, set in init, which the command inherits. */
 static void set_rlimits(const struct sbx_plan *p)
 {
 	for (size_t i = 0; i < p->nrlimits; i++)
@@ -188,11 +188,11 @@ static _Noreturn void step(const struct sbx_plan *p)
 	 * a process sharing init's memory enters it at its execve only */
 	sbx_stamp_offset = shares_memory(p) ? 0 : time_offset * 1000000000;
 	sbx_stamp(SBX_T_STEP);
-	/* the signals are init's: every one default (init_begin), none
-	 * blocked, and init changes none before the fork */
+	/* the signals and the resource limits are init's: every signal
+	 * default (init_begin), none blocked, the plan's limits (seal_init),
+	 * and init changes none of them before the fork */
 	cmd_session(p);
 	CHECK(chdir(p->cwd ? p->cwd : "/"), SBX_ST_CWD, -1);
-	set_rlimits(p);
 	if (p->drop_caps) {
 		/* securebits back to 0 while CAP_SETPCAP is still held */
 		if (p->nsflags & CLONE_NEWUSER)
