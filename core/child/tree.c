@@ -724,6 +724,22 @@ static int do_mount(const struct sbx_plan *p, int hostfd, int rootfd,
 	}
 }
 
+/* The plan's mounts, links and files, in its order, below rootfd; the
+ * walk kept for the next entry ends with them. */
+static void make_entries(const struct sbx_plan *p, int hostfd, int rootfd)
+{
+	for (size_t i = 0; i < p->nmounts; i++) {
+		int proc = p->mounts[i].op == SBX_OP_PROC;
+		if (proc)
+			sbx_stamp(SBX_T_PROC0);
+		CHECK(do_mount(p, hostfd, rootfd, &p->mounts[i]), SBX_ST_MOUNT,
+		      (int)i);
+		if (proc)
+			sbx_stamp(SBX_T_PROC1);
+	}
+	forget_walk();
+}
+
 /*
  * Builds the box's tree.  A small tmpfs is mounted over BASE of the private
  * copy of the host's tree and pivoted to, with the host's root below it at
@@ -770,17 +786,7 @@ static void build_tree(const struct sbx_plan *p)
 	CHECK(rootfd = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC),
 	      SBX_ST_PIVOT, -1);
 
-	for (size_t i = 0; i < p->nmounts; i++) {
-		int proc = p->mounts[i].op == SBX_OP_PROC;
-		if (proc)
-			sbx_stamp(SBX_T_PROC0);
-		CHECK(do_mount(p, hostfd, rootfd, &p->mounts[i]), SBX_ST_MOUNT,
-		      (int)i);
-		if (proc)
-			sbx_stamp(SBX_T_PROC1);
-	}
-
-	forget_walk();
+	make_entries(p, hostfd, rootfd);
 	/* the box's root becomes /, with the scaffolding stacked on it; then
 	 * the scaffolding leaves the box's mount namespace for good, and
 	 * with it the host's root and the procfs below it (one detach, one
