@@ -240,6 +240,9 @@ local function main(argv)
 		out, done, cut = batch.resume(o.output)
 		if not out then refuse("--output %s: %s", o.output, done) end
 		if cut then say { o.output .. ": its last line is cut (left out)" } end
+		local mine
+		paths, mine = batch.without(paths, o.output)
+		say { mine }
 	end
 	out:setvbuf("no")
 	local yara = o.yara and require "sbx.yara"

@@ -216,6 +216,23 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			assert.matches("^exit\t" .. md5 .. "\t%x+\t%-$", recs.a)
 		end)
 
+		it("the output file inside the directory walked is not one of its programs", function()
+			os.execute("mkdir " .. S.q(dir .. "/progs"))
+			scripts(dir .. "/progs", 2)
+			local o = dir .. "/progs/out.jsonl"
+			for round = 1, 2 do
+				local _, err, code = batchlua("-j 2 --progress never --output " .. S.q(o) .. " " .. S.q(dir .. "/progs"))
+				assert.are.equal(0, code, err)
+				-- (the first batch makes the file after it walked the directory)
+				assert.are.equal(round == 2, err:find("batch: " .. dir
+					.. "/progs/out.jsonl: the batch's own output file (not run)\n", 1, true) ~= nil, err)
+				assert.are.equal(2, #S.lines(S.read(o)), "round " .. round)
+			end
+			for _, l in ipairs(S.lines(S.read(o))) do
+				assert.falsy(cjson.decode(l).program:find("out.jsonl", 1, true), l)
+			end
+		end)
+
 		it("a cut last line is left out and the next line starts a line of its own", function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
 			scripts(dir .. "/progs", 2)

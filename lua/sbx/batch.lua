@@ -73,6 +73,26 @@ function M.inputs(paths)
 	return out, warn
 end
 
+--- The paths less the batch's own output file (the same file, by device
+-- and inode, whatever the path: it grows as the batch runs, and is no
+-- program of it).
+-- @return the paths kept, and a line to say when one was left out
+function M.without(paths, output)
+	local lfs = load_lfs()
+	local o = lfs and lfs.attributes(output)
+	if not o then return paths end
+	local keep, note = {}, nil
+	for _, p in ipairs(paths) do
+		local a = lfs.symlinkattributes(p)
+		if a and a.dev == o.dev and a.ino == o.ino then
+			note = p .. ": the batch's own output file (not run)"
+		else
+			keep[#keep + 1] = p
+		end
+	end
+	return keep, note
+end
+
 --- Parses `K/N` (1 <= K <= N).
 -- @return k, n; or nil, msg
 function M.parse_shard(s)
