@@ -216,6 +216,14 @@ describe("batch.lua [" .. S.priv .. "]", function()
 			assert.matches("^exit\t" .. md5 .. "\t%x+\t%-$", recs.a)
 		end)
 
+		it("batch.without refuses what is not a list and a path", function()
+			assert.has_error(function() batch.without(nil, "x") end,
+				"bad argument #1 to 'without' (table expected, got nil)")
+			assert.has_error(function() batch.without({}, 3) end,
+				"bad argument #2 to 'without' (string expected, got number)")
+			assert.are.same({ "a" }, (batch.without({ "a" }, dir .. "/none")))
+		end)
+
 		it("the output file inside the directory walked is not one of its programs", function()
 			os.execute("mkdir " .. S.q(dir .. "/progs"))
 			scripts(dir .. "/progs", 2)

@@ -409,6 +409,18 @@ except OSError:
 			assert.is_true(tonumber(lo) > 2367 and tonumber(hi) < 2967, out)
 		end)
 
+		it("sbx.written.random_bytes refuses what is not a count of bytes", function()
+			local w = require "sbx.written"
+			for _, n in ipairs { -1, 1.5, (1 << 20) + 1, "3" } do
+				assert.has_error(function() w.random_bytes(n) end,
+					"bad argument #1 to 'random_bytes' (a count of bytes from 0 to 1 MiB expected)")
+			end
+			assert.has_error(function() w.random_bytes() end,
+				"bad argument #1 to 'random_bytes' (a count of bytes from 0 to 1 MiB expected)")
+			assert.are.equal("", w.random_bytes(0))
+			assert.are.equal(5000, #w.random_bytes(5000))
+		end)
+
 		it("no decoy without --decoys", function()
 			local out, _, code = run("sh", "-c", "ls -A ~; test -e /etc/shadow && echo shadow || true")
 			assert.are.equal(0, code)

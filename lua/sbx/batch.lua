@@ -78,6 +78,8 @@ end
 -- program of it).
 -- @return the paths kept, and a line to say when one was left out
 function M.without(paths, output)
+	if type(paths) ~= "table" then error("bad argument #1 to 'without' (table expected, got " .. type(paths) .. ")", 2) end
+	if type(output) ~= "string" then error("bad argument #2 to 'without' (string expected, got " .. type(output) .. ")", 2) end
 	local lfs = load_lfs()
 	local o = lfs and lfs.attributes(output)
 	if not o then return paths end

@@ -55,6 +55,9 @@ local pool, used = "", 0
 
 --- n random bytes from the kernel (/dev/urandom), none handed out twice.
 function M.random_bytes(n)
+	if type(n) ~= "number" or math.type(n) ~= "integer" or n < 0 or n > 1 << 20 then
+		error("bad argument #1 to 'random_bytes' (a count of bytes from 0 to 1 MiB expected)", 2)
+	end
 	if used + n > #pool then
 		local f = assert(io_open("/dev/urandom", "rb"))
 		pool, used = assert(f:read(math.max(4096, n))), 0
