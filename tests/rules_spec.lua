@@ -83,6 +83,40 @@ describe("sbx.rulekit [" .. S.priv .. "]", function()
 		assert.are.equal("installed a cron job (evidence: exec, write)", rule.doc)
 	end)
 
+	it("finds what trying every pattern on every text finds, reads between writes too", function()
+		-- the patterns' first-byte index must change nothing: anchored and
+		-- not, escapes, classes, a first character made optional, `$`
+		local pats = { "^/etc/sh", "^%./x", "^a*b", "^a-b", "^a?c", "^ab", "^%a+z", "^[/]etc/p",
+			"^.tc", "^$", "x$", "/%.ssh/", "^%%p", "^%-", "^/etc/cron%.d/", "^" }
+		local texts = { "", "/etc/shadow", "./x", "b", "aab", "c", "ac", "abz", "/etc/passwd",
+			"etc", "zz", "/h/.ssh/id", "%p", "-n", "/etc/cron.d/a", "x", "ax" }
+		-- every single pattern, and all of them at once, over every text
+		local sets = { pats }
+		for _, p in ipairs(pats) do sets[#sets + 1] = { p } end
+		for _, set in ipairs(sets) do
+			local events = {}
+			for i, t in ipairs(texts) do
+				-- a write between reads: the read source has no text for it
+				events[#events + 1] = { kind = "open", pid = 4, path = "/w" .. i, flags = 577, answer = "allow" }
+				events[#events + 1] = { kind = "open", pid = 4, path = t, flags = 0, answer = "allow" }
+			end
+			local r = kit.technique { id = "T1005", name = "x", what = "w", read = set }
+			local want, n = nil, 0
+			for _, t in ipairs(texts) do
+				for _, p in ipairs(set) do
+					if t:find(p) then
+						want, n = want or t, n + 1
+						break
+					end
+				end
+			end
+			local run = run_of(events)
+			local f = r.fn(run, facts.of(run))
+			local expect = want and ("w: read %s%s"):format(want, n > 1 and (" (%d in all)"):format(n) or "")
+			assert.are.equal(expect, f and f.reason, set[1])
+		end
+	end)
+
 	it("maps a severity to a verdict", function()
 		assert.are.same({ "info", "info", "suspicious", "suspicious", "malicious" },
 			{ kit.verdict_of(0), kit.verdict_of(2), kit.verdict_of(3), kit.verdict_of(6), kit.verdict_of(7) })

@@ -147,6 +147,7 @@ static int l_hashes(lua_State *L)
 	struct sbx_hashes h;
 	struct sbx_hash_hex out;
 	sbx_hashes_init(&h);
+	sbx_hashes_expect(&h, len);
 	sbx_hashes_update(&h, s, len);
 	sbx_hashes_final(&h, &out);
 	lua_createtable(L, 0, 5);

@@ -27,6 +27,14 @@ void sbx_hashes_init(struct sbx_hashes *h)
 	h->n = 0;
 }
 
+void sbx_hashes_expect(struct sbx_hashes *h, uint64_t n)
+{
+	if (h->fuzzy && fuzzy_set_total_input_length(h->fuzzy, n) != 0) {
+		fuzzy_free(h->fuzzy);
+		h->fuzzy = NULL;
+	}
+}
+
 void sbx_hashes_update(struct sbx_hashes *h, const void *p, size_t n)
 {
 	md5_update(&h->md5, n, p);

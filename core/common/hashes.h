@@ -47,6 +47,10 @@ struct sbx_hash_hex {
 
 void sbx_hashes_init(struct sbx_hashes *h);
 void sbx_hashes_update(struct sbx_hashes *h, const void *p, size_t n);
+/* says, before any update, that n bytes in all will follow: ssdeep then
+ * skips the block sizes a hash of n bytes cannot use (the same digest in
+ * less CPU); an update past n, or fewer in all, leaves ssdeep "" */
+void sbx_hashes_expect(struct sbx_hashes *h, uint64_t n);
 /* every digest into out; h is spent (its memory freed) */
 void sbx_hashes_final(struct sbx_hashes *h, struct sbx_hash_hex *out);
 /* frees h's memory without a digest (an abandoned read) */

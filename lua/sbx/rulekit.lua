@@ -58,7 +58,8 @@ function M.command(x)
 end
 
 local function any(s, pats)
-	for _, p in ipairs(pats or {}) do
+	if not pats then return false end
+	for _, p in ipairs(pats) do
 		if s:find(p) then return true end
 	end
 	return false
@@ -74,16 +75,85 @@ function M.matches(s, pats)
 	return any(s, pats)
 end
 
--- the first value of list that matches one of pats (through get) and
--- none of unless, by a process whose image is not in not_by, and how many
--- matched
-local function first(list, get, pats, unless, not_by)
+-- The byte every match of Lua pattern p starts with: p anchored (`^`)
+-- and its first item one plain character (or a `%` escape of one that is
+-- not alphanumeric) that no `*`, `-` or `?` makes optional; else nil.
+local function lead(p)
+	if p:byte(1) ~= 94 then return nil end -- "^"
+	local c, q = p:sub(2, 2), p:sub(3, 3)
+	if c == "%" then
+		c, q = p:sub(3, 3), p:sub(4, 4)
+		if c == "" or c:find("^%w") then return nil end
+	elseif c == "" or c:find("^[%^%$%*%+%-%?%.%(%)%[%]]") then
+		return nil
+	end
+	if q == "*" or q == "-" or q == "?" then return nil end
+	return c:byte()
+end
+
+-- pats by the first byte of a text: for each byte, in pats' order, the
+-- patterns that can match a text starting with it (those whose `lead` is
+-- that byte, and those that have none); `[0]` those for the empty text
+-- and every other byte.  A pattern left out would have failed at its
+-- first character, before reading any more of itself (lstrlib's match),
+-- so a text finds the same patterns, in the same order, with the same
+-- errors.  Made once a list (the rules' own, which do not change).
+local INDEX = setmetatable({}, { __mode = "k" })
+local function index_of(pats)
+	local ix = INDEX[pats]
+	if ix then return ix end
+	local leads = {}
+	ix = { [0] = {} }
+	for i, p in ipairs(pats) do
+		leads[i] = type(p) == "string" and lead(p) or nil
+		if leads[i] then ix[leads[i]] = true end
+	end
+	for b in pairs(ix) do
+		if b ~= 0 then ix[b] = {} end
+	end
+	for i, p in ipairs(pats) do
+		for b, list in pairs(ix) do
+			if not leads[i] or leads[i] == b then list[#list + 1] = p end
+		end
+	end
+	INDEX[pats] = ix
+	return ix
+end
+
+-- the texts of a source's facts (its `get` of each), and the base names
+-- of their images: made once a run, for every rule
+local TEXTS = setmetatable({}, { __mode = "k" })
+local function texts_of(F, src)
+	local per = TEXTS[F]
+	if not per then
+		per = {}
+		TEXTS[F] = per
+	end
+	local t = per[src]
+	if t then return t.texts, t.images, t.n end
+	local texts, images, n = {}, {}, 0
+	for i, v in ipairs(F[src[2]]) do
+		texts[i] = src[3](v) -- nil for some (a read source's writes)
+		images[i] = type(v) == "table" and M.basename(v.image) or false
+		n = i
+	end
+	per[src] = { texts = texts, images = images, n = n }
+	return texts, images, n
+end
+
+-- the first of the count texts (of a source's, `texts_of`) that matches
+-- one of pats and none of unless, by a process whose image is not in
+-- not_by, and how many matched; ix, pats' `index_of` (nil: each text
+-- tries all of pats)
+local function first(texts, images, count, pats, ix, unless, not_by)
 	local hit, n = nil, 0
-	for _, v in ipairs(list) do
-		local s = get(v)
-		local by = not_by and type(v) == "table" and not_by[M.basename(v.image)]
+	for i = 1, count do
+		local s = texts[i]
+		local by = not_by and images[i] and not_by[images[i]]
 		if type(s) == "string" and not any(s, unless) and not by then
-			for _, p in ipairs(pats) do
+			local try = pats
+			if ix then try = ix[s:byte(1) or 0] or ix[0] end
+			for _, p in ipairs(try) do
 				if s:find(p) then
 					hit, n = hit or s, n + 1
 					break
@@ -172,15 +242,35 @@ local function script_pats(F, pats)
 	return out
 end
 
+-- a spec's sources of evidence, those it has patterns for, in SOURCES'
+-- order: `{ src, pats, ix }` (ix, `index_of`; none for scripts, whose
+-- patterns are narrowed each run).  Made once a spec: a rule's spec is
+-- read when the rule first runs, not changed after.
+local PLANS = setmetatable({}, { __mode = "k" })
+local function plan_of(spec)
+	local plan = PLANS[spec]
+	if plan then return plan end
+	plan = {}
+	for _, src in ipairs(SOURCES) do
+		local pats = spec[src[1]]
+		if pats and #pats > 0 then
+			plan[#plan + 1] = { src, pats, src[1] ~= "script" and index_of(pats) or nil }
+		end
+	end
+	PLANS[spec] = plan
+	return plan
+end
+
 --- The first piece of evidence of a spec in a run's facts: its text and
 -- how many pieces there were in all; or nil.
 function M.evidence(spec, run, F)
 	M.paths(F)
-	for _, src in ipairs(SOURCES) do
-		local pats = spec[src[1]]
-		if pats and src[1] == "script" then pats = script_pats(F, pats) end
-		if pats and #pats > 0 then
-			local hit, n = first(F[src[2]], src[3], pats, spec.unless, spec.not_by)
+	for _, step in ipairs(plan_of(spec)) do
+		local src, pats = step[1], step[2]
+		local texts, images, count = texts_of(F, src)
+		if count > 0 and src[1] == "script" then pats = script_pats(F, pats) end
+		if count > 0 and #pats > 0 then
+			local hit, n = first(texts, images, count, pats, step[3], spec.unless, spec.not_by)
 			if hit then return src[4]:format(cut(hit)), n end
 		end
 	end
