@@ -70,6 +70,51 @@ describe("JSON [" .. S.priv .. "]", function()
 			assert.are.equal(s, cjson.decode(text))
 		end)
 
+		it("escapes every byte as lua-cjson does, but for /", function()
+			for b = 0, 255 do
+				local s = "a" .. string.char(b) .. "/"
+				assert.are.equal((cjson.encode(s):gsub("\\/", "/")), json.encode(s), b)
+			end
+			local long = ("\0\255\"x"):rep(5000) -- past the text's first growth
+			assert.are.equal((cjson.encode(long):gsub("\\/", "/")), json.encode(long))
+		end)
+
+		it("writes each float as the shortest text that reads back as it", function()
+			for _, x in ipairs { 0.1, 1 / 3, 2 ^ 53, 2 ^ 63, -2 ^ 70, 1e300, 5e-324, 123456789012345.67,
+				9007199254740993.0, 100.5, -0.0, 2 ^ 53 - 1 } do
+				local text = json.encode(x)
+				assert.are.equal(x, tonumber(text), text)
+				assert.is_nil(text:find("%.%d*0e") or text:find("%.%d-0$"), text)
+			end
+			assert.are.equal("[0,9007199254740991,1e+300,0.1]", json.encode { -0.0, 2 ^ 53 - 1, 1e300, 0.1 })
+		end)
+
+		it("orders keys as Lua orders strings, a key that is no string by its text", function()
+			assert.are.equal('{"":5,"B":6,"a":4,"b":2,"b\\u0000":3,"b\\u0000a":1}',
+				json.encode { ["b\0a"] = 1, b = 2, ["b\0"] = 3, a = 4, [""] = 5, B = 6 })
+			assert.are.equal('{"0":"zero","1":"one","1.5":1}', json.encode { [0] = "zero", [1] = "one", [1.5] = 1 })
+			assert.are.equal('[null,"x"]', json.encode { print, "x" })
+		end)
+
+		it("encodes a value nested 200,000 deep (a process chain), and refuses a cycle", function()
+			local t, c = {}, nil
+			c = t
+			for _ = 1, 200000 do
+				c.k = {}
+				c = c.k
+			end
+			local text = json.encode(t)
+			assert.are.equal(200000 * 6 + 2, #text)
+			assert.are.equal('{"k":{"k":{}', text:sub(1, 11) .. "}")
+			local cyc = {}
+			cyc[1] = cyc
+			local ok, msg = pcall(json.encode, cyc)
+			assert.is_false(ok)
+			assert.truthy(tostring(msg):find("nested too deep", 1, true), msg)
+			-- the encoder still works after the error
+			assert.are.equal('[1]', json.encode { 1 })
+		end)
+
 		it("refuses a mark on what is not a table", function()
 			assert.has_error(function() json.object("x") end, "bad argument #1 to 'object' (table expected, got string)")
 		end)

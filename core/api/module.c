@@ -19,6 +19,7 @@ int luaopen_sbx_core(lua_State *L)
 	sbx_open_filter(L);
 	sbx_open_landlock(L);
 	sbx_open_fs(L);
+	sbx_open_json(L);
 	sbx_open_file(L);
 	sbx_open_walk(L);
 	sbx_open_cgroup(L);

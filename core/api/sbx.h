@@ -106,6 +106,7 @@ SBX_LOCAL void sbx_open_landlock(lua_State *L);
 SBX_LOCAL void sbx_open_spec(lua_State *L);
 SBX_LOCAL void sbx_open_box(lua_State *L);
 SBX_LOCAL void sbx_open_fs(lua_State *L);
+SBX_LOCAL void sbx_open_json(lua_State *L);
 SBX_LOCAL void sbx_open_file(lua_State *L);
 SBX_LOCAL void sbx_open_walk(lua_State *L);
 SBX_LOCAL void sbx_open_chunk(lua_State *L);
