@@ -97,8 +97,8 @@ describe("JSON [" .. S.priv .. "]", function()
 		end)
 
 		it("encodes a value nested 200,000 deep (a process chain), and refuses a cycle", function()
-			local t, c = {}, nil
-			c = t
+			local t = {}
+			local c = t
 			for _ = 1, 200000 do
 				c.k = {}
 				c = c.k
