@@ -119,10 +119,13 @@ static int open_step(int dfd, const char *s, int *crossed)
 
 /*
  * Creates the parents of path below rootfd (mode 0755) and returns an
- * O_PATH descriptor of the parent directory; *leaf points at the last
- * component in buf.  Each component is opened with openat2 under the root
- * without following symlinks, so a link planted in a writable bind cannot
- * redirect the walk out of the box.
+ * O_PATH descriptor of the parent directory, to give back with
+ * drop_parent; *leaf points at the last component in buf.  Each component
+ * is opened with openat2 under the root without following symlinks, so a
+ * link planted in a writable bind cannot redirect the walk out of the box.
+ * The descriptor is lent, not duplicated, when it is rootfd itself or the
+ * walk's kept one (last_walk, which owns it): a dup and a close an entry
+ * fewer.  Nothing forgets the walk while an entry holds its parent.
  */
 static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 		       const char **leaf)
@@ -147,12 +150,10 @@ static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 	if (end && last_walk.fd >= 0 && n == strlen(last_walk.path) &&
 	    memcmp(start, last_walk.path, n) == 0) {
 		*leaf = end[1] ? end + 1 : ".";
-		return fcntl(last_walk.fd, F_DUPFD_CLOEXEC, 0);
+		return last_walk.fd;
 	}
 	s = start;
-	dfd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
-	if (dfd < 0)
-		return -1;
+	dfd = rootfd;
 	while ((slash = strchr(s, '/')) != NULL) {
 		int nfd;
 		*slash = '\0';
@@ -162,7 +163,8 @@ static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 			nfd = open_step(dfd, s, &crossed);
 			if (nfd < 0)
 				goto fail;
-			close(dfd);
+			if (dfd != rootfd)
+				close(dfd);
 			dfd = nfd;
 		}
 		*slash = '/';
@@ -171,15 +173,24 @@ static int walk_parent(int rootfd, const char *path, char *buf, size_t size,
 			s++;
 	}
 	*leaf = *s ? s : ".";
-	if (end && !crossed && n < sizeof last_walk.path) {
+	if (end && !crossed && n < sizeof last_walk.path && dfd != rootfd) {
 		forget_walk();
-		last_walk.fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+		last_walk.fd = dfd;
 		memcpy(last_walk.path, start, n);
 		last_walk.path[n] = '\0';
 	}
 	return dfd;
 fail:
-	return sbx_drop(dfd, -1);
+	return dfd == rootfd ? -1 : sbx_drop(dfd, -1);
+}
+
+/* Gives back walk_parent's descriptor (closed unless lent) and returns r,
+ * errno kept. */
+static int drop_parent(int rootfd, int dfd, int r)
+{
+	if (dfd == rootfd || dfd == last_walk.fd)
+		return r;
+	return sbx_drop(dfd, r);
 }
 
 /* Returns an O_PATH descriptor of path below rootfd, creating it as a
@@ -220,10 +231,9 @@ static int make_node(int rootfd, const char *path, int dir, unsigned mode)
 	fd = sbx_open_beneath(dfd, leaf, O_PATH | (dir ? O_DIRECTORY : 0));
 	if (fd < 0)
 		goto fail;
-	close(dfd);
-	return fd;
+	return drop_parent(rootfd, dfd, fd);
 fail:
-	return sbx_drop(dfd, -1);
+	return drop_parent(rootfd, dfd, -1);
 }
 
 /* ---- mounts ---- */
@@ -432,10 +442,11 @@ static int write_file(int rootfd, const struct sbx_mount *m)
 
 	if (dfd < 0)
 		return -1;
-	fd = sbx_drop(
-	    dfd, openat(dfd, leaf,
-			O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			m->mode));
+	fd = drop_parent(
+	    rootfd, dfd,
+	    openat(dfd, leaf,
+		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		   m->mode));
 	if (fd < 0)
 		return -1;
 	r = sbx_write_all(fd, m->data, m->datalen);
@@ -457,7 +468,7 @@ static int make_symlink(int rootfd, const struct sbx_mount *m)
 	if (dfd < 0)
 		return -1;
 	r = symlinkat(m->src, dfd, leaf);
-	return sbx_drop(dfd, r);
+	return drop_parent(rootfd, dfd, r);
 }
 
 /* tty opens the opener's controlling terminal: in the box, the box's own
