@@ -53,6 +53,8 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#define WALK_BUF 4096 /* a directory's entries read at once */
 /* ---- the walk ---- */
 
 static char *xstrdup(const char *s)
@@ -525,12 +527,32 @@ static int open_subdir(int dir, const char *name, const struct stat *st,
 	return sub;
 }
 
-static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
-		 dev_t dev, char *path, size_t plen, size_t relstart, int depth)
+/* A link's target into f (its errno when it cannot be read); apart, so
+ * that its 4 KiB is not in each level of walk's frame. */
+static __attribute__((noinline)) void read_link(struct sbx_capfile *f, int dir,
+						const char *name)
 {
-	char buf[4096];
+	char t[4097];
+	ssize_t k = readlinkat(dir, name, t, sizeof t - 1);
+	if (k >= 0) {
+		t[k] = '\0';
+		f->link = strdup(t);
+	} else {
+		f->err = errno;
+	}
+}
+
+static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
+		 dev_t dev, char *path, size_t plen, size_t relstart,
+		 int depth);
+
+/* One directory of walk's, its entries read into buf (WALK_BUF bytes). */
+static void walk_dir(const struct sbx_capture *c, struct sbx_capres *r, int dir,
+		     dev_t dev, char *path, size_t plen, size_t relstart,
+		     int depth, char *buf)
+{
 	for (;;) {
-		long n = syscall(SYS_getdents64, dir, buf, sizeof buf);
+		long n = syscall(SYS_getdents64, dir, buf, WALK_BUF);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -592,21 +614,28 @@ static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
 			f->mode = st.st_mode & 07777;
 			f->size = st.st_size;
 			if (S_ISLNK(st.st_mode)) {
-				char t[4097];
-				ssize_t k =
-				    readlinkat(dir, name, t, sizeof t - 1);
-				if (k >= 0) {
-					t[k] = '\0';
-					f->link = strdup(t);
-				} else {
-					f->err = errno;
-				}
+				read_link(f, dir, name);
 			} else if (S_ISREG(st.st_mode)) {
 				read_file(c, r, f, dir, name, &st,
 					  path + relstart);
 			}
 		}
 	}
+}
+
+/* Walks the place below dir (its path so far in path, plen long): each
+ * level's entries in a buffer of the heap, not of the stack, which the
+ * boxes' clones write-protect in this process (loop.c kept_watches). */
+static void walk(const struct sbx_capture *c, struct sbx_capres *r, int dir,
+		 dev_t dev, char *path, size_t plen, size_t relstart, int depth)
+{
+	char *buf = malloc(WALK_BUF);
+	if (!buf) {
+		r->partial = 1;
+		return;
+	}
+	walk_dir(c, r, dir, dev, path, plen, relstart, depth, buf);
+	free(buf);
 }
 
 /* Takes the descriptors of a SBX_MSG_PLACES (msg, with its control

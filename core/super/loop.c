@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <time.h>
 
 double sbx_now(void)
@@ -277,17 +278,16 @@ static int inspect_watch(struct watch_set *w, double now, double *next)
 
 /* A job done is collected once its files are inspected: the loop goes
  * on serving the other jobs (and the worker) meanwhile. */
-void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
+static void jobs_wait(struct watch_set *w, struct sbx_job **jobs, size_t n,
+		      int stopfd, int any)
 {
-	struct watch_set w;
-
 	for (;;) {
 		size_t active = 0, ended = 0, typing = 0;
 		double now = sbx_now(), next = -1;
 
-		w.np = 0;
+		w->np = 0;
 		if (stopfd >= 0)
-			watch(&w, stopfd, POLLIN, NULL, W_STOP);
+			watch(w, stopfd, POLLIN, NULL, W_STOP);
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
 			if (!j->done && sbx_job_ready(j))
@@ -301,19 +301,19 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 			}
 			if (job_timers(j, now, &next))
 				continue;
-			if (w.np + JOB_WATCH > MAX_WATCH)
+			if (w->np + JOB_WATCH > MAX_WATCH)
 				break;
 			take_listener(j, now, &next);
 			sbx_lock_retry(&j->nt, now, &next); /* lockguard.c */
 			sbx_sleep_tick(&j->nt, j->pid, now,
 				       &next); /* sleep.c */
 			active++;
-			job_watches(&w, j);
-			sink_watches(&w, j, &next);
+			job_watches(w, j);
+			sink_watches(w, j, &next);
 		}
 		if (any && ended > 0)
 			return;
-		if (!inspect_watch(&w, now, &next) && typing > 0) {
+		if (!inspect_watch(w, now, &next) && typing > 0) {
 			/* nothing in flight: the worker lost meanwhile */
 			sbx_inspect_service(now);
 			continue;
@@ -327,14 +327,47 @@ void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
 			continue;
 		}
 		struct timespec ts;
-		if (ppoll(w.pfd, w.np, poll_timeout(next, now, &ts), NULL) <
+		if (ppoll(w->pfd, w->np, poll_timeout(next, now, &ts), NULL) <
 		    0) {
 			if (errno == EINTR)
 				continue;
 			return;
 		}
-		for (size_t k = 0; k < w.np; k++)
-			if (w.pfd[k].revents)
-				on_ready(&w, k, jobs, n, stopfd);
+		for (size_t k = 0; k < w->np; k++)
+			if (w->pfd[k].revents)
+				on_ready(w, k, jobs, n, stopfd);
 	}
+}
+
+/* The watch set of one wait: from the heap, not the stack, where its 64
+ * KiB would put every call the loop makes as far below: each page of the
+ * stack a box's clone shares is write-protected in this process, which
+ * then takes a fault at its next write there (about 25 a box, where a
+ * batch's loop runs); the heap is kept out of the clone (start.c
+ * heap_fork).  Kept for the next wait; on the stack when there is no
+ * memory for it. */
+static struct watch_set *kept_watches;
+
+static __attribute__((noinline)) void
+jobs_wait_on_stack(struct sbx_job **jobs, size_t n, int stopfd, int any)
+{
+	struct watch_set w;
+	jobs_wait(&w, jobs, n, stopfd, any);
+}
+
+void sbx_jobs_wait(struct sbx_job **jobs, size_t n, int stopfd, int any)
+{
+	struct watch_set *w = kept_watches;
+	kept_watches = NULL; /* a wait inside this one takes its own */
+	if (!w)
+		w = malloc(sizeof *w);
+	if (!w) {
+		jobs_wait_on_stack(jobs, n, stopfd, any);
+		return;
+	}
+	jobs_wait(w, jobs, n, stopfd, any);
+	if (kept_watches)
+		free(w);
+	else
+		kept_watches = w;
 }

@@ -9,6 +9,8 @@
 
 #include "fileio.h"
 
+#define RELAY_READ 65536 /* read from a stream at once */
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +62,29 @@ static void keep_head(struct sbx_job *j, int s, const char *d, size_t n)
 }
 
 /* Reads what is available on stream s; past the cap, kills the box. */
+static void read_out(struct sbx_job *j, int s, char *tmp, size_t size);
+
+/* The read buffer, kept on the heap (64 KiB): on the stack, every call
+ * below it would run as far down, on pages the boxes' clones
+ * write-protect in this process (loop.c kept_watches); 4 KiB of the stack
+ * when there is no memory for it. */
 void sbx_read_out(struct sbx_job *j, int s)
 {
-	char tmp[65536];
+	static char *kept;
+	if (!kept)
+		kept = malloc(RELAY_READ);
+	if (kept) {
+		read_out(j, s, kept, RELAY_READ);
+	} else {
+		char small[4096];
+		read_out(j, s, small, sizeof small);
+	}
+}
+
+static void read_out(struct sbx_job *j, int s, char *tmp, size_t size)
+{
 	for (;;) {
-		ssize_t n = read(j->out[s], tmp, sizeof tmp);
+		ssize_t n = read(j->out[s], tmp, size);
 		size_t keep;
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -53,6 +53,22 @@ struct walk {
 	char buf[8192];
 };
 
+/* The walk of one sample, kept on the heap for the next (40 KiB): on the
+ * stack, every call below it would run as far down, on pages the boxes'
+ * clones write-protect in this process (loop.c kept_watches).  NULL when
+ * there is no memory for it. */
+static struct walk *walk_mem(void)
+{
+	static struct walk *kept;
+	if (!kept)
+		kept = malloc(sizeof *kept);
+	if (kept) {
+		kept->n = 0;
+		kept->truncated = 0;
+	}
+	return kept;
+}
+
 static void push(struct walk *w, pid_t pid, pid_t parent)
 {
 	if (w->n == SBX_SAMPLE_MAX) {
@@ -368,19 +384,19 @@ int sbx_sample(pid_t init, int skip_init_memory, struct sbx_cpu_track *cpu,
 	       struct sbx_sample *out)
 {
 	static long hz;
-	struct walk w;
+	struct walk *w = walk_mem();
 	uint64_t live = 0;
 	memset(out, 0, sizeof *out);
 	if (init <= 0)
 		return -EINVAL;
-	w.n = 0;
-	w.truncated = 0;
+	if (!w)
+		return -ENOMEM;
 	if (cpu)
 		cpu->gen++;
-	push(&w, init, 0);
-	for (size_t i = 0; i < w.n; i++) {
+	push(w, init, 0);
+	for (size_t i = 0; i < w->n; i++) {
 		long threads =
-		    sample_one(&w, w.pid[i], w.parent[i],
+		    sample_one(w, w->pid[i], w->parent[i],
 			       !(i == 0 && skip_init_memory), cpu, &live, out);
 		if (threads == 0) {
 			if (i == 0)
@@ -388,13 +404,13 @@ int sbx_sample(pid_t init, int skip_init_memory, struct sbx_cpu_track *cpu,
 			continue;
 		}
 		if (threads == 1)
-			children_of(&w, w.pid[i], w.pid[i]);
+			children_of(w, w->pid[i], w->pid[i]);
 		else
-			children_of_threads(&w, w.pid[i]);
+			children_of_threads(w, w->pid[i]);
 	}
-	out->truncated = w.truncated;
+	out->truncated = w->truncated;
 	if (cpu) {
-		uint64_t per_task = track_sweep(cpu, &w);
+		uint64_t per_task = track_sweep(cpu, w);
 		if (live > cpu->best)
 			cpu->best = live;
 		if (per_task > cpu->best)
@@ -424,19 +440,19 @@ int sbx_sample_cgroup_cpu(int cgfd, double *secs)
 
 int sbx_sample_cgroup(int cgfd, pid_t skip_memory_of, struct sbx_sample *out)
 {
-	struct walk w;
+	struct walk *w = walk_mem();
 	int fd;
 	memset(out, 0, sizeof *out);
+	if (!w)
+		return -ENOMEM;
 	fd = openat(cgfd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	w.n = 0;
-	w.truncated = 0;
-	read_pids(&w, fd, 0);
+	read_pids(w, fd, 0);
 	close(fd);
-	for (size_t i = 0; i < w.n; i++)
-		sample_one(&w, w.pid[i], 0, w.pid[i] != skip_memory_of, NULL,
+	for (size_t i = 0; i < w->n; i++)
+		sample_one(w, w->pid[i], 0, w->pid[i] != skip_memory_of, NULL,
 			   NULL, out);
-	out->truncated = w.truncated;
+	out->truncated = w->truncated;
 	return 0;
 }
