@@ -6,6 +6,7 @@
 -- Thin: the options (sbx.options), then sbx.batch's set-up, runs, lines
 -- and summary; this file prints.
 local sbx = require "sbx"
+local core = require "sbx.core"
 local batch = require "sbx.batch"
 local verdict = require "sbx.verdict"
 local cli = require "sbx.cli"
@@ -179,10 +180,18 @@ end
 
 local function run_spread(o, todo, argv, rules, s)
 	-- with YARA rules, a worker a box (sbx.batch.run scans after each box)
-	local count = rules.yara and o.jobs or math.min(o.jobs, (batch.cores()))
+	local cores, affinity = batch.cores()
+	local count = rules.yara and o.jobs or math.min(o.jobs, cores)
 	local each = (o.jobs + count - 1) // count
-	local args = { "batch.lua", spread.FLAG, tostring(each) }
-	for _, a in ipairs(options_only(argv)) do args[#args + 1] = a end
+	-- a worker for each CPU sbxlua may run on: each kept on its own
+	-- (`EACH:SLOT`; sbx.core.pin_cpu), its boxes' programs on them all
+	local pin = count == affinity
+	local given = options_only(argv)
+	local function args(slot)
+		local a = { "batch.lua", spread.FLAG, pin and ("%d:%d"):format(each, slot) or tostring(each) }
+		for _, x in ipairs(given) do a[#a + 1] = x end
+		return a
+	end
 	return spread.run { items = todo, args = args, count = count, ahead = each + 1,
 		each = s.each, arrived = s.arrived,
 		lost = function(item, why) return batch.lost(item, why, rules) end }
@@ -193,8 +202,12 @@ end
 -- and box options made once, its own pages written.
 local function serve(jobs, argv)
 	local o = parse(argv)
-	o.jobs = math.tointeger(tonumber(jobs))
+	local n, slot = tostring(jobs):match("^(%d+):(%d+)$")
+	o.jobs = math.tointeger(tonumber(n or jobs))
 	if not o.jobs or o.jobs < 1 or o.jobs > batch.max_jobs then refuse("%s: 1 to %d boxes", spread.FLAG, batch.max_jobs) end
+	-- kept on one CPU, where the parent gave each worker its own: a
+	-- refusal leaves it where the kernel puts it (nothing is lost)
+	if slot then core.pin_cpu(math.tointeger(tonumber(slot)) % 1024) end
 	local base, rules = batch.setup(o)
 	if not base then cli.fail(rules) end
 	-- the samples' YARA matches come with their items (the parent scanned

@@ -96,6 +96,55 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 		end
 	end)
 
+	it("a worker per CPU: each kept on its own, its boxes' programs on every CPU", function()
+		local n, affinity = core.cpus()
+		if n ~= affinity or n < 2 then
+			-- a cgroup quota below the affinity's count: no worker is kept
+			return pending(("%d of %d CPUs usable: the workers are not kept on one each"):format(n, affinity))
+		end
+		-- each program: the CPUs it may run on, as its exit status, after
+		-- long enough for the host to look at it
+		os.execute("mkdir " .. S.q(dir .. "/progs"))
+		for i = 1, 2 * n do
+			write(("%s/progs/p%02d.sh"):format(dir, i), ("#!/bin/sh\n# %d\nc=$(nproc)\nsleep 0.4\nexit $c\n"):format(i), "755")
+		end
+		local o = dir .. "/out.jsonl"
+		local pid, wait = start(("-j %d --progress never --sleep-skip 0 --output %s %s")
+			:format(n, S.q(o), S.q(dir .. "/progs")), dir .. "/err")
+		local function cpus(p)
+			return (S.read(("/proc/%d/status"):format(p)) or ""):match("Cpus_allowed_list:%s*(%S+)")
+		end
+		local all = cpus(pid)
+		local kept, boxes = {}, 0
+		for _, w in ipairs(workers(pid, n)) do
+			-- once its box runs (the worker keeps itself on its CPU
+			-- before its first box): its box's init and the command under
+			-- it on every CPU, the worker on one
+			for _ = 1, 200 do
+				local inits = children(w)
+				if #inits > 0 and #children(inits[1]) > 0 then
+					assert.are.equal(all, cpus(inits[1]))
+					assert.are.equal(all, cpus(children(inits[1])[1]))
+					boxes = boxes + 1
+					break
+				end
+				os.execute("sleep 0.02")
+			end
+			local c = cpus(w)
+			assert.truthy(c and c:match("^%d+$"), "worker on " .. tostring(c))
+			assert.is_nil(kept[c], "two workers on CPU " .. c)
+			kept[c] = true
+		end
+		assert.are.equal("0", wait(), S.read(dir .. "/err"))
+		assert.is_true(boxes > 0, "no box seen while it ran")
+		-- the kernel's view inside each box: nproc counts every CPU
+		local lines = S.lines(S.read(o) or "")
+		assert.are.equal(2 * n, #lines)
+		for _, l in ipairs(lines) do
+			assert.are.equal(affinity, cjson.decode(l).exit_code, l)
+		end
+	end)
+
 	it("-j 4: a worker per core (at most 4), the boxes shared among them", function()
 		sleepers(6, "0.3")
 		local o = dir .. "/out.jsonl"

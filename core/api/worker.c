@@ -21,6 +21,8 @@
  */
 #include "sbx.h"
 
+#include "affinity.h"
+
 #include "compat.h"
 
 #include <errno.h>
@@ -112,6 +114,22 @@ static int l_cpus(lua_State *L)
 	else
 		lua_pushnil(L);
 	return 3;
+}
+
+/** core.pin_cpu(k) -> the CPU this process is kept on from now: the k-th
+ * (from 0, modulo their count) of those it may run on; its boxes' command
+ * processes get them all back (affinity.c).  nil, msg, errno when the
+ * kernel refuses. */
+static int l_pin_cpu(lua_State *L)
+{
+	lua_Integer k = luaL_checkinteger(L, 1);
+	int cpu;
+	luaL_argcheck(L, k >= 0 && k < 1024, 1, "a CPU index from 0 to 1023");
+	cpu = sbx_pin_to((int)k);
+	if (cpu < 0)
+		return sbx_fail(L, "sched_setaffinity", "this process", -cpu);
+	lua_pushinteger(L, cpu);
+	return 1;
 }
 
 /* ---- a worker ---- */
@@ -430,6 +448,7 @@ static const luaL_Reg methods[] = {
 
 static const luaL_Reg funcs[] = {
     {"cpus", l_cpus},
+    {"pin_cpu", l_pin_cpu},
     {"worker", l_worker},
     {"worker_read", l_worker_read},
     {"hold_stops", l_hold_stops},

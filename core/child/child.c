@@ -27,6 +27,8 @@
  */
 #include "child.h"
 
+#include "affinity.h"
+
 #include "compat.h"
 #include "fileio.h"
 #include "plan.h"
@@ -512,10 +514,20 @@ static int run_step(void *p)
  * before PDEATHSIG, limits before the fork, DUMPABLE off before it.  Each
  * is a checked call or few; read top to bottom it is the list to review
  * against the async-signal-safe calls.  A stage that fails dies. */
+/* Every CPU the supervisor may use, where it was kept on one (a batch's
+ * worker, affinity.c): the command's processes, and init as they see it in
+ * /proc/1/status, run as a program on the host does.  A set that cannot be
+ * given back (a cpuset narrowed since) leaves init where it is. */
+static void all_cpus(const struct sbx_plan *p)
+{
+	(void)p;
+	(void)sbx_box_affinity();
+}
+
 static void (*const init_stages[])(const struct sbx_plan *) = {
     init_begin, wait_go,	   unshare_net, make_time,
     take_ids,	tie_to_supervisor, set_kernel,	sbx_make_tree,
-    make_net,	send_box,	   seal_init,
+    make_net,	send_box,	   seal_init,	all_cpus,
 };
 
 _Noreturn void sbx_child_main(const struct sbx_plan *p)

@@ -89,7 +89,11 @@ Spread.__index = Spread
 
 -- starts one more worker; false when none could be started
 function Spread:spawn()
-	local w, msg = core.worker(self.args)
+	local args = self.args
+	-- the worker's slot: the first worker's 0, and so on, a worker
+	-- started again after one died taking the next in turn
+	if type(args) == "function" then args = args(self.spawned % self.count) end
+	local w, msg = core.worker(args)
 	if not w then
 		self.why = "no worker could be started: " .. tostring(msg)
 		return false
@@ -280,14 +284,16 @@ function Spread:loop()
 end
 
 --- Runs the items over `count` workers.
--- @tparam table s `{ items =, args = (the worker's arguments), count =,
+-- @tparam table s `{ items =, args = (the worker's arguments, or a
+--  function of the worker's slot, 0 to count - 1, that gives them), count =,
 --  ahead = (items sent ahead to each), each = function(rec, line) (in the
 --  items' order; line is the worker's JSON text, nil for a record made
 --  here), arrived = function(rec) (as each answer comes in; nil for an
 --  item stopped), lost = function(item, why) (a record) }`
 -- @return the signal that stopped the batch (`{ signal =, signame = }`), or nil
 function M.run(s)
-	if type(s) ~= "table" or type(s.items) ~= "table" or type(s.args) ~= "table"
+	if type(s) ~= "table" or type(s.items) ~= "table"
+		or (type(s.args) ~= "table" and type(s.args) ~= "function")
 		or math.type(s.count) ~= "integer" or s.count < 1 or s.count > 64 then
 		error("bad argument #1 to 'run' (items, args, count 1..64 expected)", 2)
 	end
