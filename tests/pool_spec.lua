@@ -44,6 +44,52 @@ describe("sbx.pool [" .. S.priv .. "]", function()
 		assert.are.same({ 3, "exit", 3 }, { t, r.outcome, r.code })
 	end)
 
+	it("each box's init maps its own plan alone, its program none", function()
+		-- the plans' mappings are shared with this process (plancopy.c):
+		-- each must reach the one init that reads it, no other box
+		local p <close> = sbx.pool()
+		local marks = {}
+		for i = 1, 3 do
+			local spec, marker = marked_sleep()
+			assert(p:start(spec))
+			marks[i] = marker
+		end
+		-- the shared anonymous mappings of a process, by inode; nil when
+		-- its maps cannot be read (a non-dumpable init, to a caller
+		-- without CAP_SYS_PTRACE over this process's namespace)
+		local function shared(pid)
+			local maps = S.read(("/proc/%s/maps"):format(pid))
+			if not maps or maps == "" then return nil end
+			local t = {}
+			for ino in maps:gmatch("%x+%-%x+ rw%-s %x+ %S+ (%d+)%s+/dev/zero %(deleted%)") do t[#t + 1] = ino end
+			return t
+		end
+		local seen, checked = {}, 0
+		for _, marker in ipairs(marks) do
+			local pid
+			repeat
+				pid = holding(marker)[1]
+				if not pid then S.sh("sleep 0.02") end
+			until pid
+			-- the program (after its execve): no mapping of sbxlua's
+			assert.are.same({}, shared(pid))
+			local init = (S.read(("/proc/%s/status"):format(pid)) or ""):match("PPid:%s*(%d+)")
+			local own = shared(init)
+			if own then
+				assert.are.equal(1, #own, "init " .. init .. " maps " .. #own .. " plans")
+				assert.is_nil(seen[own[1]], "two inits share a plan")
+				seen[own[1]] = true
+				checked = checked + 1
+			end
+		end
+		-- as root the inits' maps are read (not as the unprivileged
+		-- caller: init is not dumpable, and this process holds no
+		-- CAP_SYS_PTRACE); the programs' are, either way
+		if S.euid() == 0 then assert.are.equal(3, checked) end
+		p:close()
+		for _, marker in ipairs(marks) do assert.are.same({}, holding(marker)) end
+	end)
+
 	it("starts the next box while another still runs", function()
 		local p <close> = sbx.pool()
 		local slow, marker = marked_sleep()

@@ -16,6 +16,7 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -154,35 +155,104 @@ static void put_plan(struct arena *a, const struct sbx_plan *p,
 	d->trees = trees;
 }
 
-/* The mapping, kept from one box to the next and grown when a plan
- * needs more: a clone has its own copy of its pages, so the next plan may
- * be written over the last at once (where a box still lives, its pages
- * are copied on the write); mapping and unmapping it each box cost more
- * than the copy (the unmap's TLB shootdown above all). */
-static void *kept;
-static size_t kept_len;
+/*
+ * The mappings, one a live box: each shared (MAP_SHARED), so that the
+ * clone write-protects none of its pages in this process, which then
+ * writes the next plan into another without a fault (a private mapping
+ * reused took one a page a box, twenty for an analysis box's 80 KiB: the
+ * stand-in program's bytes are most of it).  Each is MADV_DONTFORK but
+ * for the one clone that reads it (sbx_plan_fork): no other box, and no
+ * other process this one forks, maps it.  A box's mapping is taken again
+ * only once its init is reaped (sbx_plan_release), every process of the
+ * box gone: nothing but this process maps it then.
+ */
+struct slot {
+	char *map;
+	size_t len;
+	int busy;
+};
+static struct slot *slots;
+static size_t nslots;
 
-struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p)
+/* A free slot of at least len bytes (a free one grown, or a new one):
+ * its index, or -1 (errno). */
+static int take_slot(size_t len)
+{
+	size_t i, pick = nslots;
+	for (i = 0; i < nslots; i++) {
+		if (slots[i].busy)
+			continue;
+		if (slots[i].len >= len) {
+			slots[i].busy = 1;
+			return (int)i;
+		}
+		if (pick == nslots)
+			pick = i;
+	}
+	if (pick == nslots) {
+		struct slot *n = realloc(slots, (nslots + 1) * sizeof *n);
+		if (!n)
+			return -1;
+		slots = n;
+		slots[nslots] = (struct slot){NULL, 0, 0};
+		pick = nslots++;
+	}
+	size_t l = (len + 0xffff) & ~(size_t)0xffff;
+	void *m = mmap(NULL, l, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	if (madvise(m, l, MADV_DONTFORK) != 0) {
+		int e = errno;
+		munmap(m, l);
+		errno = e;
+		return -1;
+	}
+	if (slots[pick].map)
+		munmap(slots[pick].map, slots[pick].len);
+	slots[pick] = (struct slot){m, l, 1};
+	return (int)pick;
+}
+
+struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p, int *slot)
 {
 	struct arena a = {NULL, 0};
 	struct sbx_plan *d;
+	int i;
 
 	put(&a, p, sizeof *p);
 	put_plan(&a, p, NULL);
-	if (a.off > kept_len) {
-		size_t len = (a.off + 0xffff) & ~(size_t)0xffff;
-		void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED)
-			return NULL;
-		if (kept)
-			munmap(kept, kept_len);
-		kept = m;
-		kept_len = len;
-	}
-	a.base = kept;
+	if ((i = take_slot(a.off)) < 0)
+		return NULL;
+	*slot = i;
+	a.base = slots[i].map;
 	a.off = 0;
 	d = put(&a, p, sizeof *p);
 	put_plan(&a, p, d);
 	return d;
+}
+
+int sbx_plan_fork(int slot, int inherit)
+{
+	struct slot *s;
+	if (slot < 0 || (size_t)slot >= nslots || !slots[slot].map)
+		return 0;
+	s = &slots[slot];
+	if (madvise(s->map, s->len, inherit ? MADV_DOFORK : MADV_DONTFORK) == 0)
+		return 0;
+	if (!inherit) {
+		/* left inheritable, it is this process's no more: the box
+		 * keeps its own reference, the slot maps anew when taken */
+		munmap(s->map, s->len);
+		s->map = NULL;
+		s->len = 0;
+	}
+	return -1;
+}
+
+void sbx_plan_release(int *slot)
+{
+	if (*slot >= 0 && (size_t)*slot < nslots)
+		slots[*slot].busy = 0;
+	*slot = -1;
 }

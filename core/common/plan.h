@@ -303,10 +303,16 @@ struct sbx_outlived_msg {
 SBX_LOCAL void sbx_gate_point(struct sock_filter *f, const char *path);
 /* spec.c: sets the gate's mmap length (plan's gate_mmap; 0: none). */
 SBX_LOCAL void sbx_gate_mmap(struct sock_filter *f, uint64_t len);
-/* plancopy.c: p and all it points to in one mapping of their own (the
- * clone's copy: the Lua heap is not copied into it), kept for the next
- * plan.  NULL when it cannot be mapped (errno). */
-SBX_LOCAL struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p);
+/* plancopy.c: p and all it points to in one shared mapping of its own
+ * (the clone's copy: the Lua heap is not copied into it), the slot *slot
+ * (busy until sbx_plan_release).  NULL when it cannot be mapped (errno). */
+SBX_LOCAL struct sbx_plan *sbx_plan_copy(const struct sbx_plan *p, int *slot);
+/* plancopy.c: slot's mapping inherited by the next fork (inherit 1, just
+ * before the box's clone) or by none (0, right after).  0, or -1 (errno). */
+SBX_LOCAL int sbx_plan_fork(int slot, int inherit);
+/* plancopy.c: slot free again, once the box that read it is reaped (all
+ * its processes gone); *slot set to -1. */
+SBX_LOCAL void sbx_plan_release(int *slot);
 /* child.c: entered in the cloned child; never returns. */
 SBX_LOCAL _Noreturn void sbx_child_main(const struct sbx_plan *p);
 /* reap.c: init's reap loop once the command is forked; exits. */

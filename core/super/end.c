@@ -252,6 +252,8 @@ static void reap_init(struct sbx_job *j)
 	while (syscall(SYS_waitid, P_PIDFD, j->pidfd, &si, WEXITED, &ru) < 0 &&
 	       errno == EINTR)
 		;
+	/* every process of the box is gone: its plan's mapping is free */
+	sbx_plan_release(&j->plan_slot);
 	j->init_status = si.si_status;
 	j->init_signal = si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED
 			     ? si.si_status
@@ -378,6 +380,7 @@ void sbx_job_release(struct sbx_job *j)
 		       errno == EINTR)
 			;
 	}
+	sbx_plan_release(&j->plan_slot);
 	close_channels(j);
 	sbx_close_fd(&j->io.in_fd);
 	sbx_close_fd(&j->cmd_pidfd);

@@ -87,6 +87,8 @@ struct sbx_job {
 	struct sbx_io io;
 	pid_t pid;
 	int pidfd, ctl, in, out[2];
+	int plan_slot; /* the plan's mapping (plancopy.c) until init is reaped
+			*/
 	size_t in_off;
 	char *buf[2];
 	size_t len[2], size[2], total[2];

@@ -38,6 +38,7 @@ void sbx_job_init(struct sbx_job *j)
 	memset(j, 0, sizeof *j);
 	j->pid = -1;
 	j->pidfd = j->ctl = j->in = j->out[0] = j->out[1] = -1;
+	j->plan_slot = -1;
 	j->cmd_pidfd = j->exec_fd = -1;
 	j->io.in_fd = -1;
 	sbx_notify_init(&j->nt);
@@ -484,9 +485,15 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	}
 	ca.pidfd = (uint64_t)(uintptr_t)&j->pidfd;
 	ca.exit_signal = SIGCHLD;
-	/* the plan the box reads, out of the Lua heap (plancopy.c) */
-	if (!(kp = sbx_plan_copy(cp)))
+	/* the plan the box reads, out of the Lua heap, in a mapping of its
+	 * own that this clone alone inherits (plancopy.c) */
+	if (!(kp = sbx_plan_copy(cp, &j->plan_slot)))
 		return -errno;
+	if (sbx_plan_fork(j->plan_slot, 1) != 0) {
+		r = -errno;
+		sbx_plan_release(&j->plan_slot);
+		return r;
+	}
 	sbx_stamp(SBX_T_CLONE);
 	heap_fork(MADV_DONTFORK);
 	if (own_id)
@@ -496,6 +503,9 @@ static long clone_box(struct sbx_job *j, const struct sbx_plan *p,
 	if (r == 0)
 		sbx_child_main(kp); /* the box: never returns */
 	heap_fork(MADV_DOFORK);
+	sbx_plan_fork(j->plan_slot, 0);
+	if (r < 0)
+		sbx_plan_release(&j->plan_slot);
 	sbx_stamp(SBX_T_CLONED);
 	*in_cgroup = (ca.flags & CLONE_INTO_CGROUP) != 0;
 	return r;
