@@ -36,6 +36,7 @@
  */
 #include "capture.h"
 #include "fdpass.h"
+#include "kept.h"
 
 #include "compat.h"
 #include "digest.h"
@@ -54,7 +55,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define WALK_BUF 4096 /* a directory's entries read at once */
+#define WALK_BUF 4096	/* a directory's entries read at once */
+#define KEEP_READ 65536 /* a kept file read at once */
+#define FILE_READ                                                              \
+	(65536 + CAP_MARKER_MAX) /* a file read at once, and the               \
+				  * end of the last read */
 /* ---- the walk ---- */
 
 static char *xstrdup(const char *s)
@@ -298,11 +303,15 @@ static void keep_changed(const struct sbx_capture *c, struct sbx_capres *r,
 			 struct sbx_capfile *f, int fd, const struct stat *fs,
 			 const char *rel)
 {
-	static char buf[65536];
-	char sum[SBX_SHA256_HEX];
+	static void *kept;
+	char *buf = sbx_kept(&kept, KEEP_READ), sum[SBX_SHA256_HEX];
 	struct sbx_sha256 h;
 	struct copy cp;
 	ssize_t n;
+	if (!buf) {
+		f->keep_err = ENOMEM;
+		return;
+	}
 	if (fs->st_size > c->max_read - r->read) {
 		r->hit_read = 1;
 		f->keep_err = EFBIG;
@@ -320,7 +329,7 @@ static void keep_changed(const struct sbx_capture *c, struct sbx_capres *r,
 	}
 	r->read += fs->st_size;
 	sbx_sha256_init(&h);
-	while (cp.out >= 0 && (n = read(fd, buf, sizeof buf)) != 0) {
+	while (cp.out >= 0 && (n = read(fd, buf, KEEP_READ)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -441,7 +450,8 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 		      struct sbx_capfile *f, int dir, const char *name,
 		      const struct stat *st, const char *rel)
 {
-	static char buf[65536 + CAP_MARKER_MAX];
+	static void *kept;
+	char *buf = sbx_kept(&kept, FILE_READ);
 	size_t carry = 0, total = 0;
 	struct copy cp;
 	struct sbx_hashes h;
@@ -451,6 +461,10 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	size_t head_len = 0;
 	int want = (!placed || placed->sha256) && want_type(c, r);
 	int fd;
+	if (!buf) {
+		f->err = ENOMEM;
+		return;
+	}
 	if (st->st_size > c->max_read - r->read) {
 		r->hit_read = 1;
 		f->err = EFBIG;
@@ -461,7 +475,7 @@ static void read_file(const struct sbx_capture *c, struct sbx_capres *r,
 	copy_open(c, r, f, &fs, rel, &cp);
 	sbx_hashes_init(&h);
 	for (;;) {
-		ssize_t n = read(fd, buf + carry, sizeof buf - carry);
+		ssize_t n = read(fd, buf + carry, FILE_READ - carry);
 		size_t have;
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -693,8 +707,11 @@ void sbx_capture_run(struct sbx_capstate *cs)
 {
 	const struct sbx_capture *c = cs->spec;
 	struct sbx_capres *r = cs->files;
-	static char path[8192 + 256];
-	if (!c || !r || r->done) {
+	static void *kept;
+	char *path = sbx_kept(&kept, 8192 + 256);
+	if (!c || !r || r->done || !path) {
+		if (r && !path)
+			r->partial = 1;
 		close_places(cs);
 		return;
 	}

@@ -6,6 +6,7 @@
  * checked from outside after its execve), and the descriptors init hands
  * over (meters, written places, the sink, the explain channel's pidfd).
  */
+#include "kept.h"
 #include "super.h"
 
 #include "fileio.h"
@@ -20,6 +21,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#define STATUS_MAX 16384 /* the command's /proc status read */
 
 /*
  * Keeps the probe datagram's text and the descriptors that came with it
@@ -120,7 +123,9 @@ static size_t merge_status(const struct sbx_job *j, char *out,
  */
 void sbx_probe_exec(struct sbx_job *j)
 {
-	static char status[16384], merged[16384 + sizeof j->box_ids];
+	static void *kept_status, *kept_merged;
+	char *status = sbx_kept(&kept_status, STATUS_MAX),
+	     *merged = sbx_kept(&kept_merged, STATUS_MAX + sizeof j->box_ids);
 	char *np;
 	size_t n = 0;
 	pid_t pid;
@@ -135,7 +140,8 @@ void sbx_probe_exec(struct sbx_job *j)
 	dfd = sbx_pidfd_proc(j->cmd_pidfd, pid); /* pidfd.h */
 	if (dfd < 0)
 		goto out;
-	if (sbx_read_at(dfd, "status", O_NOFOLLOW, status, sizeof status) > 0)
+	if (status && merged &&
+	    sbx_read_at(dfd, "status", O_NOFOLLOW, status, STATUS_MAX) > 0)
 		n = merge_status(j, merged, status);
 	close(dfd);
 	if (n == 0 || !(np = malloc(n + j->probe_len)))

@@ -30,6 +30,7 @@
  * (readlink of /proc/<pid>/cwd and fd links) are never followed.
  */
 #include "notify.h"
+#include "kept.h"
 
 #include "compat.h"
 #include "digest.h"
@@ -499,7 +500,8 @@ static size_t fd_path(pid_t pid, uint64_t fd, char *out, size_t size)
  * readable). */
 static int read_arg(pid_t pid, uint64_t addr, int i, struct sbx_event *e)
 {
-	static char s[ARG_MAX_LEN + 1]; /* the supervisor runs one thread */
+	static void *kept; /* the supervisor runs one thread */
+	char *s = sbx_kept(&kept, ARG_MAX_LEN + 1);
 	size_t left = sizeof e->argv - e->argv_len;
 	uint64_t p;
 	long l;
@@ -507,7 +509,9 @@ static int read_arg(pid_t pid, uint64_t addr, int i, struct sbx_event *e)
 		return -1;
 	if (p == 0)
 		return 0;
-	l = read_long(pid, p, s, sizeof s);
+	if (!s)
+		return -1;
+	l = read_long(pid, p, s, ARG_MAX_LEN + 1);
 	if (l < 0)
 		return -1;
 	if ((size_t)l < left) {
