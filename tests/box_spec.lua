@@ -333,6 +333,18 @@ describe("box [" .. S.priv .. "]", function()
 		assert.are.equal("exit\nSigBlk:\t0000000000000000\nSigCgt:\t0000000000000000\nalive\n", out)
 	end)
 
+	it("a signal the caller ignores is at its default in the box, init's and the program's", function()
+		-- init resets what its status says is ignored or caught (SigIgn,
+		-- SigCgt), not each of the 62 signals: a caller under `trap ''`
+		local out = S.sh("sh -c " .. S.q("trap '' USR1 HUP WINCH; exec " .. S.bin .. " -e " .. S.q(
+			"local sbx = require 'sbx'; local r = sbx.run { root = {}, mounts = sbx.minimal_mounts(), "
+			.. "argv = { '/bin/sh', '-c', 'grep -E ^Sig[IC] /proc/1/status; grep ^SigIgn /proc/$$/status' } }; "
+			.. "io.write(r.outcome, '\\n', r.stdout)")))
+		assert.are.equal("exit\nSigIgn:\t0000000000000000\nSigCgt:\t0000000000000000\nSigIgn:\t0000000000000000\n", out)
+		-- the caller's own were ignored (the case is real)
+		assert.matches("SigIgn:\t0*[1-9a-f]", S.sh("sh -c " .. S.q("trap '' USR1 HUP WINCH; grep SigIgn /proc/self/status")))
+	end)
+
 	it("a SIGINT to sbxlua during sbx.run stops the box; the script gets `interrupted` and goes on", function()
 		local n = S.unique()
 		local script = "local sbx = require 'sbx'; local r = sbx.run { root = {}, "

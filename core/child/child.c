@@ -110,15 +110,65 @@ static int set_sysctls(const struct sbx_plan *p, int *index)
 	return r;
 }
 
+/* The hexadecimal mask after name (a line of /proc/self/status); -1 when
+ * there is none. */
+static int status_mask(const char *buf, const char *name,
+		       unsigned long long *mask)
+{
+	const char *p = strstr(buf, name);
+	int digits = 0;
+	if (!p)
+		return -1;
+	p += strlen(name);
+	while (*p == ' ' || *p == '\t')
+		p++;
+	*mask = 0;
+	for (;; p++, digits++) {
+		int v = *p >= '0' && *p <= '9'	 ? *p - '0'
+			: *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+						 : -1;
+		if (v < 0)
+			break;
+		*mask = *mask << 4 | (unsigned long long)v;
+	}
+	return digits > 0 && digits <= 16 ? 0 : -1;
+}
+
+/* The signals whose action is not the default (/proc/self/status SigIgn
+ * and SigCgt: ignored or caught); all of them when that cannot be read. */
+static unsigned long long changed_signals(void)
+{
+	char buf[4096];
+	unsigned long long ign, cgt;
+	if (sbx_read_at(AT_FDCWD, "/proc/self/status", 0, buf, sizeof buf) <=
+		0 ||
+	    status_mask(buf, "\nSigIgn:", &ign) < 0 ||
+	    status_mask(buf, "\nSigCgt:", &cgt) < 0)
+		return ~0ULL;
+	return ign | cgt;
+}
+
+/* Every signal's action back to the default (a handler of sbxlua's would
+ * run its code in init, an ignored one would stay ignored across the
+ * command's execve), none blocked: a call for each signal whose action is
+ * not the default already, not one for each of the 64.  The raw call, as
+ * the C library's refuses 32 and 33 (its own), which a caller may have
+ * left ignored all the same. */
 static void reset_signals(void)
 {
-	struct sigaction sa;
+	/* the kernel's struct sigaction: handler, flags, restorer, mask */
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		unsigned long long mask;
+	} dfl = {SIG_DFL, 0, NULL, 0};
 	sigset_t none;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			sigaction(s, &sa, NULL); /* EINVAL for 32, 33: fine */
+	unsigned long long set = changed_signals();
+	for (int s = 1; s <= 64; s++)
+		if (s != SIGKILL && s != SIGSTOP && (set >> (s - 1) & 1))
+			syscall(SYS_rt_sigaction, s, &dfl, NULL,
+				sizeof dfl.mask);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
