@@ -96,6 +96,19 @@ describe("JSON [" .. S.priv .. "]", function()
 			assert.are.equal('[null,"x"]', json.encode { print, "x" })
 		end)
 
+		it("writes a proxy (a frozen request) as pairs and indexing read it", function()
+			local pipeline = require "sbx.pipeline"
+			local f = pipeline.freeze { a = 1, b = { 1, 2 }, c = pipeline.freeze { 3, 4 } }
+			assert.are.equal('{"a":1,"b":[1,2],"c":[3,4]}', json.encode(f))
+			assert.are.equal('[[],{"x":{}}]', json.encode { pipeline.freeze {}, pipeline.freeze { x = json.object() } })
+			-- its own fields only, where it has no __pairs
+			assert.are.equal('{"z":1}', json.encode(setmetatable({ z = 1 }, { __index = { y = 2 } })))
+			-- a __pairs that fails is the caller's error, not a crash
+			local ok, msg = pcall(json.encode, setmetatable({}, { __pairs = function() error("no pairs", 0) end }))
+			assert.is_false(ok)
+			assert.are.equal("no pairs", msg)
+		end)
+
 		it("encodes a value nested 200,000 deep (a process chain), and refuses a cycle", function()
 			local t = {}
 			local c = t

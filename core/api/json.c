@@ -7,8 +7,9 @@
  * infinities as null; strings escaped as lua-cjson escapes them, less its
  * "\/".  A table whose keys are exactly 1..n (n >= 1) is an array, any other
  * non-empty table an object; the empty table is `[]` unless its metatable
- * is the object marker (`{}`).  Tables are read raw (no metamethod but the
- * marker's identity).
+ * is the object marker (`{}`).  A table is read raw, but one whose
+ * metatable has __pairs or __index (a proxy: sbx.pipeline.freeze's), which
+ * is read as `pairs` and indexing read it, into a plain copy.
  *
  * Iterative, not recursive: a value nested as deep as a hostile box can make
  * one (a process tree of 100,000 forks in a chain) is encoded within the
@@ -230,6 +231,66 @@ static struct key *sorted_keys(lua_State *L, int idx, lua_Integer *n)
 	return keys;
 }
 
+/* Whether the table at the top has a metatable of its own (not the
+ * object marker at mark) that makes Lua's pairs or indexing see other
+ * fields than it holds: a proxy (sbx.pipeline.freeze), read as `pairs`
+ * reads it. */
+static int is_proxy(lua_State *L, int mark)
+{
+	int proxy = 0;
+	if (!lua_getmetatable(L, -1))
+		return 0;
+	if (!lua_rawequal(L, -1, mark)) {
+		if (lua_getfield(L, -1, "__pairs") != LUA_TNIL)
+			proxy = 1;
+		lua_pop(L, 1);
+		if (lua_getfield(L, -1, "__index") != LUA_TNIL)
+			proxy = 1;
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	return proxy;
+}
+
+/* Replaces the proxy at the top with a plain table of what `pairs`
+ * gives of it (its __pairs, else its own fields), values as indexing
+ * reads them. */
+static void plain_copy(lua_State *L)
+{
+	int t = lua_gettop(L), copy = t + 1, it;
+	lua_newtable(L);
+	if (luaL_getmetafield(L, t, "__pairs") == LUA_TNIL) {
+		lua_pushnil(L);
+		while (lua_next(L, t) != 0) {
+			lua_pop(L, 1);
+			lua_pushvalue(L, -1);
+			lua_pushvalue(L, -1);
+			lua_gettable(L, t);
+			lua_rawset(L, copy);
+		}
+	} else {
+		lua_pushvalue(L, t);
+		lua_call(L, 1, 3); /* iterator, state, control */
+		it = copy + 1;
+		for (;;) {
+			lua_pushvalue(L, it);
+			lua_pushvalue(L, it + 1);
+			lua_pushvalue(L, it + 2);
+			lua_call(L, 2, 2); /* key, value */
+			if (lua_isnil(L, -2)) {
+				lua_pop(L, 2);
+				break;
+			}
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2);
+			lua_rawset(L, copy);
+			lua_replace(L, it + 2);
+		}
+		lua_settop(L, copy);
+	}
+	lua_replace(L, t);
+}
+
 /* one table being written: its slot on the stack (an object's keys'
  * table and array follow it), how far */
 struct frame {
@@ -265,6 +326,8 @@ static void open_value(lua_State *L, struct text *t, int mark,
 		if (!lua_checkstack(L, 8))
 			luaL_error(L, "sbx.json: a value nested too deep to "
 				      "encode");
+		if (is_proxy(L, mark))
+			plain_copy(L);
 		if (*depth == *cap) {
 			struct frame *nf = lua_newuserdatauv(
 			    L, (size_t)*cap * 2 * sizeof *nf, 0);

@@ -13,7 +13,8 @@
 -- encoder would need every producer's shape twice; a marker on every list
 -- would be forgotten on the one list that happens to be empty.  The text
 -- is made in C (core/api/json.c: strings escaped as lua-cjson escapes them,
--- tables read raw, nested as deep as the Lua stack allows).  The JSON
+-- a proxy table (`__pairs`, `__index`) read as `pairs` reads it, nested as
+-- deep as the Lua stack allows).  The JSON
 -- Schema files under docs/schema/ check the outputs' shapes against real
 -- runs (tests/json_spec.lua).
 -- @module sbx.json
