@@ -257,6 +257,28 @@ describe("sbx.spread [" .. S.priv .. "]", function()
 			assert.are.equal("1\n", out)
 		end)
 
+		it("pin_cpu: the k-th CPU of the set, modulo its count; a bad index refused", function()
+			-- in a process of its own (this one stays where it is)
+			local out = S.sh(S.bin .. [[ -e 'local c = require "sbx.core"; local cpu = c.pin_cpu(5); ]]
+				.. [[local s = io.open("/proc/self/status"):read("a"); ]]
+				.. [[print(cpu, s:match("Cpus_allowed_list:%s*(%S+)"))']])
+			local n = select(2, core.cpus())
+			local cpu, list = out:match("^(%d+)\t(%S+)\n$")
+			assert.truthy(cpu, out)
+			assert.are.equal(cpu, list)
+			if n == tonumber((S.sh("nproc --all"))) then
+				-- every CPU of the host in the set: the k-th is CPU k mod n
+				assert.are.equal(tostring(5 % n), cpu)
+			end
+			for _, bad in ipairs { -1, 1024, 1.5, "x", false } do
+				local ok, msg = pcall(core.pin_cpu, bad)
+				assert.is_false(ok)
+				assert.truthy(tostring(msg):find("bad argument #1 to '[%w.]*pin_cpu'"), msg)
+			end
+			assert.has_error(function() core.json_encode({}, "marker") end)
+			assert.has_error(function() core.json_encode() end)
+		end)
+
 		it("the progress line says -j when given", function()
 			assert.are.equal("batch: 3/10  1.5/s  ETA 5s  clean 2  (-j 2)",
 				require("sbx.batch").progress(3, 10, 2, { clean = 2 }, 2))
