@@ -165,6 +165,54 @@ describe("the network sink under a flood [" .. S.priv .. "]", function()
 		assert.are.equal("", lines_of(err, "sandbox: note: sink: "))
 	end)
 
+	it("records the connections still queued at the box's end, not only those accepted", function()
+		-- the sample connects while sbxlua is stopped (SIGSTOP): the
+		-- kernel completes each connection into the listener's queue,
+		-- which nothing accepts until the box has ended
+		local d, rm = S.tmpdir()
+		os.execute("chmod -R a+rwX " .. S.q(d))
+		local n, mark = 12, "q" .. S.unique()
+		local prefix = d .. "/run"
+		S.start_run(prefix, "--net", "sink", "--rw", d .. ":/work", "--json", d .. "/r.json", "python3", "-c", ([[
+import os, socket, time
+open('/work/ready', 'w').close()
+while not os.path.exists('/work/go'):
+    time.sleep(0.01)
+held = [socket.create_connection(('10.0.0.1', 80), timeout=10) for i in range(%d)]
+open('/work/done', 'w').close()
+# %s
+]]):format(n, mark))
+		assert.is_true(S.wait_for(d .. "/ready", prefix .. ".status"), S.read(prefix .. ".err"))
+		local pid
+		for _, p in ipairs(S.holding(mark)) do
+			if (S.read("/proc/" .. p .. "/cmdline") or ""):match("^[^%z]*sbxlua%z") then pid = p end
+		end
+		assert.truthy(pid, "sbxlua's pid")
+		os.execute("kill -STOP " .. pid)
+		S.write(d .. "/go", "")
+		local done = S.wait_for(d .. "/done", prefix .. ".status")
+		-- the sample gone (its connections queued, none accepted)
+		for _ = 1, 500 do
+			local box = false
+			for _, p in ipairs(S.holding(mark)) do
+				if p ~= pid then box = true end
+			end
+			if not box then break end
+			os.execute("sleep 0.01")
+		end
+		os.execute("kill -CONT " .. pid)
+		assert.is_true(done, S.read(prefix .. ".err"))
+		assert.is_true(S.wait_for(prefix .. ".status", prefix .. ".status"), "the run did not end")
+		local t = json_of(d .. "/r.json")
+		rm()
+		local to80 = 0
+		for _, c in ipairs(t.sink.traffic) do
+			if c.port == 80 then to80 = to80 + 1 end
+		end
+		assert.are.equal(n, to80)
+		assert.are.equal(0, t.sink.dropped)
+	end)
+
 	it("answers every HTTP request past the HTTP budget and counts the rest", function()
 		local n = sink.budget.http + 6
 		local out, err, t = flood("http", tostring(n), "get", "/last")

@@ -351,7 +351,7 @@ void sbx_job_finish(struct sbx_job *j)
 	close_channels(j);
 	sbx_close_fd(&j->nt.fd);
 	sbx_close_fd(&j->nt.pidfd);
-	sbx_sink_finish(&j->sink);
+	sbx_sink_finish(&j->sink, sbx_now());
 	j->done = 1;
 	/* the last process's end: init's word that none is left, else init's
 	 * own exit (j->end, when its pidfd said so) */

@@ -419,8 +419,9 @@ static struct sbx_sink_conn *free_conn(struct sbx_sink *s)
 	return old;
 }
 
-/* A new connection: its destination is the accepted socket's own name */
-static void accept_one(struct sbx_sink *s, int fd, double now)
+/* A new connection: its destination is the accepted socket's own name.
+ * 1 when one was taken from the listener's queue, 0 when none was. */
+static int accept_one(struct sbx_sink *s, int fd, double now)
 {
 	struct sockaddr_in a, peer;
 	socklen_t al = sizeof a, pl = sizeof peer;
@@ -429,13 +430,13 @@ static void accept_one(struct sbx_sink *s, int fd, double now)
 	int cfd = accept4(fd, (struct sockaddr *)&peer, &pl,
 			  SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0)
-		return;
+		return 0;
 	buf = malloc(SBX_SINK_CAP);
 	if (!buf || getsockname(cfd, (struct sockaddr *)&a, &al) < 0) {
 		s->dropped[SBX_SINK_K_TCP]++;
 		free(buf);
 		close(cfd);
-		return;
+		return 1;
 	}
 	c = free_conn(s);
 	memset(c, 0, sizeof *c);
@@ -447,6 +448,7 @@ static void accept_one(struct sbx_sink *s, int fd, double now)
 	c->saddr = ntohl(peer.sin_addr.s_addr);
 	c->sport = ntohs(peer.sin_port);
 	c->buf = buf;
+	return 1;
 }
 
 /* The Content-Length a request's headers (h, n bytes, from the request
@@ -538,7 +540,7 @@ void sbx_sink_ready(struct sbx_sink *s, int fd, double now)
 			if (s->udp[i])
 				datagram(s, fd, s->port[i]);
 			else
-				accept_one(s, fd, now);
+				(void)accept_one(s, fd, now);
 			return;
 		}
 	for (int i = 0; i < SBX_SINK_CONNS; i++)
@@ -562,7 +564,7 @@ static int by_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-void sbx_sink_finish(struct sbx_sink *s)
+void sbx_sink_finish(struct sbx_sink *s, double now)
 {
 	/* what came before the box's end: queued datagrams, then the
 	 * connections, each with what it had sent */
@@ -575,6 +577,14 @@ void sbx_sink_finish(struct sbx_sink *s)
 				datagram(s, s->fd[i], s->port[i]);
 		}
 	}
+	/* the connections still in a listener's queue: the kernel made them
+	 * while the loop took one a wake, and the box ended first; each is
+	 * taken and recorded as any (the oldest ended when all are open) */
+	for (int i = 0; i < s->nfd; i++)
+		for (int k = 0; !s->udp[i] && k < SBX_SINK_DRAIN &&
+				accept_one(s, s->fd[i], now);
+		     k++)
+			;
 	for (int i = 0; i < SBX_SINK_CONNS; i++)
 		if (s->conn[i].fd >= 0) {
 			conn_read(s, &s->conn[i]);

@@ -122,9 +122,10 @@ int sbx_sink_watches(const struct sbx_sink *s, int *fds, double *next);
 /* Acts on a ready descriptor fd, and on the deadlines passed at now. */
 void sbx_sink_ready(struct sbx_sink *s, int fd, double now);
 void sbx_sink_timers(struct sbx_sink *s, double now);
-/* Reads what is left, records every open connection, closes all; the
- * records are then in the order the sink saw them. */
-void sbx_sink_finish(struct sbx_sink *s);
+/* Reads what is left (the queued datagrams, the connections still in a
+ * listener's queue, taken at now), records every open connection, closes
+ * all; the records are then in the order the sink saw them. */
+void sbx_sink_finish(struct sbx_sink *s, double now);
 void sbx_sink_close(struct sbx_sink *s);
 
 #endif
