@@ -207,7 +207,8 @@ local function serve(jobs, argv)
 	if not o.jobs or o.jobs < 1 or o.jobs > batch.max_jobs then refuse("%s: 1 to %d boxes", spread.FLAG, batch.max_jobs) end
 	-- kept on one CPU, where the parent gave each worker its own: a
 	-- refusal leaves it where the kernel puts it (nothing is lost)
-	if slot then core.pin_cpu(math.tointeger(tonumber(slot)) % 1024) end
+	local k = math.tointeger(tonumber(slot))
+	if k then core.pin_cpu(k % 1024) end
 	local base, rules = batch.setup(o)
 	if not base then cli.fail(rules) end
 	-- the samples' YARA matches come with their items (the parent scanned
