@@ -5,6 +5,7 @@
  * filter, ttyfilter.c, when that is a terminal) or discarded; stdin written
  * from memory or relayed from a descriptor.
  */
+#include "kept.h"
 #include "super.h"
 
 #include "fileio.h"
@@ -64,17 +65,15 @@ static void keep_head(struct sbx_job *j, int s, const char *d, size_t n)
 /* Reads what is available on stream s; past the cap, kills the box. */
 static void read_out(struct sbx_job *j, int s, char *tmp, size_t size);
 
-/* The read buffer, kept on the heap (64 KiB): on the stack, every call
- * below it would run as far down, on pages the boxes' clones
- * write-protect in this process (loop.c kept_watches); 4 KiB of the stack
- * when there is no memory for it. */
+/* The read buffer, kept on the heap (64 KiB, kept.h): on the stack, every
+ * call below it would run as far down; 4 KiB of the stack when there is
+ * no memory for it. */
 void sbx_read_out(struct sbx_job *j, int s)
 {
-	static char *kept;
-	if (!kept)
-		kept = malloc(RELAY_READ);
-	if (kept) {
-		read_out(j, s, kept, RELAY_READ);
+	static void *kept;
+	char *buf = sbx_kept(&kept, RELAY_READ);
+	if (buf) {
+		read_out(j, s, buf, RELAY_READ);
 	} else {
 		char small[4096];
 		read_out(j, s, small, sizeof small);

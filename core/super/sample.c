@@ -37,6 +37,7 @@
  */
 #include "cgroup.h"
 #include "fileio.h"
+#include "kept.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,20 +54,18 @@ struct walk {
 	char buf[8192];
 };
 
-/* The walk of one sample, kept on the heap for the next (40 KiB): on the
- * stack, every call below it would run as far down, on pages the boxes'
- * clones write-protect in this process (loop.c kept_watches).  NULL when
+/* The walk of one sample, kept on the heap for the next (40 KiB, kept.h):
+ * on the stack, every call below it would run as far down.  NULL when
  * there is no memory for it. */
 static struct walk *walk_mem(void)
 {
-	static struct walk *kept;
-	if (!kept)
-		kept = malloc(sizeof *kept);
-	if (kept) {
-		kept->n = 0;
-		kept->truncated = 0;
+	static void *kept;
+	struct walk *w = sbx_kept(&kept, sizeof *w);
+	if (w) {
+		w->n = 0;
+		w->truncated = 0;
 	}
-	return kept;
+	return w;
 }
 
 static void push(struct walk *w, pid_t pid, pid_t parent)
