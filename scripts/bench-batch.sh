@@ -7,7 +7,10 @@
 # the standard box's tree and walls as far as bwrap has them; prints each
 # and the ratios (targets: -j 2 >= 1.5x the bwrap loop, -j 2 / -j 1 >= 0.9x
 # the two bwrap loops' own scaling), and per program the CPU of sbxlua
-# (its workers too) beside the box's own;
+# (its workers too) beside the box's own, and the whole machine's CPU
+# (/proc/stat: every process and the kernel's own threads, which tear
+# the namespaces down) beside the bwrap loop's: what bounds a rate on
+# this machine's cores;
 # then two bwrap loops side by side against one, and two loops of the
 # floor (scripts/bench-floor.c, the least kernel work a strict box needs,
 # hand-written) against one: how far the kernel's own work for such boxes
@@ -35,6 +38,10 @@ done
 ./sbxlua -e 'local p = require "sbx.profile"; io.write(p.compile(p.load("default")):export())' >"$tmp/default.bpf"
 
 now() { date +%s.%N; }
+# busy: the whole machine's busy CPU in seconds so far (user, nice,
+# system, irq, softirq; not idle, iowait or the hypervisor's steal)
+hz=$(getconf CLK_TCK)
+busy() { awk -v hz="$hz" '/^cpu /{ printf "%.2f", ($2 + $3 + $4 + $7 + $8) / hz }' /proc/stat; }
 rate() { echo "$1 $2 $3" | awk '{ printf "%.1f", $1 / ($3 - $2) }'; }
 
 # batch NAME ARGS...: a batch into $tmp/NAME.jsonl, the user+sys CPU of
@@ -45,14 +52,19 @@ batch() {
 	/usr/bin/time -f "%U %S" -o "$tmp/$name.time" ./sbxlua batch.lua -q "$@" --output "$tmp/$name.jsonl" "$tmp/progs"
 }
 ta=$(now)
+b_ta=$(busy)
 batch a1 -j 1
 tb=$(now)
+b_tb=$(busy)
 batch a2 -j 2
 t0=$(now)
+b_t0=$(busy)
 batch j1 --jail -j 1
 t1=$(now)
+b_t1=$(busy)
 batch j2 --jail -j 2
 t2=$(now)
+b_t2=$(busy)
 links="--symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64"
 # bwrap_loop K M: the programs whose number is K modulo M, one after the other
 bwrap_loop() {
@@ -69,11 +81,13 @@ bwrap_loop() {
 }
 bwrap_loop 0 1
 t3=$(now)
+b_t3=$(busy)
 # the same kernel work two at a time: how far this machine lets boxes scale
 bwrap_loop 0 2 &
 bwrap_loop 1 2
 wait
 t4=$(now)
+b_t4=$(busy)
 # floor_loop M: n/M floor boxes of /bin/true, one after the other
 floor_loop() {
 	j=0
@@ -84,10 +98,12 @@ floor_loop() {
 }
 floor_loop 1
 t5=$(now)
+b_t5=$(busy)
 floor_loop 2 &
 floor_loop 2
 wait
 t6=$(now)
+b_t6=$(busy)
 
 for f in a1 a2 j1 j2; do
 	l=$(wc -l <"$tmp/$f.jsonl")
@@ -116,6 +132,8 @@ local all = (tonumber(u) + tonumber(s)) / n * 1e3
 io.write(("CPU per program: sbxlua %.1f ms, the box %.1f ms"):format(all - box / n * 1e3, box / n * 1e3))
 LUA
 cpu() { ./sbxlua "$tmp/cpu.lua" "$tmp/$1.time" "$tmp/$1.jsonl"; }
+# mcpu FROM TO COUNT: the machine's busy CPU per program between two stamps, ms
+mcpu() { echo "$1 $2 $3" | awk '{ printf "%.1f", ($2 - $1) / $3 * 1e3 }'; }
 echo "batch -j 1:     $ra1 programs/s (the analysis box; $(cpu a1))"
 echo "batch -j 2:     $ra2 programs/s (the analysis box; $(cpu a2))"
 echo "batch -j 1:     $r1 programs/s (--jail; $(cpu j1))"
@@ -124,6 +142,11 @@ echo "bwrap loop:     $rb programs/s"
 echo "2 bwrap loops:  $rb2 programs/s (side by side)"
 echo "floor loop:     $rf boxes/s"
 echo "2 floor loops:  $rf2 boxes/s (side by side)"
+echo "machine CPU per program, ms: -j 1 $(mcpu "$b_ta" "$b_tb" "$n") and -j 2 $(mcpu "$b_tb" "$b_t0" "$n") (analysis), $(mcpu "$b_t0" "$b_t1" "$n") and $(mcpu "$b_t1" "$b_t2" "$n") (--jail), bwrap loop $(mcpu "$b_t2" "$b_t3" "$n"), floor $(mcpu "$b_t4" "$b_t5" "$n")"
+# the most -j 2 could give were every core busy all the time: the cores
+# over the machine's CPU per program, against the bwrap loop
+echo "$(nproc) $(mcpu "$b_tb" "$b_t0" "$n") $(mcpu "$b_t1" "$b_t2" "$n") $rb" | awk '{
+	printf "bound at -j 2 (cores / machine CPU per program): %.2fx analysis, %.2fx jail of the bwrap loop\n", $1 / $2 * 1e3 / $4, $1 / $3 * 1e3 / $4 }'
 echo "$ra1 $r1 $ra2 $r2" | awk '{ printf "ratio analysis / jail:       %.2fx at -j 1, %.2fx at -j 2\n", $1 / $2, $3 / $4 }'
 echo "$ra1 $ra2 $r1 $r2 $rb $rb2 $rf $rf2" | awk '{
 	printf "ratio -j 2 / bwrap loop:     %.2fx analysis, %.2fx jail (target 1.5x)\n", $2 / $5, $4 / $5

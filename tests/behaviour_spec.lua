@@ -259,4 +259,19 @@ s:close() h:close()
 		assert.truthy(out:find("\nhostile\r\n", 1, true), out)
 		assert.truthy(out:find("sandbox: exit 0\r\n", 1, true), out)
 	end)
+
+	it("shows what the shell wrote before its end under the raw settings, past a slow terminal (s:shell)", function()
+		-- the caller's terminal reads nothing for a second while the box
+		-- writes 30,000 lines and its shell ends: the output still held by
+		-- the box's pty and by sbxlua comes out before the terminal gets
+		-- its own settings back, each line "\r\n" as the box's pty wrote
+		-- it, never "\r\r\n" (the cooked terminal's translation again)
+		local cmd = S.bin .. " -e " .. S.q("require('sbx.explore').explore('build/tests/hostile'):shell()")
+		local out = S.sh("/usr/bin/python3 tests/on_pty.py --raw " .. S.q(cmd) .. " '$ ' "
+			.. S.q("@hold=1:seq 1 30000; exit\\n"))
+		local lines = select(2, out:gsub("\r\n", "")) -- every line the terminal showed
+		assert.truthy(out:find("\n29999\r\n30000\r\n", 1, true), out:sub(-2000))
+		assert.are.equal(0, select(2, out:gsub("\r\r\n", "")), "lines translated twice, of " .. lines)
+		assert.truthy(out:find("sandbox: exit 0\r\n", 1, true), out:sub(-2000))
+	end)
 end)

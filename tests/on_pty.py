@@ -17,7 +17,9 @@
 # MORE.  A step whose KEYS is '@until=MARK:MORE' types MORE, then again each
 # 0.2 s until the terminal shows MARK after it (a key that only counts once
 # something the program cannot show has happened: it waits on MARK, never
-# on a guessed delay).
+# on a guessed delay).  A step whose KEYS is '@hold=S:MORE' types MORE, then
+# reads nothing for S seconds: a terminal slower than the program, whose
+# output waits in the kernel and in the relay meanwhile.
 import errno
 import fcntl
 import os
@@ -57,6 +59,7 @@ else:
 out = b""
 seen = 0  # a step's mark counts only in what came after the step before
 deadline = time.time() + 60
+hold = 0  # seconds to read nothing, once (@hold=)
 again = None  # (keys, mark): typed again until mark shows after seen
 while time.time() < deadline:
     if again and again[1] in out[seen:]:
@@ -67,11 +70,17 @@ while time.time() < deadline:
         if keys.startswith(b"@size="):
             spec, _, keys = keys[6:].partition(b":")
             set_size(fd, spec.decode())
+        elif keys.startswith(b"@hold="):
+            spec, _, keys = keys[6:].partition(b":")
+            hold = float(spec)
         elif keys.startswith(b"@until="):
             mark, _, keys = keys[7:].partition(b":")
             again = (keys, mark)
         os.write(fd, keys)
         steps.pop(0)
+    if hold:
+        time.sleep(hold)
+        hold = 0
     ready, _, _ = select.select([fd], [], [], 0.2)
     if not ready:
         if again:

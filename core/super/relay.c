@@ -136,11 +136,24 @@ static void read_out(struct sbx_job *j, int s, char *tmp, size_t size)
  * 0, raw: core/api/box.c supervise_all) passes keys to the box's pty: the
  * terminal gets its own settings back, as a shell takes its terminal back
  * when a job ends, so that ^C is sbxlua's SIGINT again (the operator's
- * stop) instead of a byte for a box whose foreground job is gone. */
-void sbx_tty_give_back(const struct sbx_job *j)
+ * stop) instead of a byte for a box whose foreground job is gone.  What
+ * the command wrote before its end is shown first, under the raw
+ * settings it was written for: what its pty still holds (a read of the
+ * master flushes the kernel's pending work first) and what sbxlua has
+ * not yet passed on; shown after, the box pty's \r\n would be the cooked
+ * terminal's \r\r\n. */
+void sbx_tty_give_back(struct sbx_job *j)
 {
-	if (j->io.pty && j->io.has_termios && isatty(0))
-		tcsetattr(0, TCSANOW, &j->io.termios);
+	if (!j->io.pty || !j->io.has_termios || !isatty(0))
+		return;
+	for (int s = 0; s < 2; s++) {
+		if (j->io.out_mode[s] != SBX_OUT_PASS)
+			continue;
+		if (j->out[s] >= 0)
+			sbx_read_out(j, s);
+		sbx_pass_out(j, s, 1);
+	}
+	tcsetattr(0, TCSANOW, &j->io.termios);
 }
 
 /* Writes stdin to the box from memory or from the relayed descriptor. */
