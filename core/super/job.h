@@ -158,6 +158,7 @@ struct sbx_job {
 	struct sbx_outlived_msg outlived;
 	int have_outlived, outlived_kill;
 	double cmd_end, last_end;
+	int tty_back; /* the caller's terminal is to be given back (relay.c) */
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */

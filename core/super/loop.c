@@ -234,6 +234,7 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 		break;
 	default:
 		sbx_pass_out(j, w->what[k] - W_PASS, 0);
+		sbx_tty_try_back(j);
 		break;
 	}
 }

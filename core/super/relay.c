@@ -136,23 +136,37 @@ static void read_out(struct sbx_job *j, int s, char *tmp, size_t size)
  * 0, raw: core/api/box.c supervise_all) passes keys to the box's pty: the
  * terminal gets its own settings back, as a shell takes its terminal back
  * when a job ends, so that ^C is sbxlua's SIGINT again (the operator's
- * stop) instead of a byte for a box whose foreground job is gone.  What
- * the command wrote before its end is shown first, under the raw
- * settings it was written for: what its pty still holds (a read of the
- * master flushes the kernel's pending work first) and what sbxlua has
- * not yet passed on; shown after, the box pty's \r\n would be the cooked
- * terminal's \r\r\n. */
+ * stop) instead of a byte for a box whose foreground job is gone.  Not
+ * before what the command wrote is shown, under the raw settings it was
+ * written for: what the box's pty holds (a read of the master flushes
+ * the kernel's pending work first) and what sbxlua has not passed on yet;
+ * shown after, each of the pty's \r\n would be the cooked terminal's
+ * \r\r\n.  So the give-back waits, in the loop (sbx_tty_try_back after
+ * each write to the caller), until nothing is left to show: never a
+ * blocking write here, which would hold the loop (its limits, its
+ * sampler) on a slow terminal. */
 void sbx_tty_give_back(struct sbx_job *j)
 {
-	if (!j->io.pty || !j->io.has_termios || !isatty(0))
+	if (j->io.pty && j->io.has_termios && isatty(0)) {
+		j->tty_back = 1;
+		sbx_tty_try_back(j);
+	}
+}
+
+void sbx_tty_try_back(struct sbx_job *j)
+{
+	if (!j->tty_back)
 		return;
 	for (int s = 0; s < 2; s++) {
 		if (j->io.out_mode[s] != SBX_OUT_PASS)
 			continue;
 		if (j->out[s] >= 0)
 			sbx_read_out(j, s);
-		sbx_pass_out(j, s, 1);
+		if (j->sent[s] != j->len[s])
+			return; /* the loop writes it when the caller can take
+				   it */
 	}
+	j->tty_back = 0;
 	tcsetattr(0, TCSANOW, &j->io.termios);
 }
 
