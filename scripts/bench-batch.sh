@@ -103,7 +103,6 @@ floor_loop 2 &
 floor_loop 2
 wait
 t6=$(now)
-b_t6=$(busy)
 
 for f in a1 a2 j1 j2; do
 	l=$(wc -l <"$tmp/$f.jsonl")
