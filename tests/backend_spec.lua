@@ -377,27 +377,38 @@ describe("backends [" .. S.priv .. "]", function()
 		local root = S.euid() == 0
 
 		-- a root built by `make` (a shell command over $D) into
-		-- cache/name, atomically; nil, why when it is not there and
-		-- cannot be built here
-		local function cached(name, make, why_not)
+		-- cache/name, whole or not at all: built in a directory of its
+		-- own (two suites at once build it side by side), marked last,
+		-- then renamed into place unless the other was there first; an
+		-- entry without `needs` (a file every use of it runs) is a broken
+		-- one, built again.  nil, why when it is not there and cannot be
+		-- built here
+		local function present(path)
+			local f = io.open(path, "rb")
+			if f then f:close() end
+			return f ~= nil
+		end
+		local function cached(name, make, needs, why_not)
 			local dir = cache .. "/" .. name
-			if S.read(dir .. "/sbxtest-root") then return dir end
+			if present(dir .. "/sbxtest-root") and present(dir .. needs) then return dir end
 			if not root then return nil, why_not or "a root caller builds the cache first" end
-			os.execute("mkdir -p " .. S.q(cache) .. " && chmod 755 " .. S.q(cache))
-			local tmp = dir .. ".tmp"
-			local out, code = S.sh("rm -rf " .. S.q(tmp) .. " && D=" .. S.q(tmp) .. " && mkdir -p \"$D\" && ("
-				.. make .. ") >" .. S.q(tmp .. ".log") .. " 2>&1 && echo " .. name .. " > \"$D/sbxtest-root\""
-				.. " && chmod 755 \"$D\" && rm -rf " .. S.q(dir) .. " && mv \"$D\" " .. S.q(dir) .. "; echo $?")
-			if tonumber(out:match("(%d+)%s*$")) ~= 0 or code ~= 0 then
-				local log = S.read(tmp .. ".log") or ""
-				return nil, ("cannot build %s: %s"):format(name, (log:match("([^\n]*)\n?$") or ""))
+			local out, code = S.sh("mkdir -p " .. S.q(cache) .. " && chmod 755 " .. S.q(cache)
+				.. " && D=$(mktemp -d " .. S.q(dir .. ".XXXXXX") .. ") && ("
+				.. make .. ") >\"$D.log\" 2>&1 && test -e \"$D\"" .. S.q(needs)
+				.. " && echo " .. name .. " > \"$D/sbxtest-root\" && chmod 755 \"$D\" && rm -f \"$D.log\""
+				.. " && { test -e " .. S.q(dir .. needs) .. " || rm -rf " .. S.q(dir) .. "; }"
+				.. " && { mv -T \"$D\" " .. S.q(dir) .. " 2>/dev/null || rm -rf \"$D\"; }"
+				.. "; r=$?; [ $r -eq 0 ] || { tail -n 1 \"$D.log\"; rm -rf \"$D\" \"$D.log\"; }; echo $r")
+			if tonumber(out:match("(%d+)%s*$")) ~= 0 or code ~= 0 or not present(dir .. needs) then
+				return nil, ("cannot build %s: %s"):format(name, (out:match("([^\n]*)\n%d+%s*$") or ""))
 			end
 			return dir
 		end
 
 		local function minimal()
 			return cached("dash-minimal", "mkdir -p \"$D/bin\" && cp /usr/bin/dash \"$D/bin/sh\" && "
-				.. "for l in $(ldd /usr/bin/dash | grep -o '/[^ ]*'); do mkdir -p \"$D$(dirname $l)\" && cp \"$l\" \"$D$l\"; done")
+				.. "for l in $(ldd /usr/bin/dash | grep -o '/[^ ]*'); do mkdir -p \"$D$(dirname $l)\" && cp \"$l\" \"$D$l\"; done",
+				"/bin/sh")
 		end
 
 		it("runs the root's own /bin/sh (a minimal root), read-only, with the synthetic /etc", function()
@@ -435,7 +446,7 @@ describe("backends [" .. S.priv .. "]", function()
 		it("runs a Debian minbase root's /bin/sh against its own libc", function()
 			local dir, why = cached("bookworm-minbase",
 				"debootstrap --variant=minbase bookworm \"$D\" http://deb.debian.org/debian",
-				"needs the cached debootstrap root (a root caller builds it)")
+				"/usr/lib/x86_64-linux-gnu/libc.so.6", "needs the cached debootstrap root (a root caller builds it)")
 			if not dir then return pending(why) end
 			local out, err, code = run("--rootfs", dir, "/bin/sh", "-c",
 				"read x < /sbxtest-root; echo $x; ls /usr/lib/x86_64-linux-gnu/libc.so.6;"

@@ -356,4 +356,20 @@ describe("the analysis box follows the sample on a terminal [" .. S.priv .. "]",
 		assert.truthy(out:find("until the box was stopped (interrupted)", 1, true), out)
 		-- (the ^C reached the shell that ran sbxlua too: no rc= line)
 	end)
+
+	it("^C after the command exited stops the box while a process of it writes on", function()
+		-- the terminal is given back once what there was to show at the
+		-- command's end is shown, not once the box stops writing: a
+		-- process left writing must not keep ^C from sbxlua (it would
+		-- be a byte for the box's terminal, whose foreground group's
+		-- background loop ignores SIGINT, until the wall clock)
+		local m = marker()
+		local out = on_tty("(while :; do echo " .. m .. "; done) & sleep 1; echo " .. m .. "-flood; exit 0",
+			{ m .. "-flood", "@until=sandbox: :\x03" })
+		assert.truthy(out:find("sandbox: interrupted (SIGINT)", 1, true), out:sub(-3000))
+		assert.falsy(out:find("wall clock", 1, true), out:sub(-3000))
+		-- ^C typed again while the box was stopped is that stop, not
+		-- another for the interpreter after it (which lost the report)
+		assert.falsy(out:find("interrupted!", 1, true), out:sub(-3000))
+	end)
 end)

@@ -15,7 +15,8 @@
 # A step whose KEYS is '@size=ROWSxCOLS:MORE' resizes the window (the
 # kernel sends SIGWINCH to the terminal's foreground processes), then types
 # MORE.  A step whose KEYS is '@until=MARK:MORE' types MORE, then again each
-# 0.2 s until the terminal shows MARK after it (a key that only counts once
+# 0.2 s, whatever the terminal shows meanwhile, until it shows MARK after
+# it (a key that only counts once
 # something the program cannot show has happened: it waits on MARK, never
 # on a guessed delay).  A step whose KEYS is '@hold=S:MORE' types MORE, then
 # reads nothing for S seconds: a terminal slower than the program, whose
@@ -56,16 +57,29 @@ else:
         (m.encode(), k.encode().decode("unicode_escape").encode("latin-1"))
         for m, k in zip(sys.argv[2::2], sys.argv[3::2])
     ]
-out = b""
+out = bytearray()
 seen = 0  # a step's mark counts only in what came after the step before
 deadline = time.time() + 60
 hold = 0  # seconds to read nothing, once (@hold=)
 again = None  # (keys, mark): typed again until mark shows after seen
+typed = 0.0  # when again's keys were last typed
+# where the next look for a mark starts: what was looked at before, less
+# a mark's length, is not looked at again (a flood of output stays linear)
+look = {}
+
+
+def shown(mark):
+    i = out.find(mark, max(seen, look.get(mark, 0)))
+    look[mark] = max(seen, len(out) - len(mark) + 1)
+    return i
+
+
 while time.time() < deadline:
-    if again and again[1] in out[seen:]:
+    if again and shown(again[1]) >= 0:
         again = None
-    while steps and steps[0][0] in out[seen:]:
+    while steps and shown(steps[0][0]) >= 0:
         seen = out.index(steps[0][0], seen) + len(steps[0][0])
+        look.clear()
         keys = steps[0][1]
         if keys.startswith(b"@size="):
             spec, _, keys = keys[6:].partition(b":")
@@ -76,15 +90,17 @@ while time.time() < deadline:
         elif keys.startswith(b"@until="):
             mark, _, keys = keys[7:].partition(b":")
             again = (keys, mark)
+            typed = time.time()
         os.write(fd, keys)
         steps.pop(0)
     if hold:
         time.sleep(hold)
         hold = 0
+    if again and time.time() - typed >= 0.2:
+        os.write(fd, again[0])
+        typed = time.time()
     ready, _, _ = select.select([fd], [], [], 0.2)
     if not ready:
-        if again:
-            os.write(fd, again[0])
         continue
     try:
         data = os.read(fd, 4096)

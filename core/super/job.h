@@ -158,7 +158,12 @@ struct sbx_job {
 	struct sbx_outlived_msg outlived;
 	int have_outlived, outlived_kill;
 	double cmd_end, last_end;
-	int tty_back; /* the caller's terminal is to be given back (relay.c) */
+	/* the caller's terminal is to be given back (relay.c) once the bytes
+	 * passed through (passed) reach back_at, all there was to show at
+	 * the command's end */
+	int tty_back;
+	size_t passed[2], back_at[2];
+	double tty_back_by; /* and at the latest then (sbx_now) */
 };
 
 /* The cgroup base this process finds, probed once (NULL: none usable). */

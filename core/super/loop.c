@@ -101,6 +101,11 @@ static int job_timers(struct sbx_job *j, double now, double *next)
 		else
 			sooner(next, j->reaped_at + 1.0);
 	}
+	if (j->tty_back) {
+		sbx_tty_try_back(j, now);
+		if (j->tty_back)
+			sooner(next, j->tty_back_by);
+	}
 	sbx_sink_timers(&j->sink, now);
 	return 0;
 }
@@ -234,7 +239,7 @@ static void on_ready(const struct watch_set *w, size_t k, struct sbx_job **jobs,
 		break;
 	default:
 		sbx_pass_out(j, w->what[k] - W_PASS, 0);
-		sbx_tty_try_back(j);
+		sbx_tty_try_back(j, 0);
 		break;
 	}
 }

@@ -137,35 +137,41 @@ static void read_out(struct sbx_job *j, int s, char *tmp, size_t size)
  * terminal gets its own settings back, as a shell takes its terminal back
  * when a job ends, so that ^C is sbxlua's SIGINT again (the operator's
  * stop) instead of a byte for a box whose foreground job is gone.  Not
- * before what the command wrote is shown, under the raw settings it was
- * written for: what the box's pty holds (a read of the master flushes
- * the kernel's pending work first) and what sbxlua has not passed on yet;
- * shown after, each of the pty's \r\n would be the cooked terminal's
- * \r\r\n.  So the give-back waits, in the loop (sbx_tty_try_back after
- * each write to the caller), until nothing is left to show: never a
- * blocking write here, which would hold the loop (its limits, its
- * sampler) on a slow terminal. */
+ * before what there was to show at the command's end is shown, under the
+ * raw settings it was written for: what the box's pty holds (a read of
+ * the master flushes the kernel's pending work first) and what sbxlua
+ * has not passed on yet; shown after, each of the pty's \r\n would be
+ * the cooked terminal's \r\r\n.  What the box writes after counts not
+ * (a process left writing must not keep ^C from sbxlua), nor does the
+ * rest past SBX_TTY_BACK_WAIT on a terminal slower than the box.  The
+ * loop waits (sbx_tty_try_back after each write to the caller, and in its
+ * timers), never a blocking write here, which would hold the loop (its
+ * limits, its sampler) on a slow terminal. */
 void sbx_tty_give_back(struct sbx_job *j)
 {
-	if (j->io.pty && j->io.has_termios && isatty(0)) {
-		j->tty_back = 1;
-		sbx_tty_try_back(j);
-	}
-}
-
-void sbx_tty_try_back(struct sbx_job *j)
-{
-	if (!j->tty_back)
+	if (!j->io.pty || !j->io.has_termios || !isatty(0))
 		return;
 	for (int s = 0; s < 2; s++) {
 		if (j->io.out_mode[s] != SBX_OUT_PASS)
 			continue;
 		if (j->out[s] >= 0)
 			sbx_read_out(j, s);
-		if (j->sent[s] != j->len[s])
+		j->back_at[s] = j->passed[s] + (j->len[s] - j->sent[s]);
+	}
+	j->tty_back = 1;
+	j->tty_back_by = sbx_now() + SBX_TTY_BACK_WAIT;
+	sbx_tty_try_back(j, 0);
+}
+
+void sbx_tty_try_back(struct sbx_job *j, double now)
+{
+	if (!j->tty_back)
+		return;
+	for (int s = 0; s < 2 && now < j->tty_back_by; s++)
+		if (j->io.out_mode[s] == SBX_OUT_PASS &&
+		    j->passed[s] < j->back_at[s])
 			return; /* the loop writes it when the caller can take
 				   it */
-	}
 	j->tty_back = 0;
 	tcsetattr(0, TCSANOW, &j->io.termios);
 }
@@ -248,10 +254,13 @@ void sbx_pass_out(struct sbx_job *j, int s, int all)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			j->sent[s] = j->len[s]; /* the caller's end is gone */
+			/* the caller's end is gone: as if shown */
+			j->passed[s] += left;
+			j->sent[s] = j->len[s];
 			break;
 		}
 		j->sent[s] += (size_t)w;
+		j->passed[s] += (size_t)w;
 		j->last[s] = j->sent[s] + j->tail[s] > j->len[s]
 				 ? j->tail_last[s]
 				 : j->buf[s][j->sent[s] - 1];

@@ -15,6 +15,10 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+/* a stop was read while the present owner held the signals (the boxes
+ * were killed for it); owners do not nest, one at a time holds them */
+static int stop_read;
+
 /*
  * The operator's stop: while boxes run, the supervisor owns SIGINT, SIGTERM
  * and SIGHUP (the interpreter's SIGINT handler never runs meanwhile), reads
@@ -22,7 +26,8 @@
  * one the caller set to SIG_IGN is left alone.
  * Blocked before the clone: the child inherits the mask, and init resets it
  * (child.c reset_signals) before anything of the box runs.  A signal that
- * arrives after the loop stays pending and is delivered on release.
+ * arrives after the loop stays pending and is delivered on release, but
+ * for one that repeats the stop the loop has read (sbx_stop_release).
  */
 void sbx_stop_own(struct sbx_stop *s, int winch)
 {
@@ -31,6 +36,7 @@ void sbx_stop_own(struct sbx_stop *s, int winch)
 	int any = 0;
 	sigemptyset(&stop);
 	s->fd = -1;
+	stop_read = 0;
 	/* a relayed pty follows the caller's window: SIGWINCH (ignored by
 	 * default) is read here too, and resizes each box's pty */
 	if (winch) {
@@ -59,6 +65,15 @@ void sbx_stop_release(struct sbx_stop *s)
 {
 	if (s->fd < 0)
 		return;
+	/* the operator's stop repeated after the loop's last read (^C
+	 * pressed again while the last output was written out): the stop
+	 * the boxes ended for, not another for the interpreter, which would
+	 * raise it in the report's Lua and lose the report */
+	if (stop_read) {
+		struct signalfd_siginfo si;
+		while (read(s->fd, &si, sizeof si) == (ssize_t)sizeof si)
+			;
+	}
 	sbx_close_fd(&s->fd);
 	sigprocmask(SIG_SETMASK, &s->old, NULL);
 }
@@ -91,6 +106,7 @@ void sbx_read_stop(int fd, struct sbx_job **jobs, size_t n)
 			follow_window(jobs, n);
 			continue;
 		}
+		stop_read = 1;
 		for (size_t i = 0; i < n; i++) {
 			struct sbx_job *j = jobs[i];
 			if (j->done || j->exited ||

@@ -19,8 +19,10 @@ SBX_LOCAL void sbx_pass_out(struct sbx_job *j, int s, int all);
 SBX_LOCAL void sbx_read_out(struct sbx_job *j, int s);
 SBX_LOCAL void sbx_write_in(struct sbx_job *j);
 SBX_LOCAL void sbx_tty_give_back(struct sbx_job *j);
-/* the give-back, once nothing the command wrote is left to show */
-SBX_LOCAL void sbx_tty_try_back(struct sbx_job *j);
+/* the give-back, once what there was to show at the command's end is
+ * shown, or at now past its deadline (relay.c) */
+#define SBX_TTY_BACK_WAIT 2.0
+SBX_LOCAL void sbx_tty_try_back(struct sbx_job *j, double now);
 
 /* end.c: limits sampled, the box killed, the end */
 SBX_LOCAL int sbx_job_ready(const struct sbx_job *j);
