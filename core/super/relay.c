@@ -167,11 +167,11 @@ void sbx_tty_try_back(struct sbx_job *j, double now)
 {
 	if (!j->tty_back)
 		return;
+	/* what is left the loop writes when the caller can take it */
 	for (int s = 0; s < 2 && now < j->tty_back_by; s++)
 		if (j->io.out_mode[s] == SBX_OUT_PASS &&
 		    j->passed[s] < j->back_at[s])
-			return; /* the loop writes it when the caller can take
-				   it */
+			return;
 	j->tty_back = 0;
 	tcsetattr(0, TCSANOW, &j->io.termios);
 }
